@@ -1,0 +1,1028 @@
+// The agent CLIs scv can delegate to, one descriptor each.
+//
+// A descriptor is the whole integration: the command line of one headless turn, where the CLI keeps
+// its state inside scv's private agent home, which inherited variables it must never see, and how
+// `scv agents login|status|logout` handle it. Adding an agent is adding one entry to ADAPTERS;
+// nothing outside this file switches on an agent's name.
+//
+// Facts come from the published CLIs as checked in the lab (versions in `verified`); where today's
+// CLI differs from the seed descriptor scv was modelled on, a one-line comment on the field says so.
+
+import { homedir } from "node:os";
+import { delimiter, join } from "node:path";
+import whichLib from "which";
+
+/** Which billing identity a Claude Code row is pinned to. */
+export type AgentAuth = "none" | "claude-api-key" | "claude-subscription";
+
+/** A CLI's own credential files, relative to the agent home. */
+export type KeyStore =
+  /** Claude Code with an API key: scv keeps the key in `key` (0600) and points an `apiKeyHelper` in
+   * `settings` at it; `credentials` is checked for a conflicting subscription sign-in. */
+  | { kind: "claude-api-key"; key: string; settings: string; credentials: string }
+  /** Claude Code's subscription sign-in (`/login` or `auth login`) and its config file. */
+  | { kind: "claude-account"; credentials: string; config: string }
+  /** Grok: sign-ins from `grok login` in `auth` (a JSON object of entries), or an API key in the
+   * `config` profile of its default model. */
+  | { kind: "grok"; auth: string; config: string }
+  /** DeepSeek Harness `.credentials.yaml`, holding `refs.<variable>`. */
+  | { kind: "dsh-refs"; path: string; variable: string }
+  /** pi's agent directory: `auth.json`, plus an OpenAI-compatible endpoint in `models.json`. */
+  | { kind: "pi"; dir: string };
+
+export type KeyStoreKind = KeyStore["kind"];
+
+/** How scv signs an agent in, inside its private agent home. */
+export type Login =
+  /** Run the CLI's own sign-in command with the terminal attached. */
+  | { kind: "command"; args: readonly string[] }
+  /** Open the CLI interactively; `hint` names its in-app sign-in. */
+  | { kind: "interactive"; args: readonly string[]; hint: string }
+  /** Read an API key (no echo, or stdin) and store it in the CLI's own credential file. */
+  | { kind: "api-key"; store: KeyStore }
+  /** Copy the user's own configuration of the CLI into its scv home. */
+  | { kind: "import"; files: readonly ImportFile[] };
+
+/** One file `import` copies from the user's own home into the agent home. */
+export interface ImportFile {
+  /** Relative to the user's home. */
+  readonly from: string;
+  /** Relative to the agent home. */
+  readonly to: string;
+}
+
+/** How scv condenses a CLI's own status output; the raw output names accounts or key fragments. */
+export type StatusSummary =
+  /** `codex login status`: "API key" or "ChatGPT" in its text. */
+  | "codex-text"
+  /** `claude auth status` JSON: `loggedIn`, `authMethod`. */
+  | "claude-json"
+  /** The exit status alone. */
+  | "exit-status";
+
+/** How scv tells whether an agent is signed in. */
+export type Status =
+  /** The CLI prints its own status and exits non-zero when signed out. */
+  | { kind: "command"; args: readonly string[]; summary: StatusSummary }
+  /** scv inspects the key store without printing secrets. */
+  | { kind: "stored"; store: KeyStore }
+  /** No verified way to tell: `scv agents check` tells by calling it. */
+  | { kind: "unchecked" };
+
+/** How scv signs an agent out. */
+export type Logout =
+  | { kind: "command"; args: readonly string[] }
+  /** scv removes the credential files of the key store. */
+  | { kind: "stored"; store: KeyStore }
+  | { kind: "interactive"; args: readonly string[]; hint: string };
+
+/** What the CLI prints on stdout in a headless turn, and the arguments that select it. */
+export type OutputFormat =
+  /** Plain text: stdout is the reply. */
+  | { kind: "text"; args: readonly string[] }
+  /** `claude -p --output-format stream-json --verbose`: JSON per line ending with `result`. */
+  | { kind: "claude-stream-json"; args: readonly string[] }
+  /** `codex exec --json`: JSONL; `lastMessageArgs` (`-o {file}`) keep the final message in a file
+   * so it survives an unparsable stream. */
+  | { kind: "codex-jsonl"; args: readonly string[]; lastMessageArgs: readonly string[] }
+  /** pi `--mode json`: JSON per line, first a `session` line. */
+  | { kind: "pi-json"; args: readonly string[] }
+  /** Gemini CLI `--output-format stream-json`: `init`, `message`, `tool_use`, `result`. */
+  | { kind: "gemini-stream-json"; args: readonly string[] }
+  /** Qwen Code `--output-format stream-json`: Claude-shaped events, `permission_mode` snake_case. */
+  | { kind: "qwen-stream-json"; args: readonly string[] }
+  /** OpenCode `run --format json`: `step_start`, `text`, `tool_use`, `step_finish`, `error`. */
+  | { kind: "opencode-json"; args: readonly string[] }
+  /** Copilot CLI `--output-format json`: its session event bus as JSONL, ending with `result`. */
+  | { kind: "copilot-json"; args: readonly string[] }
+  /** Cursor CLI `--output-format stream-json`: Claude's shapes plus `tool_call` events. */
+  | { kind: "cursor-stream-json"; args: readonly string[] }
+  /** Amp `--stream-json`: Claude's stream-json shapes, `T-…` thread ids. */
+  | { kind: "amp-stream-json"; args: readonly string[] };
+
+export type OutputFormatKind = OutputFormat["kind"];
+
+/** How the prompt reaches the CLI, and how a prompt beginning with `-` is kept from reading as a flag. */
+export type PromptStyle =
+  /** The prompt is the last positional argument; `endOfOptions` says the CLI honours `--` before it. */
+  | { kind: "positional"; endOfOptions: boolean }
+  /** The prompt is the value of a flag: `args` before it normally, and `joined` (`--prompt=`) glued to
+   * it as one argv element when it begins with `-`. */
+  | { kind: "flag"; args: readonly string[]; joined: string };
+
+/** How a CLI continues an earlier conversation; `{session}` is the vendor session id. */
+export type Resume =
+  | { kind: "unsupported" }
+  | {
+      kind: "supported";
+      /** Starts a session under an id scv chooses; empty when the CLI picks its own and reports it. */
+      start: readonly string[];
+      /** Placed right after the fixed arguments when continuing (Codex's `exec resume`). */
+      subcommand: readonly string[];
+      /** Options that continue the session. */
+      options: readonly string[];
+      /** Placed right before the prompt when continuing, for a CLI taking the id positionally. */
+      positional: readonly string[];
+      /** What a valid vendor session id looks like; nothing else may enter argv. */
+      idPattern: RegExp;
+    };
+
+/** Where a CLI keeps transcripts inside its agent home: files with `extension` anywhere below `dir`,
+ * named after their session id. */
+export interface ConversationFiles {
+  readonly dir: string;
+  readonly extension: string;
+}
+
+/** How scv talks to an agent. */
+export type Transport =
+  /** One CLI process per turn. */
+  | { kind: "process" }
+  /** A long-running `scv server --stdio` per conversation (only a nested scv would; none here). */
+  | { kind: "scv-protocol" };
+
+/** How to start the agent's Agent Client Protocol server (kept for an ACP transport to come). */
+export interface AcpLaunch {
+  readonly command: string;
+  /** A `{full}` entry is replaced by `fullArgs` under policy `auto` and dropped otherwise. */
+  readonly args: readonly string[];
+  readonly fullArgs: readonly string[];
+  /** The ACP session mode that grants full permissions, where that is a session mode. */
+  readonly fullMode: string | null;
+  readonly fullEnvironment: readonly EnvPair[];
+  /** The server takes `model` and `effort` as session config options. */
+  readonly sessionOptions: boolean;
+}
+
+/** Whether the owner can take a conversation over in the CLI's own interactive terminal. */
+export type Takeover =
+  | { kind: "unsupported" }
+  | { kind: "refused"; reason: string }
+  | { kind: "supported"; args: readonly string[]; fullArgs: readonly string[] };
+
+/** How a CLI run once per turn reports the permission mode it runs in. */
+export type ModeReport =
+  /** Claude Code's `system/init` event carries `permissionMode`. */
+  | { kind: "claude-init" }
+  /** Codex reports no mode in its stream; the rollout file's `turn_context` has
+   * `approval_policy` and `sandbox_policy`. */
+  | { kind: "codex-rollout" }
+  /** Nothing scv reads. */
+  | { kind: "none" };
+
+/** Whether the row was checked against the published CLI. */
+export type Verified = { kind: "lab"; version: string } | { kind: "unverified"; reason: string };
+
+/** A variable and its value (or, for home variables, a path relative to the agent home). */
+export type EnvPair = readonly [name: string, value: string];
+
+export interface AdapterDescriptor {
+  /** The CLI token (`scv delegate <name>`) and the home folder `agents/<name>`. */
+  readonly name: string;
+  /** Agent family, for telling two flavours of one CLI apart from different agents. */
+  readonly family: string;
+  readonly auth: AgentAuth;
+  /** Product name for messages. */
+  readonly product: string;
+  /** What this agent offers, as one factual clause. */
+  readonly offers: string;
+  /** npm package(s) that install the CLI; empty when it is not on npm. */
+  readonly packages: readonly string[];
+  readonly verified: Verified;
+  readonly command: string;
+  /** Fixed arguments right after the command. */
+  readonly args: readonly string[];
+  /** Arguments every headless turn needs, after the resume subcommand when continuing. */
+  readonly headlessArgs: readonly string[];
+  readonly prompt: PromptStyle;
+  readonly modelArgs: readonly string[];
+  readonly effortArgs: readonly string[];
+  /** Effort levels the CLI accepts; empty when it takes none. */
+  readonly effortLevels: readonly string[];
+  readonly modelHint: string;
+  /** Variables pointing the CLI's state into the agent home, as paths relative to it. */
+  readonly homeEnvironment: readonly EnvPair[];
+  /** Fixed variables for every delegated turn. */
+  readonly fixedEnvironment: readonly EnvPair[];
+  /** Credential, endpoint and state variables no delegated agent inherits; a trailing `*` is a prefix. */
+  readonly removedEnvironment: readonly string[];
+  /** Under policy `auto`: the CLI's own switches that turn off approval prompts and sandbox. */
+  readonly fullPermissionArgs: readonly string[];
+  readonly fullPermissionEnvironment: readonly EnvPair[];
+  readonly modeReport: ModeReport;
+  /** Per-user install directories searched before `PATH`, relative to the user's home. */
+  readonly searchDirs: readonly string[];
+  readonly login: Login;
+  readonly status: Status;
+  readonly logout: Logout;
+  readonly output: OutputFormat;
+  readonly resume: Resume;
+  /** Transcripts `scv agents gc` may remove; null when unknown. */
+  readonly conversationFiles: ConversationFiles | null;
+  /** Files in the agent home that hold its sign-in or keys, relative to it. */
+  readonly credentialFiles: readonly string[];
+  readonly transport: Transport;
+  readonly acp: AcpLaunch | null;
+  /** Whether its CLI has a verified one-process-per-turn mode. */
+  readonly cliTurns: boolean;
+  readonly takeover: Takeover;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Removed from every agent whatever its row says: scv's own selectors, cloud keys naming no single
+ * agent, and the markers that make a nested Claude Code refuse to start. Any `*_API_KEY` goes too. */
+const COMMON_REMOVED_ENVIRONMENT: readonly string[] = [
+  "SCV_*",
+  "AZURE_OPENAI_API_KEY",
+  "AZURE_OPENAI_ENDPOINT",
+  // Static AWS keys and the Bedrock bearer token: OpenCode and Amp can use them as model
+  // credentials. Profile and web-identity variables are not keys and stay.
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AWS_BEARER_TOKEN_BEDROCK",
+  "CLAUDECODE",
+  "CLAUDE_CODE_ENTRYPOINT",
+];
+
+/** Directories every adapter searches before `PATH`, relative to the user's home. */
+const USER_BIN_DIRS: readonly string[] = [".local/bin"];
+
+/** Claude Code's own terminal asks before some actions even with its prompts off. */
+const CLAUDE_TAKEOVER =
+  "Claude Code's own terminal asks before some actions even with its prompts off (deleting files, " +
+  "publishing), and keys typed there would answer those prompts instead of scv";
+
+const CLAUDE_KEY_STORE = {
+  kind: "claude-api-key",
+  key: ".anthropic-api-key",
+  settings: ".claude/settings.json",
+  credentials: ".claude/.credentials.json",
+} as const satisfies KeyStore;
+
+const CLAUDE_ACCOUNT_STORE = {
+  kind: "claude-account",
+  credentials: ".claude/.credentials.json",
+  // With CLAUDE_CONFIG_DIR set, `.claude.json` lives inside that folder (lab: config-dir case).
+  config: ".claude/.claude.json",
+} as const satisfies KeyStore;
+
+const PI_STORE = { kind: "pi", dir: ".pi/agent" } as const satisfies KeyStore;
+
+const DSH_STORE = {
+  kind: "dsh-refs",
+  path: ".dsh/.credentials.yaml",
+  variable: "DEEPSEEK_API_KEY",
+} as const satisfies KeyStore;
+
+const CLAUDE_BASE = {
+  family: "claude",
+  offers:
+    "Anthropic's coding agent; it reads, edits, and runs code in a project and can search and fetch the web",
+  packages: ["@anthropic-ai/claude-code"],
+  verified: { kind: "lab", version: "2.1.332" },
+  command: "claude",
+  args: ["-p"],
+  headlessArgs: [],
+  // `-p` is a boolean (`--print`); the prompt is positional and commander honours `--`.
+  prompt: { kind: "positional", endOfOptions: true },
+  modelArgs: ["--model", "{model}"],
+  effortArgs: ["--effort", "{effort}"],
+  effortLevels: ["low", "medium", "high", "xhigh", "max"],
+  modelHint: "Claude model alias or id, such as sonnet or opus.",
+  // Today's CLI: scv sets CLAUDE_CONFIG_DIR per home (the seed set none). On macOS Claude Code keys
+  // its keychain entry by this folder, so each scv home gets its own entry, never the user's.
+  homeEnvironment: [["CLAUDE_CONFIG_DIR", ".claude"]],
+  fixedEnvironment: [
+    ["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"],
+    ["DISABLE_AUTOUPDATER", "1"],
+  ],
+  removedEnvironment: [
+    "ANTHROPIC_*",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+  ],
+  fullPermissionArgs: ["--permission-mode", "bypassPermissions"],
+  fullPermissionEnvironment: [],
+  modeReport: { kind: "claude-init" },
+  searchDirs: [".claude/local", ".npm-global/bin"],
+  output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
+  resume: {
+    kind: "supported",
+    start: ["--session-id", "{session}"],
+    subcommand: [],
+    options: ["--resume", "{session}"],
+    positional: [],
+    idPattern: UUID,
+  },
+  conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
+  transport: { kind: "process" },
+  cliTurns: true,
+  takeover: { kind: "refused", reason: CLAUDE_TAKEOVER },
+} as const;
+
+export const ADAPTERS = [
+  {
+    ...CLAUDE_BASE,
+    name: "claude",
+    auth: "claude-api-key",
+    product: "Claude Code (API key)",
+    offers: `${CLAUDE_BASE.offers}; billed per token to the Anthropic API key scv holds for it`,
+    login: { kind: "api-key", store: CLAUDE_KEY_STORE },
+    status: { kind: "stored", store: CLAUDE_KEY_STORE },
+    logout: { kind: "stored", store: CLAUDE_KEY_STORE },
+    credentialFiles: [".anthropic-api-key", ".claude/.credentials.json"],
+    acp: {
+      command: "claude-agent-acp",
+      args: ["--hide-claude-auth"],
+      fullArgs: [],
+      fullMode: "bypassPermissions",
+      fullEnvironment: [],
+      sessionOptions: false,
+    },
+  },
+  {
+    ...CLAUDE_BASE,
+    name: "claude-ai",
+    auth: "claude-subscription",
+    product: "Claude Code (Claude subscription)",
+    offers: `${CLAUDE_BASE.offers}; runs on the owner's Claude subscription`,
+    login: { kind: "command", args: ["auth", "login", "--claudeai"] },
+    status: { kind: "stored", store: CLAUDE_ACCOUNT_STORE },
+    logout: { kind: "command", args: ["auth", "logout"] },
+    credentialFiles: [".claude/.credentials.json"],
+    acp: {
+      command: "claude-agent-acp",
+      args: [],
+      fullArgs: [],
+      fullMode: "bypassPermissions",
+      fullEnvironment: [],
+      sessionOptions: false,
+    },
+  },
+  {
+    name: "codex",
+    family: "codex",
+    auth: "none",
+    product: "Codex",
+    offers:
+      "OpenAI's coding agent; it reads, edits, and runs code in a project, with live web search under full permissions",
+    packages: ["@openai/codex"],
+    verified: { kind: "lab", version: "0.171.0" },
+    command: "codex",
+    args: ["exec"],
+    // Today's CLI refuses a folder outside a git repository without it (exec and exec resume).
+    headlessArgs: ["--skip-git-repo-check"],
+    prompt: { kind: "positional", endOfOptions: true },
+    modelArgs: ["-m", "{model}"],
+    effortArgs: ["-c", 'model_reasoning_effort="{effort}"'],
+    effortLevels: ["minimal", "low", "medium", "high", "xhigh"],
+    modelHint: "OpenAI model id from the Codex configuration, such as gpt-5.5.",
+    homeEnvironment: [["CODEX_HOME", ""]],
+    fixedEnvironment: [],
+    removedEnvironment: [
+      "OPENAI_API_KEY",
+      "OPENAI_BASE_URL",
+      "OPENAI_ORG_ID",
+      "OPENAI_PROJECT_ID",
+      "CODEX_*",
+    ],
+    // `codex exec` has no `--search`; `web_search = "live"` is its config form.
+    fullPermissionArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
+    fullPermissionEnvironment: [],
+    modeReport: { kind: "codex-rollout" },
+    searchDirs: [".npm-global/bin"],
+    login: { kind: "command", args: ["login"] },
+    status: { kind: "command", args: ["login", "status"], summary: "codex-text" },
+    logout: { kind: "command", args: ["logout"] },
+    output: { kind: "codex-jsonl", args: ["--json"], lastMessageArgs: ["-o", "{file}"] },
+    // The thread id arrives in `thread.started`; `exec resume` takes it positionally.
+    resume: {
+      kind: "supported",
+      start: [],
+      subcommand: ["resume"],
+      options: [],
+      positional: ["{session}"],
+      idPattern: UUID,
+    },
+    conversationFiles: { dir: "sessions", extension: "jsonl" },
+    credentialFiles: ["auth.json"],
+    transport: { kind: "process" },
+    acp: {
+      command: "codex-acp",
+      args: [],
+      fullArgs: [],
+      fullMode: "agent-full-access",
+      fullEnvironment: [["CODEX_CONFIG", '{"web_search":"live"}']],
+      sessionOptions: false,
+    },
+    cliTurns: true,
+    takeover: {
+      kind: "supported",
+      args: ["resume", "{session}"],
+      fullArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
+    },
+  },
+  {
+    name: "grok",
+    family: "grok",
+    auth: "none",
+    product: "Grok Build",
+    offers: "xAI's coding agent; it reads, edits, and runs code in a project and has live web and X search",
+    packages: [],
+    verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
+    command: "grok",
+    args: [],
+    headlessArgs: [],
+    prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
+    modelArgs: ["-m", "{model}"],
+    effortArgs: ["--reasoning-effort", "{effort}"],
+    effortLevels: ["low", "medium", "high"],
+    modelHint: "xAI Grok model id, such as grok-4.7.",
+    homeEnvironment: [["GROK_HOME", ".grok"]],
+    fixedEnvironment: [["GROK_DISABLE_AUTOUPDATER", "1"]],
+    removedEnvironment: ["GROK_*", "XAI_*"],
+    // Web search is on unless `--disable-web-search` is passed.
+    fullPermissionArgs: ["--always-approve"],
+    fullPermissionEnvironment: [],
+    modeReport: { kind: "none" },
+    searchDirs: [".grok/bin"],
+    login: { kind: "command", args: ["login"] },
+    status: { kind: "stored", store: { kind: "grok", auth: ".grok/auth.json", config: ".grok/config.toml" } },
+    logout: { kind: "command", args: ["logout"] },
+    // `--output-format json` exists but its success shape is unverified.
+    output: { kind: "text", args: [] },
+    resume: { kind: "unsupported" },
+    conversationFiles: null,
+    credentialFiles: [".grok/auth.json", ".grok/config.toml"],
+    transport: { kind: "process" },
+    acp: {
+      command: "grok",
+      args: ["agent", "{full}", "stdio"],
+      fullArgs: ["--always-approve"],
+      fullMode: null,
+      fullEnvironment: [],
+      sessionOptions: false,
+    },
+    cliTurns: true,
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "dsh",
+    family: "dsh",
+    auth: "none",
+    product: "DeepSeek Harness",
+    offers: "a coding agent on DeepSeek models; it reads, edits, and runs code in a project",
+    packages: [],
+    verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
+    command: "dsh",
+    args: ["--profile", "headless"],
+    headlessArgs: [],
+    prompt: { kind: "positional", endOfOptions: false },
+    modelArgs: [],
+    effortArgs: [],
+    effortLevels: [],
+    modelHint: "DeepSeek Harness chooses its model from its profile; omit model.",
+    homeEnvironment: [["DSH_HOME", ".dsh"]],
+    fixedEnvironment: [],
+    removedEnvironment: ["DSH_*", "DEEPSEEK_*"],
+    fullPermissionArgs: [],
+    // Bypasses its file sandbox and sets its approval policy to `never`.
+    fullPermissionEnvironment: [["DSH_PERMISSION_MODE", "danger-full-access"]],
+    modeReport: { kind: "none" },
+    searchDirs: [],
+    login: { kind: "api-key", store: DSH_STORE },
+    status: { kind: "stored", store: DSH_STORE },
+    logout: { kind: "stored", store: DSH_STORE },
+    output: { kind: "text", args: [] },
+    resume: { kind: "unsupported" },
+    conversationFiles: null,
+    credentialFiles: [".dsh/.credentials.yaml"],
+    transport: { kind: "process" },
+    acp: {
+      command: "dsh",
+      args: ["--profile", "acp"],
+      fullArgs: [],
+      fullMode: null,
+      fullEnvironment: [],
+      sessionOptions: true,
+    },
+    cliTurns: true,
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "pi",
+    family: "pi",
+    auth: "none",
+    product: "pi",
+    offers:
+      "a minimal coding agent (read, write, edit, bash) that runs on many model providers; it has no web search",
+    packages: ["@mariozechner/pi-coding-agent"],
+    verified: { kind: "lab", version: "0.73.1" },
+    command: "pi",
+    args: ["-p"],
+    headlessArgs: [],
+    prompt: { kind: "positional", endOfOptions: true },
+    modelArgs: ["--model", "{model}"],
+    effortArgs: ["--thinking", "{effort}"],
+    effortLevels: ["off", "minimal", "low", "medium", "high", "xhigh"],
+    modelHint: "pi model pattern or provider/id, such as openai/gpt-5.5.",
+    homeEnvironment: [["PI_CODING_AGENT_DIR", ".pi/agent"]],
+    fixedEnvironment: [
+      ["PI_SKIP_VERSION_CHECK", "1"],
+      ["PI_TELEMETRY", "0"],
+    ],
+    removedEnvironment: ["PI_*"],
+    // pi has no approval prompts or sandbox.
+    fullPermissionArgs: [],
+    fullPermissionEnvironment: [],
+    modeReport: { kind: "none" },
+    searchDirs: [".npm-global/bin"],
+    login: { kind: "interactive", args: [], hint: "run /login and choose a provider, then /quit" },
+    status: { kind: "stored", store: PI_STORE },
+    logout: { kind: "stored", store: PI_STORE },
+    output: { kind: "pi-json", args: ["--mode", "json"] },
+    // Today's CLI has no `--session-id` (seed): it reports its id on its first `session` line and
+    // resumes with `--session <id>`, matched in the session folder of the same cwd.
+    resume: {
+      kind: "supported",
+      start: [],
+      subcommand: [],
+      options: ["--session", "{session}"],
+      positional: [],
+      idPattern: /^[0-9a-zA-Z][0-9a-zA-Z_-]{7,127}$/,
+    },
+    conversationFiles: { dir: ".pi/agent/sessions", extension: "jsonl" },
+    credentialFiles: [".pi/agent/auth.json", ".pi/agent/models.json"],
+    transport: { kind: "process" },
+    acp: null,
+    cliTurns: true,
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "gemini",
+    family: "gemini",
+    auth: "none",
+    product: "Gemini CLI",
+    offers: "Google's coding agent; it reads, edits, and runs code in a project and has Google Search",
+    packages: ["@google/gemini-cli"],
+    verified: { kind: "lab", version: "0.61.0" },
+    command: "gemini",
+    args: [],
+    // Today's CLI silently drops `--yolo` and ignores `~/.gemini/.env` in an untrusted folder;
+    // `--skip-trust` trusts the cwd for this run only.
+    headlessArgs: ["--skip-trust"],
+    prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
+    modelArgs: ["-m", "{model}"],
+    effortArgs: [],
+    effortLevels: [],
+    modelHint: "Gemini model id, such as gemini-2.5-pro.",
+    homeEnvironment: [],
+    fixedEnvironment: [["GEMINI_TELEMETRY_ENABLED", "false"]],
+    removedEnvironment: [
+      "GEMINI_*",
+      "GOOGLE_GENAI_*",
+      "GOOGLE_API_KEY",
+      "GOOGLE_CLOUD_PROJECT",
+      "GOOGLE_CLOUD_LOCATION",
+      "GOOGLE_APPLICATION_CREDENTIALS",
+    ],
+    fullPermissionArgs: ["--yolo"],
+    fullPermissionEnvironment: [],
+    modeReport: { kind: "none" },
+    searchDirs: [".npm-global/bin"],
+    login: {
+      kind: "interactive",
+      args: [],
+      hint: "choose how to sign in (Login with Google, or a Gemini API key), then /quit",
+    },
+    status: { kind: "unchecked" },
+    logout: { kind: "interactive", args: [], hint: "sign out with its own command (/auth), then /quit" },
+    // Today's CLI has structured output (the seed read text).
+    output: { kind: "gemini-stream-json", args: ["--output-format", "stream-json"] },
+    // Today's CLI starts a session under a given UUID and resumes it by that id (the seed had none).
+    resume: {
+      kind: "supported",
+      start: ["--session-id", "{session}"],
+      subcommand: [],
+      options: ["--resume", "{session}"],
+      positional: [],
+      idPattern: UUID,
+    },
+    conversationFiles: null,
+    credentialFiles: [".gemini/oauth_creds.json", ".gemini/.env"],
+    transport: { kind: "process" },
+    acp: {
+      command: "gemini",
+      // Today's flag is `--acp`; `--experimental-acp` is deprecated.
+      args: ["{full}", "--acp"],
+      fullArgs: ["--yolo"],
+      fullMode: null,
+      fullEnvironment: [],
+      sessionOptions: false,
+    },
+    cliTurns: true,
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "qwen",
+    family: "qwen",
+    auth: "none",
+    product: "Qwen Code",
+    offers: "Alibaba's coding agent on Qwen models; it reads, edits, and runs code in a project",
+    packages: ["@qwen-code/qwen-code"],
+    verified: { kind: "lab", version: "0.24.4" },
+    command: "qwen",
+    args: [],
+    headlessArgs: [],
+    // Today's CLI deprecates `-p` in favour of the positional prompt.
+    prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
+    modelArgs: ["-m", "{model}"],
+    effortArgs: [],
+    effortLevels: [],
+    modelHint: "Qwen model id, such as qwen3-coder-plus.",
+    homeEnvironment: [],
+    fixedEnvironment: [["QWEN_TELEMETRY_ENABLED", "false"]],
+    removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
+    fullPermissionArgs: ["--yolo"],
+    fullPermissionEnvironment: [],
+    modeReport: { kind: "none" },
+    searchDirs: [".npm-global/bin"],
+    login: {
+      kind: "interactive",
+      args: [],
+      hint: "choose how to sign in (Qwen OAuth, or an OpenAI-compatible key), then /quit",
+    },
+    status: { kind: "unchecked" },
+    logout: { kind: "interactive", args: [], hint: "sign out with its own command (/auth), then /quit" },
+    // Today's CLI has Claude-shaped stream-json (the seed read text).
+    output: { kind: "qwen-stream-json", args: ["--output-format", "stream-json"] },
+    resume: {
+      kind: "supported",
+      start: ["--session-id", "{session}"],
+      subcommand: [],
+      options: ["--resume", "{session}"],
+      positional: [],
+      idPattern: UUID,
+    },
+    conversationFiles: null,
+    credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env"],
+    transport: { kind: "process" },
+    acp: {
+      command: "qwen",
+      // Today's flag is `--acp`; `--experimental-acp` is gone.
+      args: ["{full}", "--acp"],
+      fullArgs: ["--yolo"],
+      fullMode: null,
+      fullEnvironment: [],
+      sessionOptions: false,
+    },
+    cliTurns: true,
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "opencode",
+    family: "opencode",
+    auth: "none",
+    product: "OpenCode",
+    offers:
+      "an open-source coding agent that runs on many model providers; it reads, edits, and runs code in a project",
+    packages: ["opencode-ai"],
+    verified: { kind: "lab", version: "1.18.33" },
+    command: "opencode",
+    args: ["run"],
+    headlessArgs: [],
+    prompt: { kind: "positional", endOfOptions: true },
+    modelArgs: ["-m", "{model}"],
+    // Today's `--variant` is its provider-specific reasoning effort.
+    effortArgs: ["--variant", "{effort}"],
+    effortLevels: ["minimal", "low", "medium", "high", "max"],
+    modelHint: "provider/model as OpenCode names it, such as anthropic/claude-sonnet-4-5.",
+    homeEnvironment: [],
+    fixedEnvironment: [
+      ["OPENCODE_DISABLE_AUTOUPDATE", "1"],
+      ["OPENCODE_DISABLE_SHARE", "1"],
+    ],
+    removedEnvironment: ["OPENCODE_*"],
+    // Today's `run --auto` approves what is not explicitly denied (the seed had no switch).
+    fullPermissionArgs: ["--auto"],
+    fullPermissionEnvironment: [],
+    modeReport: { kind: "none" },
+    searchDirs: [".opencode/bin", ".npm-global/bin"],
+    login: { kind: "command", args: ["auth", "login"] },
+    status: { kind: "unchecked" },
+    logout: { kind: "command", args: ["auth", "logout"] },
+    // Today's CLI has `run --format json` (the seed read text).
+    output: { kind: "opencode-json", args: ["--format", "json"] },
+    // Today's CLI reports `sessionID` on every line and continues with `-s <id>`.
+    resume: {
+      kind: "supported",
+      start: [],
+      subcommand: [],
+      options: ["-s", "{session}"],
+      positional: [],
+      idPattern: /^ses_[0-9A-Za-z]{8,64}$/,
+    },
+    conversationFiles: null,
+    credentialFiles: [".local/share/opencode/auth.json"],
+    transport: { kind: "process" },
+    acp: {
+      command: "opencode",
+      args: ["acp"],
+      fullArgs: [],
+      fullMode: null,
+      fullEnvironment: [],
+      sessionOptions: false,
+    },
+    cliTurns: true,
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "copilot",
+    family: "copilot",
+    auth: "none",
+    product: "GitHub Copilot CLI",
+    offers: "GitHub's coding agent; it reads, edits, and runs code in a project and knows GitHub",
+    packages: ["@github/copilot"],
+    verified: { kind: "lab", version: "1.0.102" },
+    command: "copilot",
+    args: [],
+    headlessArgs: ["--no-auto-update", "--disable-client-telemetry"],
+    prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
+    modelArgs: ["--model", "{model}"],
+    // Today's CLI has `--reasoning-effort` (the seed had none).
+    effortArgs: ["--reasoning-effort", "{effort}"],
+    effortLevels: ["none", "minimal", "low", "medium", "high", "xhigh", "max"],
+    modelHint: "a model Copilot CLI offers, such as claude-sonnet-4.5 or gpt-5.",
+    homeEnvironment: [["COPILOT_HOME", ".copilot"]],
+    fixedEnvironment: [["COPILOT_AUTO_UPDATE", "false"]],
+    removedEnvironment: ["COPILOT_*", "GH_COPILOT_TOKEN", "COPILOT_GITHUB_TOKEN"],
+    // Without it a prompt run denies every tool that needs approval.
+    fullPermissionArgs: ["--allow-all-tools"],
+    fullPermissionEnvironment: [],
+    modeReport: { kind: "none" },
+    searchDirs: [".npm-global/bin"],
+    login: { kind: "interactive", args: [], hint: "run /login, then /exit" },
+    status: { kind: "unchecked" },
+    // Today's CLI has no `logout` command.
+    logout: { kind: "interactive", args: [], hint: "run /logout, then /exit" },
+    // Today's CLI has `--output-format json` (the seed read text).
+    output: { kind: "copilot-json", args: ["--output-format", "json"] },
+    // Today's CLI sets a new session's UUID with `--session-id` and resumes with `--resume`.
+    resume: {
+      kind: "supported",
+      start: ["--session-id", "{session}"],
+      subcommand: [],
+      options: ["--resume", "{session}"],
+      positional: [],
+      idPattern: UUID,
+    },
+    conversationFiles: null,
+    credentialFiles: [],
+    transport: { kind: "process" },
+    acp: null,
+    cliTurns: true,
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "cursor",
+    family: "cursor",
+    auth: "none",
+    product: "Cursor CLI",
+    offers: "Cursor's coding agent; it reads, edits, and runs code in a project",
+    packages: [],
+    verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
+    command: "cursor-agent",
+    args: ["-p"],
+    headlessArgs: [],
+    prompt: { kind: "positional", endOfOptions: false },
+    modelArgs: ["--model", "{model}"],
+    effortArgs: [],
+    effortLevels: [],
+    modelHint: "a model Cursor offers, such as sonnet-4.5 or gpt-5.",
+    homeEnvironment: [],
+    fixedEnvironment: [],
+    removedEnvironment: ["CURSOR_*"],
+    // Runs commands without asking.
+    fullPermissionArgs: ["--force"],
+    fullPermissionEnvironment: [],
+    modeReport: { kind: "none" },
+    searchDirs: [".cursor/bin"],
+    login: { kind: "command", args: ["login"] },
+    status: { kind: "unchecked" },
+    logout: { kind: "command", args: ["logout"] },
+    output: { kind: "cursor-stream-json", args: ["--output-format", "stream-json"] },
+    // The chat id arrives with its events; `--resume <id>` continues it.
+    resume: {
+      kind: "supported",
+      start: [],
+      subcommand: [],
+      options: ["--resume", "{session}"],
+      positional: [],
+      idPattern: UUID,
+    },
+    conversationFiles: null,
+    credentialFiles: [],
+    transport: { kind: "process" },
+    acp: null,
+    cliTurns: true,
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "amp",
+    family: "amp",
+    auth: "none",
+    product: "Amp",
+    offers: "Sourcegraph's coding agent; it reads, edits, and runs code in a project and can search the web",
+    // The newest @ampcode/cli had no Linux binary in the registry when checked.
+    packages: ["@sourcegraph/amp"],
+    verified: { kind: "lab", version: "0.0.1790142911-g7618fb" },
+    command: "amp",
+    args: [],
+    headlessArgs: [],
+    prompt: { kind: "flag", args: ["-x"], joined: "--execute=" },
+    // Amp chooses its own models.
+    modelArgs: [],
+    effortArgs: [],
+    effortLevels: [],
+    modelHint: "Amp chooses its own model; omit model.",
+    homeEnvironment: [],
+    fixedEnvironment: [],
+    removedEnvironment: ["AMP_*"],
+    // Accepted though not in `--help`; the documented form is `"amp.dangerouslyAllowAll": true`.
+    fullPermissionArgs: ["--dangerously-allow-all"],
+    fullPermissionEnvironment: [],
+    modeReport: { kind: "none" },
+    searchDirs: [".amp/bin", ".npm-global/bin"],
+    login: { kind: "command", args: ["login"] },
+    status: { kind: "unchecked" },
+    logout: { kind: "command", args: ["logout"] },
+    output: { kind: "amp-stream-json", args: ["--stream-json"] },
+    // Its thread continuation (`threads continue`) could not be verified signed out.
+    resume: { kind: "unsupported" },
+    conversationFiles: null,
+    credentialFiles: [],
+    transport: { kind: "process" },
+    acp: null,
+    cliTurns: true,
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "kimi",
+    family: "kimi",
+    auth: "none",
+    product: "Kimi Code",
+    offers: "Moonshot AI's coding agent on Kimi models; it reads, edits, and runs code in a project",
+    packages: [],
+    verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
+    command: "kimi",
+    args: [],
+    headlessArgs: [],
+    prompt: { kind: "positional", endOfOptions: false },
+    modelArgs: [],
+    effortArgs: [],
+    effortLevels: [],
+    modelHint: "a model its ACP server lists.",
+    homeEnvironment: [],
+    fixedEnvironment: [],
+    removedEnvironment: ["KIMI_*", "MOONSHOT_*"],
+    fullPermissionArgs: [],
+    fullPermissionEnvironment: [],
+    modeReport: { kind: "none" },
+    searchDirs: [".kimi-code/bin"],
+    login: {
+      kind: "interactive",
+      args: [],
+      hint: "run /login, then /exit (`-- login` runs `kimi login` instead: a device code)",
+    },
+    status: { kind: "unchecked" },
+    logout: { kind: "interactive", args: [], hint: "sign out with its own command, then /exit" },
+    output: { kind: "text", args: [] },
+    resume: { kind: "unsupported" },
+    conversationFiles: null,
+    credentialFiles: [],
+    transport: { kind: "process" },
+    // Its one-prompt mode is unverified, so it runs over ACP only (a transport scv does not have yet).
+    acp: {
+      command: "kimi",
+      args: ["acp"],
+      fullArgs: [],
+      fullMode: null,
+      fullEnvironment: [],
+      sessionOptions: true,
+    },
+    cliTurns: false,
+    takeover: { kind: "unsupported" },
+  },
+] as const satisfies readonly AdapterDescriptor[];
+
+export type AgentName = (typeof ADAPTERS)[number]["name"];
+
+export const AGENT_NAMES: readonly AgentName[] = ADAPTERS.map((entry) => entry.name);
+
+/** The descriptor for `name`, such as "codex"; undefined for an unknown name. */
+export function adapter(name: string): AdapterDescriptor | undefined {
+  return (ADAPTERS as readonly AdapterDescriptor[]).find((entry) => entry.name === name);
+}
+
+/** Every removal rule: each adapter's list plus the common one (a trailing `*` is a prefix). */
+const REMOVAL_RULES: readonly string[] = [
+  ...new Set([...COMMON_REMOVED_ENVIRONMENT, ...ADAPTERS.flatMap((entry) => entry.removedEnvironment)]),
+];
+const REMOVED_EXACT = new Set(REMOVAL_RULES.filter((rule) => !rule.endsWith("*")));
+const REMOVED_PREFIXES = REMOVAL_RULES.filter((rule) => rule.endsWith("*")).map((rule) => rule.slice(0, -1));
+
+/** Whether a delegated agent must not inherit `variable`: any `*_API_KEY`, scv's own `SCV_*`, cloud
+ * keys, and every adapter's credential and state variables, so no agent sees another's. */
+export function isRemovedAgentVariable(variable: string): boolean {
+  return (
+    variable.endsWith("_API_KEY") ||
+    REMOVED_EXACT.has(variable) ||
+    REMOVED_PREFIXES.some((prefix) => variable.startsWith(prefix))
+  );
+}
+
+/** One line describing a CLI's own status result without echoing it: the raw output names the
+ * signed-in account or part of a key. */
+export function summarizeStatus(summary: StatusSummary, succeeded: boolean, output: string): string {
+  const signedOut = "not signed in";
+  switch (summary) {
+    case "codex-text": {
+      const lower = output.toLowerCase();
+      if (!succeeded || lower.includes("not logged in")) return signedOut;
+      if (lower.includes("api key")) return "signed in (API key)";
+      if (lower.includes("chatgpt")) return "signed in (ChatGPT account)";
+      return "signed in";
+    }
+    case "claude-json": {
+      const state = parseClaudeAuthStatus(output);
+      if (!succeeded || state?.loggedIn !== true) return signedOut;
+      switch (state.authMethod) {
+        case "api_key_helper":
+        case "api_key":
+          return "signed in (API key)";
+        case "claude.ai":
+        case "oauth_token":
+          return "signed in (Claude account)";
+        default:
+          return "signed in";
+      }
+    }
+    case "exit-status":
+      return succeeded ? "signed in" : signedOut;
+    default:
+      return unreachable(summary);
+  }
+}
+
+function parseClaudeAuthStatus(output: string): { loggedIn?: unknown; authMethod?: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(output);
+    return typeof value === "object" && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Absolute per-user search directories for `entry` under `home`: its own, then the common ones,
+ * then scv's own tool prefix when given. */
+export function adapterSearchDirs(entry: AdapterDescriptor, home: string, toolsBin?: string): string[] {
+  const dirs = [...entry.searchDirs, ...USER_BIN_DIRS].map((dir) => join(home, dir));
+  return toolsBin === undefined ? dirs : [toolsBin, ...dirs];
+}
+
+/** Resolve `command` in `searchDirs`, then on `PATH`. A command containing `/` is used as given
+ * (when it is an executable file). */
+export function resolveAgentExecutable(
+  command: string,
+  searchDirs: readonly string[],
+  pathVariable: string | undefined = process.env.PATH,
+): string | undefined {
+  if (command.includes("/")) {
+    return whichLib.sync(command, { nothrow: true }) ?? undefined;
+  }
+  const path = [...searchDirs, ...(pathVariable ?? "").split(delimiter)]
+    .filter((dir) => dir !== "")
+    .join(delimiter);
+  return whichLib.sync(command, { path, nothrow: true }) ?? undefined;
+}
+
+/** The executable for `entry` in this user's environment, or undefined when not installed. */
+export function findAgentExecutable(
+  entry: AdapterDescriptor,
+  options: { command?: string; home?: string; toolsBin?: string; pathVariable?: string } = {},
+): string | undefined {
+  const dirs = adapterSearchDirs(entry, options.home ?? homedir(), options.toolsBin);
+  return resolveAgentExecutable(
+    options.command ?? entry.command,
+    dirs,
+    options.pathVariable ?? process.env.PATH,
+  );
+}
+
+export function unreachable(value: never): never {
+  throw new Error(`unreachable: ${JSON.stringify(value)}`);
+}

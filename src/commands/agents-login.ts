@@ -1,0 +1,12 @@
+// Placeholder until its issue lands.
+
+import type { CliIo } from "../cli/io.js";
+import { ScvError } from "../errors.js";
+
+export async function agentsLoginCommand(_io: CliIo): Promise<number> {
+  throw new ScvError("USAGE", "not available yet");
+}
+
+export async function agentsLogoutCommand(_io: CliIo): Promise<number> {
+  throw new ScvError("USAGE", "not available yet");
+}

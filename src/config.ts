@@ -1,0 +1,120 @@
+// scv's config file (TOML), validated with zod. A malformed file is an error naming the file, the
+// key and what was expected: scv never runs on a half-loaded config.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { z } from "zod";
+import { AGENT_NAMES } from "./adapters.js";
+import { parseDuration } from "./duration.js";
+import { ScvError } from "./errors.js";
+import { configPath, type Env } from "./home/paths.js";
+
+const duration = z.string().refine((text) => parseDuration(text) !== undefined, {
+  message: "a duration such as 90s, 20m or 1h",
+});
+const policy = z.enum(["auto", "default"]);
+const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const agentConfig = z.strictObject({
+  /** A path or command name that replaces the descriptor's command. */
+  command: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  effort: z.string().min(1).optional(),
+  policy: policy.optional(),
+  timeout: duration.optional(),
+  idle_timeout: duration.optional(),
+  /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
+  env: z.record(z.string().regex(envName, "a variable name such as IS_SANDBOX"), z.string()).optional(),
+});
+
+const configSchema = z.strictObject({
+  /** How many turns `scv delegate a b c` runs at once. */
+  parallel: z.number().int().min(1).max(64).optional(),
+  /** How deep agents may delegate to agents through scv. */
+  max_depth: z.number().int().min(0).max(16).optional(),
+  defaults: z
+    .strictObject({
+      policy: policy.optional(),
+      timeout: duration.optional(),
+      idle_timeout: duration.optional(),
+    })
+    .optional(),
+  agents: z.partialRecord(z.enum(AGENT_NAMES as [string, ...string[]]), agentConfig).optional(),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type AgentConfig = z.infer<typeof agentConfig>;
+
+export interface LoadedConfig {
+  readonly path: string;
+  readonly exists: boolean;
+  readonly config: Config;
+}
+
+/** Candidate config files, first match wins: `$SCV_CONFIG`; `$SCV_HOME/config.toml`; the platform
+ * config directory. */
+export function configCandidates(env: Env = process.env): string[] {
+  if (env.SCV_CONFIG) return [env.SCV_CONFIG];
+  const candidates = env.SCV_HOME ? [join(env.SCV_HOME, "config.toml")] : [];
+  const platform = configPath({ ...env, SCV_HOME: undefined });
+  return [...candidates, platform];
+}
+
+export function loadConfig(env: Env = process.env): LoadedConfig {
+  const candidates = configCandidates(env);
+  const path = candidates.find((candidate) => existsSync(candidate));
+  if (path === undefined) {
+    if (env.SCV_CONFIG) {
+      throw new ScvError("BAD_CONFIG", `config file ${env.SCV_CONFIG} (from SCV_CONFIG) does not exist`);
+    }
+    return { path: candidates.at(-1) ?? "config.toml", exists: false, config: {} };
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ScvError("BAD_CONFIG", `cannot read config file ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return { path, exists: true, config: parseConfig(text, path) };
+}
+
+/** Parse and validate config text; `path` names the file in messages. */
+export function parseConfig(text: string, path: string): Config {
+  let raw: unknown;
+  try {
+    raw = parseToml(text);
+  } catch (error) {
+    const reason = ((error as Error).message.split("\n")[0] ?? "").trim();
+    throw new ScvError("BAD_CONFIG", `${path} is not valid TOML: ${reason}`, { cause: error });
+  }
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const key = issue?.path.length ? issue.path.join(".") : "(top level)";
+    throw new ScvError("BAD_CONFIG", `${path}: ${key}: ${describeIssue(issue)}`);
+  }
+  return result.data;
+}
+
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (issue === undefined) return "invalid";
+  switch (issue.code) {
+    case "unrecognized_keys":
+      return `unknown key ${issue.keys.map((key) => `'${key}'`).join(", ")}`;
+    case "invalid_value":
+      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+    case "invalid_key":
+      return "unknown agent (see scv agents list)";
+    default:
+      return issue.message;
+  }
+}
+
+/** The settings for one agent: its own section over `[defaults]`. */
+export function agentSettings(config: Config, name: string): AgentConfig {
+  const own = config.agents?.[name] ?? {};
+  return { ...config.defaults, ...own };
+}

@@ -1,0 +1,47 @@
+// Durations as users write them: `90s`, `20m`, `1h30m`, `2d`, `500ms`; a bare number is seconds.
+// Small enough that a dependency would cost more than it saves.
+
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gy;
+
+/** Milliseconds in `text`, or undefined when it is not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  if (trimmed === "") return undefined;
+  PART.lastIndex = 0;
+  let total = 0;
+  let end = 0;
+  for (let match = PART.exec(trimmed); match !== null; match = PART.exec(trimmed)) {
+    total += Number(match[1]) * (UNIT_MS[match[2] ?? ""] ?? Number.NaN);
+    end = PART.lastIndex;
+  }
+  if (end !== trimmed.length || !Number.isFinite(total)) return undefined;
+  return Math.round(total);
+}
+
+/** A short human form: `10m`, `1h30m`, `45s`, `800ms`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  let seconds = Math.round(ms / 1000);
+  const parts: string[] = [];
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["m", 60],
+  ] as const) {
+    if (seconds >= size) {
+      parts.push(`${Math.floor(seconds / size)}${unit}`);
+      seconds %= size;
+    }
+  }
+  if (seconds > 0 || parts.length === 0) parts.push(`${seconds}s`);
+  return parts.join("");
+}

@@ -1,0 +1,69 @@
+// The failures a user can hit, each with a string code and the exit code the README documents.
+// The entry point turns them into one line on stderr; anything else is an internal error.
+
+/** Exit codes, as documented in the README. */
+export const EXIT = {
+  ok: 0,
+  agentFailed: 1,
+  usage: 2,
+  notInstalled: 3,
+  auth: 4,
+  rateLimited: 5,
+  timeout: 124,
+  interrupted: 130,
+  terminated: 143,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export type ErrorCode =
+  | "USAGE"
+  | "UNKNOWN_AGENT"
+  | "UNKNOWN_CONVERSATION"
+  | "BAD_CONFIG"
+  | "CONVERSATION_BUSY"
+  | "RESUME_UNSUPPORTED"
+  | "AGENT_NOT_INSTALLED"
+  | "NOT_SIGNED_IN"
+  | "AUTH_FAILED"
+  | "RATE_LIMITED"
+  | "AGENT_FAILED"
+  | "TURN_TIMEOUT"
+  | "INTERRUPTED"
+  | "TERMINATED"
+  | "IO";
+
+const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
+  USAGE: EXIT.usage,
+  UNKNOWN_AGENT: EXIT.usage,
+  UNKNOWN_CONVERSATION: EXIT.usage,
+  BAD_CONFIG: EXIT.usage,
+  CONVERSATION_BUSY: EXIT.usage,
+  RESUME_UNSUPPORTED: EXIT.usage,
+  AGENT_NOT_INSTALLED: EXIT.notInstalled,
+  NOT_SIGNED_IN: EXIT.auth,
+  AUTH_FAILED: EXIT.auth,
+  RATE_LIMITED: EXIT.rateLimited,
+  AGENT_FAILED: EXIT.agentFailed,
+  TURN_TIMEOUT: EXIT.timeout,
+  INTERRUPTED: EXIT.interrupted,
+  TERMINATED: EXIT.terminated,
+  IO: EXIT.agentFailed,
+};
+
+/** A failure with a message fit for the user: what happened, and what to do. */
+export class ScvError extends Error {
+  readonly code: ErrorCode;
+  readonly exitCode: ExitCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ScvError";
+    this.code = code;
+    this.exitCode = EXIT_BY_CODE[code];
+  }
+}
+
+export function usageError(message: string): ScvError {
+  return new ScvError("USAGE", message);
+}

@@ -1,0 +1,75 @@
+// The normalized events every output-format parser produces, and the parser contract the process
+// runner drives. A parser is a pure, line-at-a-time state machine: it never touches a process.
+
+/** Token usage of one turn (or a CLI's cumulative total, before `usage.ts` turns it into a share). */
+export interface Usage {
+  input?: number;
+  /** Input tokens served from cache (reads). */
+  cached?: number;
+  /** Input tokens written to cache. */
+  cacheWrite?: number;
+  output?: number;
+  reasoning?: number;
+  /** Dollars, where the CLI gives a cost. */
+  costUsd?: number;
+}
+
+/** What kind of failure a CLI reported, from structured fields and error-shaped lines only. */
+export type FailureKind = "auth" | "rate-limit" | "billing" | "root-refused" | "other";
+
+export type TurnEvent =
+  /** The vendor session id (first seen). */
+  | { type: "session"; sessionId: string }
+  /** The permission mode the CLI says it runs in (`bypassPermissions`, `default`, …). */
+  | { type: "mode"; mode: string }
+  /** Assistant text: a whole block, or a delta when `delta` is true. */
+  | { type: "text"; text: string; delta?: boolean }
+  /** A tool started; `summary` is one redacted line (`$ cmd`, `edit path`, `search: q`). */
+  | { type: "tool-start"; id: string; name: string; summary: string }
+  | { type: "tool-end"; id: string; name: string; ok: boolean }
+  | { type: "usage"; usage: Usage }
+  /** The CLI will retry (a rate limit or a dropped connection); not terminal. */
+  | { type: "retry"; message: string; attempt?: number; status?: number }
+  /** An error the CLI reported; `terminal` when it ends the turn. */
+  | { type: "error"; message: string; kind: FailureKind; terminal: boolean; resetsAt?: string }
+  /** The CLI's own terminal event. */
+  | { type: "turn-end"; ok: boolean };
+
+/** How the process ended, as the runner saw it. */
+export interface ProcessEnd {
+  /** Exit code, or null when ended by a signal. */
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** The last few KB of stderr. */
+  readonly stderrTail: string;
+  /** Set when scv ended the process itself; the first reason wins. */
+  readonly termination?: "timeout" | "idle-timeout" | "cancelled";
+  /** Codex's `-o` backstop file contents, when the format has one. */
+  readonly lastMessage?: string;
+}
+
+export type TurnStatus = "completed" | "failed" | "declined" | "timeout" | "cancelled";
+
+/** What a parser concludes once the process has ended. */
+export interface ParsedTurn {
+  readonly status: TurnStatus;
+  readonly reply: string;
+  readonly sessionId?: string;
+  readonly mode?: string;
+  /** As the CLI reported it; cumulative for some CLIs (see `cumulativeUsage`). */
+  readonly usage?: Usage;
+  /** Whether `usage` is a running total across resumed turns of the session. */
+  readonly cumulativeUsage: boolean;
+  readonly failure?: { kind: FailureKind; message: string; resetsAt?: string };
+  /** Lines that were not valid events (garbage, truncated, oversized). */
+  readonly badLines: number;
+}
+
+export interface StreamParser {
+  /** One stdout line, without its newline. Never throws. */
+  push(line: string): TurnEvent[];
+  /** Counts a line the framer dropped (over the size limit). */
+  skipped(): void;
+  /** The turn's conclusion once the process has ended. */
+  finish(end: ProcessEnd): ParsedTurn;
+}

@@ -93,8 +93,14 @@ export function parseConfig(text: string, path: string): Config {
   const result = configSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const key = issue?.path.length ? issue.path.join(".") : "(top level)";
-    throw new ScvError("BAD_CONFIG", `${path}: ${key}: ${describeIssue(issue)}`);
+    const keyPath = (issue?.path ?? []).map(String);
+    // An unknown key is reported at its parent; name the key itself.
+    if (issue?.code === "unrecognized_keys" && issue.keys[0] !== undefined) keyPath.push(issue.keys[0]);
+    const key = keyPath.length > 0 ? keyPath.join(".") : "(top level)";
+    const underAgents =
+      issue?.code === "unrecognized_keys" && keyPath.length === 2 && keyPath[0] === "agents";
+    const expected = underAgents ? `unknown agent — known: ${AGENT_NAMES.join(", ")}` : describeIssue(issue);
+    throw new ScvError("BAD_CONFIG", `${path}: ${key}: ${expected}`);
   }
   return result.data;
 }
@@ -103,7 +109,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   if (issue === undefined) return "invalid";
   switch (issue.code) {
     case "unrecognized_keys":
-      return `unknown key ${issue.keys.map((key) => `'${key}'`).join(", ")}`;
+      return "unknown key";
     case "invalid_value":
       return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
     case "invalid_key":

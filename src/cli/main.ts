@@ -60,7 +60,7 @@ export function buildProgram(io: CliIo): Command {
     .description("the agent CLIs scv knows: list, status, login, logout, install, check, gc");
 
   agents
-    .command("list", { isDefault: true })
+    .command("list")
     .description("every agent: installed? where, which version, what its row supports")
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/agents-list.js")).agentsListCommand));
@@ -111,7 +111,7 @@ export function buildProgram(io: CliIo): Command {
 
   const conversations = program.command("conversations").description("scv's conversation records");
   conversations
-    .command("list", { isDefault: true })
+    .command("list")
     .description("every conversation: handle, agent, turns, last used, cwd, model, last prompt")
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/conversations.js")).conversationsListCommand));
@@ -146,19 +146,31 @@ export function buildProgram(io: CliIo): Command {
     .argument("<handle>", "turn handle")
     .action(lazy(io, async () => (await import("../commands/background.js")).killCommand));
 
+  // A bare `scv agents` lists; anything else that is not a subcommand is a usage error.
+  defaultTo(agents, "agents", "list");
+  defaultTo(conversations, "conversations", "list");
   program.on("command:*", (operands: string[]) => {
-    throw new ScvError(
-      "USAGE",
-      `unknown command '${operands[0] ?? ""}' — known: ${program.commands.map((command) => command.name()).join(", ")}`,
-    );
-  });
-  agents.on("command:*", (operands: string[]) => {
-    throw new ScvError(
-      "USAGE",
-      `unknown agents command '${operands[0] ?? ""}' — known: ${agents.commands.map((command) => command.name()).join(", ")}`,
-    );
+    throw unknownCommand("command", operands[0], program);
   });
   return program;
+}
+
+function unknownCommand(what: string, name: string | undefined, parent: Command): ScvError {
+  const known = parent.commands.map((command) => command.name()).join(", ");
+  return new ScvError("USAGE", `unknown ${what} '${name ?? ""}' — known: ${known}`);
+}
+
+/** Makes `parent` with no subcommand run `subcommand`, and refuses an unknown one. */
+function defaultTo(parent: Command, name: string, subcommand: string): void {
+  parent
+    .usage("[command] [options]")
+    .argument("[command]")
+    .allowExcessArguments(true)
+    .action(async (operand: string | undefined) => {
+      if (operand !== undefined) throw unknownCommand(`${name} command`, operand, parent);
+      const target = parent.commands.find((command) => command.name() === subcommand);
+      await target?.parseAsync([], { from: "user" });
+    });
 }
 
 /** Runs scv with `argv` (without node and script) and returns the exit code. */

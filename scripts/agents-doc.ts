@@ -1,0 +1,111 @@
+// Renders docs/agents.md from ADAPTERS, so the per-agent table can never drift from the code.
+
+import {
+  ADAPTERS,
+  type AdapterDescriptor,
+  type Login,
+  type Logout,
+  type Resume,
+  type Status,
+} from "../src/adapters.js";
+
+function code(text: string): string {
+  return `\`${text}\``;
+}
+
+function argv(args: readonly string[]): string {
+  return args.length === 0 ? "—" : code(args.join(" "));
+}
+
+function loginKind(login: Login): string {
+  switch (login.kind) {
+    case "command":
+      return `command ${argv(login.args)}`;
+    case "interactive":
+      return `interactive (${login.hint})`;
+    case "api-key":
+      return `API key → ${login.store.kind}`;
+    case "import":
+      return `import (${login.files.map((file) => code(`~/${file.from}`)).join(", ")})`;
+  }
+}
+
+function statusKind(status: Status): string {
+  switch (status.kind) {
+    case "command":
+      return `command ${argv(status.args)}`;
+    case "stored":
+      return `stored (${status.store.kind})`;
+    case "unchecked":
+      return "unchecked";
+  }
+}
+
+function logoutKind(logout: Logout): string {
+  switch (logout.kind) {
+    case "command":
+      return `command ${argv(logout.args)}`;
+    case "stored":
+      return `stored (${logout.store.kind})`;
+    case "interactive":
+      return "interactive";
+  }
+}
+
+function resumeKind(resume: Resume): string {
+  if (resume.kind === "unsupported") return "no";
+  const start = resume.start.length > 0 ? `start ${argv(resume.start)}; ` : "id from its stream; ";
+  const cont = [...resume.subcommand, ...resume.options, ...resume.positional];
+  return `${start}continue ${argv(cont)}`;
+}
+
+function row(entry: AdapterDescriptor): string {
+  const cells = [
+    code(entry.name),
+    entry.product,
+    code(entry.command),
+    entry.packages.length > 0 ? entry.packages.map(code).join(", ") : "not on npm",
+    entry.verified.kind === "lab" ? entry.verified.version : "unverified",
+    `${entry.output.kind} ${argv(entry.output.args)}`,
+    resumeKind(entry.resume),
+    loginKind(entry.login),
+    statusKind(entry.status),
+    logoutKind(entry.logout),
+    entry.removedEnvironment.map(code).join(" "),
+  ];
+  return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
+}
+
+export function renderAgentsDoc(): string {
+  const header = [
+    "agent",
+    "product",
+    "binary",
+    "npm package",
+    "verified against",
+    "output format",
+    "resume",
+    "login",
+    "status",
+    "logout",
+    "removed variables",
+  ];
+  return [
+    "# Agents",
+    "",
+    "<!-- Generated from src/adapters.ts by `npm run docs`; a test fails when this file is stale. -->",
+    "",
+    "One row per entry of `ADAPTERS`. Every agent's removed variables are removed from *every* delegated",
+    "agent, together with any `*_API_KEY`, `SCV_*`, static AWS keys and `CLAUDECODE`/`CLAUDE_CODE_ENTRYPOINT`.",
+    '"Verified against" is the CLI version the lab and the contract suite (`npm run test:real`) drove;',
+    "unverified rows (not on npm) keep the facts of the descriptor scv was modelled on.",
+    "",
+    `| ${header.join(" | ")} |`,
+    `| ${header.map(() => "---").join(" | ")} |`,
+    ...ADAPTERS.map(row),
+    "",
+    "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",
+    "delegating to one of them, not as an agent of its own.",
+    "",
+  ].join("\n");
+}

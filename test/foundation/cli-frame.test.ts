@@ -1,0 +1,112 @@
+// The command-line frame through the built binary: help, version, agents list, unknown commands.
+
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const SCV = resolve("dist/scv.js");
+
+function scv(args: string[], env: NodeJS.ProcessEnv) {
+  const result = spawnSync(process.execPath, [SCV, ...args], { env, encoding: "utf8", timeout: 20_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+let env: NodeJS.ProcessEnv;
+let bin: string;
+
+beforeAll(() => {
+  const root = mkdtempSync(join(tmpdir(), "scv-frame-"));
+  bin = join(root, "bin");
+  mkdirSync(bin);
+  // A fake codex that answers --version like the real one; nothing else is installed.
+  writeFileSync(
+    join(bin, "codex"),
+    "#!/bin/sh\n[ \"$1\" = --version ] && echo 'codex-cli 0.171.0' && exit 0\nexit 9\n",
+  );
+  chmodSync(join(bin, "codex"), 0o755);
+  env = {
+    PATH: `${bin}:/usr/bin:/bin`,
+    HOME: join(root, "home"),
+    SCV_HOME: join(root, "scv"),
+    LANG: "C.UTF-8",
+  };
+});
+
+describe("scv frame", () => {
+  it("prints help and version on stdout and exits 0", () => {
+    const help = scv(["--help"], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("delegate");
+    expect(help.stdout).toContain("agents");
+    const version = scv(["--version"], env);
+    expect(version.code).toBe(0);
+    const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+    expect(version.stdout.trim()).toBe(pkg.version);
+  });
+
+  it("lists every agent with what is installed, its version and capabilities", () => {
+    const result = scv(["agents", "list", "--json"], env);
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(13);
+    const codex = rows.find((row) => row.name === "codex");
+    expect(codex).toMatchObject({
+      product: "Codex",
+      installed: true,
+      path: join(bin, "codex"),
+      version: "0.171.0",
+      resume: true,
+      structuredOutput: true,
+      acp: true,
+    });
+    expect(rows.find((row) => row.name === "claude")).toMatchObject({
+      installed: false,
+      path: null,
+      version: null,
+    });
+    expect(result.stderr).toBe("");
+  });
+
+  it("prints a table by default, `agents` alone too", () => {
+    const table = scv(["agents"], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split("\n")[0]).toMatch(/^AGENT\s+PRODUCT\s+INSTALLED\s+VERSION/);
+    expect(table.stdout).toMatch(/codex\s+Codex\s+\S+\/codex\s+0\.171\.0/);
+    expect(table.stdout).toMatch(/kimi\s+Kimi Code\s+not installed/);
+  });
+
+  it("refuses an unknown command with exit 2 and one line naming the known ones", () => {
+    const result = scv(["delgate", "codex", "hi"], env);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")[0]).toMatch(/unknown command 'delgate'/);
+    const agents = scv(["agents", "lst"], env);
+    expect(agents.code).toBe(2);
+    expect(agents.stderr).toMatch(/unknown agents command 'lst' — known: list, status, login/);
+  });
+
+  it("refuses an unknown option with exit 2", () => {
+    const result = scv(["agents", "list", "--bogus"], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown option '--bogus'/);
+    expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it("reports a malformed config file with exit 2, naming file and key", () => {
+    const config = join(env.SCV_HOME ?? "", "bad.toml");
+    mkdirSync(env.SCV_HOME ?? "", { recursive: true });
+    writeFileSync(config, `[agents.codex]\npolicy = "yolo"\n`);
+    const result = scv(["agents", "list"], { ...env, SCV_CONFIG: config });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      `scv: ${config}: agents.codex.policy: expected one of "auto", "default"`,
+    );
+  });
+
+  it("runs as an executable with a shebang", () => {
+    const output = execFileSync(SCV, ["--version"], { env, encoding: "utf8" });
+    expect(output.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

@@ -1,0 +1,122 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { agentSettings, loadConfig, parseConfig } from "../../src/config.js";
+import { formatDuration, parseDuration } from "../../src/duration.js";
+import { ScvError } from "../../src/errors.js";
+import { agentHome, configPath, scvHome } from "../../src/home/paths.js";
+
+function expectConfigError(text: string, pattern: RegExp): void {
+  try {
+    parseConfig(text, "/etc/scv.toml");
+  } catch (error) {
+    expect(error).toBeInstanceOf(ScvError);
+    expect((error as ScvError).exitCode).toBe(2);
+    expect((error as ScvError).message).toMatch(pattern);
+    return;
+  }
+  throw new Error("expected a config error");
+}
+
+describe("config", () => {
+  it("reads per-agent command, model, effort, policy, timeout and env", () => {
+    const config = parseConfig(
+      `parallel = 3
+[defaults]
+policy = "auto"
+timeout = "20m"
+[agents.claude]
+command = "/opt/claude/bin/claude"
+model = "sonnet"
+effort = "high"
+timeout = "1h"
+env = { IS_SANDBOX = "1" }
+[agents.copilot.env]
+COPILOT_PROVIDER_BASE_URL = "http://127.0.0.1:9/v1"
+`,
+      "config.toml",
+    );
+    expect(config.parallel).toBe(3);
+    expect(agentSettings(config, "claude")).toMatchObject({
+      command: "/opt/claude/bin/claude",
+      model: "sonnet",
+      policy: "auto",
+      timeout: "1h",
+      env: { IS_SANDBOX: "1" },
+    });
+    expect(agentSettings(config, "codex")).toEqual({ policy: "auto", timeout: "20m" });
+    expect(config.agents?.copilot?.env?.COPILOT_PROVIDER_BASE_URL).toBe("http://127.0.0.1:9/v1");
+  });
+
+  it("names the file, the key and what was expected", () => {
+    expectConfigError(
+      `[agents.codex]\npolicy = "yolo"`,
+      /\/etc\/scv\.toml: agents\.codex\.policy: expected one of "auto", "default"/,
+    );
+    expectConfigError(`[agents.codex]\ntimeout = "soon"`, /agents\.codex\.timeout: a duration such as 90s/);
+    expectConfigError(`[agents.codx]\nmodel = "x"`, /agents\.codx: unknown agent/);
+    expectConfigError(`[agents.codex]\nmodle = "x"`, /agents\.codex\.modle: unknown key/);
+    expectConfigError(`parallel = "four"`, /parallel: /);
+    expectConfigError(`[agents.claude.env]\n"BAD NAME" = "1"`, /agents\.claude\.env/);
+    expectConfigError(`this is = not toml =`, /\/etc\/scv\.toml is not valid TOML/);
+  });
+
+  it("loads $SCV_CONFIG, else $SCV_HOME/config.toml, else the platform config dir", () => {
+    const root = mkdtempSync(join(tmpdir(), "scv-config-"));
+    const home = join(root, "scv-home");
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, "config.toml"), `[agents.pi]\nmodel = "from-scv-home"\n`);
+    const explicit = join(root, "explicit.toml");
+    writeFileSync(explicit, `[agents.pi]\nmodel = "explicit"\n`);
+    const env = { HOME: join(root, "user"), SCV_HOME: home };
+    expect(loadConfig(env).config.agents?.pi?.model).toBe("from-scv-home");
+    expect(loadConfig({ ...env, SCV_CONFIG: explicit }).config.agents?.pi?.model).toBe("explicit");
+    const none = loadConfig({ HOME: join(root, "user"), XDG_CONFIG_HOME: join(root, "xdg") });
+    expect(none).toEqual({ path: join(root, "xdg", "scv", "config.toml"), exists: false, config: {} });
+    expect(() => loadConfig({ ...env, SCV_CONFIG: join(root, "missing.toml") })).toThrow(/does not exist/);
+  });
+
+  it("never half-loads a malformed file", () => {
+    const root = mkdtempSync(join(tmpdir(), "scv-config-"));
+    writeFileSync(join(root, "config.toml"), `[agents.pi]\nmodel = "ok"\n[agents.codex]\neffort = 3\n`);
+    expect(() => loadConfig({ SCV_HOME: root, HOME: root })).toThrow(/agents\.codex\.effort/);
+  });
+});
+
+describe("paths", () => {
+  it("keeps everything under SCV_HOME when it is set", () => {
+    expect(scvHome({ SCV_HOME: "/x/scv" })).toBe("/x/scv");
+    expect(agentHome("codex", { SCV_HOME: "/x/scv" })).toBe("/x/scv/agents/codex");
+    expect(configPath({ SCV_HOME: "/x/scv" })).toBe("/x/scv/config.toml");
+  });
+
+  it.runIf(process.platform === "linux")("defaults to the XDG data dir on Linux", () => {
+    expect(scvHome({ HOME: "/home/u" })).toBe("/home/u/.local/share/scv");
+    expect(scvHome({ HOME: "/home/u", XDG_DATA_HOME: "/data" })).toBe("/data/scv");
+    expect(configPath({ HOME: "/home/u" })).toBe("/home/u/.config/scv/config.toml");
+  });
+});
+
+describe("durations", () => {
+  it.each([
+    ["90s", 90_000],
+    ["20m", 1_200_000],
+    ["1h30m", 5_400_000],
+    ["2d", 172_800_000],
+    ["500ms", 500],
+    ["45", 45_000],
+    ["1.5h", 5_400_000],
+  ])("parses %s", (text, ms) => expect(parseDuration(text)).toBe(ms));
+
+  it.each(["", "soon", "10x", "m", "-5s", "1h 30m"])("refuses %j", (text) =>
+    expect(parseDuration(text)).toBeUndefined(),
+  );
+
+  it("formats for messages", () => {
+    expect(formatDuration(600_000)).toBe("10m");
+    expect(formatDuration(5_400_000)).toBe("1h30m");
+    expect(formatDuration(45_000)).toBe("45s");
+    expect(formatDuration(800)).toBe("800ms");
+  });
+});

@@ -1,0 +1,108 @@
+// Identifying processes across scv invocations without trusting a bare pid: a pid plus its start
+// time names one process for its whole life, so a reused pid is never mistaken for ours. Also finds
+// processes by the environment tag every spawned agent carries, for those that escaped the group.
+
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+
+/** A process as scv records it: pid plus an opaque start-time token from the OS. */
+export interface ProcessIdentity {
+  readonly pid: number;
+  readonly startTime: string;
+}
+
+/** The OS view scv needs; injectable so reaping is testable without real processes. */
+export interface ProcessTable {
+  /** The start-time token of `pid`, or undefined when no such process exists. */
+  startTime(pid: number): string | undefined;
+  /** Pids whose environment has `name=value`. */
+  pidsWithEnv(name: string, value: string): number[];
+  /** Sends `signal` to the process group led by `pid` and to `pid` itself; ignores missing ones. */
+  kill(pid: number, signal: NodeJS.Signals, group: boolean): void;
+}
+
+/** The start-time field of /proc/<pid>/stat: field 22, counted after the parenthesised command
+ * name (which may itself contain spaces and parentheses). */
+export function parseProcStatStartTime(stat: string): string | undefined {
+  const close = stat.lastIndexOf(")");
+  if (close < 0) return undefined;
+  const fields = stat
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
+  // After the name come state (field 3) … starttime (field 22): index 22 - 3 = 19.
+  return fields[19];
+}
+
+function procStartTime(pid: number): string | undefined {
+  try {
+    return parseProcStatStartTime(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+function psStartTime(pid: number): string | undefined {
+  try {
+    const out = execFileSync("ps", ["-o", "lstart=", "-p", String(pid)], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    return out === "" ? undefined : out;
+  } catch {
+    return undefined;
+  }
+}
+
+const hasProc = (() => {
+  try {
+    readFileSync("/proc/self/stat");
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+export const systemProcessTable: ProcessTable = {
+  startTime: (pid) => (hasProc ? procStartTime(pid) : psStartTime(pid)),
+  pidsWithEnv(name, value) {
+    if (!hasProc) return [];
+    const needle = `${name}=${value}`;
+    const found: number[] = [];
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const environ = readFileSync(`/proc/${entry}/environ`, "latin1");
+        if (environ.split("\0").includes(needle)) found.push(Number(entry));
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }
+    return found;
+  },
+  kill(pid, signal, group) {
+    if (group) {
+      try {
+        process.kill(-pid, signal);
+      } catch {
+        // No such group.
+      }
+    }
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  },
+};
+
+/** The identity of a live process, for recording. */
+export function identify(pid: number, table: ProcessTable = systemProcessTable): ProcessIdentity | undefined {
+  const startTime = table.startTime(pid);
+  return startTime === undefined ? undefined : { pid, startTime };
+}
+
+/** Whether the recorded process is still the same live process. */
+export function isAlive(identity: ProcessIdentity, table: ProcessTable = systemProcessTable): boolean {
+  return table.startTime(identity.pid) === identity.startTime;
+}

@@ -668,7 +668,8 @@ export const ADAPTERS = [
       positional: [],
       idPattern: UUID,
     },
-    conversationFiles: null,
+    // Lab: `.qwen/projects/<cwd slug>/chats/<session-id>.jsonl`; memory beside it is `.md`.
+    conversationFiles: { dir: ".qwen/projects", extension: "jsonl" },
     credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env"],
     transport: { kind: "process" },
     acp: {

@@ -22,6 +22,13 @@ export type KeyStore =
   | { kind: "claude-api-key"; key: string; settings: string; credentials: string }
   /** Claude Code's subscription sign-in (`/login` or `auth login`) and its config file. */
   | { kind: "claude-account"; credentials: string; config: string }
+  /** Codex's `auth.json`: `loginArgs` (`login --with-api-key`) store a key read on stdin there, an
+   * API key (`auth_mode` "apikey") or a ChatGPT sign-in (`tokens` with a refresh token). */
+  | { kind: "codex-auth"; auth: string; loginArgs: readonly string[] }
+  /** Gemini CLI: `variable` in the `env` dotenv file, and `settings` selecting API-key auth. */
+  | { kind: "gemini-env"; env: string; settings: string; variable: string }
+  /** Qwen Code: `variable` in the `env` block of `settings`, which also selects OpenAI-compatible auth. */
+  | { kind: "qwen-settings"; settings: string; variable: string }
   /** Grok: sign-ins from `grok login` in `auth` (a JSON object of entries), or an API key in the
    * `config` profile of its default model. */
   | { kind: "grok"; auth: string; config: string }
@@ -30,16 +37,29 @@ export type KeyStore =
   /** pi's agent directory: `auth.json`, plus an OpenAI-compatible endpoint in `models.json`. */
   | { kind: "pi"; dir: string };
 
+/** The key stores scv can write an API key into (the others are written by the CLI's own sign-in). */
+export type ApiKeyStore = Extract<
+  KeyStore,
+  { kind: "claude-api-key" | "codex-auth" | "gemini-env" | "qwen-settings" | "dsh-refs" }
+>;
+
 export type KeyStoreKind = KeyStore["kind"];
 
-/** How scv signs an agent in, inside its private agent home. */
+/** How scv signs an agent in, inside its private agent home. `apiKey` offers `login --with-api-key`
+ * besides a CLI's own sign-in; `import` offers `login --import`. */
 export type Login =
   /** Run the CLI's own sign-in command with the terminal attached. */
-  | { kind: "command"; args: readonly string[] }
+  | { kind: "command"; args: readonly string[]; apiKey?: ApiKeyStore; import?: readonly ImportFile[] }
   /** Open the CLI interactively; `hint` names its in-app sign-in. */
-  | { kind: "interactive"; args: readonly string[]; hint: string }
+  | {
+      kind: "interactive";
+      args: readonly string[];
+      hint: string;
+      apiKey?: ApiKeyStore;
+      import?: readonly ImportFile[];
+    }
   /** Read an API key (no echo, or stdin) and store it in the CLI's own credential file. */
-  | { kind: "api-key"; store: KeyStore }
+  | { kind: "api-key"; store: ApiKeyStore }
   /** Copy the user's own configuration of the CLI into its scv home. */
   | { kind: "import"; files: readonly ImportFile[] };
 
@@ -49,7 +69,15 @@ export interface ImportFile {
   readonly from: string;
   /** Relative to the agent home. */
   readonly to: string;
+  /** What the file must hold to be copied. */
+  readonly accept: ImportCheck;
 }
+
+/** What an imported file must hold. */
+export type ImportCheck =
+  /** A Codex `auth.json` holding an API key and no ChatGPT tokens: a ChatGPT sign-in's refresh token
+   * rotates, so two homes sharing it sign each other out — it may live in one home only. */
+  "codex-api-key";
 
 /** How scv condenses a CLI's own status output; the raw output names accounts or key fragments. */
 export type StatusSummary =

@@ -1,0 +1,157 @@
+// The command line of one headless turn, as a pure function of the descriptor and the request.
+// Every value (model, effort, session id, prompt) becomes exactly one argv element; nothing goes
+// through a shell. Values are checked here because this is the last place before they reach a CLI.
+
+import { type AdapterDescriptor, unreachable } from "../adapters.js";
+import { ScvError } from "../errors.js";
+import type { Policy } from "./env.js";
+
+/** Which session the turn runs in. */
+export type SessionArg =
+  /** A new session under an id scv chose (the descriptor's `resume.start`). */
+  | { readonly kind: "start"; readonly id: string }
+  /** An earlier session, continued with the descriptor's resume grammar. */
+  | { readonly kind: "continue"; readonly id: string };
+
+export interface ArgvRequest {
+  readonly entry: AdapterDescriptor;
+  readonly prompt: string;
+  readonly policy: Policy;
+  readonly model?: string;
+  readonly effort?: string;
+  /** Absent for a first turn where the CLI picks its own id (or has no sessions). */
+  readonly session?: SessionArg;
+  /** Fills `{file}` of the format's `lastMessageArgs` (Codex's `-o`); without it they are left out. */
+  readonly lastMessageFile?: string;
+}
+
+/** A model id as CLIs spell them (`sonnet`, `gpt-5.5`, `openai/gpt-5.5`, `sonnet:high`,
+ * `claude-opus-4@20250514`, `model[1m]`). A leading `-` is refused too: some parsers (yargs) read
+ * `-m --yolo` as a flag after an empty value. */
+const MODEL_ID = /^(?!-)[A-Za-z0-9._:/@[\]-]{1,128}$/;
+
+/** The arguments after the command, in the order the CLIs' grammars need: fixed args, the resume
+ * subcommand, headless args, full-permission args, output args, model/effort, the session, then the
+ * prompt. Throws a usage error (exit 2) for a value the CLI must not receive. */
+export function buildAgentArgs(request: ArgvRequest): string[] {
+  const { entry, policy, session } = request;
+  const prompt = checkPrompt(request.prompt);
+  const resume = entry.resume;
+  if (session !== undefined) {
+    if (resume.kind === "unsupported") {
+      throw new ScvError(
+        "RESUME_UNSUPPORTED",
+        `${entry.product} cannot continue a conversation — start a new one`,
+      );
+    }
+    checkSessionId(entry, session.id);
+    if (session.kind === "start" && resume.start.length === 0) {
+      throw new Error(`internal: ${entry.name} picks its own session ids`);
+    }
+  }
+  const continuing = session?.kind === "continue" && resume.kind === "supported";
+  const sessionId = session?.id ?? "";
+
+  const args: string[] = [...entry.args];
+  if (continuing) args.push(...resume.subcommand);
+  args.push(...entry.headlessArgs);
+  if (policy === "auto") args.push(...entry.fullPermissionArgs);
+  args.push(...entry.output.args);
+  if (entry.output.kind === "codex-jsonl" && request.lastMessageFile !== undefined) {
+    args.push(...fill(entry.output.lastMessageArgs, "{file}", request.lastMessageFile));
+  }
+  if (request.model !== undefined) {
+    args.push(...fill(entry.modelArgs, "{model}", checkModel(entry, request.model)));
+  }
+  if (request.effort !== undefined) {
+    args.push(...fill(entry.effortArgs, "{effort}", checkEffort(entry, request.effort)));
+  }
+  if (resume.kind === "supported" && session !== undefined) {
+    args.push(...fill(session.kind === "start" ? resume.start : resume.options, "{session}", sessionId));
+  }
+  const positional = continuing ? fill(resume.positional, "{session}", sessionId) : [];
+  args.push(...promptArgs(entry, positional, prompt));
+  return args;
+}
+
+/** The prompt and any positional session id, kept from reading as options. */
+function promptArgs(entry: AdapterDescriptor, positional: readonly string[], prompt: string): string[] {
+  const looksLikeOption = prompt.startsWith("-");
+  const style = entry.prompt;
+  switch (style.kind) {
+    case "positional":
+      if (!looksLikeOption) return [...positional, prompt];
+      if (style.endOfOptions) return ["--", ...positional, prompt];
+      throw new ScvError(
+        "USAGE",
+        `${entry.product} would read a prompt starting with '-' as an option — reword its start (e.g. a leading space or word)`,
+      );
+    case "flag":
+      // `--prompt=-x` is one element, so the CLI cannot take the value for a flag of its own.
+      return looksLikeOption
+        ? [...positional, `${style.joined}${prompt}`]
+        : [...positional, ...style.args, prompt];
+    default:
+      return unreachable(style);
+  }
+}
+
+function fill(template: readonly string[], placeholder: string, value: string): string[] {
+  return template.map((part) => part.replaceAll(placeholder, value));
+}
+
+function checkPrompt(prompt: string): string {
+  if (prompt.trim() === "")
+    throw new ScvError("USAGE", "the prompt is empty — pass it as the last argument, or '-' to read stdin");
+  if (prompt.includes("\0"))
+    throw new ScvError("USAGE", "the prompt contains a NUL byte, which no command line can carry");
+  return prompt;
+}
+
+/** Validates a model id for `entry`; a usage error when it takes none or the id is malformed. */
+export function checkModel(entry: AdapterDescriptor, model: string): string {
+  if (entry.modelArgs.length === 0) {
+    throw new ScvError("USAGE", `${entry.product} takes no model — ${entry.modelHint}`);
+  }
+  if (!MODEL_ID.test(model)) {
+    throw new ScvError(
+      "USAGE",
+      `'${printable(model)}' is not a model id (1–128 of A-Z a-z 0-9 . _ : / @ [ ] -) — ${entry.modelHint}`,
+    );
+  }
+  return model;
+}
+
+/** Validates an effort level for `entry`; a usage error naming the accepted levels. */
+export function checkEffort(entry: AdapterDescriptor, effort: string): string {
+  if (entry.effortArgs.length === 0 || entry.effortLevels.length === 0) {
+    throw new ScvError("USAGE", `${entry.product} takes no effort level — omit --effort`);
+  }
+  if (!entry.effortLevels.includes(effort)) {
+    throw new ScvError(
+      "USAGE",
+      `'${printable(effort)}' is not an effort level of ${entry.product} — use one of: ${entry.effortLevels.join(", ")}`,
+    );
+  }
+  return effort;
+}
+
+/** Whether `id` may enter argv as `entry`'s session id: the descriptor's documented shape only. */
+export function isValidSessionId(entry: AdapterDescriptor, id: string): boolean {
+  return entry.resume.kind === "supported" && entry.resume.idPattern.test(id);
+}
+
+function checkSessionId(entry: AdapterDescriptor, id: string): void {
+  if (!isValidSessionId(entry, id)) {
+    throw new ScvError(
+      "UNKNOWN_CONVERSATION",
+      `'${printable(id)}' is not a ${entry.product} session id — start a new conversation`,
+    );
+  }
+}
+
+/** A value for a message: control characters shown escaped, long values cut. */
+function printable(value: string): string {
+  const shown = JSON.stringify(value).slice(1, -1);
+  return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
+}

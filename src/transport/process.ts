@@ -1,0 +1,275 @@
+// One agent CLI as a process: spawned with execa in its own process group with stdin closed, its
+// stdout handed on chunk by chunk (turn.ts frames it into lines for the parser), a bounded tail of
+// its stderr kept for messages, and the whole group ended on a time limit, an idle limit or a
+// cancellation: SIGTERM, then SIGKILL after a grace period. The first termination reason wins.
+
+import { execa } from "execa";
+
+/** Why scv ended a process itself. */
+export type Termination = "timeout" | "idle-timeout" | "cancelled";
+
+export interface ProcessOptions {
+  /** The executable (an absolute path, as resolved by `locateAgent`). */
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** The complete environment; nothing of scv's own is added. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Whole-process limit. */
+  readonly timeoutMs?: number;
+  /** Limit on time without any output (stdout or stderr). */
+  readonly idleTimeoutMs?: number;
+  /** Between SIGTERM and SIGKILL. */
+  readonly graceMs?: number;
+  /** Bytes of stderr kept (the last ones). */
+  readonly stderrTailBytes?: number;
+  readonly onStdout: (chunk: Buffer) => void;
+  readonly onStderr?: (chunk: Buffer) => void;
+  /** Aborting it ends the process group with termination "cancelled". */
+  readonly signal?: AbortSignal;
+}
+
+export interface ProcessExit {
+  /** Exit code, or null when the process ended by a signal or never started. */
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** The last `stderrTailBytes` of stderr, decoded. */
+  readonly stderrTail: string;
+  /** Set when scv ended the process; the first reason wins. */
+  readonly termination?: Termination;
+  readonly durationMs: number;
+  readonly pid?: number;
+  /** Set when the executable could not be started (`ENOENT`, `EACCES`, …). */
+  readonly spawnError?: { readonly code?: string; readonly message: string };
+}
+
+export interface AgentProcess {
+  /** Also the process group id; undefined when it could not be started. */
+  readonly pid: number | undefined;
+  /** Ends the whole process group; a later call keeps the first reason. */
+  terminate(reason: Termination): void;
+  /** Resolves once the process has exited, its group is gone and stdout is drained. */
+  readonly done: Promise<ProcessExit>;
+}
+
+export const DEFAULT_GRACE_MS = 3_000;
+export const DEFAULT_STDERR_TAIL_BYTES = 16 * 1024;
+/** How often a group is polled while waiting for it to go after SIGTERM. */
+const GROUP_POLL_MS = 25;
+
+/** Process groups still alive, killed if scv itself exits first: execa's own cleanup does not
+ * apply to a detached subprocess. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // An 'exit' listener may only do synchronous work; process.kill is.
+    process.on("exit", () => {
+      for (const group of liveGroups) signalGroup(group, "SIGKILL");
+    });
+  }
+  liveGroups.add(pid);
+}
+
+/** Sends `signal` to the group led by `pid`; false when there is no such group any more. */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether any process of the group led by `pid` is still alive. */
+export function groupAlive(pid: number): boolean {
+  return signalGroup(pid, 0);
+}
+
+export function startProcess(options: ProcessOptions): AgentProcess {
+  const started = Date.now();
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const tail = new TailBuffer(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+
+  if (options.signal?.aborted) {
+    return {
+      pid: undefined,
+      terminate() {},
+      done: Promise.resolve({
+        exitCode: null,
+        signal: null,
+        stderrTail: "",
+        termination: "cancelled",
+        durationMs: 0,
+      }),
+    };
+  }
+
+  const subprocess = execa(options.file, [...options.args], {
+    cwd: options.cwd,
+    env: { ...options.env },
+    extendEnv: false,
+    // `codex exec` waits forever on an open stdin pipe, even with a prompt argument.
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    // Its own process group, so the agent's tools and MCP servers can be ended with it.
+    detached: true,
+    cleanup: false,
+    buffer: false,
+    reject: false,
+  });
+  const pid = subprocess.pid;
+
+  // Listen for the exit before reading anything, so an early exit is never missed. The 'exit'
+  // event (not execa's promise) marks the end: a grandchild may hold stdout open after the agent
+  // itself has exited.
+  const exited = new Promise<void>((resolve) => {
+    subprocess.once("exit", () => resolve());
+    subprocess.once("error", () => resolve());
+  });
+
+  let termination: Termination | undefined;
+  let killTimer: NodeJS.Timeout | undefined;
+  const alive = () => subprocess.exitCode === null && subprocess.signalCode === null;
+
+  const terminate = (reason: Termination) => {
+    termination ??= reason;
+    if (pid === undefined || !alive()) return;
+    if (!signalGroup(pid, "SIGTERM")) subprocess.kill("SIGTERM");
+    killTimer ??= setTimeout(() => {
+      if (!signalGroup(pid, "SIGKILL")) subprocess.kill("SIGKILL");
+    }, graceMs).unref();
+  };
+
+  const timers: NodeJS.Timeout[] = [];
+  if (pid !== undefined) {
+    trackGroup(pid);
+    if (options.timeoutMs !== undefined) {
+      timers.push(setTimeout(() => terminate("timeout"), options.timeoutMs).unref());
+    }
+  }
+  let idleTimer: NodeJS.Timeout | undefined;
+  if (pid !== undefined && options.idleTimeoutMs !== undefined) {
+    idleTimer = setTimeout(() => terminate("idle-timeout"), options.idleTimeoutMs).unref();
+    timers.push(idleTimer);
+  }
+  const sawOutput = () => idleTimer?.refresh();
+
+  subprocess.stdout?.on("data", (chunk: Buffer) => {
+    sawOutput();
+    options.onStdout(chunk);
+  });
+  subprocess.stderr?.on("data", (chunk: Buffer) => {
+    sawOutput();
+    tail.push(chunk);
+    options.onStderr?.(chunk);
+  });
+
+  const onAbort = () => terminate("cancelled");
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const done = (async (): Promise<ProcessExit> => {
+    await exited;
+    for (const timer of timers) clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+    if (pid !== undefined) {
+      // What the agent left behind in its group (tools, MCP servers) goes with it.
+      await endGroup(pid, graceMs);
+      if (killTimer !== undefined) clearTimeout(killTimer);
+      liveGroups.delete(pid);
+    }
+    // stdout is drained once execa settles; a process that left the group could still hold the
+    // pipe, so the wait is bounded and the streams are closed after it.
+    const settled = await settleWithin(subprocess, graceMs);
+    if (!settled) {
+      subprocess.stdout?.destroy();
+      subprocess.stderr?.destroy();
+      await subprocess;
+    }
+    const result = await subprocess;
+    const durationMs = Date.now() - started;
+    if (
+      pid === undefined ||
+      (result.failed && result.exitCode === undefined && result.signal === undefined)
+    ) {
+      return {
+        exitCode: null,
+        signal: null,
+        stderrTail: tail.text(),
+        termination,
+        durationMs,
+        spawnError: {
+          code: result.code,
+          message: result.originalMessage || result.shortMessage || "could not start",
+        },
+      };
+    }
+    return {
+      exitCode: subprocess.exitCode,
+      signal: subprocess.signalCode,
+      stderrTail: tail.text(),
+      termination,
+      durationMs,
+      pid,
+    };
+  })();
+
+  return { pid, terminate, done };
+}
+
+/** SIGTERM to whatever is left of the group, SIGKILL after `graceMs`. Returns at once when the
+ * group is already gone, the usual case. */
+async function endGroup(pid: number, graceMs: number): Promise<void> {
+  if (!groupAlive(pid)) return;
+  signalGroup(pid, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (groupAlive(pid) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+  }
+  signalGroup(pid, "SIGKILL");
+}
+
+async function settleWithin(promise: PromiseLike<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const result = await Promise.race([Promise.resolve(promise).then(() => true), timeout]);
+  clearTimeout(timer);
+  return result;
+}
+
+/** The last `max` bytes written to it. */
+class TailBuffer {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private readonly max: number;
+
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    // Drop whole chunks from the front while the rest still holds `max` bytes.
+    for (
+      let first = this.chunks[0];
+      first !== undefined && this.size - first.length >= this.max;
+      first = this.chunks[0]
+    ) {
+      this.chunks.shift();
+      this.size -= first.length;
+    }
+  }
+
+  text(): string {
+    const all = Buffer.concat(this.chunks);
+    const kept = all.length > this.max ? all.subarray(all.length - this.max) : all;
+    // A cut through a multi-byte character leaves replacement characters at the start.
+    return kept.toString("utf8").replace(/^\uFFFD+/, "");
+  }
+}

@@ -1,0 +1,397 @@
+// The exact command line of a first and a continued turn for every adapter. The expected arrays
+// are checked against today's CLI help (lab/help/<cli>.txt) and the lab's real runs; the fact each
+// one rests on is quoted next to it.
+
+import { describe, expect, it } from "vitest";
+import { ADAPTERS, type AdapterDescriptor, adapter } from "../../src/adapters.js";
+import { ScvError } from "../../src/errors.js";
+import { type ArgvRequest, buildAgentArgs } from "../../src/transport/argv.js";
+
+const UUID = "3f0c9a52-6a53-4a8e-9c1e-2f7d5b8e4a10";
+const CODEX_THREAD = "01a23648-e58b-7653-a8e1-80985ae37ee1";
+const PI_SESSION = "01a23649-3e3c-7680-be58-664ee3a8aca0";
+const OPENCODE_SESSION = "ses_dc9b277faffepcwmd73pn0Rq2h";
+
+function entry(name: string): AdapterDescriptor {
+  const found = adapter(name);
+  if (found === undefined) throw new Error(`no adapter ${name}`);
+  return found;
+}
+
+function argv(name: string, request: Omit<ArgvRequest, "entry">): string[] {
+  const found = entry(name);
+  return [found.command, ...buildAgentArgs({ entry: found, ...request })];
+}
+
+function usageError(run: () => unknown): ScvError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ScvError) return error;
+    throw error;
+  }
+  throw new Error("expected a usage error");
+}
+
+describe("first and continued turn, per adapter (policy auto, model and effort given)", () => {
+  // claude --help: `Usage: claude [options] [command] [prompt]`; `-p, --print` is boolean;
+  // `--output-format stream-json` with -p requires `--verbose` (lab: stream-json-without-verbose);
+  // `--effort <level> (low, medium, high, xhigh, max)`; `--session-id <uuid>`; `-r, --resume [value]`;
+  // `--permission-mode` choice `bypassPermissions`.
+  for (const name of ["claude", "claude-ai"]) {
+    it(name, () => {
+      const common = { policy: "auto", model: "sonnet", effort: "high" } as const;
+      expect(argv(name, { ...common, prompt: "Say hi", session: { kind: "start", id: UUID } })).toEqual([
+        "claude",
+        "-p",
+        "--permission-mode",
+        "bypassPermissions",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--model",
+        "sonnet",
+        "--effort",
+        "high",
+        "--session-id",
+        UUID,
+        "Say hi",
+      ]);
+      expect(
+        argv(name, { ...common, prompt: "Say hi again", session: { kind: "continue", id: UUID } }),
+      ).toEqual([
+        "claude",
+        "-p",
+        "--permission-mode",
+        "bypassPermissions",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--model",
+        "sonnet",
+        "--effort",
+        "high",
+        "--resume",
+        UUID,
+        "Say hi again",
+      ]);
+    });
+  }
+
+  it("codex", () => {
+    // codex exec --help: `codex exec [OPTIONS] [PROMPT]`, `--skip-git-repo-check`, `--json`,
+    // `-o, --output-last-message <FILE>`, `-m`, `-c key=value` (TOML value),
+    // `--dangerously-bypass-approvals-and-sandbox`. codex exec resume --help:
+    // `codex exec resume [OPTIONS] [SESSION_ID] [PROMPT]` with the same options.
+    const common = {
+      policy: "auto",
+      model: "gpt-5.5",
+      effort: "high",
+      lastMessageFile: "/h/last.txt",
+    } as const;
+    const options = [
+      "--skip-git-repo-check",
+      "--dangerously-bypass-approvals-and-sandbox",
+      "-c",
+      'web_search="live"',
+      "--json",
+      "-o",
+      "/h/last.txt",
+      "-m",
+      "gpt-5.5",
+      "-c",
+      'model_reasoning_effort="high"',
+    ];
+    expect(argv("codex", { ...common, prompt: "Say hi" })).toEqual(["codex", "exec", ...options, "Say hi"]);
+    expect(
+      argv("codex", { ...common, prompt: "Say hi again", session: { kind: "continue", id: CODEX_THREAD } }),
+    ).toEqual(["codex", "exec", "resume", ...options, CODEX_THREAD, "Say hi again"]);
+  });
+
+  it("pi", () => {
+    // pi --help: `--print, -p`, `--mode <mode>` (json), `--model <pattern>`, `--thinking <level>`
+    // (off … xhigh), `--session <path|id>`; no --session-id (lab: it picks its own id).
+    const common = { policy: "auto", model: "openai/gpt-5.5", effort: "high" } as const;
+    const options = ["-p", "--mode", "json", "--model", "openai/gpt-5.5", "--thinking", "high"];
+    expect(argv("pi", { ...common, prompt: "Say hi" })).toEqual(["pi", ...options, "Say hi"]);
+    expect(
+      argv("pi", { ...common, prompt: "Say hi again", session: { kind: "continue", id: PI_SESSION } }),
+    ).toEqual(["pi", ...options, "--session", PI_SESSION, "Say hi again"]);
+  });
+
+  it("gemini", () => {
+    // gemini --help: `-p, --prompt` [string], `--skip-trust`, `-y, --yolo`, `-o, --output-format`
+    // (stream-json), `-m, --model`, `--session-id` (new session with a UUID), `-r, --resume`
+    // (lab: resumed by the init event's session_id). No effort option.
+    const common = { policy: "auto", model: "gemini-2.5-pro" } as const;
+    const options = ["--skip-trust", "--yolo", "--output-format", "stream-json", "-m", "gemini-2.5-pro"];
+    expect(argv("gemini", { ...common, prompt: "Say hi", session: { kind: "start", id: UUID } })).toEqual([
+      "gemini",
+      ...options,
+      "--session-id",
+      UUID,
+      "-p",
+      "Say hi",
+    ]);
+    expect(
+      argv("gemini", { ...common, prompt: "Say hi again", session: { kind: "continue", id: UUID } }),
+    ).toEqual(["gemini", ...options, "--resume", UUID, "-p", "Say hi again"]);
+  });
+
+  it("qwen", () => {
+    // qwen --help: `-p, --prompt` (deprecated but working, lab ran it), `-y, --yolo`,
+    // `-o, --output-format` (stream-json), `-m`, `--session-id`, `-r, --resume`.
+    const common = { policy: "auto", model: "qwen3-coder-plus" } as const;
+    const options = ["--yolo", "--output-format", "stream-json", "-m", "qwen3-coder-plus"];
+    expect(argv("qwen", { ...common, prompt: "Say hi", session: { kind: "start", id: UUID } })).toEqual([
+      "qwen",
+      ...options,
+      "--session-id",
+      UUID,
+      "-p",
+      "Say hi",
+    ]);
+    expect(
+      argv("qwen", { ...common, prompt: "Say hi again", session: { kind: "continue", id: UUID } }),
+    ).toEqual(["qwen", ...options, "--resume", UUID, "-p", "Say hi again"]);
+  });
+
+  it("opencode", () => {
+    // opencode run --help: `opencode run [message..]`, `--auto`, `--format json`, `-m provider/model`,
+    // `--variant` (reasoning effort), `-s, --session` (session id to continue).
+    const common = { policy: "auto", model: "anthropic/claude-sonnet-4-5", effort: "high" } as const;
+    const options = [
+      "run",
+      "--auto",
+      "--format",
+      "json",
+      "-m",
+      "anthropic/claude-sonnet-4-5",
+      "--variant",
+      "high",
+    ];
+    expect(argv("opencode", { ...common, prompt: "Say hi" })).toEqual(["opencode", ...options, "Say hi"]);
+    expect(
+      argv("opencode", {
+        ...common,
+        prompt: "Say hi again",
+        session: { kind: "continue", id: OPENCODE_SESSION },
+      }),
+    ).toEqual(["opencode", ...options, "-s", OPENCODE_SESSION, "Say hi again"]);
+  });
+
+  it("copilot", () => {
+    // copilot --help: `-p, --prompt <text>`, `--allow-all-tools`, `--output-format json`,
+    // `--model`, `--reasoning-effort` (none … max), `--session-id <id>` (sets a new session's UUID),
+    // `-r, --resume [<value>]`; lab runs passed `--no-auto-update --disable-client-telemetry`.
+    const common = { policy: "auto", model: "gpt-5", effort: "high" } as const;
+    const options = [
+      "--no-auto-update",
+      "--disable-client-telemetry",
+      "--allow-all-tools",
+      "--output-format",
+      "json",
+      "--model",
+      "gpt-5",
+      "--reasoning-effort",
+      "high",
+    ];
+    expect(argv("copilot", { ...common, prompt: "Say hi", session: { kind: "start", id: UUID } })).toEqual([
+      "copilot",
+      ...options,
+      "--session-id",
+      UUID,
+      "-p",
+      "Say hi",
+    ]);
+    expect(
+      argv("copilot", { ...common, prompt: "Say hi again", session: { kind: "continue", id: UUID } }),
+    ).toEqual(["copilot", ...options, "--resume", UUID, "-p", "Say hi again"]);
+  });
+
+  it("amp", () => {
+    // amp --help: `-x, --execute [message]`, `--stream-json`; `--dangerously-allow-all` accepted
+    // (lab). No model or effort options; continuing is unverified, so unsupported.
+    expect(argv("amp", { policy: "auto", prompt: "Say hi" })).toEqual([
+      "amp",
+      "--dangerously-allow-all",
+      "--stream-json",
+      "-x",
+      "Say hi",
+    ]);
+    expect(
+      usageError(() => argv("amp", { policy: "auto", prompt: "x", session: { kind: "continue", id: UUID } }))
+        .code,
+    ).toBe("RESUME_UNSUPPORTED");
+  });
+
+  // Not on npm, so not checked in the lab: the seed's grammar is kept.
+  it("cursor (unverified)", () => {
+    const common = { policy: "auto", model: "gpt-5" } as const;
+    const options = ["-p", "--force", "--output-format", "stream-json", "--model", "gpt-5"];
+    expect(argv("cursor", { ...common, prompt: "Say hi" })).toEqual(["cursor-agent", ...options, "Say hi"]);
+    expect(
+      argv("cursor", { ...common, prompt: "Say hi again", session: { kind: "continue", id: UUID } }),
+    ).toEqual(["cursor-agent", ...options, "--resume", UUID, "Say hi again"]);
+  });
+
+  it("grok (unverified)", () => {
+    expect(argv("grok", { policy: "auto", model: "grok-4.7", effort: "high", prompt: "Say hi" })).toEqual([
+      "grok",
+      "--always-approve",
+      "-m",
+      "grok-4.7",
+      "--reasoning-effort",
+      "high",
+      "-p",
+      "Say hi",
+    ]);
+    expect(
+      usageError(() => argv("grok", { policy: "auto", prompt: "x", session: { kind: "continue", id: UUID } }))
+        .code,
+    ).toBe("RESUME_UNSUPPORTED");
+  });
+
+  it("dsh (unverified): full permissions are an environment variable, not an argument", () => {
+    expect(argv("dsh", { policy: "auto", prompt: "Say hi" })).toEqual([
+      "dsh",
+      "--profile",
+      "headless",
+      "Say hi",
+    ]);
+  });
+
+  it("kimi (unverified): no one-turn mode; the argv is only its command and prompt", () => {
+    expect(argv("kimi", { policy: "default", prompt: "Say hi" })).toEqual(["kimi", "Say hi"]);
+  });
+});
+
+describe("policy default", () => {
+  it("passes none of the full-permission switches", () => {
+    for (const found of ADAPTERS as readonly AdapterDescriptor[]) {
+      const args = buildAgentArgs({ entry: found, policy: "default", prompt: "hi" });
+      for (const flag of found.fullPermissionArgs) {
+        if (flag.startsWith("-")) expect(args, found.name).not.toContain(flag);
+      }
+    }
+  });
+
+  it("leaves out model and effort when none is given", () => {
+    expect(argv("claude", { policy: "default", prompt: "hi" })).toEqual([
+      "claude",
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "hi",
+    ]);
+  });
+});
+
+describe("a prompt starting with '-'", () => {
+  it("goes after `--` for a positional prompt whose CLI honours it", () => {
+    expect(argv("claude", { policy: "default", prompt: "-v means verbose?" }).slice(-2)).toEqual([
+      "--",
+      "-v means verbose?",
+    ]);
+    // The positional session id follows `--` too: both are positionals.
+    expect(
+      argv("codex", {
+        policy: "default",
+        prompt: "--help",
+        session: { kind: "continue", id: CODEX_THREAD },
+      }).slice(-3),
+    ).toEqual(["--", CODEX_THREAD, "--help"]);
+  });
+
+  it("is glued to the flag as one element for a flag prompt", () => {
+    expect(argv("gemini", { policy: "default", prompt: "-x" }).slice(-1)).toEqual(["--prompt=-x"]);
+    expect(argv("amp", { policy: "default", prompt: "--dangerously-allow-all" }).slice(-1)).toEqual([
+      "--execute=--dangerously-allow-all",
+    ]);
+  });
+
+  it("is refused (exit 2) where the CLI has no `--`", () => {
+    const error = usageError(() => argv("cursor", { policy: "default", prompt: "-rf" }));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain("Cursor CLI would read a prompt starting with '-' as an option");
+  });
+
+  it("a prompt is always exactly one element, whatever it contains", () => {
+    const prompt = `say "hi"; rm -rf / $(whoami) \`id\`\n--yolo`;
+    expect(argv("pi", { policy: "default", prompt }).at(-1)).toBe(prompt);
+    expect(argv("qwen", { policy: "default", prompt }).slice(-2)).toEqual(["-p", prompt]);
+  });
+
+  it("refuses an empty prompt", () => {
+    expect(usageError(() => argv("pi", { policy: "default", prompt: "  \n" })).message).toContain(
+      "the prompt is empty",
+    );
+  });
+});
+
+describe("model and effort values", () => {
+  it("accepts the shapes CLIs use, as one element each", () => {
+    for (const model of [
+      "sonnet",
+      "gpt-5.5",
+      "openai/gpt-5.5",
+      "sonnet:high",
+      "claude-opus-4@20250514",
+      "m[1m]",
+    ]) {
+      expect(argv("pi", { policy: "default", prompt: "hi", model })).toContain(model);
+    }
+  });
+
+  it("refuses malformed model ids with exit 2", () => {
+    for (const model of ["", "gpt 5", "a".repeat(129), "--yolo", "m;rm", "m\nx", "$(x)"]) {
+      const error = usageError(() => argv("claude", { policy: "default", prompt: "hi", model }));
+      expect(error.exitCode, model).toBe(2);
+    }
+    expect(argv("claude", { policy: "default", prompt: "hi", model: "a".repeat(128) })).toContain(
+      "a".repeat(128),
+    );
+  });
+
+  it("refuses a model for an agent that takes none, with its hint", () => {
+    expect(usageError(() => argv("amp", { policy: "default", prompt: "hi", model: "x" })).message).toBe(
+      "Amp takes no model — Amp chooses its own model; omit model.",
+    );
+  });
+
+  it("fills the effort into Codex's TOML override as one element", () => {
+    const args = argv("codex", { policy: "default", prompt: "hi", effort: "xhigh" });
+    expect(args).toContain('model_reasoning_effort="xhigh"');
+  });
+
+  it("refuses an effort the agent does not accept, naming the accepted ones", () => {
+    expect(
+      usageError(() => argv("claude", { policy: "default", prompt: "hi", effort: "extreme" })).message,
+    ).toBe(
+      "'extreme' is not an effort level of Claude Code (API key) — use one of: low, medium, high, xhigh, max",
+    );
+  });
+
+  it("refuses any effort for an agent without effort arguments", () => {
+    const error = usageError(() => argv("gemini", { policy: "default", prompt: "hi", effort: "high" }));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe("Gemini CLI takes no effort level — omit --effort");
+  });
+});
+
+describe("session ids", () => {
+  it("refuses an id that does not have the CLI's documented shape", () => {
+    for (const id of ["--yolo", "../../etc", "not-a-uuid", `${UUID}\n`]) {
+      const error = usageError(() =>
+        argv("claude", { policy: "default", prompt: "hi", session: { kind: "continue", id } }),
+      );
+      expect(error.exitCode, id).toBe(2);
+    }
+    expect(
+      usageError(() =>
+        argv("opencode", { policy: "default", prompt: "hi", session: { kind: "continue", id: UUID } }),
+      ).exitCode,
+    ).toBe(2);
+  });
+});

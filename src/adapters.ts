@@ -298,6 +298,31 @@ const CLAUDE_ACCOUNT_STORE = {
 
 const PI_STORE = { kind: "pi", dir: ".pi/agent" } as const satisfies KeyStore;
 
+// `codex login --with-api-key` reads the key on stdin and writes auth.json itself (lab: 0600).
+const CODEX_STORE = {
+  kind: "codex-auth",
+  auth: "auth.json",
+  loginArgs: ["login", "--with-api-key"],
+} as const satisfies KeyStore;
+
+// Only an API-key auth.json is copied: a ChatGPT sign-in's refresh token may live in one home only.
+const CODEX_IMPORT = [{ from: ".codex/auth.json", to: "auth.json", accept: "codex-api-key" }] as const;
+
+// The lab's recipe: the key in ~/.gemini/.env, API-key auth selected in ~/.gemini/settings.json.
+const GEMINI_STORE = {
+  kind: "gemini-env",
+  env: ".gemini/.env",
+  settings: ".gemini/settings.json",
+  variable: "GEMINI_API_KEY",
+} as const satisfies KeyStore;
+
+// The lab's recipe: an OpenAI-compatible key in the `env` block of ~/.qwen/settings.json.
+const QWEN_STORE = {
+  kind: "qwen-settings",
+  settings: ".qwen/settings.json",
+  variable: "OPENAI_API_KEY",
+} as const satisfies KeyStore;
+
 const DSH_STORE = {
   kind: "dsh-refs",
   path: ".dsh/.credentials.yaml",
@@ -423,7 +448,7 @@ export const ADAPTERS = [
     fullPermissionEnvironment: [],
     modeReport: { kind: "codex-rollout" },
     searchDirs: [".npm-global/bin"],
-    login: { kind: "command", args: ["login"] },
+    login: { kind: "command", args: ["login"], apiKey: CODEX_STORE, import: CODEX_IMPORT },
     status: { kind: "command", args: ["login", "status"], summary: "codex-text" },
     logout: { kind: "command", args: ["logout"] },
     output: { kind: "codex-jsonl", args: ["--json"], lastMessageArgs: ["-o", "{file}"] },
@@ -626,6 +651,7 @@ export const ADAPTERS = [
       kind: "interactive",
       args: [],
       hint: "choose how to sign in (Login with Google, or a Gemini API key), then /quit",
+      apiKey: GEMINI_STORE,
     },
     status: { kind: "unchecked" },
     logout: { kind: "interactive", args: [], hint: "sign out with its own command (/auth), then /quit" },
@@ -683,6 +709,7 @@ export const ADAPTERS = [
       kind: "interactive",
       args: [],
       hint: "choose how to sign in (Qwen OAuth, or an OpenAI-compatible key), then /quit",
+      apiKey: QWEN_STORE,
     },
     status: { kind: "unchecked" },
     logout: { kind: "interactive", args: [], hint: "sign out with its own command (/auth), then /quit" },

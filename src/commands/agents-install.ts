@@ -1,8 +1,99 @@
-// Placeholder until its issue lands.
+// `scv agents install <agent> [--force]`: installs the row's npm package(s) with the user's own npm
+// into scv's prefix (`$SCV_HOME/tools`), whose bin folder scv searches before PATH, and reports the
+// version it got. An agent that is not on npm is refused with how to get it instead.
 
+import { spawn } from "node:child_process";
+import { resolveAgentExecutable } from "../adapters.js";
+import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
-import { ScvError } from "../errors.js";
+import { loadConfig } from "../config.js";
+import { EXIT, ScvError } from "../errors.js";
+import { ensurePrivateDir } from "../home/agent-home.js";
+import { scvHome, toolsBin, toolsPrefix } from "../home/paths.js";
+import { runBounded } from "../transport/bounded.js";
+import { parseVersion } from "./agents-list.js";
+import { helperEnvironment } from "./agents-status.js";
 
-export async function agentsInstallCommand(_io: CliIo): Promise<number> {
-  throw new ScvError("USAGE", "not available yet");
+const VERSION_TIMEOUT_MS = 10_000;
+
+/** Runs npm with the user's environment (their registry and its credentials are npm's business);
+ * its output goes to scv's stderr so stdout stays clean. Resolves with the exit code, or a signal. */
+function runNpm(npm: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number | string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(npm, [...args], { env, stdio: ["ignore", process.stderr, process.stderr] });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve(code ?? signal ?? "unknown"));
+  });
+}
+
+export async function agentsInstallCommand(
+  io: CliIo,
+  agent: string,
+  options: { force?: boolean },
+): Promise<number> {
+  const entry = requireAgent(agent);
+  if (entry.packages.length === 0) {
+    throw new ScvError("USAGE", `scv cannot install ${entry.name}: ${installHint(entry)}`);
+  }
+  const bin = toolsBin(io.env);
+  const installed = resolveAgentExecutable(entry.command, [bin], "");
+  if (installed !== undefined && !options.force) {
+    io.stderr.write(`scv: ${entry.name} is already installed at ${installed} — --force reinstalls it\n`);
+    return EXIT.ok;
+  }
+  const npm = resolveAgentExecutable("npm", [], io.env.PATH);
+  if (npm === undefined) {
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `npm is not on PATH — install Node.js with npm, or install ${entry.packages.join(" ")} yourself`,
+    );
+  }
+  ensurePrivateDir(scvHome(io.env));
+  const prefix = toolsPrefix(io.env);
+  const args = [
+    "install",
+    "--global",
+    "--prefix",
+    prefix,
+    "--no-fund",
+    "--no-audit",
+    ...(options.force ? ["--force"] : []),
+    ...entry.packages,
+  ];
+  io.stderr.write(`scv: installing ${entry.packages.join(" ")} into ${prefix}\n`);
+  let outcome: number | string;
+  try {
+    outcome = await runNpm(npm, args, io.env);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ScvError("IO", `npm could not be started (${reason}) — check your Node.js install`, {
+      cause: error,
+    });
+  }
+  if (outcome !== 0) {
+    throw new ScvError(
+      "AGENT_FAILED",
+      `npm install ${entry.packages.join(" ")} failed (${typeof outcome === "number" ? `exit ${outcome}` : outcome}) — see npm's messages above`,
+    );
+  }
+  const path = resolveAgentExecutable(entry.command, [bin], "");
+  if (path === undefined) {
+    throw new ScvError(
+      "AGENT_FAILED",
+      `npm installed ${entry.packages.join(" ")}, but no \`${entry.command}\` appeared in ${bin} — check the package name in scv's table`,
+    );
+  }
+  const { config } = loadConfig(io.env);
+  const result = await runBounded(path, ["--version"], {
+    env: helperEnvironment(entry, config, io.env),
+    timeoutMs: VERSION_TIMEOUT_MS,
+    maxBytes: 4096,
+  });
+  const version = result.code === 0 ? parseVersion(`${result.stdout}\n${result.stderr}`) : null;
+  io.stderr.write(`scv: ${entry.name} ${version ?? "(version unknown)"} installed at ${path}\n`);
+  const used = locateAgent(entry, config, io.env);
+  if (used !== undefined && used !== path) {
+    io.stderr.write(`scv: note — scv runs ${used} for ${entry.name} (its config names that command)\n`);
+  }
+  return EXIT.ok;
 }

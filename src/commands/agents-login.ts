@@ -1,12 +1,353 @@
-// Placeholder until its issue lands.
+// `scv agents login <agent>` and `scv agents logout <agent>`: sign an agent in or out inside its
+// private home, the way its row says — the CLI's own command with the terminal attached, the CLI
+// opened interactively after a hint, an API key written where the CLI reads it, or a copy of the
+// user's own configuration. The CLI always runs with the isolated environment of a delegated turn.
+// No key is ever taken from an argument, and nothing scv prints contains one.
 
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import {
+  type AdapterDescriptor,
+  type ApiKeyStore,
+  type ImportFile,
+  type Login,
+  unreachable,
+} from "../adapters.js";
+import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
-import { ScvError } from "../errors.js";
+import { type Config, loadConfig } from "../config.js";
+import { EXIT, ScvError } from "../errors.js";
+import { ensureAgentHome } from "../home/agent-home.js";
+import {
+  apiKeyConflict,
+  type CliRunner,
+  importRefusal,
+  inspectStore,
+  keyFile,
+  removeStore,
+  saveApiKey,
+} from "../home/keystore.js";
+import { readSmall, writePrivate } from "../home/keystores/files.js";
+import { agentHome, userHome } from "../home/paths.js";
+import { isRawTerminal, promptKeyNoEcho, readKeyFromStream, requireValidKey } from "../home/secret-input.js";
+import { runBounded } from "../transport/bounded.js";
+import { helperEnvironment, signInState } from "./agents-status.js";
 
-export async function agentsLoginCommand(_io: CliIo): Promise<number> {
-  throw new ScvError("USAGE", "not available yet");
+/** `codex login --with-api-key` and the like only write a file (the lab: ~0.1 s). */
+const KEY_LOGIN_TIMEOUT_MS = 30_000;
+
+export interface LoginOptions {
+  readonly withApiKey?: boolean;
+  readonly import?: boolean;
 }
 
-export async function agentsLogoutCommand(_io: CliIo): Promise<number> {
-  throw new ScvError("USAGE", "not available yet");
+/** How this login goes, chosen from the row and the flags. */
+type Method =
+  | { kind: "command"; args: readonly string[] }
+  | { kind: "interactive"; args: readonly string[]; hint: string }
+  | { kind: "api-key"; store: ApiKeyStore; fromStdin: boolean }
+  | { kind: "import"; files: readonly ImportFile[] };
+
+/** The row's `--with-api-key` store, if it has one. */
+function apiKeyStoreOf(login: Login): ApiKeyStore | undefined {
+  switch (login.kind) {
+    case "api-key":
+      return login.store;
+    case "command":
+    case "interactive":
+      return login.apiKey;
+    case "import":
+      return undefined;
+    default:
+      return unreachable(login);
+  }
+}
+
+/** The row's `--import` files, if it has any. */
+function importFilesOf(login: Login): readonly ImportFile[] | undefined {
+  switch (login.kind) {
+    case "import":
+      return login.files;
+    case "command":
+    case "interactive":
+      return login.import;
+    case "api-key":
+      return undefined;
+    default:
+      return unreachable(login);
+  }
+}
+
+function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: readonly string[]): Method {
+  const login = entry.login;
+  if (options.withApiKey && options.import) {
+    throw new ScvError("USAGE", "--with-api-key and --import are two ways to sign in — choose one");
+  }
+  if (options.withApiKey) {
+    const store = apiKeyStoreOf(login);
+    if (store === undefined) {
+      throw new ScvError(
+        "USAGE",
+        `${entry.name} takes no API key from scv — sign in with: scv agents login ${entry.name}`,
+      );
+    }
+    return { kind: "api-key", store, fromStdin: true };
+  }
+  if (options.import) {
+    const files = importFilesOf(login);
+    if (files === undefined) {
+      throw new ScvError(
+        "USAGE",
+        `${entry.name} has nothing scv may import — sign in with: scv agents login ${entry.name}`,
+      );
+    }
+    return { kind: "import", files };
+  }
+  switch (login.kind) {
+    case "command":
+      return { kind: "command", args: [...login.args, ...extra] };
+    case "interactive":
+      return { kind: "interactive", args: [...login.args, ...extra], hint: login.hint };
+    case "api-key":
+      return { kind: "api-key", store: login.store, fromStdin: false };
+    case "import":
+      return { kind: "import", files: login.files };
+    default:
+      return unreachable(login);
+  }
+}
+
+function requireInstalled(entry: AdapterDescriptor, config: Config, env: NodeJS.ProcessEnv): string {
+  const path = locateAgent(entry, config, env);
+  if (path === undefined) {
+    throw new ScvError("AGENT_NOT_INSTALLED", `${entry.product} is not installed — ${installHint(entry)}`);
+  }
+  return path;
+}
+
+/** Runs the CLI with the terminal attached, in its home and isolated environment. While it runs,
+ * Ctrl-C belongs to it (as in a shell): scv ignores SIGINT and SIGQUIT until it exits. */
+async function runAttached(path: string, args: readonly string[], env: Record<string, string>, cwd: string) {
+  const ignore = () => {};
+  process.on("SIGINT", ignore);
+  process.on("SIGQUIT", ignore);
+  try {
+    return await execa(path, [...args], { stdio: "inherit", env, extendEnv: false, cwd, reject: false });
+  } finally {
+    process.off("SIGINT", ignore);
+    process.off("SIGQUIT", ignore);
+  }
+}
+
+/** Fails unless the attached CLI exited 0. */
+function requireSuccess(
+  result: Awaited<ReturnType<typeof runAttached>>,
+  command: string,
+  retry: string,
+): void {
+  if (result.exitCode === 0) return;
+  if (result.signal === "SIGINT" || result.signal === "SIGTERM") {
+    throw new ScvError("INTERRUPTED", `\`${command}\` was interrupted — run again: ${retry}`);
+  }
+  if (result.exitCode === undefined && result.signal === undefined) {
+    throw new ScvError(
+      "AGENT_FAILED",
+      `\`${command}\` could not be started — check the installation, then: ${retry}`,
+    );
+  }
+  const how = result.exitCode === undefined ? `ended by ${result.signal}` : `exited with ${result.exitCode}`;
+  throw new ScvError("AUTH_FAILED", `\`${command}\` ${how} — see its messages above, then: ${retry}`);
+}
+
+/** After the CLI's own sign-in: what scv can tell now. Exit 4 when it is clearly not signed in. */
+async function reportAfter(
+  io: CliIo,
+  entry: AdapterDescriptor,
+  config: Config,
+  done: string,
+): Promise<number> {
+  const path = locateAgent(entry, config, io.env);
+  const state = await signInState(entry, path, config, io.env);
+  switch (state.state) {
+    case "signed-in":
+      io.stderr.write(`scv: ${entry.name}: ${done}; ${state.detail}\n`);
+      return EXIT.ok;
+    case "signed-out":
+      io.stderr.write(
+        `scv: ${entry.name} is still not signed in (${state.detail}) — run again: scv agents login ${entry.name}\n`,
+      );
+      return EXIT.auth;
+    case "unknown":
+      io.stderr.write(`scv: ${entry.name}: ${done}; ${state.detail}\n`);
+      return EXIT.ok;
+    default:
+      return unreachable(state.state);
+  }
+}
+
+async function readKey(io: CliIo, entry: AdapterDescriptor, fromStdin: boolean): Promise<string> {
+  if (isRawTerminal(io.stdin)) {
+    return promptKeyNoEcho(io.stdin, io.stderr, `${entry.product} API key (input hidden): `);
+  }
+  if (!fromStdin) {
+    throw new ScvError(
+      "USAGE",
+      `no terminal to read the key from — pipe it instead: … | scv agents login ${entry.name} --with-api-key`,
+    );
+  }
+  return readKeyFromStream(io.stdin);
+}
+
+async function loginWithKey(
+  io: CliIo,
+  entry: AdapterDescriptor,
+  config: Config,
+  store: ApiKeyStore,
+  fromStdin: boolean,
+): Promise<number> {
+  // The key is read and checked before anything is created or the CLI is looked for.
+  const key = requireValidKey(await readKey(io, entry, fromStdin));
+  const home = ensureAgentHome(entry.name, io.env);
+  const env = helperEnvironment(entry, config, io.env);
+  const run: CliRunner = (args, input) =>
+    runBounded(requireInstalled(entry, config, io.env), args, {
+      env,
+      cwd: home,
+      input,
+      timeoutMs: KEY_LOGIN_TIMEOUT_MS,
+    });
+  const conflict = await apiKeyConflict(store, home);
+  try {
+    await saveApiKey(store, home, key, run);
+  } catch (error) {
+    if (error instanceof ScvError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ScvError(
+      "AUTH_FAILED",
+      `${entry.name}: the API key was not stored — ${reason}; nothing was changed`,
+      { cause: error },
+    );
+  }
+  const inspection = await inspectStore(store, home);
+  io.stderr.write(
+    `scv: ${entry.name}: API key stored in ${join(home, keyFile(store))} (0600); ${inspection.detail}\n`,
+  );
+  if (conflict !== undefined) io.stderr.write(`scv: ${entry.name}: note — ${conflict}\n`);
+  return EXIT.ok;
+}
+
+async function importFiles(
+  io: CliIo,
+  entry: AdapterDescriptor,
+  config: Config,
+  files: readonly ImportFile[],
+): Promise<number> {
+  const from = userHome(io.env);
+  const retry = `scv agents login ${entry.name}`;
+  // Every file is read and checked before anything is written.
+  const accepted: { to: string; text: string }[] = [];
+  for (const file of files) {
+    const shown = `~/${file.from}`;
+    const source = await readSmall(join(from, file.from));
+    if (source.kind === "absent") {
+      throw new ScvError("NOT_SIGNED_IN", `there is no ${shown} to import — sign in with: ${retry}`);
+    }
+    if (source.kind === "unreadable") {
+      throw new ScvError(
+        "IO",
+        `${shown} cannot be read (${source.reason}) — check it, or sign in with: ${retry}`,
+      );
+    }
+    const refusal = importRefusal(file.accept, source.text);
+    if (refusal !== undefined) {
+      throw new ScvError("NOT_SIGNED_IN", `${shown} was not imported: ${refusal} — sign in with: ${retry}`);
+    }
+    accepted.push({ to: file.to, text: source.text });
+  }
+  const home = ensureAgentHome(entry.name, io.env);
+  for (const file of accepted) await writePrivate(join(home, file.to), file.text);
+  const list = files.map((file) => `~/${file.from}`).join(", ");
+  return reportAfter(io, entry, config, `imported ${list} (0600)`);
+}
+
+export async function agentsLoginCommand(
+  io: CliIo,
+  agent: string,
+  extra: readonly string[] | undefined,
+  options: LoginOptions,
+): Promise<number> {
+  const entry = requireAgent(agent);
+  const { config } = loadConfig(io.env);
+  const method = chooseMethod(entry, options, extra ?? []);
+  if ((extra ?? []).length > 0 && (method.kind === "api-key" || method.kind === "import")) {
+    throw new ScvError(
+      "USAGE",
+      "arguments after -- go to the CLI's own sign-in, which this login does not run",
+    );
+  }
+  switch (method.kind) {
+    case "command": {
+      const path = requireInstalled(entry, config, io.env);
+      const home = ensureAgentHome(entry.name, io.env);
+      const command = [entry.command, ...method.args].join(" ");
+      const result = await runAttached(path, method.args, helperEnvironment(entry, config, io.env), home);
+      requireSuccess(result, command, `scv agents login ${entry.name}`);
+      return reportAfter(io, entry, config, "signed in");
+    }
+    case "interactive": {
+      const path = requireInstalled(entry, config, io.env);
+      const home = ensureAgentHome(entry.name, io.env);
+      io.stderr.write(`scv: ${entry.product} opens now in its private home — ${method.hint}\n`);
+      const result = await runAttached(path, method.args, helperEnvironment(entry, config, io.env), home);
+      requireSuccess(result, [entry.command, ...method.args].join(" "), `scv agents login ${entry.name}`);
+      return reportAfter(io, entry, config, "done");
+    }
+    case "api-key":
+      return loginWithKey(io, entry, config, method.store, method.fromStdin);
+    case "import":
+      return importFiles(io, entry, config, method.files);
+    default:
+      return unreachable(method);
+  }
+}
+
+export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<number> {
+  const entry = requireAgent(agent);
+  const { config } = loadConfig(io.env);
+  const logout = entry.logout;
+  switch (logout.kind) {
+    case "command": {
+      const path = requireInstalled(entry, config, io.env);
+      const home = ensureAgentHome(entry.name, io.env);
+      const command = [entry.command, ...logout.args].join(" ");
+      const result = await runAttached(path, logout.args, helperEnvironment(entry, config, io.env), home);
+      requireSuccess(result, command, `scv agents logout ${entry.name}`);
+      io.stderr.write(`scv: ${entry.name}: signed out\n`);
+      return EXIT.ok;
+    }
+    case "stored": {
+      const home = agentHome(entry.name, io.env);
+      const { removed, kept } = existsSync(home)
+        ? await removeStore(logout.store, home)
+        : { removed: [], kept: [] };
+      io.stderr.write(
+        removed.length === 0
+          ? `scv: ${entry.name}: nothing to remove — it was not signed in\n`
+          : `scv: ${entry.name}: signed out; removed ${removed.join(", ")}\n`,
+      );
+      for (const item of kept) io.stderr.write(`scv: ${entry.name}: left ${item}\n`);
+      return EXIT.ok;
+    }
+    case "interactive": {
+      const path = requireInstalled(entry, config, io.env);
+      const home = ensureAgentHome(entry.name, io.env);
+      io.stderr.write(`scv: ${entry.product} opens now in its private home — ${logout.hint}\n`);
+      const result = await runAttached(path, logout.args, helperEnvironment(entry, config, io.env), home);
+      requireSuccess(result, [entry.command, ...logout.args].join(" "), `scv agents logout ${entry.name}`);
+      return EXIT.ok;
+    }
+    default:
+      return unreachable(logout);
+  }
 }

@@ -1,12 +1,185 @@
-// Placeholder until its issue lands.
+// `scv agents status [<agent>]` and `scv agents check <agent>`: whether each agent is signed in inside
+// its private home, and how scv knows — the CLI's own status command (bounded in time, its output
+// condensed by `summarizeStatus` and never shown: it names accounts and key fragments), an
+// inspection of its key store, or nothing checkable short of a real call.
 
+import { existsSync } from "node:fs";
+import { ADAPTERS, type AdapterDescriptor, summarizeStatus, unreachable } from "../adapters.js";
+import { locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
-import { ScvError } from "../errors.js";
+import { agentSettings, type Config, loadConfig } from "../config.js";
+import { EXIT, ScvError } from "../errors.js";
+import { inspectStore, type SignInState } from "../home/keystore.js";
+import { agentHome } from "../home/paths.js";
+import { runBounded } from "../transport/bounded.js";
+import { agentEnvironment } from "../transport/env.js";
+import { parseVersion } from "./agents-list.js";
+import { renderTable } from "./table.js";
 
-export async function agentsStatusCommand(_io: CliIo): Promise<number> {
-  throw new ScvError("USAGE", "not available yet");
+/** A CLI's own status check only reads a file or two (the lab: 0.1–0.4 s). */
+const STATUS_TIMEOUT_MS = 10_000;
+const VERSION_TIMEOUT_MS = 3_000;
+
+export interface StatusRow {
+  readonly agent: string;
+  readonly product: string;
+  readonly installed: boolean;
+  readonly path: string | null;
+  readonly version: string | null;
+  readonly state: SignInState;
+  /** What was found, never a secret: "signed in (API key)", "API key file present, …". */
+  readonly detail: string;
+  /** How scv knows: the status kind of the agent's row. */
+  readonly source: "command" | "stored" | "unchecked";
 }
 
-export async function agentsCheckCommand(_io: CliIo): Promise<number> {
-  throw new ScvError("USAGE", "not available yet");
+/** The isolated environment of a delegated turn, for the agent's own helper commands. */
+export function helperEnvironment(
+  entry: AdapterDescriptor,
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): Record<string, string> {
+  return agentEnvironment({
+    parent: env,
+    entry,
+    home: agentHome(entry.name, env),
+    policy: "default",
+    extra: agentSettings(config, entry.name).env,
+  });
+}
+
+// `agents list` has the same probe but keeps it private; this one passes the config's variables.
+async function probeVersion(path: string, env: Record<string, string>): Promise<string | null> {
+  const result = await runBounded(path, ["--version"], {
+    env,
+    timeoutMs: VERSION_TIMEOUT_MS,
+    maxBytes: 4096,
+  });
+  if (result.timedOut || result.code !== 0) return null;
+  return parseVersion(`${result.stdout}\n${result.stderr}`);
+}
+
+/** The sign-in part of a status row. */
+export async function signInState(
+  entry: AdapterDescriptor,
+  path: string | undefined,
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): Promise<{ state: SignInState; detail: string }> {
+  const home = agentHome(entry.name, env);
+  const status = entry.status;
+  switch (status.kind) {
+    case "command": {
+      if (path === undefined) return { state: "unknown", detail: "not installed" };
+      // Nothing to ask a CLI about a home scv never made; some refuse a missing CODEX_HOME outright.
+      if (!existsSync(home)) return { state: "signed-out", detail: "not signed in (no agent home yet)" };
+      const command = [entry.command, ...status.args].join(" ");
+      const result = await runBounded(path, status.args, {
+        env: helperEnvironment(entry, config, env),
+        cwd: home,
+        timeoutMs: STATUS_TIMEOUT_MS,
+      });
+      if (result.spawnError !== undefined) {
+        return { state: "unknown", detail: `\`${command}\` could not be started` };
+      }
+      if (result.timedOut) {
+        return {
+          state: "unknown",
+          detail: `\`${command}\` did not answer within ${STATUS_TIMEOUT_MS / 1000}s`,
+        };
+      }
+      const summary = summarizeStatus(
+        status.summary,
+        result.code === 0,
+        `${result.stdout}\n${result.stderr}`,
+      );
+      return { state: summary.startsWith("signed in") ? "signed-in" : "signed-out", detail: summary };
+    }
+    case "stored":
+      return inspectStore(status.store, home);
+    case "unchecked":
+      return {
+        state: "unknown",
+        detail:
+          path === undefined
+            ? "not installed"
+            : `installed; sign-in not checkable — \`scv agents check ${entry.name}\` tries a real call`,
+      };
+    default:
+      return unreachable(status);
+  }
+}
+
+export async function statusRow(
+  entry: AdapterDescriptor,
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): Promise<StatusRow> {
+  const path = locateAgent(entry, config, env);
+  const [version, signIn] = await Promise.all([
+    path === undefined ? null : probeVersion(path, helperEnvironment(entry, config, env)),
+    signInState(entry, path, config, env),
+  ]);
+  return {
+    agent: entry.name,
+    product: entry.product,
+    installed: path !== undefined,
+    path: path ?? null,
+    version,
+    state: signIn.state,
+    detail: signIn.detail,
+    source: entry.status.kind,
+  };
+}
+
+const STATE_LABEL: Record<SignInState, string> = { "signed-in": "yes", "signed-out": "no", unknown: "?" };
+
+/** How scv learned the state, for the table. */
+function sourceLabel(entry: AdapterDescriptor): string {
+  const status = entry.status;
+  switch (status.kind) {
+    case "command":
+      return `\`${[entry.command, ...status.args].join(" ")}\``;
+    case "stored":
+      return "its key store";
+    case "unchecked":
+      return "-";
+    default:
+      return unreachable(status);
+  }
+}
+
+/** Exit 0, or 4 when the one agent asked about is not signed in. */
+export async function agentsStatusCommand(
+  io: CliIo,
+  agent: string | undefined,
+  options: { json?: boolean },
+): Promise<number> {
+  const entries = agent === undefined ? [...ADAPTERS] : [requireAgent(agent)];
+  const { config } = loadConfig(io.env);
+  const rows = await Promise.all(entries.map((entry) => statusRow(entry, config, io.env)));
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(agent === undefined ? rows : rows[0], null, 2)}\n`);
+  } else {
+    io.stdout.write(
+      renderTable(
+        ["AGENT", "INSTALLED", "VERSION", "SIGNED IN", "HOW SCV KNOWS", "DETAIL"],
+        rows.map((row, index) => [
+          row.agent,
+          row.path ?? "not installed",
+          row.version ?? "-",
+          STATE_LABEL[row.state],
+          sourceLabel(entries[index] as AdapterDescriptor),
+          row.detail,
+        ]),
+      ),
+    );
+  }
+  return agent !== undefined && rows[0]?.state === "signed-out" ? EXIT.auth : EXIT.ok;
+}
+
+export async function agentsCheckCommand(_io: CliIo, agent: string): Promise<number> {
+  requireAgent(agent);
+  // Until the turn runner lands (src/transport/turn.ts).
+  throw new ScvError("USAGE", "scv agents check is not available yet — use scv agents status");
 }

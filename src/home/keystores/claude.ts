@@ -5,6 +5,7 @@
 
 import { join } from "node:path";
 import type { KeyStore } from "../../adapters.js";
+import { apiKeyProblem, trimKeyInput } from "../secret-input.js";
 import {
   day,
   exists,
@@ -39,7 +40,7 @@ export async function inspectClaudeKey(store: ClaudeKeyStore, home: string): Pro
   if (key.kind === "unreadable") {
     return { state: "unknown", detail: `${store.key} cannot be read (${key.reason})` };
   }
-  if (!/^[\x21-\x7e]+$/.test(key.text.trim())) {
+  if (apiKeyProblem(trimKeyInput(key.text)) !== undefined) {
     return { state: "signed-out", detail: `${store.key} holds no well-formed key` };
   }
   const settings = await readSmall(join(home, store.settings));

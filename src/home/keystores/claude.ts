@@ -41,7 +41,7 @@ export async function inspectClaudeKey(store: ClaudeKeyStore, home: string): Pro
     return { state: "unknown", detail: `${store.key} cannot be read (${key.reason})` };
   }
   if (apiKeyProblem(trimKeyInput(key.text)) !== undefined) {
-    return { state: "signed-out", detail: `${store.key} holds no well-formed key` };
+    return { state: "signed-out", detail: `${store.key} holds no well-formed key${conflict}` };
   }
   const settings = await readSmall(join(home, store.settings));
   const helper =

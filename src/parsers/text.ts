@@ -1,39 +1,24 @@
-// Text: stdout is the reply. The turn succeeds with exit 0 and nothing else.
+// Text: stdout is the reply. The turn succeeds with exit 0 and nothing else; a failure is read
+// from stderr, never from stdout (which is the model's prose).
 
-import { endStatus } from "./end.js";
+import { BoundedText } from "./bounded-text.js";
+import { conclude, TurnRecord } from "./turn-record.js";
 import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "./types.js";
 
 export function createTextParser(): StreamParser {
-  const lines: string[] = [];
-  let skipped = 0;
+  const reply = new BoundedText();
+  const record = new TurnRecord();
   return {
     push(line: string): TurnEvent[] {
-      lines.push(line);
+      reply.append(`${line}\n`);
       return [{ type: "text", text: `${line}\n`, delta: true }];
     },
     skipped() {
-      skipped += 1;
+      record.badLines += 1;
     },
     finish(end: ProcessEnd): ParsedTurn {
-      const reply = lines.join("\n").trim();
-      const status = endStatus(end, end.exitCode === 0);
-      return {
-        status,
-        reply,
-        cumulativeUsage: false,
-        badLines: skipped,
-        failure:
-          status === "failed"
-            ? {
-                kind: "other",
-                message: lastLine(end.stderrTail) || `exited with code ${end.exitCode ?? end.signal}`,
-              }
-            : undefined,
-      };
+      if (end.exitCode === 0) record.observe([{ type: "turn-end", ok: true }]);
+      return conclude(record, end, { reply: reply.toString().trim(), cumulativeUsage: false });
     },
   };
-}
-
-function lastLine(text: string): string {
-  return text.trim().split("\n").at(-1)?.trim() ?? "";
 }

@@ -3,6 +3,8 @@
 
 /** Token usage of one turn (or a CLI's cumulative total, before `usage.ts` turns it into a share). */
 export interface Usage {
+  /** Input tokens not read from the cache (CLIs that count cache reads inside their input are
+   * normalized to this), where the CLI tells them apart. */
   input?: number;
   /** Input tokens served from cache (reads). */
   cached?: number;
@@ -17,6 +19,14 @@ export interface Usage {
 /** What kind of failure a CLI reported, from structured fields and error-shaped lines only. */
 export type FailureKind = "auth" | "rate-limit" | "billing" | "root-refused" | "other";
 
+/** Why a turn failed: the kind, the CLI's own error line, and when a limit resets if the CLI said. */
+export interface TurnFailure {
+  readonly kind: FailureKind;
+  readonly message: string;
+  /** ISO 8601 when the CLI gave an instant; otherwise its own words (`Feb 7, 11am (Asia/Seoul)`). */
+  readonly resetsAt?: string;
+}
+
 export type TurnEvent =
   /** The vendor session id (first seen). */
   | { type: "session"; sessionId: string }
@@ -27,13 +37,14 @@ export type TurnEvent =
   /** A tool started; `summary` is one redacted line (`$ cmd`, `edit path`, `search: q`). */
   | { type: "tool-start"; id: string; name: string; summary: string }
   | { type: "tool-end"; id: string; name: string; ok: boolean }
+  /** The turn's usage so far, as the CLI reports it (each replaces the previous one). */
   | { type: "usage"; usage: Usage }
   /** The CLI will retry (a rate limit or a dropped connection); not terminal. */
   | { type: "retry"; message: string; attempt?: number; status?: number }
   /** An error the CLI reported; `terminal` when it ends the turn. */
   | { type: "error"; message: string; kind: FailureKind; terminal: boolean; resetsAt?: string }
-  /** The CLI's own terminal event. */
-  | { type: "turn-end"; ok: boolean };
+  /** The CLI's own terminal event; `declined` when the model refused (a refusal stop reason). */
+  | { type: "turn-end"; ok: boolean; declined?: boolean };
 
 /** How the process ended, as the runner saw it. */
 export interface ProcessEnd {
@@ -60,7 +71,8 @@ export interface ParsedTurn {
   readonly usage?: Usage;
   /** Whether `usage` is a running total across resumed turns of the session. */
   readonly cumulativeUsage: boolean;
-  readonly failure?: { kind: FailureKind; message: string; resetsAt?: string };
+  /** Set when `status` is `failed`. */
+  readonly failure?: TurnFailure;
   /** Lines that were not valid events (garbage, truncated, oversized). */
   readonly badLines: number;
 }

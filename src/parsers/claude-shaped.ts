@@ -1,0 +1,274 @@
+// The state machine shared by the CLIs that print Claude Code's stream-json shapes (Claude, Qwen
+// Code, Amp, Cursor). What differs between them is a small flavour object, not a copy of this file.
+
+import { BoundedText } from "./bounded-text.js";
+import {
+  AssistantEvent,
+  type ContentBlock,
+  RateLimitEvent,
+  ResultEvent,
+  resultErrorText,
+  SystemEvent,
+  UserEvent,
+  usageOfCounts,
+} from "./claude-wire.js";
+import { classifyErrorText, epochToIso, failureFromText, kindFromStatus } from "./failure.js";
+import { createJsonLinesParser } from "./json-lines.js";
+import { summarizeTool } from "./tool-summary.js";
+import { ToolTracker } from "./tool-tracker.js";
+import type { FailureKind, StreamParser, TurnEvent, Usage } from "./types.js";
+import { addUsage } from "./usage.js";
+import { readAs, TypedEvent } from "./wire.js";
+
+/** The state a flavour's extra events may touch. */
+export interface ClaudeShapedState {
+  /** Emits the session event when the id is new. */
+  session(id: string | undefined, events: TurnEvent[]): void;
+  toolStarted(id: string, name: string, summary: string, events: TurnEvent[]): void;
+  toolEnded(id: string, ok: boolean, events: TurnEvent[]): void;
+}
+
+export interface ClaudeFlavour {
+  /** Whether the reported usage is a running total across resumed turns. */
+  readonly cumulativeUsage: boolean;
+  /** This turn's usage from the result, given the sum of the assistant messages' usage. */
+  usage(result: ResultEvent, assistantUsage: Usage | undefined): Usage | undefined;
+  /** Events only this CLI sends (Cursor's `tool_call`); null when the value is not valid. */
+  extraEvent?(type: string, value: unknown, state: ClaudeShapedState): TurnEvent[] | null;
+}
+
+/** Claude's `assistant.error` categories (sdk.d.ts 4097) as failure kinds. */
+const KIND_BY_ASSISTANT_ERROR: Readonly<Record<string, FailureKind>> = {
+  authentication_failed: "auth",
+  oauth_org_not_allowed: "auth",
+  verification_required: "auth",
+  cloud_credential_error: "auth",
+  billing_error: "billing",
+  account_on_hold: "billing",
+  rate_limit: "rate-limit",
+};
+
+export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
+  let sessionId: string | undefined;
+  const tools = new ToolTracker();
+  // The text of the latest main-agent assistant message: the reply when `result.result` is
+  // missing or cut short. Pre-tool chatter of earlier messages is dropped as a new message begins.
+  const segment = new BoundedText();
+  let segmentMessageId: string | undefined;
+  let toolSinceText = false;
+  // Structured failure signals seen before the terminal result.
+  let assistantErrorKind: FailureKind | undefined;
+  let rateLimitRejected = false;
+  let rateLimitResetsAt: string | undefined;
+  let lastRetryStatus: number | undefined;
+  // Usage per assistant message id: one line per content block repeats the same message usage.
+  const assistantUsage = new Map<string, Usage>();
+  let anonymousUsage: Usage | undefined;
+  let finalText: string | undefined;
+  let failureMessage: string | undefined;
+
+  const state: ClaudeShapedState = {
+    session(id, events) {
+      if (id === undefined || id === "" || id === sessionId) return;
+      sessionId = id;
+      events.push({ type: "session", sessionId: id });
+    },
+    toolStarted(id, name, summary, events) {
+      toolSinceText = true;
+      events.push(tools.start(id, name, summary));
+    },
+    toolEnded(id, ok, events) {
+      events.push(tools.end(id, ok));
+    },
+  };
+
+  function appendText(messageId: string | undefined, text: string): void {
+    const newMessage = messageId !== undefined && messageId !== segmentMessageId;
+    if (newMessage || toolSinceText) segment.clear();
+    if (messageId !== undefined) segmentMessageId = messageId;
+    toolSinceText = false;
+    segment.append(text);
+  }
+
+  function onSystem(value: unknown): TurnEvent[] | null {
+    const system = readAs(SystemEvent, value);
+    if (system === null) return null;
+    const events: TurnEvent[] = [];
+    state.session(system.session_id, events);
+    const mode = system.permissionMode ?? system.permission_mode;
+    if (mode !== undefined && (system.subtype === "init" || system.subtype === "status")) {
+      events.push({ type: "mode", mode });
+    }
+    if (system.subtype === "api_retry") {
+      lastRetryStatus = system.error_status ?? lastRetryStatus;
+      const status = system.error_status ?? undefined;
+      const message = [system.error ?? "API error", status === undefined ? "" : `(${status})`]
+        .join(" ")
+        .trim();
+      events.push({
+        type: "retry",
+        message,
+        ...(system.attempt === undefined ? {} : { attempt: system.attempt }),
+        ...(status === undefined ? {} : { status }),
+      });
+    }
+    if (system.subtype === "retry" && system.data !== undefined) {
+      const { attempt } = system.data;
+      events.push({
+        type: "retry",
+        message: "retrying the model request",
+        ...(attempt === undefined ? {} : { attempt }),
+      });
+    }
+    return events;
+  }
+
+  function onAssistant(value: unknown): TurnEvent[] | null {
+    const assistant = readAs(AssistantEvent, value);
+    if (assistant === null) return null;
+    const events: TurnEvent[] = [];
+    state.session(assistant.session_id, events);
+    const { message } = assistant;
+    if (message.usage !== undefined) {
+      const usage = usageOfCounts(message.usage);
+      if (message.id === undefined) anonymousUsage = addUsage(anonymousUsage, usage);
+      else assistantUsage.set(message.id, usage);
+    }
+    if (assistant.error !== undefined) {
+      // A synthetic message standing for an API failure: its text is the error, not a reply.
+      assistantErrorKind =
+        KIND_BY_ASSISTANT_ERROR[assistant.error] ?? kindFromStatus(assistant.api_error_status) ?? "other";
+      return events;
+    }
+    const mainAgent = assistant.parent_tool_use_id === null || assistant.parent_tool_use_id === undefined;
+    const blocks = Array.isArray(message.content) ? message.content : [];
+    for (const block of blocks) {
+      if (
+        block.type === "text" &&
+        block.text !== undefined &&
+        mainAgent &&
+        assistant.model_call_id === undefined
+      ) {
+        appendText(message.id, block.text);
+        events.push({ type: "text", text: block.text });
+      } else if (block.type === "tool_use" && block.id !== undefined) {
+        const name = block.name ?? "tool";
+        state.toolStarted(block.id, name, summarizeTool(name, block.input), events);
+      }
+    }
+    return events;
+  }
+
+  function onUser(value: unknown): TurnEvent[] | null {
+    const user = readAs(UserEvent, value);
+    if (user === null) return null;
+    const events: TurnEvent[] = [];
+    state.session(user.session_id, events);
+    const blocks: ContentBlock[] = Array.isArray(user.message.content) ? user.message.content : [];
+    for (const block of blocks) {
+      if (block.type === "tool_result" && block.tool_use_id !== undefined) {
+        state.toolEnded(block.tool_use_id, block.is_error !== true, events);
+      }
+    }
+    return events;
+  }
+
+  function onRateLimit(value: unknown): TurnEvent[] | null {
+    const event = readAs(RateLimitEvent, value);
+    if (event === null) return null;
+    const events: TurnEvent[] = [];
+    state.session(event.session_id, events);
+    const info = event.rate_limit_info;
+    if (info.status === "rejected") {
+      rateLimitRejected = true;
+      rateLimitResetsAt = info.resetsAt === undefined ? undefined : epochToIso(info.resetsAt);
+      events.push({
+        type: "error",
+        message: "usage limit reached",
+        kind: "rate-limit",
+        terminal: false,
+        ...(rateLimitResetsAt === undefined ? {} : { resetsAt: rateLimitResetsAt }),
+      });
+    }
+    return events;
+  }
+
+  function onResult(value: unknown): TurnEvent[] | null {
+    const result = readAs(ResultEvent, value);
+    if (result === null) return null;
+    const events: TurnEvent[] = [];
+    state.session(result.session_id, events);
+    const usage = flavour.usage(result, summedAssistantUsage());
+    if (usage !== undefined) events.push({ type: "usage", usage });
+    if (result.is_error !== true && result.stop_reason === "refusal") {
+      events.push({ type: "turn-end", ok: false, declined: true });
+    } else if (result.is_error === false || (result.is_error === undefined && result.subtype === "success")) {
+      finalText = result.result;
+      events.push({ type: "turn-end", ok: true });
+    } else {
+      const message = resultErrorText(result) ?? `${result.subtype ?? "error"} (no message)`;
+      failureMessage = message;
+      const kind =
+        assistantErrorKind ??
+        kindFromStatus(result.api_error_status) ??
+        (rateLimitRejected ? "rate-limit" : undefined) ??
+        nonOther(classifyErrorText(message)) ??
+        kindFromStatus(lastRetryStatus) ??
+        "other";
+      const failure = failureFromText(message, kind);
+      const resetsAt = kind === "rate-limit" ? (rateLimitResetsAt ?? failure.resetsAt) : undefined;
+      events.push({
+        type: "error",
+        message,
+        kind,
+        terminal: true,
+        ...(resetsAt === undefined ? {} : { resetsAt }),
+      });
+      events.push({ type: "turn-end", ok: false });
+    }
+    return events;
+  }
+
+  function summedAssistantUsage(): Usage | undefined {
+    let sum = anonymousUsage;
+    for (const usage of assistantUsage.values()) sum = addUsage(sum, usage);
+    return sum;
+  }
+
+  return createJsonLinesParser({
+    cumulativeUsage: flavour.cumulativeUsage,
+    event(value) {
+      const typed = readAs(TypedEvent, value);
+      if (typed === null) return null;
+      switch (typed.type) {
+        case "system":
+          return onSystem(value);
+        case "assistant":
+          return onAssistant(value);
+        case "user":
+          return onUser(value);
+        case "rate_limit_event":
+          return onRateLimit(value);
+        case "result":
+          return onResult(value);
+        default:
+          return flavour.extraEvent?.(typed.type, value, state) ?? [];
+      }
+    },
+    reply() {
+      const rebuilt = segment.toString();
+      // `result.result` is the CLI's own final text, but it has come back empty, missing, or only
+      // the first chunk of a reply split over several content blocks (Claude #8126, #78686).
+      if (finalText !== undefined && finalText.trim() !== "" && finalText.length >= rebuilt.length) {
+        return finalText;
+      }
+      // A failed turn whose only text is the error itself (Qwen repeats it as assistant text).
+      if (failureMessage !== undefined && rebuilt.trim() === failureMessage.trim()) return "";
+      return rebuilt;
+    },
+  });
+}
+
+function nonOther(kind: FailureKind): FailureKind | undefined {
+  return kind === "other" ? undefined : kind;
+}

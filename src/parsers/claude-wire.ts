@@ -1,0 +1,157 @@
+// Wire types of Claude Code's `stream-json` (SDKMessage in `@anthropic-ai/claude-agent-sdk`
+// sdk.d.ts) and of the CLIs that copy it: Qwen Code, Amp, Cursor. Only the fields scv reads are
+// checked; everything else passes through. Field names are the producers' own.
+
+import { z } from "zod";
+import type { Usage } from "./types.js";
+import { maybe, maybeBoolean, maybeNumber, maybeString } from "./wire.js";
+
+/** Token counts in any of the spellings these CLIs use (Anthropic snake_case, Claude `modelUsage`
+ * and Cursor camelCase). */
+export const TokenCounts = z.looseObject({
+  input_tokens: maybeNumber,
+  output_tokens: maybeNumber,
+  cache_read_input_tokens: maybeNumber,
+  cache_creation_input_tokens: maybeNumber,
+  inputTokens: maybeNumber,
+  outputTokens: maybeNumber,
+  cacheReadInputTokens: maybeNumber,
+  cacheCreationInputTokens: maybeNumber,
+  /** Cursor's spelling of cache reads and writes. */
+  cacheReadTokens: maybeNumber,
+  cacheWriteTokens: maybeNumber,
+  /** Claude `modelUsage` only. */
+  thinkingTokens: maybeNumber,
+  costUSD: maybeNumber,
+});
+export type TokenCounts = z.infer<typeof TokenCounts>;
+
+export const ContentBlock = z.looseObject({
+  /** `text`, `thinking`, `tool_use`, `tool_result`, … */
+  type: z.string(),
+  text: maybeString,
+  /** tool_use */
+  id: maybeString,
+  name: maybeString,
+  input: z.unknown().optional(),
+  /** tool_result */
+  tool_use_id: maybeString,
+  is_error: maybeBoolean,
+});
+export type ContentBlock = z.infer<typeof ContentBlock>;
+
+/** A message's content: user messages may carry a plain string instead of blocks. */
+const Content = maybe(z.union([z.array(ContentBlock), z.string()]));
+
+export const SystemEvent = z.looseObject({
+  type: z.literal("system"),
+  /** `init`, `status`, `api_retry`, `hook_started`, `hook_response`, Qwen `retry`, … */
+  subtype: maybeString,
+  session_id: maybeString,
+  /** Claude and Cursor. */
+  permissionMode: maybeString,
+  /** Qwen. */
+  permission_mode: maybeString,
+  /** api_retry */
+  attempt: maybeNumber,
+  error_status: maybe(z.number().nullable()),
+  error: maybeString,
+  /** Qwen retry */
+  data: maybe(z.looseObject({ attempt: maybeNumber, maxRetries: maybeNumber, delayMs: maybeNumber })),
+});
+
+export const AssistantEvent = z.looseObject({
+  type: z.literal("assistant"),
+  message: z.looseObject({
+    /** Shared by the one-line-per-content-block lines of one API message. */
+    id: maybeString,
+    content: Content,
+    stop_reason: maybe(z.string().nullable()),
+    usage: maybe(TokenCounts),
+  }),
+  /** Set on a subagent's messages. */
+  parent_tool_use_id: maybe(z.string().nullable()),
+  session_id: maybeString,
+  /** On a synthetic error message: `authentication_failed`, `rate_limit`, `billing_error`, … */
+  error: maybeString,
+  api_error_status: maybe(z.number().nullable()),
+  /** Cursor with partial output: a repeat of text already sent. */
+  model_call_id: maybeString,
+});
+export type AssistantEvent = z.infer<typeof AssistantEvent>;
+
+export const UserEvent = z.looseObject({
+  type: z.literal("user"),
+  message: z.looseObject({ content: Content }),
+  session_id: maybeString,
+});
+
+export const RateLimitEvent = z.looseObject({
+  type: z.literal("rate_limit_event"),
+  rate_limit_info: z.looseObject({
+    /** `allowed`, `allowed_warning`, `rejected`. */
+    status: maybeString,
+    /** Epoch seconds. */
+    resetsAt: maybeNumber,
+  }),
+  session_id: maybeString,
+});
+
+export const ResultEvent = z.looseObject({
+  type: z.literal("result"),
+  subtype: maybeString,
+  /** The verdict: `subtype` stays `success` on auth and rate-limit failures. */
+  is_error: maybeBoolean,
+  /** The final text on success; the error text on Claude's API failures. */
+  result: maybeString,
+  session_id: maybeString,
+  stop_reason: maybe(z.string().nullable()),
+  terminal_reason: maybeString,
+  /** Claude: cumulative across resumes. */
+  total_cost_usd: maybeNumber,
+  usage: maybe(TokenCounts),
+  /** Claude: per model, cumulative across resumes. */
+  modelUsage: maybe(z.record(z.string(), TokenCounts)),
+  api_error_status: maybe(z.number().nullable()),
+  /** Claude's error subtypes. */
+  errors: maybe(z.array(z.string())),
+  /** Amp: a string; Qwen: `{message}`. */
+  error: maybe(z.union([z.string(), z.looseObject({ message: maybeString })])),
+});
+export type ResultEvent = z.infer<typeof ResultEvent>;
+
+/** Cursor's `tool_call`: `{ <kind>ToolCall: { args, result? } }` or `{ function: { name, arguments } }`. */
+export const CursorToolCallEvent = z.looseObject({
+  type: z.literal("tool_call"),
+  /** `started` or `completed`. */
+  subtype: z.string(),
+  call_id: z.string(),
+  tool_call: z.record(z.string(), z.unknown()),
+  session_id: maybeString,
+});
+export type CursorToolCallEvent = z.infer<typeof CursorToolCallEvent>;
+
+/** Normalized usage from token counts in any spelling. */
+export function usageOfCounts(counts: TokenCounts): Usage {
+  const usage: Usage = {};
+  const input = counts.input_tokens ?? counts.inputTokens;
+  const cached = counts.cache_read_input_tokens ?? counts.cacheReadInputTokens ?? counts.cacheReadTokens;
+  const cacheWrite =
+    counts.cache_creation_input_tokens ?? counts.cacheCreationInputTokens ?? counts.cacheWriteTokens;
+  const output = counts.output_tokens ?? counts.outputTokens;
+  if (input !== undefined) usage.input = input;
+  if (cached !== undefined) usage.cached = cached;
+  if (cacheWrite !== undefined) usage.cacheWrite = cacheWrite;
+  if (output !== undefined) usage.output = output;
+  if (counts.thinkingTokens !== undefined) usage.reasoning = counts.thinkingTokens;
+  if (counts.costUSD !== undefined) usage.costUsd = counts.costUSD;
+  return usage;
+}
+
+/** The text of a failed result, wherever this CLI put it. */
+export function resultErrorText(result: ResultEvent): string | undefined {
+  const { error } = result;
+  const fromError = typeof error === "string" ? error : error?.message;
+  const candidates = [fromError, result.errors?.join("\n"), result.result];
+  return candidates.find((text) => text !== undefined && text.trim() !== "")?.trim();
+}

@@ -1,0 +1,155 @@
+// GitHub Copilot CLI: `copilot -p … --output-format json` prints its session event bus as JSONL
+// (`{type, data, id, timestamp}`), ending with a top-level `result` holding the session id and exit
+// code. Shapes from captures of 1.0.36, 1.0.63 and 1.0.102; no vendor schema is published.
+
+import { z } from "zod";
+import { BoundedText } from "./bounded-text.js";
+import { classifyErrorText, kindFromStatus } from "./failure.js";
+import { createJsonLinesParser } from "./json-lines.js";
+import { summarizeTool } from "./tool-summary.js";
+import { ToolTracker } from "./tool-tracker.js";
+import type { FailureKind, StreamParser, TurnEvent, TurnFailure, Usage } from "./types.js";
+import { addUsage } from "./usage.js";
+import { maybe, maybeBoolean, maybeNumber, maybeString, readAs, TypedEvent } from "./wire.js";
+
+function withData<T extends z.ZodRawShape>(shape: T) {
+  return z.looseObject({ data: z.looseObject(shape) });
+}
+
+const MessageDelta = withData({ deltaContent: z.string() });
+const AssistantMessage = withData({ content: maybeString });
+const AssistantUsage = withData({
+  inputTokens: maybeNumber,
+  outputTokens: maybeNumber,
+  cacheReadTokens: maybeNumber,
+  cacheWriteTokens: maybeNumber,
+});
+const ToolStart = withData({
+  toolCallId: z.string(),
+  toolName: z.string(),
+  arguments: z.unknown().optional(),
+});
+const ToolComplete = withData({ toolCallId: z.string(), success: maybeBoolean });
+const TurnRetry = withData({ reason: maybeString });
+const SessionError = withData({
+  /** `authentication`, `authorization`, `rate_limit`, … */
+  errorType: maybeString,
+  message: maybeString,
+  statusCode: maybeNumber,
+});
+const Result = z.looseObject({
+  type: z.literal("result"),
+  sessionId: maybeString,
+  exitCode: maybe(z.number()),
+});
+
+const KIND_BY_ERROR_TYPE: Readonly<Record<string, FailureKind>> = {
+  authentication: "auth",
+  authorization: "auth",
+  rate_limit: "rate-limit",
+  quota: "rate-limit",
+};
+
+export function createCopilotJsonParser(): StreamParser {
+  const tools = new ToolTracker();
+  // Text still arriving as deltas: the reply when a turn is cut off before its `assistant.message`.
+  const pending = new BoundedText();
+  let lastMessage: string | undefined;
+  let usage: Usage | undefined;
+  let sessionError: TurnFailure | undefined;
+
+  function onTyped(type: string, value: unknown): TurnEvent[] | null {
+    switch (type) {
+      case "assistant.message_start":
+        pending.clear();
+        return [];
+      case "assistant.message_delta": {
+        const delta = readAs(MessageDelta, value);
+        if (delta === null) return null;
+        pending.append(delta.data.deltaContent);
+        return [];
+      }
+      case "assistant.message": {
+        const message = readAs(AssistantMessage, value);
+        if (message === null) return null;
+        pending.clear();
+        const content = message.data.content ?? "";
+        // A message holding only tool requests has empty content; the reply is the last that spoke.
+        if (content.trim() === "") return [];
+        lastMessage = content;
+        return [{ type: "text", text: content }];
+      }
+      case "assistant.usage": {
+        const report = readAs(AssistantUsage, value);
+        if (report === null) return null;
+        const { data } = report;
+        usage = addUsage(usage, {
+          ...(data.inputTokens === undefined ? {} : { input: data.inputTokens }),
+          ...(data.cacheReadTokens === undefined ? {} : { cached: data.cacheReadTokens }),
+          ...(data.cacheWriteTokens === undefined ? {} : { cacheWrite: data.cacheWriteTokens }),
+          ...(data.outputTokens === undefined ? {} : { output: data.outputTokens }),
+        });
+        return [{ type: "usage", usage }];
+      }
+      case "tool.execution_start": {
+        const start = readAs(ToolStart, value);
+        if (start === null) return null;
+        const { data } = start;
+        return [tools.start(data.toolCallId, data.toolName, summarizeTool(data.toolName, data.arguments))];
+      }
+      case "tool.execution_complete": {
+        const complete = readAs(ToolComplete, value);
+        if (complete === null) return null;
+        return [tools.end(complete.data.toolCallId, complete.data.success !== false)];
+      }
+      case "assistant.turn_retry": {
+        const retry = readAs(TurnRetry, value);
+        if (retry === null) return null;
+        return [{ type: "retry", message: retry.data.reason ?? "retrying the model request" }];
+      }
+      case "session.error": {
+        const error = readAs(SessionError, value);
+        if (error === null) return null;
+        const { data } = error;
+        const message = data.message ?? data.errorType ?? "session error";
+        const kind =
+          (data.errorType === undefined ? undefined : KIND_BY_ERROR_TYPE[data.errorType]) ??
+          kindFromStatus(data.statusCode) ??
+          classifyErrorText(message);
+        sessionError = { kind, message };
+        return [{ type: "error", message, kind, terminal: false }];
+      }
+      case "result": {
+        const result = readAs(Result, value);
+        if (result === null) return null;
+        const events: TurnEvent[] = [];
+        if (result.sessionId !== undefined) events.push({ type: "session", sessionId: result.sessionId });
+        if (result.exitCode === 0) return [...events, { type: "turn-end", ok: true }];
+        // The session error, if any, is what made the exit code non-zero.
+        const failure = sessionError ?? {
+          kind: "other",
+          message: `Copilot exited with code ${result.exitCode ?? "?"}`,
+        };
+        return [
+          ...events,
+          { type: "error", message: failure.message, kind: failure.kind, terminal: true },
+          { type: "turn-end", ok: false },
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  return createJsonLinesParser({
+    cumulativeUsage: false,
+    event(value) {
+      const typed = readAs(TypedEvent, value);
+      return typed === null ? null : onTyped(typed.type, value);
+    },
+    reply() {
+      // Deltas left after the last whole message belong to a newer one that was cut off.
+      return pending.size > 0 ? pending.toString() : (lastMessage ?? "");
+    },
+  });
+}

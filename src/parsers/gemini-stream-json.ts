@@ -1,0 +1,231 @@
+// Gemini CLI: `gemini -p … --output-format stream-json` (packages/core/src/output/types.ts), and
+// the single pretty-printed object of `--output-format json`. The stream's `result` carries no
+// text: the reply is the assistant deltas after the last tool call, as JSON mode's `response` is.
+// Authentication failures print nothing on stdout and exit 41.
+
+import { z } from "zod";
+import { BoundedText } from "./bounded-text.js";
+import { classifyErrorText } from "./failure.js";
+import { createJsonLinesParser } from "./json-lines.js";
+import { summarizeTool } from "./tool-summary.js";
+import { ToolTracker } from "./tool-tracker.js";
+import type { FailureKind, StreamParser, TurnEvent, Usage } from "./types.js";
+import { addUsage } from "./usage.js";
+import { maybe, maybeBoolean, maybeNumber, maybeString, readAs, TypedEvent } from "./wire.js";
+
+const Init = z.looseObject({ type: z.literal("init"), session_id: maybeString });
+
+const Message = z.looseObject({
+  type: z.literal("message"),
+  /** `user` (the prompt echoed) or `assistant`. */
+  role: z.string(),
+  content: z.string(),
+  delta: maybeBoolean,
+});
+
+const ToolUse = z.looseObject({
+  type: z.literal("tool_use"),
+  tool_name: z.string(),
+  tool_id: z.string(),
+  parameters: z.unknown().optional(),
+});
+
+const ToolResult = z.looseObject({
+  type: z.literal("tool_result"),
+  tool_id: z.string(),
+  /** `success` or `error`. */
+  status: z.string(),
+});
+
+const ErrorNotice = z.looseObject({
+  type: z.literal("error"),
+  /** `warning` or `error`; neither ends the turn. */
+  severity: maybeString,
+  message: z.string(),
+});
+
+const ErrorDetail = maybe(z.looseObject({ type: maybeString, message: maybeString }));
+
+const StreamStats = z.looseObject({
+  /** Includes the cached tokens. */
+  input_tokens: maybeNumber,
+  output_tokens: maybeNumber,
+  cached: maybeNumber,
+  /** Not cached. */
+  input: maybeNumber,
+});
+
+const Result = z.looseObject({
+  type: z.literal("result"),
+  /** `success` or `error`. */
+  status: z.string(),
+  /** Error class name and message; absent after an INVALID_STREAM error. */
+  error: ErrorDetail,
+  stats: maybe(StreamStats),
+});
+
+/** `--output-format json`: `JsonOutput` in packages/cli. */
+const JsonOutput = z.looseObject({
+  session_id: maybeString,
+  response: maybeString,
+  stats: maybe(
+    z.looseObject({
+      models: maybe(
+        z.record(
+          z.string(),
+          z.looseObject({
+            tokens: maybe(
+              z.looseObject({
+                /** Not cached (newer builds). */
+                input: maybeNumber,
+                /** Includes the cached tokens. */
+                prompt: maybeNumber,
+                candidates: maybeNumber,
+                cached: maybeNumber,
+                thoughts: maybeNumber,
+              }),
+            ),
+          }),
+        ),
+      ),
+    }),
+  ),
+  error: ErrorDetail,
+});
+type JsonOutput = z.infer<typeof JsonOutput>;
+
+/** Gemini's error classes that name a kind by themselves. */
+const KIND_BY_ERROR_TYPE: Readonly<Record<string, FailureKind>> = {
+  FatalAuthenticationError: "auth",
+  TerminalQuotaError: "rate-limit",
+};
+
+/** Exit 41 is FATAL_AUTHENTICATION_ERROR (packages/cli/src/utils/errors). */
+export function geminiExitCodeKind(code: number): FailureKind | undefined {
+  return code === 41 ? "auth" : undefined;
+}
+
+function failureEvents(error: { type?: string; message?: string } | undefined): TurnEvent[] {
+  const message = error?.message ?? `Gemini reported an error${error?.type ? ` (${error.type})` : ""}`;
+  const kind =
+    (error?.type === undefined ? undefined : KIND_BY_ERROR_TYPE[error.type]) ?? classifyErrorText(message);
+  return [
+    { type: "error", message, kind, terminal: true },
+    { type: "turn-end", ok: false },
+  ];
+}
+
+function streamUsage(stats: z.infer<typeof StreamStats>): Usage {
+  const usage: Usage = {};
+  const input =
+    stats.input ?? (stats.input_tokens === undefined ? undefined : stats.input_tokens - (stats.cached ?? 0));
+  if (input !== undefined) usage.input = Math.max(0, input);
+  if (stats.cached !== undefined) usage.cached = stats.cached;
+  if (stats.output_tokens !== undefined) usage.output = stats.output_tokens;
+  return usage;
+}
+
+function jsonOutputUsage(output: JsonOutput): Usage | undefined {
+  let usage: Usage | undefined;
+  for (const model of Object.values(output.stats?.models ?? {})) {
+    const tokens = model.tokens;
+    if (tokens === undefined) continue;
+    const input =
+      tokens.input ?? (tokens.prompt === undefined ? undefined : tokens.prompt - (tokens.cached ?? 0));
+    usage = addUsage(usage, {
+      ...(input === undefined ? {} : { input: Math.max(0, input) }),
+      ...(tokens.cached === undefined ? {} : { cached: tokens.cached }),
+      ...(tokens.candidates === undefined ? {} : { output: tokens.candidates }),
+      ...(tokens.thoughts === undefined ? {} : { reasoning: tokens.thoughts }),
+    });
+  }
+  return usage;
+}
+
+export function createGeminiStreamJsonParser(): StreamParser {
+  const reply = new BoundedText();
+  const tools = new ToolTracker();
+  let jsonResponse: string | undefined;
+
+  function onJsonOutput(value: unknown): TurnEvent[] | null {
+    const output = readAs(JsonOutput, value);
+    const recognized =
+      output !== null &&
+      [output.session_id, output.response, output.stats, output.error].some((f) => f !== undefined);
+    if (output === null || !recognized) return null;
+    const events: TurnEvent[] = [];
+    if (output.session_id !== undefined) events.push({ type: "session", sessionId: output.session_id });
+    const usage = jsonOutputUsage(output);
+    if (usage !== undefined) events.push({ type: "usage", usage });
+    if (output.response !== undefined) {
+      jsonResponse = output.response;
+      events.push({ type: "text", text: output.response });
+    }
+    if (output.error !== undefined) return [...events, ...failureEvents(output.error)];
+    return [...events, { type: "turn-end", ok: true }];
+  }
+
+  function onTyped(type: string, value: unknown): TurnEvent[] | null {
+    switch (type) {
+      case "init": {
+        const init = readAs(Init, value);
+        if (init === null) return null;
+        return init.session_id === undefined ? [] : [{ type: "session", sessionId: init.session_id }];
+      }
+      case "message": {
+        const message = readAs(Message, value);
+        if (message === null) return null;
+        if (message.role !== "assistant") return [];
+        reply.append(message.content);
+        return [{ type: "text", text: message.content, delta: true }];
+      }
+      case "tool_use": {
+        const tool = readAs(ToolUse, value);
+        if (tool === null) return null;
+        // JSON mode clears `response` at each tool request; the stream's reply does the same.
+        reply.clear();
+        return [tools.start(tool.tool_id, tool.tool_name, summarizeTool(tool.tool_name, tool.parameters))];
+      }
+      case "tool_result": {
+        const result = readAs(ToolResult, value);
+        if (result === null) return null;
+        return [tools.end(result.tool_id, result.status === "success")];
+      }
+      case "error": {
+        const notice = readAs(ErrorNotice, value);
+        if (notice === null) return null;
+        return [
+          {
+            type: "error",
+            message: notice.message,
+            kind: classifyErrorText(notice.message),
+            terminal: false,
+          },
+        ];
+      }
+      case "result": {
+        const result = readAs(Result, value);
+        if (result === null) return null;
+        const usage: TurnEvent[] =
+          result.stats === undefined ? [] : [{ type: "usage", usage: streamUsage(result.stats) }];
+        if (result.status === "success") return [...usage, { type: "turn-end", ok: true }];
+        return [...usage, ...failureEvents(result.error)];
+      }
+      default:
+        return [];
+    }
+  }
+
+  return createJsonLinesParser({
+    cumulativeUsage: false,
+    multiLineObjects: true,
+    exitCodeKind: geminiExitCodeKind,
+    event(value) {
+      const typed = readAs(TypedEvent, value);
+      return typed === null ? onJsonOutput(value) : onTyped(typed.type, value);
+    },
+    reply() {
+      return jsonResponse ?? reply.toString();
+    },
+  });
+}

@@ -1,0 +1,185 @@
+// pi: `pi --mode json` (pi-coding-agent docs/json.md, print-mode.js). The first line is the
+// session header; the reply is the last assistant message. In json mode pi exits 0 even when that
+// message ended with `stopReason:"error"`, so the verdict comes from the message, not the exit code.
+
+import { z } from "zod";
+import { classifyErrorText } from "./failure.js";
+import { createJsonLinesParser } from "./json-lines.js";
+import { summarizeTool } from "./tool-summary.js";
+import { ToolTracker } from "./tool-tracker.js";
+import type { StreamParser, TurnEvent, Usage } from "./types.js";
+import { addUsage } from "./usage.js";
+import { maybe, maybeBoolean, maybeNumber, maybeString, readAs, TypedEvent } from "./wire.js";
+
+const SessionHeader = z.looseObject({ type: z.literal("session"), id: z.string() });
+
+/** pi-ai `AssistantMessage` (and the user and tool-result messages, which scv skips). */
+const AgentMessage = z.looseObject({
+  role: z.string(),
+  content: maybe(z.array(z.looseObject({ type: z.string(), text: maybeString }))),
+  /** `stop`, `length`, `toolUse`, `error`, `aborted`. */
+  stopReason: maybeString,
+  errorMessage: maybeString,
+  usage: maybe(
+    z.looseObject({
+      input: maybeNumber,
+      output: maybeNumber,
+      cacheRead: maybeNumber,
+      cacheWrite: maybeNumber,
+      /** Dollars, from pi's own model table. */
+      cost: maybe(z.looseObject({ total: maybeNumber })),
+    }),
+  ),
+});
+type AgentMessage = z.infer<typeof AgentMessage>;
+
+const MessageEnd = z.looseObject({ type: z.literal("message_end"), message: AgentMessage });
+
+const MessageUpdate = z.looseObject({
+  type: z.literal("message_update"),
+  assistantMessageEvent: maybe(z.looseObject({ type: z.string(), delta: maybeString })),
+});
+
+const ToolStart = z.looseObject({
+  type: z.literal("tool_execution_start"),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  args: z.unknown().optional(),
+});
+
+const ToolEnd = z.looseObject({
+  type: z.literal("tool_execution_end"),
+  toolCallId: z.string(),
+  toolName: maybeString,
+  isError: maybeBoolean,
+});
+
+const RetryStart = z.looseObject({
+  type: z.literal("auto_retry_start"),
+  attempt: maybeNumber,
+  errorMessage: maybeString,
+});
+
+const RetryEnd = z.looseObject({
+  type: z.literal("auto_retry_end"),
+  success: maybeBoolean,
+  finalError: maybeString,
+});
+
+const AgentEnd = z.looseObject({ type: z.literal("agent_end"), messages: maybe(z.array(AgentMessage)) });
+
+function usageOf(message: AgentMessage): Usage | undefined {
+  const { usage } = message;
+  if (usage === undefined) return undefined;
+  const normalized: Usage = {};
+  if (usage.input !== undefined) normalized.input = usage.input;
+  if (usage.cacheRead !== undefined) normalized.cached = usage.cacheRead;
+  if (usage.cacheWrite !== undefined) normalized.cacheWrite = usage.cacheWrite;
+  if (usage.output !== undefined) normalized.output = usage.output;
+  if (usage.cost?.total !== undefined) normalized.costUsd = usage.cost.total;
+  return normalized;
+}
+
+function textOf(message: AgentMessage): string {
+  return (message.content ?? [])
+    .flatMap((block) => (block.type === "text" && block.text !== undefined ? [block.text] : []))
+    .join("\n");
+}
+
+/** The terminal events for the run's last assistant message. */
+function verdict(last: AgentMessage | undefined): TurnEvent[] {
+  if (last === undefined) {
+    const message = "pi ended without an assistant message";
+    return [
+      { type: "error", message, kind: "other", terminal: true },
+      { type: "turn-end", ok: false },
+    ];
+  }
+  if (last.stopReason === "error" || last.stopReason === "aborted") {
+    const message = last.errorMessage ?? `the model request ended with stopReason ${last.stopReason}`;
+    return [
+      { type: "error", message, kind: classifyErrorText(message), terminal: true },
+      { type: "turn-end", ok: false },
+    ];
+  }
+  return [{ type: "turn-end", ok: true }];
+}
+
+export function createPiJsonParser(): StreamParser {
+  const tools = new ToolTracker();
+  let lastAssistant: AgentMessage | undefined;
+  let usage: Usage | undefined;
+
+  function onTyped(type: string, value: unknown): TurnEvent[] | null {
+    switch (type) {
+      case "session": {
+        const header = readAs(SessionHeader, value);
+        return header === null ? null : [{ type: "session", sessionId: header.id }];
+      }
+      case "message_update": {
+        const update = readAs(MessageUpdate, value);
+        if (update === null) return null;
+        const event = update.assistantMessageEvent;
+        // Only the deltas: the `partial` copies inside an update can run ahead of them.
+        if (event?.type !== "text_delta" || event.delta === undefined) return [];
+        return [{ type: "text", text: event.delta, delta: true }];
+      }
+      case "message_end": {
+        const end = readAs(MessageEnd, value);
+        if (end === null) return null;
+        if (end.message.role !== "assistant") return [];
+        lastAssistant = end.message;
+        const messageUsage = usageOf(end.message);
+        if (messageUsage === undefined) return [];
+        // One assistant message per model call: their usage adds up to the run's.
+        usage = addUsage(usage, messageUsage);
+        return [{ type: "usage", usage }];
+      }
+      case "tool_execution_start": {
+        const start = readAs(ToolStart, value);
+        if (start === null) return null;
+        return [tools.start(start.toolCallId, start.toolName, summarizeTool(start.toolName, start.args))];
+      }
+      case "tool_execution_end": {
+        const end = readAs(ToolEnd, value);
+        if (end === null) return null;
+        return [tools.end(end.toolCallId, end.isError !== true, end.toolName)];
+      }
+      case "auto_retry_start": {
+        const retry = readAs(RetryStart, value);
+        if (retry === null) return null;
+        const message = retry.errorMessage ?? "retrying the model request";
+        return [
+          { type: "retry", message, ...(retry.attempt === undefined ? {} : { attempt: retry.attempt }) },
+        ];
+      }
+      case "auto_retry_end": {
+        const retry = readAs(RetryEnd, value);
+        if (retry === null) return null;
+        if (retry.success !== false) return [];
+        const message = retry.finalError ?? "retries exhausted";
+        return [{ type: "error", message, kind: classifyErrorText(message), terminal: false }];
+      }
+      case "agent_end": {
+        const end = readAs(AgentEnd, value);
+        if (end === null) return null;
+        const fromEnd = end.messages?.findLast((message) => message.role === "assistant");
+        if (fromEnd !== undefined) lastAssistant = fromEnd;
+        return verdict(lastAssistant);
+      }
+      default:
+        return [];
+    }
+  }
+
+  return createJsonLinesParser({
+    cumulativeUsage: false,
+    event(value) {
+      const typed = readAs(TypedEvent, value);
+      return typed === null ? null : onTyped(typed.type, value);
+    },
+    reply() {
+      return lastAssistant === undefined ? "" : textOf(lastAssistant);
+    },
+  });
+}

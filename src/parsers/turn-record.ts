@@ -1,0 +1,125 @@
+// What every parser learns the same way from its own normalized events (session, mode, usage,
+// errors, the terminal event), and the one place a turn's result is concluded from it.
+
+import { type TerminalOutcome, turnStatus } from "./end.js";
+import { classifyErrorText, failureFromStderr, failureFromText, lastStderrLine } from "./failure.js";
+import { redact } from "./redact.js";
+import type { FailureKind, ParsedTurn, ProcessEnd, TurnEvent, TurnFailure, Usage } from "./types.js";
+
+export class TurnRecord {
+  sessionId: string | undefined;
+  mode: string | undefined;
+  usage: Usage | undefined;
+  terminal: TerminalOutcome | undefined;
+  /** The error a terminal event carried. */
+  terminalError: TurnFailure | undefined;
+  /** The last non-terminal error and retry notice: clues when the stream ends without a verdict. */
+  lastError: TurnFailure | undefined;
+  lastRetry: TurnFailure | undefined;
+  badLines = 0;
+
+  observe(events: readonly TurnEvent[]): void {
+    for (const event of events) this.observeOne(event);
+  }
+
+  private observeOne(event: TurnEvent): void {
+    switch (event.type) {
+      case "session":
+        this.sessionId = event.sessionId;
+        return;
+      case "mode":
+        this.mode = event.mode;
+        return;
+      case "usage":
+        this.usage = event.usage;
+        return;
+      case "retry":
+        this.lastRetry = failureFromText(event.message);
+        return;
+      case "error": {
+        const failure: TurnFailure = {
+          kind: event.kind,
+          message: event.message,
+          ...(event.resetsAt === undefined ? {} : { resetsAt: event.resetsAt }),
+        };
+        if (event.terminal) this.terminalError = failure;
+        else this.lastError = failure;
+        return;
+      }
+      case "turn-end":
+        // A failure anywhere in the turn outweighs a later success event (OpenCode can finish a
+        // step and then report a session error).
+        if (this.terminal !== "failed")
+          this.terminal = event.ok ? "ok" : event.declined ? "declined" : "failed";
+        return;
+      case "text":
+      case "tool-start":
+      case "tool-end":
+        return;
+    }
+  }
+}
+
+export interface ConcludeOptions {
+  readonly reply: string;
+  /** Whether the usage is a running total across resumed turns (see `usage.ts`). */
+  readonly cumulativeUsage: boolean;
+  /** A failure kind an exit code names by itself (Gemini's 41: authentication). */
+  readonly exitCodeKind?: (code: number) => FailureKind | undefined;
+}
+
+export function conclude(record: TurnRecord, end: ProcessEnd, options: ConcludeOptions): ParsedTurn {
+  const terminal = record.terminalError === undefined ? record.terminal : "failed";
+  const status = turnStatus(end, terminal);
+  const found = status === "failed" ? failureOf(record, end, options.exitCodeKind) : undefined;
+  // Error lines can quote a request's headers or a command line; they are printed to the user.
+  const failure = found === undefined ? undefined : { ...found, message: redact(found.message) };
+  return {
+    status,
+    reply: options.reply,
+    ...(record.sessionId === undefined ? {} : { sessionId: record.sessionId }),
+    ...(record.mode === undefined ? {} : { mode: record.mode }),
+    ...(record.usage === undefined ? {} : { usage: record.usage }),
+    cumulativeUsage: options.cumulativeUsage,
+    ...(failure === undefined ? {} : { failure }),
+    badLines: record.badLines,
+  };
+}
+
+function exitedNonZero(end: ProcessEnd): boolean {
+  return end.exitCode !== null && end.exitCode !== 0;
+}
+
+function failureOf(
+  record: TurnRecord,
+  end: ProcessEnd,
+  exitCodeKind: ConcludeOptions["exitCodeKind"],
+): TurnFailure {
+  if (record.terminalError !== undefined) return record.terminalError;
+  // No terminal error: piece the failure together from stderr and the stream's last complaints.
+  const clues = [failureFromStderr(end.stderrTail), record.lastError, record.lastRetry].filter(
+    (clue): clue is TurnFailure => clue !== undefined,
+  );
+  const first = clues[0];
+  const message = first?.message ?? describeEnd(record, end);
+  const named = clues.find((clue) => clue.kind !== "other");
+  let kind: FailureKind =
+    (end.exitCode === null ? undefined : exitCodeKind?.(end.exitCode)) ??
+    named?.kind ??
+    classifyErrorText(message);
+  // Without a terminal error event, only a failing exit code makes a rate limit the cause: a CLI
+  // that retried a 429 and then stopped for another reason was not rate limited.
+  if (kind === "rate-limit" && !exitedNonZero(end)) kind = "other";
+  const resetsAt = kind === "rate-limit" ? named?.resetsAt : undefined;
+  return resetsAt === undefined ? { kind, message } : { kind, message, resetsAt };
+}
+
+/** Words for a process that ended without saying why. */
+function describeEnd(record: TurnRecord, end: ProcessEnd): string {
+  const how =
+    end.exitCode === null ? `was ended by ${end.signal ?? "a signal"}` : `exited with code ${end.exitCode}`;
+  if (record.terminal === "ok") return `${how} after reporting success`;
+  const last = lastStderrLine(end.stderrTail);
+  const suffix = last === undefined ? "" : ` (stderr: ${last})`;
+  return `${how} without a final result event${suffix}`;
+}

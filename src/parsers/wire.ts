@@ -1,0 +1,30 @@
+// Zod helpers for reading CLI wire events: lenient where scv only reads a field, strict only about
+// the fields that decide what an event is.
+
+import { z } from "zod";
+
+/** A field scv reads when present: missing or of another type, it reads as undefined rather than
+ * failing the whole event (CLIs change field types between releases). */
+export function maybe<T extends z.ZodType>(schema: T) {
+  return schema.optional().catch(undefined);
+}
+
+export const maybeString = maybe(z.string());
+export const maybeNumber = maybe(z.number());
+export const maybeBoolean = maybe(z.boolean());
+
+/** Every JSON-lines event has a string `type`; the rest depends on it. */
+export const TypedEvent = z.looseObject({ type: z.string() });
+
+/** The value as `schema` reads it, or null when it is not that shape. */
+export function readAs<T>(schema: z.ZodType<T>, value: unknown): T | null {
+  const result = schema.safeParse(value);
+  return result.success ? result.data : null;
+}
+
+/** A JSON object as a record, for inputs whose shape is the tool's own business. */
+export function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}

@@ -1,0 +1,87 @@
+// Test helpers: feed bytes through the real framer into a parser, and replay captured fixtures.
+
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { OutputFormatKind } from "../../src/adapters.js";
+import { createParser } from "../../src/parsers/index.js";
+import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/parsers/types.js";
+import { createLineFramer } from "../../src/transport/framing.js";
+
+export interface Run {
+  readonly turn: ParsedTurn;
+  readonly events: TurnEvent[];
+}
+
+export const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+
+export function endWith(overrides: Partial<ProcessEnd> = {}): ProcessEnd {
+  return { exitCode: 0, signal: null, stderrTail: "", ...overrides };
+}
+
+/** Runs `chunks` through the line framer into `parser` and finishes it with `end`. */
+export function feed(
+  parser: StreamParser,
+  chunks: readonly (string | Buffer)[],
+  end: ProcessEnd,
+  maxLineBytes?: number,
+): Run {
+  const events: TurnEvent[] = [];
+  const framer = createLineFramer({
+    maxLineBytes,
+    onLine: (line) => events.push(...parser.push(line)),
+    onOversized: () => parser.skipped(),
+  });
+  for (const chunk of chunks) framer.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+  framer.end();
+  return { turn: parser.finish(end), events };
+}
+
+export function parse(format: OutputFormatKind, stdout: string | Buffer, end: Partial<ProcessEnd> = {}): Run {
+  return feed(createParser(format), [stdout], endWith(end));
+}
+
+/** The lines of a JSON-lines text, for building streams from parts. */
+export function jsonLines(...values: readonly unknown[]): string {
+  return values.map((value) => `${JSON.stringify(value)}\n`).join("");
+}
+
+interface CaptureMeta {
+  exit_code: number | null;
+  signal: string | null;
+  timed_out?: boolean;
+}
+
+function readOptional(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The ProcessEnd the runner would have seen for a capture (a lab timeout is scv's timeout). */
+export function fixtureEnd(cli: string, name: string): ProcessEnd {
+  const base = `${FIXTURES}${cli}/${name}`;
+  const meta = JSON.parse(readFileSync(`${base}.json`, "utf8")) as CaptureMeta;
+  const lastMessage = readOptional(`${base}.last-message.txt`);
+  return {
+    exitCode: meta.timed_out ? null : meta.exit_code,
+    signal: meta.timed_out ? "SIGTERM" : meta.signal,
+    stderrTail: readOptional(`${base}.stderr`) ?? "",
+    ...(meta.timed_out ? { termination: "timeout" as const } : {}),
+    ...(lastMessage === undefined ? {} : { lastMessage }),
+  };
+}
+
+export function fixtureStdout(cli: string, name: string): Buffer {
+  return readFileSync(`${FIXTURES}${cli}/${name}.stdout`);
+}
+
+/** Replays a capture in 4 KiB chunks, as a pipe would deliver it. */
+export function runFixture(format: OutputFormatKind, cli: string, name: string): Run {
+  const stdout = fixtureStdout(cli, name);
+  const chunks: Buffer[] = [];
+  for (let offset = 0; offset < stdout.length; offset += 4096)
+    chunks.push(stdout.subarray(offset, offset + 4096));
+  return feed(createParser(format), chunks, fixtureEnd(cli, name));
+}

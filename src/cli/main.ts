@@ -109,7 +109,19 @@ export function buildProgram(io: CliIo): Command {
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/gc.js")).gcCommand));
 
-  const conversations = program.command("conversations").description("scv's conversation records");
+  const conversations = program
+    .command("conversations")
+    .description("scv's conversation records: list, show, rm")
+    // A bare `scv conversations` lists, and a --json given to it is the list's.
+    .usage("[command] [options]")
+    .argument("[command]")
+    .allowExcessArguments(true)
+    .option("--json", "print JSON (the list, when no command is given)")
+    .action(async (operand: string | undefined, options: { json?: boolean }) => {
+      if (operand !== undefined) throw unknownCommand("conversations command", operand, conversations);
+      const { conversationsListCommand } = await import("../commands/conversations.js");
+      io.exitCode = await conversationsListCommand(io, options);
+    });
   conversations
     .command("list")
     .description("every conversation: handle, agent, turns, last used, cwd, model, last prompt")
@@ -123,7 +135,7 @@ export function buildProgram(io: CliIo): Command {
     .action(lazy(io, async () => (await import("../commands/conversations.js")).conversationsShowCommand));
   conversations
     .command("rm")
-    .description("remove a conversation's record")
+    .description("remove a conversation's record (and with --transcript the agent's transcript of it)")
     .argument("<handle>", "the conversation")
     .option("--transcript", "also remove the agent's transcript of that session")
     .action(lazy(io, async () => (await import("../commands/conversations.js")).conversationsRmCommand));
@@ -148,7 +160,6 @@ export function buildProgram(io: CliIo): Command {
 
   // A bare `scv agents` lists; anything else that is not a subcommand is a usage error.
   defaultTo(agents, "agents", "list");
-  defaultTo(conversations, "conversations", "list");
   program.on("command:*", (operands: string[]) => {
     throw unknownCommand("command", operands[0], program);
   });

@@ -1,16 +1,186 @@
-// Placeholder until its issue lands.
+// `scv conversations [list] [--json]`, `show <handle> [--json]`, `rm <handle> [--transcript]`: scv's
+// conversation records, and with `--transcript` the agent's own transcript of that session.
 
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { adapter } from "../adapters.js";
 import type { CliIo } from "../cli/io.js";
-import { ScvError } from "../errors.js";
+import { formatDuration } from "../duration.js";
+import { EXIT, ScvError } from "../errors.js";
+import {
+  type ConversationRecord,
+  conversationsDir,
+  HANDLE_PATTERN,
+  listConversations,
+  lockConversation,
+  preview,
+  readConversation,
+  removeConversation,
+} from "../home/conversations.js";
+import { findTranscripts, removeTranscripts } from "../home/gc.js";
+import { formatBytes } from "./gc.js";
+import { renderTable } from "./table.js";
 
-export async function conversationsListCommand(_io: CliIo): Promise<number> {
-  throw new ScvError("USAGE", "not available yet");
+export async function conversationsListCommand(io: CliIo, flags: { json?: boolean } = {}): Promise<number> {
+  const { records, damaged } = listConversations(io.env);
+  for (const name of damaged) {
+    const handle = name.replace(/\.json$/, "");
+    io.stderr.write(`scv: skipped damaged record ${name} — remove it with: scv conversations rm ${handle}\n`);
+  }
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (records.length === 0) {
+    io.stderr.write("scv: no conversations yet — start one with: scv delegate <agent> <prompt>\n");
+    return EXIT.ok;
+  }
+  const now = Date.now();
+  const rows = records.map((record) => [
+    record.handle,
+    record.agent,
+    String(record.turns),
+    ago(record.updatedAt, now),
+    record.cwd,
+    record.model ?? "-",
+    record.lastPrompt ? preview(record.lastPrompt, 60) : "-",
+  ]);
+  io.stdout.write(
+    renderTable(["HANDLE", "AGENT", "TURNS", "LAST USED", "CWD", "MODEL", "LAST PROMPT"], rows),
+  );
+  return EXIT.ok;
 }
 
-export async function conversationsShowCommand(_io: CliIo): Promise<number> {
-  throw new ScvError("USAGE", "not available yet");
+export async function conversationsShowCommand(
+  io: CliIo,
+  handle: string,
+  flags: { json?: boolean } = {},
+): Promise<number> {
+  const record = readConversation(checkHandle(handle), io.env);
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const now = Date.now();
+  const lines: [string, string][] = [
+    ["handle", record.handle],
+    ["agent", record.agent],
+    ["session", record.sessionId ?? "(none reported yet)"],
+    ["cwd", record.cwd],
+    ["model", record.model ?? "(the CLI's default)"],
+    ["effort", record.effort ?? "(the CLI's default)"],
+    ["policy", record.policy],
+    ["turns", String(record.turns)],
+    ["created", `${record.createdAt} (${ago(record.createdAt, now)})`],
+    ["last used", `${record.updatedAt} (${ago(record.updatedAt, now)})`],
+    ["last status", record.lastStatus ?? "-"],
+    ["last prompt", record.lastPrompt === undefined ? "-" : preview(record.lastPrompt, 200)],
+    ["usage", describeUsage(record.usage)],
+  ];
+  if (record.cumulative !== undefined) lines.push(["cli total", describeUsage(record.cumulative)]);
+  const width = Math.max(...lines.map(([label]) => label.length));
+  io.stdout.write(lines.map(([label, value]) => `${label.padEnd(width)}  ${value}\n`).join(""));
+  return EXIT.ok;
 }
 
-export async function conversationsRmCommand(_io: CliIo): Promise<number> {
-  throw new ScvError("USAGE", "not available yet");
+export async function conversationsRmCommand(
+  io: CliIo,
+  handle: string,
+  flags: { transcript?: boolean } = {},
+): Promise<number> {
+  checkHandle(handle);
+  if (!existsSync(join(conversationsDir(io.env), `${handle}.json`))) {
+    throw new ScvError("UNKNOWN_CONVERSATION", `no conversation '${handle}' — run: scv conversations list`);
+  }
+  // Held while removing, so a turn of this conversation never runs on a record or transcript half gone.
+  const release = await lockConversation(handle, io.env, 0);
+  try {
+    if (flags.transcript) {
+      const code = removeSessionTranscripts(io, readForTranscript(handle, io));
+      if (code !== EXIT.ok) return code;
+    }
+    removeConversation(handle, io.env);
+    io.stderr.write(`scv: removed conversation ${handle}\n`);
+    return EXIT.ok;
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+/** Removes the transcript files of the record's session; the record stays when one could not go. */
+function removeSessionTranscripts(io: CliIo, record: ConversationRecord): number {
+  const entry = adapter(record.agent);
+  const without = `run without --transcript to remove only the record`;
+  if (entry === undefined) {
+    throw new ScvError(
+      "USAGE",
+      `${record.handle} is a conversation of '${record.agent}', an agent this scv does not know — ${without}`,
+    );
+  }
+  if (record.sessionId === undefined) {
+    io.stderr.write(`scv: ${record.handle} has no session id recorded, so no transcript to remove\n`);
+    return EXIT.ok;
+  }
+  const search = findTranscripts(entry, record.sessionId, io.env);
+  if (search.kind === "unknown") throw new ScvError("USAGE", `${search.reason} — ${without}`);
+  const files = search.items.filter((item) => item.kind === "transcript");
+  if (files.length === 0) {
+    io.stderr.write(`scv: no transcript of session ${record.sessionId} under ${search.dir}\n`);
+    return EXIT.ok;
+  }
+  const result = removeTranscripts(search.items);
+  for (const item of result.removed) {
+    if (item.kind === "transcript")
+      io.stderr.write(`scv: removed transcript ${item.path} (${formatBytes(item.bytes)})\n`);
+  }
+  for (const note of result.kept) io.stderr.write(`scv: left ${note.path} — ${note.reason}\n`);
+  for (const note of result.failed) {
+    io.stderr.write(
+      `scv: could not remove ${note.path} (${note.reason}) — the record stays; fix it and run rm again\n`,
+    );
+  }
+  return result.failed.length > 0 ? EXIT.agentFailed : EXIT.ok;
+}
+
+/** The record, whose session id names the transcript; a damaged one cannot say which. */
+function readForTranscript(handle: string, io: CliIo): ConversationRecord {
+  try {
+    return readConversation(handle, io.env);
+  } catch (error) {
+    throw new ScvError(
+      "UNKNOWN_CONVERSATION",
+      `the record of ${handle} is damaged, so its session is unknown — run without --transcript to remove only the record`,
+      { cause: error },
+    );
+  }
+}
+
+function checkHandle(handle: string): string {
+  if (!HANDLE_PATTERN.test(handle)) {
+    throw new ScvError(
+      "UNKNOWN_CONVERSATION",
+      `'${handle}' is not a conversation handle (like codex-k3f9x2) — run: scv conversations list`,
+    );
+  }
+  return handle;
+}
+
+function describeUsage(usage: ConversationRecord["usage"]): string {
+  const parts: string[] = [];
+  for (const key of ["input", "cached", "cacheWrite", "output", "reasoning"] as const) {
+    const value = usage[key];
+    if (value !== undefined) parts.push(`${key} ${value}`);
+  }
+  if (usage.costUsd !== undefined) parts.push(`cost $${usage.costUsd.toFixed(4)}`);
+  return parts.length === 0 ? "(none reported)" : parts.join(" · ");
+}
+
+/** `3h ago`, the largest whole unit only: a listing wants a glance, not `3h12m5s`. */
+function ago(iso: string, now: number): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return "?";
+  const elapsed = Math.max(0, now - then);
+  if (elapsed < 60_000) return "just now";
+  const text = formatDuration(elapsed);
+  return `${/^\d+[a-z]+/.exec(text)?.[0] ?? text} ago`;
 }

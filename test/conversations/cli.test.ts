@@ -1,0 +1,254 @@
+// `scv conversations` through the built binary (`npm run build` first): records written by scv's own
+// writer round-trip through list and show, rm removes them (and with --transcript the agent's
+// transcript of that session), and unknown or malformed handles exit 2 with one line.
+
+import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type ConversationRecord,
+  conversationSchema,
+  lockConversation,
+  writeConversation,
+} from "../../src/home/conversations.js";
+import { DAY, HOUR, type TempHome, tempHome, uuid } from "../gc/fixture.js";
+
+const SCV = resolve("dist/scv.js");
+
+function scv(args: string[], env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [SCV, ...args], { env, encoding: "utf8", timeout: 20_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+let home: TempHome;
+let now: number;
+const CLAUDE_PROJECTS = "agents/claude/.claude/projects/-work-project";
+
+function record(partial: Partial<ConversationRecord> & { handle: string; agent: string }, age: number) {
+  const time = new Date(now - age).toISOString();
+  const full = conversationSchema.parse({
+    cwd: "/work/project",
+    policy: "auto",
+    createdAt: new Date(now - age - HOUR).toISOString(),
+    updatedAt: time,
+    turns: 2,
+    ...partial,
+  });
+  writeConversation(full, home.env);
+  return full;
+}
+
+let codex: ConversationRecord;
+let claude: ConversationRecord;
+let gemini: ConversationRecord;
+
+beforeEach(() => {
+  now = Date.now();
+  home = tempHome(now);
+  codex = record(
+    {
+      handle: "codex-k3f9x2",
+      agent: "codex",
+      sessionId: uuid(1),
+      model: "gpt-5.2",
+      effort: "high",
+      lastPrompt:
+        "Fix the flaky test in\nparser.test.ts — it fails one run in ten when the machine is loaded, see CI",
+      usage: { input: 12000, cached: 3000, output: 800, reasoning: 120, costUsd: 0.0421 },
+      lastStatus: "ok",
+    },
+    3 * HOUR,
+  );
+  claude = record(
+    { handle: "claude-a1b2c3", agent: "claude", sessionId: uuid(2), lastPrompt: "hi" },
+    2 * DAY,
+  );
+  gemini = record({ handle: "gemini-zz99yy", agent: "gemini", sessionId: uuid(3) }, DAY);
+  home.file(`${CLAUDE_PROJECTS}/${uuid(2)}.jsonl`, 2 * DAY, "x".repeat(300));
+  home.file(`${CLAUDE_PROJECTS}/${uuid(2)}/subagents/agent-1.jsonl`, 2 * DAY);
+  home.file(`${CLAUDE_PROJECTS}/${uuid(9)}.jsonl`, 2 * DAY); // another session
+  home.file(`${CLAUDE_PROJECTS}/${uuid(2)}.txt`, 2 * DAY); // named after it, other extension
+});
+
+afterEach(() => home.remove());
+
+describe("scv conversations list", () => {
+  it("lists handle, agent, turns, last used, cwd, model and a one-line preview, newest first", () => {
+    const result = scv(["conversations", "list"], home.env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^HANDLE\s+AGENT\s+TURNS\s+LAST USED\s+CWD\s+MODEL\s+LAST PROMPT$/);
+    expect(lines[1]).toMatch(
+      /^codex-k3f9x2\s+codex\s+2\s+3h ago\s+\/work\/project\s+gpt-5\.2\s+Fix the flaky test in parser\.test\.ts — it fails one run in …$/,
+    );
+    expect(lines[2]).toMatch(/^gemini-zz99yy\s+gemini\s+2\s+1d ago\s+\/work\/project\s+-\s+-$/);
+    expect(lines[3]).toMatch(/^claude-a1b2c3\s+claude\s+2\s+2d ago\s+\/work\/project\s+-\s+hi$/);
+    expect(lines).toHaveLength(4);
+    // A bare `scv conversations` is the same list.
+    expect(scv(["conversations"], home.env).stdout).toBe(result.stdout);
+  });
+
+  it("prints the records as JSON, also from a bare `scv conversations --json`", () => {
+    const result = scv(["conversations", "list", "--json"], home.env);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([codex, gemini, claude]);
+    expect(scv(["conversations", "--json"], home.env).stdout).toBe(result.stdout);
+  });
+
+  it("says there are none, and flags a damaged record without failing", () => {
+    home.file("conversations/codex-broken.json", HOUR, "{ nope");
+    const listed = scv(["conversations", "--json"], home.env);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toHaveLength(3);
+    expect(listed.stderr).toBe(
+      "scv: skipped damaged record codex-broken.json — remove it with: scv conversations rm codex-broken\n",
+    );
+    const empty = tempHome(now);
+    try {
+      const none = scv(["conversations"], empty.env);
+      expect(none).toEqual({
+        code: 0,
+        stdout: "",
+        stderr: "scv: no conversations yet — start one with: scv delegate <agent> <prompt>\n",
+      });
+      expect(JSON.parse(scv(["conversations", "--json"], empty.env).stdout)).toEqual([]);
+    } finally {
+      empty.remove();
+    }
+  });
+});
+
+describe("scv conversations show", () => {
+  it("prints the record as JSON exactly as stored", () => {
+    const result = scv(["conversations", "show", "codex-k3f9x2", "--json"], home.env);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(codex);
+  });
+
+  it("prints the session id and usage totals", () => {
+    const result = scv(["conversations", "show", "codex-k3f9x2"], home.env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^session\\s+${uuid(1)}$`, "m"));
+    expect(result.stdout).toMatch(
+      /^usage\s+input 12000 · cached 3000 · output 800 · reasoning 120 · cost \$0\.0421$/m,
+    );
+    expect(result.stdout).toMatch(/^model\s+gpt-5\.2$/m);
+    expect(result.stdout).toMatch(/^last used\s+\S+ \(3h ago\)$/m);
+    expect(result.stdout).toMatch(
+      /^last prompt\s+Fix the flaky test in parser\.test\.ts — it fails one run in ten/m,
+    );
+  });
+
+  it("refuses an unknown, a malformed and a damaged handle with exit 2 and one line", () => {
+    home.file("conversations/codex-broken.json", HOUR, "{ nope");
+    const cases = [
+      ["codex-zzzzzz", "scv: no conversation 'codex-zzzzzz' — run: scv conversations list\n"],
+      [
+        "../etc/passwd",
+        "scv: '../etc/passwd' is not a conversation handle (like codex-k3f9x2) — run: scv conversations list\n",
+      ],
+      [
+        "codex-broken",
+        /^scv: conversation record .*codex-broken\.json is damaged — remove it with: scv conversations rm codex-broken\n$/,
+      ],
+    ] as const;
+    for (const [handle, message] of cases) {
+      const result = scv(["conversations", "show", handle], home.env);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      if (typeof message === "string") expect(result.stderr).toBe(message);
+      else expect(result.stderr).toMatch(message);
+    }
+  });
+});
+
+describe("scv conversations rm", () => {
+  it("removes the record and nothing else; then it is unknown", () => {
+    const before = home.snapshot();
+    const result = scv(["conversations", "rm", "claude-a1b2c3"], home.env);
+    expect(result).toEqual({ code: 0, stdout: "", stderr: "scv: removed conversation claude-a1b2c3\n" });
+    expect(home.snapshot()).toEqual(before.filter((path) => path !== "scv/conversations/claude-a1b2c3.json"));
+    expect(scv(["conversations", "show", "claude-a1b2c3"], home.env).code).toBe(2);
+    expect(scv(["conversations", "rm", "claude-a1b2c3"], home.env)).toMatchObject({
+      code: 2,
+      stderr: "scv: no conversation 'claude-a1b2c3' — run: scv conversations list\n",
+    });
+    expect(JSON.parse(scv(["conversations", "--json"], home.env).stdout)).toEqual([codex, gemini]);
+  });
+
+  it("with --transcript removes that session's transcript files and the folders they leave empty", () => {
+    const before = home.snapshot();
+    const result = scv(["conversations", "rm", "claude-a1b2c3", "--transcript"], home.env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n")).toEqual([
+      `scv: removed transcript ${home.scv}/${CLAUDE_PROJECTS}/${uuid(2)}.jsonl (300 B)`,
+      `scv: removed transcript ${home.scv}/${CLAUDE_PROJECTS}/${uuid(2)}/subagents/agent-1.jsonl (16 B)`,
+      "scv: removed conversation claude-a1b2c3",
+      "",
+    ]);
+    const gone = new Set(
+      [
+        "conversations/claude-a1b2c3.json",
+        `${CLAUDE_PROJECTS}/${uuid(2)}.jsonl`,
+        `${CLAUDE_PROJECTS}/${uuid(2)}`,
+        `${CLAUDE_PROJECTS}/${uuid(2)}/subagents`,
+        `${CLAUDE_PROJECTS}/${uuid(2)}/subagents/agent-1.jsonl`,
+      ].map((path) => `scv/${path}`),
+    );
+    expect(home.snapshot()).toEqual(before.filter((path) => !gone.has(path)));
+  });
+
+  it("with --transcript refuses, removing nothing, when scv cannot know the agent's transcripts", () => {
+    const before = home.snapshot();
+    const result = scv(["conversations", "rm", "gemini-zz99yy", "--transcript"], home.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "scv: scv does not know where Gemini CLI keeps transcripts — run without --transcript to remove only the record\n",
+    );
+    expect(home.snapshot()).toEqual(before);
+  });
+
+  it("with --transcript still removes a record that has no session id, and says so", () => {
+    record({ handle: "codex-nosess", agent: "codex" }, HOUR);
+    const result = scv(["conversations", "rm", "codex-nosess", "--transcript"], home.env);
+    expect(result).toEqual({
+      code: 0,
+      stdout: "",
+      stderr:
+        "scv: codex-nosess has no session id recorded, so no transcript to remove\nscv: removed conversation codex-nosess\n",
+    });
+  });
+
+  it("removes a damaged record, but not with --transcript", () => {
+    home.file("conversations/codex-broken.json", HOUR, "{ nope");
+    const refused = scv(["conversations", "rm", "codex-broken", "--transcript"], home.env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      "scv: the record of codex-broken is damaged, so its session is unknown — run without --transcript to remove only the record\n",
+    );
+    expect(scv(["conversations", "rm", "codex-broken"], home.env).code).toBe(0);
+    expect(home.snapshot()).not.toContain("scv/conversations/codex-broken.json");
+  });
+
+  it("refuses while a turn of that conversation runs, and a malformed handle", async () => {
+    const release = await lockConversation("codex-k3f9x2", home.env, 0);
+    try {
+      const busy = scv(["conversations", "rm", "codex-k3f9x2"], home.env);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toMatch(/^scv: conversation busy — another turn of codex-k3f9x2 is running; .*\n$/);
+    } finally {
+      await release();
+    }
+    expect(home.snapshot()).toContain("scv/conversations/codex-k3f9x2.json");
+    const malformed = scv(["conversations", "rm", "Codex K3F9X2"], home.env);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr.trim().split("\n")).toHaveLength(1);
+    const unknown = scv(["conversations", "drop", "codex-k3f9x2"], home.env);
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: "scv: unknown conversations command 'drop' — known: list, show, rm\n",
+    });
+  });
+});

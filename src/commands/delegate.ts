@@ -1,8 +1,192 @@
-// Placeholder until its issue lands.
+// `scv delegate <agent>[:model][/effort] <prompt | ->` and `scv delegate -c <conversation> <prompt>`:
+// one turn, its reply on stdout (or the `--json` result), failures and the conversation handle on
+// stderr. scv's own SIGINT/SIGTERM end the agent's whole process group and exit 130/143.
 
+import { adapter } from "../adapters.js";
 import type { CliIo } from "../cli/io.js";
-import { ScvError } from "../errors.js";
+import { loadConfig } from "../config.js";
+import { parseDuration } from "../duration.js";
+import { EXIT, ScvError } from "../errors.js";
+import type { TurnResult } from "../result.js";
+import type { Policy } from "../transport/env.js";
+import { failureLine, runTurn, type TurnRequest } from "../transport/turn.js";
 
-export async function delegateCommand(_io: CliIo): Promise<number> {
-  throw new ScvError("USAGE", "not available yet");
+export interface DelegateOptions {
+  readonly model?: string;
+  readonly effort?: string;
+  readonly continue?: string;
+  readonly cwd?: string;
+  readonly policy?: Policy;
+  readonly timeout?: string;
+  readonly idleTimeout?: string;
+  readonly parallel?: string;
+  readonly json?: boolean;
+  readonly events?: boolean;
+  readonly quiet?: boolean;
+  readonly background?: boolean;
+  readonly env?: readonly string[];
+}
+
+/** An agent as written on the command line: `agent[:model][/effort]`. */
+export interface AgentSpec {
+  readonly agent: string;
+  readonly model?: string;
+  readonly effort?: string;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export async function delegateCommand(
+  io: CliIo,
+  positionals: readonly string[],
+  options: DelegateOptions = {},
+): Promise<number> {
+  if (options.background)
+    throw new ScvError("USAGE", "--background is not available yet — run the turn in the foreground");
+  if (options.events)
+    throw new ScvError("USAGE", "--events is not available yet — use --json for the result");
+
+  const { agents, promptArg } = splitPositionals(positionals, options.continue !== undefined);
+  if (agents.length > 1) {
+    throw new ScvError(
+      "USAGE",
+      "several agents in one call are not available yet — run one scv delegate per agent",
+    );
+  }
+  const spec = agents[0];
+  const config = loadConfig(io.env).config;
+  const request: TurnRequest = {
+    agent: spec?.agent,
+    continue: options.continue,
+    prompt: promptArg === "-" ? await readPrompt(io) : promptArg,
+    model: spec?.model ?? options.model,
+    effort: spec?.effort ?? options.effort,
+    policy: options.policy,
+    cwd: options.cwd,
+    timeoutMs: durationOption("--timeout", options.timeout),
+    idleTimeoutMs: durationOption("--idle-timeout", options.idleTimeout),
+    env: envOptions(options.env ?? []),
+  };
+
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A second signal does not wait for the grace period: the exit hook of the process runner
+    // SIGKILLs every group still alive.
+    if (controller.signal.aborted) process.exit(signal === "SIGTERM" ? EXIT.terminated : EXIT.interrupted);
+    controller.abort(signal);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  let result: TurnResult;
+  try {
+    result = await runTurn(request, {
+      env: io.env,
+      cwd: io.cwd,
+      config,
+      signal: controller.signal,
+      lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT),
+    });
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  print(io, result, options);
+  return result.exitCode;
+}
+
+function print(io: CliIo, result: TurnResult, options: DelegateOptions): void {
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(result)}\n`);
+  } else if (result.reply !== "") {
+    io.stdout.write(result.reply.endsWith("\n") ? result.reply : `${result.reply}\n`);
+  }
+  const failure = failureLine(result);
+  if (failure !== undefined) io.stderr.write(`scv: ${failure}\n`);
+  if (!options.quiet && result.conversation !== null && result.session !== null) {
+    io.stderr.write(
+      `conversation: ${result.conversation} — continue with: scv delegate -c ${result.conversation} "…"\n`,
+    );
+  }
+}
+
+/** The agents (none when continuing) and the prompt, which is always the last positional. */
+function splitPositionals(
+  positionals: readonly string[],
+  continuing: boolean,
+): { agents: AgentSpec[]; promptArg: string } {
+  const promptArg = positionals.at(-1);
+  const names = positionals.slice(0, -1);
+  if (continuing) {
+    if (positionals.length !== 1 || promptArg === undefined) {
+      throw new ScvError(
+        "USAGE",
+        "with -c the agent comes from the conversation — pass only the prompt: scv delegate -c <conversation> <prompt>",
+      );
+    }
+    return { agents: [], promptArg };
+  }
+  if (promptArg === undefined || names.length === 0) {
+    throw new ScvError("USAGE", "name an agent and a prompt — scv delegate <agent> <prompt | ->");
+  }
+  return { agents: names.map(parseAgentSpec), promptArg };
+}
+
+/** `agent[:model][/effort]`. A model may itself contain `/` (`openai/gpt-5.5`) and `:`, so only a
+ * last `/…` naming one of the agent's effort levels is read as the effort. */
+export function parseAgentSpec(text: string): AgentSpec {
+  const match = /^([a-z][a-z0-9-]*)(.*)$/s.exec(text);
+  const agent = match?.[1];
+  const rest = match?.[2] ?? "";
+  if (agent === undefined || (rest !== "" && !rest.startsWith(":") && !rest.startsWith("/"))) {
+    throw new ScvError(
+      "USAGE",
+      `'${text}' is not an agent — write agent[:model][/effort], such as codex:gpt-5.5/high`,
+    );
+  }
+  if (rest === "") return { agent };
+  if (rest.startsWith("/")) return { agent, effort: nonEmpty(rest.slice(1), text) };
+  const spec = rest.slice(1);
+  const slash = spec.lastIndexOf("/");
+  const levels = adapter(agent)?.effortLevels ?? [];
+  if (slash !== -1 && levels.includes(spec.slice(slash + 1))) {
+    return { agent, model: nonEmpty(spec.slice(0, slash), text), effort: spec.slice(slash + 1) };
+  }
+  return { agent, model: nonEmpty(spec, text) };
+}
+
+function nonEmpty(value: string, text: string): string {
+  if (value === "")
+    throw new ScvError("USAGE", `'${text}' names an empty model or effort — write agent[:model][/effort]`);
+  return value;
+}
+
+function durationOption(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseDuration(text);
+  if (ms === undefined || ms <= 0) {
+    throw new ScvError("USAGE", `${flag} '${text}' is not a duration — write it like 90s, 20m or 1h30m`);
+  }
+  return ms;
+}
+
+function envOptions(pairs: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    const name = at === -1 ? pair : pair.slice(0, at);
+    if (at === -1 || !ENV_NAME.test(name)) {
+      throw new ScvError("USAGE", `--env '${pair}' is not NAME=value — write it like --env IS_SANDBOX=1`);
+    }
+    env[name] = pair.slice(at + 1);
+  }
+  return env;
+}
+
+async function readPrompt(io: CliIo): Promise<string> {
+  if (io.stdin.isTTY) io.stderr.write("scv: reading the prompt from stdin; end it with Ctrl-D\n");
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin) {
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

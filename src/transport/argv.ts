@@ -71,8 +71,17 @@ export function buildAgentArgs(request: ArgvRequest): string[] {
   }
   const positional = continuing ? fill(resume.positional, "{session}", sessionId) : [];
   args.push(...promptArgs(entry, positional, prompt));
+  if (args.some((arg) => Buffer.byteLength(arg) >= MAX_ARG_BYTES)) {
+    throw new ScvError(
+      "USAGE",
+      `the prompt is ${Math.ceil(Buffer.byteLength(prompt) / 1024)} KiB, more than one command-line argument can carry (128 KiB) — put the bulk in a file and point the prompt at it`,
+    );
+  }
   return args;
 }
+
+/** Linux refuses a single argv string of 128 KiB or more (MAX_ARG_STRLEN) with E2BIG. */
+const MAX_ARG_BYTES = 128 * 1024;
 
 /** The prompt and any positional session id, kept from reading as options. */
 function promptArgs(entry: AdapterDescriptor, positional: readonly string[], prompt: string): string[] {

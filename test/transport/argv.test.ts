@@ -395,3 +395,12 @@ describe("session ids", () => {
     ).toBe(2);
   });
 });
+
+describe("prompt size", () => {
+  it("refuses a prompt one argv element cannot carry (Linux: under 128 KiB), exit 2", () => {
+    expect(argv("pi", { policy: "default", prompt: "x".repeat(100_000) }).at(-1)).toHaveLength(100_000);
+    const error = usageError(() => argv("pi", { policy: "default", prompt: "x".repeat(131_072) }));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain("more than one command-line argument can carry");
+  });
+});

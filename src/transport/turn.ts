@@ -1,0 +1,554 @@
+// One turn of one agent, start to finish: resolve the agent (or the conversation being continued),
+// its executable and settings; build argv and env; ensure its private home and refuse it early when
+// its key store says it is signed out; lock the conversation; run the CLI and feed its stdout lines
+// to the format's parser; classify the end; record the conversation. Every agent goes through the
+// same code: what differs is read from its descriptor.
+
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { nanoid } from "nanoid";
+import type { AdapterDescriptor, OutputFormatKind } from "../adapters.js";
+import { installHint, locateAgent, requireAgent } from "../agents.js";
+import { agentSettings, type Config } from "../config.js";
+import { formatDuration, parseDuration } from "../duration.js";
+import { EXIT, type ExitCode, ScvError } from "../errors.js";
+import { ensureAgentHome, ensurePrivateDir } from "../home/agent-home.js";
+import {
+  type ConversationRecord,
+  lockConversation,
+  newHandle,
+  preview,
+  readConversation,
+  recordExists,
+  writeConversation,
+} from "../home/conversations.js";
+import { inspectStore, type StoreInspection } from "../home/keystore.js";
+import { agentHome, type Env } from "../home/paths.js";
+import { createParser } from "../parsers/index.js";
+import type { ParsedTurn, StreamParser, TurnEvent, Usage } from "../parsers/types.js";
+import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
+import type { TurnResult } from "../result.js";
+import { buildAgentArgs, isValidSessionId, type SessionArg } from "./argv.js";
+import { agentEnvironment, type Policy } from "./env.js";
+import { createLineFramer } from "./framing.js";
+import { type ProcessExit, startProcess } from "./process.js";
+
+export interface TurnRequest {
+  /** The agent of a first turn; with `continue`, it must be the conversation's agent if given. */
+  readonly agent?: string;
+  /** The handle of the conversation to continue. */
+  readonly continue?: string;
+  readonly prompt: string;
+  readonly model?: string;
+  readonly effort?: string;
+  readonly policy?: Policy;
+  /** The project folder, relative to the context's cwd. */
+  readonly cwd?: string;
+  readonly timeoutMs?: number;
+  readonly idleTimeoutMs?: number;
+  /** Extra variables for the agent (`--env`), set after isolation like the config's. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface TurnContext {
+  /** scv's own environment: SCV_HOME, PATH and HOME are read from it, and the agent's environment is
+   * made from it. */
+  readonly env: Env;
+  /** scv's working directory. */
+  readonly cwd: string;
+  readonly config: Config;
+  /** Aborting ends the turn's process group; `signal.reason` "SIGTERM" makes it exit 143, else 130. */
+  readonly signal?: AbortSignal;
+  /** Every normalized event, as the parser produces it. */
+  readonly onEvent?: (event: TurnEvent) => void;
+  /** How long a continued turn waits for another turn of its conversation. */
+  readonly lockWaitMs?: number;
+  /** Between SIGTERM and SIGKILL when scv ends the process group. */
+  readonly graceMs?: number;
+  readonly now?: () => Date;
+  /** The parser of an output format; defaults to the format's own (tests inject one). */
+  readonly parserFor?: (format: OutputFormatKind) => StreamParser;
+  /** Tells whether an agent is signed in before it is spawned; defaults to its key store. */
+  readonly signInCheck?: (entry: AdapterDescriptor, home: string) => Promise<StoreInspection | undefined>;
+}
+
+/** Everything decided before anything is written or spawned. */
+export interface TurnPlan {
+  readonly entry: AdapterDescriptor;
+  readonly executable: string;
+  /** The arguments after the executable. */
+  readonly args: readonly string[];
+  readonly home: string;
+  readonly cwd: string;
+  readonly handle: string;
+  /** The record being continued; undefined for a first turn. */
+  readonly record?: ConversationRecord;
+  readonly session?: SessionArg;
+  readonly model?: string;
+  readonly effort?: string;
+  readonly policy: Policy;
+  readonly timeoutMs?: number;
+  readonly idleTimeoutMs?: number;
+  readonly extraEnv: Readonly<Record<string, string>>;
+  /** Where the CLI writes its final message (`{file}` of the format's last-message args). */
+  readonly lastMessageFile?: string;
+  readonly prompt: string;
+}
+
+/** Resolves and validates a request without side effects; throws `ScvError` for what the user must
+ * fix (unknown agent or conversation, bad value, CLI not installed). */
+export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
+  const record = request.continue === undefined ? undefined : readConversation(request.continue, context.env);
+  if (record !== undefined && request.agent !== undefined && request.agent !== record.agent) {
+    throw new ScvError(
+      "USAGE",
+      `conversation ${record.handle} belongs to ${record.agent}, not ${request.agent} — drop the agent name when continuing`,
+    );
+  }
+  const name = record?.agent ?? request.agent;
+  if (name === undefined) throw new ScvError("USAGE", "no agent named — scv delegate <agent> <prompt>");
+  const entry = requireAgent(name);
+  if (!entry.cliTurns) {
+    throw new ScvError(
+      "USAGE",
+      `${entry.product} has no verified one-turn command line (scv would need its ACP server) — delegate to another agent`,
+    );
+  }
+
+  let session: SessionArg | undefined;
+  if (record !== undefined) {
+    if (entry.resume.kind === "unsupported") {
+      throw new ScvError(
+        "RESUME_UNSUPPORTED",
+        `${entry.product} cannot continue a conversation — start a new one`,
+      );
+    }
+    if (record.sessionId === undefined) {
+      throw new ScvError(
+        "UNKNOWN_CONVERSATION",
+        `conversation ${record.handle} has no ${entry.product} session to continue — start a new one`,
+      );
+    }
+    session = { kind: "continue", id: record.sessionId };
+  } else if (entry.resume.kind === "supported" && entry.resume.start.length > 0) {
+    // This CLI lets the caller choose the id, so the conversation is known before the turn runs.
+    session = { kind: "start", id: randomUUID() };
+  }
+
+  const settings = agentSettings(context.config, entry.name);
+  const model = request.model ?? (record !== undefined ? record.model : settings.model);
+  const effort = request.effort ?? (record !== undefined ? record.effort : settings.effort);
+  const policy = request.policy ?? record?.policy ?? settings.policy ?? "default";
+  const cwd = projectDir(
+    request.cwd === undefined ? (record?.cwd ?? context.cwd) : resolve(context.cwd, request.cwd),
+  );
+  const timeoutMs = request.timeoutMs ?? configDuration(settings.timeout);
+  const idleTimeoutMs = request.idleTimeoutMs ?? configDuration(settings.idle_timeout);
+
+  const home = agentHome(entry.name, context.env);
+  const lastMessageFile =
+    entry.output.kind === "codex-jsonl" ? join(home, ".scv", `last-message-${nanoid(10)}.txt`) : undefined;
+  const args = buildAgentArgs({
+    entry,
+    prompt: request.prompt,
+    policy,
+    model,
+    effort,
+    session,
+    lastMessageFile,
+  });
+
+  const executable = locateAgent(entry, context.config, context.env);
+  if (executable === undefined) {
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `${entry.product} is not installed ('${context.config.agents?.[entry.name]?.command ?? entry.command}' not found) — ${installHint(entry)}`,
+    );
+  }
+
+  return {
+    entry,
+    executable,
+    args,
+    home,
+    cwd,
+    handle: record?.handle ?? freshHandle(entry.name, context.env),
+    record,
+    session,
+    model,
+    effort,
+    policy,
+    timeoutMs,
+    idleTimeoutMs,
+    extraEnv: { ...settings.env, ...request.env },
+    lastMessageFile,
+    prompt: request.prompt,
+  };
+}
+
+/** Runs a planned turn: home, sign-in check, lock, process, parse, record. Throws `ScvError` only
+ * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. */
+export async function executeTurn(plan: TurnPlan, context: TurnContext): Promise<TurnResult> {
+  const started = Date.now();
+  const { entry, home } = plan;
+  ensureAgentHome(entry.name, context.env);
+  await refuseSignedOut(entry, home, context);
+
+  const release =
+    plan.record === undefined
+      ? undefined
+      : await untilAborted(lockConversation(plan.handle, context.env, context.lockWaitMs), context.signal);
+  try {
+    if (plan.lastMessageFile !== undefined) ensurePrivateDir(join(home, ".scv"));
+    const env = agentEnvironment({
+      parent: context.env,
+      entry,
+      home,
+      policy: plan.policy,
+      extra: plan.extraEnv,
+    });
+    const parser = (context.parserFor ?? createParser)(entry.output.kind);
+    const framer = createLineFramer({
+      onLine: (line) => {
+        for (const event of parser.push(line)) context.onEvent?.(event);
+      },
+      onOversized: () => parser.skipped(),
+    });
+    const child = startProcess({
+      file: plan.executable,
+      args: plan.args,
+      cwd: plan.cwd,
+      env,
+      timeoutMs: plan.timeoutMs,
+      idleTimeoutMs: plan.idleTimeoutMs,
+      graceMs: context.graceMs,
+      signal: context.signal,
+      onStdout: (chunk) => framer.push(chunk),
+    });
+    const end = await child.done;
+    framer.end();
+    if (end.spawnError !== undefined) return spawnFailure(plan, end, started);
+    if (end.pid === undefined) throw interrupted(context.signal, "interrupted before the agent started");
+    const lastMessage = takeLastMessage(plan.lastMessageFile);
+    const parsed = parser.finish({ ...end, lastMessage });
+    return conclude(plan, parsed, end, started, context);
+  } finally {
+    if (plan.lastMessageFile !== undefined) rmSync(plan.lastMessageFile, { force: true });
+    await release?.();
+  }
+}
+
+/** A whole turn; never throws an `ScvError`: what the user must fix comes back as a failed result
+ * with its exit code. */
+export async function runTurn(request: TurnRequest, context: TurnContext): Promise<TurnResult> {
+  const started = Date.now();
+  try {
+    return await executeTurn(planTurn(request, context), context);
+  } catch (error) {
+    if (!(error instanceof ScvError)) throw error;
+    return failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
+  }
+}
+
+/** A result for a turn that never ran. */
+export function failedResult(error: ScvError, agent: string | undefined, started = Date.now()): TurnResult {
+  const [what, hint] = splitMessage(error.message);
+  return {
+    reply: "",
+    status:
+      error.exitCode === EXIT.interrupted || error.exitCode === EXIT.terminated ? "cancelled" : "failed",
+    agent: agent ?? "",
+    conversation: null,
+    session: null,
+    usage: null,
+    cost: null,
+    duration: Math.max(0, Date.now() - started),
+    exitCode: error.exitCode,
+    error: what,
+    hint: hint ?? null,
+    fallbacks: [],
+    badLines: 0,
+  };
+}
+
+/** The one line a failed result prints on stderr: "what happened — what to do". */
+export function failureLine(result: TurnResult): string | undefined {
+  if (result.error === null) return undefined;
+  return result.hint === null ? result.error : `${result.error} — ${result.hint}`;
+}
+
+async function refuseSignedOut(entry: AdapterDescriptor, home: string, context: TurnContext): Promise<void> {
+  const check = context.signInCheck ?? storedSignIn;
+  const inspection = await check(entry, home);
+  if (inspection?.state === "signed-out") {
+    // A signed-out CLI may retry its network for minutes (codex exec) or wait for a login code (amp).
+    throw new ScvError(
+      "NOT_SIGNED_IN",
+      `${entry.product} is not signed in (${inspection.detail}) — run: scv agents login ${entry.name}`,
+    );
+  }
+}
+
+/** The key store's verdict where the descriptor names one; CLIs whose status needs a command or
+ * cannot be checked are left to fail on their own. */
+async function storedSignIn(entry: AdapterDescriptor, home: string): Promise<StoreInspection | undefined> {
+  return entry.status.kind === "stored" ? inspectStore(entry.status.store, home) : undefined;
+}
+
+function conclude(
+  plan: TurnPlan,
+  parsed: ParsedTurn,
+  end: ProcessExit,
+  started: number,
+  context: TurnContext,
+): TurnResult {
+  const { entry } = plan;
+  const fallbacks: string[] = [];
+  let confirmed: string | undefined;
+  if (parsed.sessionId !== undefined) {
+    if (isValidSessionId(entry, parsed.sessionId)) confirmed = parsed.sessionId;
+    else
+      fallbacks.push(
+        `${entry.product} reported a session id scv does not accept (not its documented shape); it was not recorded`,
+      );
+  }
+  if (parsed.reply === "" && plan.lastMessageFile !== undefined && end.exitCode === 0) {
+    fallbacks.push("no reply in the stream or the last-message file");
+  }
+  const sessionId = confirmed ?? plan.session?.id;
+
+  const turnUsage = usageOfTurn(parsed, plan.record?.cumulative);
+  // A first turn is recorded when it completed, or when its session exists on the CLI's side (so a
+  // failed or stopped turn can still be continued); a continued turn always updates its record.
+  let record: ConversationRecord | undefined;
+  if (plan.record !== undefined || parsed.status === "completed" || confirmed !== undefined) {
+    try {
+      record = saveRecord(plan, parsed, sessionId, turnUsage, context);
+    } catch (error) {
+      // The reply is here already; losing the record must not lose it.
+      if (!(error instanceof ScvError)) throw error;
+      fallbacks.push(`${error.message}; this turn is not recorded`);
+    }
+  }
+
+  const exitCode = exitCodeOf(parsed, context.signal);
+  const [error, hint] = describeFailure(plan, parsed, end, exitCode);
+  return {
+    reply: parsed.reply,
+    status: parsed.status,
+    agent: entry.name,
+    conversation: record?.handle ?? null,
+    session: sessionId ?? null,
+    usage: turnUsage ?? null,
+    cost: turnUsage?.costUsd ?? null,
+    duration: Math.max(0, Date.now() - started),
+    exitCode,
+    error,
+    hint,
+    fallbacks,
+    badLines: parsed.badLines,
+  };
+}
+
+function saveRecord(
+  plan: TurnPlan,
+  parsed: ParsedTurn,
+  sessionId: string | undefined,
+  turnUsage: Usage | undefined,
+  context: TurnContext,
+): ConversationRecord {
+  const now = (context.now?.() ?? new Date()).toISOString();
+  const previous = plan.record;
+  const record: ConversationRecord = {
+    ...previous,
+    handle: plan.handle,
+    agent: plan.entry.name,
+    sessionId: sessionId ?? previous?.sessionId,
+    cwd: plan.cwd,
+    model: plan.model,
+    effort: plan.effort,
+    policy: plan.policy,
+    createdAt: previous?.createdAt ?? now,
+    updatedAt: now,
+    turns: (previous?.turns ?? 0) + 1,
+    lastPrompt: preview(plan.prompt),
+    usage: turnUsage === undefined ? (previous?.usage ?? {}) : { ...addUsage(previous?.usage, turnUsage) },
+    cumulative: parsed.cumulativeUsage && parsed.usage !== undefined ? { ...parsed.usage } : undefined,
+    lastStatus: parsed.status,
+  };
+  writeConversation(record, context.env);
+  return record;
+}
+
+function exitCodeOf(parsed: ParsedTurn, signal: AbortSignal | undefined): ExitCode {
+  switch (parsed.status) {
+    case "completed":
+      return EXIT.ok;
+    case "timeout":
+      return EXIT.timeout;
+    case "cancelled":
+      return signal?.reason === "SIGTERM" ? EXIT.terminated : EXIT.interrupted;
+    case "failed":
+    case "declined":
+      switch (parsed.failure?.kind) {
+        case "auth":
+          return EXIT.auth;
+        case "rate-limit":
+          return EXIT.rateLimited;
+        default:
+          return EXIT.agentFailed;
+      }
+    default:
+      return EXIT.agentFailed;
+  }
+}
+
+function describeFailure(
+  plan: TurnPlan,
+  parsed: ParsedTurn,
+  end: ProcessExit,
+  exitCode: ExitCode,
+): [string | null, string | null] {
+  const { entry } = plan;
+  const name = entry.name;
+  const why = parsed.failure?.message.trim().split("\n")[0]?.trim() || undefined;
+  switch (parsed.status) {
+    case "completed":
+      return [null, null];
+    case "timeout":
+      return end.termination !== "idle-timeout"
+        ? [
+            `${name} timed out after ${formatDuration(plan.timeoutMs ?? 0)}`,
+            `raise --timeout (or [agents.${name}] timeout in scv's config)`,
+          ]
+        : [
+            `${name} printed nothing for ${formatDuration(plan.idleTimeoutMs ?? 0)}`,
+            `raise --idle-timeout (or [agents.${name}] idle_timeout in scv's config)`,
+          ];
+    case "cancelled":
+      return [
+        exitCode === EXIT.terminated ? `${name} was stopped (scv got SIGTERM)` : `${name} was interrupted`,
+        null,
+      ];
+    case "declined":
+      return [`${name} declined the turn${why ? `: ${why}` : ""}`, null];
+    case "failed":
+      switch (parsed.failure?.kind) {
+        case "auth":
+          return [`${name} failed to authenticate${why ? `: ${why}` : ""}`, `run: scv agents login ${name}`];
+        case "rate-limit":
+          return [
+            `${name} is rate limited${why ? `: ${why}` : ""}`,
+            parsed.failure.resetsAt ? `retry after ${parsed.failure.resetsAt}` : "wait, then retry",
+          ];
+        case "billing":
+          return [
+            `${name} was refused for billing${why ? `: ${why}` : ""}`,
+            "check the account's plan or credits",
+          ];
+        case "root-refused":
+          return [
+            `${name} refused its full-permission mode as root${why ? `: ${why}` : ""}`,
+            "run scv as a non-root user, or use --policy default",
+          ];
+        default:
+          return [`${name} failed${why ? `: ${why}` : ""}`, `check it with: scv agents check ${name}`];
+      }
+    default:
+      return [`${name} failed`, null];
+  }
+}
+
+function spawnFailure(plan: TurnPlan, end: ProcessExit, started: number): TurnResult {
+  const reason = end.spawnError?.message ?? "unknown error";
+  const error =
+    end.spawnError?.code === "ENOENT"
+      ? new ScvError("AGENT_NOT_INSTALLED", `${plan.executable} vanished — ${installHint(plan.entry)}`)
+      : new ScvError(
+          "AGENT_FAILED",
+          `could not start ${plan.executable}: ${reason} — check that it is executable`,
+        );
+  return failedResult(error, plan.entry.name, started);
+}
+
+/** Reads and removes the CLI's last-message file (bounded: it holds one message). */
+function takeLastMessage(path: string | undefined): string | undefined {
+  if (path === undefined || !existsSync(path)) return undefined;
+  try {
+    if (statSync(path).size > 8 * 1024 * 1024) return undefined;
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
+/** This turn's usage: as reported, or its share of a running total across resumed turns (a total
+ * below the previous one means the CLI's counter restarted, so all of it is this turn's). */
+function usageOfTurn(parsed: ParsedTurn, previousTotal: Usage | undefined): Usage | undefined {
+  if (parsed.usage === undefined || !parsed.cumulativeUsage || previousTotal === undefined)
+    return parsed.usage;
+  return cumulativeWentDown(parsed.usage, previousTotal)
+    ? parsed.usage
+    : turnShare(parsed.usage, previousTotal);
+}
+
+function projectDir(dir: string): string {
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new ScvError("USAGE", `no directory ${dir} — pass an existing project folder with --cwd`);
+  return dir;
+}
+
+function configDuration(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseDuration(text);
+}
+
+function freshHandle(agent: string, env: Env): string {
+  for (;;) {
+    const handle = newHandle(agent);
+    if (!recordExists(handle, env)) return handle;
+  }
+}
+
+function agentOfHandle(handle: string | undefined): string | undefined {
+  return handle?.replace(/-[0-9a-z]{6}$/, "");
+}
+
+/** Splits "what happened — what to do" at its last dash. */
+function splitMessage(message: string): [string, string | undefined] {
+  const at = message.lastIndexOf(" — ");
+  return at === -1 ? [message, undefined] : [message.slice(0, at), message.slice(at + 3)];
+}
+
+function interrupted(signal: AbortSignal | undefined, message: string): ScvError {
+  return new ScvError(signal?.reason === "SIGTERM" ? "TERMINATED" : "INTERRUPTED", message);
+}
+
+/** Waits for `promise` unless `signal` aborts first; a lock taken after the abort is released. */
+async function untilAborted<T extends () => Promise<void>>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  if (signal === undefined) return promise;
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      void promise.then((release) => release()).catch(() => {});
+      reject(interrupted(signal, "interrupted while waiting for the conversation"));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([promise, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}

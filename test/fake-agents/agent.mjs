@@ -1,0 +1,397 @@
+// A stand-in for every agent CLI scv drives, for end-to-end tests. Installed under each real
+// command name (claude, codex, pi, …; see install.ts), it parses its argv with that CLI's grammar as
+// recorded in the lab's help texts (unknown option → exit 1 like the real one), records what it was
+// given (argv, environment, cwd, stdin, pid) as JSON in $FAKE_AGENT_DIR, and replays a real capture
+// from test/fixtures/<cli>/ with the session id it was given. $FAKE_AGENT_MODE picks a behaviour:
+//   ok (default)        replay turn1, or turn2-resume when continuing
+//   echo                print "REPLY: <prompt>" as plain text
+//   fixture:<case>      replay test/fixtures/<cli>/<case> (stdout, stderr, exit code)
+//   exit:<code>         print "fake failure" on stderr and exit with <code>
+//   slow:<ms>           wait, then behave as ok
+//   hang                write pids.json, then wait forever
+//   grandchild          start a grandchild, write both pids to pids.json, wait forever
+//   ignore-term         ignore SIGTERM, write pids.json, wait forever
+
+import { spawn } from "node:child_process";
+import { existsSync, fstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Each CLI's grammar: boolean options, options taking a value (with allowed values or a check),
+ * leading subcommands, and how many positionals it takes. */
+const GRAMMARS = {
+  claude: {
+    bools: ["-p", "--print", "--verbose", "--dangerously-skip-permissions"],
+    values: {
+      "--output-format": ["text", "json", "stream-json"],
+      "--model": null,
+      "--effort": ["low", "medium", "high", "xhigh", "max"],
+      "--session-id": UUID,
+      "--resume": null,
+      "-r": null,
+      "--permission-mode": ["acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"],
+    },
+    dashDash: true,
+  },
+  codex: {
+    subcommands: [["exec"], ["exec", "resume"]],
+    bools: ["--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"],
+    values: {
+      "-o": null,
+      "--output-last-message": null,
+      "-m": null,
+      "--model": null,
+      "-c": null,
+      "--config": null,
+    },
+    dashDash: true,
+  },
+  pi: {
+    bools: ["-p", "--print", "--offline"],
+    values: {
+      "--mode": ["text", "json", "rpc"],
+      "--model": null,
+      "--thinking": ["off", "minimal", "low", "medium", "high", "xhigh"],
+      "--session": null,
+    },
+    dashDash: true,
+  },
+  gemini: {
+    bools: ["--skip-trust", "--yolo", "-y"],
+    values: {
+      "-m": null,
+      "--model": null,
+      "-o": ["text", "json", "stream-json"],
+      "--output-format": ["text", "json", "stream-json"],
+      "--session-id": null,
+      "--resume": null,
+      "-r": null,
+      "-p": null,
+      "--prompt": null,
+    },
+    dashDash: true,
+  },
+  qwen: {
+    bools: ["--yolo", "-y"],
+    values: {
+      "-m": null,
+      "--model": null,
+      "-o": ["text", "json", "stream-json"],
+      "--output-format": ["text", "json", "stream-json"],
+      "--session-id": null,
+      "--resume": null,
+      "-r": null,
+      "-p": null,
+      "--prompt": null,
+    },
+    dashDash: true,
+  },
+  opencode: {
+    subcommands: [["run"]],
+    bools: ["--auto"],
+    values: {
+      "--format": ["default", "json"],
+      "-m": null,
+      "--model": null,
+      "--variant": null,
+      "-s": null,
+      "--session": null,
+    },
+    dashDash: true,
+  },
+  copilot: {
+    bools: ["--allow-all-tools", "--no-auto-update", "--disable-client-telemetry"],
+    values: {
+      "-p": null,
+      "--prompt": null,
+      "--model": null,
+      "--reasoning-effort": ["none", "minimal", "low", "medium", "high", "xhigh", "max"],
+      "--output-format": ["text", "json"],
+      "--session-id": null,
+      "--resume": null,
+      "-r": null,
+    },
+    dashDash: true,
+  },
+  "cursor-agent": {
+    bools: ["-p", "--force"],
+    values: { "--output-format": null, "--model": null, "--resume": null },
+    dashDash: false,
+  },
+  amp: {
+    bools: ["--stream-json", "--dangerously-allow-all"],
+    values: { "-x": null, "--execute": null },
+    dashDash: true,
+  },
+  grok: {
+    bools: ["--always-approve"],
+    values: { "-m": null, "--reasoning-effort": ["low", "medium", "high"], "-p": null, "--prompt": null },
+    dashDash: true,
+  },
+  dsh: { bools: [], values: { "--profile": null }, dashDash: false },
+  kimi: { bools: [], values: {}, dashDash: false },
+};
+
+/** The session id each capture was made with, replaced by the one this run was given. */
+const CAPTURED_SESSIONS = {
+  claude: "3f0c9a52-6a53-4a8e-9c1e-2f7d5b8e4a10",
+  gemini: "3df7c9fb-01d5-4918-ad13-9da397ec056e",
+  qwen: "7db7d536-6945-47a5-b41b-98a8777cef2c",
+  copilot: "6d2b8f0e-1c4a-4e7b-9a35-0f8e2c7d1b54",
+};
+
+const cli = basename(process.argv[1] ?? "");
+const argv = process.argv.slice(2);
+const grammar = GRAMMARS[cli];
+if (grammar === undefined) fail(`fake agent: no grammar for '${cli}'`, 2);
+
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "-V")) {
+  process.stdout.write(`${cli} 0.0.0-fake\n`);
+  process.exit(0);
+}
+
+const parsed = parse(grammar, argv);
+record(parsed);
+await behave(parsed);
+
+function parse(spec, args) {
+  const options = {};
+  const positionals = [];
+  let subcommand = [];
+  let rest = [...args];
+  for (const candidate of [...(spec.subcommands ?? [])].sort((a, b) => b.length - a.length)) {
+    if (candidate.every((word, i) => rest[i] === word)) {
+      subcommand = candidate;
+      rest = rest.slice(candidate.length);
+      break;
+    }
+  }
+  if (spec.subcommands !== undefined && subcommand.length === 0)
+    fail(`error: expected a subcommand, got '${rest[0]}'`);
+  let afterDashDash = false;
+  for (let i = 0; i < rest.length; i += 1) {
+    const arg = rest[i];
+    if (afterDashDash) {
+      positionals.push(arg);
+      continue;
+    }
+    if (arg === "--") {
+      if (!spec.dashDash) fail("error: '--' is not understood");
+      afterDashDash = true;
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (spec.bools.includes(name) && eq === -1) {
+      options[name] = true;
+      continue;
+    }
+    if (Object.hasOwn(spec.values, name)) {
+      let value;
+      if (eq !== -1) value = arg.slice(eq + 1);
+      else {
+        value = rest[i + 1];
+        i += 1;
+        // Like yargs and commander for most options: a following flag is not a value.
+        if (value === undefined || (value.startsWith("-") && value !== "-"))
+          fail(`error: option '${name}' needs a value`);
+      }
+      check(name, value, spec.values[name]);
+      (options[name] ??= []).push(value);
+      continue;
+    }
+    if (arg.startsWith("-") && arg !== "-") fail(`error: unknown option '${arg}'`);
+    positionals.push(arg);
+  }
+  return { subcommand, options, positionals };
+}
+
+function check(name, value, allowed) {
+  if (allowed === null) return;
+  if (allowed instanceof RegExp ? !allowed.test(value) : !allowed.includes(value)) {
+    fail(`error: option '${name}' argument '${value}' is invalid`);
+  }
+}
+
+function last(options, ...names) {
+  for (const name of names) {
+    const values = options[name];
+    if (values !== undefined) return values.at(-1);
+  }
+  return undefined;
+}
+
+/** The prompt and session as this CLI's grammar places them. */
+function interpret({ subcommand, options, positionals }) {
+  switch (cli) {
+    case "claude":
+      if (!options["-p"] && !options["--print"]) fail("fake claude: interactive mode is not faked");
+      if (last(options, "--output-format") === "stream-json" && !options["--verbose"]) {
+        fail("Error: When using --print, --output-format=stream-json requires --verbose");
+      }
+      return {
+        prompt: only(positionals),
+        start: last(options, "--session-id"),
+        resume: last(options, "--resume", "-r"),
+      };
+    case "codex":
+      if (subcommand.length === 2) {
+        if (positionals.length !== 2) fail("error: exec resume takes SESSION_ID and PROMPT here");
+        return { prompt: positionals[1], resume: positionals[0] };
+      }
+      return { prompt: only(positionals) };
+    case "pi":
+      if (!options["-p"] && !options["--print"]) fail("fake pi: interactive mode is not faked");
+      return { prompt: only(positionals), resume: last(options, "--session") };
+    case "gemini":
+    case "qwen":
+    case "copilot":
+    case "grok":
+      if (positionals.length > 0) fail(`fake ${cli}: a positional prompt would start interactive mode`);
+      return {
+        prompt: last(options, "-p", "--prompt"),
+        start: last(options, "--session-id"),
+        resume: last(options, "--resume", "-r"),
+      };
+    case "opencode":
+      return { prompt: only(positionals), resume: last(options, "-s", "--session") };
+    case "cursor-agent":
+      return { prompt: only(positionals), resume: last(options, "--resume") };
+    case "amp":
+      return { prompt: last(options, "-x", "--execute") };
+    default:
+      return { prompt: only(positionals) };
+  }
+}
+
+function only(positionals) {
+  if (positionals.length !== 1) fail(`error: expected one prompt, got ${positionals.length} positionals`);
+  return positionals[0];
+}
+
+function record(parsedArgs) {
+  const dir = process.env.FAKE_AGENT_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  let stdin = "unknown";
+  try {
+    const stat = fstatSync(0);
+    stdin = stat.isCharacterDevice()
+      ? process.stdin.isTTY
+        ? "tty"
+        : "null"
+      : stat.isFIFO()
+        ? "pipe"
+        : "file";
+  } catch {
+    stdin = "closed";
+  }
+  const entry = {
+    cli,
+    argv,
+    subcommand: parsedArgs.subcommand,
+    env: process.env,
+    cwd: process.cwd(),
+    pid: process.pid,
+    stdin,
+  };
+  writeFileSync(join(dir, `${cli}-${Date.now()}-${process.pid}.json`), JSON.stringify(entry, null, 2));
+}
+
+async function behave(parsedArgs) {
+  const turn = interpret(parsedArgs);
+  if (turn.prompt === undefined) fail("error: no prompt");
+  const mode = process.env.FAKE_AGENT_MODE ?? "ok";
+  const [kind, arg] = mode.split(/:(.*)/s);
+  switch (kind) {
+    case "echo":
+      process.stdout.write(`REPLY: ${turn.prompt}\n`);
+      return;
+    case "exit":
+      process.stderr.write("fake failure\n");
+      process.exit(Number(arg));
+      return;
+    case "slow":
+      await new Promise((resolve) => setTimeout(resolve, Number(arg)));
+      return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
+    case "hang":
+      writePids([process.pid]);
+      return forever();
+    case "grandchild": {
+      const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+      writePids([process.pid, child.pid]);
+      return forever();
+    }
+    case "ignore-term":
+      process.on("SIGTERM", () => {});
+      writePids([process.pid]);
+      return forever();
+    case "fixture":
+      return replay(turn, arg);
+    default:
+      return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
+  }
+}
+
+/** Replays a capture; a session it was told to resume must have been started in this HOME. */
+function replay(turn, name) {
+  const base = join(FIXTURES, cli, name);
+  if (!existsSync(`${base}.json`)) {
+    // No capture of this CLI (not on npm): a plain-text reply.
+    process.stdout.write(`FAKE-REPLY from ${cli}: ${turn.prompt}\n`);
+    return;
+  }
+  const sessions = join(process.env.HOME ?? "/nonexistent", ".fake-sessions");
+  const session = turn.start ?? turn.resume;
+  if (turn.resume !== undefined && !existsSync(join(sessions, turn.resume))) {
+    process.stderr.write(`No conversation found with session ID: ${turn.resume}\n`);
+    process.exit(1);
+  }
+  const meta = JSON.parse(readFileSync(`${base}.json`, "utf8"));
+  const captured = CAPTURED_SESSIONS[cli];
+  const fill = (text) =>
+    captured !== undefined && session !== undefined ? text.replaceAll(captured, session) : text;
+  const stdout = fill(readFileSync(`${base}.stdout`, "utf8"));
+  process.stderr.write(fill(readFileSync(`${base}.stderr`, "utf8")));
+  const outFile = lastMessageFile();
+  if (outFile !== undefined && existsSync(`${base}.last-message.txt`)) {
+    writeFileSync(outFile, readFileSync(`${base}.last-message.txt`));
+  }
+  // Remember the session this turn reported, as the real CLI keeps its transcript in its home.
+  const reported = session ?? /"(?:thread_id|id|sessionID)":"([^"]+)"/.exec(stdout)?.[1];
+  if (reported !== undefined && meta.exit_code === 0) {
+    mkdirSync(sessions, { recursive: true });
+    writeFileSync(join(sessions, reported), "");
+  }
+  process.stdout.write(stdout, () => {
+    // The lab killed a capture that never ended (exit 124): so does this one, by waiting.
+    if (meta.exit_code === 124 || meta.timed_out) return forever();
+    process.exit(meta.exit_code ?? 0);
+  });
+}
+
+function lastMessageFile() {
+  const values = parsed.options["-o"] ?? parsed.options["--output-last-message"];
+  return values?.at(-1);
+}
+
+/** Written whole and renamed into place, so a test polling for it never reads half of it. */
+function writePids(pids) {
+  const dir = process.env.FAKE_AGENT_DIR;
+  if (!dir) return;
+  writeFileSync(join(dir, "pids.json.tmp"), JSON.stringify(pids));
+  renameSync(join(dir, "pids.json.tmp"), join(dir, "pids.json"));
+}
+
+function forever() {
+  setInterval(() => {}, 1 << 30);
+  return new Promise(() => {});
+}
+
+function fail(message, code = 1) {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}

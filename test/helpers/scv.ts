@@ -1,0 +1,227 @@
+// End-to-end plumbing: the built `scv` (dist/scv.js, rebuilt when older than src/), a temporary
+// world for each test (the user's HOME with canary agent folders, SCV_HOME, a project folder, fake
+// agents first on PATH, a folder where they record their calls), and signing agents in there.
+
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa, type ResultPromise } from "execa";
+import lockfile from "proper-lockfile";
+import { type AdapterDescriptor, adapter } from "../../src/adapters.js";
+import { saveApiKey } from "../../src/home/keystore.js";
+import { installFakeAgents } from "../fake-agents/install.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+export const SCV = join(ROOT, "dist", "scv.js");
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    newest = Math.max(newest, statSync(join(dir, name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/scv.js when it is missing or older than src/ (`npm test` has built it already).
+ * Test files run in parallel workers, so the build is locked. */
+export async function ensureBuilt(): Promise<void> {
+  const fresh = () => existsSync(SCV) && statSync(SCV).mtimeMs >= newestMtime(join(ROOT, "src"));
+  if (fresh()) return;
+  const release = await lockfile.lock(join(ROOT, "package.json"), {
+    lockfilePath: join(tmpdir(), `scv-test-build-${Buffer.from(ROOT).toString("hex").slice(-24)}.lock`),
+    retries: { retries: 240, factor: 1, minTimeout: 250, maxTimeout: 250 },
+    stale: 60_000,
+  });
+  try {
+    if (!fresh())
+      execFileSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { cwd: ROOT, stdio: "pipe" });
+  } finally {
+    await release();
+  }
+}
+
+export interface World {
+  readonly root: string;
+  /** The user's own HOME, with canary ~/.codex, ~/.claude, ~/.gemini. */
+  readonly home: string;
+  readonly scvHome: string;
+  /** The project folder the agent works in. */
+  readonly project: string;
+  readonly bin: string;
+  /** Where the fake agents record their calls. */
+  readonly calls: string;
+  /** scv's environment: a small, explicit one (tests add canaries on top). */
+  readonly env: Record<string, string>;
+  dispose(): void;
+}
+
+export const CANARY_FILES: readonly string[] = [
+  ".codex/auth.json",
+  ".codex/config.toml",
+  ".claude/settings.json",
+  ".claude/.credentials.json",
+  ".claude.json",
+  ".gemini/.env",
+  ".gemini/settings.json",
+];
+
+export function createWorld(): World {
+  const root = mkdtempSync(join(tmpdir(), "scv-e2e-"));
+  const home = join(root, "home");
+  const scvHome = join(root, "scv-home");
+  const project = join(root, "project");
+  const bin = join(root, "bin");
+  const calls = join(root, "calls");
+  for (const dir of [home, project, calls]) mkdirSync(dir, { recursive: true });
+  for (const file of CANARY_FILES) {
+    mkdirSync(join(home, file, ".."), { recursive: true });
+    writeFileSync(join(home, file), `canary ${file}\n`);
+  }
+  installFakeAgents(bin);
+  const env: Record<string, string> = {
+    PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    HOME: home,
+    SCV_HOME: scvHome,
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    TMPDIR: tmpdir(),
+    FAKE_AGENT_DIR: calls,
+  };
+  return {
+    root,
+    home,
+    scvHome,
+    project,
+    bin,
+    calls,
+    env,
+    dispose: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export interface ScvRun {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface ScvOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  readonly input?: string;
+  readonly cwd?: string;
+}
+
+/** Starts `node dist/scv.js …` in the world's project folder. */
+export function startScv(world: World, args: readonly string[], options: ScvOptions = {}): ResultPromise {
+  return execa(process.execPath, [SCV, ...args], {
+    cwd: options.cwd ?? world.project,
+    env: { ...world.env, ...options.env },
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
+  });
+}
+
+export async function scv(world: World, args: readonly string[], options: ScvOptions = {}): Promise<ScvRun> {
+  const result = await startScv(world, args, options);
+  return {
+    exitCode: result.exitCode ?? -1,
+    stdout: String(result.stdout),
+    stderr: String(result.stderr),
+  };
+}
+
+export interface AgentCall {
+  readonly cli: string;
+  readonly argv: string[];
+  readonly env: Record<string, string>;
+  readonly cwd: string;
+  readonly pid: number;
+  readonly stdin: string;
+}
+
+/** The fake agents' calls, oldest first. */
+export function agentCalls(world: World): AgentCall[] {
+  return readdirSync(world.calls)
+    .filter((name) => name.endsWith(".json") && name !== "pids.json")
+    .map((name) => ({ name, time: Number(name.split("-").at(-2)) }))
+    .sort((a, b) => a.time - b.time)
+    .map(({ name }) => JSON.parse(readFileSync(join(world.calls, name), "utf8")) as AgentCall);
+}
+
+export function onlyCall(world: World): AgentCall {
+  const calls = agentCalls(world);
+  if (calls.length !== 1) throw new Error(`expected one agent call, got ${calls.length}`);
+  return calls[0] as AgentCall;
+}
+
+/** Waits (polling, bounded) for the pids a hanging fake agent writes once it runs. */
+export async function agentPids(world: World, withinMs = 20_000): Promise<number[]> {
+  const path = join(world.calls, "pids.json");
+  const deadline = Date.now() + withinMs;
+  while (!existsSync(path)) {
+    if (Date.now() > deadline) throw new Error("the fake agent never started");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return JSON.parse(readFileSync(path, "utf8")) as number[];
+}
+
+export function entry(name: string): AdapterDescriptor {
+  const found = adapter(name);
+  if (found === undefined) throw new Error(`no adapter ${name}`);
+  return found;
+}
+
+/** Signs `agent` in inside the world's agent home, the way its key store reads it. */
+export async function signIn(world: World, agent: string): Promise<void> {
+  const found = entry(agent);
+  const home = join(world.scvHome, "agents", found.name);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  if (found.status.kind !== "stored") return;
+  const store = found.status.store;
+  if (found.login.kind === "api-key") {
+    await saveApiKey(found.login.store, home, "sk-test-key", async () => ({
+      code: 0,
+      stdout: "",
+      stderr: "",
+      timedOut: false,
+    }));
+    return;
+  }
+  const write = (path: string, text: string) => {
+    mkdirSync(join(home, path, ".."), { recursive: true });
+    writeFileSync(join(home, path), text, { mode: 0o600 });
+  };
+  switch (store.kind) {
+    case "claude-account":
+      write(store.credentials, JSON.stringify({ claudeAiOauth: { accessToken: "a", refreshToken: "r" } }));
+      return;
+    case "pi":
+      write(`${store.dir}/auth.json`, JSON.stringify({ mock: { type: "api_key", key: "sk-test-key" } }));
+      return;
+    case "grok":
+      write(store.auth, JSON.stringify({ default: { token: "t" } }));
+      return;
+    default:
+      throw new Error(`signIn: no recipe for key store ${store.kind}`);
+  }
+}
+
+/** Conversation records in the world, by handle. */
+export function conversationRecord(world: World, handle: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(world.scvHome, "conversations", `${handle}.json`), "utf8")) as Record<
+    string,
+    unknown
+  >;
+}

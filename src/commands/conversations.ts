@@ -128,7 +128,7 @@ function removeSessionTranscripts(io: CliIo, record: ConversationRecord): number
     io.stderr.write(`scv: no transcript of session ${record.sessionId} under ${search.dir}\n`);
     return EXIT.ok;
   }
-  const result = removeTranscripts(search.items);
+  const result = removeTranscripts(entry, search.items, io.env);
   for (const item of result.removed) {
     if (item.kind === "transcript")
       io.stderr.write(`scv: removed transcript ${item.path} (${formatBytes(item.bytes)})\n`);

@@ -19,7 +19,7 @@ import {
   type Stats,
   unlinkSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { z } from "zod";
 import { ADAPTERS, type AdapterDescriptor } from "../adapters.js";
 import { formatDuration } from "../duration.js";
@@ -513,8 +513,27 @@ export function olderThanTooSmall(text: string): ScvError {
 
 type Outcome = { kind: "removed" } | { kind: "kept"; reason: string } | { kind: "failed"; reason: string };
 
-/** Removes one planned path if it is still what the plan saw. */
-function removeChecked(item: GcItem): Outcome {
+/** The calls that remove; tests pass failing ones to see how a failure is reported. */
+export interface Remover {
+  readonly unlink: (path: string) => void;
+  readonly rmdir: (path: string) => void;
+}
+
+const FS_REMOVER: Remover = { unlink: unlinkSync, rmdir: rmdirSync };
+
+/** The real paths of `paths` that exist: the only folders gc may remove anything below. */
+function realRoots(...paths: string[]): string[] {
+  return paths.flatMap((path) => {
+    try {
+      return [realpathSync(path)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Removes one planned path if it is still what the plan saw and really lies below one of `roots`. */
+function removeChecked(item: GcItem, roots: readonly string[], remover: Remover): Outcome {
   const stats = safeLstat(item.path);
   if (stats === undefined) return { kind: "kept", reason: "already gone" };
   const folder = item.kind === "lock" || item.kind === "folder";
@@ -533,9 +552,12 @@ function removeChecked(item: GcItem): Outcome {
     return { kind: "kept", reason: "its folder is gone" };
   }
   if (realParent !== parent) return { kind: "kept", reason: "its folder is now reached through a symlink" };
+  if (!roots.some((root) => realParent === root || realParent.startsWith(`${root}${sep}`))) {
+    return { kind: "kept", reason: "outside the agent home and scv's conversations" };
+  }
   try {
-    if (folder) rmdirSync(item.path);
-    else unlinkSync(item.path);
+    if (folder) remover.rmdir(item.path);
+    else remover.unlink(item.path);
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT") return { kind: "kept", reason: "already gone" };
@@ -547,14 +569,19 @@ function removeChecked(item: GcItem): Outcome {
 
 /** Removes what `plan` lists, re-checking each path; an old record and its session's transcripts go
  * while gc holds that conversation's lock, so a turn starting on it meanwhile keeps both. */
-export async function applyGc(plan: GcPlan, env: Env = process.env): Promise<AgentGcResult[]> {
+export async function applyGc(
+  plan: GcPlan,
+  env: Env = process.env,
+  remover: Remover = FS_REMOVER,
+): Promise<AgentGcResult[]> {
   const results: AgentGcResult[] = [];
   for (const agent of plan.agents) {
     const removed: GcItem[] = [];
     const kept: GcNote[] = [...agent.notes];
     const failed: GcNote[] = [];
+    const roots = realRoots(agentHome(agent.agent, env), conversationsDir(env));
     const run = (item: GcItem) => {
-      const outcome = removeChecked(item);
+      const outcome = removeChecked(item, roots, remover);
       if (outcome.kind === "removed") removed.push(item);
       else (outcome.kind === "kept" ? kept : failed).push({ path: item.path, reason: outcome.reason });
     };
@@ -630,15 +657,21 @@ export function findTranscripts(
   return { kind: "found", items: [...items, ...emptiedFolders(tree, chosen, Number.POSITIVE_INFINITY)], dir };
 }
 
-/** Removes what `findTranscripts` found, re-checking each path. */
-export function removeTranscripts(items: readonly GcItem[]): {
+/** Removes what `findTranscripts` found in `entry`'s home, re-checking each path. */
+export function removeTranscripts(
+  entry: AdapterDescriptor,
+  items: readonly GcItem[],
+  env: Env = process.env,
+  remover: Remover = FS_REMOVER,
+): {
   removed: GcItem[];
   kept: GcNote[];
   failed: GcNote[];
 } {
   const result = { removed: [] as GcItem[], kept: [] as GcNote[], failed: [] as GcNote[] };
+  const roots = realRoots(agentHome(entry.name, env));
   for (const item of items) {
-    const outcome = removeChecked(item);
+    const outcome = removeChecked(item, roots, remover);
     if (outcome.kind === "removed") result.removed.push(item);
     else
       (outcome.kind === "kept" ? result.kept : result.failed).push({

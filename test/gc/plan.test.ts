@@ -1,7 +1,7 @@
 // src/home/gc.ts without the CLI: what gc plans, what it removes, and that the report says exactly that.
 
-import { readdirSync, renameSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readdirSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import writeFileAtomic from "write-file-atomic";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
@@ -275,6 +275,52 @@ describe("applyGc", () => {
     } finally {
       await release();
     }
+  });
+
+  it("reports a path it could not remove as failed, not as removed", async () => {
+    const plan = planGc({ env: home.env, now: NOW });
+    const denied = join(
+      home.scv,
+      `agents/codex/sessions/2025/12/01/rollout-2025-12-01T10-00-00-${S_CODEX_OLD}.jsonl`,
+    );
+    const results = await applyGc(plan, home.env, {
+      unlink: (path) => {
+        if (path === denied) throw Object.assign(new Error("denied"), { code: "EACCES" });
+        unlinkSync(path);
+      },
+      rmdir: rmdirSync,
+    });
+    const codex = results.find((result) => result.agent === "codex");
+    expect(codex?.failed).toEqual([{ path: denied, reason: "EACCES" }]);
+    const report = gcReport(plan, results);
+    const paths = report.agents.flatMap((agent) => agent.items.map((item) => item.path));
+    expect(paths).not.toContain(denied);
+    // Its day folder is not empty, so it stays, and says why.
+    expect(paths).not.toContain(dirname(denied));
+    expect(codex?.kept).toContainEqual({ path: dirname(denied), reason: "not empty" });
+    expect(home.snapshot()).toContain(`scv/${denied.slice(home.scv.length + 1)}`);
+  });
+
+  it("never removes a path outside the agent home and scv's conversations, whatever a plan says", async () => {
+    const outside = join(home.outside, "file.jsonl");
+    const plan: GcPlan = {
+      now: NOW,
+      olderThanMs: DAY,
+      notes: [],
+      agents: [
+        {
+          agent: "claude",
+          items: [{ kind: "transcript", path: outside, bytes: 16, mtimeMs: lstatSync(outside).mtimeMs }],
+          notes: [],
+        },
+      ],
+    };
+    const [result] = await applyGc(plan, home.env);
+    expect(result?.removed).toEqual([]);
+    expect(result?.kept).toEqual([
+      { path: outside, reason: "outside the agent home and scv's conversations" },
+    ]);
+    expect(home.snapshot()).toContain("outside/file.jsonl");
   });
 
   it("a second run finds nothing more", async () => {

@@ -1,0 +1,505 @@
+// `scv agents login|status|logout|install` end to end through the built binary, with fake CLIs
+// (test/login/fakes/) first on PATH that follow the real ones' grammar and messages. Every login,
+// status and logout kind is covered, and every run is checked for canary secrets: a key piped or
+// typed, a key in a credential file, a token a CLI prints — none may reach scv's stdout, stderr or
+// any file scv wrote other than the credential file itself.
+
+import { spawn, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const SCV = resolve("dist/scv.js");
+const FAKES = resolve("test/login/fakes");
+
+/** Secrets the fakes and the tests use; none may ever appear in what scv prints or writes. */
+const CANARIES = [
+  "CANARY-KEY-7f3a",
+  "CANARY-TTY-KEY-19c2",
+  "CANARY-ACCESS-TOKEN",
+  "CANARY-REFRESH-TOKEN",
+  "CANARY-ID-TOKEN",
+  "CANARY-CLAUDE-ACCESS",
+  "CANARY-CLAUDE-REFRESH",
+  "CANARY-PI-REFRESH",
+  "CANARY-IMPORT-KEY",
+  "CANARY-LEAK",
+];
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+let root: string;
+let scvHome: string;
+let userHome: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "scv-login-"));
+  scvHome = join(root, "scv");
+  userHome = join(root, "home");
+  mkdirSync(userHome);
+  env = {
+    PATH: `${FAKES}:/usr/bin:/bin`,
+    HOME: userHome,
+    SCV_HOME: scvHome,
+    LANG: "C.UTF-8",
+    // Credentials in the user's shell: isolation must keep them from every agent (the fakes exit 98
+    // when they see one) and scv must never print them.
+    OPENAI_API_KEY: "CANARY-LEAK-openai",
+    ANTHROPIC_API_KEY: "CANARY-LEAK-anthropic",
+    LEAKED_API_KEY: "CANARY-LEAK-other",
+  };
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+function scv(args: readonly string[], input = ""): Run {
+  const result = spawnSync(process.execPath, [SCV, ...args], {
+    env,
+    input,
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+  const run = { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  expectNoSecret(run);
+  return run;
+}
+
+function expectNoSecret(run: Run): void {
+  for (const canary of CANARIES) {
+    expect(run.stdout).not.toContain(canary);
+    expect(run.stderr).not.toContain(canary);
+  }
+  // Failures are one line, never a stack trace.
+  expect(run.stderr).not.toMatch(/^\s+at /m);
+  expect(run.stderr).not.toContain("internal error");
+}
+
+/** Every file under scv's home except the credential files named (relative to the agent home). */
+function expectNoSecretInFiles(agent: string, credentialFiles: readonly string[]): void {
+  const home = join(scvHome, "agents", agent);
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      const stat = lstatSync(path);
+      return stat.isDirectory() ? walk(path) : stat.isFile() ? [path] : [];
+    });
+  if (!existsSync(scvHome)) return;
+  for (const file of walk(scvHome)) {
+    if (file.startsWith(`${home}/`) && credentialFiles.includes(relative(home, file))) continue;
+    const text = readFileSync(file, "utf8");
+    for (const canary of CANARIES) expect(text, `${file} holds a secret`).not.toContain(canary);
+  }
+}
+
+function agentFile(agent: string, file: string): string {
+  return join(scvHome, "agents", agent, file);
+}
+
+function mode(path: string): number {
+  return statSync(path).mode & 0o777;
+}
+
+function lastLine(text: string): string {
+  return text.trimEnd().split("\n").at(-1) ?? "";
+}
+
+describe("api-key login (claude): stored status, stored logout", () => {
+  it("stores a piped key 0600 with its helper, reports it, and removes exactly that", () => {
+    expect(scv(["agents", "status", "claude"]).code).toBe(4);
+    const login = scv(["agents", "login", "claude", "--with-api-key"], "CANARY-KEY-7f3a\n");
+    expect(login.code).toBe(0);
+    expect(login.stdout).toBe("");
+    expect(login.stderr).toMatch(/claude: API key stored in .*\.anthropic-api-key \(0600\)/);
+
+    const key = agentFile("claude", ".anthropic-api-key");
+    expect(readFileSync(key, "utf8")).toBe("CANARY-KEY-7f3a\n");
+    expect(mode(key)).toBe(0o600);
+    expect(mode(join(scvHome, "agents", "claude"))).toBe(0o700);
+    expect(mode(scvHome)).toBe(0o700);
+    const settings = JSON.parse(readFileSync(agentFile("claude", ".claude/settings.json"), "utf8"));
+    expect(settings).toEqual({ apiKeyHelper: `cat '${key}'` });
+    expectNoSecretInFiles("claude", [".anthropic-api-key"]);
+
+    const status = scv(["agents", "status", "claude", "--json"]);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      agent: "claude",
+      installed: true,
+      path: join(FAKES, "claude"),
+      version: "2.1.332",
+      state: "signed-in",
+      source: "stored",
+      detail: "API key file present, used through apiKeyHelper",
+    });
+
+    const logout = scv(["agents", "logout", "claude"]);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toContain("removed .anthropic-api-key, apiKeyHelper in .claude/settings.json");
+    expect(readdirSync(join(scvHome, "agents", "claude"))).toEqual([".claude"]);
+    expect(readdirSync(join(scvHome, "agents", "claude", ".claude"))).toEqual([]);
+    expect(scv(["agents", "status", "claude"]).code).toBe(4);
+  });
+
+  it("refuses empty keys and keys with whitespace or control characters, storing nothing", () => {
+    for (const input of ["\n", "CANARY-KEY-7f3a trailing\n", "CANARY-KEY-7f3a\u0007"]) {
+      const run = scv(["agents", "login", "claude", "--with-api-key"], input);
+      expect(run.code).toBe(2);
+      expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(run.stderr).toMatch(/^scv: the key (is empty|contains whitespace or control characters) — /);
+    }
+    expect(existsSync(join(scvHome, "agents", "claude"))).toBe(false);
+  });
+
+  it("without --with-api-key and no terminal, says how to pipe the key", () => {
+    const run = scv(["agents", "login", "claude"], "CANARY-KEY-7f3a\n");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "scv: no terminal to read the key from — pipe it instead: … | scv agents login claude --with-api-key\n",
+    );
+  });
+
+  it("reports a conflicting subscription sign-in in the same home", () => {
+    mkdirSync(join(scvHome, "agents", "claude", ".claude"), { recursive: true });
+    writeFileSync(agentFile("claude", ".claude/.credentials.json"), '{"claudeAiOauth":{}}');
+    const run = scv(["agents", "login", "claude", "--with-api-key"], "CANARY-KEY-7f3a\n");
+    expect(run.code).toBe(0);
+    expect(lastLine(run.stderr)).toMatch(
+      /^scv: claude: note — .*\.credentials\.json also holds a Claude subscription/,
+    );
+  });
+
+  it("settings it cannot merge into fail the login in one line and leave no key file", () => {
+    mkdirSync(join(scvHome, "agents", "claude", ".claude"), { recursive: true });
+    writeFileSync(agentFile("claude", ".claude/settings.json"), "not json");
+    const run = scv(["agents", "login", "claude", "--with-api-key"], "CANARY-KEY-7f3a\n");
+    expect(run.code).toBe(4);
+    expect(run.stderr).toBe(
+      "scv: claude: the API key was not stored — .claude/settings.json is not a JSON object — fix or remove it, then sign in again; nothing was changed\n",
+    );
+    expect(existsSync(agentFile("claude", ".anthropic-api-key"))).toBe(false);
+  });
+
+  const hasScript = spawnSync("script", ["--version"]).status === 0;
+  it.skipIf(!hasScript)("reads a typed key from a terminal without echoing it", async () => {
+    // `script` gives scv a pseudo-terminal; the key is typed only once the prompt is up, as a person would.
+    // `-E always` keeps the terminal's own echo on, as a real one has it, until scv turns it off.
+    const command = `'${process.execPath}' '${SCV}' agents login claude`;
+    const child = spawn("script", ["-q", "-E", "always", "-e", "-c", command, "/dev/null"], {
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let seen = "";
+    let typed = false;
+    child.stdout.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (!typed && seen.includes("(input hidden): ")) {
+        typed = true;
+        child.stdin.write("CANARY-TTY-KEY-19c2\r");
+      }
+    });
+    const code = await new Promise<number | null>((resolveCode) => child.on("close", resolveCode));
+    expect(typed).toBe(true);
+    expect(code).toBe(0);
+    expect(seen).toContain("Claude Code (API key) API key (input hidden): ");
+    expect(seen).not.toContain("CANARY-TTY-KEY-19c2");
+    expect(readFileSync(agentFile("claude", ".anthropic-api-key"), "utf8")).toBe("CANARY-TTY-KEY-19c2\n");
+  });
+});
+
+describe("codex: command login and status, --with-api-key through its own login, import, command logout", () => {
+  it("passes extra arguments through, summarizes its status without the tokens, signs out", () => {
+    expect(JSON.parse(scv(["agents", "status", "codex", "--json"]).stdout)).toMatchObject({
+      state: "signed-out",
+      detail: "not signed in (no agent home yet)",
+      source: "command",
+    });
+    const login = scv(["agents", "login", "codex", "--", "--device-auth"]);
+    expect(login.code).toBe(0);
+    expect(login.stdout).toBe("fake codex login args: --device-auth\n");
+    expect(lastLine(login.stderr)).toBe("scv: codex: signed in; signed in (ChatGPT account)");
+    expect(mode(agentFile("codex", "auth.json"))).toBe(0o600);
+    expect(mode(join(scvHome, "agents", "codex"))).toBe(0o700);
+
+    // The fake prints the refresh token in its status; scv shows only the summary.
+    const status = scv(["agents", "status", "codex"]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain("signed in (ChatGPT account)");
+    expect(status.stdout).toContain("`codex login status`");
+
+    const logout = scv(["agents", "logout", "codex"]);
+    expect(logout.code).toBe(0);
+    expect(lastLine(logout.stderr)).toBe("scv: codex: signed out");
+    expect(existsSync(agentFile("codex", "auth.json"))).toBe(false);
+    expect(JSON.parse(scv(["agents", "status", "codex", "--json"]).stdout).detail).toBe("not signed in");
+  });
+
+  it("a failed sign-in is one line with exit 4", () => {
+    env.FAKE_LOGIN_FAIL = "1";
+    const run = scv(["agents", "login", "codex"]);
+    expect(run.code).toBe(4);
+    expect(lastLine(run.stderr)).toBe(
+      "scv: `codex login` exited with 1 — see its messages above, then: scv agents login codex",
+    );
+  });
+
+  it("stores a key with `codex login --with-api-key` on stdin; the status never shows it", () => {
+    const login = scv(["agents", "login", "codex", "--with-api-key"], "CANARY-KEY-7f3a\n");
+    expect(login.code).toBe(0);
+    expect(login.stderr).toMatch(
+      /^scv: codex: API key stored in .*\/auth\.json \(0600\); API key in auth\.json\n$/,
+    );
+    expect(JSON.parse(readFileSync(agentFile("codex", "auth.json"), "utf8"))).toEqual({
+      auth_mode: "apikey",
+      OPENAI_API_KEY: "CANARY-KEY-7f3a",
+    });
+    const status = scv(["agents", "status", "codex", "--json"]);
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: "signed-in", detail: "signed in (API key)" });
+    expectNoSecretInFiles("codex", ["auth.json"]);
+  });
+
+  it("a login that fails half-way leaves no partial credential file", () => {
+    const run = scv(["agents", "login", "codex", "--with-api-key"], "CANARY-KEY-7f3a-FAIL\n");
+    expect(run.code).toBe(4);
+    expect(run.stderr).toBe(
+      "scv: codex: the API key was not stored — its `login --with-api-key` failed (exit 1); nothing was changed\n",
+    );
+    expect(readdirSync(join(scvHome, "agents", "codex"))).toEqual([]);
+  });
+
+  it("imports only an API-key auth.json from the user's own ~/.codex", () => {
+    const missing = scv(["agents", "login", "codex", "--import"]);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toBe(
+      "scv: there is no ~/.codex/auth.json to import — sign in with: scv agents login codex\n",
+    );
+
+    mkdirSync(join(userHome, ".codex"));
+    const own = join(userHome, ".codex", "auth.json");
+    writeFileSync(
+      own,
+      JSON.stringify({ auth_mode: "chatgpt", tokens: { refresh_token: "CANARY-REFRESH-TOKEN" } }),
+    );
+    const refused = scv(["agents", "login", "codex", "--import"]);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(
+      /^scv: ~\/\.codex\/auth\.json was not imported: it holds a ChatGPT sign-in/,
+    );
+    expect(existsSync(agentFile("codex", "auth.json"))).toBe(false);
+
+    writeFileSync(own, JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "CANARY-IMPORT-KEY" }), {
+      mode: 0o644,
+    });
+    const imported = scv(["agents", "login", "codex", "--import"]);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toBe("scv: codex: imported ~/.codex/auth.json (0600); signed in (API key)\n");
+    expect(mode(agentFile("codex", "auth.json"))).toBe(0o600);
+    // The user's own file is read, never changed.
+    expect(mode(own)).toBe(0o644);
+    expectNoSecretInFiles("codex", ["auth.json"]);
+  });
+
+  it("a CLI that is not installed is exit 3 with the install hint", () => {
+    env.PATH = "/usr/bin:/bin";
+    const run = scv(["agents", "login", "codex"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      "scv: Codex is not installed — run: scv agents install codex (npm: @openai/codex)\n",
+    );
+  });
+});
+
+describe("claude-ai: command login, stored status, command logout", () => {
+  it("signs in with the CLI's own sign-in and reads the result from its credentials file", () => {
+    const login = scv(["agents", "login", "claude-ai"]);
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain("fake claude auth login args: --claudeai");
+    expect(lastLine(login.stderr)).toBe(
+      "scv: claude-ai: signed in; Claude subscription sign-in (max), renewable",
+    );
+    expect(mode(agentFile("claude-ai", ".claude/.credentials.json"))).toBe(0o600);
+
+    const logout = scv(["agents", "logout", "claude-ai"]);
+    expect(logout.code).toBe(0);
+    expect(logout.stdout).toBe("Successfully logged out from your Anthropic account.\n");
+    const status = scv(["agents", "status", "claude-ai", "--json"]);
+    expect(status.code).toBe(4);
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: "signed-out", source: "stored" });
+  });
+});
+
+describe("interactive login and logout", () => {
+  it("pi: prints the hint first, opens the CLI in its home, then reads the key store", () => {
+    const login = scv(["agents", "login", "pi"], "/login\n/quit\n");
+    expect(login.code).toBe(0);
+    expect(login.stderr.split("\n")[0]).toBe(
+      "scv: pi opens now in its private home — run /login and choose a provider, then /quit",
+    );
+    expect(login.stdout).toContain(`fake pi started in HOME=${join(scvHome, "agents", "pi")}`);
+    expect(lastLine(login.stderr)).toBe("scv: pi: done; 1 provider sign-in in auth.json");
+
+    const logout = scv(["agents", "logout", "pi"]);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toBe("scv: pi: signed out; removed .pi/agent/auth.json\n");
+    expect(scv(["agents", "status", "pi"]).code).toBe(4);
+  });
+
+  it("pi: leaving without signing in is exit 4 with what to do", () => {
+    const login = scv(["agents", "login", "pi"], "/quit\n");
+    expect(login.code).toBe(4);
+    expect(lastLine(login.stderr)).toBe(
+      "scv: pi is still not signed in (no key or sign-in in auth.json or models.json) — run again: scv agents login pi",
+    );
+  });
+
+  it("copilot: unchecked status says how to check; interactive logout shows its hint", () => {
+    const login = scv(["agents", "login", "copilot"], "/login\n/exit\n");
+    expect(login.code).toBe(0);
+    expect(login.stderr).toBe(
+      "scv: GitHub Copilot CLI opens now in its private home — run /login, then /exit\n" +
+        "scv: copilot: done; installed; sign-in not checkable — `scv agents check copilot` tries a real call\n",
+    );
+    const status = JSON.parse(scv(["agents", "status", "copilot", "--json"]).stdout);
+    expect(status).toMatchObject({
+      state: "unknown",
+      source: "unchecked",
+      detail: "installed; sign-in not checkable — `scv agents check copilot` tries a real call",
+    });
+    const logout = scv(["agents", "logout", "copilot"], "/logout\n/exit\n");
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toBe(
+      "scv: GitHub Copilot CLI opens now in its private home — run /logout, then /exit\n",
+    );
+    expect(logout.stdout).toContain("Signed out.");
+  });
+
+  it("a flag the row does not offer is a usage error", () => {
+    expect(scv(["agents", "login", "copilot", "--with-api-key"]).stderr).toBe(
+      "scv: copilot takes no API key from scv — sign in with: scv agents login copilot\n",
+    );
+    expect(scv(["agents", "login", "claude", "--import"]).code).toBe(2);
+    expect(scv(["agents", "login", "nobody"]).code).toBe(2);
+  });
+});
+
+describe("gemini and qwen: --with-api-key into the files the lab's recipes use", () => {
+  it("gemini: the key in .gemini/.env, API-key auth selected, the endpoint line kept", () => {
+    mkdirSync(join(scvHome, "agents", "gemini", ".gemini"), { recursive: true });
+    writeFileSync(agentFile("gemini", ".gemini/.env"), "GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9\n");
+    const run = scv(["agents", "login", "gemini", "--with-api-key"], "CANARY-KEY-7f3a\n");
+    expect(run.code).toBe(0);
+    expect(readFileSync(agentFile("gemini", ".gemini/.env"), "utf8")).toBe(
+      "GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9\nGEMINI_API_KEY=CANARY-KEY-7f3a\n",
+    );
+    expect(mode(agentFile("gemini", ".gemini/.env"))).toBe(0o600);
+    expect(JSON.parse(readFileSync(agentFile("gemini", ".gemini/settings.json"), "utf8"))).toEqual({
+      security: { auth: { selectedType: "gemini-api-key" } },
+    });
+    expectNoSecretInFiles("gemini", [".gemini/.env"]);
+  });
+
+  it("qwen: the key in the env block of its settings", () => {
+    const run = scv(["agents", "login", "qwen", "--with-api-key"], "CANARY-KEY-7f3a");
+    expect(run.code).toBe(0);
+    const settings = agentFile("qwen", ".qwen/settings.json");
+    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({
+      env: { OPENAI_API_KEY: "CANARY-KEY-7f3a" },
+      security: { auth: { selectedType: "openai" } },
+    });
+    expect(mode(settings)).toBe(0o600);
+  });
+});
+
+describe("status of every agent", () => {
+  it("one row per agent, each kind saying how scv knows", () => {
+    const run = scv(["agents", "status", "--json"]);
+    expect(run.code).toBe(0);
+    const rows = JSON.parse(run.stdout) as {
+      agent: string;
+      source: string;
+      installed: boolean;
+      detail: string;
+    }[];
+    expect(rows.map((row) => row.agent)).toContain("kimi");
+    expect(new Set(rows.map((row) => row.source))).toEqual(new Set(["command", "stored", "unchecked"]));
+    expect(rows.find((row) => row.agent === "amp")).toMatchObject({
+      installed: false,
+      detail: "not installed",
+    });
+    const table = scv(["agents", "status"]);
+    expect(table.stdout.split("\n")[0]).toMatch(
+      /^AGENT\s+INSTALLED\s+VERSION\s+SIGNED IN\s+HOW SCV KNOWS\s+DETAIL$/,
+    );
+  });
+});
+
+describe("install", () => {
+  function fakeNpmOnly(): string {
+    // Only the fake npm and the fakes' shell: no real CLI or npm can be found by accident.
+    const bin = join(root, "npm-bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "npm"), readFileSync(join(FAKES, "npm")));
+    chmodSync(join(bin, "npm"), 0o755);
+    return bin;
+  }
+
+  it("installs into scv's tools prefix, which is then found first, and reports the version", () => {
+    env.PATH = `${fakeNpmOnly()}:/usr/bin:/bin`;
+    env.FAKE_NPM_LOG = join(root, "npm.log");
+    const run = scv(["agents", "install", "codex"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+    const bin = join(scvHome, "tools", "bin", "codex");
+    expect(lastLine(run.stderr)).toBe(`scv: codex 0.171.0 installed at ${bin}`);
+    expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toBe(
+      `install --global --prefix ${join(scvHome, "tools")} --no-fund --no-audit @openai/codex\n`,
+    );
+    expect(JSON.parse(scv(["agents", "status", "codex", "--json"]).stdout)).toMatchObject({ path: bin });
+
+    const again = scv(["agents", "install", "codex"]);
+    expect(again.stderr).toBe(`scv: codex is already installed at ${bin} — --force reinstalls it\n`);
+    expect(scv(["agents", "install", "codex", "--force"]).code).toBe(0);
+    expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toContain("--no-audit --force @openai/codex");
+  });
+
+  it("an agent not on npm is refused; a failed npm is one line", () => {
+    const cursor = scv(["agents", "install", "cursor"]);
+    expect(cursor.code).toBe(2);
+    expect(cursor.stderr).toBe(
+      "scv: scv cannot install cursor: Cursor CLI is not on npm — install it as its vendor documents, or set [agents.cursor] command in scv's config\n",
+    );
+    env.PATH = `${fakeNpmOnly()}:/usr/bin:/bin`;
+    const failed = scv(["agents", "install", "opencode"]);
+    expect(failed.code).toBe(1);
+    expect(lastLine(failed.stderr)).toBe(
+      "scv: npm install opencode-ai failed (exit 1) — see npm's messages above",
+    );
+  });
+
+  it("no npm on PATH is exit 3", () => {
+    env.PATH = join(root, "empty");
+    const run = scv(["agents", "install", "codex"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      "scv: npm is not on PATH — install Node.js with npm, or install @openai/codex yourself\n",
+    );
+  });
+});

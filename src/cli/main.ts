@@ -67,7 +67,9 @@ export function buildProgram(io: CliIo): Command {
 
   agents
     .command("status")
-    .description("sign-in state of one or every agent, never printing a secret")
+    .description(
+      "sign-in state of one or every agent, never printing a secret (one agent: exit 4 when signed out)",
+    )
     .argument("[agent]", "one agent")
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsStatusCommand));
@@ -77,7 +79,14 @@ export function buildProgram(io: CliIo): Command {
     .description("sign an agent in inside its private home")
     .argument("<agent>", "the agent")
     .argument("[extra...]", "arguments after -- go to the CLI's own sign-in")
-    .option("--with-api-key", "read the API key from stdin")
+    .option(
+      "--with-api-key",
+      "read an API key from stdin (from a terminal: without echo), never from an argument",
+    )
+    .option(
+      "--import",
+      "copy your own sign-in of that CLI where its row allows (codex: an API-key auth.json)",
+    )
     .action(lazy(io, async () => (await import("../commands/agents-login.js")).agentsLoginCommand));
 
   agents

@@ -666,6 +666,8 @@ export const ADAPTERS = [
       positional: [],
       idPattern: UUID,
     },
+    // Lab: `.gemini/tmp/<project>/chats/session-<time>-<first 8 of the id>.jsonl`: named after only
+    // part of the session id, so gc could not tell a live conversation's file for sure.
     conversationFiles: null,
     credentialFiles: [".gemini/oauth_creds.json", ".gemini/.env"],
     transport: { kind: "process" },
@@ -836,6 +838,8 @@ export const ADAPTERS = [
       positional: [],
       idPattern: UUID,
     },
+    // Lab: a folder per session, `.copilot/session-state/<id>/`, holding events.jsonl beside
+    // workspace.yaml, checkpoints and locks; removing only the .jsonl would leave half a session.
     conversationFiles: null,
     credentialFiles: [],
     transport: { kind: "process" },

@@ -3,12 +3,15 @@
 // condensed by `summarizeStatus` and never shown: it names accounts and key fragments), an
 // inspection of its key store, or nothing checkable short of a real call.
 
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ADAPTERS, type AdapterDescriptor, summarizeStatus, unreachable } from "../adapters.js";
 import { locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, type Config, loadConfig } from "../config.js";
-import { EXIT, ScvError } from "../errors.js";
+import { EXIT } from "../errors.js";
+import { removeConversation } from "../home/conversations.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
 import { runBounded } from "../transport/bounded.js";
@@ -178,8 +181,72 @@ export async function agentsStatusCommand(
   return agent !== undefined && rows[0]?.state === "signed-out" ? EXIT.auth : EXIT.ok;
 }
 
-export async function agentsCheckCommand(_io: CliIo, agent: string): Promise<number> {
-  requireAgent(agent);
-  // Until the turn runner lands (src/transport/turn.ts).
-  throw new ScvError("USAGE", "scv agents check is not available yet — use scv agents status");
+/** A turn as small as a real call gets: no tools needed, one word back. */
+const CHECK_PROMPT = "Reply with the single word OK.";
+/** A first turn of some CLIs starts slowly (copilot unpacks itself, opencode installs a plugin). */
+const CHECK_TIMEOUT_MS = 180_000;
+
+export interface CheckResult {
+  readonly agent: string;
+  readonly state: SignInState;
+  /** "a real turn answered in 3.1s", or the classified failure as one line. */
+  readonly detail: string;
+  readonly exitCode: number;
+  readonly duration: number;
+}
+
+/** `scv agents check <agent>`: one tiny real turn, under policy `default`, in an empty scratch folder,
+ * so the agent cannot touch a project. Its reply is not shown and the turn is not kept as a
+ * conversation. Exits as the turn did: 0 signed in, 4 not signed in, 5 rate limited, … */
+export async function agentsCheckCommand(
+  io: CliIo,
+  agent: string,
+  options: { json?: boolean },
+): Promise<number> {
+  const entry = requireAgent(agent);
+  const { config } = loadConfig(io.env);
+  // Loaded only here: the turn runner and its parsers are not needed by `agents status`.
+  const { runTurn, failureLine } = await import("../transport/turn.js");
+  const scratch = mkdtempSync(join(tmpdir(), "scv-check-"));
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => controller.abort(signal);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  let result: Awaited<ReturnType<typeof runTurn>>;
+  try {
+    result = await runTurn(
+      { agent: entry.name, prompt: CHECK_PROMPT, policy: "default", timeoutMs: CHECK_TIMEOUT_MS },
+      { env: io.env, cwd: scratch, config, signal: controller.signal },
+    );
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  if (result.conversation !== null) removeConversation(result.conversation, io.env);
+  const seconds = `${(result.duration / 1000).toFixed(1)}s`;
+  const check: CheckResult = {
+    agent: entry.name,
+    state: checkState(result.exitCode),
+    detail:
+      result.exitCode === EXIT.ok ? `a real turn answered in ${seconds}` : (failureLine(result) ?? "failed"),
+    exitCode: result.exitCode,
+    duration: result.duration,
+  };
+  if (options.json) io.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
+  else io.stdout.write(`${entry.name}: ${STATE_WORDS[check.state]} — ${check.detail}\n`);
+  return check.exitCode;
+}
+
+const STATE_WORDS: Record<SignInState, string> = {
+  "signed-in": "signed in",
+  "signed-out": "not signed in",
+  unknown: "sign-in unknown",
+};
+
+/** A turn that answered, or was rate limited (its credentials were accepted), is signed in. */
+function checkState(exitCode: number): SignInState {
+  if (exitCode === EXIT.ok || exitCode === EXIT.rateLimited) return "signed-in";
+  if (exitCode === EXIT.auth) return "signed-out";
+  return "unknown";
 }

@@ -503,3 +503,29 @@ describe("install", () => {
     );
   });
 });
+
+describe("check: one tiny real turn", () => {
+  it("signed out is refused before the CLI runs; signed in answers; a 401 is classified; no conversation is kept", () => {
+    const out = scv(["agents", "check", "claude"]);
+    expect(out.code).toBe(4);
+    expect(out.stdout).toBe(
+      "claude: not signed in — Claude Code (API key) is not signed in (no API key stored) — run: scv agents login claude\n",
+    );
+    expect(scv(["agents", "login", "claude", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+    const ok = scv(["agents", "check", "claude", "--json"]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ agent: "claude", state: "signed-in", exitCode: 0 });
+    // The replayed reply is not shown: check says only whether the call worked.
+    expect(ok.stdout).not.toContain("MOCK-REPLY");
+
+    env.FAKE_TURN = "auth-fail";
+    const denied = scv(["agents", "check", "claude"]);
+    expect(denied.code).toBe(4);
+    expect(denied.stdout).toMatch(
+      /^claude: not signed in — .*Invalid API key.* — run: scv agents login claude\n$/,
+    );
+    expect(
+      existsSync(join(scvHome, "conversations")) ? readdirSync(join(scvHome, "conversations")) : [],
+    ).toEqual([]);
+  });
+});

@@ -388,24 +388,19 @@ export function planGc(options: GcOptions = {}): GcPlan {
   };
   const isOld = (mtimeMs: number) => mtimeMs < cutoff && mtimeMs < recentCutoff;
 
-  const oldRecords: RecordFile[] = [];
+  const oldRecords: { record: RecordFile; session: string | undefined }[] = [];
   for (const record of scan.records) {
     const lock = scan.locks.get(record.handle);
     const running = lock !== undefined && lock.mtimeMs >= recentCutoff;
-    const live = record.usedAt >= cutoff || running;
-    const session = usableSessionId(byName.get(record.agent), record.sessionId)
-      ? record.sessionId
-      : undefined;
-    if (live) {
+    const { sessionId } = record;
+    const session = usableSessionId(byName.get(record.agent), sessionId) ? sessionId : undefined;
+    if (record.usedAt >= cutoff || running) {
       if (session !== undefined) sessionsOf(liveSessions, record.agent).set(session, record.handle);
     } else {
-      oldRecords.push(record);
+      oldRecords.push({ record, session });
     }
   }
-  for (const record of oldRecords) {
-    const session = usableSessionId(byName.get(record.agent), record.sessionId)
-      ? record.sessionId
-      : undefined;
+  for (const { record, session } of oldRecords) {
     // A session a live record also names stays theirs.
     if (session !== undefined && !liveSessions.get(record.agent)?.has(session)) {
       sessionsOf(oldSessions, record.agent).set(session, record.handle);

@@ -12,7 +12,7 @@ import {
   UserEvent,
   usageOfCounts,
 } from "./claude-wire.js";
-import { classifyErrorText, epochToIso, failureFromText, kindFromStatus } from "./failure.js";
+import { classifyErrorText, epochToIso, kindFromStatus } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -215,8 +215,8 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
         nonOther(classifyErrorText(message)) ??
         kindFromStatus(lastRetryStatus) ??
         "other";
-      const failure = failureFromText(message, kind);
-      const resetsAt = kind === "rate-limit" ? (rateLimitResetsAt ?? failure.resetsAt) : undefined;
+      // Without a structured reset time, the record reads one from the message.
+      const resetsAt = kind === "rate-limit" ? rateLimitResetsAt : undefined;
       events.push({
         type: "error",
         message,

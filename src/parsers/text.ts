@@ -18,7 +18,11 @@ export function createTextParser(): StreamParser {
     },
     finish(end: ProcessEnd): ParsedTurn {
       if (end.exitCode === 0) record.observe([{ type: "turn-end", ok: true }]);
-      return conclude(record, end, { reply: reply.toString().trim(), cumulativeUsage: false });
+      return conclude(record, end, {
+        reply: reply.toString().trim(),
+        cumulativeUsage: false,
+        hasTerminalEvent: false,
+      });
     },
   };
 }

@@ -2,7 +2,13 @@
 // errors, the terminal event), and the one place a turn's result is concluded from it.
 
 import { type TerminalOutcome, turnStatus } from "./end.js";
-import { classifyErrorText, failureFromStderr, failureFromText, lastStderrLine } from "./failure.js";
+import {
+  classifyErrorText,
+  failureFromStderr,
+  failureFromText,
+  lastStderrLine,
+  resetTimeIn,
+} from "./failure.js";
 import { redact } from "./redact.js";
 import type { FailureKind, ParsedTurn, ProcessEnd, TurnEvent, TurnFailure, Usage } from "./types.js";
 
@@ -37,10 +43,12 @@ export class TurnRecord {
         this.lastRetry = failureFromText(event.message);
         return;
       case "error": {
+        const resetsAt =
+          event.resetsAt ?? (event.kind === "rate-limit" ? resetTimeIn(event.message) : undefined);
         const failure: TurnFailure = {
           kind: event.kind,
           message: event.message,
-          ...(event.resetsAt === undefined ? {} : { resetsAt: event.resetsAt }),
+          ...(resetsAt === undefined ? {} : { resetsAt }),
         };
         if (event.terminal) this.terminalError = failure;
         else this.lastError = failure;
@@ -66,12 +74,14 @@ export interface ConcludeOptions {
   readonly cumulativeUsage: boolean;
   /** A failure kind an exit code names by itself (Gemini's 41: authentication). */
   readonly exitCodeKind?: (code: number) => FailureKind | undefined;
+  /** False for plain text output, which has no terminal event to miss. */
+  readonly hasTerminalEvent?: boolean;
 }
 
 export function conclude(record: TurnRecord, end: ProcessEnd, options: ConcludeOptions): ParsedTurn {
   const terminal = record.terminalError === undefined ? record.terminal : "failed";
   const status = turnStatus(end, terminal);
-  const found = status === "failed" ? failureOf(record, end, options.exitCodeKind) : undefined;
+  const found = status === "failed" ? failureOf(record, end, options) : undefined;
   // Error lines can quote a request's headers or a command line; they are printed to the user.
   const failure = found === undefined ? undefined : { ...found, message: redact(found.message) };
   return {
@@ -90,18 +100,15 @@ function exitedNonZero(end: ProcessEnd): boolean {
   return end.exitCode !== null && end.exitCode !== 0;
 }
 
-function failureOf(
-  record: TurnRecord,
-  end: ProcessEnd,
-  exitCodeKind: ConcludeOptions["exitCodeKind"],
-): TurnFailure {
+function failureOf(record: TurnRecord, end: ProcessEnd, options: ConcludeOptions): TurnFailure {
+  const { exitCodeKind, hasTerminalEvent = true } = options;
   if (record.terminalError !== undefined) return record.terminalError;
   // No terminal error: piece the failure together from stderr and the stream's last complaints.
   const clues = [failureFromStderr(end.stderrTail), record.lastError, record.lastRetry].filter(
     (clue): clue is TurnFailure => clue !== undefined,
   );
   const first = clues[0];
-  const message = first?.message ?? describeEnd(record, end);
+  const message = first?.message ?? describeEnd(record, end, hasTerminalEvent);
   const named = clues.find((clue) => clue.kind !== "other");
   let kind: FailureKind =
     (end.exitCode === null ? undefined : exitCodeKind?.(end.exitCode)) ??
@@ -115,11 +122,11 @@ function failureOf(
 }
 
 /** Words for a process that ended without saying why. */
-function describeEnd(record: TurnRecord, end: ProcessEnd): string {
+function describeEnd(record: TurnRecord, end: ProcessEnd, hasTerminalEvent: boolean): string {
   const how =
     end.exitCode === null ? `was ended by ${end.signal ?? "a signal"}` : `exited with code ${end.exitCode}`;
   if (record.terminal === "ok") return `${how} after reporting success`;
   const last = lastStderrLine(end.stderrTail);
   const suffix = last === undefined ? "" : ` (stderr: ${last})`;
-  return `${how} without a final result event${suffix}`;
+  return hasTerminalEvent ? `${how} without a final result event${suffix}` : `${how}${suffix}`;
 }

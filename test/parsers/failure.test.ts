@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import {
+  classifyErrorText,
+  failureFromStderr,
+  kindFromStatus,
+  lastErrorLine,
+  resetTimeIn,
+} from "../../src/parsers/failure.js";
+
+describe("classifyErrorText", () => {
+  it.each([
+    ["Invalid API key · Please run /login", "auth"],
+    ["Not logged in · Please run /login", "auth"],
+    ["Failed to authenticate: OAuth session expired and could not be refreshed", "auth"],
+    ["unexpected status 401 Unauthorized: Incorrect API key provided", "auth"],
+    ["No API key found for the selected model.", "auth"],
+    ["Error: No authentication information found.", "auth"],
+    ["Your access token could not be refreshed because your refresh token was already used.", "auth"],
+    ["API Error: Request rejected (429) · exceeds the rate limit", "rate-limit"],
+    ["exceeded retry limit, last status: 429 Too Many Requests", "rate-limit"],
+    [
+      "You've hit your usage limit. Upgrade to Pro (…) to purchase more credits or try again at 3:28 PM.",
+      "rate-limit",
+    ],
+    ["RESOURCE_EXHAUSTED: Quota exceeded. Please switch to another /auth method", "rate-limit"],
+    ["You're out of extra usage · resets Apr 24, 4am (Asia/Tokyo)", "rate-limit"],
+    ["Credit balance is too low", "billing"],
+    [
+      "429 You exceeded your current quota, please check your plan and billing details. insufficient_quota",
+      "billing",
+    ],
+    ["Your workspace is out of credits. Add credits to continue.", "billing"],
+    [
+      "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons",
+      "root-refused",
+    ],
+    ["stream disconnected before completion: Name does not resolve", "other"],
+    ["No conversation found with session ID: 1234", "other"],
+  ])("%s → %s", (text, kind) => {
+    expect(classifyErrorText(text)).toBe(kind);
+  });
+});
+
+describe("kindFromStatus", () => {
+  it("names auth, billing and rate-limit statuses only", () => {
+    expect([401, 403, 402, 429, 500, null, undefined].map(kindFromStatus)).toEqual([
+      "auth",
+      "auth",
+      "billing",
+      "rate-limit",
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+});
+
+describe("resetTimeIn", () => {
+  it("reads an epoch after a pipe, Claude's resets wording and Codex's try again at", () => {
+    expect(resetTimeIn("Claude AI usage limit reached|1755615600")).toBe("2025-08-19T15:00:00.000Z");
+    expect(resetTimeIn("You've hit your limit · resets Feb 7, 11am (Asia/Seoul)")).toBe(
+      "Feb 7, 11am (Asia/Seoul)",
+    );
+    expect(resetTimeIn("… purchase more credits or try again at 3:28 PM.")).toBe("3:28 PM");
+    expect(resetTimeIn("rate limited")).toBeUndefined();
+  });
+});
+
+describe("stderr", () => {
+  const stderr = [
+    "Warning: Basic terminal detected (TERM=dumb). Visual rendering will be limited.",
+    "\u001b[31mError: quota exceeded for requests (429)\u001b[0m",
+    "    at throwErrorIfNotOK (file:///bundle/chunk.js:267833:24)",
+    "    at process.processTicksAndRejections (node:internal/process/task_queues:95:5) {",
+    "}",
+    "",
+  ].join("\n");
+
+  it("finds the last error-shaped line, past warnings, stack frames, braces and colours", () => {
+    expect(lastErrorLine(stderr)).toBe("Error: quota exceeded for requests (429)");
+  });
+
+  it("classifies from it", () => {
+    expect(failureFromStderr(stderr)).toEqual({
+      kind: "rate-limit",
+      message: "Error: quota exceeded for requests (429)",
+    });
+  });
+
+  it("finds nothing in banners alone", () => {
+    expect(
+      failureFromStderr("YOLO mode is enabled. All tool calls will be automatically approved.\n"),
+    ).toBeUndefined();
+  });
+});

@@ -12,13 +12,14 @@ import {
   UserEvent,
   usageOfCounts,
 } from "./claude-wire.js";
+import { byType, failedTurn } from "./events.js";
 import { classifyErrorText, epochToIso, kindFromStatus } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import type { FailureKind, StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
-import { readAs, TypedEvent } from "./wire.js";
+import { readAs } from "./wire.js";
 
 /** The state a flavour's extra events may touch. */
 export interface ClaudeShapedState {
@@ -217,14 +218,7 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
         "other";
       // Without a structured reset time, the record reads one from the message.
       const resetsAt = kind === "rate-limit" ? rateLimitResetsAt : undefined;
-      events.push({
-        type: "error",
-        message,
-        kind,
-        terminal: true,
-        ...(resetsAt === undefined ? {} : { resetsAt }),
-      });
-      events.push({ type: "turn-end", ok: false });
+      events.push(...failedTurn(message, kind, resetsAt));
     }
     return events;
   }
@@ -237,10 +231,8 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
 
   return createJsonLinesParser({
     cumulativeUsage: flavour.cumulativeUsage,
-    event(value) {
-      const typed = readAs(TypedEvent, value);
-      if (typed === null) return null;
-      switch (typed.type) {
+    event: byType((type, value) => {
+      switch (type) {
         case "system":
           return onSystem(value);
         case "assistant":
@@ -252,9 +244,9 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
         case "result":
           return onResult(value);
         default:
-          return flavour.extraEvent?.(typed.type, value, state) ?? [];
+          return flavour.extraEvent?.(type, value, state) ?? [];
       }
-    },
+    }),
     reply() {
       const rebuilt = segment.toString();
       // `result.result` is the CLI's own final text, but it has come back empty, missing, or only

@@ -3,12 +3,13 @@
 // terminal; exit 0 without `turn.completed` is not a success. The `-o` file is the backstop.
 
 import { z } from "zod";
+import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
-import { maybe, maybeNumber, maybeString, readAs, TypedEvent } from "./wire.js";
+import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
 
 const ThreadStarted = z.looseObject({ type: z.literal("thread.started"), thread_id: z.string() });
 
@@ -167,10 +168,8 @@ export function createCodexJsonlParser(): StreamParser {
 
   return createJsonLinesParser({
     cumulativeUsage: true,
-    event(value) {
-      const typed = readAs(TypedEvent, value);
-      if (typed === null) return null;
-      switch (typed.type) {
+    event: byType((type, value) => {
+      switch (type) {
         case "thread.started": {
           const started = readAs(ThreadStarted, value);
           return started === null ? null : [{ type: "session", sessionId: started.thread_id }];
@@ -189,18 +188,14 @@ export function createCodexJsonlParser(): StreamParser {
         case "turn.failed": {
           const failed = readAs(TurnFailed, value);
           if (failed === null) return null;
-          const message = failed.error?.message ?? "the turn failed";
-          return [
-            { type: "error", message, kind: classifyErrorText(message), terminal: true },
-            { type: "turn-end", ok: false },
-          ];
+          return failedTurn(failed.error?.message ?? "the turn failed");
         }
         case "error":
           return onError(value);
         default:
           return [];
       }
-    },
+    }),
     finishEvents(end, record) {
       // `-o` is written only after a successful turn: when the stream itself was damaged, a
       // non-empty file with exit 0 is Codex's own word that the turn completed.

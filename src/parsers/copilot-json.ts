@@ -4,13 +4,14 @@
 
 import { z } from "zod";
 import { BoundedText } from "./bounded-text.js";
+import { byType, failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import type { FailureKind, StreamParser, TurnEvent, TurnFailure, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
-import { maybe, maybeBoolean, maybeNumber, maybeString, readAs, TypedEvent } from "./wire.js";
+import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 
 function withData<T extends z.ZodRawShape>(shape: T) {
   return z.looseObject({ data: z.looseObject(shape) });
@@ -130,11 +131,7 @@ export function createCopilotJsonParser(): StreamParser {
           kind: "other",
           message: `Copilot exited with code ${result.exitCode ?? "?"}`,
         };
-        return [
-          ...events,
-          { type: "error", message: failure.message, kind: failure.kind, terminal: true },
-          { type: "turn-end", ok: false },
-        ];
+        return [...events, ...failedTurn(failure.message, failure.kind)];
       }
       default:
         return [];
@@ -143,10 +140,7 @@ export function createCopilotJsonParser(): StreamParser {
 
   return createJsonLinesParser({
     cumulativeUsage: false,
-    event(value) {
-      const typed = readAs(TypedEvent, value);
-      return typed === null ? null : onTyped(typed.type, value);
-    },
+    event: byType(onTyped),
     reply() {
       // Deltas left after the last whole message belong to a newer one that was cut off.
       return pending.size > 0 ? pending.toString() : (lastMessage ?? "");

@@ -5,6 +5,7 @@
 
 import { z } from "zod";
 import { BoundedText } from "./bounded-text.js";
+import { failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
@@ -109,10 +110,7 @@ function failureEvents(error: { type?: string; message?: string } | undefined): 
   const message = error?.message ?? `Gemini reported an error${error?.type ? ` (${error.type})` : ""}`;
   const kind =
     (error?.type === undefined ? undefined : KIND_BY_ERROR_TYPE[error.type]) ?? classifyErrorText(message);
-  return [
-    { type: "error", message, kind, terminal: true },
-    { type: "turn-end", ok: false },
-  ];
+  return failedTurn(message, kind);
 }
 
 function streamUsage(stats: z.infer<typeof StreamStats>): Usage {

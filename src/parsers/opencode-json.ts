@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { BoundedText } from "./bounded-text.js";
+import { failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
@@ -109,11 +110,7 @@ export function createOpencodeJsonParser(): StreamParser {
         if (line === null) return null;
         const { error } = line;
         const message = error.data?.message ?? error.name ?? "OpenCode reported an error";
-        const kind = kindFromStatus(error.data?.statusCode) ?? classifyErrorText(message);
-        return [
-          { type: "error", message, kind, terminal: true },
-          { type: "turn-end", ok: false },
-        ];
+        return failedTurn(message, kindFromStatus(error.data?.statusCode) ?? classifyErrorText(message));
       }
       default:
         return [];

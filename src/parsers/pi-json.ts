@@ -3,13 +3,14 @@
 // message ended with `stopReason:"error"`, so the verdict comes from the message, not the exit code.
 
 import { z } from "zod";
+import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
-import { maybe, maybeBoolean, maybeNumber, maybeString, readAs, TypedEvent } from "./wire.js";
+import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 
 const SessionHeader = z.looseObject({ type: z.literal("session"), id: z.string() });
 
@@ -89,18 +90,10 @@ function textOf(message: AgentMessage): string {
 /** The terminal events for the run's last assistant message. */
 function verdict(last: AgentMessage | undefined): TurnEvent[] {
   if (last === undefined) {
-    const message = "pi ended without an assistant message";
-    return [
-      { type: "error", message, kind: "other", terminal: true },
-      { type: "turn-end", ok: false },
-    ];
+    return failedTurn("pi ended without an assistant message", "other");
   }
   if (last.stopReason === "error" || last.stopReason === "aborted") {
-    const message = last.errorMessage ?? `the model request ended with stopReason ${last.stopReason}`;
-    return [
-      { type: "error", message, kind: classifyErrorText(message), terminal: true },
-      { type: "turn-end", ok: false },
-    ];
+    return failedTurn(last.errorMessage ?? `the model request ended with stopReason ${last.stopReason}`);
   }
   return [{ type: "turn-end", ok: true }];
 }
@@ -174,10 +167,7 @@ export function createPiJsonParser(): StreamParser {
 
   return createJsonLinesParser({
     cumulativeUsage: false,
-    event(value) {
-      const typed = readAs(TypedEvent, value);
-      return typed === null ? null : onTyped(typed.type, value);
-    },
+    event: byType(onTyped),
     reply() {
       return lastAssistant === undefined ? "" : textOf(lastAssistant);
     },

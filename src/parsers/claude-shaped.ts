@@ -1,6 +1,7 @@
 // The state machine shared by the CLIs that print Claude Code's stream-json shapes (Claude, Qwen
 // Code, Amp, Cursor). What differs between them is a small flavour object, not a copy of this file.
 
+import type { z } from "zod";
 import { BoundedText } from "./bounded-text.js";
 import {
   AssistantEvent,
@@ -83,6 +84,21 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
     },
   };
 
+  /** Reads one event kind: null when the value is not that shape, else its events, the session first. */
+  function withSession<T extends { session_id?: string | undefined }>(
+    schema: z.ZodType<T>,
+    read: (event: T, events: TurnEvent[]) => void,
+  ): (value: unknown) => TurnEvent[] | null {
+    return (value) => {
+      const event = readAs(schema, value);
+      if (event === null) return null;
+      const events: TurnEvent[] = [];
+      state.session(event.session_id, events);
+      read(event, events);
+      return events;
+    };
+  }
+
   function appendText(messageId: string | undefined, text: string): void {
     const newMessage = messageId !== undefined && messageId !== segmentMessageId;
     if (newMessage || toolSinceText) segment.clear();
@@ -91,11 +107,7 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
     segment.append(text);
   }
 
-  function onSystem(value: unknown): TurnEvent[] | null {
-    const system = readAs(SystemEvent, value);
-    if (system === null) return null;
-    const events: TurnEvent[] = [];
-    state.session(system.session_id, events);
+  const onSystem = withSession(SystemEvent, (system, events) => {
     const mode = system.permissionMode ?? system.permission_mode;
     if (mode !== undefined && (system.subtype === "init" || system.subtype === "status")) {
       events.push({ type: "mode", mode });
@@ -121,14 +133,9 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
         ...(attempt === undefined ? {} : { attempt }),
       });
     }
-    return events;
-  }
+  });
 
-  function onAssistant(value: unknown): TurnEvent[] | null {
-    const assistant = readAs(AssistantEvent, value);
-    if (assistant === null) return null;
-    const events: TurnEvent[] = [];
-    state.session(assistant.session_id, events);
+  const onAssistant = withSession(AssistantEvent, (assistant, events) => {
     const { message } = assistant;
     if (message.usage !== undefined) {
       const usage = usageOfCounts(message.usage);
@@ -139,7 +146,7 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
       // A synthetic message standing for an API failure: its text is the error, not a reply.
       assistantErrorKind =
         KIND_BY_ASSISTANT_ERROR[assistant.error] ?? kindFromStatus(assistant.api_error_status) ?? "other";
-      return events;
+      return;
     }
     const mainAgent = assistant.parent_tool_use_id === null || assistant.parent_tool_use_id === undefined;
     const blocks = Array.isArray(message.content) ? message.content : [];
@@ -157,28 +164,18 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
         state.toolStarted(block.id, name, summarizeTool(name, block.input), events);
       }
     }
-    return events;
-  }
+  });
 
-  function onUser(value: unknown): TurnEvent[] | null {
-    const user = readAs(UserEvent, value);
-    if (user === null) return null;
-    const events: TurnEvent[] = [];
-    state.session(user.session_id, events);
+  const onUser = withSession(UserEvent, (user, events) => {
     const blocks: ContentBlock[] = Array.isArray(user.message.content) ? user.message.content : [];
     for (const block of blocks) {
       if (block.type === "tool_result" && block.tool_use_id !== undefined) {
         state.toolEnded(block.tool_use_id, block.is_error !== true, events);
       }
     }
-    return events;
-  }
+  });
 
-  function onRateLimit(value: unknown): TurnEvent[] | null {
-    const event = readAs(RateLimitEvent, value);
-    if (event === null) return null;
-    const events: TurnEvent[] = [];
-    state.session(event.session_id, events);
+  const onRateLimit = withSession(RateLimitEvent, (event, events) => {
     const info = event.rate_limit_info;
     if (info.status === "rejected") {
       rateLimitRejected = true;
@@ -191,14 +188,9 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
         ...(rateLimitResetsAt === undefined ? {} : { resetsAt: rateLimitResetsAt }),
       });
     }
-    return events;
-  }
+  });
 
-  function onResult(value: unknown): TurnEvent[] | null {
-    const result = readAs(ResultEvent, value);
-    if (result === null) return null;
-    const events: TurnEvent[] = [];
-    state.session(result.session_id, events);
+  const onResult = withSession(ResultEvent, (result, events) => {
     const usage = flavour.usage(result, summedAssistantUsage());
     if (usage !== undefined) events.push({ type: "usage", usage });
     if (result.is_error !== true && result.stop_reason === "refusal") {
@@ -220,8 +212,7 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
       const resetsAt = kind === "rate-limit" ? rateLimitResetsAt : undefined;
       events.push(...failedTurn(message, kind, resetsAt));
     }
-    return events;
-  }
+  });
 
   function summedAssistantUsage(): Usage | undefined {
     let sum = anonymousUsage;

@@ -22,13 +22,12 @@ import { ensureAgentHome } from "../home/agent-home.js";
 import {
   apiKeyConflict,
   type CliRunner,
-  importRefusal,
+  importFiles,
   inspectStore,
   keyFile,
   removeStore,
   saveApiKey,
 } from "../home/keystore.js";
-import { readSmall, writePrivate } from "../home/keystores/files.js";
 import { agentHome, userHome } from "../home/paths.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream, requireValidKey } from "../home/secret-input.js";
 import { runBounded } from "../transport/bounded.js";
@@ -237,36 +236,34 @@ async function loginWithKey(
   return EXIT.ok;
 }
 
-async function importFiles(
+async function importOwnFiles(
   io: CliIo,
   entry: AdapterDescriptor,
   config: Config,
   files: readonly ImportFile[],
 ): Promise<number> {
-  const from = userHome(io.env);
   const retry = `scv agents login ${entry.name}`;
-  // Every file is read and checked before anything is written.
-  const accepted: { to: string; text: string }[] = [];
-  for (const file of files) {
-    const shown = `~/${file.from}`;
-    const source = await readSmall(join(from, file.from));
-    if (source.kind === "absent") {
-      throw new ScvError("NOT_SIGNED_IN", `there is no ${shown} to import — sign in with: ${retry}`);
+  // Homes are created only once there is something to put in them.
+  const problem = await importFiles(files, userHome(io.env), () => ensureAgentHome(entry.name, io.env));
+  if (problem !== undefined) {
+    const shown = `~/${problem.from}`;
+    switch (problem.kind) {
+      case "absent":
+        throw new ScvError("NOT_SIGNED_IN", `there is no ${shown} to import — sign in with: ${retry}`);
+      case "unreadable":
+        throw new ScvError(
+          "IO",
+          `${shown} cannot be read (${problem.reason}) — check it, or sign in with: ${retry}`,
+        );
+      case "refused":
+        throw new ScvError(
+          "NOT_SIGNED_IN",
+          `${shown} was not imported: ${problem.reason} — sign in with: ${retry}`,
+        );
+      default:
+        return unreachable(problem);
     }
-    if (source.kind === "unreadable") {
-      throw new ScvError(
-        "IO",
-        `${shown} cannot be read (${source.reason}) — check it, or sign in with: ${retry}`,
-      );
-    }
-    const refusal = importRefusal(file.accept, source.text);
-    if (refusal !== undefined) {
-      throw new ScvError("NOT_SIGNED_IN", `${shown} was not imported: ${refusal} — sign in with: ${retry}`);
-    }
-    accepted.push({ to: file.to, text: source.text });
   }
-  const home = ensureAgentHome(entry.name, io.env);
-  for (const file of accepted) await writePrivate(join(home, file.to), file.text);
   const list = files.map((file) => `~/${file.from}`).join(", ");
   return reportAfter(io, entry, config, `imported ${list} (0600)`);
 }
@@ -306,7 +303,7 @@ export async function agentsLoginCommand(
     case "api-key":
       return loginWithKey(io, entry, config, method.store, method.fromStdin);
     case "import":
-      return importFiles(io, entry, config, method.files);
+      return importOwnFiles(io, entry, config, method.files);
     default:
       return unreachable(method);
   }

@@ -4,7 +4,13 @@
 // runner calls `inspectStore` to refuse a signed-out agent before spawning it.
 
 import { join } from "node:path";
-import { type ApiKeyStore, type ImportCheck, type KeyStore, unreachable } from "../adapters.js";
+import {
+  type ApiKeyStore,
+  type ImportCheck,
+  type ImportFile,
+  type KeyStore,
+  unreachable,
+} from "../adapters.js";
 import {
   claudeKeyConflict,
   inspectClaudeAccount,
@@ -20,7 +26,7 @@ import {
   saveCodex,
 } from "./keystores/codex.js";
 import { inspectDsh, removeDsh, saveDsh } from "./keystores/dsh.js";
-import { removeFile, type StoreInspection } from "./keystores/files.js";
+import { readSmall, removeFile, type StoreInspection, writePrivate } from "./keystores/files.js";
 import { geminiConflict, inspectGemini, removeGemini, saveGemini } from "./keystores/gemini.js";
 import { inspectGrok } from "./keystores/grok.js";
 import { inspectPi, piFiles, removePi } from "./keystores/pi.js";
@@ -190,6 +196,35 @@ export async function removeStore(store: KeyStore, home: string): Promise<Remove
     default:
       return unreachable(store);
   }
+}
+
+/** Why `import` copied nothing: the file (relative to the user's home) and what was wrong with it. */
+export type ImportProblem =
+  | { readonly kind: "absent"; readonly from: string }
+  | { readonly kind: "unreadable"; readonly from: string; readonly reason: string }
+  | { readonly kind: "refused"; readonly from: string; readonly reason: string };
+
+/** Copies the user's own files into the agent home (0600, atomically), each only when its check
+ * accepts it; every file is read and checked before any is written, so a refusal copies nothing.
+ * Contents are never returned. */
+export async function importFiles(
+  files: readonly ImportFile[],
+  userHome: string,
+  /** The agent home, created (0700) when called: only once everything passed its check. */
+  home: () => string,
+): Promise<ImportProblem | undefined> {
+  const accepted: { to: string; text: string }[] = [];
+  for (const file of files) {
+    const source = await readSmall(join(userHome, file.from));
+    if (source.kind === "absent") return { kind: "absent", from: file.from };
+    if (source.kind === "unreadable") return { kind: "unreadable", from: file.from, reason: source.reason };
+    const refusal = importRefusal(file.accept, source.text);
+    if (refusal !== undefined) return { kind: "refused", from: file.from, reason: refusal };
+    accepted.push({ to: file.to, text: source.text });
+  }
+  const target = home();
+  for (const file of accepted) await writePrivate(join(target, file.to), file.text);
+  return undefined;
 }
 
 /** Why a file the user has may not be imported, or undefined when it may. */

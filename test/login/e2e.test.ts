@@ -303,7 +303,8 @@ describe("codex: command login and status, --with-api-key through its own login,
     expect(refused.stderr).toMatch(
       /^scv: ~\/\.codex\/auth\.json was not imported: it holds a ChatGPT sign-in/,
     );
-    expect(existsSync(agentFile("codex", "auth.json"))).toBe(false);
+    // Nothing is created for a refused import, not even the agent home.
+    expect(existsSync(join(scvHome, "agents", "codex"))).toBe(false);
 
     writeFileSync(own, JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "CANARY-IMPORT-KEY" }), {
       mode: 0o644,

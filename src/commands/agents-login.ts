@@ -320,6 +320,14 @@ export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<num
       const command = [entry.command, ...logout.args].join(" ");
       const result = await runAttached(path, logout.args, helperEnvironment(entry, config, io.env), home);
       requireSuccess(result, command, `scv agents logout ${entry.name}`);
+      // Its exit status alone is not proof: `codex logout` exits 0 whether or not it removed anything.
+      const after = await signInState(entry, path, config, io.env);
+      if (after.state === "signed-in") {
+        throw new ScvError(
+          "AGENT_FAILED",
+          `${entry.name} is still signed in after \`${command}\` (${after.detail}) — run it again: scv agents logout ${entry.name}`,
+        );
+      }
       io.stderr.write(`scv: ${entry.name}: signed out\n`);
       return EXIT.ok;
     }

@@ -28,7 +28,7 @@ export interface TurnFailure {
 }
 
 export type TurnEvent =
-  /** The vendor session id (first seen). */
+  /** The vendor session id, when first seen and whenever it changes (the last one counts). */
   | { type: "session"; sessionId: string }
   /** The permission mode the CLI says it runs in (`bypassPermissions`, `default`, …). */
   | { type: "mode"; mode: string }

@@ -3,6 +3,7 @@
 // its stderr kept for messages, and the whole group ended on a time limit, an idle limit or a
 // cancellation: SIGTERM, then SIGKILL after a grace period. The first termination reason wins.
 
+import { readdirSync, readFileSync } from "node:fs";
 import { execa } from "execa";
 
 /** Why scv ended a process itself. */
@@ -83,9 +84,35 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** Whether any process of the group led by `pid` is still alive. */
+/** Whether any process of the group led by `pid` is still alive. A zombie does not count: under
+ * an init that reaps late (or never, as in a container without one) it would hold every turn for
+ * the whole grace period. */
 export function groupAlive(pid: number): boolean {
-  return signalGroup(pid, 0);
+  if (!signalGroup(pid, 0)) return false;
+  return process.platform !== "linux" || (linuxGroupHasLiving(pid) ?? true);
+}
+
+/** Scans /proc for a member of group `pgid` that is not a zombie; undefined when /proc is unreadable. */
+function linuxGroupHasLiving(pgid: number): boolean | undefined {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // `pid (comm) state ppid pgrp …`; comm may contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
+  }
+  return false;
 }
 
 export function startProcess(options: ProcessOptions): AgentProcess {

@@ -8,7 +8,7 @@
 //   fixture:<case>      replay test/fixtures/<cli>/<case> (stdout, stderr, exit code)
 //   exit:<code>         print "fake failure" on stderr and exit with <code>
 //   slow:<ms>           wait, then behave as ok
-//   hang                write pids.json, then wait forever
+//   hang                write pids.json ($FAKE_AGENT_PIDS names it otherwise), then wait forever
 //   grandchild          start a grandchild, write both pids to pids.json, wait forever
 //   ignore-term         ignore SIGTERM, write pids.json, wait forever
 
@@ -155,6 +155,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 
 const parsed = parse(grammar, argv);
 record(parsed);
+touchState();
 await behave(parsed);
 
 function parse(spec, args) {
@@ -200,7 +201,7 @@ function parse(spec, args) {
           fail(`error: option '${name}' needs a value`);
       }
       check(name, value, spec.values[name]);
-      (options[name] ??= []).push(value);
+      options[name] = [...(options[name] ?? []), value];
       continue;
     }
     if (arg.startsWith("-") && arg !== "-") fail(`error: unknown option '${arg}'`);
@@ -301,6 +302,29 @@ function record(parsedArgs) {
   writeFileSync(join(dir, `${cli}-${Date.now()}-${process.pid}.json`), JSON.stringify(entry, null, 2));
 }
 
+/** Writes where the real CLI keeps its state: its dot-folder in HOME and the folders its variables
+ * name. A HOME or variable leaking the user's own folders would show up there. */
+function touchState() {
+  const home = process.env.HOME;
+  if (!home) return;
+  const dirs = new Set([join(home, `.${cli}`)]);
+  for (const name of [
+    "CODEX_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "PI_CODING_AGENT_DIR",
+    "COPILOT_HOME",
+    "GROK_HOME",
+    "DSH_HOME",
+  ]) {
+    if (process.env[name]) dirs.add(process.env[name]);
+  }
+  if (process.env.XDG_CONFIG_HOME) dirs.add(join(process.env.XDG_CONFIG_HOME, cli));
+  for (const dir of dirs) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "fake-state"), `${Date.now()}\n`);
+  }
+}
+
 async function behave(parsedArgs) {
   const turn = interpret(parsedArgs);
   if (turn.prompt === undefined) fail("error: no prompt");
@@ -382,8 +406,9 @@ function lastMessageFile() {
 function writePids(pids) {
   const dir = process.env.FAKE_AGENT_DIR;
   if (!dir) return;
-  writeFileSync(join(dir, "pids.json.tmp"), JSON.stringify(pids));
-  renameSync(join(dir, "pids.json.tmp"), join(dir, "pids.json"));
+  const name = process.env.FAKE_AGENT_PIDS ?? "pids.json";
+  writeFileSync(join(dir, `${name}.tmp`), JSON.stringify(pids));
+  renameSync(join(dir, `${name}.tmp`), join(dir, name));
 }
 
 function forever() {

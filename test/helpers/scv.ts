@@ -154,7 +154,7 @@ export interface AgentCall {
 /** The fake agents' calls, oldest first. */
 export function agentCalls(world: World): AgentCall[] {
   return readdirSync(world.calls)
-    .filter((name) => name.endsWith(".json") && name !== "pids.json")
+    .filter((name) => name.endsWith(".json") && !name.startsWith("pids"))
     .map((name) => ({ name, time: Number(name.split("-").at(-2)) }))
     .sort((a, b) => a.time - b.time)
     .map(({ name }) => JSON.parse(readFileSync(join(world.calls, name), "utf8")) as AgentCall);
@@ -167,8 +167,8 @@ export function onlyCall(world: World): AgentCall {
 }
 
 /** Waits (polling, bounded) for the pids a hanging fake agent writes once it runs. */
-export async function agentPids(world: World, withinMs = 20_000): Promise<number[]> {
-  const path = join(world.calls, "pids.json");
+export async function agentPids(world: World, name = "pids.json", withinMs = 20_000): Promise<number[]> {
+  const path = join(world.calls, name);
   const deadline = Date.now() + withinMs;
   while (!existsSync(path)) {
     if (Date.now() > deadline) throw new Error("the fake agent never started");

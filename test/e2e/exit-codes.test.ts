@@ -1,0 +1,185 @@
+// Every exit code of `scv delegate` (124, 130 and 143 are in termination.test.ts), each with its one
+// line "what happened — what to do" on stderr, never a stack trace.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { turnResultSchema } from "../../src/result.js";
+import { agentCalls, createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+
+let world: World;
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+});
+afterEach(() => world.dispose());
+
+/** scv's own message: exactly one line, no stack. */
+function oneLine(stderr: string): string {
+  const lines = stderr.split("\n").filter((line) => line.startsWith("scv: "));
+  expect(lines, stderr).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /);
+  return lines[0] ?? "";
+}
+
+describe("exit codes", () => {
+  it("0 when the agent completed", async () => {
+    expect((await scv(world, ["delegate", "gemini", "Say hi"])).exitCode).toBe(0);
+  });
+
+  it("1 when the agent failed, with its own error line", async () => {
+    const run = await scv(world, ["delegate", "gemini", "Say hi"], { env: { FAKE_AGENT_MODE: "exit:1" } });
+    expect(run.exitCode).toBe(1);
+    expect(oneLine(run.stderr)).toBe(
+      "scv: gemini failed: fake failure — check it with: scv agents check gemini",
+    );
+  });
+
+  describe("2: usage", () => {
+    const cases: [string, string[], string][] = [
+      [
+        "an unknown agent",
+        ["delegate", "codx", "hi"],
+        "scv: unknown agent 'codx' — known: claude, claude-ai, codex, grok, dsh, pi, gemini, qwen, opencode, copilot, cursor, amp, kimi",
+      ],
+      [
+        "no prompt",
+        ["delegate", "codex"],
+        "scv: name an agent and a prompt — scv delegate <agent> <prompt | ->",
+      ],
+      [
+        "a malformed model",
+        ["delegate", "codex", "-m", "gpt 5", "hi"],
+        "scv: 'gpt 5' is not a model id (1–128 of A-Z a-z 0-9 . _ : / @ [ ] -) — OpenAI model id from the Codex configuration, such as gpt-5.5.",
+      ],
+      [
+        "an effort the agent lacks",
+        ["delegate", "codex", "-e", "max", "hi"],
+        "scv: 'max' is not an effort level of Codex — use one of: minimal, low, medium, high, xhigh",
+      ],
+      [
+        "an effort for an agent that takes none",
+        ["delegate", "gemini", "-e", "high", "hi"],
+        "scv: Gemini CLI takes no effort level — omit --effort",
+      ],
+      [
+        "an unknown conversation",
+        ["delegate", "-c", "codex-zzzzzz", "hi"],
+        "scv: no conversation 'codex-zzzzzz' — run: scv conversations list",
+      ],
+      [
+        "a bad time limit",
+        ["delegate", "codex", "--timeout", "soon", "hi"],
+        "scv: --timeout 'soon' is not a duration — write it like 90s, 20m or 1h30m",
+      ],
+      [
+        "a missing project folder",
+        ["delegate", "gemini", "-C", "/nonexistent/project", "hi"],
+        "scv: no directory /nonexistent/project — pass an existing project folder with --cwd",
+      ],
+      [
+        "a prompt starting with '-' for a CLI without `--`",
+        ["delegate", "cursor", "--", "-rf"],
+        "scv: Cursor CLI would read a prompt starting with '-' as an option — reword its start (e.g. a leading space or word)",
+      ],
+      [
+        "an agent without a one-turn command line",
+        ["delegate", "kimi", "hi"],
+        "scv: Kimi Code has no verified one-turn command line (scv would need its ACP server) — delegate to another agent",
+      ],
+    ];
+    it.each(cases)("%s", async (_what, args, message) => {
+      const run = await scv(world, args);
+      expect(run.exitCode).toBe(2);
+      expect(oneLine(run.stderr)).toBe(message);
+      expect(run.stdout).toBe("");
+      expect(agentCalls(world)).toEqual([]);
+    });
+
+    it("continuing an agent that cannot resume", async () => {
+      await signIn(world, "grok");
+      const first = await scv(world, ["delegate", "grok", "--json", "hi"]);
+      const handle = turnResultSchema.parse(JSON.parse(first.stdout)).conversation ?? "";
+      const run = await scv(world, ["delegate", "-c", handle, "again"]);
+      expect(run.exitCode).toBe(2);
+      expect(oneLine(run.stderr)).toBe("scv: Grok Build cannot continue a conversation — start a new one");
+    });
+
+    it("a conversation whose stored session id is not the CLI's shape", async () => {
+      const handle = "codex-abc123";
+      const path = join(world.scvHome, "conversations", `${handle}.json`);
+      mkdirSync(dirname(path), { recursive: true });
+      const now = new Date().toISOString();
+      writeFileSync(
+        path,
+        JSON.stringify({
+          handle,
+          agent: "codex",
+          sessionId: "--dangerously-bypass-approvals-and-sandbox",
+          cwd: world.project,
+          policy: "default",
+          createdAt: now,
+          updatedAt: now,
+          turns: 1,
+        }),
+      );
+      const run = await scv(world, ["delegate", "-c", handle, "again"]);
+      expect(run.exitCode).toBe(2);
+      expect(oneLine(run.stderr)).toBe(
+        "scv: '--dangerously-bypass-approvals-and-sandbox' is not a Codex session id — start a new conversation",
+      );
+      expect(agentCalls(world)).toEqual([]);
+    });
+  });
+
+  it("3 when the CLI is not installed, with the install hint", async () => {
+    const run = await scv(world, ["delegate", "codex", "hi"], { env: { PATH: "/nonexistent" } });
+    expect(run.exitCode).toBe(3);
+    expect(oneLine(run.stderr)).toBe(
+      "scv: Codex is not installed ('codex' not found) — run: scv agents install codex (npm: @openai/codex)",
+    );
+  });
+
+  it("3 with --json too, as a result object", async () => {
+    const run = await scv(world, ["delegate", "codex", "--json", "hi"], { env: { PATH: "/nonexistent" } });
+    expect(run.exitCode).toBe(3);
+    expect(turnResultSchema.parse(JSON.parse(run.stdout))).toMatchObject({
+      status: "failed",
+      agent: "codex",
+      exitCode: 3,
+      error: "Codex is not installed ('codex' not found)",
+      hint: "run: scv agents install codex (npm: @openai/codex)",
+    });
+  });
+
+  it("4 when the key store says signed out, before spawning", async () => {
+    const run = await scv(world, ["delegate", "claude", "hi"]);
+    expect(run.exitCode).toBe(4);
+    expect(oneLine(run.stderr)).toBe(
+      "scv: Claude Code (API key) is not signed in (no API key stored) — run: scv agents login claude",
+    );
+    expect(agentCalls(world)).toEqual([]);
+  });
+
+  it("4 when the agent reports an authentication failure", async () => {
+    await signIn(world, "claude");
+    const run = await scv(world, ["delegate", "claude", "hi"], {
+      env: { FAKE_AGENT_MODE: "fixture:auth-fail" },
+    });
+    expect(run.exitCode).toBe(4);
+    expect(oneLine(run.stderr)).toMatch(
+      /^scv: claude failed to authenticate: .+ — run: scv agents login claude$/,
+    );
+  });
+
+  it("5 when the agent is rate limited", async () => {
+    await signIn(world, "claude");
+    const run = await scv(world, ["delegate", "claude", "hi"], {
+      env: { FAKE_AGENT_MODE: "fixture:rate-limit" },
+    });
+    expect(run.exitCode).toBe(5);
+    expect(oneLine(run.stderr)).toMatch(
+      /^scv: claude is rate limited: .+ — (wait, then retry|retry after .+)$/,
+    );
+  });
+});

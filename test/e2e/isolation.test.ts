@@ -1,0 +1,120 @@
+// Credential isolation and private homes, through the built scv: what reached each fake agent, and
+// what a turn did to the user's own HOME and to scv's agent homes.
+
+import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
+import { canaryVariables, KEPT } from "../helpers/canaries.js";
+import { agentCalls, createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+
+let world: World;
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+});
+afterEach(() => world.dispose());
+
+/** Every agent with a one-turn command line (kimi has none). */
+const TURN_AGENTS = (ADAPTERS as readonly AdapterDescriptor[]).filter((entry) => entry.cliTurns);
+
+/** Every file under `dir` with its content and modification time. */
+function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    files[relative(dir, path)] = stat.isDirectory()
+      ? `dir ${stat.mode & 0o777}`
+      : `${stat.mtimeMs} ${stat.mode & 0o777} ${readFileSync(path, "utf8")}`;
+  }
+  return files;
+}
+
+describe("credential isolation", () => {
+  it("no canary reaches any agent, while PATH, locale, TMPDIR, proxies and near-misses do; the user's own ~/.codex, ~/.claude, ~/.gemini stay untouched", async () => {
+    const before = snapshot(world.home);
+    expect(Object.keys(before)).toEqual(
+      expect.arrayContaining([".codex/auth.json", ".claude/settings.json", ".claude.json", ".gemini/.env"]),
+    );
+    const canaries = canaryVariables();
+    expect(Object.keys(canaries).length).toBeGreaterThanOrEqual(60);
+    for (const entry of TURN_AGENTS) await signIn(world, entry.name);
+    // Both policies, so full-permission variables are covered too; turns run in parallel.
+    await Promise.all(
+      TURN_AGENTS.flatMap((entry) =>
+        ["default", "auto"].map((policy) =>
+          scv(world, ["delegate", entry.name, "--policy", policy, "Say hi"], {
+            env: { ...canaries, ...KEPT },
+          }),
+        ),
+      ),
+    );
+    const calls = agentCalls(world);
+    expect(new Set(calls.map((call) => call.cli))).toEqual(
+      new Set(TURN_AGENTS.map((entry) => entry.command)),
+    );
+    expect(calls).toHaveLength(TURN_AGENTS.length * 2);
+    for (const call of calls) {
+      const leaked = Object.entries(call.env).filter(([, value]) => value.includes("canary-value-of-"));
+      expect(leaked, call.cli).toEqual([]);
+      expect(call.env, call.cli).toMatchObject({ ...KEPT, PATH: world.env.PATH, TMPDIR: world.env.TMPDIR });
+      expect(call.env.SCV_HOME, call.cli).toBeUndefined();
+    }
+    // The fakes write state where their variables point, as the real CLIs do: all of it inside scv's
+    // home, nothing in the user's.
+    expect(snapshot(world.home)).toEqual(before);
+    expect(statSync(join(world.scvHome, "agents", "codex", "fake-state")).isFile()).toBe(true);
+    expect(statSync(join(world.scvHome, "agents", "claude", ".claude", "fake-state")).isFile()).toBe(true);
+    expect(statSync(join(world.scvHome, "agents", "gemini", ".gemini", "fake-state")).isFile()).toBe(true);
+  });
+
+  it("points HOME, XDG and the CLI's own variables into its private home", async () => {
+    await signIn(world, "claude");
+    await scv(world, ["delegate", "claude", "Say hi"], {
+      env: { CLAUDE_CONFIG_DIR: join(world.home, ".claude") },
+    });
+    await scv(world, ["delegate", "codex", "Say hi"], { env: { CODEX_HOME: join(world.home, ".codex") } });
+    const [claude, codex] = agentCalls(world);
+    const claudeHome = join(world.scvHome, "agents", "claude");
+    expect(claude?.env).toMatchObject({
+      HOME: claudeHome,
+      XDG_CONFIG_HOME: join(claudeHome, ".config"),
+      // An inherited CLAUDE_CONFIG_DIR never passes; scv sets its own per home.
+      CLAUDE_CONFIG_DIR: join(claudeHome, ".claude"),
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    });
+    expect(codex?.env).toMatchObject({
+      HOME: join(world.scvHome, "agents", "codex"),
+      CODEX_HOME: join(world.scvHome, "agents", "codex"),
+    });
+  });
+
+  it("gives the config's and --env's variables to the agent, --env last", async () => {
+    const config = join(world.root, "config.toml");
+    await import("node:fs").then((fs) =>
+      fs.writeFileSync(config, `[agents.gemini.env]\nIS_SANDBOX = "1"\nFROM = "config"\n`),
+    );
+    await scv(world, ["delegate", "gemini", "--env", "FROM=flag", "--env", "EMPTY=", "Say hi"], {
+      env: { SCV_CONFIG: config },
+    });
+    expect(agentCalls(world)[0]?.env).toMatchObject({ IS_SANDBOX: "1", FROM: "flag", EMPTY: "" });
+  });
+});
+
+describe("homes", () => {
+  it("creates scv's home and each agent home 0700, and tightens a loosened one", async () => {
+    const run = await scv(world, ["delegate", "gemini", "Say hi"]);
+    expect(run.exitCode).toBe(0);
+    const home = join(world.scvHome, "agents", "gemini");
+    expect(statSync(world.scvHome).mode & 0o777).toBe(0o700);
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+    expect(statSync(join(world.scvHome, "conversations")).mode & 0o777).toBe(0o700);
+
+    chmodSync(home, 0o755);
+    chmodSync(world.scvHome, 0o777);
+    await scv(world, ["delegate", "gemini", "Say hi"]);
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+    expect(statSync(world.scvHome).mode & 0o777).toBe(0o700);
+  });
+});

@@ -1,0 +1,150 @@
+// Time limits, interrupts and busy conversations through the built scv, with fake agents that start
+// a grandchild or ignore SIGTERM: whatever ends the turn, no process of the agent survives.
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { killAll, survivors } from "../helpers/pids.js";
+import {
+  agentPids,
+  conversationRecord,
+  createWorld,
+  ensureBuilt,
+  scv,
+  signIn,
+  startScv,
+  type World,
+} from "../helpers/scv.js";
+
+let world: World;
+const leftovers: number[] = [];
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+});
+afterEach(() => {
+  killAll(leftovers.splice(0));
+  world.dispose();
+});
+
+async function pidsOf(name?: string): Promise<number[]> {
+  const pids = await agentPids(world, name);
+  leftovers.push(...pids);
+  return pids;
+}
+
+// Gemini: its status cannot be checked before the turn, so no sign-in is needed to run its fake.
+describe("time limits", () => {
+  it("--timeout ends the agent and its grandchild: exit 124, 'timed out after 3s'", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--timeout", "3s", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "grandchild" },
+    });
+    const pids = await pidsOf();
+    expect(run.exitCode).toBe(124);
+    expect(run.stderr).toContain(
+      "scv: gemini timed out after 3s — raise --timeout (or [agents.gemini] timeout in scv's config)",
+    );
+    expect(run.stdout).toBe("");
+    expect(await survivors(pids)).toEqual([]);
+  });
+
+  it("an agent that ignores SIGTERM is killed after the grace period", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--timeout", "2s", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "ignore-term" },
+    });
+    const pids = await pidsOf();
+    expect(run.exitCode).toBe(124);
+    expect(await survivors(pids)).toEqual([]);
+  });
+
+  it("--idle-timeout ends an agent that prints nothing: exit 124", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--idle-timeout", "2s", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    await pidsOf();
+    expect(run.exitCode).toBe(124);
+    expect(run.stderr).toContain("scv: gemini printed nothing for 2s — raise --idle-timeout");
+  });
+
+  it("takes the agent's time limit from config", async () => {
+    const config = join(world.root, "config.toml");
+    writeFileSync(config, `[defaults]\ntimeout = "1h"\n[agents.gemini]\ntimeout = "2s"\n`);
+    const run = await scv(world, ["delegate", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "hang", SCV_CONFIG: config },
+    });
+    await pidsOf();
+    expect(run.exitCode).toBe(124);
+    expect(run.stderr).toContain("timed out after 2s");
+  });
+});
+
+describe("interrupts", () => {
+  it("SIGINT to scv ends the agent's whole group and exits 130", async () => {
+    const child = startScv(world, ["delegate", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "grandchild" },
+    });
+    const pids = await pidsOf();
+    child.kill("SIGINT");
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stderr)).toContain("scv: gemini was interrupted");
+    expect(await survivors(pids)).toEqual([]);
+  });
+
+  it("SIGTERM to scv exits 143, killing an agent that ignores SIGTERM after the grace period", async () => {
+    const child = startScv(world, ["delegate", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "ignore-term" },
+    });
+    const pids = await pidsOf();
+    child.kill("SIGTERM");
+    const result = await child;
+    expect(result.exitCode).toBe(143);
+    expect(await survivors(pids)).toEqual([]);
+  });
+
+  it("an interrupted continued turn still updates its conversation", async () => {
+    await signIn(world, "claude");
+    const first = await scv(world, ["delegate", "claude", "Say hi"]);
+    const handle = /conversation: (claude-[0-9a-z]{6})/.exec(first.stderr)?.[1] ?? "";
+    const child = startScv(world, ["delegate", "-c", handle, "Again"], { env: { FAKE_AGENT_MODE: "hang" } });
+    await pidsOf();
+    child.kill("SIGINT");
+    expect((await child).exitCode).toBe(130);
+    expect(conversationRecord(world, handle)).toMatchObject({ turns: 2, lastStatus: "cancelled" });
+  });
+});
+
+describe("conversation lock", () => {
+  it("a second turn on a busy conversation waits a bounded time, then exits 2; other conversations run", async () => {
+    await signIn(world, "claude");
+    const handles: string[] = [];
+    for (const prompt of ["one", "two"]) {
+      const run = await scv(world, ["delegate", "claude", prompt]);
+      handles.push(/conversation: (claude-[0-9a-z]{6})/.exec(run.stderr)?.[1] ?? "");
+    }
+    const [a, b] = handles as [string, string];
+    const busyA = startScv(world, ["delegate", "-c", a, "long"], {
+      env: { FAKE_AGENT_MODE: "hang", FAKE_AGENT_PIDS: "a.json" },
+    });
+    await pidsOf("a.json");
+    // A different conversation of the same agent runs while A's turn holds its lock.
+    const runningB = startScv(world, ["delegate", "-c", b, "long"], {
+      env: { FAKE_AGENT_MODE: "hang", FAKE_AGENT_PIDS: "b.json" },
+    });
+    await pidsOf("b.json");
+
+    const second = await scv(world, ["delegate", "-c", a, "again"], { env: { SCV_LOCK_WAIT: "500ms" } });
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toBe(
+      `scv: conversation busy — another turn of ${a} is running; wait for it (scv ps) or continue later\n`,
+    );
+
+    busyA.kill("SIGINT");
+    runningB.kill("SIGINT");
+    expect((await busyA).exitCode).toBe(130);
+    expect((await runningB).exitCode).toBe(130);
+    // The lock went with the turn: the conversation continues.
+    const third = await scv(world, ["delegate", "-c", a, "again"]);
+    expect(third.exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,56 @@
+// Credential-shaped variables no delegated agent may see, and ordinary ones every agent must keep.
+
+import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
+
+/** Every adapter's removed names (two samples per prefix rule), `*_API_KEY`s, cloud keys, scv's own
+ * and Claude Code's nesting markers; each with a value that names it. */
+export function canaryVariables(): Record<string, string> {
+  const names = new Set<string>([
+    "OPENROUTER_API_KEY",
+    "GROQ_API_KEY",
+    "MY_SERVICE_API_KEY",
+    "MISTRAL_API_KEY",
+    "AZURE_OPENAI_API_KEY",
+    "AZURE_OPENAI_ENDPOINT",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
+    "SCV_CONFIG_CANARY",
+    "SCV_DEPTH",
+  ]);
+  for (const entry of ADAPTERS as readonly AdapterDescriptor[]) {
+    for (const rule of entry.removedEnvironment) {
+      if (rule.endsWith("*")) {
+        names.add(`${rule.slice(0, -1)}CANARY_TOKEN`);
+        names.add(`${rule.slice(0, -1)}API_BASE`);
+      } else {
+        names.add(rule);
+      }
+    }
+  }
+  const canaries: Record<string, string> = {};
+  for (const name of names) canaries[name] = `canary-value-of-${name}`;
+  return canaries;
+}
+
+/** Variables (and near-misses of removed ones) every agent keeps, with their values. */
+export const KEPT: Readonly<Record<string, string>> = {
+  LANG: "C.UTF-8",
+  TERM: "dumb",
+  HTTPS_PROXY: "http://proxy.invalid:3128",
+  HTTP_PROXY: "http://proxy.invalid:3128",
+  NO_PROXY: "localhost,127.0.0.1",
+  https_proxy: "http://proxy.invalid:3128",
+  no_proxy: "localhost",
+  GH_TOKEN: "gh-kept",
+  GROKKING: "kept",
+  PIPX_HOME: "/opt/pipx",
+  AWS_PROFILE: "kept-profile",
+  AWS_REGION: "eu-west-1",
+  API_KEY_ROTATION: "kept",
+  OPENAI_API_KEYRING: "kept",
+  SCVX: "kept",
+};

@@ -727,7 +727,7 @@ export const ADAPTERS = [
     },
     // Lab: `.qwen/projects/<cwd slug>/chats/<session-id>.jsonl`; memory beside it is `.md`.
     conversationFiles: { dir: ".qwen/projects", extension: "jsonl" },
-    credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env"],
+    credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env", ".qwen/settings.json"],
     transport: { kind: "process" },
     acp: {
       command: "qwen",

@@ -120,17 +120,13 @@ export function buildProgram(io: CliIo): Command {
 
   const conversations = program
     .command("conversations")
-    .description("scv's conversation records: list, show, rm")
-    // A bare `scv conversations` lists, and a --json given to it is the list's.
-    .usage("[command] [options]")
-    .argument("[command]")
-    .allowExcessArguments(true)
-    .option("--json", "print JSON (the list, when no command is given)")
-    .action(async (operand: string | undefined, options: { json?: boolean }) => {
-      if (operand !== undefined) throw unknownCommand("conversations command", operand, conversations);
-      const { conversationsListCommand } = await import("../commands/conversations.js");
-      io.exitCode = await conversationsListCommand(io, options);
-    });
+    .description("scv's conversation records: list, show, rm");
+  defaultToList(
+    conversations,
+    "conversations",
+    io,
+    async () => (await import("../commands/conversations.js")).conversationsListCommand,
+  );
   conversations
     .command("list")
     .description("every conversation: handle, agent, turns, last used, cwd, model, last prompt")
@@ -167,8 +163,12 @@ export function buildProgram(io: CliIo): Command {
     .argument("<handle>", "turn handle")
     .action(lazy(io, async () => (await import("../commands/background.js")).killCommand));
 
-  // A bare `scv agents` lists; anything else that is not a subcommand is a usage error.
-  defaultTo(agents, "agents", "list");
+  defaultToList(
+    agents,
+    "agents",
+    io,
+    async () => (await import("../commands/agents-list.js")).agentsListCommand,
+  );
   program.on("command:*", (operands: string[]) => {
     throw unknownCommand("command", operands[0], program);
   });
@@ -180,16 +180,22 @@ function unknownCommand(what: string, name: string | undefined, parent: Command)
   return new ScvError("USAGE", `unknown ${what} '${name ?? ""}' — known: ${known}`);
 }
 
-/** Makes `parent` with no subcommand run `subcommand`, and refuses an unknown one. */
-function defaultTo(parent: Command, name: string, subcommand: string): void {
+/** A bare `scv agents` (or `conversations`) lists — a `--json` given to it is the list's — and
+ * anything else that is not a subcommand is a usage error. */
+function defaultToList(
+  parent: Command,
+  name: string,
+  io: CliIo,
+  load: () => Promise<(io: CliIo, options: { json?: boolean }) => Promise<number>>,
+): void {
   parent
     .usage("[command] [options]")
     .argument("[command]")
     .allowExcessArguments(true)
-    .action(async (operand: string | undefined) => {
+    .option("--json", "print JSON (the list, when no command is given)")
+    .action(async (operand: string | undefined, options: { json?: boolean }) => {
       if (operand !== undefined) throw unknownCommand(`${name} command`, operand, parent);
-      const target = parent.commands.find((command) => command.name() === subcommand);
-      await target?.parseAsync([], { from: "user" });
+      io.exitCode = await (await load())(io, options);
     });
 }
 

@@ -11,6 +11,7 @@ import {
   type KeyStore,
   resolveAgentExecutable,
   summarizeStatus,
+  unreachable,
 } from "../../src/adapters.js";
 
 const entries: readonly AdapterDescriptor[] = ADAPTERS;
@@ -19,13 +20,19 @@ function placeholders(args: readonly string[]): string[] {
   return args.flatMap((arg) => [...arg.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? ""));
 }
 
-/** Every file a key store touches, relative to the agent home. */
-function storeFiles(store: KeyStore): string[] {
+/** The files of a key store that hold a secret (a settings file that only selects a mode does not). */
+function secretFiles(store: KeyStore): string[] {
   switch (store.kind) {
     case "claude-api-key":
       return [store.key, store.credentials];
     case "claude-account":
       return [store.credentials];
+    case "codex-auth":
+      return [store.auth];
+    case "gemini-env":
+      return [store.env];
+    case "qwen-settings":
+      return [store.settings];
     case "grok":
       return [store.auth, store.config];
     case "dsh-refs":
@@ -33,7 +40,7 @@ function storeFiles(store: KeyStore): string[] {
     case "pi":
       return [`${store.dir}/auth.json`];
     default:
-      return [];
+      return unreachable(store);
   }
 }
 
@@ -108,10 +115,13 @@ describe("the adapter table", () => {
     (_name, entry) => {
       const stores: KeyStore[] = [];
       if (entry.login.kind === "api-key") stores.push(entry.login.store);
+      if ((entry.login.kind === "command" || entry.login.kind === "interactive") && entry.login.apiKey) {
+        stores.push(entry.login.apiKey);
+      }
       if (entry.status.kind === "stored") stores.push(entry.status.store);
       if (entry.logout.kind === "stored") stores.push(entry.logout.store);
       for (const store of stores) {
-        for (const file of storeFiles(store)) expect(entry.credentialFiles).toContain(file);
+        for (const file of secretFiles(store)) expect(entry.credentialFiles).toContain(file);
       }
       // One agent, one key store: login, status and logout agree on it.
       expect(new Set(stores.map((store) => JSON.stringify(store))).size).toBeLessThanOrEqual(1);

@@ -1,0 +1,125 @@
+// Anthropic Messages API shape: POST /v1/messages[?beta=true] (SSE when `stream: true`, else one JSON
+// message), POST /v1/messages/count_tokens, GET /v1/models. Event order and error bodies follow
+// https://docs.anthropic.com/en/api/messages-streaming and /en/api/errors (what Claude Code's SDK parses).
+import { sendJson, sendSse, splitReply } from "./http.mjs";
+
+export const name = "anthropic";
+
+/** @param {string} method @param {string} path */
+export function route(method, path) {
+  if (method === "POST" && path.endsWith("/messages/count_tokens")) return "count_tokens";
+  if (method === "POST" && path.endsWith("/messages")) return "generate";
+  if (method === "GET" && path.endsWith("/models")) return "models";
+  return undefined;
+}
+
+const ERRORS = {
+  401: ["authentication_error", "invalid x-api-key (mock)"],
+  429: [
+    "rate_limit_error",
+    "This request would exceed the rate limit for your organization of 50 requests per minute. (mock)",
+  ],
+  500: ["api_error", "Internal server error (mock)"],
+  529: ["overloaded_error", "Overloaded (mock)"],
+};
+
+/** Error response for a failing mode: [status, headers, body]. */
+export function errorResponse(mode) {
+  const status = Number.parseInt(mode, 10);
+  const [type, message] = ERRORS[status] ?? ERRORS[500];
+  const requestId = `req_mock_${status}`;
+  const headers = { "request-id": requestId };
+  if (status === 429) headers["retry-after"] = "1";
+  if (mode === "429-unified") {
+    const reset = Math.floor(Date.now() / 1000) + 3600;
+    Object.assign(headers, {
+      "anthropic-ratelimit-unified-status": "rejected",
+      "anthropic-ratelimit-unified-reset": String(reset),
+      "anthropic-ratelimit-unified-representative-claim": "five_hour",
+      "anthropic-ratelimit-unified-5h-status": "rejected",
+      "anthropic-ratelimit-unified-5h-reset": String(reset),
+      "anthropic-ratelimit-unified-5h-utilization": "1.0",
+    });
+  }
+  return [status, headers, { type: "error", error: { type, message }, request_id: requestId }];
+}
+
+/** Answers a generation request with the reply text. */
+export function reply(res, ctx) {
+  const body = ctx.body ?? {};
+  const model = typeof body.model === "string" ? body.model : "claude-mock";
+  const id = `msg_mock_${String(ctx.n).padStart(4, "0")}`;
+  const usage = {
+    input_tokens: ctx.inputTokens,
+    output_tokens: ctx.outputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
+  const headers = { "request-id": `req_mock_${ctx.n}` };
+  if (!body.stream) {
+    sendJson(res, 200, headers, {
+      id,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [{ type: "text", text: ctx.text }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage,
+    });
+    return;
+  }
+  const events = [
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 1 },
+        },
+      },
+    ],
+    [
+      "content_block_start",
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+    ],
+    ["ping", { type: "ping" }],
+    ...splitReply(ctx.text).map((text) => [
+      "content_block_delta",
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+    ]),
+    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    [
+      "message_delta",
+      {
+        type: "message_delta",
+        delta: { stop_reason: "end_turn", stop_sequence: null },
+        usage: { output_tokens: ctx.outputTokens },
+      },
+    ],
+    ["message_stop", { type: "message_stop" }],
+  ];
+  sendSse(res, headers, events);
+}
+
+/** Answers the side endpoints. */
+export function side(res, kind, ctx) {
+  if (kind === "count_tokens") {
+    sendJson(res, 200, {}, { input_tokens: ctx.inputTokens });
+    return;
+  }
+  const models = ["claude-sonnet-mock", "claude-opus-mock", "claude-haiku-mock"].map((id) => ({
+    type: "model",
+    id,
+    display_name: id,
+    created_at: "2026-01-01T00:00:00Z",
+  }));
+  sendJson(res, 200, {}, { data: models, has_more: false, first_id: models[0].id, last_id: models[2].id });
+}

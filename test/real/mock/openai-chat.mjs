@@ -1,0 +1,64 @@
+// OpenAI Chat Completions shape (pi, qwen, opencode, copilot BYOK): POST …/chat/completions (SSE chunks
+// when `stream: true`, plus a final usage chunk when `stream_options.include_usage`, then `data: [DONE]`;
+// else one chat.completion object), GET …/models.
+import { sendJson, sendSse, splitReply } from "./http.mjs";
+import { openAiError, openAiModels } from "./openai-errors.mjs";
+
+export const name = "openai-chat";
+
+export function route(method, path) {
+  if (method === "POST" && path.endsWith("/chat/completions")) return "generate";
+  if (method === "GET" && path.endsWith("/models")) return "models";
+  return undefined;
+}
+
+export const errorResponse = openAiError;
+
+export function reply(res, ctx) {
+  const body = ctx.body ?? {};
+  const model = typeof body.model === "string" ? body.model : "mock-model";
+  const id = `chatcmpl-mock-${String(ctx.n).padStart(4, "0")}`;
+  const created = Math.floor(Date.now() / 1000);
+  const usage = {
+    prompt_tokens: ctx.inputTokens,
+    completion_tokens: ctx.outputTokens,
+    total_tokens: ctx.inputTokens + ctx.outputTokens,
+    prompt_tokens_details: { cached_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0 },
+  };
+  const headers = { "x-request-id": `req_mock_${String(ctx.n).padStart(4, "0")}` };
+  if (!body.stream) {
+    sendJson(res, 200, headers, {
+      id,
+      object: "chat.completion",
+      created,
+      model,
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: ctx.text },
+          logprobs: null,
+          finish_reason: "stop",
+        },
+      ],
+      usage,
+    });
+    return;
+  }
+  const chunk = (choices, extra = {}) => [
+    null,
+    { id, object: "chat.completion.chunk", created, model, choices, ...extra },
+  ];
+  const events = [
+    chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]),
+    ...splitReply(ctx.text).map((content) => chunk([{ index: 0, delta: { content }, finish_reason: null }])),
+    chunk([{ index: 0, delta: {}, finish_reason: "stop" }]),
+  ];
+  if (body.stream_options?.include_usage) events.push(chunk([], { usage }));
+  events.push([null, "[DONE]"]);
+  sendSse(res, headers, events);
+}
+
+export function side(res) {
+  sendJson(res, 200, {}, openAiModels());
+}

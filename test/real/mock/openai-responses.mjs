@@ -1,0 +1,79 @@
+// OpenAI Responses API shape (what Codex speaks): POST …/responses (SSE when `stream: true`, else one
+// response object), GET …/models. Events and error bodies follow the OpenAI API reference
+// (https://platform.openai.com/docs/api-reference/responses-streaming).
+import { sendJson, sendSse, splitReply } from "./http.mjs";
+import { openAiError, openAiModels } from "./openai-errors.mjs";
+
+export const name = "openai-responses";
+
+export function route(method, path) {
+  if (method === "POST" && path.endsWith("/responses")) return "generate";
+  if (method === "GET" && path.endsWith("/models")) return "models";
+  return undefined;
+}
+
+export const errorResponse = openAiError;
+
+export function reply(res, ctx) {
+  const body = ctx.body ?? {};
+  const model = typeof body.model === "string" ? body.model : "gpt-mock";
+  const num = String(ctx.n).padStart(4, "0");
+  const responseId = `resp_mock_${num}`;
+  const itemId = `msg_mock_${num}`;
+  const created = Math.floor(Date.now() / 1000);
+  const usage = {
+    input_tokens: ctx.inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: ctx.outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: ctx.inputTokens + ctx.outputTokens,
+  };
+  const part = { type: "output_text", text: ctx.text, annotations: [] };
+  const item = { id: itemId, type: "message", status: "completed", role: "assistant", content: [part] };
+  const response = (status, output, u) => ({
+    id: responseId,
+    object: "response",
+    created_at: created,
+    status,
+    model,
+    output,
+    usage: u,
+    error: null,
+    incomplete_details: null,
+  });
+  const headers = { "x-request-id": `req_mock_${num}` };
+  if (!body.stream) {
+    sendJson(res, 200, headers, response("completed", [item], usage));
+    return;
+  }
+  const base = { item_id: itemId, output_index: 0, content_index: 0 };
+  const events = [
+    ["response.created", { type: "response.created", response: response("in_progress", [], null) }],
+    ["response.in_progress", { type: "response.in_progress", response: response("in_progress", [], null) }],
+    [
+      "response.output_item.added",
+      {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { ...item, status: "in_progress", content: [] },
+      },
+    ],
+    [
+      "response.content_part.added",
+      { type: "response.content_part.added", ...base, part: { ...part, text: "" } },
+    ],
+    ...splitReply(ctx.text).map((delta) => [
+      "response.output_text.delta",
+      { type: "response.output_text.delta", ...base, delta },
+    ]),
+    ["response.output_text.done", { type: "response.output_text.done", ...base, text: ctx.text }],
+    ["response.content_part.done", { type: "response.content_part.done", ...base, part }],
+    ["response.output_item.done", { type: "response.output_item.done", output_index: 0, item }],
+    ["response.completed", { type: "response.completed", response: response("completed", [item], usage) }],
+  ].map(([event, data], i) => [event, { ...data, sequence_number: i }]);
+  sendSse(res, headers, events);
+}
+
+export function side(res) {
+  sendJson(res, 200, {}, openAiModels());
+}

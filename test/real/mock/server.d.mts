@@ -1,0 +1,74 @@
+// Types for server.mjs (plain JavaScript so that `node test/real/mock/server.mjs` runs without a build).
+import type { IncomingHttpHeaders } from "node:http";
+
+/** The vendor API a mock speaks. */
+export type MockShape = "anthropic" | "openai-responses" | "openai-chat" | "gemini";
+
+/**
+ * How generation requests are answered: `ok` replies; `401`/`429`/`500` send the vendor's error body
+ * (429 with `retry-after: 1`); `529` (Anthropic overloaded_error) and `429-unified` (429 plus
+ * `anthropic-ratelimit-unified-*` headers) are Anthropic extras; `hang` never answers.
+ */
+export type MockMode = "ok" | "401" | "429" | "500" | "529" | "429-unified" | "hang";
+
+/** What a request was for: the model call, a side route, or an unknown route (answered 404). */
+export type MockRequestKind = "generate" | "count_tokens" | "models" | "unknown";
+
+export interface MockRequest {
+  /** 1-based order of arrival. */
+  seq: number;
+  /** ISO time of arrival (after the body was read). */
+  ts: string;
+  method: string;
+  /** Path plus query, as sent (`/v1/messages?beta=true`). */
+  url: string;
+  /** Path without the query. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The JSON body, or null when empty / not JSON / compressed with an encoding Node cannot decode. */
+  body: unknown;
+  /** The body as text (base64 when it could not be decoded). */
+  rawBody: string;
+  kind: MockRequestKind;
+  /** The mode that answered it (`ok` for side routes). */
+  mode: MockMode;
+  /** HTTP status sent (0 while a `hang` request is open). */
+  status: number;
+  /** The reply text sent, for successful generation requests. */
+  reply: string | null;
+}
+
+export interface StartMockOptions {
+  shape: MockShape;
+  /** One mode, or a list used one per generation request (the last one sticks). Default `ok`. */
+  mode?: MockMode | MockMode[];
+  /** Reply prefix; replies are `<text>-<n>`. Default `MOCK-REPLY`. */
+  text?: string;
+  /** Default 0 (any free port). Always bound to 127.0.0.1. */
+  port?: number;
+  /** Append every request as one JSON line to this file. */
+  log?: string;
+}
+
+export interface MockServer extends AsyncDisposable {
+  readonly shape: MockShape;
+  readonly port: number;
+  /** `http://127.0.0.1:<port>`, no trailing slash and no `/v1`. */
+  readonly url: string;
+  /** Every request received, in order (live array). */
+  readonly requests: MockRequest[];
+  /** The current (next) mode. */
+  readonly mode: MockMode;
+  /** How many generation requests were answered `ok` so far (the last reply is `MOCK-REPLY-<generations>`). */
+  readonly generations: number;
+  setMode(mode: MockMode | MockMode[]): void;
+  generationRequests(): MockRequest[];
+  /** Whether any recorded request body contains `needle`. */
+  sawText(needle: string): boolean;
+  /** Stops listening and drops open connections (hanging ones included). Idempotent. */
+  close(): Promise<void>;
+}
+
+export const SHAPES: Record<MockShape, unknown>;
+export const MODES: readonly MockMode[];
+export function startMock(options: StartMockOptions): Promise<MockServer>;

@@ -1,0 +1,135 @@
+// The benchmark run behind `npm run bench` (see bench/run.mjs and docs/benchmarks.md): parser
+// throughput and memory, start-up overhead, fan-out. Prints the tables docs/benchmarks.md holds and
+// writes them, with the raw figures, to node_modules/.cache/scv-bench/. `--quick` only checks that every benchmark
+// still runs (small sizes, few runs): its figures mean nothing. Targets missed are reported, not
+// failed: only a benchmark that cannot run fails the command.
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FAN_OUT, type FanOutResult, fanOutBench } from "./fanout.js";
+import { fixed, type Machine, machine, OUT } from "./lib.js";
+import { type OverheadResult, overheadBench } from "./overhead.js";
+import { type ParserRow, parserBench } from "./parsers/bench.js";
+import { createWorld } from "./world.js";
+
+const TARGET = { mbps: 200, rssMB: 120, overhead: 1.25, fanOut: 1.2 };
+
+const FULL = {
+  parsers: [
+    { size: 100e6, runs: 3 },
+    { size: 1e9, runs: 1 },
+  ],
+  overhead: { runs: 30, warmup: 3 },
+  fanOutRepeats: 3,
+};
+const QUICK = {
+  parsers: [{ size: 10e6, runs: 1 }],
+  overhead: { runs: 3, warmup: 1 },
+  fanOutRepeats: 1,
+};
+
+const met = (ok: boolean) => (ok ? "met" : "**missed**");
+
+function sizeLabel(bytes: number): string {
+  return bytes >= 1e9 ? `${bytes / 1e9} GB` : `${bytes / 1e6} MB`;
+}
+
+function parserTable(rows: readonly ParserRow[]): string {
+  const lines = [
+    "| Stream | Runs | scv MB/s | ceiling MB/s | scv / ceiling | scv peak RSS | ceiling peak RSS | ≥ 200 MB/s | ≤ 120 MB RSS |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const row of rows) {
+    lines.push(
+      `| ${row.format} ${sizeLabel(row.size)} | ${row.runs} | ${fixed(row.scvMBps)} | ${fixed(row.ceilingMBps)} | ` +
+        `${fixed(row.scvMBps / row.ceilingMBps, 2)} | ${fixed(row.scvRssMB)} MB | ${fixed(row.ceilingRssMB)} MB | ` +
+        `${met(row.scvMBps >= TARGET.mbps)} | ${met(row.scvRssMB <= TARGET.rssMB)} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function overheadTable(result: OverheadResult): string {
+  const { medianMs: m } = result;
+  return [
+    `| Command (${result.runs} interleaved runs each) | Median wall | Added to the agent alone (median of per-round differences) |`,
+    "|---|---|---|",
+    `| fake \`claude\` run directly | ${fixed(m.direct)} ms | — |`,
+    `| minimal Node wrapper (bench/floor.mjs) | ${fixed(m.floor)} ms | ${fixed(result.floorAddedMs)} ms |`,
+    `| \`scv delegate claude "hi"\` | ${fixed(m.scv)} ms | ${fixed(result.scvAddedMs)} ms |`,
+    `| bare \`node -e 0\` | ${fixed(m.node)} ms | — |`,
+    "",
+    "| Ratio | Value | Target |",
+    "|---|---|---|",
+    `| scv added / floor added | ${fixed(result.scvToFloor, 2)}× | ≤ ${TARGET.overhead}×: ${met(result.scvToFloor <= TARGET.overhead)} |`,
+    `| scv added / \`node -e 0\` | ${fixed(result.scvToNode, 2)}× | — |`,
+    `| floor added / \`node -e 0\` | ${fixed(result.floorToNode, 2)}× | — |`,
+  ].join("\n");
+}
+
+function fanOutTable(result: FanOutResult): string {
+  return [
+    `| Turns on a fake claude that sleeps 1 s (median of ${result.repeats}) | One alone | ${FAN_OUT} started together | Ratio | Target |`,
+    "|---|---|---|---|---|",
+    `| \`scv delegate claude "hi"\` | ${fixed(result.scvOneMs)} ms | ${fixed(result.scvManyMs)} ms | ` +
+      `${fixed(result.scvRatio, 2)}× | ≤ ${TARGET.fanOut}×: ${met(result.scvRatio <= TARGET.fanOut)} |`,
+    `| minimal Node wrapper (bench/floor.mjs) | ${fixed(result.floorOneMs)} ms | ${fixed(result.floorManyMs)} ms | ` +
+      `${fixed(result.floorRatio, 2)}× | — |`,
+  ].join("\n");
+}
+
+function machineLine(m: Machine, quick: boolean): string {
+  return (
+    `${m.date} UTC · ${m.cores} × ${m.cpu} · Node ${m.node} · load average ${m.load} at start · ` +
+    `NODE_EXTRA_CA_CERTS unset${quick ? " · **--quick: figures not meaningful**" : ""}`
+  );
+}
+
+async function main(): Promise<void> {
+  const quick = process.argv.includes("--quick");
+  const plan = quick ? QUICK : FULL;
+  const started = Date.now();
+  const host = machine();
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+
+  log("parsers…");
+  const parsers = await parserBench(plan.parsers, log);
+  const world = createWorld();
+  let overhead: OverheadResult;
+  let fanOut: FanOutResult;
+  try {
+    log("overhead…");
+    overhead = await overheadBench(world, plan.overhead.runs, plan.overhead.warmup);
+    log("fan-out…");
+    fanOut = await fanOutBench(world, plan.fanOutRepeats);
+  } finally {
+    world.dispose();
+  }
+
+  const report = [
+    machineLine(host, quick),
+    "",
+    "### Parsers",
+    "",
+    parserTable(parsers),
+    "",
+    "### Overhead",
+    "",
+    overheadTable(overhead),
+    "",
+    "### Fan-out",
+    "",
+    fanOutTable(fanOut),
+    "",
+    `(benchmark took ${fixed((Date.now() - started) / 1000)} s)`,
+    "",
+  ].join("\n");
+  process.stdout.write(report);
+  writeFileSync(join(OUT, quick ? "results-quick.md" : "results.md"), report);
+  writeFileSync(
+    join(OUT, quick ? "results-quick.json" : "results.json"),
+    `${JSON.stringify({ machine: host, quick, parsers, overhead, fanOut }, null, 2)}\n`,
+  );
+}
+
+await main();

@@ -1,0 +1,125 @@
+// One parser benchmark case, alone in its process so its peak RSS is its own:
+//   node node_modules/.cache/scv-bench/parser-case.mjs <root> <claude|codex> <bytes> <scv|ceiling>
+// `scv` feeds the generated stream through the line framer and the format's parser exactly as a
+// turn does (src/transport/turn.ts); `ceiling` runs a bare JSON.parse-per-line loop over the same
+// bytes. Only the time spent consuming chunks is counted, not the generator's. Prints one JSON line.
+
+import { createParser } from "../../src/parsers/index.js";
+import type { TurnEvent } from "../../src/parsers/types.js";
+import { createLineFramer } from "../../src/transport/framing.js";
+import { generateStream, type StreamFormat, type StreamTally } from "./generate.js";
+
+export type CaseMode = "scv" | "ceiling";
+
+export interface CaseResult {
+  readonly format: StreamFormat;
+  readonly mode: CaseMode;
+  readonly bytes: number;
+  readonly lines: number;
+  /** Wall time spent consuming chunks. */
+  readonly seconds: number;
+  /** Peak resident set size of the whole process, in bytes. */
+  readonly maxRssBytes: number;
+}
+
+interface Consumer {
+  push(chunk: Buffer): void;
+  /** Throws when the consumer did not see the stream the generator made. */
+  end(tally: StreamTally): void;
+}
+
+const FORMAT_KIND = { claude: "claude-stream-json", codex: "codex-jsonl" } as const;
+
+function scvConsumer(format: StreamFormat): Consumer {
+  const parser = createParser(FORMAT_KIND[format]);
+  let toolStarts = 0;
+  let toolEnds = 0;
+  const onEvent = (event: TurnEvent) => {
+    if (event.type === "tool-start") toolStarts += 1;
+    else if (event.type === "tool-end") toolEnds += 1;
+  };
+  const framer = createLineFramer({
+    onLine: (line) => {
+      for (const event of parser.push(line)) onEvent(event);
+    },
+    onOversized: () => parser.skipped(),
+  });
+  return {
+    push: (chunk) => framer.push(chunk),
+    end(tally) {
+      framer.end();
+      const turn = parser.finish({ exitCode: 0, signal: null, stderrTail: "" });
+      const problems = [
+        turn.status === "completed" ? "" : `status ${turn.status}`,
+        turn.badLines === 0 ? "" : `${turn.badLines} bad lines`,
+        turn.reply === tally.reply ? "" : "a different reply",
+        toolStarts === tally.tools && toolEnds === tally.tools ? "" : `${toolStarts}/${toolEnds} tool events`,
+      ].filter((problem) => problem !== "");
+      if (problems.length > 0) throw new Error(`the parser misread the stream: ${problems.join(", ")}`);
+    },
+  };
+}
+
+/** The practical ceiling: cut at LF bytes, decode each line, JSON.parse it, nothing else. */
+function ceilingConsumer(): Consumer {
+  let rest: Buffer | undefined;
+  let lines = 0;
+  const parse = (bytes: Buffer) => {
+    JSON.parse(bytes.toString("utf8"));
+    lines += 1;
+  };
+  return {
+    push(chunk) {
+      let start = 0;
+      let newline = chunk.indexOf(0x0a, start);
+      while (newline !== -1) {
+        const line = chunk.subarray(start, newline);
+        parse(rest === undefined ? line : Buffer.concat([rest, line]));
+        rest = undefined;
+        start = newline + 1;
+        newline = chunk.indexOf(0x0a, start);
+      }
+      if (start < chunk.length) {
+        const tail = chunk.subarray(start);
+        rest = rest === undefined ? Buffer.from(tail) : Buffer.concat([rest, tail]);
+      }
+    },
+    end(tally) {
+      if (rest !== undefined) parse(rest);
+      if (lines !== tally.lines) throw new Error(`the ceiling loop saw ${lines} of ${tally.lines} lines`);
+    },
+  };
+}
+
+function main(): void {
+  const [root, format, bytes, mode] = process.argv.slice(2);
+  if (
+    root === undefined ||
+    (format !== "claude" && format !== "codex") ||
+    (mode !== "scv" && mode !== "ceiling")
+  ) {
+    throw new Error("usage: parser-case.mjs <root> <claude|codex> <bytes> <scv|ceiling>");
+  }
+  const tally: StreamTally = { lines: 0, bytes: 0, tools: 0, reply: "" };
+  const consumer = mode === "scv" ? scvConsumer(format) : ceilingConsumer();
+  let busy = 0n;
+  const timed = (work: () => void) => {
+    const started = process.hrtime.bigint();
+    work();
+    busy += process.hrtime.bigint() - started;
+  };
+  for (const chunk of generateStream(root, format, Number(bytes), tally)) timed(() => consumer.push(chunk));
+  timed(() => consumer.end(tally));
+  const result: CaseResult = {
+    format,
+    mode,
+    bytes: tally.bytes,
+    lines: tally.lines,
+    seconds: Number(busy) / 1e9,
+    // Kilobytes on Linux.
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main();

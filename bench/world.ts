@@ -1,0 +1,64 @@
+// A throwaway world for the process benchmarks: HOME, SCV_HOME and a project folder in a temporary
+// directory, and fake `claude` CLIs first on PATH. The fakes are two-line shell scripts that print
+// the real capture test/fixtures/claude/turn1.stdout (a tiny valid stream-json turn) and exit, so
+// the agent itself costs next to nothing; the slow one sleeps 1 s first. Claude is signed in there
+// with scv's own `agents login --with-api-key` and a made-up key (nothing leaves the machine).
+
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cleanEnv, ROOT } from "./lib.js";
+
+export const SCV = join(ROOT, "dist", "scv.js");
+export const FLOOR = join(ROOT, "bench", "floor.mjs");
+const FIXTURE = join(ROOT, "test", "fixtures", "claude", "turn1.stdout");
+/** What the fixture's turn replies. */
+export const REPLY = "MOCK-REPLY-1";
+/** The argv scv gives claude for a new turn, minus the session id: what the direct run gets. */
+export const CLAUDE_ARGS = ["-p", "--output-format", "stream-json", "--verbose", "hi"];
+
+export interface World {
+  readonly project: string;
+  /** The fake agent itself, by absolute path. */
+  readonly agent: string;
+  /** Environment with the fast fake first on PATH. */
+  readonly env: Record<string, string>;
+  /** Environment with the fake that sleeps 1 s first on PATH. */
+  readonly slowEnv: Record<string, string>;
+  dispose(): void;
+}
+
+function fakeAgent(dir: string, sleep: boolean): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "claude");
+  writeFileSync(path, `#!/bin/sh\n${sleep ? "sleep 1\n" : ""}exec cat '${FIXTURE}'\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+export function createWorld(): World {
+  const root = mkdtempSync(join(tmpdir(), "scv-bench-"));
+  const project = join(root, "project");
+  mkdirSync(project);
+  mkdirSync(join(root, "home"));
+  const agent = fakeAgent(join(root, "bin"), false);
+  fakeAgent(join(root, "bin-slow"), true);
+  const base = { HOME: join(root, "home"), SCV_HOME: join(root, "scv-home") };
+  const path = (bin: string) => `${join(root, bin)}:${process.env.PATH ?? "/usr/bin:/bin"}`;
+  const env = cleanEnv({ ...base, PATH: path("bin") });
+  const login = spawnSync(process.execPath, [SCV, "agents", "login", "claude", "--with-api-key"], {
+    env,
+    cwd: project,
+    input: "sk-ant-bench-0000000000000000\n",
+    encoding: "utf8",
+  });
+  if (login.status !== 0) throw new Error(`scv agents login claude failed: ${login.stderr}`);
+  return {
+    project,
+    agent,
+    env,
+    slowEnv: cleanEnv({ ...base, PATH: path("bin-slow") }),
+    dispose: () => rmSync(root, { recursive: true, force: true }),
+  };
+}

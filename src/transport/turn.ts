@@ -49,6 +49,8 @@ export interface TurnRequest {
   readonly idleTimeoutMs?: number;
   /** Extra variables for the agent (`--env`), set after isolation like the config's. */
   readonly env?: Readonly<Record<string, string>>;
+  /** False for a turn that leaves no conversation record (a sign-in check's probe). */
+  readonly record?: boolean;
 }
 
 export interface TurnContext {
@@ -94,6 +96,8 @@ export interface TurnPlan {
   /** Where the CLI writes its final message (`{file}` of the format's last-message args). */
   readonly lastMessageFile?: string;
   readonly prompt: string;
+  /** Whether the turn's conversation is recorded. */
+  readonly recordConversation: boolean;
 }
 
 /** Resolves and validates a request without side effects; throws `ScvError` for what the user must
@@ -184,6 +188,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     extraEnv: { ...settings.env, ...request.env },
     lastMessageFile,
     prompt: request.prompt,
+    recordConversation: request.record ?? true,
   };
 }
 
@@ -232,7 +237,7 @@ export async function executeTurn(plan: TurnPlan, context: TurnContext): Promise
     if (end.pid === undefined) throw interrupted(context.signal, "interrupted before the agent started");
     const lastMessage = takeLastMessage(plan.lastMessageFile);
     const parsed = parser.finish({ ...end, lastMessage });
-    return conclude(plan, parsed, end, started, context);
+    return conclude(plan, parsed, end, lastMessage, started, context);
   } finally {
     if (plan.lastMessageFile !== undefined) rmSync(plan.lastMessageFile, { force: true });
     await release?.();
@@ -300,6 +305,7 @@ function conclude(
   plan: TurnPlan,
   parsed: ParsedTurn,
   end: ProcessExit,
+  lastMessage: string | undefined,
   started: number,
   context: TurnContext,
 ): TurnResult {
@@ -313,8 +319,15 @@ function conclude(
         `${entry.product} reported a session id scv does not accept (not its documented shape); it was not recorded`,
       );
   }
-  if (parsed.reply === "" && plan.lastMessageFile !== undefined && end.exitCode === 0) {
-    fallbacks.push("no reply in the stream or the last-message file");
+  if (
+    parsed.badLines > 0 &&
+    lastMessage !== undefined &&
+    lastMessage !== "" &&
+    parsed.reply === lastMessage
+  ) {
+    fallbacks.push(
+      `the reply was read from ${entry.product}'s last-message file: its stream had unreadable lines`,
+    );
   }
   const sessionId = confirmed ?? plan.session?.id;
 
@@ -322,7 +335,8 @@ function conclude(
   // A first turn is recorded when it completed, or when its session exists on the CLI's side (so a
   // failed or stopped turn can still be continued); a continued turn always updates its record.
   let record: ConversationRecord | undefined;
-  if (plan.record !== undefined || parsed.status === "completed" || confirmed !== undefined) {
+  const recordable = plan.record !== undefined || parsed.status === "completed" || confirmed !== undefined;
+  if (plan.recordConversation && recordable) {
     try {
       record = saveRecord(plan, parsed, sessionId, turnUsage, context);
     } catch (error) {

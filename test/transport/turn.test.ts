@@ -168,4 +168,27 @@ describe("runTurn", () => {
     );
     expect(result.cost).toBe(0.25);
   });
+
+  it("says when the reply came from the CLI's last-message file, and removes the file", async () => {
+    const result = await runTurn(
+      { agent: "codex", prompt: "hi" },
+      context({
+        parserFor: () => ({
+          push: () => [],
+          skipped: () => {},
+          finish: (end) => ({
+            status: "completed",
+            reply: end.lastMessage ?? "",
+            cumulativeUsage: false,
+            badLines: 1,
+          }),
+        }),
+      }),
+    );
+    expect(result.reply).toBe("MOCK-REPLY-1");
+    expect(result.fallbacks).toEqual([
+      "the reply was read from Codex's last-message file: its stream had unreadable lines",
+    ]);
+    expect((await import("node:fs")).readdirSync(join(world.scvHome, "agents", "codex", ".scv"))).toEqual([]);
+  });
 });

@@ -1,0 +1,85 @@
+// Each pinned real CLI, configured by configureForMock, completes one turn against its loopback mock.
+// This checks the suite's own infrastructure (configs, mocks, isolated env), not scv; it is skipped when
+// the CLIs are not installed (node scripts/install-real-clis.mjs).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configureForMock, MOCK_SHAPE, REAL_CLIS, type RealCli } from "./clis.js";
+import { baseEnv, realBinDir, runCli, tempHome } from "./env.js";
+import { startMock } from "./mock/server.mjs";
+
+const BIN = realBinDir();
+const PROMPT = "say hi to the mock";
+
+/** One headless turn, as the lab's recipes ran it. */
+function turnArgv(cli: RealCli, model: string): string[] {
+  switch (cli) {
+    case "claude":
+      return ["claude", "-p", "--output-format", "stream-json", "--verbose", "--model", model, "--", PROMPT];
+    case "codex":
+      return [
+        "codex",
+        "exec",
+        "--json",
+        "-m",
+        model,
+        "--dangerously-bypass-approvals-and-sandbox",
+        "--",
+        PROMPT,
+      ];
+    case "pi":
+      return ["pi", "-p", "--mode", "json", "--model", model, "--no-session", PROMPT];
+    case "gemini":
+      return [
+        "gemini",
+        "-m",
+        model,
+        "--output-format",
+        "stream-json",
+        "--yolo",
+        "--skip-trust",
+        `--prompt=${PROMPT}`,
+      ];
+    case "qwen":
+      return ["qwen", "-m", model, "--output-format", "stream-json", "--yolo", `--prompt=${PROMPT}`];
+    case "opencode":
+      return ["opencode", "run", "--format", "json", "-m", model, "--", PROMPT];
+    case "copilot":
+      return [
+        "copilot",
+        `--prompt=${PROMPT}`,
+        "--model",
+        model,
+        "--output-format",
+        "json",
+        "--allow-all-tools",
+      ];
+    default:
+      throw new Error(`no recipe for ${String(cli satisfies never)}`);
+  }
+}
+
+describe.skipIf(!BIN)("real CLIs against their mocks", () => {
+  it.each(REAL_CLIS.filter((cli) => BIN && existsSync(join(BIN, cli))))(
+    "%s finishes a turn",
+    { timeout: 180_000 },
+    async (cli) => {
+      await using home = await tempHome(`scv-real-${cli}-`);
+      await using mock = await startMock({ shape: MOCK_SHAPE[cli] });
+      const config = await configureForMock(cli, { home: home.home, mockUrl: mock.url });
+      const run = await runCli(turnArgv(cli, config.model), {
+        cwd: home.cwd,
+        env: baseEnv(home.home, BIN ?? "", config.env),
+        timeoutMs: 150_000,
+      });
+      const context = `exit ${run.code}\nstdout:\n${run.stdout.slice(-2000)}\nstderr:\n${run.stderr.slice(-2000)}`;
+      expect(run.code, context).toBe(0);
+      expect(mock.sawText(PROMPT), context).toBe(true);
+      expect(mock.generations, context).toBeGreaterThan(0);
+      // gemini streams the reply as deltas ("MOCK-", "REPLY-", "1"); the others print it whole somewhere.
+      expect(run.stdout, context).toContain(
+        cli === "gemini" ? '"content":"MOCK-"' : `MOCK-REPLY-${mock.generations}`,
+      );
+    },
+  );
+});

@@ -70,9 +70,12 @@ export async function delegateCommand(
 
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    // A second signal does not wait for the grace period: the exit hook of the process runner
-    // SIGKILLs every group still alive.
-    if (controller.signal.aborted) process.exit(signal === "SIGTERM" ? EXIT.terminated : EXIT.interrupted);
+    if (controller.signal.aborted) {
+      // A second signal does not wait for the grace period: the process runner's exit hook
+      // SIGKILLs every agent process group still alive.
+      io.stderr.write(`scv: ${signal} again — killing the agent now\n`);
+      process.exit(signal === "SIGTERM" ? EXIT.terminated : EXIT.interrupted);
+    }
     controller.abort(signal);
   };
   process.on("SIGINT", onSignal);

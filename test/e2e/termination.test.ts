@@ -1,7 +1,7 @@
 // Time limits, interrupts and busy conversations through the built scv, with fake agents that start
 // a grandchild or ignore SIGTERM: whatever ends the turn, no process of the agent survives.
 
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { killAll, survivors } from "../helpers/pids.js";
@@ -99,6 +99,22 @@ describe("interrupts", () => {
     child.kill("SIGTERM");
     const result = await child;
     expect(result.exitCode).toBe(143);
+    expect(await survivors(pids)).toEqual([]);
+  });
+
+  it("a second SIGINT kills the agent at once, without waiting for the grace period", async () => {
+    const child = startScv(world, ["delegate", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "ignore-term" },
+    });
+    const pids = await pidsOf();
+    child.kill("SIGINT");
+    // Two signals sent back to back may arrive as one: the second goes once the agent got the first.
+    while (!existsSync(join(world.calls, "got-sigterm")))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGINT");
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stderr)).toContain("scv: SIGINT again — killing the agent now");
     expect(await survivors(pids)).toEqual([]);
   });
 

@@ -10,7 +10,7 @@
 //   slow:<ms>           wait, then behave as ok
 //   hang                write pids.json ($FAKE_AGENT_PIDS names it otherwise), then wait forever
 //   grandchild          start a grandchild, write both pids to pids.json, wait forever
-//   ignore-term         ignore SIGTERM, write pids.json, wait forever
+//   ignore-term         ignore SIGTERM (noting it in got-sigterm), write pids.json, wait forever
 
 import { spawn } from "node:child_process";
 import { existsSync, fstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -350,7 +350,10 @@ async function behave(parsedArgs) {
       return forever();
     }
     case "ignore-term":
-      process.on("SIGTERM", () => {});
+      // Ignored, but noted, so a test can tell that scv has passed its signal on.
+      process.on("SIGTERM", () => {
+        if (process.env.FAKE_AGENT_DIR) writeFileSync(join(process.env.FAKE_AGENT_DIR, "got-sigterm"), "");
+      });
       writePids([process.pid]);
       return forever();
     case "fixture":

@@ -140,7 +140,7 @@ function run(command, args, options) {
 }
 
 /** Runs the native-binary postinstall of packages whose bin is still a placeholder (scripts were skipped). */
-function linkNativeBinaries(dir) {
+export function linkNativeBinaries(dir) {
   const bin = binDir(dir);
   for (const pin of PINS) {
     const target = join(bin, pin.cli);

@@ -578,7 +578,9 @@ export const ADAPTERS = [
     command: "pi",
     args: ["-p"],
     headlessArgs: [],
-    prompt: { kind: "positional", endOfOptions: true },
+    // Checked with the real CLI: pi reads a leading `-` as an option even after `--`, so such a
+    // prompt is refused rather than passed.
+    prompt: { kind: "positional", endOfOptions: false },
     modelArgs: ["--model", "{model}"],
     effortArgs: ["--thinking", "{effort}"],
     effortLevels: ["off", "minimal", "low", "medium", "high", "xhigh"],

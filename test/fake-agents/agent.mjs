@@ -57,7 +57,8 @@ const GRAMMARS = {
       "--thinking": ["off", "minimal", "low", "medium", "high", "xhigh"],
       "--session": null,
     },
-    dashDash: true,
+    // The real pi has no `--`: it reads it, and a dash prompt after it, as unknown options.
+    dashDash: false,
   },
   gemini: {
     bools: ["--skip-trust", "--yolo", "-y"],

@@ -288,6 +288,10 @@ describe("policy default", () => {
   });
 });
 
+// Checked with the real CLIs (claude 2.1.332, codex 0.171.0, opencode 1.18.33, gemini 0.61.0,
+// qwen 0.24.4, copilot 1.0.102): `claude -p … -- "-x say hi"`, `codex exec … -- "-x say hi"`,
+// `codex exec resume … -- <id> "-y…"` and `opencode run … -- "-x say hi"` reach the model;
+// `"--prompt=-x say hi"` does for gemini, qwen and copilot, while `-p "-x say hi"` fails on all three.
 describe("a prompt starting with '-'", () => {
   it("goes after `--` for a positional prompt whose CLI honours it", () => {
     expect(argv("claude", { policy: "default", prompt: "-v means verbose?" }).slice(-2)).toEqual([
@@ -306,6 +310,9 @@ describe("a prompt starting with '-'", () => {
 
   it("is glued to the flag as one element for a flag prompt", () => {
     expect(argv("gemini", { policy: "default", prompt: "-x" }).slice(-1)).toEqual(["--prompt=-x"]);
+    expect(argv("qwen", { policy: "default", prompt: "-x" }).slice(-1)).toEqual(["--prompt=-x"]);
+    expect(argv("copilot", { policy: "default", prompt: "-x" }).slice(-1)).toEqual(["--prompt=-x"]);
+    expect(argv("opencode", { policy: "default", prompt: "-x" }).slice(-2)).toEqual(["--", "-x"]);
     expect(argv("amp", { policy: "default", prompt: "--dangerously-allow-all" }).slice(-1)).toEqual([
       "--execute=--dangerously-allow-all",
     ]);
@@ -315,6 +322,8 @@ describe("a prompt starting with '-'", () => {
     const error = usageError(() => argv("cursor", { policy: "default", prompt: "-rf" }));
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain("Cursor CLI would read a prompt starting with '-' as an option");
+    // Checked with pi 0.73.1: `pi -p -- "-x say hi"` fails with `Unknown option: -x say hi`.
+    expect(usageError(() => argv("pi", { policy: "default", prompt: "-x say hi" })).exitCode).toBe(2);
   });
 
   it("a prompt is always exactly one element, whatever it contains", () => {

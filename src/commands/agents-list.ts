@@ -10,7 +10,9 @@ import { runBounded } from "../transport/bounded.js";
 import { agentEnvironment } from "../transport/env.js";
 import { renderTable } from "./table.js";
 
-const VERSION_TIMEOUT_MS = 3000;
+// Every installed CLI is probed at once: on two cores gemini, pi, opencode and amp took 5–7 s to
+// answer `--version` together (1.5–3 s alone), so 3 s dropped their versions (contract suite).
+const VERSION_TIMEOUT_MS = 15_000;
 
 export interface AgentListing {
   readonly name: string;

@@ -21,7 +21,9 @@ import { renderTable } from "./table.js";
 
 /** A CLI's own status check only reads a file or two (the lab: 0.1–0.4 s). */
 const STATUS_TIMEOUT_MS = 10_000;
-const VERSION_TIMEOUT_MS = 3_000;
+// Every installed CLI is probed at once: on two cores gemini, pi, opencode and amp took 5–7 s to
+// answer `--version` together (1.5–3 s alone), so 3 s dropped their versions (contract suite).
+const VERSION_TIMEOUT_MS = 15_000;
 
 export interface StatusRow {
   readonly agent: string;

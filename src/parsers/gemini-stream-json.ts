@@ -106,10 +106,16 @@ export function geminiExitCodeKind(code: number): FailureKind | undefined {
   return code === 41 ? "auth" : undefined;
 }
 
+/** What Gemini CLI appends to the message of every HTTP 429 (packages/core/src/utils/errorParsing.ts).
+ * The API's own 429 text, "You exceeded your current quota, please check your plan and billing
+ * details", would otherwise read as billing (contract suite: the 429 turn came back exit 1). */
+const GEMINI_RATE_LIMIT_NOTE = /Please wait and try again later\.|Possible quota limitations in place/;
+
 function failureEvents(error: { type?: string; message?: string } | undefined): TurnEvent[] {
   const message = error?.message ?? `Gemini reported an error${error?.type ? ` (${error.type})` : ""}`;
   const kind =
-    (error?.type === undefined ? undefined : KIND_BY_ERROR_TYPE[error.type]) ?? classifyErrorText(message);
+    (error?.type === undefined ? undefined : KIND_BY_ERROR_TYPE[error.type]) ??
+    (GEMINI_RATE_LIMIT_NOTE.test(message) ? "rate-limit" : classifyErrorText(message));
   return failedTurn(message, kind);
 }
 

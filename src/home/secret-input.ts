@@ -62,6 +62,8 @@ export function isRawTerminal(stream: Readable & { isTTY?: boolean }): stream is
 /** Prompts on `output` and reads one line from the terminal with echo off. Backspace edits, Enter
  * ends, Ctrl-C interrupts (exit 130), Ctrl-D on an empty line ends with an empty key. */
 export function promptKeyNoEcho(input: RawTerminal, output: Writable, prompt: string): Promise<string> {
+  // Echo goes off before the prompt shows: a key typed the moment the prompt appears must not echo.
+  input.setRawMode(true);
   output.write(prompt);
   return new Promise((resolve, reject) => {
     let key = "";
@@ -93,7 +95,6 @@ export function promptKeyNoEcho(input: RawTerminal, output: Writable, prompt: st
         key += char;
       }
     };
-    input.setRawMode(true);
     input.resume();
     input.on("data", onData);
   });

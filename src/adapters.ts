@@ -644,6 +644,11 @@ export const ADAPTERS = [
       "GOOGLE_CLOUD_PROJECT",
       "GOOGLE_CLOUD_LOCATION",
       "GOOGLE_APPLICATION_CREDENTIALS",
+      // Contract suite: an exported GOOGLE_GEMINI_BASE_URL beat the agent home's .env and sent the
+      // turn, with the key scv holds, to that endpoint. Today's CLI also reads these two.
+      "GOOGLE_GEMINI_BASE_URL",
+      "GOOGLE_VERTEX_BASE_URL",
+      "GOOGLE_CLOUD_ACCESS_TOKEN",
     ],
     fullPermissionArgs: ["--yolo"],
     fullPermissionEnvironment: [],

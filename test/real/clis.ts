@@ -46,6 +46,12 @@ export interface MockConfigOptions {
    * no knob (they give up on a 429 within ~10 s by themselves).
    */
   retries?: number;
+  /**
+   * Write the dummy key too (default). False writes only the endpoint and settings, for a CLI whose key
+   * `scv agents login <agent> --with-api-key` stores (claude, codex, gemini, qwen): those files are merged
+   * by scv's key store, and the key lands where scv's status check looks for it.
+   */
+  withKey?: boolean;
 }
 
 export interface MockConfig {
@@ -87,8 +93,9 @@ export interface ClaudeMockOptions extends MockConfigOptions {
   configDir?: string;
   /** Set CLAUDE_CONFIG_DIR even when configDir is the default. Default true. */
   setConfigDirEnv?: boolean;
-  /** Keep the key in a 0600 file read by `apiKeyHelper: cat '<file>'` (default) or inline `echo <key>`. */
-  keyIn?: "file" | "inline";
+  /** Keep the key in a 0600 file read by `apiKeyHelper: cat '<file>'` (default) or inline `echo <key>`;
+   * `none` writes no helper (scv's `agents login claude --with-api-key` adds its own). */
+  keyIn?: "file" | "inline" | "none";
 }
 
 /**
@@ -96,7 +103,8 @@ export interface ClaudeMockOptions extends MockConfigOptions {
  * process env. As root, `IS_SANDBOX=1` is added (claude refuses bypassPermissions for uid 0 otherwise).
  */
 export async function configureClaude(options: ClaudeMockOptions): Promise<MockConfig> {
-  const { home, mockUrl, retries, keyIn = "file", setConfigDirEnv = true } = options;
+  const { home, mockUrl, retries, setConfigDirEnv = true } = options;
+  const keyIn = options.keyIn ?? (options.withKey === false ? "none" : "file");
   const configDir = options.configDir ?? join(home, ".claude");
   const key = options.apiKey ?? DEFAULT_KEY.claude;
   const files: string[] = [];
@@ -108,7 +116,8 @@ export async function configureClaude(options: ClaudeMockOptions): Promise<MockC
   }
   const env: Record<string, string> = { ANTHROPIC_BASE_URL: mockUrl };
   if (retries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(retries);
-  files.push(await put(join(configDir, "settings.json"), json({ env, apiKeyHelper })));
+  const settings = keyIn === "none" ? { env } : { env, apiKeyHelper };
+  files.push(await put(join(configDir, "settings.json"), json(settings)));
   const processEnv: Record<string, string> = {};
   if (setConfigDirEnv) processEnv.CLAUDE_CONFIG_DIR = configDir;
   if (process.getuid?.() === 0) processEnv.IS_SANDBOX = "1";
@@ -118,12 +127,15 @@ export async function configureClaude(options: ClaudeMockOptions): Promise<MockC
 export interface CodexMockOptions extends MockConfigOptions {
   /** Write `auth.json` the way `codex login --with-api-key` does (default), or leave codex signed out. */
   signedIn?: boolean;
+  /** CODEX_HOME; default `<home>/.codex` (scv's own codex home is the agent home itself). */
+  codexHome?: string;
 }
 
 /** codex: `$CODEX_HOME/config.toml` with a custom Responses provider using the key from `auth.json`. */
 export async function configureCodex(options: CodexMockOptions): Promise<MockConfig> {
-  const { home, mockUrl, retries, signedIn = true } = options;
-  const codexHome = join(home, ".codex");
+  const { home, mockUrl, retries } = options;
+  const signedIn = options.signedIn ?? options.withKey !== false;
+  const codexHome = options.codexHome ?? join(home, ".codex");
   const key = options.apiKey ?? DEFAULT_KEY.codex;
   // A 429 on the Responses stream is retried stream_max_retries times (default 5);
   // request_max_retries bounds retries of the initial HTTP request (default 4).
@@ -207,7 +219,8 @@ export async function configureGemini(options: MockConfigOptions): Promise<MockC
     telemetry: { enabled: false },
     general,
   };
-  const dotenv = `GEMINI_API_KEY=${options.apiKey ?? DEFAULT_KEY.gemini}\nGOOGLE_GEMINI_BASE_URL=${mockUrl}\n`;
+  const keyLine = options.withKey === false ? "" : `GEMINI_API_KEY=${options.apiKey ?? DEFAULT_KEY.gemini}\n`;
+  const dotenv = `${keyLine}GOOGLE_GEMINI_BASE_URL=${mockUrl}\n`;
   const files = [await put(join(dir, "settings.json"), json(settings)), await put(join(dir, ".env"), dotenv)];
   return { cli: "gemini", env: { GEMINI_TELEMETRY_ENABLED: "false" }, files, model: MOCK_MODEL.gemini };
 }
@@ -223,7 +236,7 @@ export async function configureQwen(options: MockConfigOptions): Promise<MockCon
   const settings = {
     security: { auth: { selectedType: "openai" } },
     env: {
-      OPENAI_API_KEY: options.apiKey ?? DEFAULT_KEY.qwen,
+      ...(options.withKey === false ? {} : { OPENAI_API_KEY: options.apiKey ?? DEFAULT_KEY.qwen }),
       OPENAI_BASE_URL: `${mockUrl}/v1`,
       OPENAI_MODEL: MOCK_MODEL.qwen,
     },

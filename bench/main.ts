@@ -86,7 +86,13 @@ function machineLine(m: Machine, quick: boolean): string {
 }
 
 async function main(): Promise<void> {
-  const quick = process.argv.includes("--quick");
+  const args = process.argv.slice(2);
+  if (args.some((arg) => arg !== "--quick")) {
+    process.stderr.write("usage: npm run bench [-- --quick]\n");
+    process.exitCode = 2;
+    return;
+  }
+  const quick = args.includes("--quick");
   const plan = quick ? QUICK : FULL;
   const started = Date.now();
   const host = machine();

@@ -10,7 +10,11 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 await build({
   absWorkingDir: root,
-  entryPoints: { main: "bench/main.ts", "parser-case": "bench/parsers/case.ts" },
+  entryPoints: {
+    main: "bench/main.ts",
+    "parser-case": "bench/parsers/case.ts",
+    "parser-emit": "bench/parsers/emit.ts",
+  },
   outdir: "node_modules/.cache/scv-bench",
   outExtension: { ".js": ".mjs" },
   bundle: true,

@@ -5,7 +5,7 @@
 // with scv's own `agents login --with-api-key` and a made-up key (nothing leaves the machine).
 
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cleanEnv, ROOT } from "./lib.js";
@@ -29,10 +29,10 @@ export interface World {
   dispose(): void;
 }
 
-function fakeAgent(dir: string, sleep: boolean): string {
+function fakeAgent(dir: string, stream: string, sleep: boolean): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "claude");
-  writeFileSync(path, `#!/bin/sh\n${sleep ? "sleep 1\n" : ""}exec cat '${FIXTURE}'\n`);
+  writeFileSync(path, `#!/bin/sh\n${sleep ? "sleep 1\n" : ""}exec cat '${stream}'\n`);
   chmodSync(path, 0o755);
   return path;
 }
@@ -42,8 +42,15 @@ export function createWorld(): World {
   const project = join(root, "project");
   mkdirSync(project);
   mkdirSync(join(root, "home"));
-  const agent = fakeAgent(join(root, "bin"), false);
-  fakeAgent(join(root, "bin-slow"), true);
+  // The capture ran with full permissions; under scv's default policy claude says "default", and
+  // scv stops a turn whose reported mode contradicts its policy.
+  const stream = join(root, "turn1.stdout");
+  writeFileSync(
+    stream,
+    readFileSync(FIXTURE, "utf8").replace('"permissionMode":"bypassPermissions"', '"permissionMode":"default"'),
+  );
+  const agent = fakeAgent(join(root, "bin"), stream, false);
+  fakeAgent(join(root, "bin-slow"), stream, true);
   const base = { HOME: join(root, "home"), SCV_HOME: join(root, "scv-home") };
   const path = (bin: string) => `${join(root, bin)}:${process.env.PATH ?? "/usr/bin:/bin"}`;
   const env = cleanEnv({ ...base, PATH: path("bin") });

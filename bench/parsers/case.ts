@@ -1,13 +1,19 @@
 // One parser benchmark case, alone in its process so its peak RSS is its own:
 //   node node_modules/.cache/scv-bench/parser-case.mjs <root> <claude|codex> <bytes> <scv|ceiling>
-// `scv` feeds the generated stream through the line framer and the format's parser exactly as a
-// turn does (src/transport/turn.ts); `ceiling` runs a bare JSON.parse-per-line loop over the same
-// bytes. Only the time spent consuming chunks is counted, not the generator's. Prints one JSON line.
+// The stream comes from a child process (parser-emit.mjs) through a pipe, chunk by chunk, as an
+// agent's stdout reaches a turn; the generator's own memory and time stay in that child. `scv`
+// feeds the chunks through the line framer and the format's parser exactly as a turn does
+// (src/transport/turn.ts); `ceiling` runs a bare JSON.parse-per-line loop over the same bytes.
+// Only the time spent consuming chunks is counted, not waiting for them. Prints one JSON line.
 
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createParser } from "../../src/parsers/index.js";
 import type { TurnEvent } from "../../src/parsers/types.js";
 import { createLineFramer } from "../../src/transport/framing.js";
-import { generateStream, type StreamFormat, type StreamTally } from "./generate.js";
+import type { StreamFormat, StreamTally } from "./generate.js";
 
 export type CaseMode = "scv" | "ceiling";
 
@@ -91,7 +97,7 @@ function ceilingConsumer(): Consumer {
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const [root, format, bytes, mode] = process.argv.slice(2);
   if (
     root === undefined ||
@@ -100,7 +106,6 @@ function main(): void {
   ) {
     throw new Error("usage: parser-case.mjs <root> <claude|codex> <bytes> <scv|ceiling>");
   }
-  const tally: StreamTally = { lines: 0, bytes: 0, tools: 0, reply: "" };
   const consumer = mode === "scv" ? scvConsumer(format) : ceilingConsumer();
   let busy = 0n;
   const timed = (work: () => void) => {
@@ -108,7 +113,18 @@ function main(): void {
     work();
     busy += process.hrtime.bigint() - started;
   };
-  for (const chunk of generateStream(root, format, Number(bytes), tally)) timed(() => consumer.push(chunk));
+  const emitter = join(fileURLToPath(new URL(".", import.meta.url)), "parser-emit.mjs");
+  const agent = spawn(process.execPath, [emitter, root, format, bytes ?? "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  agent.stderr.setEncoding("utf8").on("data", (text: string) => {
+    stderr += text;
+  });
+  agent.stdout.on("data", (chunk: Buffer) => timed(() => consumer.push(chunk)));
+  const [code] = (await once(agent, "close")) as [number | null];
+  if (code !== 0) throw new Error(`parser-emit.mjs exited with ${code}: ${stderr}`);
+  const tally = JSON.parse(stderr) as StreamTally;
   timed(() => consumer.end(tally));
   const result: CaseResult = {
     format,
@@ -122,4 +138,4 @@ function main(): void {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-main();
+await main();

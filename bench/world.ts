@@ -8,9 +8,10 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cleanEnv, ROOT } from "./lib.js";
+import { cleanEnv, OUT, ROOT } from "./lib.js";
 
-export const SCV = join(ROOT, "dist", "scv.js");
+/** The copy of dist/ that bench/run.mjs took when the run started. */
+export const SCV = join(OUT, "scv", "scv.js");
 export const FLOOR = join(ROOT, "bench", "floor.mjs");
 const FIXTURE = join(ROOT, "test", "fixtures", "claude", "turn1.stdout");
 /** What the fixture's turn replies. */

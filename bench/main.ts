@@ -96,7 +96,8 @@ async function main(): Promise<void> {
   const plan = quick ? QUICK : FULL;
   const started = Date.now();
   const host = machine();
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = (line: string) =>
+    process.stderr.write(`${line} (${fixed((Date.now() - started) / 1000)} s)\n`);
 
   log("parsers…");
   const parsers = await parserBench(plan.parsers, log);

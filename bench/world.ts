@@ -48,7 +48,10 @@ export function createWorld(): World {
   const stream = join(root, "turn1.stdout");
   writeFileSync(
     stream,
-    readFileSync(FIXTURE, "utf8").replace('"permissionMode":"bypassPermissions"', '"permissionMode":"default"'),
+    readFileSync(FIXTURE, "utf8").replace(
+      '"permissionMode":"bypassPermissions"',
+      '"permissionMode":"default"',
+    ),
   );
   const agent = fakeAgent(join(root, "bin"), stream, false);
   fakeAgent(join(root, "bin-slow"), stream, true);

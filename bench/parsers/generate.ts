@@ -4,8 +4,8 @@
 // chunks (lines and characters cut across chunk boundaries), never held whole or written anywhere.
 // Seeded, so the parser run and the ceiling run of one case read the same bytes.
 //
-// Speed matters (1 GB per case): texts and tool outputs come from a small pool of pre-encoded JSON
-// string literals, and each line is spliced from them and its own ids, never re-serialized.
+// Speed matters (1 GB per case): texts and tool outputs come from a small pool of JSON string
+// literals encoded once, and each line is spliced from those bytes and its own ids.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -70,14 +70,14 @@ function seeded(seed: number): () => number {
   };
 }
 
-/** A JSON string literal, quotes included, with the text it stands for. */
+/** A text and its JSON string literal (quotes included), encoded once. */
 interface Literal {
   readonly text: string;
-  readonly json: string;
+  readonly json: Buffer;
 }
 
 function literal(text: string): Literal {
-  return { text, json: JSON.stringify(text) };
+  return { text, json: Buffer.from(JSON.stringify(text)) };
 }
 
 class Material {
@@ -158,56 +158,109 @@ function byType(lines: readonly JsonObject[], type: string): JsonObject {
   return found;
 }
 
-/** JSON text of `value` with each `{{name}}` placeholder string (quotes included) replaced by raw
- * JSON: a line template serialized once, spliced many times. */
-function template(value: Json): (fields: Readonly<Record<string, string>>) => string {
+/** A line as byte pieces: the texts are encoded once (Literal.json), each line is spliced from them
+ * and its own ids, and the pieces are copied straight into the chunks. */
+type Line = Buffer[];
+
+/** Fixed JSON fragments, encoded once. (Only constants: ids go through `bytes`.) */
+const fragments = new Map<string, Buffer>();
+function frag(text: string): Buffer {
+  let encoded = fragments.get(text);
+  if (encoded === undefined) {
+    encoded = Buffer.from(text);
+    fragments.set(text, encoded);
+  }
+  return encoded;
+}
+
+const bytes = (text: string) => Buffer.from(text);
+/** A string value as JSON bytes. */
+const str = (text: string) => Buffer.from(JSON.stringify(text));
+const NEWLINE = Buffer.from("\n");
+
+/** JSON of `value` with each `{{name}}` placeholder string (quotes included) replaced by the
+ * pieces given for it: a line template serialized once, spliced many times. */
+function template(value: Json): (fields: Readonly<Record<string, Buffer | Line>>) => Line {
   const parts = JSON.stringify(value).split(/"\{\{(\w+)\}\}"/);
+  const fixed = parts.map((part, i) => (i % 2 === 0 ? frag(part) : undefined));
   return (fields) => {
-    let out = "";
-    for (let i = 0; i < parts.length; i += 1) out += i % 2 === 0 ? parts[i] : fields[parts[i] as string];
-    return `${out}\n`;
+    const line: Line = [];
+    for (let i = 0; i < parts.length; i += 1) {
+      const piece = fixed[i] ?? fields[parts[i] as string];
+      if (piece === undefined) throw new Error(`no value for {{${parts[i]}}}`);
+      if (Array.isArray(piece)) line.push(...piece);
+      else line.push(piece);
+    }
+    line.push(NEWLINE);
+    return line;
   };
 }
 
 const hole = (name: string) => `{{${name}}}`;
-const str = (text: string) => JSON.stringify(text);
 
 /** A tool call as Claude Code prints it: its input, its result, and what `tool_use_result`
  * repeats of it. */
-function claudeTool(m: Material): { name: string; input: string; output: Literal; result: string } {
+function claudeTool(m: Material): { name: string; input: Line; output: Literal; result: Line } {
   const output = m.pick(m.outputs);
-  const path = str(`/home/user/work/${m.pick(PATHS)}`);
+  const file = `/home/user/work/${m.pick(PATHS)}`;
+  const path = str(file);
   switch (m.int(0, 4)) {
     case 0:
       return {
         name: "Read",
-        input: `{"file_path":${path}}`,
+        input: [frag('{"file_path":'), path, frag("}")],
         output,
-        result: `{"type":"text","file":{"filePath":${path},"content":${output.json},"numLines":200,"startLine":1}}`,
+        result: [
+          frag('{"type":"text","file":{"filePath":'),
+          path,
+          frag(',"content":'),
+          output.json,
+          frag(',"numLines":200,"startLine":1}}'),
+        ],
       };
     case 1: {
       const before = m.pick(m.snippets).json;
       const after = m.pick(m.snippets).json;
       return {
         name: "Edit",
-        input: `{"file_path":${path},"old_string":${before},"new_string":${after},"replace_all":false}`,
-        output: literal(`The file ${path} has been updated.`),
-        result: `{"filePath":${path},"oldString":${before},"newString":${after},"structuredPatch":[],"userModified":false}`,
+        input: [
+          frag('{"file_path":'),
+          path,
+          frag(',"old_string":'),
+          before,
+          frag(',"new_string":'),
+          after,
+          frag(',"replace_all":false}'),
+        ],
+        output: literal(`The file ${file} has been updated.`),
+        result: [
+          frag('{"filePath":'),
+          path,
+          frag(',"oldString":'),
+          before,
+          frag(',"newString":'),
+          after,
+          frag(',"structuredPatch":[],"userModified":false}'),
+        ],
       };
     }
     case 2:
       return {
         name: "Grep",
-        input: '{"pattern":"createParser\\\\(","path":"src","output_mode":"content"}',
+        input: [frag('{"pattern":"createParser\\\\(","path":"src","output_mode":"content"}')],
         output,
-        result: `{"mode":"content","numFiles":12,"filenames":[],"content":${output.json},"numLines":80}`,
+        result: [
+          frag('{"mode":"content","numFiles":12,"filenames":[],"content":'),
+          output.json,
+          frag(',"numLines":80}'),
+        ],
       };
     default:
       return {
         name: "Bash",
-        input: `{"command":${str(m.pick(SHELL))},"description":"Run a command"}`,
+        input: [frag('{"command":'), str(m.pick(SHELL)), frag(',"description":"Run a command"}')],
         output,
-        result: `{"stdout":${output.json},"stderr":"","interrupted":false,"isImage":false}`,
+        result: [frag('{"stdout":'), output.json, frag(',"stderr":"","interrupted":false,"isImage":false}')],
       };
   }
 }
@@ -215,7 +268,7 @@ function claudeTool(m: Material): { name: string; input: string; output: Literal
 /** The lines of a Claude `stream-json` turn: the captured init line, then model calls (thinking,
  * text, tool use as one line per content block, each tool result as a user line), then the
  * captured result line carrying the final text. */
-function* claudeLines(root: string, m: Material, budget: number, tally: StreamTally): Generator<string> {
+function* claudeLines(root: string, m: Material, budget: number, tally: StreamTally): Generator<Line> {
   const fixture = fixtureLines(root, "claude");
   const session = m.uuid();
   const assistant = byType(fixture, "assistant");
@@ -241,63 +294,79 @@ function* claudeLines(root: string, m: Material, budget: number, tally: StreamTa
   const resultLine = template({ ...byType(fixture, "result"), session_id: session, result: hole("result") });
   const start = Date.parse("2026-12-02T10:22:11.935Z");
   let call = 0;
-  const fields = (id: string, content: string, parent: string) => ({
-    id: str(id),
+  const fields = (id: Buffer, content: Line, parent: Buffer) => ({
+    id,
     content,
     parent,
     uuid: str(m.uuid()),
     time: str(new Date(start + call * 1000).toISOString()),
     request: str(`req_${m.hex(24)}`),
   });
+  const text = (literal: Literal) => [frag('[{"type":"text","text":'), literal.json, frag("}]")];
 
-  yield `${JSON.stringify({ ...byType(fixture, "system"), session_id: session })}\n`;
+  yield [bytes(JSON.stringify({ ...byType(fixture, "system"), session_id: session })), NEWLINE];
   while (tally.bytes < budget) {
     call += 1;
-    const id = `msg_${m.hex(24)}`;
+    const id = str(`msg_${m.hex(24)}`);
     // A subagent's messages (under a Task tool) are not the main agent's reply.
-    const parent = m.chance(0.05) ? str(`toolu_${m.hex(24)}`) : "null";
+    const parent = m.chance(0.05) ? str(`toolu_${m.hex(24)}`) : frag("null");
     if (m.chance(0.3)) {
-      const thinking = `[{"type":"thinking","thinking":${m.pick(m.prose).json},"signature":"${m.signature}"}]`;
+      const thinking = [
+        frag('[{"type":"thinking","thinking":'),
+        m.pick(m.prose).json,
+        frag(`,"signature":"${m.signature}"}]`),
+      ];
       yield assistantLine(fields(id, thinking, parent));
     }
-    if (m.chance(0.7))
-      yield assistantLine(fields(id, `[{"type":"text","text":${m.pick(m.prose).json}}]`, parent));
+    if (m.chance(0.7)) yield assistantLine(fields(id, text(m.pick(m.prose)), parent));
     if (m.chance(0.85)) {
       const toolId = str(`toolu_${m.hex(24)}`);
       const tool = claudeTool(m);
-      const use = `[{"type":"tool_use","id":${toolId},"name":"${tool.name}","input":${tool.input}}]`;
+      const use = [
+        frag('[{"type":"tool_use","id":'),
+        toolId,
+        frag(`,"name":"${tool.name}","input":`),
+        ...tool.input,
+        frag("}]"),
+      ];
       yield assistantLine(fields(id, use, parent));
       tally.tools += 1;
-      yield userLine({
-        ...fields(
-          id,
-          `[{"tool_use_id":${toolId},"type":"tool_result","content":${tool.output.json},"is_error":false}]`,
-          parent,
-        ),
-        result: tool.result,
-      });
+      const result = [
+        frag('[{"tool_use_id":'),
+        toolId,
+        frag(',"type":"tool_result","content":'),
+        tool.output.json,
+        frag(',"is_error":false}]'),
+      ];
+      yield userLine({ ...fields(id, result, parent), result: tool.result });
     }
   }
   const reply = m.pick(m.prose);
   tally.reply = reply.text;
-  yield assistantLine(fields(`msg_${m.hex(24)}`, `[{"type":"text","text":${reply.json}}]`, "null"));
+  yield assistantLine(fields(str(`msg_${m.hex(24)}`), text(reply), frag("null")));
   yield resultLine({ result: reply.json });
 }
 
 /** The lines of a Codex `exec --json` turn (exec_events.rs): the captured thread and turn start,
  * then reasoning, tool items (started and completed) and agent messages, then the captured
  * `turn.completed` with its usage. */
-function* codexLines(root: string, m: Material, budget: number, tally: StreamTally): Generator<string> {
+function* codexLines(root: string, m: Material, budget: number, tally: StreamTally): Generator<Line> {
   const fixture = fixtureLines(root, "codex");
   let counter = 0;
-  const item = (type: string, body: string) => `{"type":"${type}","item":{"id":"item_${counter}",${body}}}\n`;
-  const path = () => str(`/home/user/work/${m.pick(PATHS)}`);
-  yield `${JSON.stringify({ ...byType(fixture, "thread.started"), thread_id: m.uuid() })}\n`;
-  yield `${JSON.stringify(byType(fixture, "turn.started"))}\n`;
+  const item = (type: string, ...body: Buffer[]): Line => [
+    frag(`{"type":"${type}","item":{"id":"item_`),
+    bytes(String(counter)),
+    frag('",'),
+    ...body,
+    frag("}}\n"),
+  ];
+  const json = (value: Json): Line => [bytes(JSON.stringify(value)), NEWLINE];
+  yield json({ ...byType(fixture, "thread.started"), thread_id: m.uuid() });
+  yield json(byType(fixture, "turn.started"));
   while (tally.bytes < budget) {
     if (m.chance(0.6)) {
       counter += 1;
-      yield item("item.completed", `"type":"reasoning","text":${m.pick(m.prose).json}`);
+      yield item("item.completed", frag('"type":"reasoning","text":'), m.pick(m.prose).json);
     }
     counter += 1;
     switch (m.int(0, 5)) {
@@ -305,47 +374,62 @@ function* codexLines(root: string, m: Material, budget: number, tally: StreamTal
         tally.tools += 1;
         yield item(
           "item.completed",
-          `"type":"file_change","changes":[{"path":${path()},"kind":"update"}],"status":"completed"`,
+          frag('"type":"file_change","changes":[{"path":'),
+          str(`/home/user/work/${m.pick(PATHS)}`),
+          frag(',"kind":"update"}],"status":"completed"'),
         );
         break;
       case 1: {
-        const call = `"type":"mcp_tool_call","server":"docs","tool":"search","arguments":{"query":"zod"}`;
+        const call = frag(
+          '"type":"mcp_tool_call","server":"docs","tool":"search","arguments":{"query":"zod"}',
+        );
         tally.tools += 1;
-        yield item("item.started", `${call},"result":null,"error":null,"status":"in_progress"`);
-        const content = `[{"type":"text","text":${m.pick(m.outputs).json}}]`;
+        yield item("item.started", call, frag(',"result":null,"error":null,"status":"in_progress"'));
         yield item(
           "item.completed",
-          `${call},"result":{"content":${content}},"error":null,"status":"completed"`,
+          call,
+          frag(',"result":{"content":[{"type":"text","text":'),
+          m.pick(m.outputs).json,
+          frag('}]},"error":null,"status":"completed"'),
         );
         break;
       }
       case 2:
-        yield item("item.updated", `"type":"todo_list","items":[{"text":"Run the tests","completed":false}]`);
+        yield item(
+          "item.updated",
+          frag('"type":"todo_list","items":[{"text":"Run the tests","completed":false}]'),
+        );
         break;
       default: {
-        const command = `"type":"command_execution","command":${str(`/bin/bash -lc '${m.pick(SHELL)}'`)}`;
+        const command = [
+          frag('"type":"command_execution","command":'),
+          str(`/bin/bash -lc '${m.pick(SHELL)}'`),
+        ];
         tally.tools += 1;
         yield item(
           "item.started",
-          `${command},"aggregated_output":"","exit_code":null,"status":"in_progress"`,
+          ...command,
+          frag(',"aggregated_output":"","exit_code":null,"status":"in_progress"'),
         );
-        const output = m.pick(m.outputs).json;
         yield item(
           "item.completed",
-          `${command},"aggregated_output":${output},"exit_code":0,"status":"completed"`,
+          ...command,
+          frag(',"aggregated_output":'),
+          m.pick(m.outputs).json,
+          frag(',"exit_code":0,"status":"completed"'),
         );
       }
     }
     if (m.chance(0.5)) {
       counter += 1;
-      yield item("item.completed", `"type":"agent_message","text":${m.pick(m.prose).json}`);
+      yield item("item.completed", frag('"type":"agent_message","text":'), m.pick(m.prose).json);
     }
   }
   const reply = m.pick(m.prose);
   tally.reply = reply.text;
   counter += 1;
-  yield item("item.completed", `"type":"agent_message","text":${reply.json}`);
-  yield `${JSON.stringify(byType(fixture, "turn.completed"))}\n`;
+  yield item("item.completed", frag('"type":"agent_message","text":'), reply.json);
+  yield json(byType(fixture, "turn.completed"));
 }
 
 /** About `bytes` bytes of one turn's output (a little more: the turn always ends whole), as
@@ -365,18 +449,19 @@ export function* generateStream(
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
   for (const line of lines) {
-    const encoded = Buffer.from(line);
     tally.lines += 1;
-    tally.bytes += encoded.length;
-    let offset = 0;
-    while (offset < encoded.length) {
-      const copied = encoded.copy(chunk, used, offset);
-      used += copied;
-      offset += copied;
-      if (used === CHUNK_BYTES) {
-        yield chunk;
-        chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-        used = 0;
+    for (const piece of line) {
+      tally.bytes += piece.length;
+      let offset = 0;
+      while (offset < piece.length) {
+        const copied = piece.copy(chunk, used, offset);
+        used += copied;
+        offset += copied;
+        if (used === CHUNK_BYTES) {
+          yield chunk;
+          chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+          used = 0;
+        }
       }
     }
   }

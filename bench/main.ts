@@ -19,7 +19,7 @@ const FULL = {
     { size: 100e6, runs: 3 },
     { size: 1e9, runs: 1 },
   ],
-  overhead: { runs: 30, warmup: 3 },
+  overhead: { runs: 24, warmup: 2 },
   fanOutRepeats: 3,
 };
 const QUICK = {
@@ -69,11 +69,11 @@ function overheadTable(result: OverheadResult): string {
 
 function fanOutTable(result: FanOutResult): string {
   return [
-    `| Turns on a fake claude that sleeps 1 s (median of ${result.repeats}) | One alone | ${FAN_OUT} started together | Ratio | Target |`,
+    `| Turns on a fake claude that sleeps 1 s | One alone | ${FAN_OUT} started together | Ratio | Target |`,
     "|---|---|---|---|---|",
-    `| \`scv delegate claude "hi"\` | ${fixed(result.scvOneMs)} ms | ${fixed(result.scvManyMs)} ms | ` +
+    `| \`scv delegate claude "hi"\` (median of ${result.repeats}) | ${fixed(result.scvOneMs)} ms | ${fixed(result.scvManyMs)} ms | ` +
       `${fixed(result.scvRatio, 2)}× | ≤ ${TARGET.fanOut}×: ${met(result.scvRatio <= TARGET.fanOut)} |`,
-    `| minimal Node wrapper (bench/floor.mjs) | ${fixed(result.floorOneMs)} ms | ${fixed(result.floorManyMs)} ms | ` +
+    `| minimal Node wrapper (bench/floor.mjs, once) | ${fixed(result.floorOneMs)} ms | ${fixed(result.floorManyMs)} ms | ` +
       `${fixed(result.floorRatio, 2)}× | — |`,
   ].join("\n");
 }
@@ -96,8 +96,7 @@ async function main(): Promise<void> {
   const plan = quick ? QUICK : FULL;
   const started = Date.now();
   const host = machine();
-  const log = (line: string) =>
-    process.stderr.write(`${line} (${fixed((Date.now() - started) / 1000)} s)\n`);
+  const log = (line: string) => process.stderr.write(`${line} (${fixed((Date.now() - started) / 1000)} s)\n`);
 
   log("parsers…");
   const parsers = await parserBench(plan.parsers, log);

@@ -50,14 +50,14 @@ function parserTable(rows: readonly ParserRow[]): string {
 }
 
 function overheadTable(result: OverheadResult): string {
-  const { medianMs: m } = result;
+  const { medianMs: m, medianCpuMs: cpu } = result;
   return [
-    `| Command (${result.runs} interleaved runs each) | Median wall | Added to the agent alone (median of per-round differences) |`,
-    "|---|---|---|",
-    `| fake \`claude\` run directly | ${fixed(m.direct)} ms | — |`,
-    `| minimal Node wrapper (bench/floor.mjs) | ${fixed(m.floor)} ms | ${fixed(result.floorAddedMs)} ms |`,
-    `| \`scv delegate claude "hi"\` | ${fixed(m.scv)} ms | ${fixed(result.scvAddedMs)} ms |`,
-    `| bare \`node -e 0\` | ${fixed(m.node)} ms | — |`,
+    `| Command (${result.runs} interleaved runs each) | Median wall | Added to the agent alone (median of per-round differences) | Median CPU (user+sys) |`,
+    "|---|---|---|---|",
+    `| fake \`claude\` run directly | ${fixed(m.direct)} ms | — | — |`,
+    `| minimal Node wrapper (bench/floor.mjs) | ${fixed(m.floor)} ms | ${fixed(result.floorAddedMs)} ms | ${fixed(cpu.floor)} ms |`,
+    `| \`scv delegate claude "hi"\` | ${fixed(m.scv)} ms | ${fixed(result.scvAddedMs)} ms | ${fixed(cpu.scv)} ms |`,
+    `| bare \`node -e 0\` | ${fixed(m.node)} ms | — | ${fixed(cpu.node)} ms |`,
     "",
     "| Ratio | Value | Target |",
     "|---|---|---|",

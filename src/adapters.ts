@@ -188,13 +188,16 @@ export type Takeover =
   | { kind: "refused"; reason: string }
   | { kind: "supported"; args: readonly string[]; fullArgs: readonly string[] };
 
-/** How a CLI run once per turn reports the permission mode it runs in. */
+/** How a CLI run once per turn reports the permission mode it runs in. scv stops a turn whose
+ * report contradicts its policy: `auto` requires the `full` value, `default` refuses it. `settings`
+ * (relative to the agent home) is where a setting that overrides the flags would live. */
 export type ModeReport =
   /** Claude Code's `system/init` event carries `permissionMode`. */
-  | { kind: "claude-init" }
-  /** Codex reports no mode in its stream; the rollout file's `turn_context` has
-   * `approval_policy` and `sandbox_policy`. */
-  | { kind: "codex-rollout" }
+  | { kind: "claude-init"; full: string; settings: string }
+  /** Codex reports no mode in its stream; the `turn_context` lines of its rollout file (in `dir`,
+   * named after the thread id) have `approval_policy` and `sandbox_policy`. Only the sandbox tells
+   * the policies apart: the approval policy is "never" under both (lab, codex 0.171.0). */
+  | { kind: "codex-rollout"; dir: string; full: string; settings: string }
   /** Nothing scv reads. */
   | { kind: "none" };
 
@@ -360,7 +363,7 @@ const CLAUDE_BASE = {
   ],
   fullPermissionArgs: ["--permission-mode", "bypassPermissions"],
   fullPermissionEnvironment: [],
-  modeReport: { kind: "claude-init" },
+  modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".claude/settings.json" },
   searchDirs: [".claude/local", ".npm-global/bin"],
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
   resume: {
@@ -446,7 +449,12 @@ export const ADAPTERS = [
     // `codex exec` has no `--search`; `web_search = "live"` is its config form.
     fullPermissionArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
     fullPermissionEnvironment: [],
-    modeReport: { kind: "codex-rollout" },
+    modeReport: {
+      kind: "codex-rollout",
+      dir: "sessions",
+      full: "danger-full-access",
+      settings: "config.toml",
+    },
     searchDirs: [".npm-global/bin"],
     login: { kind: "command", args: ["login"], apiKey: CODEX_STORE, import: CODEX_IMPORT },
     status: { kind: "command", args: ["login", "status"], summary: "codex-text" },

@@ -40,9 +40,15 @@ export const turnResultSchema = z.object({
   error: z.string().nullable(),
   /** What to do about it, one line; null when there is nothing to do. */
   hint: z.string().nullable(),
+  /** Other agents to try instead after a failure (exit 1, 3, 4, 5, 124): installed, and signed in
+   * as far as scv can tell without running them — checked sign-ins first. Empty otherwise. */
+  fallbacks: z.array(z.string()),
   /** Where scv used a weaker source than the usual one (a reply read from the CLI's last-message
    * file, a session id it could not accept), one line each. */
-  fallbacks: z.array(z.string()),
+  notes: z.array(z.string()),
+  /** The permission mode the agent reported for this turn and scv checked against the policy
+   * (Claude Code's `permissionMode`, Codex's sandbox policy); null where it reports none. */
+  mode: z.string().nullable(),
   /** stdout lines the parser could not read (garbage, truncated, oversized). */
   badLines: z.number().int().nonnegative(),
 });

@@ -13,6 +13,7 @@ import { installHint, locateAgent, requireAgent } from "../agents.js";
 import { agentSettings, type Config } from "../config.js";
 import { formatDuration, parseDuration } from "../duration.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
+import { fallbackAgents, wantsFallbacks } from "../fallbacks.js";
 import { ensureAgentHome, ensurePrivateDir } from "../home/agent-home.js";
 import {
   type ConversationRecord,
@@ -32,7 +33,8 @@ import type { TurnResult } from "../result.js";
 import { buildAgentArgs, isValidSessionId, type SessionArg } from "./argv.js";
 import { agentEnvironment, type Policy } from "./env.js";
 import { createLineFramer } from "./framing.js";
-import { type ProcessExit, startProcess } from "./process.js";
+import { type ModeMismatch, watchMode } from "./mode.js";
+import { type AgentProcess, type ProcessExit, startProcess } from "./process.js";
 
 export interface TurnRequest {
   /** The agent of a first turn; with `continue`, it must be the conversation's agent if given. */
@@ -62,8 +64,9 @@ export interface TurnContext {
   readonly config: Config;
   /** Aborting ends the turn's process group; `signal.reason` "SIGTERM" makes it exit 143, else 130. */
   readonly signal?: AbortSignal;
-  /** Every normalized event, as the parser produces it. */
-  readonly onEvent?: (event: TurnEvent) => void;
+  /** Every normalized event, as the parser produces it (and a `mode` event for a mode read outside
+   * the stream), with the turn it belongs to. */
+  readonly onEvent?: (event: TurnEvent, turn: TurnPlan) => void;
   /** How long a continued turn waits for another turn of its conversation. */
   readonly lockWaitMs?: number;
   /** Between SIGTERM and SIGKILL when scv ends the process group. */
@@ -214,13 +217,27 @@ export async function executeTurn(plan: TurnPlan, context: TurnContext): Promise
       extra: plan.extraEnv,
     });
     const parser = (context.parserFor ?? createParser)(entry.output.kind);
+    // Set right below; events and rollout looks only arrive once the process runs.
+    let child: AgentProcess | undefined;
+    const mode = watchMode({
+      entry,
+      policy: plan.policy,
+      home,
+      started,
+      onReport: (event) => context.onEvent?.(event, plan),
+      // The agent must not go on in a mode its policy forbids; "cancelled" is rewritten below.
+      onMismatch: () => child?.terminate("cancelled"),
+    });
     const framer = createLineFramer({
       onLine: (line) => {
-        for (const event of parser.push(line)) context.onEvent?.(event);
+        for (const event of parser.push(line)) {
+          context.onEvent?.(event, plan);
+          mode.observe(event);
+        }
       },
       onOversized: () => parser.skipped(),
     });
-    const child = startProcess({
+    child = startProcess({
       file: plan.executable,
       args: plan.args,
       cwd: plan.cwd,
@@ -233,11 +250,17 @@ export async function executeTurn(plan: TurnPlan, context: TurnContext): Promise
     });
     const end = await child.done;
     framer.end();
+    mode.finish();
     if (end.spawnError !== undefined) return spawnFailure(plan, end, started);
     if (end.pid === undefined) throw interrupted(context.signal, "interrupted before the agent started");
     const lastMessage = takeLastMessage(plan.lastMessageFile);
     const parsed = parser.finish({ ...end, lastMessage });
-    return conclude(plan, parsed, end, lastMessage, started, context);
+    const checked =
+      mode.mismatch === undefined ? parsed : { ...withoutFailure(parsed), status: "failed" as const };
+    return conclude(plan, checked, end, lastMessage, started, context, {
+      reported: mode.reported,
+      mismatch: mode.mismatch,
+    });
   } finally {
     if (plan.lastMessageFile !== undefined) rmSync(plan.lastMessageFile, { force: true });
     await release?.();
@@ -248,12 +271,15 @@ export async function executeTurn(plan: TurnPlan, context: TurnContext): Promise
  * with its exit code. */
 export async function runTurn(request: TurnRequest, context: TurnContext): Promise<TurnResult> {
   const started = Date.now();
+  let result: TurnResult;
   try {
-    return await executeTurn(planTurn(request, context), context);
+    result = await executeTurn(planTurn(request, context), context);
   } catch (error) {
     if (!(error instanceof ScvError)) throw error;
-    return failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
+    result = failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
   }
+  if (!wantsFallbacks(result.exitCode)) return result;
+  return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
 }
 
 /** A result for a turn that never ran. */
@@ -273,6 +299,8 @@ export function failedResult(error: ScvError, agent: string | undefined, started
     error: what,
     hint: hint ?? null,
     fallbacks: [],
+    notes: [],
+    mode: null,
     badLines: 0,
   };
 }
@@ -308,14 +336,15 @@ function conclude(
   lastMessage: string | undefined,
   started: number,
   context: TurnContext,
+  mode: { reported?: string; mismatch?: ModeMismatch },
 ): TurnResult {
   const { entry } = plan;
-  const fallbacks: string[] = [];
+  const notes: string[] = [];
   let confirmed: string | undefined;
   if (parsed.sessionId !== undefined) {
     if (isValidSessionId(entry, parsed.sessionId)) confirmed = parsed.sessionId;
     else
-      fallbacks.push(
+      notes.push(
         `${entry.product} reported a session id scv does not accept (not its documented shape); it was not recorded`,
       );
   }
@@ -325,7 +354,7 @@ function conclude(
     lastMessage !== "" &&
     parsed.reply === lastMessage
   ) {
-    fallbacks.push(
+    notes.push(
       `the reply was read from ${entry.product}'s last-message file: its stream had unreadable lines`,
     );
   }
@@ -342,12 +371,15 @@ function conclude(
     } catch (error) {
       // The reply is here already; losing the record must not lose it.
       if (!(error instanceof ScvError)) throw error;
-      fallbacks.push(`${error.message}; this turn is not recorded`);
+      notes.push(`${error.message}; this turn is not recorded`);
     }
   }
 
   const exitCode = exitCodeOf(parsed, context.signal);
-  const [error, hint] = describeFailure(plan, parsed, end, exitCode);
+  const [error, hint] =
+    mode.mismatch === undefined
+      ? describeFailure(plan, parsed, end, exitCode)
+      : [mode.mismatch.error, mode.mismatch.hint];
   return {
     reply: parsed.reply,
     status: parsed.status,
@@ -360,7 +392,9 @@ function conclude(
     exitCode,
     error,
     hint,
-    fallbacks,
+    fallbacks: [],
+    notes,
+    mode: mode.reported ?? null,
     badLines: parsed.badLines,
   };
 }
@@ -472,6 +506,11 @@ function describeFailure(
     default:
       return [`${name} failed`, null];
   }
+}
+
+function withoutFailure(parsed: ParsedTurn): ParsedTurn {
+  const { failure: _failure, ...rest } = parsed;
+  return rest;
 }
 
 function spawnFailure(plan: TurnPlan, end: ProcessExit, started: number): TurnResult {

@@ -11,9 +11,32 @@
 //   hang                write pids.json ($FAKE_AGENT_PIDS names it otherwise), then wait forever
 //   grandchild          start a grandchild, write both pids to pids.json, wait forever
 //   ignore-term         ignore SIGTERM (noting it in got-sigterm), write pids.json, wait forever
+//   start-hang          replay turn1's first two lines (Claude's init, Codex's thread.started and
+//                       turn.started, with its rollout file written), write pids.json, wait forever
+//   tools:<n>           (claude) replay turn1 with n Bash tool calls after its init line
+//   tool-hang           (claude) replay turn1's init and the start of a Bash call, write pids.json,
+//                       wait forever
+//   escape              like grandchild, plus one more that leaves the group with setsid; all three
+//                       pids to pids.json
+//   reply               replay turn1 with its reply replaced by "REPLY <prompt>", so that turns
+//                       running at once can each be checked for their own reply
+// Like the real CLIs, the fake reports the permission mode it was given: claude's init says the
+// --permission-mode value (else "default"), codex writes a rollout file under $CODEX_HOME/sessions
+// whose turn_context has sandbox_policy danger-full-access under
+// --dangerously-bypass-approvals-and-sandbox, else read-only. $FAKE_AGENT_PERMISSION_MODE overrides
+// the reported value (a settings file in its home would do that to the real one).
 
 import { spawn } from "node:child_process";
-import { existsSync, fstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -359,13 +382,32 @@ async function behave(parsedArgs) {
       return forever();
     case "fixture":
       return replay(turn, arg);
+    case "start-hang":
+      return replay(turn, "turn1", { hangAfter: cli === "codex" ? 2 : 1 });
+    case "tools":
+      return replay(turn, "turn1", { tools: Number(arg) });
+    case "tool-hang":
+      return replay(turn, "turn1", { tools: 1, hangAfter: 2 });
+    case "reply":
+      return replay(turn, "turn1", { reply: `REPLY ${turn.prompt}` });
+    case "escape": {
+      const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+      // detached: a new session and so a new process group; only the environment still names the turn.
+      const escaped = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+        stdio: "ignore",
+        detached: true,
+      });
+      writePids([process.pid, child.pid, escaped.pid]);
+      return forever();
+    }
     default:
       return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
   }
 }
 
-/** Replays a capture; a session it was told to resume must have been started in this HOME. */
-function replay(turn, name) {
+/** Replays a capture; a session it was told to resume must have been started in this HOME.
+ * `hangAfter` lines, it waits forever instead; `tools` Bash calls go after Claude's init. */
+function replay(turn, name, { hangAfter, tools = 0, reply } = {}) {
   const base = join(FIXTURES, cli, name);
   if (!existsSync(`${base}.json`)) {
     // No capture of this CLI (not on npm): a plain-text reply.
@@ -380,13 +422,24 @@ function replay(turn, name) {
   }
   const meta = JSON.parse(readFileSync(`${base}.json`, "utf8"));
   const captured = CAPTURED_SESSIONS[cli];
-  const fill = (text) =>
+  const withSession = (text) =>
     captured !== undefined && session !== undefined ? text.replaceAll(captured, session) : text;
-  const stdout = fill(readFileSync(`${base}.stdout`, "utf8"));
+  // The reply sits inside JSON strings: it goes in escaped.
+  const fill = (text) =>
+    reply === undefined
+      ? withSession(text)
+      : withSession(text).replaceAll("MOCK-REPLY-1", JSON.stringify(reply).slice(1, -1));
+  let stdout = fill(readFileSync(`${base}.stdout`, "utf8"));
+  if (cli === "claude") {
+    stdout = stdout.replaceAll(/"permissionMode":"[^"]*"/g, `"permissionMode":"${claudeMode()}"`);
+    if (tools > 0) stdout = withToolCalls(stdout, tools);
+  }
+  if (hangAfter !== undefined) stdout = `${stdout.split("\n").slice(0, hangAfter).join("\n")}\n`;
   process.stderr.write(fill(readFileSync(`${base}.stderr`, "utf8")));
   const outFile = lastMessageFile();
-  if (outFile !== undefined && existsSync(`${base}.last-message.txt`)) {
-    writeFileSync(outFile, readFileSync(`${base}.last-message.txt`));
+  // Codex writes it at shutdown, after a turn that ended: never for a turn that hangs.
+  if (outFile !== undefined && hangAfter === undefined && existsSync(`${base}.last-message.txt`)) {
+    writeFileSync(outFile, reply ?? readFileSync(`${base}.last-message.txt`));
   }
   // Remember the session this turn reported, as the real CLI keeps its transcript in its home.
   const reported = session ?? /"(?:thread_id|id|sessionID)":"([^"]+)"/.exec(stdout)?.[1];
@@ -394,11 +447,101 @@ function replay(turn, name) {
     mkdirSync(sessions, { recursive: true });
     writeFileSync(join(sessions, reported), "");
   }
+  // Before anything scv could react to: it may stop this process at once.
+  if (hangAfter !== undefined) writePids([process.pid]);
+  const thread = /"thread_id":"([^"]+)"/.exec(stdout)?.[1];
+  if (cli === "codex" && thread !== undefined) writeRollout(thread);
   process.stdout.write(stdout, () => {
+    if (hangAfter !== undefined) return forever();
     // The lab killed a capture that never ended (exit 124): so does this one, by waiting.
     if (meta.exit_code === 124 || meta.timed_out) return forever();
     process.exit(meta.exit_code ?? 0);
   });
+}
+
+/** The permission mode claude reports in its init event. */
+function claudeMode() {
+  if (process.env.FAKE_AGENT_PERMISSION_MODE) return process.env.FAKE_AGENT_PERMISSION_MODE;
+  if (parsed.options["--dangerously-skip-permissions"]) return "bypassPermissions";
+  return last(parsed.options, "--permission-mode") ?? "default";
+}
+
+/** `count` Bash tool calls (each a tool_use and its tool_result) after the init line. */
+function withToolCalls(stdout, count) {
+  const [init, ...rest] = stdout.split("\n");
+  const session = /"session_id":"([^"]+)"/.exec(init ?? "")?.[1] ?? "";
+  const calls = [];
+  for (let i = 1; i <= count; i += 1) {
+    const id = `toolu_fake_${i}`;
+    calls.push(
+      JSON.stringify({
+        type: "assistant",
+        message: {
+          id: `msg_fake_${i}`,
+          type: "message",
+          role: "assistant",
+          content: [{ type: "tool_use", id, name: "Bash", input: { command: `echo step ${i}` } }],
+        },
+        parent_tool_use_id: null,
+        session_id: session,
+      }),
+      JSON.stringify({
+        type: "user",
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: `step ${i}` }] },
+        parent_tool_use_id: null,
+        session_id: session,
+      }),
+    );
+  }
+  return [init, ...calls, ...rest].join("\n");
+}
+
+/** Codex's rollout file for `thread` in $CODEX_HOME/sessions/YYYY/MM/DD, as codex exec writes it:
+ * a session_meta line when it starts the thread, a turn_context line per turn. */
+function writeRollout(thread) {
+  const home = process.env.CODEX_HOME;
+  if (!home) return;
+  const sessions = join(home, "sessions");
+  const now = new Date();
+  const existing = existsSync(sessions)
+    ? readdirSync(sessions, { recursive: true, encoding: "utf8" }).find((name) =>
+        name.endsWith(`-${thread}.jsonl`),
+      )
+    : undefined;
+  let path;
+  if (existing !== undefined) path = join(sessions, existing);
+  else {
+    const day = now.toISOString().slice(0, 10).split("-");
+    const dir = join(sessions, ...day);
+    mkdirSync(dir, { recursive: true });
+    const stamp = now.toISOString().slice(0, 19).replaceAll(":", "-");
+    path = join(dir, `rollout-${stamp}-${thread}.jsonl`);
+    const meta = {
+      id: thread,
+      session_id: thread,
+      cwd: process.cwd(),
+      originator: "codex_exec",
+      source: "exec",
+    };
+    writeFileSync(
+      path,
+      `${JSON.stringify({ timestamp: now.toISOString(), type: "session_meta", payload: meta })}\n`,
+    );
+  }
+  const sandbox =
+    process.env.FAKE_AGENT_PERMISSION_MODE ??
+    (parsed.options["--dangerously-bypass-approvals-and-sandbox"] ? "danger-full-access" : "read-only");
+  const context = {
+    timestamp: now.toISOString(),
+    type: "turn_context",
+    payload: {
+      cwd: process.cwd(),
+      approval_policy: "never",
+      sandbox_policy: { type: sandbox },
+      model: "fake",
+    },
+  };
+  appendFileSync(path, `${JSON.stringify(context)}\n`);
 }
 
 function lastMessageFile() {

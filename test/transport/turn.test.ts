@@ -132,7 +132,7 @@ describe("runTurn", () => {
     );
     expect(result.exitCode).toBe(0);
     expect(result.session).toBeNull();
-    expect(result.fallbacks).toEqual([
+    expect(result.notes).toEqual([
       "Codex reported a session id scv does not accept (not its documented shape); it was not recorded",
     ]);
     expect(record(result.conversation ?? "").sessionId).toBeUndefined();
@@ -186,7 +186,7 @@ describe("runTurn", () => {
       }),
     );
     expect(result.reply).toBe("MOCK-REPLY-1");
-    expect(result.fallbacks).toEqual([
+    expect(result.notes).toEqual([
       "the reply was read from Codex's last-message file: its stream had unreadable lines",
     ]);
     expect((await import("node:fs")).readdirSync(join(world.scvHome, "agents", "codex", ".scv"))).toEqual([]);

@@ -1,0 +1,51 @@
+// Which other agents a failed turn could go to instead: installed (its executable is found) and
+// signed in as far as scv can tell cheaply. A key store is read where the descriptor names one;
+// a CLI whose sign-in only its own command (or a real turn) can tell counts as "maybe" and comes
+// after the checked ones. Nothing is spawned: this runs on every failure.
+
+import { ADAPTERS, type AdapterDescriptor, unreachable } from "./adapters.js";
+import { locateAgent } from "./agents.js";
+import type { Config } from "./config.js";
+import { EXIT } from "./errors.js";
+import { inspectStore } from "./home/keystore.js";
+import { agentHome, type Env } from "./home/paths.js";
+
+/** Whether a turn that ended with `exitCode` calls for fallbacks: not a success, a usage error (the
+ * same call fails with any agent) or an interruption (the user stopped it). */
+export function wantsFallbacks(exitCode: number): boolean {
+  return (
+    exitCode === EXIT.agentFailed ||
+    exitCode === EXIT.notInstalled ||
+    exitCode === EXIT.auth ||
+    exitCode === EXIT.rateLimited ||
+    exitCode === EXIT.timeout
+  );
+}
+
+type SignIn = "yes" | "maybe" | "no";
+
+/** The agents other than `agent` worth trying, signed-in ones first, each group in table order. */
+export async function fallbackAgents(agent: string, config: Config, env: Env): Promise<string[]> {
+  const candidates = (ADAPTERS as readonly AdapterDescriptor[]).filter(
+    (entry) => entry.name !== agent && entry.cliTurns && locateAgent(entry, config, env) !== undefined,
+  );
+  const states = await Promise.all(candidates.map((entry) => signedIn(entry, env)));
+  const named = (state: SignIn) =>
+    candidates.filter((_, i) => states[i] === state).map((entry) => entry.name);
+  return [...named("yes"), ...named("maybe")];
+}
+
+async function signedIn(entry: AdapterDescriptor, env: Env): Promise<SignIn> {
+  switch (entry.status.kind) {
+    case "stored": {
+      const inspection = await inspectStore(entry.status.store, agentHome(entry.name, env));
+      // An unreadable store is not offered: a fallback that fails the same way helps nobody.
+      return inspection.state === "signed-in" ? "yes" : "no";
+    }
+    case "command":
+    case "unchecked":
+      return "maybe";
+    default:
+      return unreachable(entry.status);
+  }
+}

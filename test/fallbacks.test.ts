@@ -1,0 +1,46 @@
+// Which agents a failure offers instead: installed, signed in where a key store can tell (first),
+// "maybe" where only the CLI itself could (after), never the failed agent or one scv cannot run.
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fallbackAgents, wantsFallbacks } from "../src/fallbacks.js";
+import { installFakeAgents } from "./fake-agents/install.js";
+import { createWorld, signIn, type World } from "./helpers/scv.js";
+
+let world: World;
+beforeEach(() => {
+  world = createWorld();
+});
+afterEach(() => world.dispose());
+
+describe("fallbackAgents", () => {
+  it("checked sign-ins first, then the CLIs whose sign-in scv cannot read, in table order", async () => {
+    await signIn(world, "pi");
+    await signIn(world, "claude");
+    expect(await fallbackAgents("codex", {}, world.env)).toEqual([
+      "claude",
+      "pi",
+      "gemini",
+      "qwen",
+      "opencode",
+      "copilot",
+      "cursor",
+      "amp",
+    ]);
+  });
+
+  it("only what is installed: the config's command counts, a bare PATH does not", async () => {
+    const only = `${world.root}/only`;
+    installFakeAgents(only, ["pi", "codex"]);
+    await signIn(world, "pi");
+    const env = { ...world.env, PATH: only };
+    expect(await fallbackAgents("gemini", {}, env)).toEqual(["pi", "codex"]);
+    expect(await fallbackAgents("gemini", {}, { ...env, PATH: "/nonexistent" })).toEqual([]);
+    const config = { agents: { amp: { command: `${world.bin}/amp` } } };
+    expect(await fallbackAgents("gemini", config, { ...env, PATH: "/nonexistent" })).toEqual(["amp"]);
+  });
+
+  it("is wanted after an agent's failure, not after success, a usage error or an interruption", () => {
+    expect([1, 3, 4, 5, 124].map(wantsFallbacks)).toEqual([true, true, true, true, true]);
+    expect([0, 2, 130, 143].map(wantsFallbacks)).toEqual([false, false, false, false]);
+  });
+});

@@ -4,6 +4,7 @@
 
 import { adapter } from "../adapters.js";
 import type { CliIo } from "../cli/io.js";
+import { turnOutput } from "../cli/turn-output.js";
 import { loadConfig } from "../config.js";
 import { parseDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
@@ -43,8 +44,6 @@ export async function delegateCommand(
 ): Promise<number> {
   if (options.background)
     throw new ScvError("USAGE", "--background is not available yet — run the turn in the foreground");
-  if (options.events)
-    throw new ScvError("USAGE", "--events is not available yet — use --json for the result");
 
   const { agents, promptArg } = splitPositionals(positionals, options.continue !== undefined);
   if (agents.length > 1) {
@@ -80,6 +79,7 @@ export async function delegateCommand(
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  const output = turnOutput(io, options, spec?.agent ?? options.continue ?? "scv");
   let result: TurnResult;
   try {
     result = await runTurn(request, {
@@ -88,23 +88,31 @@ export async function delegateCommand(
       config,
       signal: controller.signal,
       lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT),
+      onEvent: output.onEvent,
     });
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+  output.finish(result);
   print(io, result, options);
   return result.exitCode;
 }
 
 function print(io: CliIo, result: TurnResult, options: DelegateOptions): void {
-  if (options.json) {
+  // With --events the result was the stream's last line already.
+  if (options.events) {
+    // nothing more on stdout
+  } else if (options.json) {
     io.stdout.write(`${JSON.stringify(result)}\n`);
   } else if (result.reply !== "") {
     io.stdout.write(result.reply.endsWith("\n") ? result.reply : `${result.reply}\n`);
   }
   const failure = failureLine(result);
   if (failure !== undefined) io.stderr.write(`scv: ${failure}\n`);
+  // Not prefixed "scv:": it belongs to the failure line above, which stays the one message line.
+  if (failure !== undefined && result.fallbacks.length > 0)
+    io.stderr.write(`try instead: ${result.fallbacks.join(", ")}\n`);
   if (!options.quiet && result.conversation !== null && result.session !== null) {
     io.stderr.write(
       `conversation: ${result.conversation} — continue with: scv delegate -c ${result.conversation} "…"\n`,

@@ -1,0 +1,52 @@
+// What a running turn shows: its normalized events as NDJSON on stdout (`--events`) and its
+// progress on stderr (unless `--quiet`), both fed from the turn's event callback. The reply or the
+// `--json` object is printed by the command once the turn is over; with `--events` the result is
+// the stream's last line instead.
+
+import { type EventOrigin, eventLine, resultLine } from "../events.js";
+import type { TurnEvent } from "../parsers/types.js";
+import type { TurnResult } from "../result.js";
+import type { TurnPlan } from "../transport/turn.js";
+import type { CliIo } from "./io.js";
+import { createProgress, type Progress } from "./progress.js";
+
+export interface TurnOutputOptions {
+  readonly events?: boolean;
+  readonly quiet?: boolean;
+}
+
+export interface TurnOutput {
+  /** The turn context's `onEvent`. */
+  readonly onEvent: (event: TurnEvent, turn: TurnPlan) => void;
+  /** Ends the progress display and, with `--events`, prints the result line. Call it before
+   * anything else is printed about the turn. */
+  finish(result: TurnResult): void;
+}
+
+/** `label` names the turn until its first event names the agent (the agent written on the command
+ * line, or the conversation handle being continued). */
+export function turnOutput(io: CliIo, options: TurnOutputOptions, label: string, now = Date.now): TurnOutput {
+  const started = now();
+  const progress: Progress | undefined = options.quiet
+    ? undefined
+    : createProgress({ stream: io.stderr, label, now });
+  const origin = (agent: string, conversation: string | undefined): EventOrigin => ({
+    agent,
+    conversation,
+    t: now() - started,
+  });
+  return {
+    onEvent(event, turn) {
+      if (options.events)
+        io.stdout.write(`${JSON.stringify(eventLine(event, origin(turn.entry.name, turn.handle)))}\n`);
+      progress?.event(event, turn.entry.name);
+    },
+    finish(result) {
+      progress?.done(result);
+      if (options.events) {
+        const line = resultLine(result, origin(result.agent, result.conversation ?? undefined));
+        io.stdout.write(`${JSON.stringify(line)}\n`);
+      }
+    },
+  };
+}

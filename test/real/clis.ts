@@ -280,6 +280,9 @@ export async function configureOpencode(options: MockConfigOptions): Promise<Moc
       OPENCODE_DISABLE_SHARE: "1",
       OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
       OPENCODE_DISABLE_MODELS_FETCH: "1",
+      // Each run starts a background `npm install @opencode-ai/plugin` in its config folder (registry.npmjs.org);
+      // offline, npm answers from its empty cache and opencode logs a warning instead of going to the network.
+      npm_config_offline: "true",
     },
     files,
     model: MOCK_MODEL.opencode,

@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -26,7 +27,34 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const SCV = join(REPO, "dist", "scv.js");
+
+let snapshot: string | undefined;
+
+/**
+ * The built scv every lab runs: `$SCV_REAL_SCV`, else a private copy of dist/ taken when first needed (the
+ * bundle has no external imports). Several engineers build in one working tree and the build starts by
+ * deleting dist/, so a suite running from dist/ itself lost it mid-run; the copy is removed when the
+ * worker exits.
+ */
+export function scvEntry(): string {
+  if (process.env.SCV_REAL_SCV) return process.env.SCV_REAL_SCV;
+  if (snapshot !== undefined) return snapshot;
+  const dist = join(REPO, "dist");
+  const until = Date.now() + 60_000;
+  // A build in progress (dist/ deleted, not yet written) finishes within seconds.
+  while (!existsSync(join(dist, "scv.js"))) {
+    if (Date.now() > until) throw new Error(`${dist}/scv.js is missing — run npm run build first`);
+    spawnSync("sleep", ["0.5"]);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "scv-contract-dist-"));
+  cpSync(dist, dir, { recursive: true });
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  snapshot = join(dir, "scv.js");
+  return snapshot;
+}
+
+/** A loopback port nothing listens on (discard): proxied connections are refused at once. */
+const DEAD_PROXY = "http://127.0.0.1:9";
 
 /** The variable that marks every process started from a lab (no isolation rule removes it). */
 export const TAG_VARIABLE = "CONTRACT_LAB_TAG";
@@ -89,6 +117,15 @@ export class Lab implements AsyncDisposable {
       SHELL: "/bin/bash",
       TMPDIR: join(this.root, "tmp"),
       DO_NOT_TRACK: "1",
+      // Outbound traffic a CLI routes through a proxy fails at once on a closed loopback port; the mocks
+      // on 127.0.0.1 are reached directly.
+      HTTP_PROXY: DEAD_PROXY,
+      HTTPS_PROXY: DEAD_PROXY,
+      ALL_PROXY: DEAD_PROXY,
+      http_proxy: DEAD_PROXY,
+      https_proxy: DEAD_PROXY,
+      NO_PROXY: "127.0.0.1,localhost",
+      no_proxy: "127.0.0.1,localhost",
       [TAG_VARIABLE]: this.tag,
       ...options.env,
     };
@@ -110,7 +147,7 @@ export class Lab implements AsyncDisposable {
 
   /** Runs the built scv; never longer than `limitMs` (then its process group is SIGKILLed). */
   scv(args: readonly string[], options: { input?: string; limitMs?: number } = {}): Promise<ScvRun> {
-    return runBounded(process.execPath, [SCV, ...args], {
+    return runBounded(process.execPath, [scvEntry(), ...args], {
       cwd: this.cwd,
       env: this.env,
       input: options.input,

@@ -4,6 +4,7 @@
 
 import { Command, CommanderError, Option } from "commander";
 import { EXIT, ScvError } from "../errors.js";
+import { runningHandles } from "../home/turn-files.js";
 import { VERSION } from "../version.js";
 import { type CliIo, processIo } from "./io.js";
 
@@ -203,11 +204,20 @@ function defaultToList(
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const program = buildProgram(io);
   try {
+    await reapLeftovers(io);
     await program.parseAsync([...argv], { from: "user" });
     return io.exitCode;
   } catch (error) {
     return report(error, io);
   }
+}
+
+/** Turns whose scv was killed leave their records; whatever the command, scv first stops what those
+ * turns left running. One readdir when there is none; the registry is loaded only when there is. */
+async function reapLeftovers(io: CliIo): Promise<void> {
+  if (runningHandles(io.env).length === 0) return;
+  const { reapOrphans } = await import("../home/running.js");
+  await reapOrphans(io.env);
 }
 
 function report(error: unknown, io: CliIo): number {

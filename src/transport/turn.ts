@@ -26,6 +26,8 @@ import {
 } from "../home/conversations.js";
 import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import { agentHome, type Env } from "../home/paths.js";
+import { KILL_REASON, refuseTooDeep, trackTurn } from "../home/running.js";
+import { turnExists } from "../home/turn-files.js";
 import { createParser } from "../parsers/index.js";
 import type { ParsedTurn, StreamParser, TurnEvent, Usage } from "../parsers/types.js";
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
@@ -53,6 +55,9 @@ export interface TurnRequest {
   readonly env?: Readonly<Record<string, string>>;
   /** False for a turn that leaves no conversation record (a sign-in check's probe). */
   readonly record?: boolean;
+  /** The handle of a first turn, chosen by the caller (a background turn's launcher prints it
+   * before the turn runs); ignored when continuing. */
+  readonly handle?: string;
 }
 
 export interface TurnContext {
@@ -76,6 +81,9 @@ export interface TurnContext {
   readonly parserFor?: (format: OutputFormatKind) => StreamParser;
   /** Tells whether an agent is signed in before it is spawned; defaults to its key store. */
   readonly signInCheck?: (entry: AdapterDescriptor, home: string) => Promise<StoreInspection | undefined>;
+  /** Set for a background turn: `onStarted` is called once its agent runs, and its running record
+   * is left for the background runner to replace with the result (home/running.ts). */
+  readonly background?: { readonly onStarted: () => void };
 }
 
 /** Everything decided before anything is written or spawned. */
@@ -106,6 +114,7 @@ export interface TurnPlan {
 /** Resolves and validates a request without side effects; throws `ScvError` for what the user must
  * fix (unknown agent or conversation, bad value, CLI not installed). */
 export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
+  refuseTooDeep(context.env, context.config);
   const record = request.continue === undefined ? undefined : readConversation(request.continue, context.env);
   if (record !== undefined && request.agent !== undefined && request.agent !== record.agent) {
     throw new ScvError(
@@ -180,7 +189,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     args,
     home,
     cwd,
-    handle: record?.handle ?? freshHandle(entry.name, context.env),
+    handle: record?.handle ?? request.handle ?? freshHandle(entry.name, context.env),
     record,
     session,
     model,
@@ -197,8 +206,12 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
 
 /** Runs a planned turn: home, sign-in check, lock, process, parse, record. Throws `ScvError` only
  * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. */
-export async function executeTurn(plan: TurnPlan, context: TurnContext): Promise<TurnResult> {
+export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
   const started = Date.now();
+  // Registered in $SCV_HOME/turns while it runs (home/running.ts), so scv ps and scv kill reach it
+  // and what a killed scv leaves behind is found; its signal also ends on scv kill.
+  const tracker = trackTurn(caller);
+  const context = tracker.context;
   const { entry, home } = plan;
   ensureAgentHome(entry.name, context.env);
   await refuseSignedOut(entry, home, context);
@@ -216,6 +229,8 @@ export async function executeTurn(plan: TurnPlan, context: TurnContext): Promise
       policy: plan.policy,
       extra: plan.extraEnv,
     });
+    // The turn's tag and depth, set after isolation removed every SCV_* variable.
+    Object.assign(env, await tracker.register(plan));
     const parser = (context.parserFor ?? createParser)(entry.output.kind);
     // Set right below; events and rollout looks only arrive once the process runs.
     let child: AgentProcess | undefined;
@@ -248,6 +263,7 @@ export async function executeTurn(plan: TurnPlan, context: TurnContext): Promise
       signal: context.signal,
       onStdout: (chunk) => framer.push(chunk),
     });
+    tracker.spawned(child.pid);
     const end = await child.done;
     framer.end();
     mode.finish();
@@ -263,6 +279,8 @@ export async function executeTurn(plan: TurnPlan, context: TurnContext): Promise
     });
   } finally {
     if (plan.lastMessageFile !== undefined) rmSync(plan.lastMessageFile, { force: true });
+    // Before the conversation's lock goes: the next turn of it registers under the same handle.
+    await tracker.end();
     await release?.();
   }
 }
@@ -360,7 +378,7 @@ function conclude(
   }
   const sessionId = confirmed ?? plan.session?.id;
 
-  const turnUsage = usageOfTurn(parsed, plan.record?.cumulative);
+  const turnUsage = usageOfTurn(parsed, latestRecord(plan, context.env)?.cumulative);
   // A first turn is recorded when it completed, or when its session exists on the CLI's side (so a
   // failed or stopped turn can still be continued); a continued turn always updates its record.
   let record: ConversationRecord | undefined;
@@ -378,7 +396,7 @@ function conclude(
   const exitCode = exitCodeOf(parsed, context.signal);
   const [error, hint] =
     mode.mismatch === undefined
-      ? describeFailure(plan, parsed, end, exitCode)
+      ? describeFailure(plan, parsed, end, exitCode, context.signal?.reason)
       : [mode.mismatch.error, mode.mismatch.hint];
   return {
     reply: parsed.reply,
@@ -407,7 +425,7 @@ function saveRecord(
   context: TurnContext,
 ): ConversationRecord {
   const now = (context.now?.() ?? new Date()).toISOString();
-  const previous = plan.record;
+  const previous = latestRecord(plan, context.env);
   const record: ConversationRecord = {
     ...previous,
     handle: plan.handle,
@@ -429,6 +447,17 @@ function saveRecord(
   return record;
 }
 
+/** A continued conversation's record as it is now, under the turn's lock: another turn of it may
+ * have ended while this one waited for the lock (planned from the record before it). */
+function latestRecord(plan: TurnPlan, env: Env): ConversationRecord | undefined {
+  if (plan.record === undefined) return undefined;
+  try {
+    return readConversation(plan.handle, env);
+  } catch {
+    return plan.record;
+  }
+}
+
 function exitCodeOf(parsed: ParsedTurn, signal: AbortSignal | undefined): ExitCode {
   switch (parsed.status) {
     case "completed":
@@ -436,7 +465,7 @@ function exitCodeOf(parsed: ParsedTurn, signal: AbortSignal | undefined): ExitCo
     case "timeout":
       return EXIT.timeout;
     case "cancelled":
-      return signal?.reason === "SIGTERM" ? EXIT.terminated : EXIT.interrupted;
+      return terminated(signal) ? EXIT.terminated : EXIT.interrupted;
     case "failed":
     case "declined":
       switch (parsed.failure?.kind) {
@@ -457,6 +486,7 @@ function describeFailure(
   parsed: ParsedTurn,
   end: ProcessExit,
   exitCode: ExitCode,
+  stopReason?: unknown,
 ): [string | null, string | null] {
   const { entry } = plan;
   const name = entry.name;
@@ -476,7 +506,11 @@ function describeFailure(
           ];
     case "cancelled":
       return [
-        exitCode === EXIT.terminated ? `${name} was stopped (scv got SIGTERM)` : `${name} was interrupted`,
+        stopReason === KILL_REASON
+          ? `${name} was stopped by scv kill`
+          : exitCode === EXIT.terminated
+            ? `${name} was stopped (scv got SIGTERM)`
+            : `${name} was interrupted`,
         null,
       ];
     case "declined":
@@ -566,7 +600,7 @@ function configDuration(text: string | undefined): number | undefined {
 function freshHandle(agent: string, env: Env): string {
   for (;;) {
     const handle = newHandle(agent);
-    if (!recordExists(handle, env)) return handle;
+    if (!recordExists(handle, env) && !turnExists(handle, env)) return handle;
   }
 }
 
@@ -581,7 +615,12 @@ function splitMessage(message: string): [string, string | undefined] {
 }
 
 function interrupted(signal: AbortSignal | undefined, message: string): ScvError {
-  return new ScvError(signal?.reason === "SIGTERM" ? "TERMINATED" : "INTERRUPTED", message);
+  return new ScvError(terminated(signal) ? "TERMINATED" : "INTERRUPTED", message);
+}
+
+/** SIGTERM to scv and `scv kill` stop a turn alike (exit 143); anything else interrupts it (130). */
+function terminated(signal: AbortSignal | undefined): boolean {
+  return signal?.reason === "SIGTERM" || signal?.reason === KILL_REASON;
 }
 
 /** Waits for `promise` unless `signal` aborts first; a lock taken after the abort is released. */

@@ -1,0 +1,247 @@
+// The reaper against an injected process table: which processes it kills (only those whose start
+// time still matches, or that carry the turn's tag), what it records, and what it leaves alone.
+
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ConversationRecord } from "../../src/home/conversations.js";
+import { writeConversation } from "../../src/home/conversations.js";
+import {
+  listRunning,
+  type RunningTurnRecord,
+  readFinished,
+  reapOrphans,
+  refuseTooDeep,
+  type TurnProcessTable,
+  turnDepth,
+} from "../../src/home/running.js";
+import { runningHandles, turnFile } from "../../src/home/turn-files.js";
+
+interface FakeProcess {
+  startTime: string;
+  tag?: string;
+  zombie?: boolean;
+}
+
+/** Processes by pid; `killed` lists every signal sent, as "pid" or "-pid" for a group. */
+function fakeTable(processes: Record<number, FakeProcess>) {
+  const killed: string[] = [];
+  const table: TurnProcessTable = {
+    startTime: (pid) => processes[pid]?.startTime,
+    pidsWithEnv: (name, value) =>
+      name === "SCV_TURN"
+        ? Object.entries(processes)
+            .filter(([, found]) => found.tag === value && !found.zombie)
+            .map(([pid]) => Number(pid))
+        : [],
+    kill(pid, signal, group) {
+      killed.push(`${group ? "-" : ""}${pid} ${signal}`);
+      if (signal === "SIGKILL") delete processes[pid];
+    },
+    zombie: (pid) => processes[pid]?.zombie === true,
+  };
+  return { table, killed };
+}
+
+let home: string;
+let env: Record<string, string>;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), "scv-reaper-"));
+  env = { SCV_HOME: home };
+  mkdirSync(join(home, "turns"), { recursive: true });
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+function record(handle: string, overrides: Partial<RunningTurnRecord> = {}): RunningTurnRecord {
+  const value: RunningTurnRecord = {
+    version: 1,
+    handle,
+    tag: `${handle}.nonce123`,
+    agent: "claude",
+    prompt: "Say hi",
+    cwd: "/project",
+    depth: 0,
+    background: false,
+    host: hostname(),
+    startedAt: "2026-01-01T10:00:00.000Z",
+    scv: { pid: 100, startTime: "1000" },
+    agentProcess: { pid: 200, startTime: "2000" },
+    ...overrides,
+  };
+  writeFileSync(turnFile(handle, "running", env), JSON.stringify(value));
+  return value;
+}
+
+function conversation(handle: string, updatedAt: string): void {
+  const value: ConversationRecord = {
+    handle,
+    agent: "claude",
+    sessionId: "3f0c9a52-6a53-4a8e-9c1e-2f7d5b8e4a10",
+    cwd: "/project",
+    policy: "default",
+    createdAt: "2026-01-01T09:00:00.000Z",
+    updatedAt,
+    turns: 1,
+    usage: {},
+    lastStatus: "completed",
+  };
+  writeConversation(value, env);
+}
+
+function lastStatus(handle: string): unknown {
+  return (
+    JSON.parse(readFileSync(join(home, "conversations", `${handle}.json`), "utf8")) as ConversationRecord
+  ).lastStatus;
+}
+
+describe("reapOrphans", () => {
+  it("costs nothing and finds nothing without a turns folder", async () => {
+    rmSync(join(home, "turns"), { recursive: true });
+    expect(runningHandles(env)).toEqual([]);
+    expect(await reapOrphans(env, fakeTable({}).table)).toEqual([]);
+  });
+
+  it("leaves a turn whose scv is alive alone, and lists it", async () => {
+    record("claude-aaaaaa");
+    const { table, killed } = fakeTable({ 100: { startTime: "1000" }, 200: { startTime: "2000" } });
+    expect(await reapOrphans(env, table)).toEqual([]);
+    expect(killed).toEqual([]);
+    expect(listRunning(env, table).map((turn) => turn.handle)).toEqual(["claude-aaaaaa"]);
+  });
+
+  it("kills the agent's group and every tagged process of a turn whose scv died, and records it cancelled", async () => {
+    record("claude-aaaaaa");
+    conversation("claude-aaaaaa", "2026-01-01T09:30:00.000Z");
+    const { table, killed } = fakeTable({
+      200: { startTime: "2000", tag: "claude-aaaaaa.nonce123" },
+      201: { startTime: "2001", tag: "claude-aaaaaa.nonce123" },
+      // Left the group with setsid: found by its tag alone.
+      300: { startTime: "3000", tag: "claude-aaaaaa.nonce123" },
+      // Another turn's process.
+      400: { startTime: "4000", tag: "claude-bbbbbb.nonce456" },
+    });
+    expect(await reapOrphans(env, table)).toEqual(["claude-aaaaaa"]);
+    expect(killed).toEqual(["-200 SIGKILL", "-201 SIGKILL", "-300 SIGKILL"]);
+    expect(existsSync(turnFile("claude-aaaaaa", "running", env))).toBe(false);
+    const finished = readFinished("claude-aaaaaa", env);
+    expect(finished).toMatchObject({
+      reaped: true,
+      tag: "claude-aaaaaa.nonce123",
+      result: {
+        status: "cancelled",
+        exitCode: 143,
+        agent: "claude",
+        conversation: "claude-aaaaaa",
+        error: "the scv running this turn (pid 100) died, and a later scv stopped claude",
+        hint: 'continue the conversation: scv delegate -c claude-aaaaaa "…"',
+      },
+    });
+    expect(lastStatus("claude-aaaaaa")).toBe("cancelled");
+  });
+
+  it("never signals a reused pid: a recorded pid whose start time differs is someone else's", async () => {
+    record("claude-aaaaaa");
+    // scv's pid and the agent's pid both belong to new processes now.
+    const { table, killed } = fakeTable({ 100: { startTime: "9100" }, 200: { startTime: "9200" } });
+    expect(await reapOrphans(env, table)).toEqual(["claude-aaaaaa"]);
+    expect(killed).toEqual([]);
+    expect(readFinished("claude-aaaaaa", env)?.result.status).toBe("cancelled");
+  });
+
+  it("takes a zombie scv for dead", async () => {
+    record("claude-aaaaaa");
+    const { table } = fakeTable({ 100: { startTime: "1000", zombie: true } });
+    expect(await reapOrphans(env, table)).toEqual(["claude-aaaaaa"]);
+  });
+
+  it("keeps the conversation of a turn that recorded its own end before its scv died", async () => {
+    record("claude-aaaaaa");
+    conversation("claude-aaaaaa", "2026-01-01T10:05:00.000Z");
+    await reapOrphans(env, fakeTable({}).table);
+    expect(lastStatus("claude-aaaaaa")).toBe("completed");
+  });
+
+  it("keeps the result a background turn saved before its scv died", async () => {
+    record("claude-aaaaaa", { background: true });
+    const saved = {
+      version: 1,
+      handle: "claude-aaaaaa",
+      tag: "claude-aaaaaa.nonce123",
+      agent: "claude",
+      background: true,
+      reaped: false,
+      startedAt: "2026-01-01T10:00:00.000Z",
+      endedAt: "2026-01-01T10:01:00.000Z",
+      result: {
+        reply: "done",
+        status: "completed",
+        agent: "claude",
+        conversation: "claude-aaaaaa",
+        session: null,
+        usage: null,
+        cost: null,
+        duration: 60_000,
+        exitCode: 0,
+        error: null,
+        hint: null,
+        fallbacks: [],
+        notes: [],
+        mode: null,
+        badLines: 0,
+      },
+    };
+    writeFileSync(turnFile("claude-aaaaaa", "done", env), JSON.stringify(saved));
+    await reapOrphans(env, fakeTable({}).table);
+    expect(readFinished("claude-aaaaaa", env)?.result.reply).toBe("done");
+    expect(existsSync(turnFile("claude-aaaaaa", "running", env))).toBe(false);
+  });
+
+  it("reaps the turns of an scv it killed: an agent's own delegation goes with it", async () => {
+    record("claude-aaaaaa");
+    // The nested scv (pid 500) carries the outer turn's tag; its own agent (600) carries its own.
+    record("codex-bbbbbb", {
+      agent: "codex",
+      tag: "codex-bbbbbb.nonce456",
+      scv: { pid: 500, startTime: "5000" },
+      agentProcess: { pid: 600, startTime: "6000" },
+      depth: 1,
+    });
+    const { table, killed } = fakeTable({
+      200: { startTime: "2000", tag: "claude-aaaaaa.nonce123" },
+      500: { startTime: "5000", tag: "claude-aaaaaa.nonce123" },
+      600: { startTime: "6000", tag: "codex-bbbbbb.nonce456" },
+    });
+    expect(await reapOrphans(env, table)).toEqual(["claude-aaaaaa", "codex-bbbbbb"]);
+    expect(killed).toEqual(["-200 SIGKILL", "-500 SIGKILL", "-600 SIGKILL"]);
+    expect(runningHandles(env)).toEqual([]);
+  });
+
+  it("leaves a record of another host alone", async () => {
+    record("claude-aaaaaa", { host: "elsewhere" });
+    const { table, killed } = fakeTable({});
+    expect(await reapOrphans(env, table)).toEqual([]);
+    expect(killed).toEqual([]);
+    expect(runningHandles(env)).toEqual(["claude-aaaaaa"]);
+  });
+});
+
+describe("delegation depth", () => {
+  it("reads SCV_DEPTH, counting anything else as 0", () => {
+    expect(turnDepth({})).toBe(0);
+    expect(turnDepth({ SCV_DEPTH: "2" })).toBe(2);
+    expect(turnDepth({ SCV_DEPTH: "canary-value-of-SCV_DEPTH" })).toBe(0);
+    expect(turnDepth({ SCV_DEPTH: "-1" })).toBe(0);
+  });
+
+  it("refuses a turn below more agents than max_depth allows (default 2)", () => {
+    expect(() => refuseTooDeep({ SCV_DEPTH: "2" }, {})).not.toThrow();
+    expect(() => refuseTooDeep({ SCV_DEPTH: "3" }, {})).toThrow(
+      "delegation depth 3 is beyond max_depth 2 (agents started by agents through scv) — do this work yourself instead of delegating it, or raise max_depth in scv's config",
+    );
+    expect(() => refuseTooDeep({ SCV_DEPTH: "1" }, { max_depth: 0 })).toThrow(
+      "delegation depth 1 is beyond max_depth 0",
+    );
+    expect(() => refuseTooDeep({}, { max_depth: 0 })).not.toThrow();
+  });
+});

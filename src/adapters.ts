@@ -245,6 +245,10 @@ export interface AdapterDescriptor {
   readonly searchDirs: readonly string[];
   readonly login: Login;
   readonly status: Status;
+  /** A key store read before every turn when `status` is not itself a stored one: a signed-out
+   * verdict refuses the turn before spawning (exit 4), where the CLI would otherwise retry its
+   * network for minutes. Absent when no file tells. */
+  readonly preflight?: KeyStore;
   readonly logout: Logout;
   readonly output: OutputFormat;
   readonly resume: Resume;
@@ -458,6 +462,8 @@ export const ADAPTERS = [
     searchDirs: [".npm-global/bin"],
     login: { kind: "command", args: ["login"], apiKey: CODEX_STORE, import: CODEX_IMPORT },
     status: { kind: "command", args: ["login", "status"], summary: "codex-text" },
+    // Signed out, `codex exec` retries the network for minutes; its auth.json tells at once.
+    preflight: CODEX_STORE,
     logout: { kind: "command", args: ["logout"] },
     output: { kind: "codex-jsonl", args: ["--json"], lastMessageArgs: ["-o", "{file}"] },
     // The thread id arrives in `thread.started`; `exec resume` takes it positionally.

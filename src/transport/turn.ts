@@ -341,10 +341,11 @@ async function refuseSignedOut(entry: AdapterDescriptor, home: string, context: 
   }
 }
 
-/** The key store's verdict where the descriptor names one; CLIs whose status needs a command or
- * cannot be checked are left to fail on their own. */
+/** The key store's verdict where the descriptor names one (its stored status, else its preflight
+ * store); CLIs whose sign-in no file tells are left to fail on their own. */
 async function storedSignIn(entry: AdapterDescriptor, home: string): Promise<StoreInspection | undefined> {
-  return entry.status.kind === "stored" ? inspectStore(entry.status.store, home) : undefined;
+  const store = entry.status.kind === "stored" ? entry.status.store : entry.preflight;
+  return store === undefined ? undefined : inspectStore(store, home);
 }
 
 function conclude(

@@ -161,6 +161,13 @@ describe("exit codes", () => {
     expect(agentCalls(world)).toEqual([]);
   });
 
+  it("4 before spawning a codex with no auth.json: signed out, it would retry its network for minutes", async () => {
+    const run = await scv(world, ["delegate", "codex", "hi"]);
+    expect(run.exitCode).toBe(4);
+    expect(oneLine(run.stderr)).toMatch(/^scv: Codex is not signed in \(.+\) — run: scv agents login codex$/);
+    expect(agentCalls(world)).toEqual([]);
+  });
+
   it("4 when the agent reports an authentication failure", async () => {
     await signIn(world, "claude");
     const run = await scv(world, ["delegate", "claude", "hi"], {

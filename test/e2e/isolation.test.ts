@@ -68,6 +68,7 @@ describe("credential isolation", () => {
 
   it("points HOME, XDG and the CLI's own variables into its private home", async () => {
     await signIn(world, "claude");
+    await signIn(world, "codex");
     await scv(world, ["delegate", "claude", "Say hi"], {
       env: { CLAUDE_CONFIG_DIR: join(world.home, ".claude") },
     });

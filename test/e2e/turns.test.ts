@@ -162,6 +162,7 @@ describe("claude", () => {
 
 describe("codex", () => {
   it("runs a first turn, keeps the thread id from the stream, and continues with exec resume", async () => {
+    await signIn(world, "codex");
     const first = await scv(world, ["delegate", "codex", "Say hi"]);
     expect(first.exitCode).toBe(0);
     expect(first.stdout).toBe("MOCK-REPLY-1\n");

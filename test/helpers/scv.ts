@@ -188,8 +188,8 @@ export async function signIn(world: World, agent: string): Promise<void> {
   const found = entry(agent);
   const home = join(world.scvHome, "agents", found.name);
   mkdirSync(home, { recursive: true, mode: 0o700 });
-  if (found.status.kind !== "stored") return;
-  const store = found.status.store;
+  const store = found.status.kind === "stored" ? found.status.store : found.preflight;
+  if (store === undefined) return;
   if (found.login.kind === "api-key") {
     await saveApiKey(found.login.store, home, "sk-test-key", async () => ({
       code: 0,
@@ -212,6 +212,9 @@ export async function signIn(world: World, agent: string): Promise<void> {
       return;
     case "grok":
       write(store.auth, JSON.stringify({ default: { token: "t" } }));
+      return;
+    case "codex-auth":
+      write(store.auth, JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "sk-test-key" }));
       return;
     default:
       throw new Error(`signIn: no recipe for key store ${store.kind}`);

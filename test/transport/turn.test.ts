@@ -24,7 +24,15 @@ function scripted(parsed: Partial<ParsedTurn>): () => StreamParser {
 }
 
 function context(overrides: Partial<TurnContext> = {}): TurnContext {
-  return { env: world.env, cwd: world.project, config: {}, graceMs: 500, ...overrides };
+  // Sign-in is its own test below; elsewhere every agent counts as signed in.
+  return {
+    env: world.env,
+    cwd: world.project,
+    config: {},
+    graceMs: 500,
+    signInCheck: async () => undefined,
+    ...overrides,
+  };
 }
 
 function record(handle: string): Record<string, unknown> {

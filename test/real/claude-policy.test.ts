@@ -105,13 +105,15 @@ describe.skipIf(BIN === undefined || profile === undefined)(
       const result = expectTurn("claude", run, 0);
       conversation = result.conversation ?? undefined;
       expect(lastInitMode(), `${who}: permissionMode under --policy auto`).toBe("bypassPermissions");
+      expect(result.mode, "the mode scv read from the same init event").toBe("bypassPermissions");
     });
 
     it("--policy default (continuing): init reports default", async () => {
       if (conversation === undefined) throw new Error(`${who}: no conversation to continue`);
       const run = await turn(["-c", conversation, "contract policy default: again", "--policy", "default"]);
-      expectTurn("claude", run, 0);
+      const result = expectTurn("claude", run, 0);
       expect(lastInitMode(), `${who}: permissionMode under --policy default`).toBe("default");
+      expect(result.mode, "the mode scv read from the same init event").toBe("default");
     });
 
     it.runIf(isRoot)(

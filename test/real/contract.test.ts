@@ -33,6 +33,8 @@ import { type MockServer, startMock } from "./mock/server.mjs";
 import { PROFILES, type Profile, row } from "./profiles.js";
 
 const HOUR = 3_600_000;
+/** What each CLI reports under its own defaults (claude's init permissionMode, codex exec's sandbox). */
+const DEFAULT_MODE = { "claude-init": "default", "codex-rollout": "read-only" } as const;
 /** The harness's own limit on one scv call: scv's --timeout plus room for its grace period. */
 function limitFor(timeout: string): number {
   return (Number.parseInt(timeout, 10) + 30) * 1000;
@@ -59,6 +61,18 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
     });
     await expectNothingLeft(lab, cli, `scv ${args.slice(0, 3).join(" ")}`);
     return run;
+  }
+
+  /** scv's verified mode (`result.mode`): the row's full mode under auto, the CLI's own default under
+   * default, null for a CLI that reports none. */
+  function expectMode(result: TurnResult, policy: "auto" | "default"): void {
+    const report = entry.modeReport;
+    if (report.kind === "none") {
+      expect(result.mode, `${who} reports no mode`).toBeNull();
+      return;
+    }
+    const want = policy === "auto" ? report.full : DEFAULT_MODE[report.kind];
+    expect(result.mode, `${who}: the mode scv read (${report.kind}) under --policy ${policy}`).toBe(want);
   }
 
   async function status(): Promise<{ state: string; detail: string; version: string | null }> {
@@ -129,6 +143,7 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
     firstReply = asked.at(-1)?.reply ?? "";
     expect(result.reply, `${who}: scv's reply is not the mock's answer to the prompt`).toBe(firstReply);
     expect(result.status).toBe("completed");
+    expectMode(result, "auto");
     expect(result.conversation, describeRun(run)).toMatch(new RegExp(`^${cli}-[0-9a-z]{6}$`));
     expect(run.stderr).toContain(`scv delegate -c ${result.conversation}`);
     // The key the user signed in with is the one the CLI sent.
@@ -164,6 +179,7 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
     expect(last?.rawBody, `${who}: the continued turn's request lacks the first prompt`).toContain(FIRST);
     expect(last?.rawBody, `${who}: the continued turn's request lacks the first reply`).toContain(firstReply);
     expect(result.reply).toBe(last?.reply);
+    expectMode(result, "default");
   });
 
   it.runIf(entry.modeReport.kind === "codex-rollout")(

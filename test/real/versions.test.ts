@@ -31,6 +31,7 @@ describe.skipIf(BIN === undefined)("versions verified against", () => {
     expect(run.code, describeRun(run)).toBe(0);
     listings = JSON.parse(run.stdout);
     const seen = Object.fromEntries(listings.filter((l) => l.installed).map((l) => [l.name, l.version]));
+    console.log(`scv agents list: ${pins.map((pin) => `${pin.cli} ${seen[pin.cli] ?? "?"}`).join(", ")}`);
     writeFileSync(
       join(dirname(dirname(bin)), "contract-versions.json"),
       `${JSON.stringify({ checkedAt: new Date().toISOString(), node: process.version, seen, pins }, null, 2)}\n`,

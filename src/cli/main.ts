@@ -163,6 +163,10 @@ export function buildProgram(io: CliIo): Command {
     .description("stop a running turn and its whole process group")
     .argument("<handle>", "turn handle")
     .action(lazy(io, async () => (await import("../commands/background.js")).killCommand));
+  // The detached scv of `scv delegate --background`: reads its turn as JSON on stdin.
+  program
+    .command("background-turn", { hidden: true })
+    .action(lazy(io, async () => (await import("../commands/background.js")).backgroundTurnCommand));
 
   defaultToList(
     agents,

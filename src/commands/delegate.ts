@@ -42,30 +42,20 @@ export async function delegateCommand(
   positionals: readonly string[],
   options: DelegateOptions = {},
 ): Promise<number> {
-  if (options.background)
-    throw new ScvError("USAGE", "--background is not available yet — run the turn in the foreground");
-
   const { agents, promptArg } = splitPositionals(positionals, options.continue !== undefined);
-  if (agents.length > 1) {
-    throw new ScvError(
-      "USAGE",
-      "several agents in one call are not available yet — run one scv delegate per agent",
+  const config = loadConfig(io.env).config;
+  const prompt = promptArg === "-" ? await readPrompt(io) : promptArg;
+  // Several agents, or --background: each turn in its own conversation (fanout.ts, background.ts).
+  if (options.background || agents.length > 1) {
+    const requests = (agents.length === 0 ? [undefined] : agents).map((each) =>
+      turnRequest(each, prompt, options),
     );
+    return options.background
+      ? (await import("./background.js")).startBackgroundTurns(io, requests, config, options)
+      : (await import("./fanout.js")).runFanOut(io, requests, config, options);
   }
   const spec = agents[0];
-  const config = loadConfig(io.env).config;
-  const request: TurnRequest = {
-    agent: spec?.agent,
-    continue: options.continue,
-    prompt: promptArg === "-" ? await readPrompt(io) : promptArg,
-    model: spec?.model ?? options.model,
-    effort: spec?.effort ?? options.effort,
-    policy: options.policy,
-    cwd: options.cwd,
-    timeoutMs: durationOption("--timeout", options.timeout),
-    idleTimeoutMs: durationOption("--idle-timeout", options.idleTimeout),
-    env: envOptions(options.env ?? []),
-  };
+  const request = turnRequest(spec, prompt, options);
 
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -99,7 +89,9 @@ export async function delegateCommand(
   return result.exitCode;
 }
 
-function print(io: CliIo, result: TurnResult, options: DelegateOptions): void {
+/** The reply (or the `--json` object) on stdout, the failure and the conversation on stderr; also how
+ * `scv wait` prints a background turn's result. */
+export function print(io: CliIo, result: TurnResult, options: DelegateOptions): void {
   // With --events the result was the stream's last line already.
   if (options.events) {
     // nothing more on stdout
@@ -118,6 +110,22 @@ function print(io: CliIo, result: TurnResult, options: DelegateOptions): void {
       `conversation: ${result.conversation} — continue with: scv delegate -c ${result.conversation} "…"\n`,
     );
   }
+}
+
+/** One turn as the command line asks for it; an agent's own model and effort win over -m/-e. */
+function turnRequest(spec: AgentSpec | undefined, prompt: string, options: DelegateOptions): TurnRequest {
+  return {
+    agent: spec?.agent,
+    continue: options.continue,
+    prompt,
+    model: spec?.model ?? options.model,
+    effort: spec?.effort ?? options.effort,
+    policy: options.policy,
+    cwd: options.cwd,
+    timeoutMs: durationOption("--timeout", options.timeout),
+    idleTimeoutMs: durationOption("--idle-timeout", options.idleTimeout),
+    env: envOptions(options.env ?? []),
+  };
 }
 
 /** The agents (none when continuing) and the prompt, which is always the last positional. */
@@ -171,7 +179,7 @@ function nonEmpty(value: string, text: string): string {
   return value;
 }
 
-function durationOption(flag: string, text: string | undefined): number | undefined {
+export function durationOption(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const ms = parseDuration(text);
   if (ms === undefined || ms <= 0) {

@@ -1,0 +1,243 @@
+// Background turns through the built scv: `delegate --background` prints handles at once, `ps`
+// lists running turns, `wait` prints results as the foreground would and they last until read,
+// `kill` stops one with its whole process group.
+
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemProcessTable } from "../../src/home/processes.js";
+import { turnResultSchema } from "../../src/result.js";
+import { killAll, survivors } from "../helpers/pids.js";
+import { agentPids, createWorld, ensureBuilt, scv, signIn, startScv, type World } from "../helpers/scv.js";
+
+let world: World;
+const leftovers: number[] = [];
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+});
+afterEach(async () => {
+  killAll(leftovers.splice(0));
+  // A background scv still running (a failed test) ends with its agent; give it a moment.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  world.dispose();
+});
+
+function turnFiles(): string[] {
+  const dir = join(world.scvHome, "turns");
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+const HANDLE = /^[a-z-]+-[0-9a-z]{6}$/;
+
+interface PsRow {
+  handle: string;
+  agent: string;
+  pid: number | null;
+  scvPid: number;
+  elapsedMs: number;
+  tool: string | null;
+  background: boolean;
+  depth: number;
+}
+
+async function ps(): Promise<PsRow[]> {
+  const run = await scv(world, ["ps", "--json"]);
+  expect(run.exitCode, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as PsRow[];
+}
+
+describe("scv delegate --background", () => {
+  it("prints the handle at once; scv wait prints the reply as the foreground would, once", async () => {
+    await signIn(world, "claude");
+    const started = await scv(world, ["delegate", "--background", "claude", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "reply" },
+    });
+    expect(started.exitCode, started.stderr).toBe(0);
+    const handle = started.stdout.trim();
+    expect(handle).toMatch(/^claude-[0-9a-z]{6}$/);
+    expect(started.stdout).toBe(`${handle}\n`);
+
+    const waited = await scv(world, ["wait", handle]);
+    expect(waited.exitCode).toBe(0);
+    expect(waited.stdout).toBe("REPLY Say hi\n");
+    expect(waited.stderr).toBe(`conversation: ${handle} — continue with: scv delegate -c ${handle} "…"\n`);
+    // Read: gone.
+    expect(turnFiles()).toEqual([]);
+    const again = await scv(world, ["wait", handle]);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toBe(`scv: no turn ${handle} — scv ps lists running turns\n`);
+
+    // The conversation continues like any other.
+    const next = await scv(world, ["delegate", "-c", handle, "Again"]);
+    expect(next.exitCode, next.stderr).toBe(0);
+  });
+
+  it("keeps a result (0600) until it is read, and --json prints it with the exported schema", async () => {
+    const started = await scv(world, ["delegate", "--background", "gemini", "Say hi"]);
+    const handle = started.stdout.trim();
+    const done = join(world.scvHome, "turns", `${handle}.done.json`);
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(done) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statSync(done).mode & 0o777).toBe(0o600);
+    expect(statSync(join(world.scvHome, "turns")).mode & 0o777).toBe(0o700);
+
+    const waited = await scv(world, ["wait", "--json", handle]);
+    expect(waited.exitCode).toBe(0);
+    expect(turnResultSchema.parse(JSON.parse(waited.stdout))).toMatchObject({
+      reply: "MOCK-REPLY-1",
+      status: "completed",
+      agent: "gemini",
+      conversation: handle,
+    });
+  });
+
+  it("several agents: one handle per line, in order; scv wait prints each under its header", async () => {
+    await signIn(world, "claude");
+    const started = await scv(world, ["delegate", "--background", "claude", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "reply" },
+    });
+    expect(started.exitCode, started.stderr).toBe(0);
+    const handles = started.stdout.trim().split("\n");
+    expect(handles).toHaveLength(2);
+    expect(handles[0]).toMatch(/^claude-/);
+    expect(handles[1]).toMatch(/^gemini-/);
+
+    const waited = await scv(world, ["wait", ...handles]);
+    expect(waited.exitCode).toBe(0);
+    // Gemini's capture has no reply to replace: it says its own.
+    expect(waited.stdout).toBe(
+      `=== claude (${handles[0]}) ===\nREPLY Say hi\n\n=== gemini (${handles[1]}) ===\nMOCK-REPLY-1\n`,
+    );
+  });
+
+  it("a turn that cannot start says why at once, with its exit code, and leaves nothing", async () => {
+    const run = await scv(world, ["delegate", "--background", "claude", "Say hi"]);
+    expect(run.exitCode).toBe(4);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^scv: claude \(claude-[0-9a-z]{6}\) did not start: .*not signed in/);
+    expect(turnFiles()).toEqual([]);
+  });
+
+  it("outlives the turn whose agent started it: the detached scv does not carry that turn's tag", async () => {
+    const started = await scv(world, ["delegate", "--background", "gemini", "Work"], {
+      env: { FAKE_AGENT_MODE: "hang", SCV_TURN: "claude-aaaaaa.outer123", SCV_DEPTH: "1" },
+    });
+    expect(started.exitCode, started.stderr).toBe(0);
+    leftovers.push(...(await agentPids(world)));
+    expect(systemProcessTable.pidsWithEnv("SCV_TURN", "claude-aaaaaa.outer123")).toEqual([]);
+    const [row] = await ps();
+    expect(row).toMatchObject({ handle: started.stdout.trim(), depth: 1 });
+    expect((await scv(world, ["kill", started.stdout.trim()])).exitCode).toBe(0);
+  });
+
+  it("refuses --events: a background turn streams nowhere", async () => {
+    const run = await scv(world, ["delegate", "--background", "--events", "gemini", "Say hi"]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe(
+      "scv: --events streams a turn while it runs in the foreground — drop it with --background and read the result with scv wait\n",
+    );
+  });
+
+  it("a failed turn's exit code comes from scv wait", async () => {
+    const started = await scv(world, ["delegate", "--background", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "exit:1" },
+    });
+    expect(started.exitCode).toBe(0);
+    const waited = await scv(world, ["wait", started.stdout.trim()]);
+    expect(waited.exitCode).toBe(1);
+    expect(waited.stderr).toMatch(/^scv: gemini failed/);
+  });
+});
+
+describe("scv ps, scv wait --timeout, scv kill", () => {
+  it("lists a running turn with its agent's pid and current tool; wait --timeout exits 124 and keeps it; kill ends its group", async () => {
+    await signIn(world, "claude");
+    const started = await scv(world, ["delegate", "--background", "claude", "Work"], {
+      env: { FAKE_AGENT_MODE: "tool-hang" },
+    });
+    expect(started.exitCode, started.stderr).toBe(0);
+    const handle = started.stdout.trim();
+    const [agent] = await agentPids(world);
+    leftovers.push(agent ?? -1);
+
+    const rows = await ps();
+    expect(rows).toMatchObject([{ handle, agent: "claude", pid: agent, background: true }]);
+    // The tool line arrives with the stream; the record follows it.
+    const deadline = Date.now() + 10_000;
+    let tool = rows[0]?.tool;
+    while (tool !== "$ echo step 1" && Date.now() < deadline) tool = (await ps())[0]?.tool;
+    expect(tool).toBe("$ echo step 1");
+    const text = await scv(world, ["ps"]);
+    expect(text.stdout).toMatch(
+      new RegExp(`^HANDLE +AGENT +PID +ELAPSED +TOOL\n${handle} +claude +${agent} +\\S+ +\\$ echo step 1\n$`),
+    );
+
+    const waited = await scv(world, ["wait", "--timeout", "300ms", handle]);
+    expect(waited.exitCode).toBe(124);
+    expect(waited.stderr).toBe(
+      `scv: still running after 300ms: ${handle} — wait again later, or stop one: scv kill <handle>\n`,
+    );
+
+    const killed = await scv(world, ["kill", handle]);
+    expect(killed.exitCode, killed.stderr).toBe(0);
+    expect(killed.stderr).toBe(`stopped ${handle} — its result: scv wait ${handle}\n`);
+    expect(await survivors([agent ?? -1])).toEqual([]);
+    expect(await ps()).toEqual([]);
+
+    const result = await scv(world, ["wait", handle]);
+    expect(result.exitCode).toBe(143);
+    expect(result.stderr).toContain("scv: claude was stopped by scv kill\n");
+  });
+
+  it("kill ends the agent's grandchild and a process that left its group", async () => {
+    const started = await scv(world, ["delegate", "--background", "gemini", "Work"], {
+      env: { FAKE_AGENT_MODE: "escape" },
+    });
+    const handle = started.stdout.trim();
+    expect(handle).toMatch(HANDLE);
+    const pids = await agentPids(world);
+    leftovers.push(...pids);
+    const killed = await scv(world, ["kill", handle]);
+    expect(killed.exitCode, killed.stderr).toBe(0);
+    expect(await survivors(pids)).toEqual([]);
+  });
+
+  it("says what is wrong with a handle: malformed, unknown, finished", async () => {
+    expect((await scv(world, ["kill", "nope"])).stderr).toBe(
+      "scv: 'nope' is not a turn handle (like codex-k3f9x2) — scv ps lists them\n",
+    );
+    const unknown = await scv(world, ["kill", "codex-aaaaaa"]);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toBe("scv: no running turn codex-aaaaaa — scv ps lists them\n");
+    const started = await scv(world, ["delegate", "--background", "gemini", "Say hi"]);
+    const handle = started.stdout.trim();
+    const done = join(world.scvHome, "turns", `${handle}.done.json`);
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(done) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await scv(world, ["kill", handle])).stderr).toBe(
+      `scv: turn ${handle} has ended already — read its result: scv wait ${handle}\n`,
+    );
+  });
+
+  it("wait refuses a turn running in another scv's foreground", async () => {
+    const child = startScv(world, ["delegate", "gemini", "Work"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    leftovers.push(...(await agentPids(world)));
+    const [row] = await ps();
+    expect(row?.background).toBe(false);
+    const waited = await scv(world, ["wait", row?.handle ?? ""]);
+    expect(waited.exitCode).toBe(2);
+    expect(waited.stderr).toBe(
+      `scv: ${row?.handle} runs in the foreground of scv pid ${row?.scvPid}, which prints its result — only --background turns can be waited for\n`,
+    );
+    // scv kill stops one turn of another scv; that scv reports it.
+    expect((await scv(world, ["kill", row?.handle ?? ""])).exitCode).toBe(0);
+    const result = await child;
+    expect(result.exitCode).toBe(143);
+    expect(String(result.stderr)).toContain("scv: gemini was stopped by scv kill");
+  });
+});

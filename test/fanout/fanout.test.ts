@@ -1,0 +1,173 @@
+// Several agents in one `scv delegate`, through the built scv: concurrent and bounded, each in its
+// own conversation, replies under headers in the order given, one JSON array, the first failure's
+// exit code with one summary line, and every agent ended on Ctrl-C.
+
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { turnResultSchema } from "../../src/result.js";
+import { killAll, survivors } from "../helpers/pids.js";
+import {
+  agentCalls,
+  conversationRecord,
+  createWorld,
+  ensureBuilt,
+  scv,
+  signIn,
+  startScv,
+  type World,
+} from "../helpers/scv.js";
+
+let world: World;
+const leftovers: number[] = [];
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+});
+afterEach(() => {
+  killAll(leftovers.splice(0));
+  world.dispose();
+});
+
+/** When each fake agent started (its call file is named after Date.now()), in order. */
+function callTimes(): number[] {
+  return readdirSync(world.calls)
+    .filter((name) => name.endsWith(".json") && !name.startsWith("pids"))
+    .map((name) => Number(name.split("-").at(-2)))
+    .sort((a, b) => a - b);
+}
+
+function runningTurns(): string[] {
+  const dir = join(world.scvHome, "turns");
+  return existsSync(dir) ? readdirSync(dir).filter((name) => /^[a-z-]+-[0-9a-z]{6}\.json$/.test(name)) : [];
+}
+
+describe("scv delegate <agent>… <prompt>", () => {
+  it("runs each agent in its own conversation and prints the replies under headers, in the order given", async () => {
+    await signIn(world, "claude");
+    await signIn(world, "pi");
+    const run = await scv(world, ["delegate", "claude", "pi", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "reply" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const headers = [...run.stdout.matchAll(/^=== ([a-z]+) \(([a-z]+-[0-9a-z]{6})\) ===$/gm)];
+    expect(headers.map((match) => match[1])).toEqual(["claude", "pi", "gemini"]);
+    const [claude, pi, gemini] = headers.map((match) => match[2] ?? "");
+    expect(run.stdout).toBe(
+      `=== claude (${claude}) ===\nREPLY Say hi\n\n=== pi (${pi}) ===\nREPLY Say hi\n\n=== gemini (${gemini}) ===\nMOCK-REPLY-1\n`,
+    );
+    for (const handle of [claude, pi, gemini]) {
+      expect(conversationRecord(world, handle ?? "")).toMatchObject({ turns: 1, lastStatus: "completed" });
+    }
+    // A start and an end line per turn on stderr, nothing prefixed "scv:" (no failure).
+    expect(run.stderr).not.toContain("scv:");
+    expect(run.stderr).toContain(`[1/3] ${claude}: claude started\n`);
+    expect(run.stderr).toMatch(new RegExp(`\\[3/3\\] ${gemini}: gemini done in \\d+s`));
+    expect(runningTurns()).toEqual([]);
+  });
+
+  it("gives -m to agents without a model of their own; agent:model/effort wins", async () => {
+    await signIn(world, "claude");
+    const run = await scv(world, ["delegate", "-m", "sonnet", "claude:opus/high", "claude", "Say hi"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const argvs = agentCalls(world).map((call) => call.argv);
+    const models = argvs.map((argv) => argv[argv.indexOf("--model") + 1]).sort();
+    expect(models).toEqual(["opus", "sonnet"]);
+    const opus = argvs.find((argv) => argv.includes("opus")) ?? [];
+    expect(opus[opus.indexOf("--effort") + 1]).toBe("high");
+  });
+
+  it("--json prints one array in the given order; the exit code is the first failure's; one summary line says which and why", async () => {
+    await signIn(world, "pi");
+    // claude is not signed in (exit 4); gemini is told to fail (exit 1).
+    const run = await scv(world, ["delegate", "--json", "pi", "claude", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "exit:1" },
+    });
+    const results = (JSON.parse(run.stdout) as unknown[]).map((value) => turnResultSchema.parse(value));
+    expect(results.map((result) => [result.agent, result.exitCode])).toEqual([
+      ["pi", 1],
+      ["claude", 4],
+      ["gemini", 1],
+    ]);
+    expect(run.exitCode).toBe(1);
+    const summary = run.stderr.split("\n").filter((line) => line.startsWith("scv:"));
+    expect(summary).toHaveLength(1);
+    expect(summary[0]).toMatch(
+      /^scv: 3 of 3 turns failed — pi \(pi-[0-9a-z]{6}\): pi failed.*; claude \(claude-[0-9a-z]{6}\): Claude Code .*not signed in.*; gemini \(gemini-[0-9a-z]{6}\): gemini failed/,
+    );
+  });
+
+  it("exits with the first failure in the order given, not the first to end", async () => {
+    // gemini times out after 2s (124); claude, not signed in, fails at once (4).
+    const run = await scv(world, ["delegate", "gemini", "claude", "--timeout", "2s", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    expect(run.exitCode).toBe(124);
+    expect(run.stderr).toMatch(
+      /^scv: 2 of 2 turns failed — gemini \(gemini-[0-9a-z]{6}\): gemini timed out after 2s/m,
+    );
+  });
+
+  it("refuses them all for a misspelt agent, before any runs", async () => {
+    const run = await scv(world, ["delegate", "gemini", "claud", "Say hi"]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/^scv: unknown agent 'claud'/);
+    expect(agentCalls(world)).toEqual([]);
+  });
+
+  it("runs them concurrently, and one at a time with --parallel 1 (or config parallel = 1)", async () => {
+    const concurrent = startScv(world, ["delegate", "gemini", "gemini", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    const deadline = Date.now() + 20_000;
+    while (runningTurns().length < 3 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(runningTurns()).toHaveLength(3);
+    concurrent.kill("SIGINT");
+    expect((await concurrent).exitCode).toBe(130);
+
+    // With one at a time, the second starts only once the first timed out (at least 1s later; run
+    // together they start within a few hundred ms of each other).
+    for (const [args, env] of [
+      [["--parallel", "1"], {}],
+      [[], { SCV_CONFIG: join(world.root, "config.toml") }],
+    ] as const) {
+      writeFileSync(join(world.root, "config.toml"), "parallel = 1\n");
+      for (const name of readdirSync(world.calls)) rmSync(join(world.calls, name));
+      const serial = await scv(
+        world,
+        ["delegate", ...args, "--timeout", "1s", "gemini", "gemini", "Say hi"],
+        {
+          env: { FAKE_AGENT_MODE: "hang", ...env },
+        },
+      );
+      expect(serial.exitCode).toBe(124);
+      const [first, second] = callTimes();
+      expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(800);
+    }
+  });
+
+  it("Ctrl-C ends every running agent: exit 130 and no survivor", async () => {
+    const child = startScv(world, ["delegate", "gemini", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "grandchild" },
+    });
+    const deadline = Date.now() + 20_000;
+    while (runningTurns().length < 2 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const pids = agentCalls(world).map((call) => call.pid);
+    leftovers.push(...pids);
+    child.kill("SIGINT");
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stderr)).toMatch(/^scv: 2 of 2 turns failed — gemini .*interrupted/m);
+    expect(await survivors(pids)).toEqual([]);
+  });
+
+  it("rejects a --parallel that is not a count", async () => {
+    const run = await scv(world, ["delegate", "--parallel", "0", "gemini", "gemini", "Say hi"]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe("scv: --parallel '0' is not a count — give a whole number from 1 to 64\n");
+  });
+});

@@ -1,0 +1,122 @@
+// scv killed with SIGKILL mid-turn, through the built scv: its agent, the agent's grandchild and a
+// process that left the group with setsid survive it, and the next scv (any command) ends them all,
+// records the turn cancelled and never touches a process whose pid merely matches.
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { identify } from "../../src/home/processes.js";
+import { isAlive, killAll, survivors } from "../helpers/pids.js";
+import {
+  agentPids,
+  conversationRecord,
+  createWorld,
+  ensureBuilt,
+  scv,
+  signIn,
+  startScv,
+  type World,
+} from "../helpers/scv.js";
+
+let world: World;
+const leftovers: number[] = [];
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+});
+afterEach(() => {
+  killAll(leftovers.splice(0));
+  world.dispose();
+});
+
+function turnFiles(): string[] {
+  const dir = join(world.scvHome, "turns");
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+/** Starts a turn, waits for its agent's pids, SIGKILLs scv and waits for it to be gone. */
+async function killScvMidTurn(args: readonly string[], mode: string): Promise<number[]> {
+  const child = startScv(world, args, { env: { FAKE_AGENT_MODE: mode } });
+  const pids = await agentPids(world);
+  leftovers.push(...pids);
+  child.kill("SIGKILL");
+  await child;
+  return pids;
+}
+
+describe("scv killed with SIGKILL mid-turn", () => {
+  it("leaves its agent, a grandchild and a setsid escapee running; the next `scv ps` ends them and shows none", async () => {
+    const pids = await killScvMidTurn(["delegate", "gemini", "Say hi"], "escape");
+    expect(pids).toHaveLength(3);
+    // Nothing of scv's ran after SIGKILL: they are orphans now.
+    expect(pids.filter(isAlive)).toEqual(pids);
+    const [record] = turnFiles();
+    expect(record).toMatch(/^gemini-[0-9a-z]{6}\.json$/);
+
+    const ps = await scv(world, ["ps"]);
+    expect(ps.exitCode).toBe(0);
+    expect(ps.stdout).toBe("");
+    expect(ps.stderr).toBe("no running turns\n");
+    expect(await survivors(pids)).toEqual([]);
+
+    const handle = (record ?? "").replace(/\.json$/, "");
+    expect(turnFiles()).toEqual([`${handle}.done.json`]);
+    const waited = await scv(world, ["wait", handle]);
+    expect(waited.exitCode).toBe(143);
+    expect(waited.stderr).toMatch(
+      /^scv: the scv running this turn \(pid \d+\) died, and a later scv stopped gemini/,
+    );
+    expect(turnFiles()).toEqual([]);
+  });
+
+  it("any command reaps, and a continued conversation's lastStatus says cancelled", async () => {
+    await signIn(world, "claude");
+    const first = await scv(world, ["delegate", "claude", "Say hi"]);
+    const handle = /conversation: (claude-[0-9a-z]{6})/.exec(first.stderr)?.[1] ?? "";
+    expect(conversationRecord(world, handle)).toMatchObject({ turns: 1, lastStatus: "completed" });
+
+    const pids = await killScvMidTurn(["delegate", "-c", handle, "Again"], "grandchild");
+    const list = await scv(world, ["conversations", "list", "--json"]);
+    expect(list.exitCode).toBe(0);
+    expect(await survivors(pids)).toEqual([]);
+    expect(conversationRecord(world, handle)).toMatchObject({ turns: 1, lastStatus: "cancelled" });
+  });
+
+  it("never signals a process whose pid was reused: only the recorded start time counts", async () => {
+    // A stranger that now holds the recorded agent pid, and one carrying a tag of no dead turn.
+    const stranger = spawn("sleep", ["30"], { stdio: "ignore" });
+    const tagged = spawn("sleep", ["30"], {
+      stdio: "ignore",
+      env: { ...process.env, SCV_TURN: "gemini-bbbbbb.alive999" },
+    });
+    const pids = [stranger.pid ?? -1, tagged.pid ?? -1];
+    leftovers.push(...pids);
+    const real = identify(stranger.pid ?? -1);
+    expect(real).toBeDefined();
+    mkdirSync(join(world.scvHome, "turns"), { recursive: true });
+    writeFileSync(
+      join(world.scvHome, "turns", "gemini-aaaaaa.json"),
+      JSON.stringify({
+        version: 1,
+        handle: "gemini-aaaaaa",
+        tag: "gemini-aaaaaa.dead1234",
+        agent: "gemini",
+        prompt: "Say hi",
+        cwd: world.project,
+        depth: 0,
+        background: false,
+        host: hostname(),
+        startedAt: new Date().toISOString(),
+        // No process has start time 1.
+        scv: { pid: process.pid, startTime: "1" },
+        agentProcess: { pid: stranger.pid, startTime: `${real?.startTime}9` },
+      }),
+    );
+    const ps = await scv(world, ["ps"]);
+    expect(ps.exitCode).toBe(0);
+    expect(turnFiles()).toEqual(["gemini-aaaaaa.done.json"]);
+    expect(pids.filter(isAlive)).toEqual(pids);
+  });
+});

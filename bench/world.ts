@@ -39,7 +39,7 @@ function fakeAgent(dir: string, stream: string, sleep: boolean): string {
 }
 
 export function createWorld(): World {
-  const root = mkdtempSync(join(tmpdir(), "scv-bench-"));
+  const root = mkdtempSync(join(tmpdir(), "bench-scv-"));
   const project = join(root, "project");
   mkdirSync(project);
   mkdirSync(join(root, "home"));

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { z } from "zod";
+import * as z from "zod";
 import { AGENT_NAMES } from "./adapters.js";
 import { parseDuration } from "./duration.js";
 import { ScvError } from "./errors.js";

@@ -3,7 +3,7 @@
 // the milliseconds since scv started the turn, and last a `result` line wrapping the `--json`
 // object. Callers read each line back with `eventLineSchema`.
 
-import { z } from "zod";
+import * as z from "zod";
 import type { TurnEvent } from "./parsers/types.js";
 import { type TurnResult, turnResultSchema, usageSchema } from "./result.js";
 

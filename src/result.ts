@@ -1,7 +1,7 @@
 // The outcome of one turn, as `scv delegate --json` prints it. The schema is the contract: callers
 // (agents driving scv, fan-out, background turns) parse it back with `turnResultSchema`.
 
-import { z } from "zod";
+import * as z from "zod";
 
 export const usageSchema = z.object({
   input: z.number().optional(),

@@ -16,7 +16,7 @@ import {
 import { join } from "node:path";
 import { customAlphabet } from "nanoid";
 import lockfile from "proper-lockfile";
-import { z } from "zod";
+import * as z from "zod";
 import { ScvError } from "../errors.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { type Env, scvHome } from "./paths.js";

@@ -20,7 +20,7 @@ import {
   unlinkSync,
 } from "node:fs";
 import { dirname, join, sep } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { ADAPTERS, type AdapterDescriptor } from "../adapters.js";
 import { formatDuration } from "../duration.js";
 import { ScvError } from "../errors.js";

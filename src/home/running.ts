@@ -14,7 +14,7 @@ import { hostname } from "node:os";
 import { customAlphabet } from "nanoid";
 import lockfile from "proper-lockfile";
 import writeFileAtomic from "write-file-atomic";
-import { z } from "zod";
+import * as z from "zod";
 import type { Config } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import type { TurnEvent } from "../parsers/types.js";

@@ -50,6 +50,10 @@ const KIND_BY_ASSISTANT_ERROR: Readonly<Record<string, FailureKind>> = {
   rate_limit: "rate-limit",
 };
 
+/** Assistant messages whose usage is kept by id: the content blocks of one message (even among
+ * parallel subagents' messages) arrive close together, never hundreds of messages apart. */
+const RECENT_MESSAGES = 256;
+
 export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
   let sessionId: string | undefined;
   const tools = new ToolTracker();
@@ -64,6 +68,8 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
   let rateLimitResetsAt: string | undefined;
   let lastRetryStatus: number | undefined;
   // Usage per assistant message id: one line per content block repeats the same message usage.
+  // Only recent messages are kept by id; older ones are folded into a sum, so the map of a long
+  // turn stays small (one entry per message grew ~10 MB per GB of stream).
   const assistantUsage = new Map<string, Usage>();
   let anonymousUsage: Usage | undefined;
   let finalText: string | undefined;
@@ -140,7 +146,7 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
     if (message.usage !== undefined) {
       const usage = usageOfCounts(message.usage);
       if (message.id === undefined) anonymousUsage = addUsage(anonymousUsage, usage);
-      else assistantUsage.set(message.id, usage);
+      else rememberUsage(message.id, usage);
     }
     if (assistant.error !== undefined) {
       // A synthetic message standing for an API failure: its text is the error, not a reply.
@@ -213,6 +219,14 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
       events.push(...failedTurn(message, kind, resetsAt));
     }
   });
+
+  function rememberUsage(id: string, usage: Usage): void {
+    assistantUsage.set(id, usage);
+    if (assistantUsage.size <= RECENT_MESSAGES) return;
+    const [oldest, oldestUsage] = assistantUsage.entries().next().value as [string, Usage];
+    assistantUsage.delete(oldest);
+    anonymousUsage = addUsage(anonymousUsage, oldestUsage);
+  }
 
   function summedAssistantUsage(): Usage | undefined {
     let sum = anonymousUsage;

@@ -2,7 +2,7 @@
 // sdk.d.ts) and of the CLIs that copy it: Qwen Code, Amp, Cursor. Only the fields scv reads are
 // checked; everything else passes through. Field names are the producers' own.
 
-import { z } from "zod";
+import * as z from "zod";
 import type { Usage } from "./types.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString } from "./wire.js";
 

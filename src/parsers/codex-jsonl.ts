@@ -2,7 +2,7 @@
 // `agent_message`; top-level `error` lines are mostly retry notices and only `turn.failed` is
 // terminal; exit 0 without `turn.completed` is not a success. The `-o` file is the backstop.
 
-import { z } from "zod";
+import * as z from "zod";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
@@ -82,6 +82,21 @@ function itemType(item: CodexItem): string {
   return item.type ?? item.item_type ?? "unknown";
 }
 
+/** Item types whose events scv reads; the others (reasoning, todo_list, …) are valid and yield nothing. */
+const READ_ITEMS = new Set(["agent_message", "assistant_message", "plan", "error", ...TOOL_ITEMS]);
+
+/** Whether `value` is an item event of a type scv does not read, told without the schema: most lines
+ * of a long turn are reasoning, and checking them field by field costs more than parsing their
+ * JSON. CodexItem accepts any object, so this skips nothing the schema would refuse. */
+function ignoredItem(value: unknown): boolean {
+  const item = (value as { item?: unknown }).item;
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return false;
+  const { type, item_type } = item as { type?: unknown; item_type?: unknown };
+  return !READ_ITEMS.has(
+    typeof type === "string" ? type : typeof item_type === "string" ? item_type : "unknown",
+  );
+}
+
 function toolSummary(type: string, item: CodexItem): { name: string; summary: string } {
   switch (type) {
     case "command_execution":
@@ -122,6 +137,7 @@ export function createCodexJsonlParser(): StreamParser {
   const tools = new ToolTracker();
 
   function onItem(value: unknown): TurnEvent[] | null {
+    if (ignoredItem(value)) return [];
     const event = readAs(ItemEvent, value);
     if (event === null) return null;
     const { item } = event;

@@ -2,7 +2,7 @@
 // (`{type, data, id, timestamp}`), ending with a top-level `result` holding the session id and exit
 // code. Shapes from captures of 1.0.36, 1.0.63 and 1.0.102; no vendor schema is published.
 
-import { z } from "zod";
+import * as z from "zod";
 import { BoundedText } from "./bounded-text.js";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus } from "./failure.js";

@@ -3,15 +3,15 @@
 
 import { classifyErrorText } from "./failure.js";
 import type { FailureKind, TurnEvent } from "./types.js";
-import { readAs, TypedEvent } from "./wire.js";
 
-/** Dispatches a JSON value on its string `type`; a value without one is not an event (null). */
+/** Dispatches a JSON value on its string `type`; a value without one is not an event (null).
+ * A plain check rather than a schema: it runs on every line, before the format's own schema. */
 export function byType(
   handler: (type: string, value: unknown) => TurnEvent[] | null,
 ): (value: unknown) => TurnEvent[] | null {
   return (value) => {
-    const typed = readAs(TypedEvent, value);
-    return typed === null ? null : handler(typed.type, value);
+    const type = typeof value === "object" && value !== null ? (value as { type?: unknown }).type : undefined;
+    return typeof type === "string" ? handler(type, value) : null;
   };
 }
 

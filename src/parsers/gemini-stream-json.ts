@@ -3,7 +3,7 @@
 // text: the reply is the assistant deltas after the last tool call, as JSON mode's `response` is.
 // Authentication failures print nothing on stdout and exit 41.
 
-import { z } from "zod";
+import * as z from "zod";
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";

@@ -2,7 +2,7 @@
 // `{type, timestamp, sessionID, ...data}`). Tools are reported only once finished; a step that
 // finishes for any reason but "tool-calls" ends the run; an `error` line means exit 1.
 
-import { z } from "zod";
+import * as z from "zod";
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus } from "./failure.js";

@@ -1,7 +1,7 @@
 // Zod helpers for reading CLI wire events: lenient where scv only reads a field, strict only about
 // the fields that decide what an event is.
 
-import { z } from "zod";
+import * as z from "zod";
 
 /** A field scv reads when present: missing or of another type, it reads as undefined rather than
  * failing the whole event (CLIs change field types between releases). */

@@ -7,7 +7,7 @@
 
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { type AdapterDescriptor, type ModeReport, unreachable } from "../adapters.js";
 import type { TurnEvent } from "../parsers/types.js";
 import { readAs } from "../parsers/wire.js";

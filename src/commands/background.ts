@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { Readable } from "node:stream";
-import { z } from "zod";
+import * as z from "zod";
 import type { CliIo } from "../cli/io.js";
 import { type Config, loadConfig } from "../config.js";
 import { formatDuration } from "../duration.js";

@@ -6,7 +6,7 @@
 // environment carries a tag variable no isolation rule removes, so a process the CLI left behind is
 // found by that tag in /proc/<pid>/environ, or by a cwd inside the lab.
 import { spawn, spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import {
   cpSync,
   existsSync,
@@ -31,10 +31,10 @@ export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 let snapshot: string | undefined;
 
 /**
- * The built scv every lab runs: `$SCV_REAL_SCV`, else a private copy of dist/ taken when first needed (the
- * bundle has no external imports). Several engineers build in one working tree and the build starts by
- * deleting dist/, so a suite running from dist/ itself lost it mid-run; the copy is removed when the
- * worker exits.
+ * The built scv every lab runs: `$SCV_REAL_SCV`, else a private copy of dist/ (the bundle has no external
+ * imports). Several engineers build in one working tree and the build starts by deleting dist/, so a
+ * suite running from dist/ itself lost it mid-run. The copy is keyed by the bundle's hash in
+ * `$TMPDIR/scv-contract-dist/<hash>` (shared by the run's test files); copies unused for a day are pruned.
  */
 export function scvEntry(): string {
   if (process.env.SCV_REAL_SCV) return process.env.SCV_REAL_SCV;
@@ -46,9 +46,30 @@ export function scvEntry(): string {
     if (Date.now() > until) throw new Error(`${dist}/scv.js is missing — run npm run build first`);
     spawnSync("sleep", ["0.5"]);
   }
-  const dir = mkdtempSync(join(tmpdir(), "scv-contract-dist-"));
-  cpSync(dist, dir, { recursive: true });
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const hash = createHash("sha256")
+    .update(readFileSync(join(dist, "scv.js")))
+    .digest("hex")
+    .slice(0, 16);
+  const root = join(tmpdir(), "scv-contract-dist");
+  const dir = join(root, hash);
+  mkdirSync(root, { recursive: true });
+  if (!existsSync(join(dir, "scv.js"))) {
+    const staging = mkdtempSync(join(root, ".staging-"));
+    cpSync(dist, staging, { recursive: true });
+    try {
+      renameSync(staging, dir);
+    } catch {
+      // Another test file copied the same build first.
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  const dayAgo = Date.now() - 86_400_000;
+  for (const name of readdirSync(root)) {
+    const path = join(root, name);
+    if (name !== hash && (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0) < dayAgo) {
+      rmSync(path, { recursive: true, force: true });
+    }
+  }
   snapshot = join(dir, "scv.js");
   return snapshot;
 }

@@ -86,6 +86,20 @@ export async function startBackgroundTurns(
       if (turn.kind === "failed")
         return { handle: undefined, agent: turn.agent, started: false, result: turn.result };
       const { plan, request } = turn;
+      // Refused at once rather than after the lock wait: its handle, log and result are taken.
+      const running = readRunning(plan.handle, io.env);
+      if (running !== undefined && turnOwnerAlive(running)) {
+        const busy = new ScvError(
+          "CONVERSATION_BUSY",
+          `conversation busy — a turn of ${plan.handle} is running; wait for it (scv wait ${plan.handle}) or stop it (scv kill ${plan.handle})`,
+        );
+        return {
+          handle: plan.handle,
+          agent: plan.entry.name,
+          started: false,
+          result: failedResult(busy, plan.entry.name),
+        };
+      }
       // The minted handle (in the request) and the launcher's cwd: the detached scv plans the same turn.
       const job = { handle: plan.handle, request: { ...request, cwd: plan.cwd }, lockWaitMs };
       return launch(io, job, plan.entry.name);

@@ -132,6 +132,24 @@ describe("scv delegate --background", () => {
     expect((await scv(world, ["kill", started.stdout.trim()])).exitCode).toBe(0);
   });
 
+  it("a second turn of a conversation that is running refuses at once: exit 2", async () => {
+    await signIn(world, "claude");
+    const first = await scv(world, ["delegate", "--json", "claude", "Say hi"]);
+    const handle = (JSON.parse(first.stdout) as { conversation: string }).conversation;
+    const running = await scv(world, ["delegate", "--background", "-c", handle, "Long"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    expect(running.stdout).toBe(`${handle}\n`);
+    leftovers.push(...(await agentPids(world)));
+    const second = await scv(world, ["delegate", "--background", "-c", handle, "Again"]);
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toBe(
+      `scv: claude (${handle}) did not start: conversation busy — a turn of ${handle} is running; wait for it (scv wait ${handle}) or stop it (scv kill ${handle})\n`,
+    );
+    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
+    expect((await scv(world, ["wait", handle])).exitCode).toBe(143);
+  });
+
   it("refuses --events: a background turn streams nowhere", async () => {
     const run = await scv(world, ["delegate", "--background", "--events", "gemini", "Say hi"]);
     expect(run.exitCode).toBe(2);

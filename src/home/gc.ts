@@ -26,6 +26,7 @@ import { formatDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { conversationSchema, conversationsDir, HANDLE_PATTERN, lockConversation } from "./conversations.js";
 import { agentHome, type Env, scvHome } from "./paths.js";
+import { turnsDir } from "./turn-files.js";
 
 const HOUR_MS = 3_600_000;
 export const DEFAULT_OLDER_THAN_MS = 30 * 24 * HOUR_MS;
@@ -38,7 +39,7 @@ const MAX_DEPTH = 16;
 /** A session id scv will look for in file names when the row has no resume pattern of its own. */
 const SESSION_ID_SHAPE = /^[0-9A-Za-z][0-9A-Za-z_-]{7,127}$/;
 
-export const GC_KINDS = ["transcript", "record", "lock", "temp", "folder"] as const;
+export const GC_KINDS = ["transcript", "record", "lock", "temp", "folder", "result"] as const;
 export type GcKind = (typeof GC_KINDS)[number];
 
 /** One path gc would remove, as found when planning. */
@@ -430,6 +431,10 @@ export function planGc(options: GcOptions = {}): GcPlan {
     }
   }
 
+  // Finished background turns' results and logs survive until read (`scv wait`) or aged out here;
+  // a turn still running (its `<handle>.json`) keeps its files.
+  for (const item of planTurnFiles(env, isOld)) push(recordItems, handleAgent(item.handle ?? ""), item);
+
   const selected =
     options.agent === undefined ? adapters : adapters.filter((entry) => entry.name === options.agent);
   const agents: AgentGcPlan[] = selected.map((entry) => {
@@ -452,6 +457,29 @@ export function planGc(options: GcOptions = {}): GcPlan {
     }
   }
   return { now, olderThanMs, agents, notes: scan.notes };
+}
+
+/** Unread results, logs and cancel marks of finished turns in `$SCV_HOME/turns`, old enough to go. */
+function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] {
+  const dir = turnsDir(env);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const items: GcItem[] = [];
+  for (const name of names) {
+    const match = /^([a-z][a-z0-9-]*)\.(done\.json|log|cancel)$/.exec(name);
+    const handle = match?.[1];
+    if (handle === undefined || !HANDLE_PATTERN.test(handle)) continue;
+    if (names.includes(`${handle}.json`)) continue;
+    const path = join(dir, name);
+    const stats = safeLstat(path);
+    if (stats === undefined || !stats.isFile() || !isOld(stats.mtimeMs)) continue;
+    items.push({ kind: "result", path, bytes: stats.size, mtimeMs: stats.mtimeMs, handle });
+  }
+  return items;
 }
 
 function planTranscripts(
@@ -574,7 +602,7 @@ export async function applyGc(
     const removed: GcItem[] = [];
     const kept: GcNote[] = [...agent.notes];
     const failed: GcNote[] = [];
-    const roots = realRoots(agentHome(agent.agent, env), conversationsDir(env));
+    const roots = realRoots(agentHome(agent.agent, env), conversationsDir(env), turnsDir(env));
     const run = (item: GcItem) => {
       const outcome = removeChecked(item, roots, remover);
       if (outcome.kind === "removed") removed.push(item);
@@ -602,7 +630,7 @@ export async function applyGc(
           );
         }
       }
-      for (const item of ofKind("transcript", "record")) {
+      for (const item of ofKind("transcript", "record", "result")) {
         const reason = item.handle === undefined ? undefined : busy.get(item.handle);
         if (reason === undefined) run(item);
         else kept.push({ path: item.path, reason });

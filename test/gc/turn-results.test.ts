@@ -1,0 +1,37 @@
+// Finished background turns' results survive until read (`scv wait`) or aged out by gc.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyGc, planGc } from "../../src/home/gc.js";
+import { DAY, MINUTE, type TempHome, tempHome } from "./fixture.js";
+
+const NOW = Date.now();
+let home: TempHome | undefined;
+
+afterEach(() => {
+  home = undefined;
+});
+
+describe("gc of background turn results", () => {
+  it("removes old unread results, logs and cancel marks, never a running turn's files or a young result", async () => {
+    home = tempHome(NOW);
+    const oldDone = home.file("turns/codex-aaaaaa.done.json", 40 * DAY, "{}");
+    const oldLog = home.file("turns/codex-aaaaaa.log", 40 * DAY, "log");
+    const oldCancel = home.file("turns/claude-bbbbbb.cancel", 40 * DAY, "");
+    const youngDone = home.file("turns/codex-cccccc.done.json", 5 * MINUTE, "{}");
+    // A turn still running keeps its log whatever its age.
+    const running = home.file("turns/pi-dddddd.json", 40 * DAY, "{}");
+    const runningLog = home.file("turns/pi-dddddd.log", 40 * DAY, "log");
+    const stranger = home.file("turns/notes.txt", 40 * DAY, "x");
+
+    const plan = planGc({ env: home.env, now: NOW });
+    const planned = plan.agents.flatMap((agent) => agent.items).filter((item) => item.kind === "result");
+    expect(planned.map((item) => item.path).sort()).toEqual([oldCancel, oldDone, oldLog].sort());
+
+    await applyGc(plan, home.env);
+    for (const gone of [oldDone, oldLog, oldCancel]) expect(existsSync(gone)).toBe(false);
+    for (const kept of [youngDone, running, runningLog, stranger]) expect(existsSync(kept)).toBe(true);
+    expect(existsSync(join(home.scv, "turns"))).toBe(true);
+  });
+});

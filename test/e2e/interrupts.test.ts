@@ -3,43 +3,20 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { killAll, survivors } from "../helpers/pids.js";
-import {
-  agentPids,
-  conversationRecord,
-  createWorld,
-  ensureBuilt,
-  scv,
-  signIn,
-  startScv,
-  type World,
-} from "../helpers/scv.js";
+import { describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { survivors } from "../helpers/pids.js";
+import { conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
 
-let world: World;
-const leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
-});
-afterEach(() => {
-  killAll(leftovers.splice(0));
-  world.dispose();
-});
-
-async function pidsOf(name?: string): Promise<number[]> {
-  const pids = await agentPids(world, name);
-  leftovers.push(...pids);
-  return pids;
-}
+const lab = useLab();
 
 // Gemini: its status cannot be checked before the turn, so no sign-in is needed to run its fake.
 describe("interrupts", () => {
   it("SIGINT to scv ends the agent's whole group and exits 130", async () => {
-    const child = startScv(world, ["delegate", "gemini", "Say hi"], {
+    const child = startScv(lab.world, ["delegate", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "grandchild" },
     });
-    const pids = await pidsOf();
+    const pids = await lab.pidsOf();
     child.kill("SIGINT");
     const result = await child;
     expect(result.exitCode).toBe(130);
@@ -48,10 +25,10 @@ describe("interrupts", () => {
   });
 
   it("SIGTERM to scv exits 143, killing an agent that ignores SIGTERM after the grace period", async () => {
-    const child = startScv(world, ["delegate", "gemini", "Say hi"], {
+    const child = startScv(lab.world, ["delegate", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "ignore-term" },
     });
-    const pids = await pidsOf();
+    const pids = await lab.pidsOf();
     child.kill("SIGTERM");
     const result = await child;
     expect(result.exitCode).toBe(143);
@@ -59,13 +36,13 @@ describe("interrupts", () => {
   });
 
   it("a second SIGINT kills the agent at once, without waiting for the grace period", async () => {
-    const child = startScv(world, ["delegate", "gemini", "Say hi"], {
+    const child = startScv(lab.world, ["delegate", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "ignore-term" },
     });
-    const pids = await pidsOf();
+    const pids = await lab.pidsOf();
     child.kill("SIGINT");
     // Two signals sent back to back may arrive as one: the second goes once the agent got the first.
-    while (!existsSync(join(world.calls, "got-sigterm")))
+    while (!existsSync(join(lab.world.calls, "got-sigterm")))
       await new Promise((resolve) => setTimeout(resolve, 20));
     child.kill("SIGINT");
     const result = await child;
@@ -75,37 +52,39 @@ describe("interrupts", () => {
   });
 
   it("an interrupted continued turn still updates its conversation", async () => {
-    await signIn(world, "claude");
-    const first = await scv(world, ["delegate", "claude", "Say hi"]);
+    await signIn(lab.world, "claude");
+    const first = await scv(lab.world, ["delegate", "claude", "Say hi"]);
     const handle = /conversation: (claude-[0-9a-z]{6})/.exec(first.stderr)?.[1] ?? "";
-    const child = startScv(world, ["delegate", "-c", handle, "Again"], { env: { FAKE_AGENT_MODE: "hang" } });
-    await pidsOf();
+    const child = startScv(lab.world, ["delegate", "-c", handle, "Again"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    await lab.pidsOf();
     child.kill("SIGINT");
     expect((await child).exitCode).toBe(130);
-    expect(conversationRecord(world, handle)).toMatchObject({ turns: 2, lastStatus: "cancelled" });
+    expect(conversationRecord(lab.world, handle)).toMatchObject({ turns: 2, lastStatus: "cancelled" });
   });
 });
 
 describe("conversation lock", () => {
   it("a second turn on a busy conversation waits a bounded time, then exits 2; other conversations run", async () => {
-    await signIn(world, "claude");
+    await signIn(lab.world, "claude");
     const handles: string[] = [];
     for (const prompt of ["one", "two"]) {
-      const run = await scv(world, ["delegate", "claude", prompt]);
+      const run = await scv(lab.world, ["delegate", "claude", prompt]);
       handles.push(/conversation: (claude-[0-9a-z]{6})/.exec(run.stderr)?.[1] ?? "");
     }
     const [a, b] = handles as [string, string];
-    const busyA = startScv(world, ["delegate", "-c", a, "long"], {
+    const busyA = startScv(lab.world, ["delegate", "-c", a, "long"], {
       env: { FAKE_AGENT_MODE: "hang", FAKE_AGENT_PIDS: "a.json" },
     });
-    await pidsOf("a.json");
+    await lab.pidsOf("a.json");
     // A different conversation of the same agent runs while A's turn holds its lock.
-    const runningB = startScv(world, ["delegate", "-c", b, "long"], {
+    const runningB = startScv(lab.world, ["delegate", "-c", b, "long"], {
       env: { FAKE_AGENT_MODE: "hang", FAKE_AGENT_PIDS: "b.json" },
     });
-    await pidsOf("b.json");
+    await lab.pidsOf("b.json");
 
-    const second = await scv(world, ["delegate", "-c", a, "again"], { env: { SCV_LOCK_WAIT: "500ms" } });
+    const second = await scv(lab.world, ["delegate", "-c", a, "again"], { env: { SCV_LOCK_WAIT: "500ms" } });
     expect(second.exitCode).toBe(2);
     expect(second.stderr).toBe(
       `scv: conversation busy — another turn of ${a} is running; wait for it (scv ps) or continue later\n`,
@@ -116,7 +95,7 @@ describe("conversation lock", () => {
     expect((await busyA).exitCode).toBe(130);
     expect((await runningB).exitCode).toBe(130);
     // The lock went with the turn: the conversation continues.
-    const third = await scv(world, ["delegate", "-c", a, "again"]);
+    const third = await scv(lab.world, ["delegate", "-c", a, "again"]);
     expect(third.exitCode).toBe(0);
   });
 });

@@ -3,34 +3,20 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { killAll, survivors } from "../helpers/pids.js";
-import { agentPids, createWorld, ensureBuilt, scv, type World } from "../helpers/scv.js";
+import { describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { survivors } from "../helpers/pids.js";
+import { scv } from "../helpers/scv.js";
 
-let world: World;
-const leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
-});
-afterEach(() => {
-  killAll(leftovers.splice(0));
-  world.dispose();
-});
-
-async function pidsOf(name?: string): Promise<number[]> {
-  const pids = await agentPids(world, name);
-  leftovers.push(...pids);
-  return pids;
-}
+const lab = useLab();
 
 // Gemini: its status cannot be checked before the turn, so no sign-in is needed to run its fake.
 describe("time limits", () => {
   it("--timeout ends the agent and its grandchild: exit 124, 'timed out after 3s'", async () => {
-    const run = await scv(world, ["delegate", "gemini", "--timeout", "3s", "Say hi"], {
+    const run = await scv(lab.world, ["delegate", "gemini", "--timeout", "3s", "Say hi"], {
       env: { FAKE_AGENT_MODE: "grandchild" },
     });
-    const pids = await pidsOf();
+    const pids = await lab.pidsOf();
     expect(run.exitCode).toBe(124);
     expect(run.stderr).toContain(
       "scv: gemini timed out after 3s — raise --timeout (or [agents.gemini] timeout in scv's config)",
@@ -40,30 +26,30 @@ describe("time limits", () => {
   });
 
   it("an agent that ignores SIGTERM is killed after the grace period", async () => {
-    const run = await scv(world, ["delegate", "gemini", "--timeout", "2s", "Say hi"], {
+    const run = await scv(lab.world, ["delegate", "gemini", "--timeout", "2s", "Say hi"], {
       env: { FAKE_AGENT_MODE: "ignore-term" },
     });
-    const pids = await pidsOf();
+    const pids = await lab.pidsOf();
     expect(run.exitCode).toBe(124);
     expect(await survivors(pids)).toEqual([]);
   });
 
   it("--idle-timeout ends an agent that prints nothing: exit 124", async () => {
-    const run = await scv(world, ["delegate", "gemini", "--idle-timeout", "2s", "Say hi"], {
+    const run = await scv(lab.world, ["delegate", "gemini", "--idle-timeout", "2s", "Say hi"], {
       env: { FAKE_AGENT_MODE: "hang" },
     });
-    await pidsOf();
+    await lab.pidsOf();
     expect(run.exitCode).toBe(124);
     expect(run.stderr).toContain("scv: gemini printed nothing for 2s — raise --idle-timeout");
   });
 
   it("takes the agent's time limit from config", async () => {
-    const config = join(world.root, "config.toml");
+    const config = join(lab.world.root, "config.toml");
     writeFileSync(config, `[defaults]\ntimeout = "1h"\n[agents.gemini]\ntimeout = "2s"\n`);
-    const run = await scv(world, ["delegate", "gemini", "Say hi"], {
+    const run = await scv(lab.world, ["delegate", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "hang", SCV_CONFIG: config },
     });
-    await pidsOf();
+    await lab.pidsOf();
     expect(run.exitCode).toBe(124);
     expect(run.stderr).toContain("timed out after 2s");
   });

@@ -4,49 +4,32 @@
 
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
-import { killAll, survivors } from "../helpers/pids.js";
-import {
-  agentCalls,
-  conversationRecord,
-  createWorld,
-  ensureBuilt,
-  scv,
-  signIn,
-  startScv,
-  type World,
-} from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { survivors } from "../helpers/pids.js";
+import { agentCalls, conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
 
-let world: World;
-const leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
-});
-afterEach(() => {
-  killAll(leftovers.splice(0));
-  world.dispose();
-});
+const lab = useLab();
 
 /** When each fake agent started (its call file is named after Date.now()), in order. */
 function callTimes(): number[] {
-  return readdirSync(world.calls)
+  return readdirSync(lab.world.calls)
     .filter((name) => name.endsWith(".json") && !name.startsWith("pids"))
     .map((name) => Number(name.split("-").at(-2)))
     .sort((a, b) => a - b);
 }
 
 function runningTurns(): string[] {
-  const dir = join(world.scvHome, "turns");
+  const dir = join(lab.world.scvHome, "turns");
   return existsSync(dir) ? readdirSync(dir).filter((name) => /^[a-z-]+-[0-9a-z]{6}\.json$/.test(name)) : [];
 }
 
 describe("scv delegate <agent>… <prompt>", () => {
   it("runs each agent in its own conversation and prints the replies under headers, in the order given", async () => {
-    await signIn(world, "claude");
-    await signIn(world, "pi");
-    const run = await scv(world, ["delegate", "claude", "pi", "gemini", "Say hi"], {
+    await signIn(lab.world, "claude");
+    await signIn(lab.world, "pi");
+    const run = await scv(lab.world, ["delegate", "claude", "pi", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "reply" },
     });
     expect(run.exitCode, run.stderr).toBe(0);
@@ -57,7 +40,10 @@ describe("scv delegate <agent>… <prompt>", () => {
       `=== claude (${claude}) ===\nREPLY Say hi\n\n=== pi (${pi}) ===\nREPLY Say hi\n\n=== gemini (${gemini}) ===\nMOCK-REPLY-1\n`,
     );
     for (const handle of [claude, pi, gemini]) {
-      expect(conversationRecord(world, handle ?? "")).toMatchObject({ turns: 1, lastStatus: "completed" });
+      expect(conversationRecord(lab.world, handle ?? "")).toMatchObject({
+        turns: 1,
+        lastStatus: "completed",
+      });
     }
     // A start and an end line per turn on stderr, nothing prefixed "scv:" (no failure).
     expect(run.stderr).not.toContain("scv:");
@@ -67,10 +53,10 @@ describe("scv delegate <agent>… <prompt>", () => {
   });
 
   it("gives -m to agents without a model of their own; agent:model/effort wins", async () => {
-    await signIn(world, "claude");
-    const run = await scv(world, ["delegate", "-m", "sonnet", "claude:opus/high", "claude", "Say hi"]);
+    await signIn(lab.world, "claude");
+    const run = await scv(lab.world, ["delegate", "-m", "sonnet", "claude:opus/high", "claude", "Say hi"]);
     expect(run.exitCode, run.stderr).toBe(0);
-    const argvs = agentCalls(world).map((call) => call.argv);
+    const argvs = agentCalls(lab.world).map((call) => call.argv);
     const models = argvs.map((argv) => argv[argv.indexOf("--model") + 1]).sort();
     expect(models).toEqual(["opus", "sonnet"]);
     const opus = argvs.find((argv) => argv.includes("opus")) ?? [];
@@ -78,9 +64,9 @@ describe("scv delegate <agent>… <prompt>", () => {
   });
 
   it("--json prints one array in the given order; the exit code is the first failure's; one summary line says which and why", async () => {
-    await signIn(world, "pi");
+    await signIn(lab.world, "pi");
     // claude is not signed in (exit 4); gemini is told to fail (exit 1).
-    const run = await scv(world, ["delegate", "--json", "pi", "claude", "gemini", "Say hi"], {
+    const run = await scv(lab.world, ["delegate", "--json", "pi", "claude", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "exit:1" },
     });
     const results = (JSON.parse(run.stdout) as unknown[]).map((value) => turnResultSchema.parse(value));
@@ -99,7 +85,7 @@ describe("scv delegate <agent>… <prompt>", () => {
 
   it("exits with the first failure in the order given, not the first to end", async () => {
     // gemini times out after 2s (124); claude, not signed in, fails at once (4).
-    const run = await scv(world, ["delegate", "gemini", "claude", "--timeout", "2s", "Say hi"], {
+    const run = await scv(lab.world, ["delegate", "gemini", "claude", "--timeout", "2s", "Say hi"], {
       env: { FAKE_AGENT_MODE: "hang" },
     });
     expect(run.exitCode).toBe(124);
@@ -109,14 +95,14 @@ describe("scv delegate <agent>… <prompt>", () => {
   });
 
   it("refuses them all for a misspelt agent, before any runs", async () => {
-    const run = await scv(world, ["delegate", "gemini", "claud", "Say hi"]);
+    const run = await scv(lab.world, ["delegate", "gemini", "claud", "Say hi"]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toMatch(/^scv: unknown agent 'claud'/);
-    expect(agentCalls(world)).toEqual([]);
+    expect(agentCalls(lab.world)).toEqual([]);
   });
 
   it("runs them concurrently, and one at a time with --parallel 1 (or config parallel = 1)", async () => {
-    const concurrent = startScv(world, ["delegate", "gemini", "gemini", "gemini", "Say hi"], {
+    const concurrent = startScv(lab.world, ["delegate", "gemini", "gemini", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "hang" },
     });
     const deadline = Date.now() + 20_000;
@@ -131,12 +117,12 @@ describe("scv delegate <agent>… <prompt>", () => {
     // together they start within a few hundred ms of each other).
     for (const [args, env] of [
       [["--parallel", "1"], {}],
-      [[], { SCV_CONFIG: join(world.root, "config.toml") }],
+      [[], { SCV_CONFIG: join(lab.world.root, "config.toml") }],
     ] as const) {
-      writeFileSync(join(world.root, "config.toml"), "parallel = 1\n");
-      for (const name of readdirSync(world.calls)) rmSync(join(world.calls, name));
+      writeFileSync(join(lab.world.root, "config.toml"), "parallel = 1\n");
+      for (const name of readdirSync(lab.world.calls)) rmSync(join(lab.world.calls, name));
       const serial = await scv(
-        world,
+        lab.world,
         ["delegate", ...args, "--timeout", "1s", "gemini", "gemini", "Say hi"],
         {
           env: { FAKE_AGENT_MODE: "hang", ...env },
@@ -149,15 +135,15 @@ describe("scv delegate <agent>… <prompt>", () => {
   });
 
   it("Ctrl-C ends every running agent: exit 130 and no survivor", async () => {
-    const child = startScv(world, ["delegate", "gemini", "gemini", "Say hi"], {
+    const child = startScv(lab.world, ["delegate", "gemini", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "grandchild" },
     });
     const deadline = Date.now() + 20_000;
     while (runningTurns().length < 2 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const pids = agentCalls(world).map((call) => call.pid);
-    leftovers.push(...pids);
+    const pids = agentCalls(lab.world).map((call) => call.pid);
+    lab.track(pids);
     child.kill("SIGINT");
     const result = await child;
     expect(result.exitCode).toBe(130);
@@ -166,7 +152,7 @@ describe("scv delegate <agent>… <prompt>", () => {
   });
 
   it("rejects a --parallel that is not a count", async () => {
-    const run = await scv(world, ["delegate", "--parallel", "0", "gemini", "gemini", "Say hi"]);
+    const run = await scv(lab.world, ["delegate", "--parallel", "0", "gemini", "gemini", "Say hi"]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toBe("scv: --parallel '0' is not a count — give a whole number from 1 to 64\n");
   });

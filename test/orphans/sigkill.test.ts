@@ -6,41 +6,24 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { identify } from "../../src/home/processes.js";
-import { isAlive, killAll, survivors } from "../helpers/pids.js";
-import {
-  agentPids,
-  conversationRecord,
-  createWorld,
-  ensureBuilt,
-  scv,
-  signIn,
-  startScv,
-  type World,
-} from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { isAlive, survivors } from "../helpers/pids.js";
+import { agentPids, conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
 
-let world: World;
-const leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
-});
-afterEach(() => {
-  killAll(leftovers.splice(0));
-  world.dispose();
-});
+const lab = useLab();
 
 function turnFiles(): string[] {
-  const dir = join(world.scvHome, "turns");
+  const dir = join(lab.world.scvHome, "turns");
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
 
 /** Starts a turn, waits for its agent's pids, SIGKILLs scv and waits for it to be gone. */
 async function killScvMidTurn(args: readonly string[], mode: string): Promise<number[]> {
-  const child = startScv(world, args, { env: { FAKE_AGENT_MODE: mode } });
-  const pids = await agentPids(world);
-  leftovers.push(...pids);
+  const child = startScv(lab.world, args, { env: { FAKE_AGENT_MODE: mode } });
+  const pids = await agentPids(lab.world);
+  lab.track(pids);
   child.kill("SIGKILL");
   await child;
   return pids;
@@ -55,7 +38,7 @@ describe("scv killed with SIGKILL mid-turn", () => {
     const [record] = turnFiles();
     expect(record).toMatch(/^gemini-[0-9a-z]{6}\.json$/);
 
-    const ps = await scv(world, ["ps"]);
+    const ps = await scv(lab.world, ["ps"]);
     expect(ps.exitCode).toBe(0);
     expect(ps.stdout).toBe("");
     expect(ps.stderr).toBe("no running turns\n");
@@ -63,7 +46,7 @@ describe("scv killed with SIGKILL mid-turn", () => {
 
     const handle = (record ?? "").replace(/\.json$/, "");
     expect(turnFiles()).toEqual([`${handle}.done.json`]);
-    const waited = await scv(world, ["wait", handle]);
+    const waited = await scv(lab.world, ["wait", handle]);
     expect(waited.exitCode).toBe(143);
     expect(waited.stderr).toMatch(
       /^scv: the scv running this turn \(pid \d+\) died, and a later scv stopped gemini/,
@@ -72,16 +55,16 @@ describe("scv killed with SIGKILL mid-turn", () => {
   });
 
   it("any command reaps, and a continued conversation's lastStatus says cancelled", async () => {
-    await signIn(world, "claude");
-    const first = await scv(world, ["delegate", "claude", "Say hi"]);
+    await signIn(lab.world, "claude");
+    const first = await scv(lab.world, ["delegate", "claude", "Say hi"]);
     const handle = /conversation: (claude-[0-9a-z]{6})/.exec(first.stderr)?.[1] ?? "";
-    expect(conversationRecord(world, handle)).toMatchObject({ turns: 1, lastStatus: "completed" });
+    expect(conversationRecord(lab.world, handle)).toMatchObject({ turns: 1, lastStatus: "completed" });
 
     const pids = await killScvMidTurn(["delegate", "-c", handle, "Again"], "grandchild");
-    const list = await scv(world, ["conversations", "list", "--json"]);
+    const list = await scv(lab.world, ["conversations", "list", "--json"]);
     expect(list.exitCode).toBe(0);
     expect(await survivors(pids)).toEqual([]);
-    expect(conversationRecord(world, handle)).toMatchObject({ turns: 1, lastStatus: "cancelled" });
+    expect(conversationRecord(lab.world, handle)).toMatchObject({ turns: 1, lastStatus: "cancelled" });
   });
 
   it("never signals a process whose pid was reused: only the recorded start time counts", async () => {
@@ -92,19 +75,19 @@ describe("scv killed with SIGKILL mid-turn", () => {
       env: { ...process.env, SCV_TURN: "gemini-bbbbbb.alive999" },
     });
     const pids = [stranger.pid ?? -1, tagged.pid ?? -1];
-    leftovers.push(...pids);
+    lab.track(pids);
     const real = identify(stranger.pid ?? -1);
     expect(real).toBeDefined();
-    mkdirSync(join(world.scvHome, "turns"), { recursive: true });
+    mkdirSync(join(lab.world.scvHome, "turns"), { recursive: true });
     writeFileSync(
-      join(world.scvHome, "turns", "gemini-aaaaaa.json"),
+      join(lab.world.scvHome, "turns", "gemini-aaaaaa.json"),
       JSON.stringify({
         version: 1,
         handle: "gemini-aaaaaa",
         tag: "gemini-aaaaaa.dead1234",
         agent: "gemini",
         prompt: "Say hi",
-        cwd: world.project,
+        cwd: lab.world.project,
         depth: 0,
         background: false,
         host: hostname(),
@@ -114,7 +97,7 @@ describe("scv killed with SIGKILL mid-turn", () => {
         agentProcess: { pid: stranger.pid, startTime: `${real?.startTime}9` },
       }),
     );
-    const ps = await scv(world, ["ps"]);
+    const ps = await scv(lab.world, ["ps"]);
     expect(ps.exitCode).toBe(0);
     expect(turnFiles()).toEqual(["gemini-aaaaaa.done.json"]);
     expect(pids.filter(isAlive)).toEqual(pids);

@@ -1,10 +1,13 @@
-// One agent CLI as a process: spawned with execa in its own process group with stdin closed, its
+// One agent CLI as a process: spawned in its own process group with stdin closed, its
 // stdout handed on chunk by chunk (turn.ts frames it into lines for the parser), a bounded tail of
 // its stderr kept for messages, and the whole group ended on a time limit, an idle limit or a
 // cancellation: SIGTERM, then SIGKILL after a grace period. The first termination reason wins.
 
+// node:child_process rather than execa: this is the one spawn on every turn's path, and loading
+// execa (250 KB with its dependencies) cost ~40 ms of start-up CPU for options scv does not use
+// here (bench: docs/benchmarks.md). execa still runs the sign-in commands.
+import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { execa } from "execa";
 
 /** Why scv ended a process itself. */
 export type Termination = "timeout" | "idle-timeout" | "cancelled";
@@ -58,8 +61,8 @@ export const DEFAULT_STDERR_TAIL_BYTES = 16 * 1024;
 /** How often a group is polled while waiting for it to go after SIGTERM. */
 const GROUP_POLL_MS = 25;
 
-/** Process groups still alive, killed if scv itself exits first: execa's own cleanup does not
- * apply to a detached subprocess. */
+/** Process groups still alive, killed if scv itself exits first: nothing else ends a detached
+ * process group when its parent goes. */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
@@ -134,29 +137,58 @@ export function startProcess(options: ProcessOptions): AgentProcess {
     };
   }
 
-  const subprocess = execa(options.file, [...options.args], {
-    cwd: options.cwd,
-    env: { ...options.env },
-    extendEnv: false,
-    // `codex exec` waits forever on an open stdin pipe, even with a prompt argument.
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    // Its own process group, so the agent's tools and MCP servers can be ended with it.
-    detached: true,
-    cleanup: false,
-    buffer: false,
-    reject: false,
-  });
+  let spawnError: { code?: string; message: string } | undefined;
+  let subprocess: ChildProcess;
+  try {
+    subprocess = spawn(options.file, [...options.args], {
+      cwd: options.cwd,
+      env: { ...options.env },
+      // `codex exec` waits forever on an open stdin pipe, even with a prompt argument.
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so the agent's tools and MCP servers can be ended with it.
+      detached: true,
+    });
+  } catch (error) {
+    // spawn throws synchronously for arguments it cannot pass (a NUL byte, an invalid cwd type).
+    const failure = error as NodeJS.ErrnoException;
+    return {
+      pid: undefined,
+      terminate() {},
+      done: Promise.resolve({
+        exitCode: null,
+        signal: null,
+        stderrTail: "",
+        durationMs: Date.now() - started,
+        spawnError: { code: failure.code, message: failure.message },
+      }),
+    };
+  }
   const pid = subprocess.pid;
 
   // Listen for the exit before reading anything, so an early exit is never missed. The 'exit'
-  // event (not execa's promise) marks the end: a grandchild may hold stdout open after the agent
-  // itself has exited.
+  // event (not 'close') marks the end: a grandchild may hold stdout open after the agent itself
+  // has exited.
   const exited = new Promise<void>((resolve) => {
     subprocess.once("exit", () => resolve());
-    subprocess.once("error", () => resolve());
+    subprocess.once("error", (error: NodeJS.ErrnoException) => {
+      // A failed spawn ('ENOENT', 'EACCES') has no pid; an error after a start (a failed kill)
+      // changes nothing about how the process ends.
+      if (pid === undefined) {
+        spawnError = { code: error.code, message: error.message };
+        resolve();
+      }
+    });
   });
+  // Both pipes have ended (or failed): everything the agent wrote has been handed on.
+  const drained = Promise.all(
+    [subprocess.stdout, subprocess.stderr].map(
+      (stream) =>
+        new Promise<void>((resolve) => {
+          if (stream === null || stream.destroyed) return resolve();
+          stream.once("close", () => resolve());
+        }),
+    ),
+  );
 
   let termination: Termination | undefined;
   let killTimer: NodeJS.Timeout | undefined;
@@ -208,30 +240,22 @@ export function startProcess(options: ProcessOptions): AgentProcess {
       if (killTimer !== undefined) clearTimeout(killTimer);
       liveGroups.delete(pid);
     }
-    // stdout is drained once execa settles; a process that left the group could still hold the
-    // pipe, so the wait is bounded and the streams are closed after it.
-    const settled = await settleWithin(subprocess, graceMs);
-    if (!settled) {
+    // A process that left the group could still hold the pipes open, so the wait for them is
+    // bounded and the streams are closed after it.
+    if (!(await settleWithin(drained, graceMs))) {
       subprocess.stdout?.destroy();
       subprocess.stderr?.destroy();
-      await subprocess;
+      await drained;
     }
-    const result = await subprocess;
     const durationMs = Date.now() - started;
-    if (
-      pid === undefined ||
-      (result.failed && result.exitCode === undefined && result.signal === undefined)
-    ) {
+    if (pid === undefined) {
       return {
         exitCode: null,
         signal: null,
         stderrTail: tail.text(),
         termination,
         durationMs,
-        spawnError: {
-          code: result.code,
-          message: result.originalMessage || result.shortMessage || "could not start",
-        },
+        spawnError: spawnError ?? { message: "could not start" },
       };
     }
     return {

@@ -28,6 +28,10 @@ const QUICK = {
   fanOutRepeats: 1,
 };
 
+const BENCHES = ["parsers", "overhead", "fan-out"] as const;
+type Bench = (typeof BENCHES)[number];
+const isBench = (name: string): name is Bench => (BENCHES as readonly string[]).includes(name);
+
 const met = (ok: boolean) => (ok ? "met" : "**missed**");
 
 function sizeLabel(bytes: number): string {
@@ -87,8 +91,12 @@ function machineLine(m: Machine, quick: boolean): string {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  if (args.some((arg) => arg !== "--quick")) {
-    process.stderr.write("usage: npm run bench [-- --quick]\n");
+  const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+  if (
+    args.some((arg) => arg !== "--quick" && !arg.startsWith("--only=")) ||
+    (only !== undefined && !isBench(only))
+  ) {
+    process.stderr.write(`usage: npm run bench [-- [--quick] [--only=${BENCHES.join("|")}]]\n`);
     process.exitCode = 2;
     return;
   }
@@ -98,38 +106,42 @@ async function main(): Promise<void> {
   const host = machine();
   const log = (line: string) => process.stderr.write(`${line} (${fixed((Date.now() - started) / 1000)} s)\n`);
 
-  log("parsers…");
-  const parsers = await parserBench(plan.parsers, log);
-  const world = createWorld();
-  let overhead: OverheadResult;
-  let fanOut: FanOutResult;
-  try {
-    log("overhead…");
-    overhead = await overheadBench(world, plan.overhead.runs, plan.overhead.warmup);
-    log("fan-out…");
-    fanOut = await fanOutBench(world, plan.fanOutRepeats);
-  } finally {
-    world.dispose();
+  const wanted = (bench: Bench) => only === undefined || only === bench;
+  const parsers = wanted("parsers") ? (log("parsers…"), await parserBench(plan.parsers, log)) : undefined;
+  let overhead: OverheadResult | undefined;
+  let fanOut: FanOutResult | undefined;
+  if (wanted("overhead") || wanted("fan-out")) {
+    const world = createWorld();
+    try {
+      if (wanted("overhead")) {
+        log("overhead…");
+        overhead = await overheadBench(world, plan.overhead.runs, plan.overhead.warmup);
+      }
+      if (wanted("fan-out")) {
+        log("fan-out…");
+        fanOut = await fanOutBench(world, plan.fanOutRepeats);
+      }
+    } finally {
+      world.dispose();
+    }
   }
 
+  const section = (title: string, table: string | undefined) =>
+    table === undefined ? [] : [`### ${title}`, "", table, ""];
   const report = [
     machineLine(host, quick),
     "",
-    "### Parsers",
-    "",
-    parserTable(parsers),
-    "",
-    "### Overhead",
-    "",
-    overheadTable(overhead),
-    "",
-    "### Fan-out",
-    "",
-    fanOutTable(fanOut),
-    "",
+    ...section("Parsers", parsers && parserTable(parsers)),
+    ...section("Overhead", overhead && overheadTable(overhead)),
+    ...section("Fan-out", fanOut && fanOutTable(fanOut)),
     `(benchmark took ${fixed((Date.now() - started) / 1000)} s)`,
     "",
   ].join("\n");
+  // A partial run (--only) prints its table but leaves the full run's files alone.
+  if (only !== undefined) {
+    process.stdout.write(report);
+    return;
+  }
   process.stdout.write(report);
   writeFileSync(join(OUT, quick ? "results-quick.md" : "results.md"), report);
   writeFileSync(

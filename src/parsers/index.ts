@@ -1,6 +1,7 @@
-// Maps each output format to its parser.
+// Maps each output format to its parser, every parser loaded up front: for synchronous callers
+// (tests, the parser benchmark). A turn imports only its own through load.ts.
 
-import { type OutputFormatKind, unreachable } from "../adapters.js";
+import type { OutputFormatKind } from "../adapters.js";
 import { createAmpStreamJsonParser } from "./amp-stream-json.js";
 import { createClaudeStreamJsonParser } from "./claude-stream-json.js";
 import { createCodexJsonlParser } from "./codex-jsonl.js";
@@ -13,29 +14,19 @@ import { createQwenStreamJsonParser } from "./qwen-stream-json.js";
 import { createTextParser } from "./text.js";
 import type { StreamParser } from "./types.js";
 
+export const PARSER_FACTORIES: Readonly<Record<OutputFormatKind, () => StreamParser>> = {
+  text: createTextParser,
+  "claude-stream-json": createClaudeStreamJsonParser,
+  "codex-jsonl": createCodexJsonlParser,
+  "pi-json": createPiJsonParser,
+  "gemini-stream-json": createGeminiStreamJsonParser,
+  "qwen-stream-json": createQwenStreamJsonParser,
+  "opencode-json": createOpencodeJsonParser,
+  "copilot-json": createCopilotJsonParser,
+  "cursor-stream-json": createCursorStreamJsonParser,
+  "amp-stream-json": createAmpStreamJsonParser,
+};
+
 export function createParser(format: OutputFormatKind): StreamParser {
-  switch (format) {
-    case "text":
-      return createTextParser();
-    case "claude-stream-json":
-      return createClaudeStreamJsonParser();
-    case "codex-jsonl":
-      return createCodexJsonlParser();
-    case "pi-json":
-      return createPiJsonParser();
-    case "gemini-stream-json":
-      return createGeminiStreamJsonParser();
-    case "qwen-stream-json":
-      return createQwenStreamJsonParser();
-    case "opencode-json":
-      return createOpencodeJsonParser();
-    case "copilot-json":
-      return createCopilotJsonParser();
-    case "cursor-stream-json":
-      return createCursorStreamJsonParser();
-    case "amp-stream-json":
-      return createAmpStreamJsonParser();
-    default:
-      return unreachable(format);
-  }
+  return PARSER_FACTORIES[format]();
 }

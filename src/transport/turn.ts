@@ -28,7 +28,7 @@ import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import { agentHome, type Env } from "../home/paths.js";
 import { KILL_REASON, refuseTooDeep, trackTurn } from "../home/running.js";
 import { turnExists } from "../home/turn-files.js";
-import { createParser } from "../parsers/index.js";
+import { loadParser } from "../parsers/load.js";
 import type { ParsedTurn, StreamParser, TurnEvent, Usage } from "../parsers/types.js";
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
 import type { TurnResult } from "../result.js";
@@ -231,7 +231,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     });
     // The turn's tag and depth, set after isolation removed every SCV_* variable.
     Object.assign(env, await tracker.register(plan));
-    const parser = (context.parserFor ?? createParser)(entry.output.kind);
+    const parser = context.parserFor?.(entry.output.kind) ?? (await loadParser(entry.output.kind))();
     // Set right below; events and rollout looks only arrive once the process runs.
     let child: AgentProcess | undefined;
     const mode = watchMode({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ADAPTERS } from "../../src/adapters.js";
-import { createParser } from "../../src/parsers/index.js";
+import { createParser, PARSER_FACTORIES } from "../../src/parsers/index.js";
+import { loadParser } from "../../src/parsers/load.js";
 import { parse } from "./run.js";
 
 describe("createParser", () => {
@@ -19,5 +20,13 @@ describe("createParser", () => {
     const first = createParser("codex-jsonl");
     first.push('{"type":"thread.started","thread_id":"a"}');
     expect(parse("codex-jsonl", "").turn.sessionId).toBeUndefined();
+  });
+});
+
+describe("loadParser", () => {
+  it("imports, for every format, the very factory the eager map holds", async () => {
+    for (const format of Object.keys(PARSER_FACTORIES) as (keyof typeof PARSER_FACTORIES)[]) {
+      expect(await loadParser(format), format).toBe(PARSER_FACTORIES[format]);
+    }
   });
 });

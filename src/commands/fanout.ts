@@ -4,6 +4,7 @@
 // ended; `--json` prints one array. The exit code is the first failure's in that order, and one
 // summary line on stderr says which failed and why.
 
+import { setMaxListeners } from "node:events";
 import PQueue from "p-queue";
 import type { CliIo } from "../cli/io.js";
 import { summaryLine } from "../cli/progress.js";
@@ -60,6 +61,9 @@ export function planTurns(requests: readonly TurnRequest[], context: TurnContext
  * (the process runner's exit hook SIGKILLs every agent group still alive). */
 export async function withInterrupts<T>(io: CliIo, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
+  // Every running turn listens on this one signal; Node's leak warning past 10 listeners would
+  // otherwise reach stderr with --parallel above 10 (0: no limit).
+  setMaxListeners(0, controller.signal);
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) {
       io.stderr.write(`scv: ${signal} again — killing the agents now\n`);

@@ -107,7 +107,11 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line} (${fixed((Date.now() - started) / 1000)} s)\n`);
 
   const wanted = (bench: Bench) => only === undefined || only === bench;
-  const parsers = wanted("parsers") ? (log("parsers…"), await parserBench(plan.parsers, log)) : undefined;
+  let parsers: ParserRow[] | undefined;
+  if (wanted("parsers")) {
+    log("parsers…");
+    parsers = await parserBench(plan.parsers, log);
+  }
   let overhead: OverheadResult | undefined;
   let fanOut: FanOutResult | undefined;
   if (wanted("overhead") || wanted("fan-out")) {

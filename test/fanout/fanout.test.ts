@@ -153,13 +153,19 @@ describe("scv delegate <agent>… <prompt>", () => {
 
   it("runs 16 at once with nothing on stderr but each turn's start and end lines", async () => {
     await signIn(lab.world, "claude");
-    const run = await scv(lab.world, ["delegate", "--parallel", "16", ...Array(16).fill("claude"), "Say hi"], {
-      env: { FAKE_AGENT_MODE: "reply" },
-    });
+    const run = await scv(
+      lab.world,
+      ["delegate", "--parallel", "16", ...Array(16).fill("claude"), "Say hi"],
+      {
+        env: { FAKE_AGENT_MODE: "reply" },
+      },
+    );
     expect(run.exitCode, run.stderr).toBe(0);
     expect([...run.stdout.matchAll(/^REPLY Say hi$/gm)]).toHaveLength(16);
     const lines = run.stderr.trimEnd().split("\n");
-    const other = lines.filter((line) => !/^\[\d+\/16\] claude-[0-9a-z]{6}: claude (started|done in )/.test(line));
+    const other = lines.filter(
+      (line) => !/^\[\d+\/16\] claude-[0-9a-z]{6}: claude (started|done in )/.test(line),
+    );
     // The last line says how to continue one of them; nothing else (no Node warning) is there.
     expect(other).toHaveLength(1);
     expect(other[0]).toMatch(/^continue one with: scv delegate -c <handle>/);

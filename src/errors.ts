@@ -11,8 +11,13 @@ export const EXIT = {
   rateLimited: 5,
   timeout: 124,
   interrupted: 130,
+  /** stdout's reader went away (EPIPE) while a turn ran: the turn stopped, as on SIGPIPE. */
+  outputClosed: 141,
   terminated: 143,
 } as const;
+
+/** The abort reason when stdout was closed: a turn stops as a pipe writer does on SIGPIPE. */
+export const OUTPUT_CLOSED = "SIGPIPE";
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -31,6 +36,7 @@ export type ErrorCode =
   | "TURN_TIMEOUT"
   | "INTERRUPTED"
   | "TERMINATED"
+  | "OUTPUT_CLOSED"
   | "IO";
 
 const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
@@ -48,6 +54,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   TURN_TIMEOUT: EXIT.timeout,
   INTERRUPTED: EXIT.interrupted,
   TERMINATED: EXIT.terminated,
+  OUTPUT_CLOSED: EXIT.outputClosed,
   IO: EXIT.agentFailed,
 };
 

@@ -8,6 +8,8 @@ export interface CliIo {
   readonly stdin: Readable & { isTTY?: boolean };
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** Aborts once stdout cannot be written any more (its reader went away: EPIPE). */
+  readonly outputClosed?: AbortSignal;
   /** Set by the command that ran. */
   exitCode: number;
 }
@@ -19,6 +21,15 @@ export function processIo(): CliIo {
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
+    outputClosed: watchOutput(process.stdout),
     exitCode: 0,
   };
+}
+
+/** Without a listener, a write to a closed pipe (`scv … | head -1`) throws an unhandled 'error'
+ * event: a stack trace instead of a quiet end. */
+function watchOutput(stdout: NodeJS.WriteStream): AbortSignal {
+  const controller = new AbortController();
+  stdout.on("error", () => controller.abort());
+  return controller.signal;
 }

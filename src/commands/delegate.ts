@@ -3,6 +3,7 @@
 // stderr. scv's own SIGINT/SIGTERM end the agent's whole process group and exit 130/143.
 
 import { adapter } from "../adapters.js";
+import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import { turnOutput } from "../cli/turn-output.js";
 import { loadConfig } from "../config.js";
@@ -57,33 +58,20 @@ export async function delegateCommand(
   const spec = agents[0];
   const request = turnRequest(spec, prompt, options);
 
-  const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) {
-      // A second signal does not wait for the grace period: the process runner's exit hook
-      // SIGKILLs every agent process group still alive.
-      io.stderr.write(`scv: ${signal} again — killing the agent now\n`);
-      process.exit(signal === "SIGTERM" ? EXIT.terminated : EXIT.interrupted);
-    }
-    controller.abort(signal);
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
   const output = turnOutput(io, options, spec?.agent ?? options.continue ?? "scv");
-  let result: TurnResult;
-  try {
-    result = await runTurn(request, {
-      env: io.env,
-      cwd: io.cwd,
-      config,
-      signal: controller.signal,
-      lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT),
-      onEvent: output.onEvent,
-    });
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  const result = await withInterrupts(
+    io,
+    (signal) =>
+      runTurn(request, {
+        env: io.env,
+        cwd: io.cwd,
+        config,
+        signal,
+        lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT),
+        onEvent: output.onEvent,
+      }),
+    "the agent",
+  );
   output.finish(result);
   print(io, result, options);
   return result.exitCode;

@@ -4,8 +4,8 @@
 // ended; `--json` prints one array. The exit code is the first failure's in that order, and one
 // summary line on stderr says which failed and why.
 
-import { setMaxListeners } from "node:events";
 import PQueue from "p-queue";
+import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import { summaryLine } from "../cli/progress.js";
 import { turnOutput } from "../cli/turn-output.js";
@@ -22,6 +22,9 @@ import {
   type TurnRequest,
 } from "../transport/turn.js";
 import { type DelegateOptions, durationOption } from "./delegate.js";
+
+// background.ts takes it from here.
+export { withInterrupts };
 
 export const DEFAULT_PARALLEL = 4;
 
@@ -55,30 +58,6 @@ export function planTurns(requests: readonly TurnRequest[], context: TurnContext
       return { kind: "failed", agent, result: failedResult(error, agent) };
     }
   });
-}
-
-/** Runs `body` with an abort signal that scv's SIGINT/SIGTERM fire; a second signal exits at once
- * (the process runner's exit hook SIGKILLs every agent group still alive). */
-export async function withInterrupts<T>(io: CliIo, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  // Every running turn listens on this one signal; Node's leak warning past 10 listeners would
-  // otherwise reach stderr with --parallel above 10 (0: no limit).
-  setMaxListeners(0, controller.signal);
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) {
-      io.stderr.write(`scv: ${signal} again — killing the agents now\n`);
-      process.exit(signal === "SIGTERM" ? EXIT.terminated : EXIT.interrupted);
-    }
-    controller.abort(signal);
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
-    return await body(controller.signal);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
 }
 
 export function parallelism(options: DelegateOptions, config: Config): number {

@@ -18,6 +18,8 @@
 //                       wait forever
 //   escape              like grandchild, plus one more that leaves the group with setsid; all three
 //                       pids to pids.json
+//   drip                (claude) replay turn1's init, write pids.json, then a Bash tool call every
+//                       50 ms forever: a turn whose events never stop
 //   reply               replay turn1 with its reply replaced by "REPLY <prompt>", so that turns
 //                       running at once can each be checked for their own reply
 // Like the real CLIs, the fake reports the permission mode it was given: claude's init says the
@@ -388,6 +390,9 @@ async function behave(parsedArgs) {
       return replay(turn, "turn1", { tools: Number(arg) });
     case "tool-hang":
       return replay(turn, "turn1", { tools: 1, hangAfter: 2 });
+    case "drip":
+      replay(turn, "turn1", { hangAfter: 1 });
+      return drip(turn.start ?? turn.resume ?? "");
     case "reply":
       return replay(turn, "turn1", { reply: `REPLY ${turn.prompt}` });
     case "escape": {
@@ -471,29 +476,41 @@ function withToolCalls(stdout, count) {
   const [init, ...rest] = stdout.split("\n");
   const session = /"session_id":"([^"]+)"/.exec(init ?? "")?.[1] ?? "";
   const calls = [];
-  for (let i = 1; i <= count; i += 1) {
-    const id = `toolu_fake_${i}`;
-    calls.push(
-      JSON.stringify({
-        type: "assistant",
-        message: {
-          id: `msg_fake_${i}`,
-          type: "message",
-          role: "assistant",
-          content: [{ type: "tool_use", id, name: "Bash", input: { command: `echo step ${i}` } }],
-        },
-        parent_tool_use_id: null,
-        session_id: session,
-      }),
-      JSON.stringify({
-        type: "user",
-        message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: `step ${i}` }] },
-        parent_tool_use_id: null,
-        session_id: session,
-      }),
-    );
-  }
+  for (let i = 1; i <= count; i += 1) calls.push(...toolCall(i, session));
   return [init, ...calls, ...rest].join("\n");
+}
+
+/** One Bash tool call every 50 ms, forever. */
+function drip(session) {
+  let i = 0;
+  setInterval(() => {
+    i += 1;
+    process.stdout.write(`${toolCall(i, session).join("\n")}\n`);
+  }, 50);
+}
+
+/** Claude's two lines for Bash call `i`: its tool_use and its tool_result. */
+function toolCall(i, session) {
+  const id = `toolu_fake_${i}`;
+  return [
+    JSON.stringify({
+      type: "assistant",
+      message: {
+        id: `msg_fake_${i}`,
+        type: "message",
+        role: "assistant",
+        content: [{ type: "tool_use", id, name: "Bash", input: { command: `echo step ${i}` } }],
+      },
+      parent_tool_use_id: null,
+      session_id: session,
+    }),
+    JSON.stringify({
+      type: "user",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: `step ${i}` }] },
+      parent_tool_use_id: null,
+      session_id: session,
+    }),
+  ];
 }
 
 /** Codex's rollout file for `thread` in $CODEX_HOME/sessions/YYYY/MM/DD, as codex exec writes it:

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { renderAgentsDoc } from "../../scripts/agents-doc.js";
 import { ADAPTERS } from "../../src/adapters.js";
+import { EXIT } from "../../src/errors.js";
 
 describe("docs/agents.md", () => {
   it("matches the adapter table (run `npm run docs` when this fails)", () => {
@@ -11,5 +12,18 @@ describe("docs/agents.md", () => {
   it("has one row per agent", () => {
     const doc = renderAgentsDoc();
     for (const entry of ADAPTERS) expect(doc).toContain(`| \`${entry.name}\` | ${entry.product} |`);
+  });
+});
+
+describe("README", () => {
+  it("documents every exit code scv uses in its exit-code table", () => {
+    const readme = readFileSync("README.md", "utf8");
+    const table = readme.slice(
+      readme.indexOf("## Exit codes"),
+      readme.indexOf("\n## ", readme.indexOf("## Exit codes") + 1),
+    );
+    const documented = new Set([...table.matchAll(/\b(\d{1,3})\b/g)].map((match) => Number(match[1])));
+    for (const [name, code] of Object.entries(EXIT))
+      expect([name, documented.has(code)]).toEqual([name, true]);
   });
 });

@@ -12,7 +12,7 @@ import type { AdapterDescriptor, OutputFormatKind } from "../adapters.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import { agentSettings, type Config } from "../config.js";
 import { formatDuration, parseDuration } from "../duration.js";
-import { EXIT, type ExitCode, ScvError } from "../errors.js";
+import { EXIT, type ExitCode, OUTPUT_CLOSED, ScvError } from "../errors.js";
 import { fallbackAgents, wantsFallbacks } from "../fallbacks.js";
 import { ensureAgentHome, ensurePrivateDir } from "../home/agent-home.js";
 import {
@@ -306,7 +306,11 @@ export function failedResult(error: ScvError, agent: string | undefined, started
   return {
     reply: "",
     status:
-      error.exitCode === EXIT.interrupted || error.exitCode === EXIT.terminated ? "cancelled" : "failed",
+      error.exitCode === EXIT.interrupted ||
+      error.exitCode === EXIT.terminated ||
+      error.exitCode === EXIT.outputClosed
+        ? "cancelled"
+        : "failed",
     agent: agent ?? "",
     conversation: null,
     session: null,
@@ -466,7 +470,7 @@ function exitCodeOf(parsed: ParsedTurn, signal: AbortSignal | undefined): ExitCo
     case "timeout":
       return EXIT.timeout;
     case "cancelled":
-      return terminated(signal) ? EXIT.terminated : EXIT.interrupted;
+      return stopExitCode(signal);
     case "failed":
     case "declined":
       switch (parsed.failure?.kind) {
@@ -511,7 +515,9 @@ function describeFailure(
           ? `${name} was stopped by scv kill`
           : exitCode === EXIT.terminated
             ? `${name} was stopped (scv got SIGTERM)`
-            : `${name} was interrupted`,
+            : exitCode === EXIT.outputClosed
+              ? `${name} was stopped: scv's output was closed`
+              : `${name} was interrupted`,
         null,
       ];
     case "declined":
@@ -616,12 +622,23 @@ function splitMessage(message: string): [string, string | undefined] {
 }
 
 function interrupted(signal: AbortSignal | undefined, message: string): ScvError {
-  return new ScvError(terminated(signal) ? "TERMINATED" : "INTERRUPTED", message);
+  const exitCode = stopExitCode(signal);
+  return new ScvError(
+    exitCode === EXIT.terminated
+      ? "TERMINATED"
+      : exitCode === EXIT.outputClosed
+        ? "OUTPUT_CLOSED"
+        : "INTERRUPTED",
+    message,
+  );
 }
 
-/** SIGTERM to scv and `scv kill` stop a turn alike (exit 143); anything else interrupts it (130). */
-function terminated(signal: AbortSignal | undefined): boolean {
-  return signal?.reason === "SIGTERM" || signal?.reason === KILL_REASON;
+/** SIGTERM to scv and `scv kill` stop a turn alike (exit 143); a closed stdout stops it as SIGPIPE
+ * would (141); anything else interrupts it (130). */
+function stopExitCode(signal: AbortSignal | undefined): ExitCode {
+  if (signal?.reason === "SIGTERM" || signal?.reason === KILL_REASON) return EXIT.terminated;
+  if (signal?.reason === OUTPUT_CLOSED) return EXIT.outputClosed;
+  return EXIT.interrupted;
 }
 
 /** Waits for `promise` unless `signal` aborts first; a lock taken after the abort is released. */

@@ -4,43 +4,46 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { AGENT_NAMES } from "./adapters.js";
 import { parseDuration } from "./duration.js";
 import { ScvError } from "./errors.js";
 import { configPath, type Env } from "./home/paths.js";
+import { issueText } from "./validation.js";
 
-const duration = z.string().refine((text) => parseDuration(text) !== undefined, {
-  message: "a duration such as 90s, 20m or 1h",
-});
+const isDuration = (text: string) => parseDuration(text) !== undefined;
+const duration = z.string().check(z.refine(isDuration, { error: "a duration such as 90s, 20m or 1h" }));
 const policy = z.enum(["auto", "default"]);
-const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const envName = z
+  .string()
+  .check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected a variable name such as IS_SANDBOX" }));
+const text = z.string().check(z.minLength(1));
 
 const agentConfig = z.strictObject({
   /** A path or command name that replaces the descriptor's command. */
-  command: z.string().min(1).optional(),
-  model: z.string().min(1).optional(),
-  effort: z.string().min(1).optional(),
-  policy: policy.optional(),
-  timeout: duration.optional(),
-  idle_timeout: duration.optional(),
+  command: z.optional(text),
+  model: z.optional(text),
+  effort: z.optional(text),
+  policy: z.optional(policy),
+  timeout: z.optional(duration),
+  idle_timeout: z.optional(duration),
   /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
-  env: z.record(z.string().regex(envName, "a variable name such as IS_SANDBOX"), z.string()).optional(),
+  env: z.optional(z.record(envName, z.string())),
 });
 
 const configSchema = z.strictObject({
   /** How many turns `scv delegate a b c` runs at once. */
-  parallel: z.number().int().min(1).max(64).optional(),
+  parallel: z.optional(z.int().check(z.gte(1), z.lte(64))),
   /** How deep agents may delegate to agents through scv. */
-  max_depth: z.number().int().min(0).max(16).optional(),
-  defaults: z
-    .strictObject({
-      policy: policy.optional(),
-      timeout: duration.optional(),
-      idle_timeout: duration.optional(),
-    })
-    .optional(),
-  agents: z.partialRecord(z.enum(AGENT_NAMES as [string, ...string[]]), agentConfig).optional(),
+  max_depth: z.optional(z.int().check(z.gte(0), z.lte(16))),
+  defaults: z.optional(
+    z.strictObject({
+      policy: z.optional(policy),
+      timeout: z.optional(duration),
+      idle_timeout: z.optional(duration),
+    }),
+  ),
+  agents: z.optional(z.partialRecord(z.enum(AGENT_NAMES as [string, ...string[]]), agentConfig)),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -90,7 +93,7 @@ export function parseConfig(text: string, path: string): Config {
     const reason = ((error as Error).message.split("\n")[0] ?? "").trim();
     throw new ScvError("BAD_CONFIG", `${path} is not valid TOML: ${reason}`, { cause: error });
   }
-  const result = configSchema.safeParse(raw);
+  const result = configSchema.safeParse(raw, { error: issueText });
   if (!result.success) {
     const issue = result.error.issues[0];
     const keyPath = (issue?.path ?? []).map(String);
@@ -110,11 +113,12 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   switch (issue.code) {
     case "unrecognized_keys":
       return "unknown key";
-    case "invalid_value":
-      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
     case "invalid_key":
-      return "unknown agent (see scv agents list)";
+      return issue.path.length === 1 && issue.path[0] === "agents"
+        ? "unknown agent (see scv agents list)"
+        : issue.message;
     default:
+      // Specific: parsed with `issueText`, or the schema's own message.
       return issue.message;
   }
 }

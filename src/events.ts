@@ -3,7 +3,7 @@
 // the milliseconds since scv started the turn, and last a `result` line wrapping the `--json`
 // object. Callers read each line back with `eventLineSchema`.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { TurnEvent } from "./parsers/types.js";
 import { type TurnResult, turnResultSchema, usageSchema } from "./result.js";
 
@@ -13,9 +13,9 @@ const envelope = {
   agent: z.string(),
   /** scv's conversation handle of the turn. A first turn is recorded under it only if it
    * completes or its CLI reports a session; the result line says whether it was. */
-  conversation: z.string().optional(),
+  conversation: z.optional(z.string()),
   /** Milliseconds since scv started the turn. */
-  t: z.number().int().nonnegative(),
+  t: z.int().check(z.nonnegative()),
 };
 
 const failureKindSchema = z.enum(["auth", "rate-limit", "billing", "root-refused", "other"]);
@@ -27,7 +27,7 @@ export const eventLineSchema = z.discriminatedUnion("type", [
   /** The permission mode the agent reported (Claude's `permissionMode`, Codex's sandbox policy). */
   z.object({ type: z.literal("mode"), mode: z.string(), ...envelope }),
   /** Assistant text: a whole block, or a piece of one when `delta` is true. */
-  z.object({ type: z.literal("text"), text: z.string(), delta: z.boolean().optional(), ...envelope }),
+  z.object({ type: z.literal("text"), text: z.string(), delta: z.optional(z.boolean()), ...envelope }),
   /** A tool started; `summary` is one redacted line (`$ cmd`, `edit path`, `search: q`). */
   z.object({
     type: z.literal("tool-start"),
@@ -44,8 +44,8 @@ export const eventLineSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("retry"),
     message: z.string(),
-    attempt: z.number().optional(),
-    status: z.number().optional(),
+    attempt: z.optional(z.number()),
+    status: z.optional(z.number()),
     ...envelope,
   }),
   /** An error the CLI reported; `terminal` when it ends the turn. */
@@ -54,11 +54,11 @@ export const eventLineSchema = z.discriminatedUnion("type", [
     message: z.string(),
     kind: failureKindSchema,
     terminal: z.boolean(),
-    resetsAt: z.string().optional(),
+    resetsAt: z.optional(z.string()),
     ...envelope,
   }),
   /** The CLI's own end of the turn; `declined` when the model refused. */
-  z.object({ type: z.literal("turn-end"), ok: z.boolean(), declined: z.boolean().optional(), ...envelope }),
+  z.object({ type: z.literal("turn-end"), ok: z.boolean(), declined: z.optional(z.boolean()), ...envelope }),
   /** The last line: the `--json` object of the turn. */
   z.object({ type: z.literal("result"), result: turnResultSchema, ...envelope }),
 ]);

@@ -1,18 +1,18 @@
 // The outcome of one turn, as `scv delegate --json` prints it. The schema is the contract: callers
 // (agents driving scv, fan-out, background turns) parse it back with `turnResultSchema`.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 
 export const usageSchema = z.object({
-  input: z.number().optional(),
+  input: z.optional(z.number()),
   /** Input tokens served from cache. */
-  cached: z.number().optional(),
+  cached: z.optional(z.number()),
   /** Input tokens written to cache. */
-  cacheWrite: z.number().optional(),
-  output: z.number().optional(),
-  reasoning: z.number().optional(),
+  cacheWrite: z.optional(z.number()),
+  output: z.optional(z.number()),
+  reasoning: z.optional(z.number()),
   /** Dollars, where the CLI reports a cost. */
-  costUsd: z.number().optional(),
+  costUsd: z.optional(z.number()),
 });
 
 export const turnStatusSchema = z.enum(["completed", "failed", "declined", "timeout", "cancelled"]);
@@ -24,22 +24,22 @@ export const turnResultSchema = z.object({
   /** The agent's name (`codex`). */
   agent: z.string(),
   /** scv's conversation handle (`codex-k3f9x2`); null when no conversation was recorded. */
-  conversation: z.string().nullable(),
+  conversation: z.nullable(z.string()),
   /** The CLI's own session id, where it has one. */
-  session: z.string().nullable(),
+  session: z.nullable(z.string()),
   /** This turn's tokens (a share, also for CLIs that report running totals). */
-  usage: usageSchema.nullable(),
+  usage: z.nullable(usageSchema),
   /** This turn's cost in dollars, where the CLI reports one. */
-  cost: z.number().nullable(),
+  cost: z.nullable(z.number()),
   /** Wall-clock milliseconds of the turn. */
-  duration: z.number().int().nonnegative(),
+  duration: z.int().check(z.nonnegative()),
   /** scv's exit code for this turn (0 ok, 1 agent failed, 2 usage, 3 not installed, 4 auth,
    * 5 rate limited, 124 timeout, 130 interrupted, 143 terminated). */
-  exitCode: z.number().int(),
+  exitCode: z.int(),
   /** What went wrong, one line; null on success. */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   /** What to do about it, one line; null when there is nothing to do. */
-  hint: z.string().nullable(),
+  hint: z.nullable(z.string()),
   /** Other agents to try instead after a failure (exit 1, 3, 4, 5, 124): installed, and signed in
    * as far as scv can tell without running them — checked sign-ins first. Empty otherwise. */
   fallbacks: z.array(z.string()),
@@ -48,9 +48,9 @@ export const turnResultSchema = z.object({
   notes: z.array(z.string()),
   /** The permission mode the agent reported for this turn and scv checked against the policy
    * (Claude Code's `permissionMode`, Codex's sandbox policy); null where it reports none. */
-  mode: z.string().nullable(),
+  mode: z.nullable(z.string()),
   /** stdout lines the parser could not read (garbage, truncated, oversized). */
-  badLines: z.number().int().nonnegative(),
+  badLines: z.int().check(z.nonnegative()),
 });
 
 export type TurnResult = z.infer<typeof turnResultSchema>;

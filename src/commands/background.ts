@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { Readable } from "node:stream";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { CliIo } from "../cli/io.js";
 import { type Config, loadConfig } from "../config.js";
 import { formatDuration } from "../duration.js";
@@ -41,21 +41,21 @@ const READY_FD = 3;
 const POLL_MS = 100;
 
 const jobSchema = z.object({
-  handle: z.string().regex(HANDLE_PATTERN),
+  handle: z.string().check(z.regex(HANDLE_PATTERN)),
   request: z.object({
-    agent: z.string().optional(),
-    continue: z.string().optional(),
-    handle: z.string().optional(),
+    agent: z.optional(z.string()),
+    continue: z.optional(z.string()),
+    handle: z.optional(z.string()),
     prompt: z.string(),
-    model: z.string().optional(),
-    effort: z.string().optional(),
-    policy: z.enum(["auto", "default"]).optional(),
-    cwd: z.string().optional(),
-    timeoutMs: z.number().optional(),
-    idleTimeoutMs: z.number().optional(),
-    env: z.record(z.string(), z.string()).optional(),
+    model: z.optional(z.string()),
+    effort: z.optional(z.string()),
+    policy: z.optional(z.enum(["auto", "default"])),
+    cwd: z.optional(z.string()),
+    timeoutMs: z.optional(z.number()),
+    idleTimeoutMs: z.optional(z.number()),
+    env: z.optional(z.record(z.string(), z.string())),
   }),
-  lockWaitMs: z.number().optional(),
+  lockWaitMs: z.optional(z.number()),
 });
 type Job = z.infer<typeof jobSchema>;
 

@@ -16,39 +16,39 @@ import {
 import { join } from "node:path";
 import { customAlphabet } from "nanoid";
 import lockfile from "proper-lockfile";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { type Env, scvHome } from "./paths.js";
 
 const usageSchema = z.looseObject({
-  input: z.number().optional(),
-  cached: z.number().optional(),
-  cacheWrite: z.number().optional(),
-  output: z.number().optional(),
-  reasoning: z.number().optional(),
-  costUsd: z.number().optional(),
+  input: z.optional(z.number()),
+  cached: z.optional(z.number()),
+  cacheWrite: z.optional(z.number()),
+  output: z.optional(z.number()),
+  reasoning: z.optional(z.number()),
+  costUsd: z.optional(z.number()),
 });
 
 export const conversationSchema = z.looseObject({
   handle: z.string(),
   agent: z.string(),
   /** The vendor session id; absent until the CLI reported one. */
-  sessionId: z.string().optional(),
+  sessionId: z.optional(z.string()),
   cwd: z.string(),
-  model: z.string().optional(),
-  effort: z.string().optional(),
+  model: z.optional(z.string()),
+  effort: z.optional(z.string()),
   policy: z.enum(["auto", "default"]),
   createdAt: z.string(),
   updatedAt: z.string(),
-  turns: z.number().int().nonnegative(),
+  turns: z.int().check(z.nonnegative()),
   /** A one-line preview of the last prompt. */
-  lastPrompt: z.string().optional(),
+  lastPrompt: z.optional(z.string()),
   /** Totals over this conversation's turns, in scv's own accounting. */
-  usage: usageSchema.default({}),
+  usage: z._default(usageSchema, {}),
   /** The CLI's own running total after the last turn, for CLIs that report cumulatively. */
-  cumulative: usageSchema.optional(),
-  lastStatus: z.string().optional(),
+  cumulative: z.optional(usageSchema),
+  lastStatus: z.optional(z.string()),
 });
 
 export type ConversationRecord = z.infer<typeof conversationSchema>;

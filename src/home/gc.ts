@@ -20,7 +20,7 @@ import {
   unlinkSync,
 } from "node:fs";
 import { dirname, join, sep } from "node:path";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { ADAPTERS, type AdapterDescriptor } from "../adapters.js";
 import { formatDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
@@ -709,12 +709,12 @@ export function removeTranscripts(
 // The report (`scv agents gc --json` prints it as is; the table is rendered from it)
 
 const countsSchema = z.object({
-  transcripts: z.number().int().nonnegative(),
-  records: z.number().int().nonnegative(),
+  transcripts: z.int().check(z.nonnegative()),
+  records: z.int().check(z.nonnegative()),
   /** Lock folders and temp files left by crashed runs. */
-  leftovers: z.number().int().nonnegative(),
-  folders: z.number().int().nonnegative(),
-  bytes: z.number().int().nonnegative(),
+  leftovers: z.int().check(z.nonnegative()),
+  folders: z.int().check(z.nonnegative()),
+  bytes: z.int().check(z.nonnegative()),
 });
 
 const noteSchema = z.object({ path: z.string(), reason: z.string() });
@@ -723,22 +723,22 @@ export const gcReportSchema = z.object({
   /** True when nothing was removed and `items` is what would go. */
   dryRun: z.boolean(),
   olderThan: z.string(),
-  olderThanMs: z.number().int().positive(),
+  olderThanMs: z.int().check(z.positive()),
   /** What gc had to leave in scv's own conversation folder. */
   notes: z.array(noteSchema),
   agents: z.array(
     z.object({
       agent: z.string(),
       /** Why its transcripts were not looked at, or null. */
-      skipped: z.string().nullable(),
+      skipped: z.nullable(z.string()),
       counts: countsSchema,
       items: z.array(
         z.object({
           kind: z.enum(GC_KINDS),
           path: z.string(),
-          bytes: z.number().int().nonnegative(),
+          bytes: z.int().check(z.nonnegative()),
           modified: z.string(),
-          handle: z.string().optional(),
+          handle: z.optional(z.string()),
         }),
       ),
       kept: z.array(noteSchema),

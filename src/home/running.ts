@@ -14,7 +14,7 @@ import { hostname } from "node:os";
 import { customAlphabet } from "nanoid";
 import lockfile from "proper-lockfile";
 import writeFileAtomic from "write-file-atomic";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { Config } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import type { TurnEvent } from "../parsers/types.js";
@@ -41,32 +41,32 @@ export const DEFAULT_MAX_DEPTH = 2;
 /** The abort reason of a turn stopped by `scv kill`; it ends like a turn whose scv got SIGTERM. */
 export const KILL_REASON = "scv kill";
 
-const identitySchema = z.object({ pid: z.number().int().positive(), startTime: z.string() });
+const identitySchema = z.object({ pid: z.int().check(z.positive()), startTime: z.string() });
 
 export const runningTurnSchema = z.looseObject({
   version: z.literal(1),
-  handle: z.string().regex(HANDLE_PATTERN),
+  handle: z.string().check(z.regex(HANDLE_PATTERN)),
   /** SCV_TURN in the agent's environment: the handle and a nonce, so no two turns share it. */
   tag: z.string(),
   agent: z.string(),
-  model: z.string().optional(),
+  model: z.optional(z.string()),
   /** A one-line preview of the prompt. */
   prompt: z.string(),
   cwd: z.string(),
   /** How many agent turns are above this one (0: started by a person). */
-  depth: z.number().int().nonnegative(),
+  depth: z.int().check(z.nonnegative()),
   /** Started with --background: its result is kept until `scv wait` reads it. */
   background: z.boolean(),
   host: z.string(),
   /** The kernel's boot id, where there is one: after a reboot no recorded pid means anything. */
-  boot: z.string().optional(),
+  boot: z.optional(z.string()),
   startedAt: z.string(),
   /** The scv process running the turn. */
   scv: identitySchema,
   /** The agent's CLI, leader of its process group; absent until it started. */
-  agentProcess: identitySchema.optional(),
+  agentProcess: z.optional(identitySchema),
   /** The tool running now, as the parser summarised it (one redacted line). */
-  tool: z.string().optional(),
+  tool: z.optional(z.string()),
 });
 export type RunningTurnRecord = z.infer<typeof runningTurnSchema>;
 
@@ -74,7 +74,7 @@ export const finishedTurnSchema = z.looseObject({
   version: z.literal(1),
   handle: z.string(),
   /** The tag of the turn that ended; null for a turn that failed before it was registered. */
-  tag: z.string().nullable(),
+  tag: z.nullable(z.string()),
   agent: z.string(),
   background: z.boolean(),
   /** Its scv died and a later scv stopped what it left running. */
@@ -128,7 +128,7 @@ export function refuseTooDeep(env: Env, config: Config): void {
 
 // --- records ----------------------------------------------------------------------------------------
 
-function parseFile<T>(path: string, schema: z.ZodType<T>): T | undefined {
+function parseFile<T>(path: string, schema: z.ZodMiniType<T>): T | undefined {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -7,10 +7,9 @@
 
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { type AdapterDescriptor, type ModeReport, unreachable } from "../adapters.js";
 import type { TurnEvent } from "../parsers/types.js";
-import { readAs } from "../parsers/wire.js";
 import type { Policy } from "./env.js";
 import { createLineFramer } from "./framing.js";
 
@@ -221,7 +220,7 @@ export function findRollout(dir: string, threadId: string): string | undefined {
 }
 
 const TurnContextLine = z.looseObject({
-  timestamp: z.string().optional().catch(undefined),
+  timestamp: z.catch(z.optional(z.string()), undefined),
   type: z.literal("turn_context"),
   payload: z.looseObject({
     // An object `{ type, … }` today; a bare string is accepted in case a release flattens it.
@@ -285,8 +284,9 @@ export class RolloutReader {
     } catch {
       return;
     }
-    const context = readAs(TurnContextLine, value);
-    if (context === null) return;
+    const parsed = TurnContextLine.safeParse(value);
+    if (!parsed.success) return;
+    const context = parsed.data;
     const at = context.timestamp === undefined ? Number.NaN : Date.parse(context.timestamp);
     if (!Number.isNaN(at) && at < this.since) return;
     const sandbox = context.payload.sandbox_policy;

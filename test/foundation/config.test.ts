@@ -57,9 +57,50 @@ COPILOT_PROVIDER_BASE_URL = "http://127.0.0.1:9/v1"
     expectConfigError(`[agents.codex]\ntimeout = "soon"`, /agents\.codex\.timeout: a duration such as 90s/);
     expectConfigError(`[agents.codx]\nmodel = "x"`, /agents\.codx: unknown agent/);
     expectConfigError(`[agents.codex]\nmodle = "x"`, /agents\.codex\.modle: unknown key/);
-    expectConfigError(`parallel = "four"`, /parallel: /);
-    expectConfigError(`[agents.claude.env]\n"BAD NAME" = "1"`, /agents\.claude\.env/);
+    expectConfigError(`parallel = "four"`, /: parallel: expected a number, got a string$/);
+    expectConfigError(
+      `[agents.claude.env]\n"BAD NAME" = "1"`,
+      /: agents\.claude\.env\.BAD NAME: invalid key: expected a variable name such as IS_SANDBOX$/,
+    );
     expectConfigError(`this is = not toml =`, /\/etc\/scv\.toml is not valid TOML/);
+  });
+
+  it("says what kind of value was expected and found, whole numbers and ranges included", () => {
+    expectConfigError(`parallel = 0`, /: parallel: expected at least 1$/);
+    expectConfigError(`parallel = 65`, /: parallel: expected at most 64$/);
+    expectConfigError(`parallel = 2.5`, /: parallel: expected a whole number, got a fraction$/);
+    expectConfigError(`max_depth = true`, /: max_depth: expected a number, got a boolean$/);
+    expectConfigError(`[agents.claude]\nmodel = ""`, /: agents\.claude\.model: expected a non-empty string$/);
+    expectConfigError(
+      `[agents.claude]\neffort = 3`,
+      /: agents\.claude\.effort: expected a string, got a number$/,
+    );
+    expectConfigError(
+      `[agents.codex]\ntimeout = 5`,
+      /: agents\.codex\.timeout: expected a string, got a number$/,
+    );
+    expectConfigError(`[agents]\ncodex = 3`, /: agents\.codex: expected a table, got a number$/);
+    expectConfigError(`defaults = "x"`, /: defaults: expected a table, got a string$/);
+    expectConfigError(`[defaults]\nmodel = "x"`, /: defaults\.model: unknown key$/);
+  });
+
+  it("names the kind of a bad value, never the value", () => {
+    const canary = "sk-config-canary-7f3a9b";
+    for (const text of [
+      `[agents.claude]\nenv = "${canary}"`,
+      `[agents.claude]\npolicy = "${canary}"`,
+      `[agents.claude.env]\nKEY = ["${canary}"]`,
+      `parallel = "${canary}"`,
+    ]) {
+      try {
+        parseConfig(text, "/etc/scv.toml");
+        throw new Error(`accepted ${text}`);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ScvError);
+        expect((error as ScvError).message).toMatch(/^\/etc\/scv\.toml: \S/);
+        expect((error as ScvError).message).not.toContain(canary);
+      }
+    }
   });
 
   it("loads $SCV_CONFIG, else $SCV_HOME/config.toml, else the platform config dir", () => {

@@ -1,24 +1,14 @@
 // scv's conversation records: one JSON file per conversation in `$SCV_HOME/conversations/`, written
-// atomically (temp file + rename), validated when read, and locked while a turn runs.
+// atomically (src/home/atomic.ts), validated when read, and locked while a turn runs.
 
-import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { customAlphabet } from "nanoid";
 import lockfile from "proper-lockfile";
 import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { ensurePrivateDir } from "./agent-home.js";
+import { writeAtomicSync } from "./atomic.js";
 import { type Env, scvHome } from "./paths.js";
 
 const usageSchema = z.looseObject({
@@ -99,24 +89,13 @@ export function recordExists(handle: string, env: Env = process.env): boolean {
   return existsSync(recordPath(handle, env));
 }
 
-/** Writes the record atomically: a temporary `<handle>.json.<32-bit number>` (the name `scv agents gc`
- * knows as a crashed write), flushed, then renamed over the record. Hand-written because
- * write-file-atomic reads CommonJS's `__filename`, which scv's ESM bundle does not define. */
+/** Writes the record atomically (src/home/atomic.ts), flushed to disk. */
 export function writeConversation(record: ConversationRecord, env: Env = process.env): void {
   ensurePrivateDir(conversationsDir(env));
   const path = recordPath(record.handle, env);
-  const temporary = `${path}.${randomBytes(4).readUInt32BE(0)}`;
   try {
-    const fd = openSync(temporary, "wx", 0o600);
-    try {
-      writeFileSync(fd, `${JSON.stringify(record, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
+    writeAtomicSync(path, `${JSON.stringify(record, null, 2)}\n`);
   } catch (error) {
-    rmSync(temporary, { force: true });
     throw new ScvError("IO", `cannot write conversation record ${path}: ${(error as Error).message}`, {
       cause: error,
     });

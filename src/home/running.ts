@@ -13,7 +13,6 @@ import { readFileSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { customAlphabet } from "nanoid";
 import lockfile from "proper-lockfile";
-import writeFileAtomic from "write-file-atomic";
 import * as z from "zod/mini";
 import type { Config } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
@@ -21,6 +20,7 @@ import type { TurnEvent } from "../parsers/types.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
 import type { TurnContext, TurnPlan } from "../transport/turn.js";
 import { ensurePrivateDir } from "./agent-home.js";
+import { writeAtomicSync } from "./atomic.js";
 import {
   HANDLE_PATTERN,
   preview,
@@ -155,7 +155,7 @@ export function readFinished(handle: string, env: Env = process.env): FinishedTu
  * cut ends anyway, so its frequent updates skip the flush. */
 function writeRecord(path: string, value: unknown, fsync: boolean): void {
   try {
-    writeFileAtomic.sync(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600, fsync });
+    writeAtomicSync(path, `${JSON.stringify(value, null, 2)}\n`, { fsync });
   } catch (error) {
     throw new ScvError("IO", `cannot write turn record ${path}: ${(error as Error).message}`, {
       cause: error,
@@ -621,7 +621,7 @@ export async function killTurn(
     return "reaped";
   }
   const cancelFile = turnFile(handle, "cancel", env);
-  writeFileAtomic.sync(cancelFile, `${record.tag}\n`, { mode: 0o600 });
+  writeAtomicSync(cancelFile, `${record.tag}\n`, { fsync: false });
   try {
     table.kill(record.scv.pid, "SIGUSR2", false);
     const ended = () => turnEnded(handle, record.tag, env);

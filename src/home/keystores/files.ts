@@ -2,10 +2,10 @@
 // dotenv parsing that never throws, and atomic 0600 writes. Nothing here returns file contents to a
 // caller that prints: the stores turn what they read into a state and a secret-free detail.
 
-import { randomBytes } from "node:crypto";
-import { lstat, mkdir, open, rename, rm } from "node:fs/promises";
+import { lstat, mkdir, open, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../agent-home.js";
+import { writeAtomic } from "../atomic.js";
 
 /** What a key store found, and one line saying so without any secret in it. */
 export interface StoreInspection {
@@ -102,29 +102,13 @@ export function looseModeNote(mode: number): string {
   return (mode & 0o077) !== 0 ? ` (readable by others: chmod 600 it)` : "";
 }
 
-/** Writes `path` atomically with mode 0600, its folder 0700: the text goes to a new temporary file
- * (created 0600, so the key is never readable by others even for a moment), is flushed to disk, and
- * is renamed over `path` — a crash or a full disk leaves the old file or the new one, never half.
- *
- * Hand-written rather than write-file-atomic (a dependency): that library reads CommonJS's
- * `__filename` when it names its temporary file, which scv's ESM bundle does not define. */
+/** Writes `path` atomically with mode 0600 and flushed to disk (src/home/atomic.ts), its folder 0700: a
+ * crash or a full disk leaves the old file or the new one, never half, and the key is never readable
+ * by others even for a moment. */
 export async function writePrivate(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   ensurePrivateDir(dirname(path));
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    const handle = await open(temporary, "wx", 0o600);
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeAtomic(path, text, { mode: 0o600, fsync: true });
 }
 
 /** Removes `path` if it is there; true when something was removed. */

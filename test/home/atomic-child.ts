@@ -1,0 +1,32 @@
+// Run by atomic.test.ts in a process whose file size limit (ulimit -f) is far below what it writes:
+// the kernel takes part of the text, then refuses the rest (EFBIG), as on a disk that fills up
+// mid-write (ENOSPC). Prints what the write threw.
+import { writeConversation } from "../../src/home/conversations.js";
+import { writePrivate } from "../../src/home/keystores/files.js";
+
+// Node ignores SIGXFSZ, the signal that comes with EFBIG; write-file-atomic's signal-exit listens for
+// it during a write and raises it again, which would end this process. A full disk sends no signal.
+process.on("SIGXFSZ", () => {});
+
+const [kind, path] = process.argv.slice(2);
+const big = "x".repeat(4 * 1024 * 1024);
+try {
+  if (kind === "record") {
+    writeConversation({
+      handle: "codex-k3f9x2",
+      agent: "codex",
+      cwd: "/p",
+      policy: "default",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-02T00:00:00.000Z",
+      turns: 2,
+      usage: {},
+      lastPrompt: big,
+    });
+  } else {
+    await writePrivate(path ?? "", `{"key":"${big}"}\n`);
+  }
+  console.log(JSON.stringify({ error: null }));
+} catch (error) {
+  console.log(JSON.stringify({ error: (error as Error).message }));
+}

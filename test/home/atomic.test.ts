@@ -1,0 +1,120 @@
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { writeAtomic, writeAtomicSync } from "../../src/home/atomic.js";
+import { conversationsDir, readConversation, writeConversation } from "../../src/home/conversations.js";
+import { writePrivate } from "../../src/home/keystores/files.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+let root = "";
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "scv-atomic-"));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe("atomic writes", () => {
+  it("replace a file whole, 0600 whatever its mode was, and leave nothing beside it", async () => {
+    const path = join(root, "a.json");
+    writeFileSync(path, "old\n", { mode: 0o644 });
+    chmodSync(path, 0o644);
+    writeAtomicSync(path, "new\n");
+    expect(readFileSync(path, "utf8")).toBe("new\n");
+    expect(mode(path)).toBe(0o600);
+    await writeAtomic(path, "newer\n", { fsync: false });
+    expect(readFileSync(path, "utf8")).toBe("newer\n");
+    expect(mode(path)).toBe(0o600);
+    expect(readdirSync(root)).toEqual(["a.json"]);
+  });
+
+  it("replace a symlink instead of writing a secret through it", async () => {
+    const outside = join(root, "outside.json");
+    writeFileSync(outside, "the user's own file\n");
+    mkdirSync(join(root, "home"));
+    const link = join(root, "home", "auth.json");
+    symlinkSync(outside, link);
+    await writePrivate(link, '{"key":"sk-canary"}\n');
+    expect(lstatSync(link).isSymbolicLink()).toBe(false);
+    expect(readFileSync(link, "utf8")).toBe('{"key":"sk-canary"}\n');
+    expect(mode(link)).toBe(0o600);
+    expect(readFileSync(outside, "utf8")).toBe("the user's own file\n");
+
+    const record = join(root, "home", "record.json");
+    symlinkSync(outside, record);
+    writeAtomicSync(record, "{}\n");
+    expect(lstatSync(record).isFile()).toBe(true);
+    expect(readFileSync(outside, "utf8")).toBe("the user's own file\n");
+  });
+
+  // A process whose file size limit is far below what it writes: the kernel refuses the write
+  // (EFBIG) after part of the text reached the temporary file. Node ignores SIGXFSZ, so the write
+  // throws instead of the process dying.
+  it.runIf(process.platform !== "win32").each(["record", "credential"])(
+    "a %s write that fails half-way leaves the old file whole and no partial file",
+    (kind) => {
+      const env = { ...process.env, SCV_HOME: join(root, "scv") };
+      let path: string;
+      let old: string;
+      if (kind === "record") {
+        writeConversation(
+          {
+            handle: "codex-k3f9x2",
+            agent: "codex",
+            sessionId: "s-1",
+            cwd: "/p",
+            policy: "default",
+            createdAt: "2026-01-01T00:00:00.000Z",
+            updatedAt: "2026-01-01T00:00:00.000Z",
+            turns: 1,
+            usage: {},
+          },
+          env,
+        );
+        path = join(conversationsDir(env), "codex-k3f9x2.json");
+      } else {
+        path = join(root, "scv", "agents", "codex", ".codex", "auth.json");
+        mkdirSync(join(path, ".."), { recursive: true });
+        writeFileSync(path, '{"OPENAI_API_KEY":"sk-old"}\n', { mode: 0o600 });
+      }
+      old = readFileSync(path, "utf8");
+      const child = spawnSync(
+        "sh",
+        [
+          "-c",
+          'ulimit -f 16 && exec "$0" --import tsx test/home/atomic-child.ts "$1" "$2"',
+          process.execPath,
+          kind,
+          path,
+        ],
+        { cwd: ROOT, env, encoding: "utf8" },
+      );
+      expect(child.status, child.stderr).toBe(0);
+      const { error } = JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "{}") as {
+        error: string | null;
+      };
+      expect(error).toMatch(/EFBIG/);
+      if (kind === "record")
+        expect(error).toMatch(/^cannot write conversation record .*codex-k3f9x2\.json: /);
+      expect(error).not.toContain("\n");
+      expect(readFileSync(path, "utf8")).toBe(old);
+      expect(mode(path)).toBe(0o600);
+      expect(readdirSync(join(path, ".."))).toEqual([path.slice(path.lastIndexOf("/") + 1)]);
+      if (kind === "record") expect(readConversation("codex-k3f9x2", env).turns).toBe(1);
+    },
+  );
+});

@@ -61,15 +61,15 @@ describe("atomic writes", () => {
     expect(readFileSync(outside, "utf8")).toBe("the user's own file\n");
   });
 
-  // A process whose file size limit is far below what it writes: the kernel refuses the write
-  // (EFBIG) after part of the text reached the temporary file. Node ignores SIGXFSZ, so the write
-  // throws instead of the process dying.
+  // A process whose file size limit (ulimit -f) is far below what it writes: the kernel takes part
+  // of the text without an error (a short write), then refuses the rest (EFBIG), as a disk that
+  // fills up does (ENOSPC). write-file-atomic on its own took the short write for the whole text
+  // and renamed the truncated file over the old one.
   it.runIf(process.platform !== "win32").each(["record", "credential"])(
     "a %s write that fails half-way leaves the old file whole and no partial file",
     (kind) => {
       const env = { ...process.env, SCV_HOME: join(root, "scv") };
       let path: string;
-      let old: string;
       if (kind === "record") {
         writeConversation(
           {
@@ -91,7 +91,7 @@ describe("atomic writes", () => {
         mkdirSync(join(path, ".."), { recursive: true });
         writeFileSync(path, '{"OPENAI_API_KEY":"sk-old"}\n', { mode: 0o600 });
       }
-      old = readFileSync(path, "utf8");
+      const old = readFileSync(path, "utf8");
       const child = spawnSync(
         "sh",
         [

@@ -45,6 +45,7 @@ function scvConsumer(format: StreamFormat): Consumer {
     else if (event.type === "tool-end") toolEnds += 1;
   };
   const framer = createLineFramer({
+    elision: parser.elision,
     onLine: (line) => {
       for (const event of parser.push(line)) onEvent(event);
     },

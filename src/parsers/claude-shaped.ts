@@ -1,11 +1,12 @@
 // The state machine shared by the CLIs that print Claude Code's stream-json shapes (Claude, Qwen
 // Code, Amp, Cursor). What differs between them is a small flavour object, not a copy of this file.
 
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import {
   AssistantEvent,
   type ContentBlock,
+  claudeElidable,
   RateLimitEvent,
   ResultEvent,
   resultErrorText,
@@ -13,6 +14,7 @@ import {
   UserEvent,
   usageOfCounts,
 } from "./claude-wire.js";
+import type { ElisionPolicy } from "./elision.js";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText, epochToIso, kindFromStatus } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
@@ -37,6 +39,8 @@ export interface ClaudeFlavour {
   usage(result: ResultEvent, assistantUsage: Usage | undefined): Usage | undefined;
   /** Events only this CLI sends (Cursor's `tool_call`); null when the value is not valid. */
   extraEvent?(type: string, value: unknown, state: ClaudeShapedState): TurnEvent[] | null;
+  /** Long strings of those extra events that scv never reads, beyond `claudeElidable`'s. */
+  readonly extraElidable?: ElisionPolicy;
 }
 
 /** Claude's `assistant.error` categories (sdk.d.ts 4097) as failure kinds. */
@@ -92,7 +96,7 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
 
   /** Reads one event kind: null when the value is not that shape, else its events, the session first. */
   function withSession<T extends { session_id?: string | undefined }>(
-    schema: z.ZodType<T>,
+    schema: z.ZodMiniType<T>,
     read: (event: T, events: TurnEvent[]) => void,
   ): (value: unknown) => TurnEvent[] | null {
     return (value) => {
@@ -234,8 +238,11 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
     return sum;
   }
 
+  const { extraElidable } = flavour;
   return createJsonLinesParser({
     cumulativeUsage: flavour.cumulativeUsage,
+    elision:
+      extraElidable === undefined ? claudeElidable : (place) => claudeElidable(place) || extraElidable(place),
     event: byType((type, value) => {
       switch (type) {
         case "system":

@@ -2,7 +2,9 @@
 // sdk.d.ts) and of the CLIs that copy it: Qwen Code, Amp, Cursor. Only the fields scv reads are
 // checked; everything else passes through. Field names are the producers' own.
 
-import * as z from "zod";
+import * as z from "zod/mini";
+import type { StringPlace } from "./elision.js";
+import { isSummaryArgument } from "./tool-summary.js";
 import type { Usage } from "./types.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString } from "./wire.js";
 
@@ -33,7 +35,7 @@ export const ContentBlock = z.looseObject({
   /** tool_use */
   id: maybeString,
   name: maybeString,
-  input: z.unknown().optional(),
+  input: z.optional(z.unknown()),
   /** tool_result */
   tool_use_id: maybeString,
   is_error: maybeBoolean,
@@ -54,7 +56,7 @@ export const SystemEvent = z.looseObject({
   permission_mode: maybeString,
   /** api_retry */
   attempt: maybeNumber,
-  error_status: maybe(z.number().nullable()),
+  error_status: maybe(z.nullable(z.number())),
   error: maybeString,
   /** Qwen retry */
   data: maybe(z.looseObject({ attempt: maybeNumber, maxRetries: maybeNumber, delayMs: maybeNumber })),
@@ -66,15 +68,15 @@ export const AssistantEvent = z.looseObject({
     /** Shared by the one-line-per-content-block lines of one API message. */
     id: maybeString,
     content: Content,
-    stop_reason: maybe(z.string().nullable()),
+    stop_reason: maybe(z.nullable(z.string())),
     usage: maybe(TokenCounts),
   }),
   /** Set on a subagent's messages. */
-  parent_tool_use_id: maybe(z.string().nullable()),
+  parent_tool_use_id: maybe(z.nullable(z.string())),
   session_id: maybeString,
   /** On a synthetic error message: `authentication_failed`, `rate_limit`, `billing_error`, … */
   error: maybeString,
-  api_error_status: maybe(z.number().nullable()),
+  api_error_status: maybe(z.nullable(z.number())),
   /** Cursor with partial output: a repeat of text already sent. */
   model_call_id: maybeString,
 });
@@ -105,14 +107,14 @@ export const ResultEvent = z.looseObject({
   /** The final text on success; the error text on Claude's API failures. */
   result: maybeString,
   session_id: maybeString,
-  stop_reason: maybe(z.string().nullable()),
+  stop_reason: maybe(z.nullable(z.string())),
   terminal_reason: maybeString,
   /** Claude: cumulative across resumes. */
   total_cost_usd: maybeNumber,
   usage: maybe(TokenCounts),
   /** Claude: per model, cumulative across resumes. */
   modelUsage: maybe(z.record(z.string(), TokenCounts)),
-  api_error_status: maybe(z.number().nullable()),
+  api_error_status: maybe(z.nullable(z.number())),
   /** Claude's error subtypes. */
   errors: maybe(z.array(z.string())),
   /** Amp: a string; Qwen: `{message}`. */
@@ -154,4 +156,30 @@ export function resultErrorText(result: ResultEvent): string | undefined {
   const fromError = typeof error === "string" ? error : error?.message;
   const candidates = [fromError, result.errors?.join("\n"), result.result];
   return candidates.find((text) => text !== undefined && text.trim() !== "")?.trim();
+}
+
+/** Content block fields scv never reads: thinking text and its signature, redacted thinking, an
+ * image's source, and a tool result's content (string or blocks). */
+const UNREAD_BLOCK_FIELDS: ReadonlySet<string> = new Set([
+  "thinking",
+  "signature",
+  "data",
+  "source",
+  "content",
+]);
+
+/**
+ * The long strings of these events scv never reads (elision.ts): `tool_use_result`, Claude Code's
+ * second copy of each tool's output; a tool result's content; thinking; a message's content given
+ * as one string (only blocks are read); and a tool input's fields that the one-line summary does
+ * not read. Never a text block (the reply), an id, an error or usage.
+ */
+export function claudeElidable({ path }: StringPlace): boolean {
+  const [top, field, element, blockField, argument] = path;
+  if (top === "tool_use_result") return true;
+  if (top !== "message" || field !== "content") return false;
+  if (path.length === 2) return true;
+  if (element !== "[]" || blockField === undefined) return false;
+  if (blockField === "input") return argument === undefined || !isSummaryArgument(argument);
+  return UNREAD_BLOCK_FIELDS.has(blockField);
 }

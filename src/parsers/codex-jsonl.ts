@@ -2,11 +2,12 @@
 // `agent_message`; top-level `error` lines are mostly retry notices and only `turn.failed` is
 // terminal; exit 0 without `turn.completed` is not a success. The `-o` file is the backstop.
 
-import * as z from "zod";
+import * as z from "zod/mini";
+import type { StringPlace } from "./elision.js";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
-import { summarizeTool } from "./tool-summary.js";
+import { isSummaryArgument, summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
@@ -26,7 +27,7 @@ const CodexItem = z.looseObject({
   message: maybeString,
   /** command_execution */
   command: maybe(z.union([z.string(), z.array(z.string())])),
-  exit_code: maybe(z.number().nullable()),
+  exit_code: maybe(z.nullable(z.number())),
   /** `in_progress`, `completed`, `failed`, `declined` */
   status: maybeString,
   /** file_change */
@@ -34,7 +35,7 @@ const CodexItem = z.looseObject({
   /** mcp_tool_call */
   server: maybeString,
   tool: maybeString,
-  arguments: z.unknown().optional(),
+  arguments: z.optional(z.unknown()),
   error: maybe(z.looseObject({ message: maybeString })),
   /** web_search */
   query: maybeString,
@@ -95,6 +96,28 @@ function ignoredItem(value: unknown): boolean {
   return !READ_ITEMS.has(
     typeof type === "string" ? type : typeof item_type === "string" ? item_type : "unknown",
   );
+}
+
+/**
+ * The long strings of item events scv never reads (elision.ts): a command's output, an MCP call's
+ * result, reasoning text (told by the item's `type` given before it, as Codex writes it), and the
+ * MCP arguments the one-line summary does not read. Never an agent message, a plan, an error or
+ * a command line.
+ */
+export function codexElidable({ path, types }: StringPlace): boolean {
+  const [top, field, argument] = path;
+  if (top !== "item") return false;
+  switch (field) {
+    case "aggregated_output":
+    case "result":
+      return true;
+    case "text":
+      return path.length === 2 && types[1] === "reasoning";
+    case "arguments":
+      return argument === undefined || !isSummaryArgument(argument);
+    default:
+      return false;
+  }
 }
 
 function toolSummary(type: string, item: CodexItem): { name: string; summary: string } {
@@ -184,6 +207,7 @@ export function createCodexJsonlParser(): StreamParser {
 
   return createJsonLinesParser({
     cumulativeUsage: true,
+    elision: codexElidable,
     event: byType((type, value) => {
       switch (type) {
         case "thread.started": {

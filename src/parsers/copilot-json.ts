@@ -2,7 +2,7 @@
 // (`{type, data, id, timestamp}`), ending with a top-level `result` holding the session id and exit
 // code. Shapes from captures of 1.0.36, 1.0.63 and 1.0.102; no vendor schema is published.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus } from "./failure.js";
@@ -13,7 +13,7 @@ import type { FailureKind, StreamParser, TurnEvent, TurnFailure, Usage } from ".
 import { addUsage } from "./usage.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 
-function withData<T extends z.ZodRawShape>(shape: T) {
+function withData<T extends z.core.$ZodLooseShape>(shape: T) {
   return z.looseObject({ data: z.looseObject(shape) });
 }
 
@@ -28,7 +28,7 @@ const AssistantUsage = withData({
 const ToolStart = withData({
   toolCallId: z.string(),
   toolName: z.string(),
-  arguments: z.unknown().optional(),
+  arguments: z.optional(z.unknown()),
 });
 const ToolComplete = withData({ toolCallId: z.string(), success: maybeBoolean });
 const TurnRetry = withData({ reason: maybeString });

@@ -4,7 +4,8 @@
 
 import { type ClaudeShapedState, createClaudeShapedParser } from "./claude-shaped.js";
 import { CursorToolCallEvent, usageOfCounts } from "./claude-wire.js";
-import { summarizeTool } from "./tool-summary.js";
+import type { StringPlace } from "./elision.js";
+import { isSummaryArgument, summarizeTool } from "./tool-summary.js";
 import type { StreamParser, TurnEvent } from "./types.js";
 import { asRecord, readAs } from "./wire.js";
 
@@ -32,6 +33,15 @@ function parseArguments(raw: unknown): unknown {
   }
 }
 
+/** A tool call's result (only its keys tell the outcome) and the arguments the summary does not
+ * read. `function.arguments` is a JSON string the summary parses, so it is kept whole. */
+function cursorElidable({ path }: StringPlace): boolean {
+  const [top, , field, argument] = path;
+  if (top !== "tool_call") return false;
+  if (field === "result") return true;
+  return field === "args" && (argument === undefined || !isSummaryArgument(argument));
+}
+
 function onToolCall(value: unknown, state: ClaudeShapedState): TurnEvent[] | null {
   const event = readAs(CursorToolCallEvent, value);
   if (event === null) return null;
@@ -52,5 +62,6 @@ export function createCursorStreamJsonParser(): StreamParser {
     cumulativeUsage: false,
     usage: (result) => (result.usage === undefined ? undefined : usageOfCounts(result.usage)),
     extraEvent: (type, value, state) => (type === "tool_call" ? onToolCall(value, state) : []),
+    extraElidable: cursorElidable,
   });
 }

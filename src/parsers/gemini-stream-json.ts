@@ -3,7 +3,7 @@
 // text: the reply is the assistant deltas after the last tool call, as JSON mode's `response` is.
 // Authentication failures print nothing on stdout and exit 41.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
@@ -28,7 +28,7 @@ const ToolUse = z.looseObject({
   type: z.literal("tool_use"),
   tool_name: z.string(),
   tool_id: z.string(),
-  parameters: z.unknown().optional(),
+  parameters: z.optional(z.unknown()),
 });
 
 const ToolResult = z.looseObject({

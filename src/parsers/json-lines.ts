@@ -2,6 +2,7 @@
 // count what is not valid and keep going, and conclude the turn from what was recorded.
 
 import { stripAnsi } from "./ansi.js";
+import type { ElisionPolicy } from "./elision.js";
 import { PrettyObjectAssembler } from "./pretty-object.js";
 import { type ConcludeOptions, conclude, TurnRecord } from "./turn-record.js";
 import type { FailureKind, ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "./types.js";
@@ -19,6 +20,8 @@ export interface JsonLinesFormat {
   readonly exitCodeKind?: (code: number) => FailureKind | undefined;
   /** Also accept one pretty-printed object spread over many lines (Gemini's `json` output). */
   readonly multiLineObjects?: boolean;
+  /** The long strings `event` never reads (see `StreamParser.elision`). */
+  readonly elision?: ElisionPolicy;
 }
 
 /** The JSON value of a line, or undefined when it holds none (ANSI escapes around it are ignored). */
@@ -69,6 +72,7 @@ export function createJsonLinesParser(format: JsonLinesFormat): StreamParser {
   }
 
   return {
+    ...(format.elision === undefined ? {} : { elision: format.elision }),
     push(line: string): TurnEvent[] {
       if (assembler === undefined) return handle(line);
       const assembled = assembler.push(line);

@@ -2,7 +2,7 @@
 // `{type, timestamp, sessionID, ...data}`). Tools are reported only once finished; a step that
 // finishes for any reason but "tool-calls" ends the run; an `error` line means exit 1.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus } from "./failure.js";
@@ -23,7 +23,7 @@ const ToolUse = z.looseObject({
     state: z.looseObject({
       /** `completed` or `error`. */
       status: z.string(),
-      input: z.unknown().optional(),
+      input: z.optional(z.unknown()),
     }),
   }),
 });

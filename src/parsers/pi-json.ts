@@ -2,7 +2,7 @@
 // session header; the reply is the last assistant message. In json mode pi exits 0 even when that
 // message ended with `stopReason:"error"`, so the verdict comes from the message, not the exit code.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
@@ -45,7 +45,7 @@ const ToolStart = z.looseObject({
   type: z.literal("tool_execution_start"),
   toolCallId: z.string(),
   toolName: z.string(),
-  args: z.unknown().optional(),
+  args: z.optional(z.unknown()),
 });
 
 const ToolEnd = z.looseObject({

@@ -31,6 +31,19 @@ const PATH_FIELDS = [
 const QUERY_FIELDS = ["pattern", "query", "q", "regex", "glob_pattern", "search"];
 const URL_FIELDS = ["url", "uri"];
 
+const SUMMARY_FIELDS: ReadonlySet<string> = new Set([
+  ...COMMAND_FIELDS,
+  ...PATH_FIELDS,
+  ...QUERY_FIELDS,
+  ...URL_FIELDS,
+]);
+
+/** Whether a summary reads the tool argument `field`: it reads no other, so the rest of a tool's
+ * input (an edit's old and new text, a file's content) may be elided. */
+export function isSummaryArgument(field: string): boolean {
+  return SUMMARY_FIELDS.has(field);
+}
+
 function kindOf(name: string): ToolKind {
   const lower = name.toLowerCase();
   return KIND_BY_NAME.find(([, pattern]) => pattern.test(lower))?.[0] ?? "other";

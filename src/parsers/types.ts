@@ -1,6 +1,8 @@
 // The normalized events every output-format parser produces, and the parser contract the process
 // runner drives. A parser is a pure, line-at-a-time state machine: it never touches a process.
 
+import type { ElisionPolicy } from "./elision.js";
+
 /** Token usage of one turn (or a CLI's cumulative total, before `usage.ts` turns it into a share). */
 export interface Usage {
   /** Input tokens not read from the cache (CLIs that count cache reads inside their input are
@@ -80,6 +82,9 @@ export interface ParsedTurn {
 export interface StreamParser {
   /** One stdout line, without its newline. Never throws. */
   push(line: string): TurnEvent[];
+  /** The long string values this parser never reads, which the framer may cut to a prefix before
+   * decoding a line (elision.ts); absent when it reads every value. */
+  readonly elision?: ElisionPolicy;
   /** Counts a line the framer dropped (over the size limit). */
   skipped(): void;
   /** The turn's conclusion once the process has ended. */

@@ -1,12 +1,12 @@
 // Zod helpers for reading CLI wire events: lenient where scv only reads a field, strict only about
 // the fields that decide what an event is.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /** A field scv reads when present: missing or of another type, it reads as undefined rather than
  * failing the whole event (CLIs change field types between releases). */
-export function maybe<T extends z.ZodType>(schema: T) {
-  return schema.optional().catch(undefined);
+export function maybe<T extends z.ZodMiniType>(schema: T) {
+  return z.catch(z.optional(schema), undefined);
 }
 
 export const maybeString = maybe(z.string());
@@ -17,7 +17,7 @@ export const maybeBoolean = maybe(z.boolean());
 export const TypedEvent = z.looseObject({ type: z.string() });
 
 /** The value as `schema` reads it, or null when it is not that shape. */
-export function readAs<T>(schema: z.ZodType<T>, value: unknown): T | null {
+export function readAs<T>(schema: z.ZodMiniType<T>, value: unknown): T | null {
   const result = schema.safeParse(value);
   return result.success ? result.data : null;
 }

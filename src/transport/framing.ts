@@ -1,12 +1,18 @@
 // Cuts a child's stdout into lines for a parser: LF only, one trailing CR stripped, UTF-8 decoded
-// safely across chunk boundaries, and every line bounded so a runaway line cannot grow memory.
+// once per whole line (so a character cut by a chunk boundary is never split), and every line
+// bounded so a runaway line cannot grow memory. When the parser names string values it can do
+// without, long lines have those cut to a prefix while still bytes (src/parsers/elide-strings.ts):
+// decoding them is most of what reading an agent's stream costs.
 
-import { StringDecoder } from "node:string_decoder";
+import { StringElider } from "../parsers/elide-strings.js";
+import type { ElisionLimits, ElisionPolicy } from "../parsers/elision.js";
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;
+/** The carry buffer's first size; it doubles up to the longest line seen (at most the limit). */
+const FIRST_CARRY_BYTES = 64 * 1024;
 
 export interface LineFramerOptions {
   /** A line longer than this (in bytes, without its LF) is dropped whole and reported. */
@@ -14,6 +20,10 @@ export interface LineFramerOptions {
   readonly onLine: (line: string) => void;
   /** Called once per dropped line, as soon as it passes the limit. */
   readonly onOversized: () => void;
+  /** The parser's answer to which long strings it can do without (`StreamParser.elision`). */
+  readonly elision?: ElisionPolicy | undefined;
+  /** Overrides of the elision thresholds (tests force elision on short lines with them). */
+  readonly elisionLimits?: Partial<ElisionLimits>;
 }
 
 export interface LineFramer {
@@ -25,22 +35,33 @@ export interface LineFramer {
 export function createLineFramer(options: LineFramerOptions): LineFramer {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const { onLine, onOversized } = options;
-  // The start of a line that began in an earlier chunk. The decoder holds the bytes of a character
-  // cut by a chunk boundary; lines found whole inside one chunk skip it (a LF byte never occurs
-  // inside a multi-byte UTF-8 sequence, so such a line is always complete).
-  const decoder = new StringDecoder("utf8");
-  let carried = "";
-  let carriedBytes = 0;
+  const elider =
+    options.elision === undefined ? undefined : new StringElider(options.elision, options.elisionLimits);
+  // The bytes of a line that began in an earlier chunk, copied into one reused buffer: lines found
+  // whole inside one chunk are read where they are.
+  let carry = Buffer.alloc(0);
+  let carried = 0;
   let dropping = false;
 
-  function emit(text: string): void {
-    onLine(text.charCodeAt(text.length - 1) === CR ? text.slice(0, -1) : text);
+  function emit(bytes: Buffer, start: number, end: number): void {
+    const stop = end > start && bytes[end - 1] === CR ? end - 1 : end;
+    if (elider === undefined || !elider.wants(stop - start)) {
+      onLine(bytes.toString("utf8", start, stop));
+      return;
+    }
+    onLine(elider.elide(bytes.subarray(start, stop)).toString("utf8"));
   }
 
-  function resetCarry(): void {
-    carried = "";
-    carriedBytes = 0;
-    decoder.end();
+  function keep(chunk: Buffer, start: number, end: number): void {
+    const needed = carried + (end - start);
+    if (carry.length < needed) {
+      // Never past the limit: a longer line is dropped before it is kept.
+      const size = Math.min(maxLineBytes, Math.max(needed, carry.length * 2, FIRST_CARRY_BYTES));
+      const grown = Buffer.allocUnsafe(size);
+      carry.copy(grown, 0, 0, carried);
+      carry = grown;
+    }
+    carried += chunk.copy(carry, carried, start, end);
   }
 
   return {
@@ -50,27 +71,27 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
         const newline = chunk.indexOf(LF, start);
         if (newline === -1) {
           if (dropping) return;
-          carriedBytes += chunk.length - start;
-          if (carriedBytes > maxLineBytes) {
+          if (carried + (chunk.length - start) > maxLineBytes) {
             dropping = true;
-            resetCarry();
+            carried = 0;
             onOversized();
             return;
           }
-          carried += decoder.write(chunk.subarray(start));
+          keep(chunk, start, chunk.length);
           return;
         }
         if (dropping) {
           dropping = false;
-        } else if (carriedBytes + (newline - start) > maxLineBytes) {
-          resetCarry();
+        } else if (carried + (newline - start) > maxLineBytes) {
+          carried = 0;
           onOversized();
-        } else if (carriedBytes === 0) {
-          emit(chunk.toString("utf8", start, newline));
+        } else if (carried === 0) {
+          emit(chunk, start, newline);
         } else {
-          const text = carried + decoder.end(chunk.subarray(start, newline));
-          resetCarry();
-          emit(text);
+          keep(chunk, start, newline);
+          const length = carried;
+          carried = 0;
+          emit(carry, 0, length);
         }
         start = newline + 1;
       }
@@ -80,10 +101,10 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
         dropping = false;
         return;
       }
-      if (carriedBytes === 0) return;
-      const text = carried + decoder.end();
-      resetCarry();
-      emit(text);
+      if (carried === 0) return;
+      const length = carried;
+      carried = 0;
+      emit(carry, 0, length);
     },
   };
 }

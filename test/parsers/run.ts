@@ -28,6 +28,7 @@ export function feed(
   const events: TurnEvent[] = [];
   const framer = createLineFramer({
     maxLineBytes,
+    elision: parser.elision,
     onLine: (line) => events.push(...parser.push(line)),
     onOversized: () => parser.skipped(),
   });

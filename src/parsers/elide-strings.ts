@@ -1,0 +1,214 @@
+// Cuts the long JSON string values a parser can do without (elision.ts) out of one line's raw bytes,
+// before the line is decoded: decoding a 100 KB tool output into a V8 string and parsing it costs
+// ten times more per byte than finding its end. The scan never decodes: Buffer#indexOf finds each
+// quote at memchr speed, a quote after an odd run of backslashes is escaped, and only the few bytes
+// between strings (`":{"`, `,"`, numbers) are read one by one to follow the nesting.
+//
+// The result is the same line with each elided string replaced by a prefix of itself, cut on a
+// character and escape boundary, so it is valid JSON exactly when the line was — except that
+// damage inside a removed part (a raw control character, a bad escape) goes with it, which only
+// spares a line whose damage was in a value the parser never reads.
+
+import {
+  DEFAULT_ELISION_LIMITS,
+  type ElisionLimits,
+  type ElisionPolicy,
+  type StringPlace,
+} from "./elision.js";
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const LETTER_U = 0x75;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+/** Deeper lines are left whole: no agent nests its events this deep, and the frames stay fixed-size. */
+const MAX_DEPTH = 64;
+const NONE = -1;
+
+/** The index of the quote that ends the string whose content starts at `from`, or -1. */
+export function closingQuote(line: Buffer, from: number): number {
+  let quote = line.indexOf(QUOTE, from);
+  while (quote !== -1) {
+    let before = quote - 1;
+    while (before >= from && line[before] === BACKSLASH) before -= 1;
+    // An even run of backslashes escapes itself; an odd one escapes this quote.
+    if ((quote - 1 - before) % 2 === 0) return quote;
+    quote = line.indexOf(QUOTE, quote + 1);
+  }
+  return NONE;
+}
+
+function hexDigit(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : NONE;
+}
+
+/** The UTF-16 unit of the `\uXXXX` escape whose backslash is at `at`, or -1 when malformed. */
+function escapedUnit(line: Buffer, at: number): number {
+  let unit = 0;
+  for (let i = at + 2; i < at + 6; i += 1) {
+    const digit = hexDigit(line[i] ?? 0);
+    if (digit === NONE) return NONE;
+    unit = unit * 16 + digit;
+  }
+  return unit;
+}
+
+/** How many bytes the character or escape starting at `at` takes: a surrogate pair written as two
+ * escapes counts as one, so a cut never leaves half of it. */
+function unitLength(line: Buffer, at: number): number {
+  const byte = line[at]!;
+  if (byte === BACKSLASH) {
+    if (line[at + 1] !== LETTER_U) return 2;
+    const unit = escapedUnit(line, at);
+    const high = unit >= 0xd800 && unit <= 0xdbff;
+    if (high && line[at + 6] === BACKSLASH && line[at + 7] === LETTER_U) {
+      const low = escapedUnit(line, at + 6);
+      if (low >= 0xdc00 && low <= 0xdfff) return 12;
+    }
+    return 6;
+  }
+  if (byte < 0xc0) return 1; // ASCII, or a stray continuation byte (decoded as U+FFFD either way)
+  if (byte < 0xe0) return 2;
+  if (byte < 0xf0) return 3;
+  return 4;
+}
+
+/** The end of the longest prefix of the string content starting at `start` that ends on a character
+ * and escape boundary at or before `limit`. */
+export function prefixEnd(line: Buffer, start: number, limit: number): number {
+  let at = start;
+  while (at < limit) {
+    const next = at + unitLength(line, at);
+    if (next > limit) break;
+    at = next;
+  }
+  return at;
+}
+
+/** Cuts elidable long strings out of lines; one per framer, reusing its output buffer. */
+export class StringElider {
+  private readonly limits: ElisionLimits;
+  private scratch = Buffer.alloc(0);
+  // One frame per open object or array, innermost last: the object's current key and its `type`.
+  private readonly isArray = new Uint8Array(MAX_DEPTH);
+  private readonly keyStart = new Int32Array(MAX_DEPTH);
+  private readonly keyEnd = new Int32Array(MAX_DEPTH);
+  private readonly keyIsType = new Uint8Array(MAX_DEPTH);
+  private readonly typeStart = new Int32Array(MAX_DEPTH);
+  private readonly typeEnd = new Int32Array(MAX_DEPTH);
+
+  constructor(
+    private readonly policy: ElisionPolicy,
+    limits: Partial<ElisionLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_ELISION_LIMITS, ...limits };
+  }
+
+  /** Whether `line` is long enough to be worth scanning. */
+  wants(lineBytes: number): boolean {
+    return lineBytes >= this.limits.minLineBytes;
+  }
+
+  /** `line` with its elidable long strings cut to a prefix: `line` itself when nothing was cut, else
+   * a view of a buffer the next call reuses. A line the scan cannot follow (an unterminated string,
+   * nesting past 64, a repeated `type` key) comes back whole for the parser to judge. */
+  elide(line: Buffer): Buffer {
+    const { minStringBytes, keepBytes } = this.limits;
+    const { isArray, keyStart, keyEnd, keyIsType, typeStart, typeEnd } = this;
+    let depth = 0;
+    let expectKey = false;
+    // Once a string is cut, the line is rebuilt in the scratch buffer: `line` before `copied` is in
+    // it, as its first `written` bytes.
+    let cutAny = false;
+    let copied = 0;
+    let written = 0;
+    let from = 0;
+    for (;;) {
+      const open = line.indexOf(QUOTE, from);
+      const structureEnd = open === NONE ? line.length : open;
+      for (let at = from; at < structureEnd; at += 1) {
+        switch (line[at]) {
+          case OPEN_OBJECT:
+          case OPEN_ARRAY:
+            if (depth === MAX_DEPTH) return line;
+            isArray[depth] = line[at] === OPEN_ARRAY ? 1 : 0;
+            keyStart[depth] = NONE;
+            keyIsType[depth] = 0;
+            typeStart[depth] = NONE;
+            expectKey = line[at] === OPEN_OBJECT;
+            depth += 1;
+            break;
+          case CLOSE_OBJECT:
+          case CLOSE_ARRAY:
+            if (depth > 0) depth -= 1;
+            expectKey = false;
+            break;
+          case COMMA:
+            expectKey = depth > 0 && isArray[depth - 1] === 0;
+            break;
+          case COLON:
+            expectKey = false;
+            break;
+        }
+      }
+      if (open === NONE) break;
+      const close = closingQuote(line, open + 1);
+      if (close === NONE) return line;
+      const frame = depth - 1;
+      const inObject = frame >= 0 && isArray[frame] === 0;
+      if (expectKey && inObject) {
+        const isType = close - open === 5 && line.toString("latin1", open + 1, close) === "type";
+        // JSON.parse keeps the last of repeated keys; a decision made on the first would not hold.
+        if (isType && typeStart[frame] !== NONE) return line;
+        keyStart[frame] = open + 1;
+        keyEnd[frame] = close;
+        keyIsType[frame] = isType ? 1 : 0;
+        expectKey = false;
+      } else if (inObject && keyIsType[frame] === 1) {
+        typeStart[frame] = open + 1;
+        typeEnd[frame] = close;
+      } else if (close - open - 1 >= minStringBytes && this.policy(this.place(line, depth))) {
+        const cut = prefixEnd(line, open + 1, Math.min(close, open + 1 + keepBytes));
+        if (!cutAny) this.reserve(line.length);
+        cutAny = true;
+        written += line.copy(this.scratch, written, copied, cut);
+        copied = close;
+      }
+      from = close + 1;
+    }
+    if (!cutAny) return line;
+    written += line.copy(this.scratch, written, copied, line.length);
+    return this.scratch.subarray(0, written);
+  }
+
+  private reserve(bytes: number): void {
+    if (this.scratch.length < bytes)
+      this.scratch = Buffer.allocUnsafe(Math.max(bytes, this.scratch.length * 2));
+  }
+
+  /** The path and types of a string value inside `depth` open containers. */
+  private place(line: Buffer, depth: number): StringPlace {
+    const path: string[] = [];
+    const types: (string | undefined)[] = [];
+    for (let frame = 0; frame < depth; frame += 1) {
+      if (this.isArray[frame] === 1) {
+        path.push("[]");
+        types.push(undefined);
+        continue;
+      }
+      const start = this.keyStart[frame]!;
+      // A key with escapes reads as written, so it matches no rule and nothing under it is cut.
+      path.push(start === NONE ? "" : line.toString("utf8", start, this.keyEnd[frame]));
+      const typeStart = this.typeStart[frame]!;
+      types.push(typeStart === NONE ? undefined : line.toString("utf8", typeStart, this.typeEnd[frame]));
+    }
+    return { path, types };
+  }
+}

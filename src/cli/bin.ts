@@ -1,7 +1,9 @@
-// The `scv` executable.
+// The CLI program (dist/app.js, run by launcher.ts).
 
 import { processIo } from "./io.js";
 import { run } from "./main.js";
 
 const io = processIo();
-process.exitCode = await run(process.argv.slice(2), io);
+void run(process.argv.slice(2), io).then((code) => {
+  process.exitCode = code;
+});

@@ -33,7 +33,8 @@ export interface TempHome {
   folder(path: string, age: number): string;
   symlink(path: string, target: string): string;
   record(record: Partial<ConversationRecord> & { handle: string; agent: string }, age: number): string;
-  /** Every path below SCV_HOME and `outside`, symlinks not followed, relative to the root. */
+  /** Every path below SCV_HOME and `outside`, symlinks not followed, relative to the root; not
+   * scv's compile cache ($SCV_HOME/cache, src/cli/compile-cache.ts), which every successful run may add. */
   snapshot(): string[];
   remove(): void;
 }
@@ -92,6 +93,7 @@ export function tempHome(now: number): TempHome {
       const walk = (dir: string) => {
         for (const name of readdirSync(dir).sort()) {
           const path = join(dir, name);
+          if (path === join(scv, "cache")) continue;
           out.push(relative(root, path));
           if (lstatSync(path).isDirectory()) walk(path);
         }

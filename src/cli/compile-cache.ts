@@ -1,0 +1,81 @@
+// How the `scv` executable (launcher.ts) runs the bundled CLI (dist/app.js): through V8's code cache.
+// Compiling scv's own code was the largest part of its start-up, paid again on every turn; Node 20
+// has no compile cache of its own (module.enableCompileCache is Node ≥ 22.1). The first run of a
+// command keeps what V8 compiled for it in $SCV_HOME/cache/v8 (private, like the rest of scv's home);
+// later runs of that command start from it. A cache that is missing, unreadable, or rejected by V8
+// (another Node, other flags) only costs that run the compile time: the CLI runs the same either way.
+
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire, wrap } from "node:module";
+import { dirname, join } from "node:path";
+import { Script } from "node:vm";
+import { scvHome } from "../home/paths.js";
+
+export interface CompileCache {
+  readonly dir: string;
+  readonly file: string;
+  /** Files in `dir` with this prefix belong to this build on this Node; others are stale. */
+  readonly prefix: string;
+}
+
+/** Where the code cache of `argv`'s command lives; undefined when scv's home does not exist yet (a
+ * first `scv --help` leaves nothing behind). */
+export function compileCache(
+  env: NodeJS.ProcessEnv,
+  argv: readonly string[],
+  buildId: string,
+): CompileCache | undefined {
+  const home = scvHome(env);
+  try {
+    if (!statSync(home).isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
+  const dir = join(home, "cache", "v8");
+  const prefix = `${buildId}-${process.version}-${process.arch}-`;
+  // Each command compiles different code; its own cache holds exactly that.
+  const command = /^[a-z][a-z-]{0,30}$/.test(argv[0] ?? "") ? argv[0] : "scv";
+  return { dir, prefix, file: join(dir, `${prefix}${command}.bin`) };
+}
+
+function readCache(cache: CompileCache | undefined): Buffer | undefined {
+  if (cache === undefined) return undefined;
+  try {
+    return readFileSync(cache.file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the cache beside its stale predecessors' graves: temp file, then rename, so that turns
+ * started together never read a half-written one. */
+function writeCache(cache: CompileCache, data: Buffer): void {
+  try {
+    mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+    for (const name of readdirSync(cache.dir)) {
+      if (!name.startsWith(cache.prefix)) rmSync(join(cache.dir, name), { force: true });
+    }
+    const temp = `${cache.file}.${process.pid}.tmp`;
+    writeFileSync(temp, data, { mode: 0o600 });
+    renameSync(temp, cache.file);
+  } catch {
+    // A cache that cannot be written costs the next run its compile time, nothing more.
+  }
+}
+
+/** Runs the CLI bundle at `appPath` (CommonJS) as Node would, with the code cache when there is one;
+ * `buildId` names that bundle's build, so a cache never outlives it. */
+export function launch(appPath: string, buildId: string): void {
+  const cache = compileCache(process.env, process.argv.slice(2), buildId);
+  const cachedData = readCache(cache);
+  const script = new Script(wrap(readFileSync(appPath, "utf8")), { filename: appPath, cachedData });
+  if (cache !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
+    // At exit V8 has compiled everything this command ran; only a run that went well is kept.
+    process.once("exit", (code) => {
+      if (code === 0) writeCache(cache, script.createCachedData());
+    });
+  }
+  const module = { exports: {} };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(module.exports, module.exports, createRequire(appPath), module, appPath, dirname(appPath));
+}

@@ -1,0 +1,56 @@
+// The executable's code cache (src/cli/compile-cache.ts): where it goes, that only a run that went well
+// writes it, privately, that a cache V8 rejects (or garbage) costs nothing but a rewrite, and that
+// another build's caches are pruned.
+
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compileCache } from "../../src/cli/compile-cache.js";
+import { useLab } from "../helpers/lab.js";
+import { scv } from "../helpers/scv.js";
+
+const lab = useLab();
+
+const cacheDir = () => join(lab.world.scvHome, "cache", "v8");
+const cacheFiles = () => readdirSync(cacheDir()).sort();
+
+describe("compileCache", () => {
+  it("keeps one file per build, Node and command in $SCV_HOME/cache/v8, and none before scv's home exists", () => {
+    const env = { SCV_HOME: lab.world.scvHome };
+    expect(compileCache(env, ["delegate", "codex", "hi"], "b1")).toBeUndefined();
+    mkdirSync(lab.world.scvHome);
+    const cache = compileCache(env, ["delegate", "codex", "hi"], "b1");
+    const prefix = `b1-${process.version}-${process.arch}-`;
+    expect(cache).toEqual({ dir: cacheDir(), prefix, file: join(cacheDir(), `${prefix}delegate.bin`) });
+    // Options and oddities share one cache rather than naming files.
+    expect(compileCache(env, ["--version"], "b1")?.file).toBe(join(cacheDir(), `${prefix}scv.bin`));
+    expect(compileCache(env, ["../x"], "b1")?.file).toBe(join(cacheDir(), `${prefix}scv.bin`));
+  });
+});
+
+describe("scv's code cache", () => {
+  it("is written by a run that exits 0, private, and not by one that fails", async () => {
+    mkdirSync(lab.world.scvHome, { mode: 0o700 });
+    expect((await scv(lab.world, ["agents", "frobnicate"])).exitCode).toBe(2);
+    expect(() => cacheFiles()).toThrow();
+    expect((await scv(lab.world, ["agents", "list"])).exitCode).toBe(0);
+    const [file, ...others] = cacheFiles();
+    expect(others).toEqual([]);
+    expect(file).toMatch(new RegExp(`^[0-9a-f]{16}-${process.version}-${process.arch}-agents\\.bin$`));
+    expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
+    expect(statSync(join(cacheDir(), file ?? "")).mode & 0o777).toBe(0o600);
+  });
+
+  it("a garbage cache changes nothing for the user and is replaced; another build's is pruned", async () => {
+    mkdirSync(lab.world.scvHome, { mode: 0o700 });
+    const clean = await scv(lab.world, ["agents", "list"]);
+    const [file] = cacheFiles();
+    const path = join(cacheDir(), file ?? "");
+    writeFileSync(path, "not a code cache");
+    writeFileSync(join(cacheDir(), `0000000000000000-${process.version}-${process.arch}-agents.bin`), "old");
+    const again = await scv(lab.world, ["agents", "list"]);
+    expect([again.exitCode, again.stdout, again.stderr]).toEqual([0, clean.stdout, clean.stderr]);
+    expect(cacheFiles()).toEqual([file]);
+    expect(readFileSync(path).length).toBeGreaterThan(10_000);
+  });
+});

@@ -1,7 +1,15 @@
 // scv's conversation records: one JSON file per conversation in `$SCV_HOME/conversations/`, written
 // atomically (src/home/atomic.ts), validated when read, and locked while a turn runs.
 
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  type BigIntStats,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+} from "node:fs";
 import { join } from "node:path";
 import { customAlphabet } from "nanoid";
 import lockfile from "proper-lockfile";
@@ -136,8 +144,43 @@ export function listConversations(env: Env = process.env): {
   return { records, damaged };
 }
 
+/** How long a conversation lock nobody refreshes lasts before the next turn takes it over. */
+const LOCK_STALE_MS = 30_000;
+
+/** One lock folder, as created: its device and inode and its birth time. A lock taken over after it
+ * went stale is a new folder, which may reuse the inode number but is born later. */
+export interface LockIdentity {
+  readonly dev: string;
+  readonly ino: string;
+  readonly born: string;
+}
+
+/** The locks this process holds, by lock path. */
+const heldLocks = new Map<string, LockIdentity>();
+
+function lockPath(handle: string, env: Env): string {
+  return `${recordPath(handle, env)}.lock`;
+}
+
+/** The lock folder's identity and mtime now; undefined when there is none, or when the file system
+ * keeps no birth time (then one lock folder cannot be told from a later one). */
+function lockState(path: string): { identity: LockIdentity; mtimeMs: number } | undefined {
+  let stats: BigIntStats;
+  try {
+    stats = lstatSync(path, { bigint: true });
+  } catch {
+    return undefined;
+  }
+  if (!stats.isDirectory() || stats.birthtimeNs === 0n) return undefined;
+  return {
+    identity: { dev: String(stats.dev), ino: String(stats.ino), born: String(stats.birthtimeNs) },
+    mtimeMs: Number(stats.mtimeMs),
+  };
+}
+
 /** Locks a conversation for one turn. Waits up to `waitMs`, then fails with "conversation busy".
- * A lock left by a crashed scv goes stale and is taken over. Returns the release function. */
+ * A lock left by a crashed scv goes stale and is taken over; the reaper frees it at once when it
+ * proves the turn that held it dead (`releaseDeadLock`). Returns the release function. */
 export async function lockConversation(
   handle: string,
   env: Env = process.env,
@@ -146,10 +189,11 @@ export async function lockConversation(
   ensurePrivateDir(conversationsDir(env));
   const path = recordPath(handle, env);
   const retries = Math.max(0, Math.ceil(waitMs / 250));
+  let release: () => Promise<void>;
   try {
-    return await lockfile.lock(path, {
+    release = await lockfile.lock(path, {
       realpath: false,
-      stale: 30_000,
+      stale: LOCK_STALE_MS,
       update: 5_000,
       retries: { retries, factor: 1, minTimeout: 250, maxTimeout: 250 },
     });
@@ -162,6 +206,41 @@ export async function lockConversation(
       );
     }
     throw error;
+  }
+  const lock = `${path}.lock`;
+  const identity = lockState(lock)?.identity;
+  if (identity !== undefined) heldLocks.set(lock, identity);
+  return async () => {
+    heldLocks.delete(lock);
+    await release();
+  };
+}
+
+/** The identity of the lock this process holds on `handle`'s conversation, for its running-turn
+ * record; undefined when it holds none or the file system cannot tell lock folders apart. */
+export function heldLockIdentity(handle: string, env: Env = process.env): LockIdentity | undefined {
+  return heldLocks.get(lockPath(handle, env));
+}
+
+/** Removes the conversation lock a turn took, once the caller has proven that turn's scv gone: only
+ * the very folder that turn created (`identity`), never one this process holds, and only while it is
+ * fresh — a lock about to go stale may be taken over by a live turn any moment, and is left to that.
+ * True when it removed the lock. */
+export function releaseDeadLock(handle: string, identity: LockIdentity, env: Env = process.env): boolean {
+  const lock = lockPath(handle, env);
+  if (heldLocks.has(lock)) return false;
+  const state = lockState(lock);
+  if (state === undefined) return false;
+  const same =
+    state.identity.dev === identity.dev &&
+    state.identity.ino === identity.ino &&
+    state.identity.born === identity.born;
+  if (!same || state.mtimeMs < Date.now() - LOCK_STALE_MS + 10_000) return false;
+  try {
+    rmdirSync(lock);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -5,9 +5,11 @@
 // ours, and the tag the agent's environment carries (SCV_TURN, unique to the turn). The agent's
 // tools inherit that tag even when they leave its process group with setsid, so they can be found.
 // A turn whose scv died (SIGKILL, the OOM killer) leaves its record behind; the next scv, whatever
-// its command, kills what leads the agent's group or carries the tag, and turns the record into a
-// `cancelled` result and the conversation's lastStatus. `scv kill` asks a live scv to stop one of
-// its turns: it writes <handle>.cancel and sends SIGUSR2, and the scv aborts that turn as on SIGTERM.
+// its command, kills what leads the agent's group or carries the tag, turns the record into a
+// `cancelled` result and the conversation's lastStatus, and removes the conversation lock the turn
+// held (recorded as the very lock folder it created), so the conversation can be continued at once.
+// `scv kill` asks a live scv to stop one of its turns: it writes <handle>.cancel and sends SIGUSR2,
+// and the scv aborts that turn as on SIGTERM.
 
 import { readFileSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
@@ -23,9 +25,11 @@ import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import {
   HANDLE_PATTERN,
+  heldLockIdentity,
   preview,
   readConversation,
   recordExists,
+  releaseDeadLock,
   writeConversation,
 } from "./conversations.js";
 import type { Env } from "./paths.js";
@@ -67,6 +71,9 @@ export const runningTurnSchema = z.looseObject({
   agentProcess: z.optional(identitySchema),
   /** The tool running now, as the parser summarised it (one redacted line). */
   tool: z.optional(z.string()),
+  /** The conversation lock the turn holds (a continued conversation's), as the folder it created:
+   * the reaper removes that folder once the turn's scv is proven gone. */
+  lock: z.optional(z.object({ dev: z.string(), ino: z.string(), born: z.string() })),
 });
 export type RunningTurnRecord = z.infer<typeof runningTurnSchema>;
 
@@ -316,6 +323,7 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
       if (me === undefined) return variables;
       ensureTurnsDir(env);
       path = turnFile(plan.handle, "running", env);
+      const lock = heldLockIdentity(plan.handle, env);
       const fresh: RunningTurnRecord = {
         version: 1,
         handle: plan.handle,
@@ -330,6 +338,7 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
         ...(bootId() === undefined ? {} : { boot: bootId() }),
         startedAt: new Date().toISOString(),
         scv: me,
+        ...(lock === undefined ? {} : { lock }),
       };
       await withRecordLock(path, 5_000, async () => {
         const left = readRunning(plan.handle, env);
@@ -501,7 +510,9 @@ export async function reapHandle(
   });
 }
 
-/** Kills what the dead turn left running, records it cancelled, drops its running record. */
+/** Kills what the dead turn left running, records it cancelled, drops its running record, and frees
+ * its conversation lock — so the conversation can be continued at once instead of after the lock goes
+ * stale. The lock goes last, once nothing of the turn runs. */
 async function reapLocked(
   record: RunningTurnRecord,
   env: Env,
@@ -515,6 +526,7 @@ async function reapLocked(
   }
   rmSync(turnFile(record.handle, "running", env), { force: true });
   rmSync(turnFile(record.handle, "cancel", env), { force: true });
+  if (record.lock !== undefined) releaseDeadLock(record.handle, record.lock, env);
   return victims;
 }
 

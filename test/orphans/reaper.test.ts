@@ -1,12 +1,23 @@
 // The reaper against an injected process table: which processes it kills (only those whose start
 // time still matches, or that carry the turn's tag), what it records, and what it leaves alone.
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ScvError } from "../../src/errors.js";
 import type { ConversationRecord } from "../../src/home/conversations.js";
-import { writeConversation } from "../../src/home/conversations.js";
+import { heldLockIdentity, lockConversation, writeConversation } from "../../src/home/conversations.js";
 import {
   listRunning,
   type RunningTurnRecord,
@@ -215,6 +226,78 @@ describe("reapOrphans", () => {
     expect(await reapOrphans(env, table)).toEqual(["claude-aaaaaa", "codex-bbbbbb"]);
     expect(killed).toEqual(["-200 SIGKILL", "-500 SIGKILL", "-600 SIGKILL"]);
     expect(runningHandles(env)).toEqual([]);
+  });
+
+  describe("the conversation lock of the turn", () => {
+    const lockDir = () => join(home, "conversations", "claude-aaaaaa.json.lock");
+    /** A lock folder as proper-lockfile makes one, and its identity as the turn recorded it. */
+    function takenLock(): NonNullable<RunningTurnRecord["lock"]> {
+      mkdirSync(lockDir(), { recursive: true });
+      const stats = lstatSync(lockDir(), { bigint: true });
+      return { dev: String(stats.dev), ino: String(stats.ino), born: String(stats.birthtimeNs) };
+    }
+    const busy = () =>
+      lockConversation("claude-aaaaaa", env, 0).then(
+        async (release) => {
+          await release();
+          return false;
+        },
+        (error: unknown) => error instanceof ScvError && error.code === "CONVERSATION_BUSY",
+      );
+
+    it("is removed once the turn's scv is proven dead, so the conversation continues at once", async () => {
+      conversation("claude-aaaaaa", "2026-01-01T09:30:00.000Z");
+      record("claude-aaaaaa", { lock: takenLock() });
+      expect(await busy()).toBe(true);
+      expect(await reapOrphans(env, fakeTable({}).table)).toEqual(["claude-aaaaaa"]);
+      expect(existsSync(lockDir())).toBe(false);
+      expect(await busy()).toBe(false);
+    });
+
+    it("stays while the turn's scv is alive", async () => {
+      record("claude-aaaaaa", { lock: takenLock() });
+      const { table } = fakeTable({ 100: { startTime: "1000" }, 200: { startTime: "2000" } });
+      expect(await reapOrphans(env, table)).toEqual([]);
+      expect(existsSync(lockDir())).toBe(true);
+      expect(await busy()).toBe(true);
+    });
+
+    it("stays when it is another lock folder than the one the dead turn took, or about to go stale", async () => {
+      const recorded = takenLock();
+      rmdirSync(lockDir());
+      // A later turn's lock, taken over after the dead turn's went stale: maybe the same inode,
+      // born later.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      takenLock();
+      record("claude-aaaaaa", { lock: recorded });
+      expect(await reapOrphans(env, fakeTable({}).table)).toEqual(["claude-aaaaaa"]);
+      expect(existsSync(lockDir())).toBe(true);
+
+      // The dead turn's own lock, but last refreshed 25 s ago: a live turn may take it over any
+      // moment now, so it is left to that.
+      rmdirSync(lockDir());
+      const old = takenLock();
+      const past = new Date(Date.now() - 25_000);
+      utimesSync(lockDir(), past, past);
+      record("claude-aaaaaa", { lock: old });
+      expect(await reapOrphans(env, fakeTable({}).table)).toEqual(["claude-aaaaaa"]);
+      expect(existsSync(lockDir())).toBe(true);
+    });
+
+    it("is never one this process holds", async () => {
+      const release = await lockConversation("claude-aaaaaa", env, 0);
+      try {
+        const stats = lstatSync(lockDir(), { bigint: true });
+        const lock = { dev: String(stats.dev), ino: String(stats.ino), born: String(stats.birthtimeNs) };
+        expect(heldLockIdentity("claude-aaaaaa", env)).toEqual(lock);
+        record("claude-aaaaaa", { lock });
+        expect(await reapOrphans(env, fakeTable({}).table)).toEqual(["claude-aaaaaa"]);
+        expect(existsSync(lockDir())).toBe(true);
+      } finally {
+        await release();
+      }
+      expect(heldLockIdentity("claude-aaaaaa", env)).toBeUndefined();
+    });
   });
 
   it("leaves a record of another host alone", async () => {

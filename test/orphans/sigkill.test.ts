@@ -1,6 +1,7 @@
 // scv killed with SIGKILL mid-turn, through the built scv: its agent, the agent's grandchild and a
 // process that left the group with setsid survive it, and the next scv (any command) ends them all,
-// records the turn cancelled and never touches a process whose pid merely matches.
+// records the turn cancelled, frees the conversation lock the turn held, and never touches a process
+// whose pid merely matches.
 
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -65,6 +66,27 @@ describe("scv killed with SIGKILL mid-turn", () => {
     expect(list.exitCode).toBe(0);
     expect(await survivors(pids)).toEqual([]);
     expect(conversationRecord(lab.world, handle)).toMatchObject({ turns: 1, lastStatus: "cancelled" });
+  });
+
+  it("frees the conversation lock of the killed turn: the conversation continues at once, not after it goes stale", async () => {
+    await signIn(lab.world, "claude");
+    const first = await scv(lab.world, ["delegate", "claude", "Say hi"]);
+    const handle = /conversation: (claude-[0-9a-z]{6})/.exec(first.stderr)?.[1] ?? "";
+    const lock = join(lab.world.scvHome, "conversations", `${handle}.json.lock`);
+
+    const pids = await killScvMidTurn(["delegate", "-c", handle, "Again"], "grandchild");
+    // SIGKILL ran no cleanup: the lock stays, fresh for another 30 s.
+    expect(existsSync(lock)).toBe(true);
+    // A lock wait of 1 ms: a lock still there would make this turn fail "conversation busy" (exit 2).
+    const next = await scv(lab.world, ["delegate", "-c", handle, "And again"], {
+      env: { SCV_LOCK_WAIT: "1ms" },
+    });
+    expect(next.stderr).not.toMatch(/busy/);
+    expect(next.exitCode).toBe(0);
+    expect(next.stdout).toMatch(/\S/);
+    expect(await survivors(pids)).toEqual([]);
+    expect(conversationRecord(lab.world, handle)).toMatchObject({ turns: 2, lastStatus: "completed" });
+    expect(existsSync(lock)).toBe(false);
   });
 
   it("never signals a process whose pid was reused: only the recorded start time counts", async () => {

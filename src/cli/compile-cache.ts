@@ -47,13 +47,20 @@ function readCache(cache: CompileCache | undefined): Buffer | undefined {
   }
 }
 
-/** Writes the cache beside its stale predecessors' graves: temp file, then rename, so that turns
- * started together never read a half-written one. */
+/** Another build's cache is pruned once unused that long: two installs of scv (a global one and
+ * a project's) may share one home, and must not delete each other's cache on every run. */
+export const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
+
+/** Writes the cache with a temp file and a rename, so that turns started together never read a
+ * half-written one, and prunes other builds' caches unused for a week. */
 function writeCache(cache: CompileCache, data: Buffer): void {
   try {
     mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+    const now = Date.now();
     for (const name of readdirSync(cache.dir)) {
-      if (!name.startsWith(cache.prefix)) rmSync(join(cache.dir, name), { force: true });
+      const path = join(cache.dir, name);
+      if (!name.startsWith(cache.prefix) && now - statSync(path).mtimeMs > STALE_CACHE_MS)
+        rmSync(path, { force: true });
     }
     const temp = `${cache.file}.${process.pid}.tmp`;
     writeFileSync(temp, data, { mode: 0o600 });

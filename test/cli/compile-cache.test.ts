@@ -1,11 +1,11 @@
 // The executable's code cache (src/cli/compile-cache.ts): where it goes, that only a run that went well
 // writes it, privately, that a cache V8 rejects (or garbage) costs nothing but a rewrite, and that
-// another build's caches are pruned.
+// another build's caches are pruned once unused for a week.
 
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compileCache } from "../../src/cli/compile-cache.js";
+import { compileCache, STALE_CACHE_MS } from "../../src/cli/compile-cache.js";
 import { useLab } from "../helpers/lab.js";
 import { scv } from "../helpers/scv.js";
 
@@ -47,10 +47,16 @@ describe("scv's code cache", () => {
     const [file] = cacheFiles();
     const path = join(cacheDir(), file ?? "");
     writeFileSync(path, "not a code cache");
-    writeFileSync(join(cacheDir(), `0000000000000000-${process.version}-${process.arch}-agents.bin`), "old");
+    // Another build's caches: one unused for over a week goes, a recent one (another install of
+    // scv sharing this home) stays.
+    const other = (build: string) => `${build}-${process.version}-${process.arch}-agents.bin`;
+    writeFileSync(join(cacheDir(), other("0000000000000000")), "old");
+    const weekAgo = (Date.now() - STALE_CACHE_MS - 60_000) / 1000;
+    utimesSync(join(cacheDir(), other("0000000000000000")), weekAgo, weekAgo);
+    writeFileSync(join(cacheDir(), other("1111111111111111")), "recent");
     const again = await scv(lab.world, ["agents", "list"]);
     expect([again.exitCode, again.stdout, again.stderr]).toEqual([0, clean.stdout, clean.stderr]);
-    expect(cacheFiles()).toEqual([file]);
+    expect(cacheFiles()).toEqual([other("1111111111111111"), file].sort());
     expect(readFileSync(path).length).toBeGreaterThan(10_000);
   });
 });

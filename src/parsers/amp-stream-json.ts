@@ -8,6 +8,7 @@ import type { StreamParser } from "./types.js";
 export function createAmpStreamJsonParser(): StreamParser {
   return createClaudeShapedParser({
     cumulativeUsage: false,
+    sumsAssistantUsage: true,
     usage: (result, assistantUsage) =>
       result.usage === undefined ? assistantUsage : usageOfCounts(result.usage),
   });

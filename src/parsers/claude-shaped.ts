@@ -11,6 +11,7 @@ import {
   ResultEvent,
   resultErrorText,
   SystemEvent,
+  TokenCounts,
   UserEvent,
   usageOfCounts,
 } from "./claude-wire.js";
@@ -35,8 +36,12 @@ export interface ClaudeShapedState {
 export interface ClaudeFlavour {
   /** Whether the reported usage is a running total across resumed turns. */
   readonly cumulativeUsage: boolean;
-  /** This turn's usage from the result, given the sum of the assistant messages' usage. */
+  /** This turn's usage from the result, given the sum of the assistant messages' usage when the
+   * flavour `sumsAssistantUsage`. */
   usage(result: ResultEvent, assistantUsage: Usage | undefined): Usage | undefined;
+  /** Whether `usage` reads the assistant messages' usage (Amp's result may carry none): summing it
+   * costs every assistant line, so the flavours that take usage from the result alone skip it. */
+  readonly sumsAssistantUsage?: boolean;
   /** Events only this CLI sends (Cursor's `tool_call`); null when the value is not valid. */
   extraEvent?(type: string, value: unknown, state: ClaudeShapedState): TurnEvent[] | null;
   /** Long strings of those extra events that scv never reads, beyond `claudeElidable`'s. */
@@ -147,8 +152,9 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
 
   const onAssistant = withSession(AssistantEvent, (assistant, events) => {
     const { message } = assistant;
-    if (message.usage !== undefined) {
-      const usage = usageOfCounts(message.usage);
+    const counts = flavour.sumsAssistantUsage === true ? readAs(TokenCounts, message.usage) : null;
+    if (counts !== null) {
+      const usage = usageOfCounts(counts);
       if (message.id === undefined) anonymousUsage = addUsage(anonymousUsage, usage);
       else rememberUsage(message.id, usage);
     }

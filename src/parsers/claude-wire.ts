@@ -68,8 +68,9 @@ export const AssistantEvent = z.looseObject({
     /** Shared by the one-line-per-content-block lines of one API message. */
     id: maybeString,
     content: Content,
-    stop_reason: maybe(z.nullable(z.string())),
-    usage: maybe(TokenCounts),
+    /** `TokenCounts`, read (with `readAs`) only by the flavours that sum it: the others take usage
+     * from the result, and checking its twelve spellings on every line was a third of the cost. */
+    usage: z.optional(z.unknown()),
   }),
   /** Set on a subagent's messages. */
   parent_tool_use_id: maybe(z.nullable(z.string())),
@@ -108,7 +109,6 @@ export const ResultEvent = z.looseObject({
   result: maybeString,
   session_id: maybeString,
   stop_reason: maybe(z.nullable(z.string())),
-  terminal_reason: maybeString,
   /** Claude: cumulative across resumes. */
   total_cost_usd: maybeNumber,
   usage: maybe(TokenCounts),

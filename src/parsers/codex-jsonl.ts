@@ -14,37 +14,29 @@ import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
 
 const ThreadStarted = z.looseObject({ type: z.literal("thread.started"), thread_id: z.string() });
 
-const CodexItem = z.looseObject({
+/** The items scv reads, by what they are read for (exec_events.rs `ThreadItemDetails`). Every field
+ * is optional, so any object passes; each line is checked only for the fields its type is read for
+ * (one schema of all of them cost every line all of them). */
+const TextItem = z.looseObject({ text: maybeString });
+const ErrorItem = z.looseObject({ message: maybeString });
+/** Every tool item, read on each of its lines. */
+const ToolItem = z.looseObject({
   /** `item_N`: a counter within one process, not stable across runs. */
   id: maybeString,
-  /** `agent_message`, `reasoning`, `command_execution`, `file_change`, `mcp_tool_call`, … */
-  type: maybeString,
-  /** The field's name and value before Codex 0.44-0.130 (`assistant_message`). */
-  item_type: maybeString,
-  /** agent_message, reasoning, plan */
-  text: maybeString,
-  /** error items */
-  message: maybeString,
-  /** command_execution */
-  command: maybe(z.union([z.string(), z.array(z.string())])),
-  exit_code: maybe(z.nullable(z.number())),
   /** `in_progress`, `completed`, `failed`, `declined` */
   status: maybeString,
-  /** file_change */
-  changes: maybe(z.array(z.looseObject({ path: maybeString }))),
-  /** mcp_tool_call */
+  error: maybe(z.looseObject({ message: maybeString })),
+});
+type ToolItem = z.infer<typeof ToolItem>;
+/** What each tool item's one-line summary reads, once, when the tool starts. */
+const CommandDetails = z.looseObject({ command: maybe(z.union([z.string(), z.array(z.string())])) });
+const FileChangeDetails = z.looseObject({ changes: maybe(z.array(z.looseObject({ path: maybeString }))) });
+const WebSearchDetails = z.looseObject({ query: maybeString });
+/** mcp_tool_call (and collab_tool_call, without a server). */
+const CallDetails = z.looseObject({
   server: maybeString,
   tool: maybeString,
   arguments: z.optional(z.unknown()),
-  error: maybe(z.looseObject({ message: maybeString })),
-  /** web_search */
-  query: maybeString,
-});
-type CodexItem = z.infer<typeof CodexItem>;
-
-const ItemEvent = z.looseObject({
-  type: z.enum(["item.started", "item.updated", "item.completed"]),
-  item: CodexItem,
 });
 
 const TurnCompleted = z.looseObject({
@@ -77,25 +69,14 @@ const TOOL_ITEMS = new Set([
   "web_search",
   "collab_tool_call",
 ]);
-const RECONNECTING = /^Reconnecting\.\.\.\s*(?:(\d+)\/\d+)?/;
-
-function itemType(item: CodexItem): string {
-  return item.type ?? item.item_type ?? "unknown";
-}
-
 /** Item types whose events scv reads; the others (reasoning, todo_list, …) are valid and yield nothing. */
 const READ_ITEMS = new Set(["agent_message", "assistant_message", "plan", "error", ...TOOL_ITEMS]);
+const RECONNECTING = /^Reconnecting\.\.\.\s*(?:(\d+)\/\d+)?/;
 
-/** Whether `value` is an item event of a type scv does not read, told without the schema: most lines
- * of a long turn are reasoning, and checking them field by field costs more than parsing their
- * JSON. CodexItem accepts any object, so this skips nothing the schema would refuse. */
-function ignoredItem(value: unknown): boolean {
-  const item = (value as { item?: unknown }).item;
-  if (typeof item !== "object" || item === null || Array.isArray(item)) return false;
-  const { type, item_type } = item as { type?: unknown; item_type?: unknown };
-  return !READ_ITEMS.has(
-    typeof type === "string" ? type : typeof item_type === "string" ? item_type : "unknown",
-  );
+/** An item's type: `type`, or `item_type` before Codex 0.44-0.130 (`assistant_message`). */
+function itemType(item: Record<string, unknown>): string {
+  const { type, item_type } = item;
+  return typeof type === "string" ? type : typeof item_type === "string" ? item_type : "unknown";
 }
 
 /**
@@ -120,25 +101,39 @@ export function codexElidable({ path, types }: StringPlace): boolean {
   }
 }
 
-function toolSummary(type: string, item: CodexItem): { name: string; summary: string } {
+/** The tool's name and one-line summary, or null when the item is not that tool's shape. */
+function toolStart(type: string, item: unknown): { name: string; summary: string } | null {
   switch (type) {
-    case "command_execution":
-      return { name: "shell", summary: summarizeTool("shell", { command: item.command }) };
+    case "command_execution": {
+      const details = readAs(CommandDetails, item);
+      return details && { name: "shell", summary: summarizeTool("shell", { command: details.command }) };
+    }
     case "file_change": {
-      const paths = (item.changes ?? []).flatMap((change) =>
+      const details = readAs(FileChangeDetails, item);
+      if (details === null) return null;
+      const paths = (details.changes ?? []).flatMap((change) =>
         change.path === undefined ? [] : [change.path],
       );
       const more = paths.length > 1 ? ` (+${paths.length - 1} more)` : "";
       return { name: "apply_patch", summary: `${summarizeTool("edit", { path: paths[0] })}${more}` };
     }
-    case "mcp_tool_call": {
-      const name = [item.server, item.tool].filter((part) => part !== undefined).join(".") || "mcp";
-      return { name, summary: summarizeTool(name, item.arguments) };
+    case "web_search": {
+      const details = readAs(WebSearchDetails, item);
+      return (
+        details && { name: "web_search", summary: summarizeTool("web_search", { query: details.query }) }
+      );
     }
-    case "web_search":
-      return { name: "web_search", summary: summarizeTool("web_search", { query: item.query }) };
-    default:
-      return { name: item.tool ?? type, summary: summarizeTool(item.tool ?? type, item.arguments) };
+    case "mcp_tool_call": {
+      const details = readAs(CallDetails, item);
+      if (details === null) return null;
+      const name = [details.server, details.tool].filter((part) => part !== undefined).join(".") || "mcp";
+      return { name, summary: summarizeTool(name, details.arguments) };
+    }
+    default: {
+      const details = readAs(CallDetails, item);
+      const name = details?.tool ?? type;
+      return details && { name, summary: summarizeTool(name, details.arguments) };
+    }
   }
 }
 
@@ -159,36 +154,56 @@ export function createCodexJsonlParser(): StreamParser {
   let lastPlan: string | undefined;
   const tools = new ToolTracker();
 
-  function onItem(value: unknown): TurnEvent[] | null {
-    if (ignoredItem(value)) return [];
-    const event = readAs(ItemEvent, value);
-    if (event === null) return null;
-    const { item } = event;
-    const type = itemType(item);
-    const events: TurnEvent[] = [];
-    if (event.type === "item.completed" && (type === "agent_message" || type === "assistant_message")) {
-      lastAgentMessage = item.text ?? "";
-      events.push({ type: "text", text: lastAgentMessage });
-    } else if (event.type === "item.completed" && type === "plan" && item.text !== undefined) {
-      lastPlan = item.text;
-    } else if (event.type === "item.completed" && type === "error" && item.message !== undefined) {
+  function onItem(
+    phase: "item.started" | "item.updated" | "item.completed",
+    value: unknown,
+  ): TurnEvent[] | null {
+    const item = (value as { item?: unknown }).item;
+    if (typeof item !== "object" || item === null || Array.isArray(item)) return null;
+    const type = itemType(item as Record<string, unknown>);
+    // Most lines of a long turn are reasoning, which scv does not read: no schema runs on them.
+    if (!READ_ITEMS.has(type)) return [];
+    const completed = phase === "item.completed";
+    if (type === "agent_message" || type === "assistant_message") {
+      const message = readAs(TextItem, item);
+      if (message === null || !completed) return message && [];
+      lastAgentMessage = message.text ?? "";
+      return [{ type: "text", text: lastAgentMessage }];
+    }
+    if (type === "plan") {
+      const plan = readAs(TextItem, item);
+      if (plan !== null && completed && plan.text !== undefined) lastPlan = plan.text;
+      return plan && [];
+    }
+    if (type === "error") {
+      const error = readAs(ErrorItem, item);
+      if (error === null || !completed || error.message === undefined) return error && [];
       // Non-fatal notices: config warnings, "model rerouted", transport fallbacks.
-      events.push({
-        type: "error",
-        message: item.message,
-        kind: classifyErrorText(item.message),
-        terminal: false,
-      });
-    } else if (TOOL_ITEMS.has(type) && item.id !== undefined) {
-      // `file_change` may come only as `item.completed`: it still gets its start.
-      if (!tools.isOpen(item.id) && event.type !== "item.updated") {
-        const { name, summary } = toolSummary(type, item);
-        events.push(tools.start(item.id, name, summary));
-      }
-      if (event.type === "item.completed") {
-        const ok = item.status !== "failed" && item.status !== "declined" && item.error === undefined;
-        events.push(tools.end(item.id, ok, type));
-      }
+      return [
+        { type: "error", message: error.message, kind: classifyErrorText(error.message), terminal: false },
+      ];
+    }
+    const tool = readAs(ToolItem, item);
+    return tool && onTool(phase, type, tool, item);
+  }
+
+  function onTool(
+    phase: "item.started" | "item.updated" | "item.completed",
+    type: string,
+    tool: ToolItem,
+    item: unknown,
+  ): TurnEvent[] | null {
+    if (tool.id === undefined) return [];
+    const events: TurnEvent[] = [];
+    // `file_change` may come only as `item.completed`: it still gets its start.
+    if (!tools.isOpen(tool.id) && phase !== "item.updated") {
+      const start = toolStart(type, item);
+      if (start === null) return null;
+      events.push(tools.start(tool.id, start.name, start.summary));
+    }
+    if (phase === "item.completed") {
+      const ok = tool.status !== "failed" && tool.status !== "declined" && tool.error === undefined;
+      events.push(tools.end(tool.id, ok, type));
     }
     return events;
   }
@@ -217,7 +232,7 @@ export function createCodexJsonlParser(): StreamParser {
         case "item.started":
         case "item.updated":
         case "item.completed":
-          return onItem(value);
+          return onItem(type, value);
         case "turn.completed": {
           const completed = readAs(TurnCompleted, value);
           if (completed === null) return null;

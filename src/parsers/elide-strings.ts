@@ -43,6 +43,17 @@ export function closingQuote(line: Buffer, from: number): number {
   return NONE;
 }
 
+/** Whether the key between `start` and `end` is `type`, read without decoding it. */
+function isTypeKey(line: Buffer, start: number, end: number): boolean {
+  return (
+    end - start === 4 &&
+    line[start] === 0x74 &&
+    line[start + 1] === 0x79 &&
+    line[start + 2] === 0x70 &&
+    line[start + 3] === 0x65
+  );
+}
+
 function hexDigit(byte: number): number {
   if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
   const lower = byte | 0x20;
@@ -164,7 +175,7 @@ export class StringElider {
       const frame = depth - 1;
       const inObject = frame >= 0 && isArray[frame] === 0;
       if (expectKey && inObject) {
-        const isType = close - open === 5 && line.toString("latin1", open + 1, close) === "type";
+        const isType = isTypeKey(line, open + 1, close);
         // JSON.parse keeps the last of repeated keys; a decision made on the first would not hold.
         if (isType && typeStart[frame] !== NONE) return line;
         keyStart[frame] = open + 1;

@@ -62,28 +62,37 @@ function firstString(args: Record<string, unknown>, fields: readonly string[]): 
 }
 
 function describe(name: string, args: Record<string, unknown>): string {
-  const command = firstString(args, COMMAND_FIELDS);
-  const path = firstString(args, PATH_FIELDS);
-  const query = firstString(args, QUERY_FIELDS);
-  const url = firstString(args, URL_FIELDS);
-  const kind = kindOf(name);
-  switch (kind) {
-    case "shell":
+  // Each kind looks only for the fields it shows: a summary runs on every tool call.
+  switch (kindOf(name)) {
+    case "shell": {
+      const command = firstString(args, COMMAND_FIELDS);
       return command === undefined ? name : `$ ${command}`;
-    case "edit":
+    }
+    case "edit": {
+      const path = firstString(args, PATH_FIELDS);
       return path === undefined ? name : `edit ${path}`;
-    case "read":
+    }
+    case "read": {
+      const path = firstString(args, PATH_FIELDS);
       return path === undefined ? name : `read ${path}`;
-    case "search":
+    }
+    case "search": {
+      const query = firstString(args, QUERY_FIELDS);
       if (query !== undefined) return `search: ${query}`;
+      const path = firstString(args, PATH_FIELDS);
       return path === undefined ? name : `list ${path}`;
-    case "fetch":
+    }
+    case "fetch": {
+      const url = firstString(args, URL_FIELDS);
       return url === undefined ? name : `fetch ${url}`;
+    }
     case "todo":
       return "update todos";
     case "other": {
+      const command = firstString(args, COMMAND_FIELDS);
       if (command !== undefined) return `$ ${command}`;
-      const detail = path ?? query ?? url;
+      const detail =
+        firstString(args, PATH_FIELDS) ?? firstString(args, QUERY_FIELDS) ?? firstString(args, URL_FIELDS);
       return detail === undefined ? name : `${name} ${detail}`;
     }
   }

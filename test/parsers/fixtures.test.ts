@@ -1,10 +1,11 @@
 // Every real capture in test/fixtures, replayed through the framer and its format's parser, with
 // the whole turn (reply, session, mode, usage, status, failure, bad lines) asserted exactly.
 
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { OutputFormatKind } from "../../src/adapters.js";
 import type { ParsedTurn } from "../../src/parsers/types.js";
-import { runFixture } from "./run.js";
+import { FIXTURES, fixtureStdout, runFixture } from "./run.js";
 
 const CLAUDE = "3f0c9a52-6a53-4a8e-9c1e-2f7d5b8e4a10";
 const CLAUDE_ZERO_USAGE = { input: 0, cached: 0, cacheWrite: 0, output: 0, costUsd: 0 };
@@ -14,6 +15,14 @@ const QWEN = "7db7d536-6945-47a5-b41b-98a8777cef2c";
 const OPENCODE = "ses_dc9b277faffepcwmd73pn0Rq2h";
 const COPILOT = "6d2b8f0e-1c4a-4e7b-9a35-0f8e2c7d1b54";
 const GEMINI = "3df7c9fb-01d5-4918-ad13-9da397ec056e";
+
+/** The long reply a reconstructed capture was built with: Codex's last-message file, or the
+ * `result` of Claude's result line. */
+function readFixtureReply(cli: "claude" | "codex", name: string): string {
+  if (cli === "codex") return readFileSync(`${FIXTURES}codex/${name}.last-message.txt`, "utf8");
+  const lines = fixtureStdout(cli, name).toString("utf8").trim().split("\n");
+  return (JSON.parse(lines.at(-1) ?? "{}") as { result: string }).result;
+}
 
 function claudeFailure(failure: ParsedTurn["failure"]): ParsedTurn {
   return {
@@ -69,6 +78,28 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
       badLines: 0,
     },
   ],
+  // Long tool outputs, cut by the framer before decoding: the turn reads the same.
+  [
+    "claude-stream-json",
+    "claude",
+    "tool-outputs",
+    {
+      status: "completed",
+      reply: readFixtureReply("claude", "tool-outputs"),
+      sessionId: CLAUDE,
+      mode: "bypassPermissions",
+      usage: {
+        input: 12245,
+        cached: 0,
+        cacheWrite: 0,
+        output: 6,
+        reasoning: 0,
+        costUsd: 0.024550000000000002,
+      },
+      cumulativeUsage: true,
+      badLines: 0,
+    },
+  ],
   // subtype "success" with is_error true: failures, not replies.
   [
     "claude-stream-json",
@@ -117,6 +148,19 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
     {
       status: "completed",
       reply: "MOCK-REPLY-1",
+      sessionId: CODEX_THREAD,
+      usage: { input: 9147, cached: 0, cacheWrite: 0, output: 6, reasoning: 0 },
+      cumulativeUsage: true,
+      badLines: 0,
+    },
+  ],
+  [
+    "codex-jsonl",
+    "codex",
+    "tool-items",
+    {
+      status: "completed",
+      reply: readFixtureReply("codex", "tool-items"),
       sessionId: CODEX_THREAD,
       usage: { input: 9147, cached: 0, cacheWrite: 0, output: 6, reasoning: 0 },
       cumulativeUsage: true,

@@ -8,7 +8,9 @@ import { feed, fixtureEnd, fixtureStdout } from "./run.js";
 
 const SUCCESSFUL_CAPTURES: readonly (readonly [OutputFormatKind, string, string])[] = [
   ["claude-stream-json", "claude", "turn1"],
+  ["claude-stream-json", "claude", "tool-outputs"],
   ["codex-jsonl", "codex", "turn1"],
+  ["codex-jsonl", "codex", "tool-items"],
   ["pi-json", "pi", "turn1"],
   ["gemini-stream-json", "gemini", "turn1"],
   ["qwen-stream-json", "qwen", "turn1"],

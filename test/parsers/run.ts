@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { OutputFormatKind } from "../../src/adapters.js";
+import type { ElisionLimits } from "../../src/parsers/elision.js";
 import { createParser } from "../../src/parsers/index.js";
 import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/parsers/types.js";
 import { createLineFramer } from "../../src/transport/framing.js";
@@ -10,6 +11,8 @@ import { createLineFramer } from "../../src/transport/framing.js";
 export interface Run {
   readonly turn: ParsedTurn;
   readonly events: TurnEvent[];
+  /** The characters of the lines the parser was handed (after any elision). */
+  readonly parsedChars: number;
 }
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
@@ -18,23 +21,35 @@ export function endWith(overrides: Partial<ProcessEnd> = {}): ProcessEnd {
   return { exitCode: 0, signal: null, stderrTail: "", ...overrides };
 }
 
-/** Runs `chunks` through the line framer into `parser` and finishes it with `end`. */
+export interface FeedOptions {
+  readonly maxLineBytes?: number;
+  /** `false`: the framer cuts nothing, whatever the parser would allow. */
+  readonly elision?: false | { readonly limits?: Partial<ElisionLimits> };
+}
+
+/** Runs `chunks` through the line framer into `parser`, as a turn wires them, and finishes it with
+ * `end`. */
 export function feed(
   parser: StreamParser,
   chunks: readonly (string | Buffer)[],
   end: ProcessEnd,
-  maxLineBytes?: number,
+  options: FeedOptions = {},
 ): Run {
   const events: TurnEvent[] = [];
+  let parsedChars = 0;
   const framer = createLineFramer({
-    maxLineBytes,
-    elision: parser.elision,
-    onLine: (line) => events.push(...parser.push(line)),
+    maxLineBytes: options.maxLineBytes,
+    elision: options.elision === false ? undefined : parser.elision,
+    elisionLimits: options.elision === false ? undefined : options.elision?.limits,
+    onLine: (line) => {
+      parsedChars += line.length;
+      events.push(...parser.push(line));
+    },
     onOversized: () => parser.skipped(),
   });
   for (const chunk of chunks) framer.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
   framer.end();
-  return { turn: parser.finish(end), events };
+  return { turn: parser.finish(end), events, parsedChars };
 }
 
 export function parse(format: OutputFormatKind, stdout: string | Buffer, end: Partial<ProcessEnd> = {}): Run {
@@ -79,10 +94,15 @@ export function fixtureStdout(cli: string, name: string): Buffer {
 }
 
 /** Replays a capture in 4 KiB chunks, as a pipe would deliver it. */
-export function runFixture(format: OutputFormatKind, cli: string, name: string): Run {
+export function runFixture(
+  format: OutputFormatKind,
+  cli: string,
+  name: string,
+  elision?: FeedOptions["elision"],
+): Run {
   const stdout = fixtureStdout(cli, name);
   const chunks: Buffer[] = [];
   for (let offset = 0; offset < stdout.length; offset += 4096)
     chunks.push(stdout.subarray(offset, offset + 4096));
-  return feed(createParser(format), chunks, fixtureEnd(cli, name));
+  return feed(createParser(format), chunks, fixtureEnd(cli, name), elision === undefined ? {} : { elision });
 }

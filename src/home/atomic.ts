@@ -1,26 +1,23 @@
 // scv's one way to replace a file atomically: conversation records, running-turn records and
 // results, and the credential and settings files of the key stores all go through here.
 //
-// write-file-atomic creates a temporary `<path>.<32-bit number>` beside the file (the name
-// `scv agents gc` knows as a crashed write) with the final mode, so the text is never readable by
-// others even for a moment; flushes it to disk; renames it over the file; and removes it when
-// anything fails. A crash, a full disk or a failed write leaves the old file or the new one, never
-// half of one. (It names its temporary files after CommonJS's `__filename`, which scripts/build.mjs
-// defines for the ESM bundle.)
+// The text goes into a temporary `<path>.<32-bit number>` beside the file (the name `scv agents gc`
+// knows as a crashed write), created exclusively with the final mode, so it is never readable by
+// others even for a moment; it is written whole (Node's writeFile loops over short writes: a disk
+// that fills up or a file size limit takes part of a write without an error), flushed to disk
+// unless the caller says it need not be, and renamed over the file. Anything failing removes the
+// temporary file: a crash, a full disk or a failed write leaves the old file or the new one, never
+// half of one. A symlink at `path` is replaced, never followed — scv writes secrets into its own
+// files only, not wherever a link in an agent's home points — and the file belongs to the writing
+// user, as a new file does.
 //
-// The text itself is written here, in its `tmpfileCreated` hook, with Node's own writeFile, which
-// writes until all of it is on disk or fails. write-file-atomic (6.0.0, and its newer releases)
-// issues one write and ignores how much of it the kernel took: when a disk fills up or a file size
-// limit is reached, write(2) first takes part of the text without an error, and the truncated file
-// was renamed over the good one (test/home/atomic.test.ts shows it).
-//
-// Around it: a symlink at `path` is replaced, never followed — scv writes secrets into its own
-// files only, not wherever a link in an agent's home points — and the file is owned by the writing
-// user, not by whoever owned the file it replaces.
+// Not write-file-atomic, which scv used before: that library issues a single write and takes a
+// short one for the whole text (test/home/atomic.test.ts shows a truncated record renamed over a
+// good one), and loading it (worker_threads, signal-exit) cost every turn's start-up a few ms.
 
-import { lstatSync, rmSync, writeFileSync } from "node:fs";
-import { lstat, rm, writeFile } from "node:fs/promises";
-import writeFileAtomic from "write-file-atomic";
+import { randomBytes } from "node:crypto";
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { open, rename, rm } from "node:fs/promises";
 
 export interface AtomicWriteOptions {
   /** The file's mode; 0600 unless given. */
@@ -30,12 +27,30 @@ export interface AtomicWriteOptions {
   readonly fsync?: boolean;
 }
 
+/** `<path>.<32-bit number>`: beside the file, so the rename stays on one file system. */
+export function temporaryPath(path: string): string {
+  return `${path}.${randomBytes(4).readUInt32BE(0)}`;
+}
+
 export function writeAtomicSync(path: string, text: string, options: AtomicWriteOptions = {}): void {
-  if (isSymlinkSync(path)) rmSync(path, { force: true });
-  writeFileAtomic.sync(path, "", {
-    ...libraryOptions(options),
-    tmpfileCreated: (temporary) => writeFileSync(temporary, text, "utf8"),
-  });
+  const temporary = temporaryPath(path);
+  let fd: number | undefined;
+  try {
+    const mode = options.mode ?? 0o600;
+    fd = openSync(temporary, "wx", mode);
+    // The mode exactly, whatever the umask.
+    fchmodSync(fd, mode);
+    writeFileSync(fd, text, "utf8");
+    if (options.fsync ?? true) fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    // rename(2) replaces a symlink itself, never its target.
+    renameSync(temporary, path);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 export async function writeAtomic(
@@ -43,33 +58,18 @@ export async function writeAtomic(
   text: string,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  if (await isSymlink(path)) await rm(path, { force: true });
-  await writeFileAtomic(path, "", {
-    ...libraryOptions(options),
-    tmpfileCreated: (temporary) => writeFile(temporary, text, "utf8"),
-  });
-}
-
-function libraryOptions(options: AtomicWriteOptions): writeFileAtomic.Options {
-  const owner =
-    process.getuid !== undefined && process.getgid !== undefined
-      ? { chown: { uid: process.getuid(), gid: process.getgid() } }
-      : {};
-  return { mode: options.mode ?? 0o600, fsync: options.fsync ?? true, encoding: "utf8", ...owner };
-}
-
-function isSymlinkSync(path: string): boolean {
+  const temporary = temporaryPath(path);
+  const mode = options.mode ?? 0o600;
+  const file = await open(temporary, "wx", mode);
   try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
-async function isSymlink(path: string): Promise<boolean> {
-  try {
-    return (await lstat(path)).isSymbolicLink();
-  } catch {
-    return false;
+    await file.chmod(mode);
+    await file.writeFile(text, "utf8");
+    if (options.fsync ?? true) await file.sync();
+    await file.close();
+    await rename(temporary, path);
+  } catch (error) {
+    await file.close().catch(() => {});
+    await rm(temporary, { force: true });
+    throw error;
   }
 }

@@ -97,7 +97,7 @@ export interface GcOptions {
 // Names
 
 /** What a file in scv's conversation folder is. Records are `<handle>.json`; proper-lockfile locks one
- * with a `<handle>.json.lock` folder; write-file-atomic writes `<handle>.json.<32-bit number>` and
+ * with a `<handle>.json.lock` folder; atomic.ts writes `<handle>.json.<32-bit number>` and
  * renames it over the record, so one still there means a crash mid-write. */
 export function conversationEntry(
   name: string,

@@ -3,8 +3,8 @@
 import { lstatSync, readdirSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import writeFileAtomic from "write-file-atomic";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
+import { temporaryPath } from "../../src/home/atomic.js";
 import { conversationsDir, lockConversation } from "../../src/home/conversations.js";
 import {
   applyGc,
@@ -331,10 +331,8 @@ describe("applyGc", () => {
 });
 
 describe("names", () => {
-  it("classifies scv's conversation files as write-file-atomic and proper-lockfile name them", async () => {
-    const tmp = (writeFileAtomic as unknown as { _getTmpname(file: string): string })._getTmpname(
-      "/x/codex-k3f9x2.json",
-    );
+  it("classifies scv's conversation files as atomic.ts and proper-lockfile name them", async () => {
+    const tmp = temporaryPath("/x/codex-k3f9x2.json");
     expect(conversationEntry(tmp.slice(3))).toEqual({ kind: "temp", handle: "codex-k3f9x2" });
     const release = await lockConversation("codex-k3f9x2", home.env, 0);
     try {

@@ -4,8 +4,8 @@
 import { writeConversation } from "../../src/home/conversations.js";
 import { writePrivate } from "../../src/home/keystores/files.js";
 
-// Node ignores SIGXFSZ, the signal that comes with EFBIG; write-file-atomic's signal-exit listens for
-// it during a write and raises it again, which would end this process. A full disk sends no signal.
+// EFBIG comes with SIGXFSZ, which would end this process; a full disk sends no signal, and the
+// write must fail with an error as it does there.
 process.on("SIGXFSZ", () => {});
 
 const [kind, path] = process.argv.slice(2);

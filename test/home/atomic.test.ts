@@ -63,7 +63,7 @@ describe("atomic writes", () => {
 
   // A process whose file size limit (ulimit -f) is far below what it writes: the kernel takes part
   // of the text without an error (a short write), then refuses the rest (EFBIG), as a disk that
-  // fills up does (ENOSPC). write-file-atomic on its own took the short write for the whole text
+  // fills up does (ENOSPC). write-file-atomic, which scv used before, took the short write for the whole text
   // and renamed the truncated file over the old one.
   it.runIf(process.platform !== "win32").each(["record", "credential"])(
     "a %s write that fails half-way leaves the old file whole and no partial file",

@@ -1,7 +1,8 @@
-// One agent CLI as a process: spawned in its own process group with stdin closed, its
-// stdout handed on chunk by chunk (turn.ts frames it into lines for the parser), a bounded tail of
-// its stderr kept for messages, and the whole group ended on a time limit, an idle limit or a
-// cancellation: SIGTERM, then SIGKILL after a grace period. The first termination reason wins.
+// One agent CLI as a process: spawned in its own process group with stdin closed (or given its
+// prompt, then closed), its stdout handed on chunk by chunk (turn.ts frames it into lines for the
+// parser), a bounded tail of its stderr kept for messages, and the whole group ended on a time
+// limit, an idle limit or a cancellation: SIGTERM, then SIGKILL after a grace period. The first
+// termination reason wins.
 
 // node:child_process rather than execa: this is the one spawn on every turn's path, and loading
 // execa (250 KB with its dependencies) cost ~40 ms of start-up CPU for options scv does not use
@@ -19,6 +20,8 @@ export interface ProcessOptions {
   readonly cwd: string;
   /** The complete environment; nothing of scv's own is added. */
   readonly env: Readonly<Record<string, string>>;
+  /** Written to stdin, which is then closed; without it stdin is /dev/null. */
+  readonly stdin?: string;
   /** Whole-process limit. */
   readonly timeoutMs?: number;
   /** Limit on time without any output (stdout or stderr). */
@@ -143,8 +146,9 @@ export function startProcess(options: ProcessOptions): AgentProcess {
     subprocess = spawn(options.file, [...options.args], {
       cwd: options.cwd,
       env: { ...options.env },
-      // `codex exec` waits forever on an open stdin pipe, even with a prompt argument.
-      stdio: ["ignore", "pipe", "pipe"],
+      // `codex exec` waits forever on an open stdin pipe, even with a prompt argument: a pipe only
+      // for a payload, closed once it is written.
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       // Its own process group, so the agent's tools and MCP servers can be ended with it.
       detached: true,
     });
@@ -164,6 +168,13 @@ export function startProcess(options: ProcessOptions): AgentProcess {
     };
   }
   const pid = subprocess.pid;
+  if (options.stdin !== undefined && subprocess.stdin !== null) {
+    // Written as the pipe drains while stdout is read, so a prompt of megabytes cannot deadlock
+    // against an agent that writes before it reads. An agent that exits (or fails to start) without
+    // reading it breaks the pipe: EPIPE changes nothing about how the turn ends.
+    subprocess.stdin.on("error", () => {});
+    subprocess.stdin.end(options.stdin);
+  }
 
   // Listen for the exit before reading anything, so an early exit is never missed. The 'exit'
   // event (not 'close') marks the end: a grandchild may hold stdout open after the agent itself
@@ -247,6 +258,8 @@ export function startProcess(options: ProcessOptions): AgentProcess {
       subprocess.stderr?.destroy();
       await drained;
     }
+    // A payload nobody read (a process outside the group holding the pipe) is dropped.
+    subprocess.stdin?.destroy();
     const durationMs = Date.now() - started;
     if (pid === undefined) {
       return {

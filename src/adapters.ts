@@ -130,13 +130,21 @@ export type OutputFormat =
 
 export type OutputFormatKind = OutputFormat["kind"];
 
-/** How the prompt reaches the CLI, and how a prompt beginning with `-` is kept from reading as a flag. */
+/** How the prompt reaches the CLI so that it arrives as written, whatever it begins with (`-`, `@`). */
 export type PromptStyle =
-  /** The prompt is the last positional argument; `endOfOptions` says the CLI honours `--` before it. */
-  | { kind: "positional"; endOfOptions: boolean }
+  /** The prompt is the last positional argument; `endOfOptions` says the CLI honours `--` before it;
+   * `stdinDash` that an argument `-` makes it read the prompt from stdin, so a prompt that is just
+   * `-` is written there too. */
+  | { kind: "positional"; endOfOptions: boolean; stdinDash: boolean }
   /** The prompt is the value of a flag: `args` before it normally, and `joined` (`--prompt=`) glued to
    * it as one argv element when it begins with `-`. */
-  | { kind: "flag"; args: readonly string[]; joined: string };
+  | { kind: "flag"; args: readonly string[]; joined: string }
+  /** The prompt is written to the CLI's stdin, which is then closed: no argument carries it, so
+   * nothing in it reads as an option or a file to attach, and it may be larger than one argument.
+   * `trims`: the CLI strips whitespace from both ends of what it reads and appends its first
+   * positional argument to it, so the prompt's trailing whitespace goes as that argument, and a
+   * prompt beginning with whitespace (which reads as neither) goes as that argument alone. */
+  | { kind: "stdin"; trims: boolean };
 
 /** How a CLI continues an earlier conversation; `{session}` is the vendor session id. */
 export type Resume =
@@ -346,7 +354,7 @@ const CLAUDE_BASE = {
   args: ["-p"],
   headlessArgs: [],
   // `-p` is a boolean (`--print`); the prompt is positional and commander honours `--`.
-  prompt: { kind: "positional", endOfOptions: true },
+  prompt: { kind: "positional", endOfOptions: true, stdinDash: false },
   modelArgs: ["--model", "{model}"],
   effortArgs: ["--effort", "{effort}"],
   effortLevels: ["low", "medium", "high", "xhigh", "max"],
@@ -436,7 +444,8 @@ export const ADAPTERS = [
     args: ["exec"],
     // Today's CLI refuses a folder outside a git repository without it (exec and exec resume).
     headlessArgs: ["--skip-git-repo-check"],
-    prompt: { kind: "positional", endOfOptions: true },
+    // `codex exec -- -` reads its prompt from stdin ("No prompt provided via stdin." on /dev/null).
+    prompt: { kind: "positional", endOfOptions: true, stdinDash: true },
     modelArgs: ["-m", "{model}"],
     effortArgs: ["-c", 'model_reasoning_effort="{effort}"'],
     effortLevels: ["minimal", "low", "medium", "high", "xhigh"],
@@ -548,7 +557,7 @@ export const ADAPTERS = [
     command: "dsh",
     args: ["--profile", "headless"],
     headlessArgs: [],
-    prompt: { kind: "positional", endOfOptions: false },
+    prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
     modelArgs: [],
     effortArgs: [],
     effortLevels: [],
@@ -592,9 +601,10 @@ export const ADAPTERS = [
     command: "pi",
     args: ["-p"],
     headlessArgs: [],
-    // Checked with the real CLI: pi reads a leading `-` as an option even after `--`, so such a
-    // prompt is refused rather than passed.
-    prompt: { kind: "positional", endOfOptions: false },
+    // Checked with the real CLI: an argument beginning with `@` is a file to attach and one
+    // beginning with `-` an option, even after `--`. Piped stdin is read as the prompt, trimmed
+    // (`data.trim()`), with the first message argument appended to it unchanged.
+    prompt: { kind: "stdin", trims: true },
     modelArgs: ["--model", "{model}"],
     effortArgs: ["--thinking", "{effort}"],
     effortLevels: ["off", "minimal", "low", "medium", "high", "xhigh"],
@@ -774,7 +784,7 @@ export const ADAPTERS = [
     command: "opencode",
     args: ["run"],
     headlessArgs: [],
-    prompt: { kind: "positional", endOfOptions: true },
+    prompt: { kind: "positional", endOfOptions: true, stdinDash: false },
     modelArgs: ["-m", "{model}"],
     // Today's `--variant` is its provider-specific reasoning effort.
     effortArgs: ["--variant", "{effort}"],
@@ -879,7 +889,7 @@ export const ADAPTERS = [
     command: "cursor-agent",
     args: ["-p"],
     headlessArgs: [],
-    prompt: { kind: "positional", endOfOptions: false },
+    prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
     modelArgs: ["--model", "{model}"],
     effortArgs: [],
     effortLevels: [],
@@ -962,7 +972,7 @@ export const ADAPTERS = [
     command: "kimi",
     args: [],
     headlessArgs: [],
-    prompt: { kind: "positional", endOfOptions: false },
+    prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
     modelArgs: [],
     effortArgs: [],
     effortLevels: [],

@@ -1,6 +1,7 @@
 // The command line of one headless turn, as a pure function of the descriptor and the request.
 // Every value (model, effort, session id, prompt) becomes exactly one argv element; nothing goes
 // through a shell. Values are checked here because this is the last place before they reach a CLI.
+// A CLI that would misread a prompt passed as an argument gets it on stdin instead (its row says so).
 
 import { type AdapterDescriptor, unreachable } from "../adapters.js";
 import { ScvError } from "../errors.js";
@@ -30,10 +31,19 @@ export interface ArgvRequest {
  * `-m --yolo` as a flag after an empty value. */
 const MODEL_ID = /^(?!-)[A-Za-z0-9._:/@[\]-]{1,128}$/;
 
+/** One turn's command line, and what the CLI reads on stdin. */
+export interface AgentCommand {
+  /** The arguments after the executable. */
+  readonly args: string[];
+  /** Written to the CLI's stdin, which is then closed; undefined leaves stdin closed (/dev/null). */
+  readonly stdin: string | undefined;
+}
+
 /** The arguments after the command, in the order the CLIs' grammars need: fixed args, the resume
  * subcommand, headless args, full-permission args, output args, model/effort, the session, then the
- * prompt. Throws a usage error (exit 2) for a value the CLI must not receive. */
-export function buildAgentArgs(request: ArgvRequest): string[] {
+ * prompt — or, for a CLI that takes it on stdin, the prompt as `stdin`. Throws a usage error (exit 2)
+ * for a value the CLI must not receive. */
+export function buildAgentCommand(request: ArgvRequest): AgentCommand {
   const { entry, policy, session } = request;
   const prompt = checkPrompt(request.prompt);
   const resume = entry.resume;
@@ -70,36 +80,61 @@ export function buildAgentArgs(request: ArgvRequest): string[] {
     args.push(...fill(session.kind === "start" ? resume.start : resume.options, "{session}", sessionId));
   }
   const positional = continuing ? fill(resume.positional, "{session}", sessionId) : [];
-  args.push(...promptArgs(entry, positional, prompt));
+  const delivery = promptDelivery(entry, positional, prompt);
+  args.push(...delivery.args);
   if (args.some((arg) => Buffer.byteLength(arg) >= MAX_ARG_BYTES)) {
     throw new ScvError(
       "USAGE",
       `the prompt is ${Math.ceil(Buffer.byteLength(prompt) / 1024)} KiB, more than one command-line argument can carry (128 KiB) — put the bulk in a file and point the prompt at it`,
     );
   }
-  return args;
+  return { args, stdin: delivery.stdin };
 }
 
 /** Linux refuses a single argv string of 128 KiB or more (MAX_ARG_STRLEN) with E2BIG. */
 const MAX_ARG_BYTES = 128 * 1024;
 
-/** The prompt and any positional session id, kept from reading as options. */
-function promptArgs(entry: AdapterDescriptor, positional: readonly string[], prompt: string): string[] {
+/** The prompt and any positional session id, kept from reading as options or file references. */
+function promptDelivery(
+  entry: AdapterDescriptor,
+  positional: readonly string[],
+  prompt: string,
+): AgentCommand {
   const looksLikeOption = prompt.startsWith("-");
   const style = entry.prompt;
   switch (style.kind) {
     case "positional":
-      if (!looksLikeOption) return [...positional, prompt];
-      if (style.endOfOptions) return ["--", ...positional, prompt];
+      if (!looksLikeOption) return { args: [...positional, prompt], stdin: undefined };
+      // The CLI reads a `-` argument as "the prompt is on stdin": so it is, and it is `-`.
+      if (style.stdinDash && prompt === "-") {
+        return { args: [...(style.endOfOptions ? ["--"] : []), ...positional, prompt], stdin: prompt };
+      }
+      if (style.endOfOptions) return { args: ["--", ...positional, prompt], stdin: undefined };
       throw new ScvError(
         "USAGE",
         `${entry.product} would read a prompt starting with '-' as an option — reword its start (e.g. a leading space or word)`,
       );
     case "flag":
       // `--prompt=-x` is one element, so the CLI cannot take the value for a flag of its own.
-      return looksLikeOption
-        ? [...positional, `${style.joined}${prompt}`]
-        : [...positional, ...style.args, prompt];
+      return {
+        args: looksLikeOption
+          ? [...positional, `${style.joined}${prompt}`]
+          : [...positional, ...style.args, prompt],
+        stdin: undefined,
+      };
+    case "stdin": {
+      if (!style.trims) return { args: [...positional], stdin: prompt };
+      // The CLI trims what it reads. A prompt beginning with whitespace begins with neither `-` nor
+      // `@`, so it goes whole as the argument the CLI appends, unless it is too large for one (then
+      // the CLI drops that leading whitespace). Otherwise stdin carries it up to its trailing
+      // whitespace, and the argument carries that whitespace back.
+      if (prompt.trimStart() !== prompt && Buffer.byteLength(prompt) < MAX_ARG_BYTES) {
+        return { args: [...positional, prompt], stdin: undefined };
+      }
+      const kept = prompt.trimEnd();
+      const tail = prompt.slice(kept.length);
+      return { args: tail === "" ? [...positional] : [...positional, tail], stdin: kept };
+    }
     default:
       return unreachable(style);
   }

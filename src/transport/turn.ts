@@ -32,7 +32,7 @@ import { loadParser } from "../parsers/load.js";
 import type { ParsedTurn, StreamParser, TurnEvent, Usage } from "../parsers/types.js";
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
 import type { TurnResult } from "../result.js";
-import { buildAgentArgs, isValidSessionId, type SessionArg } from "./argv.js";
+import { buildAgentCommand, isValidSessionId, type SessionArg } from "./argv.js";
 import { agentEnvironment, type Policy } from "./env.js";
 import { createLineFramer } from "./framing.js";
 import { type ModeMismatch, watchMode } from "./mode.js";
@@ -92,6 +92,8 @@ export interface TurnPlan {
   readonly executable: string;
   /** The arguments after the executable. */
   readonly args: readonly string[];
+  /** The prompt, for a CLI that reads it on stdin (the row's `prompt`). */
+  readonly stdin?: string;
   readonly home: string;
   readonly cwd: string;
   readonly handle: string;
@@ -165,7 +167,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const home = agentHome(entry.name, context.env);
   const lastMessageFile =
     entry.output.kind === "codex-jsonl" ? join(home, ".scv", `last-message-${nanoid(10)}.txt`) : undefined;
-  const args = buildAgentArgs({
+  const { args, stdin } = buildAgentCommand({
     entry,
     prompt: request.prompt,
     policy,
@@ -187,6 +189,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     entry,
     executable,
     args,
+    stdin,
     home,
     cwd,
     handle: record?.handle ?? request.handle ?? freshHandle(entry.name, context.env),
@@ -255,6 +258,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     child = startProcess({
       file: plan.executable,
       args: plan.args,
+      stdin: plan.stdin,
       cwd: plan.cwd,
       env,
       timeoutMs: plan.timeoutMs,

@@ -205,7 +205,8 @@ describe("pi", () => {
     const first = await scv(world, ["delegate", "pi", "Say hi"]);
     expect(first.exitCode).toBe(0);
     expect(first.stdout).toBe("MOCK-REPLY-1\n");
-    expect(onlyCall(world).argv).toEqual(["-p", "--mode", "json", "Say hi"]);
+    // The prompt goes on pi's stdin (test/e2e/prompt-verbatim.test.ts).
+    expect(onlyCall(world).argv).toEqual(["-p", "--mode", "json"]);
     expect(onlyCall(world).env.PI_CODING_AGENT_DIR).toBe(join(world.scvHome, "agents", "pi", ".pi", "agent"));
 
     const handle = handleIn(first.stderr);
@@ -214,14 +215,7 @@ describe("pi", () => {
     const second = await scv(world, ["delegate", "-c", handle, "Say hi again"]);
     expect(second.exitCode).toBe(0);
     expect(second.stdout).toBe("MOCK-REPLY-2\n");
-    expect(agentCalls(world)[1]?.argv).toEqual([
-      "-p",
-      "--mode",
-      "json",
-      "--session",
-      PI_SESSION,
-      "Say hi again",
-    ]);
+    expect(agentCalls(world)[1]?.argv).toEqual(["-p", "--mode", "json", "--session", PI_SESSION]);
     expect(conversationRecord(world, handle)).toMatchObject({ turns: 2 });
   });
 });

@@ -2,7 +2,10 @@
 // command name (claude, codex, pi, …; see install.ts), it parses its argv with that CLI's grammar as
 // recorded in the lab's help texts (unknown option → exit 1 like the real one), records what it was
 // given (argv, environment, cwd, stdin, pid) as JSON in $FAKE_AGENT_DIR, and replays a real capture
-// from test/fixtures/<cli>/ with the session id it was given. $FAKE_AGENT_MODE picks a behaviour:
+// from test/fixtures/<cli>/ with the session id it was given. Like the real pi, the fake pi reads
+// piped stdin as its prompt (trimmed, its message argument appended) and an `@file` argument as a
+// file to attach; the record keeps what came on stdin (`stdinText`). $FAKE_AGENT_MODE picks a
+// behaviour:
 //   ok (default)        replay turn1, or turn2-resume when continuing
 //   echo                print "REPLY: <prompt>" as plain text
 //   fixture:<case>      replay test/fixtures/<cli>/<case> (stdout, stderr, exit code)
@@ -39,7 +42,7 @@ import {
   renameSync,
   writeFileSync,
 } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
@@ -84,6 +87,9 @@ const GRAMMARS = {
     },
     // The real pi has no `--`: it reads it, and a dash prompt after it, as unknown options.
     dashDash: false,
+    // pi 0.73.1: piped stdin is (the start of) the prompt, and `@path` attaches a file.
+    readsStdin: true,
+    atFiles: true,
   },
   gemini: {
     bools: ["--skip-trust", "--yolo", "-y"],
@@ -180,6 +186,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 }
 
 const parsed = parse(grammar, argv);
+const stdinText = grammar.readsStdin ? await readStdin() : undefined;
 record(parsed);
 touchState();
 await behave(parsed);
@@ -187,6 +194,7 @@ await behave(parsed);
 function parse(spec, args) {
   const options = {};
   const positionals = [];
+  const files = [];
   let subcommand = [];
   let rest = [...args];
   for (const candidate of [...(spec.subcommands ?? [])].sort((a, b) => b.length - a.length)) {
@@ -230,10 +238,25 @@ function parse(spec, args) {
       options[name] = [...(options[name] ?? []), value];
       continue;
     }
+    if (spec.atFiles && arg.startsWith("@")) {
+      files.push(arg.slice(1));
+      continue;
+    }
     if (arg.startsWith("-") && arg !== "-") fail(`error: unknown option '${arg}'`);
     positionals.push(arg);
   }
-  return { subcommand, options, positionals };
+  return { subcommand, options, positionals, files };
+}
+
+/** All of piped stdin; undefined for a terminal. */
+function readStdin() {
+  if (process.stdin.isTTY) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const chunks = [];
+    process.stdin.on("data", (chunk) => chunks.push(chunk));
+    process.stdin.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    process.stdin.on("error", () => resolve(undefined));
+  });
 }
 
 function check(name, value, allowed) {
@@ -252,7 +275,7 @@ function last(options, ...names) {
 }
 
 /** The prompt and session as this CLI's grammar places them. */
-function interpret({ subcommand, options, positionals }) {
+function interpret({ subcommand, options, positionals, files }) {
   switch (cli) {
     case "claude":
       if (!options["-p"] && !options["--print"]) fail("fake claude: interactive mode is not faked");
@@ -270,9 +293,18 @@ function interpret({ subcommand, options, positionals }) {
         return { prompt: positionals[1], resume: positionals[0] };
       }
       return { prompt: only(positionals) };
-    case "pi":
+    case "pi": {
       if (!options["-p"] && !options["--print"]) fail("fake pi: interactive mode is not faked");
-      return { prompt: only(positionals), resume: last(options, "--session") };
+      // As pi's buildInitialMessage: trimmed stdin, then the attached files, then the first message
+      // (pi would send any further message as a turn of its own; scv never passes one).
+      if (positionals.length > 1) fail(`fake pi: ${positionals.length} messages, each a turn of its own`);
+      const parts = [];
+      const piped = stdinText?.trim();
+      if (piped) parts.push(piped);
+      for (const file of files) parts.push(attach(file));
+      if (positionals[0] !== undefined) parts.push(positionals[0]);
+      return { prompt: parts.length > 0 ? parts.join("") : undefined, resume: last(options, "--session") };
+    }
     case "gemini":
     case "qwen":
     case "copilot":
@@ -294,6 +326,13 @@ function interpret({ subcommand, options, positionals }) {
   }
 }
 
+/** pi's text for an `@file` argument. */
+function attach(file) {
+  const path = resolvePath(file);
+  if (!existsSync(path)) fail(`Error: File not found: ${path}`);
+  return `<file name="${path}">\n${readFileSync(path, "utf8")}\n</file>\n`;
+}
+
 function only(positionals) {
   if (positionals.length !== 1) fail(`error: expected one prompt, got ${positionals.length} positionals`);
   return positionals[0];
@@ -310,7 +349,7 @@ function record(parsedArgs) {
       ? process.stdin.isTTY
         ? "tty"
         : "null"
-      : stat.isFIFO()
+      : stat.isFIFO() || stat.isSocket()
         ? "pipe"
         : "file";
   } catch {
@@ -324,6 +363,7 @@ function record(parsedArgs) {
     cwd: process.cwd(),
     pid: process.pid,
     stdin,
+    ...(stdinText === undefined ? {} : { stdinText }),
   };
   writeFileSync(join(dir, `${cli}-${Date.now()}-${process.pid}.json`), JSON.stringify(entry, null, 2));
 }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor, adapter } from "../../src/adapters.js";
 import { ScvError } from "../../src/errors.js";
-import { type ArgvRequest, buildAgentArgs } from "../../src/transport/argv.js";
+import { type AgentCommand, type ArgvRequest, buildAgentCommand } from "../../src/transport/argv.js";
 
 const UUID = "3f0c9a52-6a53-4a8e-9c1e-2f7d5b8e4a10";
 const CODEX_THREAD = "01a23648-e58b-7653-a8e1-80985ae37ee1";
@@ -18,9 +18,18 @@ function entry(name: string): AdapterDescriptor {
   return found;
 }
 
+function command(name: string, request: Omit<ArgvRequest, "entry">): AgentCommand {
+  return buildAgentCommand({ entry: entry(name), ...request });
+}
+
+/** The command line: the executable, then the arguments. */
 function argv(name: string, request: Omit<ArgvRequest, "entry">): string[] {
-  const found = entry(name);
-  return [found.command, ...buildAgentArgs({ entry: found, ...request })];
+  return [entry(name).command, ...command(name, request).args];
+}
+
+/** What the CLI gets on stdin; undefined when stdin stays closed. */
+function stdin(name: string, request: Omit<ArgvRequest, "entry">): string | undefined {
+  return command(name, request).stdin;
 }
 
 function usageError(run: () => unknown): ScvError {
@@ -110,13 +119,23 @@ describe("first and continued turn, per adapter (policy auto, model and effort g
 
   it("pi", () => {
     // pi --help: `--print, -p`, `--mode <mode>` (json), `--model <pattern>`, `--thinking <level>`
-    // (off … xhigh), `--session <path|id>`; no --session-id (lab: it picks its own id).
+    // (off … xhigh), `--session <path|id>`; no --session-id (lab: it picks its own id). The prompt
+    // goes on stdin (pi 0.73.1 reads piped stdin as the prompt in print and json mode).
     const common = { policy: "auto", model: "openai/gpt-5.5", effort: "high" } as const;
     const options = ["-p", "--mode", "json", "--model", "openai/gpt-5.5", "--thinking", "high"];
-    expect(argv("pi", { ...common, prompt: "Say hi" })).toEqual(["pi", ...options, "Say hi"]);
-    expect(
-      argv("pi", { ...common, prompt: "Say hi again", session: { kind: "continue", id: PI_SESSION } }),
-    ).toEqual(["pi", ...options, "--session", PI_SESSION, "Say hi again"]);
+    expect(command("pi", { ...common, prompt: "Say hi" })).toEqual({
+      args: options,
+      stdin: "Say hi",
+    });
+    const again = {
+      ...common,
+      prompt: "Say hi again",
+      session: { kind: "continue", id: PI_SESSION },
+    } as const;
+    expect(command("pi", again)).toEqual({
+      args: [...options, "--session", PI_SESSION],
+      stdin: "Say hi again",
+    });
   });
 
   it("gemini", () => {
@@ -269,7 +288,7 @@ describe("first and continued turn, per adapter (policy auto, model and effort g
 describe("policy default", () => {
   it("passes none of the full-permission switches", () => {
     for (const found of ADAPTERS as readonly AdapterDescriptor[]) {
-      const args = buildAgentArgs({ entry: found, policy: "default", prompt: "hi" });
+      const { args } = buildAgentCommand({ entry: found, policy: "default", prompt: "hi" });
       for (const flag of found.fullPermissionArgs) {
         if (flag.startsWith("-")) expect(args, found.name).not.toContain(flag);
       }
@@ -308,6 +327,19 @@ describe("a prompt starting with '-'", () => {
     ).toEqual(["--", CODEX_THREAD, "--help"]);
   });
 
+  it("is also written to stdin when it is a lone `-` and the CLI reads that as 'the prompt is on stdin'", () => {
+    // codex 0.171.0: `codex exec … -- -` with stdin /dev/null fails with "No prompt provided via
+    // stdin."; with `-` on stdin the model gets "-". claude and opencode take `-` as the prompt itself.
+    expect(command("codex", { policy: "default", prompt: "-" }).args.slice(-2)).toEqual(["--", "-"]);
+    expect(stdin("codex", { policy: "default", prompt: "-" })).toBe("-");
+    expect(
+      command("codex", { policy: "default", prompt: "-", session: { kind: "continue", id: CODEX_THREAD } }),
+    ).toMatchObject({ args: expect.arrayContaining(["--", CODEX_THREAD, "-"]), stdin: "-" });
+    expect(stdin("codex", { policy: "default", prompt: "-x" })).toBeUndefined();
+    expect(command("claude", { policy: "default", prompt: "-" })).toMatchObject({ stdin: undefined });
+    expect(argv("claude", { policy: "default", prompt: "-" }).slice(-2)).toEqual(["--", "-"]);
+  });
+
   it("is glued to the flag as one element for a flag prompt", () => {
     expect(argv("gemini", { policy: "default", prompt: "-x" }).slice(-1)).toEqual(["--prompt=-x"]);
     expect(argv("qwen", { policy: "default", prompt: "-x" }).slice(-1)).toEqual(["--prompt=-x"]);
@@ -322,18 +354,16 @@ describe("a prompt starting with '-'", () => {
     const error = usageError(() => argv("cursor", { policy: "default", prompt: "-rf" }));
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain("Cursor CLI would read a prompt starting with '-' as an option");
-    // Checked with pi 0.73.1: `pi -p -- "-x say hi"` fails with `Unknown option: -x say hi`.
-    expect(usageError(() => argv("pi", { policy: "default", prompt: "-x say hi" })).exitCode).toBe(2);
   });
 
   it("a prompt is always exactly one element, whatever it contains", () => {
     const prompt = `say "hi"; rm -rf / $(whoami) \`id\`\n--yolo`;
-    expect(argv("pi", { policy: "default", prompt }).at(-1)).toBe(prompt);
+    expect(argv("claude", { policy: "default", prompt }).at(-1)).toBe(prompt);
     expect(argv("qwen", { policy: "default", prompt }).slice(-2)).toEqual(["-p", prompt]);
   });
 
   it("refuses an empty prompt", () => {
-    expect(usageError(() => argv("pi", { policy: "default", prompt: "  \n" })).message).toContain(
+    expect(usageError(() => argv("claude", { policy: "default", prompt: "  \n" })).message).toContain(
       "the prompt is empty",
     );
   });
@@ -407,9 +437,74 @@ describe("session ids", () => {
 
 describe("prompt size", () => {
   it("refuses a prompt one argv element cannot carry (Linux: under 128 KiB), exit 2", () => {
-    expect(argv("pi", { policy: "default", prompt: "x".repeat(100_000) }).at(-1)).toHaveLength(100_000);
-    const error = usageError(() => argv("pi", { policy: "default", prompt: "x".repeat(131_072) }));
+    expect(argv("claude", { policy: "default", prompt: "x".repeat(100_000) }).at(-1)).toHaveLength(100_000);
+    const error = usageError(() => argv("claude", { policy: "default", prompt: "x".repeat(131_072) }));
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain("more than one command-line argument can carry");
+  });
+
+  it("has no such limit for a prompt that goes on stdin", () => {
+    const prompt = "x".repeat(4 * 1024 * 1024);
+    expect(command("pi", { policy: "default", prompt })).toEqual({
+      args: ["-p", "--mode", "json"],
+      stdin: prompt,
+    });
+  });
+});
+
+// Checked with pi 0.73.1 against a loopback mock (test/real/prompt-verbatim.test.ts): an argument
+// beginning with `@` is read as a file to attach (`@foo` sent the model `<file name=…>` and foo's
+// content), one beginning with `-` is an option even after `--` (`Unknown option: -x`), and piped
+// stdin is the prompt, trimmed, with the first message argument appended to it unchanged.
+describe("a prompt on stdin (pi)", () => {
+  const pi = (prompt: string) => command("pi", { policy: "default", prompt });
+  const FIXED = ["-p", "--mode", "json"];
+
+  it("keeps every prompt out of argv, whatever it begins with", () => {
+    for (const prompt of [
+      "-x",
+      "--help",
+      "@README.md",
+      "---",
+      "-",
+      "/help",
+      "line one\nline two ✓ 日本語 🎉",
+    ]) {
+      expect(pi(prompt), prompt).toEqual({ args: FIXED, stdin: prompt });
+    }
+  });
+
+  it("gives the whitespace pi trims from the end back as the argument it appends", () => {
+    expect(pi("-x\n")).toEqual({ args: [...FIXED, "\n"], stdin: "-x" });
+    expect(pi("@foo\nsecond line ✓ 日本語 \t\n\n")).toEqual({
+      args: [...FIXED, " \t\n\n"],
+      stdin: "@foo\nsecond line ✓ 日本語",
+    });
+  });
+
+  it("passes a prompt beginning with whitespace as that argument alone: it reads as neither option nor file", () => {
+    for (const prompt of [" -x", "\n@foo\n", "\tindented\n  code\n"]) {
+      expect(pi(prompt), prompt).toEqual({ args: [...FIXED, prompt], stdin: undefined });
+    }
+  });
+
+  it("sends one too large for an argument on stdin even so, where pi drops the leading whitespace", () => {
+    const prompt = ` ${"x".repeat(200_000)}\n`;
+    expect(pi(prompt)).toEqual({ args: [...FIXED, "\n"], stdin: prompt.trimEnd() });
+  });
+
+  it("leaves stdin closed for every row that takes its prompt as an argument", () => {
+    for (const found of ADAPTERS as readonly AdapterDescriptor[]) {
+      if (found.prompt.kind === "stdin") continue;
+      for (const prompt of ["hi", "-x", "@foo"]) {
+        if (found.prompt.kind === "positional" && !found.prompt.endOfOptions && prompt === "-x") continue;
+        expect(stdin(found.name, { policy: "default", prompt }), `${found.name} ${prompt}`).toBeUndefined();
+      }
+    }
+  });
+
+  it("still refuses an empty prompt and a NUL byte", () => {
+    expect(usageError(() => pi(" \n\t")).exitCode).toBe(2);
+    expect(usageError(() => pi("a\0b")).exitCode).toBe(2);
   });
 });

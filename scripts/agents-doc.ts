@@ -5,6 +5,7 @@ import {
   type AdapterDescriptor,
   type Login,
   type Logout,
+  type PromptStyle,
   type Resume,
   type Status,
 } from "../src/adapters.js";
@@ -52,6 +53,21 @@ function logoutKind(logout: Logout): string {
   }
 }
 
+function promptKind(prompt: PromptStyle): string {
+  switch (prompt.kind) {
+    case "positional": {
+      const dash = prompt.endOfOptions
+        ? "after `--` when it begins with `-`"
+        : "refused when it begins with `-`";
+      return `argument, ${dash}${prompt.stdinDash ? "; a lone `-` also on stdin" : ""}`;
+    }
+    case "flag":
+      return `${argv(prompt.args)} value, ${code(`${prompt.joined}…`)} when it begins with \`-\``;
+    case "stdin":
+      return prompt.trims ? "stdin (which it trims: trailing whitespace as an argument)" : "stdin";
+  }
+}
+
 function resumeKind(resume: Resume): string {
   if (resume.kind === "unsupported") return "no";
   const start = resume.start.length > 0 ? `start ${argv(resume.start)}; ` : "id from its stream; ";
@@ -67,6 +83,7 @@ function row(entry: AdapterDescriptor): string {
     entry.packages.length > 0 ? entry.packages.map(code).join(", ") : "not on npm",
     entry.verified.kind === "lab" ? entry.verified.version : "unverified",
     `${entry.output.kind} ${argv(entry.output.args)}`,
+    promptKind(entry.prompt),
     resumeKind(entry.resume),
     loginKind(entry.login),
     statusKind(entry.status),
@@ -84,6 +101,7 @@ export function renderAgentsDoc(): string {
     "npm package",
     "verified against",
     "output format",
+    "prompt",
     "resume",
     "login",
     "status",

@@ -63,17 +63,37 @@ const hasProc = (() => {
   }
 })();
 
+/** Whether `environ` (NUL-separated `NAME=value` entries, as in /proc/<pid>/environ) holds the entry
+ * `needle` names as `\0NAME=value\0`. */
+export function hasVariable(environ: Buffer, needle: Buffer): boolean {
+  if (environ.indexOf(needle) !== -1) return true;
+  // The first entry has no NUL before it; the last may lack the one after it.
+  const entry = needle.subarray(1, needle.length - 1);
+  const first = environ.indexOf(0);
+  if ((first === -1 ? environ : environ.subarray(0, first)).equals(entry)) return true;
+  const tail = environ.at(-1) === 0 ? environ.subarray(0, -1) : environ;
+  return (
+    tail.length > entry.length &&
+    tail[tail.length - entry.length - 1] === 0 &&
+    tail.subarray(tail.length - entry.length).equals(entry)
+  );
+}
+
 export const systemProcessTable: ProcessTable = {
   startTime: (pid) => (hasProc ? procStartTime(pid) : psStartTime(pid)),
   pidsWithEnv(name, value) {
     if (!hasProc) return [];
-    const needle = `${name}=${value}`;
+    // Searched in the raw bytes, each variable between NULs: this runs at the end of every turn
+    // over every process on the machine, and decoding and splitting each environment was most of
+    // its cost.
+    const needle = Buffer.from(`\0${name}=${value}\0`, "latin1");
     const found: number[] = [];
     for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
+      const first = entry.charCodeAt(0);
+      if (first < 48 || first > 57) continue;
       try {
-        const environ = readFileSync(`/proc/${entry}/environ`, "latin1");
-        if (environ.split("\0").includes(needle)) found.push(Number(entry));
+        const environ = readFileSync(`/proc/${entry}/environ`);
+        if (hasVariable(environ, needle)) found.push(Number(entry));
       } catch {
         // Gone, or not ours to read.
       }

@@ -1,6 +1,12 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { identify, isAlive, parseProcStatStartTime, systemProcessTable } from "../../src/home/processes.js";
+import {
+  hasVariable,
+  identify,
+  isAlive,
+  parseProcStatStartTime,
+  systemProcessTable,
+} from "../../src/home/processes.js";
 
 describe("process identity", () => {
   it("reads the start time after a command name with spaces and parentheses", () => {
@@ -23,5 +29,31 @@ describe("process identity", () => {
     await exited;
     expect(isAlive(me)).toBe(false);
     expect(identify(pid)).toBeUndefined();
+  });
+});
+
+describe("hasVariable", () => {
+  const needle = Buffer.from("\0SCV_TURN=t-1\0", "latin1");
+  const environ = (...entries: string[]) => Buffer.from(`${entries.join("\0")}\0`, "latin1");
+  it("finds the entry first, in the middle, last, and last without its NUL", () => {
+    expect(hasVariable(environ("SCV_TURN=t-1", "A=b"), needle)).toBe(true);
+    expect(hasVariable(environ("A=b", "SCV_TURN=t-1", "C=d"), needle)).toBe(true);
+    expect(hasVariable(environ("A=b", "SCV_TURN=t-1"), needle)).toBe(true);
+    expect(hasVariable(Buffer.from("A=b\0SCV_TURN=t-1", "latin1"), needle)).toBe(true);
+    expect(hasVariable(Buffer.from("SCV_TURN=t-1", "latin1"), needle)).toBe(true);
+  });
+
+  it("does not take a longer value, a longer name, or a value mentioning it for the entry", () => {
+    for (const entries of [
+      ["SCV_TURN=t-10"],
+      ["XSCV_TURN=t-1"],
+      ["A=SCV_TURN=t-1"],
+      ["A=b", "SCV_TURN=t-12"],
+      ["A=bSCV_TURN=t-1"],
+    ]) {
+      expect([entries, hasVariable(environ(...entries), needle)]).toEqual([entries, false]);
+      expect(hasVariable(Buffer.from(entries.join("\0"), "latin1"), needle)).toBe(false);
+    }
+    expect(hasVariable(Buffer.alloc(0), needle)).toBe(false);
   });
 });

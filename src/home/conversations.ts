@@ -190,12 +190,19 @@ export async function lockConversation(
   const path = recordPath(handle, env);
   const retries = Math.max(0, Math.ceil(waitMs / 250));
   let release: () => Promise<void>;
+  let compromised = false;
   try {
     release = await lockfile.lock(path, {
       realpath: false,
       stale: LOCK_STALE_MS,
       update: 5_000,
       retries: { retries, factor: 1, minTimeout: 250, maxTimeout: 250 },
+      // The lock folder went or could not be refreshed (a suspended laptop, a removed folder): the
+      // library's default throws from a timer, which would end scv mid-turn with a stack trace
+      // and leave the agent to the exit hook. The turn goes on; its lock is simply no longer held.
+      onCompromised: () => {
+        compromised = true;
+      },
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ELOCKED") {
@@ -212,7 +219,7 @@ export async function lockConversation(
   if (identity !== undefined) heldLocks.set(lock, identity);
   return async () => {
     heldLocks.delete(lock);
-    await release();
+    if (!compromised) await release().catch(() => {});
   };
 }
 

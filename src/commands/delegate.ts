@@ -8,7 +8,7 @@ import type { CliIo } from "../cli/io.js";
 import { turnOutput } from "../cli/turn-output.js";
 import { loadConfig } from "../config.js";
 import { parseDuration } from "../duration.js";
-import { EXIT, ScvError } from "../errors.js";
+import { ScvError } from "../errors.js";
 import type { TurnResult } from "../result.js";
 import type { Policy } from "../transport/env.js";
 import { failureLine, runTurn, type TurnRequest } from "../transport/turn.js";

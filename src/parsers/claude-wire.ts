@@ -1,6 +1,6 @@
 // Wire types of Claude Code's `stream-json` (SDKMessage in `@anthropic-ai/claude-agent-sdk`
 // sdk.d.ts) and of the CLIs that copy it: Qwen Code, Amp, Cursor. Only the fields scv reads are
-// checked; everything else passes through. Field names are the producers' own.
+// checked, and only they are kept (see wire.ts). Field names are the producers' own.
 
 import * as z from "zod/mini";
 import type { StringPlace } from "./elision.js";
@@ -10,7 +10,7 @@ import { maybe, maybeBoolean, maybeNumber, maybeString } from "./wire.js";
 
 /** Token counts in any of the spellings these CLIs use (Anthropic snake_case, Claude `modelUsage`
  * and Cursor camelCase). */
-export const TokenCounts = z.looseObject({
+export const TokenCounts = z.object({
   input_tokens: maybeNumber,
   output_tokens: maybeNumber,
   cache_read_input_tokens: maybeNumber,
@@ -28,7 +28,7 @@ export const TokenCounts = z.looseObject({
 });
 export type TokenCounts = z.infer<typeof TokenCounts>;
 
-export const ContentBlock = z.looseObject({
+export const ContentBlock = z.object({
   /** `text`, `thinking`, `tool_use`, `tool_result`, … */
   type: z.string(),
   text: maybeString,
@@ -45,7 +45,7 @@ export type ContentBlock = z.infer<typeof ContentBlock>;
 /** A message's content: user messages may carry a plain string instead of blocks. */
 const Content = maybe(z.union([z.array(ContentBlock), z.string()]));
 
-export const SystemEvent = z.looseObject({
+export const SystemEvent = z.object({
   type: z.literal("system"),
   /** `init`, `status`, `api_retry`, `hook_started`, `hook_response`, Qwen `retry`, … */
   subtype: maybeString,
@@ -59,12 +59,12 @@ export const SystemEvent = z.looseObject({
   error_status: maybe(z.nullable(z.number())),
   error: maybeString,
   /** Qwen retry */
-  data: maybe(z.looseObject({ attempt: maybeNumber, maxRetries: maybeNumber, delayMs: maybeNumber })),
+  data: maybe(z.object({ attempt: maybeNumber, maxRetries: maybeNumber, delayMs: maybeNumber })),
 });
 
-export const AssistantEvent = z.looseObject({
+export const AssistantEvent = z.object({
   type: z.literal("assistant"),
-  message: z.looseObject({
+  message: z.object({
     /** Shared by the one-line-per-content-block lines of one API message. */
     id: maybeString,
     content: Content,
@@ -83,15 +83,15 @@ export const AssistantEvent = z.looseObject({
 });
 export type AssistantEvent = z.infer<typeof AssistantEvent>;
 
-export const UserEvent = z.looseObject({
+export const UserEvent = z.object({
   type: z.literal("user"),
-  message: z.looseObject({ content: Content }),
+  message: z.object({ content: Content }),
   session_id: maybeString,
 });
 
-export const RateLimitEvent = z.looseObject({
+export const RateLimitEvent = z.object({
   type: z.literal("rate_limit_event"),
-  rate_limit_info: z.looseObject({
+  rate_limit_info: z.object({
     /** `allowed`, `allowed_warning`, `rejected`. */
     status: maybeString,
     /** Epoch seconds. */
@@ -100,7 +100,7 @@ export const RateLimitEvent = z.looseObject({
   session_id: maybeString,
 });
 
-export const ResultEvent = z.looseObject({
+export const ResultEvent = z.object({
   type: z.literal("result"),
   subtype: maybeString,
   /** The verdict: `subtype` stays `success` on auth and rate-limit failures. */
@@ -118,12 +118,12 @@ export const ResultEvent = z.looseObject({
   /** Claude's error subtypes. */
   errors: maybe(z.array(z.string())),
   /** Amp: a string; Qwen: `{message}`. */
-  error: maybe(z.union([z.string(), z.looseObject({ message: maybeString })])),
+  error: maybe(z.union([z.string(), z.object({ message: maybeString })])),
 });
 export type ResultEvent = z.infer<typeof ResultEvent>;
 
 /** Cursor's `tool_call`: `{ <kind>ToolCall: { args, result? } }` or `{ function: { name, arguments } }`. */
-export const CursorToolCallEvent = z.looseObject({
+export const CursorToolCallEvent = z.object({
   type: z.literal("tool_call"),
   /** `started` or `completed`. */
   subtype: z.string(),

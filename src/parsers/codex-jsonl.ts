@@ -12,38 +12,38 @@ import { ToolTracker } from "./tool-tracker.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
 
-const ThreadStarted = z.looseObject({ type: z.literal("thread.started"), thread_id: z.string() });
+const ThreadStarted = z.object({ type: z.literal("thread.started"), thread_id: z.string() });
 
 /** The items scv reads, by what they are read for (exec_events.rs `ThreadItemDetails`). Every field
  * is optional, so any object passes; each line is checked only for the fields its type is read for
  * (one schema of all of them cost every line all of them). */
-const TextItem = z.looseObject({ text: maybeString });
-const ErrorItem = z.looseObject({ message: maybeString });
+const TextItem = z.object({ text: maybeString });
+const ErrorItem = z.object({ message: maybeString });
 /** Every tool item, read on each of its lines. */
-const ToolItem = z.looseObject({
+const ToolItem = z.object({
   /** `item_N`: a counter within one process, not stable across runs. */
   id: maybeString,
   /** `in_progress`, `completed`, `failed`, `declined` */
   status: maybeString,
-  error: maybe(z.looseObject({ message: maybeString })),
+  error: maybe(z.object({ message: maybeString })),
 });
 type ToolItem = z.infer<typeof ToolItem>;
 /** What each tool item's one-line summary reads, once, when the tool starts. */
-const CommandDetails = z.looseObject({ command: maybe(z.union([z.string(), z.array(z.string())])) });
-const FileChangeDetails = z.looseObject({ changes: maybe(z.array(z.looseObject({ path: maybeString }))) });
-const WebSearchDetails = z.looseObject({ query: maybeString });
+const CommandDetails = z.object({ command: maybe(z.union([z.string(), z.array(z.string())])) });
+const FileChangeDetails = z.object({ changes: maybe(z.array(z.object({ path: maybeString }))) });
+const WebSearchDetails = z.object({ query: maybeString });
 /** mcp_tool_call (and collab_tool_call, without a server). */
-const CallDetails = z.looseObject({
+const CallDetails = z.object({
   server: maybeString,
   tool: maybeString,
   arguments: z.optional(z.unknown()),
 });
 
-const TurnCompleted = z.looseObject({
+const TurnCompleted = z.object({
   type: z.literal("turn.completed"),
   /** Cumulative for the thread, carried over `exec resume` (openai/codex#17539). */
   usage: maybe(
-    z.looseObject({
+    z.object({
       /** Includes the cached tokens. */
       input_tokens: maybeNumber,
       cached_input_tokens: maybeNumber,
@@ -55,12 +55,12 @@ const TurnCompleted = z.looseObject({
 });
 type CodexUsage = NonNullable<z.infer<typeof TurnCompleted>["usage"]>;
 
-const TurnFailed = z.looseObject({
+const TurnFailed = z.object({
   type: z.literal("turn.failed"),
-  error: maybe(z.looseObject({ message: maybeString })),
+  error: maybe(z.object({ message: maybeString })),
 });
 
-const ErrorLine = z.looseObject({ type: z.literal("error"), message: maybeString });
+const ErrorLine = z.object({ type: z.literal("error"), message: maybeString });
 
 const TOOL_ITEMS = new Set([
   "command_execution",

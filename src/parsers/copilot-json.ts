@@ -13,8 +13,8 @@ import type { FailureKind, StreamParser, TurnEvent, TurnFailure, Usage } from ".
 import { addUsage } from "./usage.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 
-function withData<T extends z.core.$ZodLooseShape>(shape: T) {
-  return z.looseObject({ data: z.looseObject(shape) });
+function withData<T extends z.core.$ZodShape>(shape: T) {
+  return z.object({ data: z.object(shape) });
 }
 
 const MessageDelta = withData({ deltaContent: z.string() });
@@ -38,7 +38,7 @@ const SessionError = withData({
   message: maybeString,
   statusCode: maybeNumber,
 });
-const Result = z.looseObject({
+const Result = z.object({
   type: z.literal("result"),
   sessionId: maybeString,
   exitCode: maybe(z.number()),

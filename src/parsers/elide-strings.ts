@@ -30,10 +30,22 @@ const COLON = 0x3a;
 const MAX_DEPTH = 64;
 const NONE = -1;
 
+/** How far a string's end is looked for byte by byte before `indexOf` takes over: keys, ids and
+ * numbers-as-strings end within that, and a native call costs more than reading them. */
+const SHORT_STRING_BYTES = 32;
+
 /** The index of the quote that ends the string whose content starts at `from`, or -1. */
 export function closingQuote(line: Buffer, from: number): number {
-  let quote = line.indexOf(QUOTE, from);
-  while (quote !== -1) {
+  const shortEnd = Math.min(from + SHORT_STRING_BYTES, line.length);
+  let at = from;
+  while (at < shortEnd) {
+    const byte = line[at];
+    if (byte === QUOTE) return at;
+    // A backslash escapes the byte after it, whatever it is.
+    at += byte === BACKSLASH ? 2 : 1;
+  }
+  let quote = at < line.length ? line.indexOf(QUOTE, at) : NONE;
+  while (quote !== NONE) {
     let before = quote - 1;
     while (before >= from && line[before] === BACKSLASH) before -= 1;
     // An even run of backslashes escapes itself; an odd one escapes this quote.
@@ -140,20 +152,20 @@ export class StringElider {
     let cutAny = false;
     let copied = 0;
     let written = 0;
-    let from = 0;
+    let at = 0;
     for (;;) {
-      const open = line.indexOf(QUOTE, from);
-      const structureEnd = open === NONE ? line.length : open;
-      for (let at = from; at < structureEnd; at += 1) {
-        switch (line[at]) {
+      // Between strings: only a few bytes of structure, read one by one up to the next quote.
+      let byte = line[at];
+      while (byte !== QUOTE && byte !== undefined) {
+        switch (byte) {
           case OPEN_OBJECT:
           case OPEN_ARRAY:
             if (depth === MAX_DEPTH) return line;
-            isArray[depth] = line[at] === OPEN_ARRAY ? 1 : 0;
+            isArray[depth] = byte === OPEN_ARRAY ? 1 : 0;
             keyStart[depth] = NONE;
             keyIsType[depth] = 0;
             typeStart[depth] = NONE;
-            expectKey = line[at] === OPEN_OBJECT;
+            expectKey = byte === OPEN_OBJECT;
             depth += 1;
             break;
           case CLOSE_OBJECT:
@@ -168,8 +180,11 @@ export class StringElider {
             expectKey = false;
             break;
         }
+        at += 1;
+        byte = line[at];
       }
-      if (open === NONE) break;
+      if (byte === undefined) break;
+      const open = at;
       const close = closingQuote(line, open + 1);
       if (close === NONE) return line;
       const frame = depth - 1;
@@ -192,7 +207,7 @@ export class StringElider {
         written += line.copy(this.scratch, written, copied, cut);
         copied = close;
       }
-      from = close + 1;
+      at = close + 1;
     }
     if (!cutAny) return line;
     written += line.copy(this.scratch, written, copied, line.length);

@@ -14,9 +14,9 @@ import type { FailureKind, StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs, TypedEvent } from "./wire.js";
 
-const Init = z.looseObject({ type: z.literal("init"), session_id: maybeString });
+const Init = z.object({ type: z.literal("init"), session_id: maybeString });
 
-const Message = z.looseObject({
+const Message = z.object({
   type: z.literal("message"),
   /** `user` (the prompt echoed) or `assistant`. */
   role: z.string(),
@@ -24,30 +24,30 @@ const Message = z.looseObject({
   delta: maybeBoolean,
 });
 
-const ToolUse = z.looseObject({
+const ToolUse = z.object({
   type: z.literal("tool_use"),
   tool_name: z.string(),
   tool_id: z.string(),
   parameters: z.optional(z.unknown()),
 });
 
-const ToolResult = z.looseObject({
+const ToolResult = z.object({
   type: z.literal("tool_result"),
   tool_id: z.string(),
   /** `success` or `error`. */
   status: z.string(),
 });
 
-const ErrorNotice = z.looseObject({
+const ErrorNotice = z.object({
   type: z.literal("error"),
   /** `warning` or `error`; neither ends the turn. */
   severity: maybeString,
   message: z.string(),
 });
 
-const ErrorDetail = maybe(z.looseObject({ type: maybeString, message: maybeString }));
+const ErrorDetail = maybe(z.object({ type: maybeString, message: maybeString }));
 
-const StreamStats = z.looseObject({
+const StreamStats = z.object({
   /** Includes the cached tokens. */
   input_tokens: maybeNumber,
   output_tokens: maybeNumber,
@@ -56,7 +56,7 @@ const StreamStats = z.looseObject({
   input: maybeNumber,
 });
 
-const Result = z.looseObject({
+const Result = z.object({
   type: z.literal("result"),
   /** `success` or `error`. */
   status: z.string(),
@@ -66,17 +66,17 @@ const Result = z.looseObject({
 });
 
 /** `--output-format json`: `JsonOutput` in packages/cli. */
-const JsonOutput = z.looseObject({
+const JsonOutput = z.object({
   session_id: maybeString,
   response: maybeString,
   stats: maybe(
-    z.looseObject({
+    z.object({
       models: maybe(
         z.record(
           z.string(),
-          z.looseObject({
+          z.object({
             tokens: maybe(
-              z.looseObject({
+              z.object({
                 /** Not cached (newer builds). */
                 input: maybeNumber,
                 /** Includes the cached tokens. */

@@ -12,15 +12,15 @@ import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
 
-const Line = z.looseObject({ type: z.string(), sessionID: maybeString });
+const Line = z.object({ type: z.string(), sessionID: maybeString });
 
-const Text = z.looseObject({ part: z.looseObject({ text: z.string() }) });
+const Text = z.object({ part: z.object({ text: z.string() }) });
 
-const ToolUse = z.looseObject({
-  part: z.looseObject({
+const ToolUse = z.object({
+  part: z.object({
     tool: z.string(),
     callID: z.string(),
-    state: z.looseObject({
+    state: z.object({
       /** `completed` or `error`. */
       status: z.string(),
       input: z.optional(z.unknown()),
@@ -28,27 +28,27 @@ const ToolUse = z.looseObject({
   }),
 });
 
-const StepFinish = z.looseObject({
-  part: z.looseObject({
+const StepFinish = z.object({
+  part: z.object({
     /** `tool-calls` while the model keeps working; `stop`, `length`, … at the end. */
     reason: maybeString,
     cost: maybeNumber,
     tokens: maybe(
-      z.looseObject({
+      z.object({
         input: maybeNumber,
         output: maybeNumber,
         reasoning: maybeNumber,
-        cache: maybe(z.looseObject({ read: maybeNumber, write: maybeNumber })),
+        cache: maybe(z.object({ read: maybeNumber, write: maybeNumber })),
       }),
     ),
   }),
 });
 type StepFinish = z.infer<typeof StepFinish>;
 
-const ErrorLine = z.looseObject({
-  error: z.looseObject({
+const ErrorLine = z.object({
+  error: z.object({
     name: maybeString,
-    data: maybe(z.looseObject({ message: maybeString, statusCode: maybeNumber })),
+    data: maybe(z.object({ message: maybeString, statusCode: maybeNumber })),
   }),
 });
 

@@ -12,62 +12,62 @@ import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 
-const SessionHeader = z.looseObject({ type: z.literal("session"), id: z.string() });
+const SessionHeader = z.object({ type: z.literal("session"), id: z.string() });
 
 /** pi-ai `AssistantMessage` (and the user and tool-result messages, which scv skips). */
-const AgentMessage = z.looseObject({
+const AgentMessage = z.object({
   role: z.string(),
-  content: maybe(z.array(z.looseObject({ type: z.string(), text: maybeString }))),
+  content: maybe(z.array(z.object({ type: z.string(), text: maybeString }))),
   /** `stop`, `length`, `toolUse`, `error`, `aborted`. */
   stopReason: maybeString,
   errorMessage: maybeString,
   usage: maybe(
-    z.looseObject({
+    z.object({
       input: maybeNumber,
       output: maybeNumber,
       cacheRead: maybeNumber,
       cacheWrite: maybeNumber,
       /** Dollars, from pi's own model table. */
-      cost: maybe(z.looseObject({ total: maybeNumber })),
+      cost: maybe(z.object({ total: maybeNumber })),
     }),
   ),
 });
 type AgentMessage = z.infer<typeof AgentMessage>;
 
-const MessageEnd = z.looseObject({ type: z.literal("message_end"), message: AgentMessage });
+const MessageEnd = z.object({ type: z.literal("message_end"), message: AgentMessage });
 
-const MessageUpdate = z.looseObject({
+const MessageUpdate = z.object({
   type: z.literal("message_update"),
-  assistantMessageEvent: maybe(z.looseObject({ type: z.string(), delta: maybeString })),
+  assistantMessageEvent: maybe(z.object({ type: z.string(), delta: maybeString })),
 });
 
-const ToolStart = z.looseObject({
+const ToolStart = z.object({
   type: z.literal("tool_execution_start"),
   toolCallId: z.string(),
   toolName: z.string(),
   args: z.optional(z.unknown()),
 });
 
-const ToolEnd = z.looseObject({
+const ToolEnd = z.object({
   type: z.literal("tool_execution_end"),
   toolCallId: z.string(),
   toolName: maybeString,
   isError: maybeBoolean,
 });
 
-const RetryStart = z.looseObject({
+const RetryStart = z.object({
   type: z.literal("auto_retry_start"),
   attempt: maybeNumber,
   errorMessage: maybeString,
 });
 
-const RetryEnd = z.looseObject({
+const RetryEnd = z.object({
   type: z.literal("auto_retry_end"),
   success: maybeBoolean,
   finalError: maybeString,
 });
 
-const AgentEnd = z.looseObject({ type: z.literal("agent_end"), messages: maybe(z.array(AgentMessage)) });
+const AgentEnd = z.object({ type: z.literal("agent_end"), messages: maybe(z.array(AgentMessage)) });
 
 function usageOf(message: AgentMessage): Usage | undefined {
   const { usage } = message;

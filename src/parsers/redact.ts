@@ -30,6 +30,9 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWT
 ];
 
+/** One scan that every token shape needs to match: without it, none of the eight can. */
+const TOKEN_HINT = /sk-|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|AKIA|AIza|eyJ/;
+
 const VALUE = String.raw`(?:"[^"]*"|'[^']*'|[^\s"'&]+)`;
 const BEARER = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{4,}/gi;
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+):[^\s@/]+@/gi;
@@ -48,7 +51,21 @@ function nameWords(name: string): string[] {
     .filter((word) => word !== "");
 }
 
+/** Names already judged: a stream repeats the same few flags and variables in every command. */
+const secretNames = new Map<string, boolean>();
+const SECRET_NAMES_KEPT = 512;
+
 export function isSecretName(name: string): boolean {
+  let secret = secretNames.get(name);
+  if (secret === undefined) {
+    secret = judgeName(name);
+    if (secretNames.size >= SECRET_NAMES_KEPT) secretNames.clear();
+    secretNames.set(name, secret);
+  }
+  return secret;
+}
+
+function judgeName(name: string): boolean {
   const words = nameWords(name);
   if (words.some((word) => SECRET_WORDS.has(word))) return true;
   // Run-together names (`APIKEY`, `PGPASSWORD`); plain `key` is too common a suffix (`MONKEY`) to join them.
@@ -56,17 +73,22 @@ export function isSecretName(name: string): boolean {
   return JOINED_SECRET_SUFFIXES.some((suffix) => joined.endsWith(suffix));
 }
 
-/** The text with tokens, `Bearer …` credentials, secret flags' values and secret assignments replaced by `…`. */
+/** The text with tokens, `Bearer …` credentials, secret flags' values and secret assignments replaced by `…`.
+ * Each pass runs only when the text holds what it needs to match (it runs on every tool call). */
 export function redact(text: string): string {
   let out = text;
-  for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
+  if (TOKEN_HINT.test(out)) for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
   out = out.replace(BEARER, `$1 ${REDACTED}`);
-  out = out.replace(URL_PASSWORD, `$1:${REDACTED}@`);
-  out = out.replace(FLAG, (whole, lead: string, flag: string, separator: string) =>
-    isSecretName(flag) ? `${lead}${flag}${separator}${REDACTED}` : whole,
-  );
-  out = out.replace(ASSIGNMENT, (whole, lead: string, name: string, separator: string) =>
-    isSecretName(name) ? `${lead}${name}${separator}${REDACTED}` : whole,
-  );
+  if (out.includes("://")) out = out.replace(URL_PASSWORD, `$1:${REDACTED}@`);
+  if (out.includes("-")) {
+    out = out.replace(FLAG, (whole, lead: string, flag: string, separator: string) =>
+      isSecretName(flag) ? `${lead}${flag}${separator}${REDACTED}` : whole,
+    );
+  }
+  if (out.includes("=") || out.includes(":")) {
+    out = out.replace(ASSIGNMENT, (whole, lead: string, name: string, separator: string) =>
+      isSecretName(name) ? `${lead}${name}${separator}${REDACTED}` : whole,
+    );
+  }
   return out;
 }

@@ -12,6 +12,10 @@ describe("redact", () => {
     ["export T=github_pat_11ABCDEFG_hijklmnop", "export T=…"],
     ["aws AKIAIOSFODNN7EXAMPLE s3 ls", "aws … s3 ls"],
     ["key AIzaSyA-1234567890abcdefghijklmnopqrstu", "key …"],
+    ["push glpat-abcdEFGH1234 now", "push … now"],
+    ["slack xoxb-1234567890-abcdef", "slack …"],
+    ["jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop", "jwt …"],
+    ["gh auth ghs_abcdefghij and gho_abcdefghij", "gh auth … and …"],
   ])("hides token shapes: %s", (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -58,6 +62,15 @@ describe("redact", () => {
   it("leaves ordinary text alone", () => {
     const text = "$ npm test -- --run && grep -rn 'TODO' src";
     expect(redact(text)).toBe(text);
+  });
+});
+
+describe("redact, called again on the same names", () => {
+  it("judges a name the same from its cache as the first time", () => {
+    const text = "tool --api-key abc --model m OPENAI_API_KEY=x MONKEY=1";
+    const first = redact(text);
+    expect(first).toBe("tool --api-key … --model m OPENAI_API_KEY=… MONKEY=1");
+    for (let round = 0; round < 3; round += 1) expect(redact(text)).toBe(first);
   });
 });
 

@@ -116,7 +116,8 @@ describe("StringElider", () => {
   it("hands back whole a line it cannot follow: an unterminated string, nesting past 64", () => {
     const truncated = '{"x":"0123456789abcdef","y":"012345';
     expect(elide(truncated)).toBe(truncated);
-    const nested = (depth: number, text: string) => `{"x":${"[".repeat(depth - 1)}"${text}"${"]".repeat(depth - 1)}}`;
+    const nested = (depth: number, text: string) =>
+      `{"x":${"[".repeat(depth - 1)}"${text}"${"]".repeat(depth - 1)}}`;
     expect(elide(nested(65, "0123456789abcdef"))).toBe(nested(65, "0123456789abcdef"));
     expect(elide(nested(64, "0123456789abcdef"))).toBe(nested(64, "0123"));
   });

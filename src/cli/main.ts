@@ -1,216 +1,23 @@
-// The entry point: parses the command line with commander and hands each command to its module,
-// imported only when that command runs so `scv --help` and `scv agents list` stay fast. Errors
-// become one line on stderr and the documented exit code here, in one place.
+// The entry point: runs the command line and turns every failure into one line on stderr and the
+// documented exit code, in one place. A well-formed `scv delegate …` is parsed by node's own
+// util.parseArgs from the option table (delegate-options.ts); everything else, help and usage
+// errors included, goes through commander (program.ts), loaded only then.
 
-import { Command, CommanderError, Option } from "commander";
 import { EXIT, ScvError } from "../errors.js";
 import { runningHandles } from "../home/turn-files.js";
-import { VERSION } from "../version.js";
+import { parseDelegateArgs } from "./delegate-options.js";
 import { type CliIo, processIo } from "./io.js";
-
-/** Wraps a lazily imported command so its exit code reaches `run`. */
-function lazy<A extends unknown[]>(
-  io: CliIo,
-  load: () => Promise<(io: CliIo, ...args: A) => Promise<number>>,
-): (...args: A) => Promise<void> {
-  return async (...args: A) => {
-    const action = await load();
-    io.exitCode = await action(io, ...args);
-  };
-}
-
-function collectEnv(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-export function buildProgram(io: CliIo): Command {
-  const program = new Command("scv")
-    .description("Delegate a turn to another coding agent's own CLI and bring the reply back.")
-    .version(VERSION, "-V, --version", "print scv's version")
-    .helpOption("-h, --help", "show help")
-    .showSuggestionAfterError(true)
-    .enablePositionalOptions()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(text.replace(/^error: /, "scv: ")),
-    })
-    .exitOverride();
-
-  program
-    .command("delegate")
-    .description("run one turn of one or more agents: scv delegate <agent>… <prompt | ->")
-    .argument("<agent-and-prompt...>", "agent[:model][/effort]… then the prompt ('-' reads stdin)")
-    .option("-m, --model <id>", "model for agents that name none")
-    .option("-e, --effort <level>", "effort for agents that name none")
-    .option("-c, --continue <conversation>", "continue an scv conversation (its agent is used)")
-    .option("-C, --cwd <dir>", "the project the agent works in (default: the current directory)")
-    .addOption(new Option("--policy <mode>", "permission policy").choices(["auto", "default"]))
-    .option("--timeout <duration>", "whole-turn limit, e.g. 90s, 20m")
-    .option("--idle-timeout <duration>", "end the turn after no output for that long")
-    .option("--parallel <n>", "how many agents run at once")
-    .option("--json", "print one JSON object (an array for several agents)")
-    .option("--events", "print normalized events as NDJSON while the turn runs")
-    .option("-q, --quiet", "no progress on stderr")
-    .option("--background", "start the turn detached and print its handle")
-    .option("--env <NAME=value>", "extra variable for the agent (repeatable)", collectEnv)
-    .action(lazy(io, async () => (await import("../commands/delegate.js")).delegateCommand));
-
-  const agents = program
-    .command("agents")
-    .description("the agent CLIs scv knows: list, status, login, logout, install, check, gc");
-
-  agents
-    .command("list")
-    .description("every agent: installed? where, which version, what its row supports")
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/agents-list.js")).agentsListCommand));
-
-  agents
-    .command("status")
-    .description(
-      "sign-in state of one or every agent, never printing a secret (one agent: exit 4 when signed out)",
-    )
-    .argument("[agent]", "one agent")
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsStatusCommand));
-
-  agents
-    .command("login")
-    .description("sign an agent in inside its private home")
-    .argument("<agent>", "the agent")
-    .argument("[extra...]", "arguments after -- go to the CLI's own sign-in")
-    .option(
-      "--with-api-key",
-      "read an API key from stdin (from a terminal: without echo), never from an argument",
-    )
-    .option(
-      "--import",
-      "copy your own sign-in of that CLI where its row allows (codex: an API-key auth.json)",
-    )
-    .action(lazy(io, async () => (await import("../commands/agents-login.js")).agentsLoginCommand));
-
-  agents
-    .command("logout")
-    .description("sign an agent out of its private home")
-    .argument("<agent>", "the agent")
-    .action(lazy(io, async () => (await import("../commands/agents-login.js")).agentsLogoutCommand));
-
-  agents
-    .command("install")
-    .description("install an agent's npm package into scv's own prefix")
-    .argument("<agent>", "the agent")
-    .option("--force", "reinstall")
-    .action(lazy(io, async () => (await import("../commands/agents-install.js")).agentsInstallCommand));
-
-  agents
-    .command("check")
-    .description("run one tiny real turn and report whether the agent is signed in")
-    .argument("<agent>", "the agent")
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsCheckCommand));
-
-  agents
-    .command("gc")
-    .description("remove old transcripts, conversation records and leftovers")
-    .argument("[agent]", "one agent")
-    .option("--older-than <duration>", "threshold (default 30d, at least 1h)")
-    .option("--dry-run", "list what would go, with sizes")
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/gc.js")).gcCommand));
-
-  const conversations = program
-    .command("conversations")
-    .description("scv's conversation records: list, show, rm");
-  defaultToList(
-    conversations,
-    "conversations",
-    io,
-    async () => (await import("../commands/conversations.js")).conversationsListCommand,
-  );
-  conversations
-    .command("list")
-    .description("every conversation: handle, agent, turns, last used, cwd, model, last prompt")
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/conversations.js")).conversationsListCommand));
-  conversations
-    .command("show")
-    .description("one conversation's record")
-    .argument("<handle>", "the conversation")
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/conversations.js")).conversationsShowCommand));
-  conversations
-    .command("rm")
-    .description("remove a conversation's record (and with --transcript the agent's transcript of it)")
-    .argument("<handle>", "the conversation")
-    .option("--transcript", "also remove the agent's transcript of that session")
-    .action(lazy(io, async () => (await import("../commands/conversations.js")).conversationsRmCommand));
-
-  program
-    .command("wait")
-    .description("wait for background turns and print their results")
-    .argument("<handle...>", "turn handles")
-    .option("--timeout <duration>", "give up waiting after this long")
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/background.js")).waitCommand));
-  program
-    .command("ps")
-    .description("list running turns")
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/background.js")).psCommand));
-  program
-    .command("kill")
-    .description("stop a running turn and its whole process group")
-    .argument("<handle>", "turn handle")
-    .action(lazy(io, async () => (await import("../commands/background.js")).killCommand));
-  // The detached scv of `scv delegate --background`: reads its turn as JSON on stdin.
-  program
-    .command("background-turn", { hidden: true })
-    .action(lazy(io, async () => (await import("../commands/background.js")).backgroundTurnCommand));
-
-  defaultToList(
-    agents,
-    "agents",
-    io,
-    async () => (await import("../commands/agents-list.js")).agentsListCommand,
-  );
-  program.on("command:*", (operands: string[]) => {
-    throw unknownCommand("command", operands[0], program);
-  });
-  return program;
-}
-
-function unknownCommand(what: string, name: string | undefined, parent: Command): ScvError {
-  const known = parent.commands.map((command) => command.name()).join(", ");
-  return new ScvError("USAGE", `unknown ${what} '${name ?? ""}' — known: ${known}`);
-}
-
-/** A bare `scv agents` (or `conversations`) lists — a `--json` given to it is the list's — and
- * anything else that is not a subcommand is a usage error. */
-function defaultToList(
-  parent: Command,
-  name: string,
-  io: CliIo,
-  load: () => Promise<(io: CliIo, options: { json?: boolean }) => Promise<number>>,
-): void {
-  parent
-    .usage("[command] [options]")
-    .argument("[command]")
-    .allowExcessArguments(true)
-    .option("--json", "print JSON (the list, when no command is given)")
-    .action(async (operand: string | undefined, options: { json?: boolean }) => {
-      if (operand !== undefined) throw unknownCommand(`${name} command`, operand, parent);
-      io.exitCode = await (await load())(io, options);
-    });
-}
 
 /** Runs scv with `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
-  const program = buildProgram(io);
   try {
     await reapLeftovers(io);
-    await program.parseAsync([...argv], { from: "user" });
-    return io.exitCode;
+    const delegate = argv[0] === "delegate" ? parseDelegateArgs(argv.slice(1)) : undefined;
+    if (delegate !== undefined) {
+      const { delegateCommand } = await import("../commands/delegate.js");
+      return await delegateCommand(io, delegate.positionals, delegate.options);
+    }
+    return await (await import("./program.js")).runProgram(argv, io);
   } catch (error) {
     return report(error, io);
   }
@@ -225,12 +32,6 @@ async function reapLeftovers(io: CliIo): Promise<void> {
 }
 
 function report(error: unknown, io: CliIo): number {
-  if (error instanceof CommanderError) {
-    // Help and version exit 0; commander already printed its own one-line message otherwise.
-    if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.ok;
-    if (error.code === "commander.help") return EXIT.ok;
-    return EXIT.usage;
-  }
   if (error instanceof ScvError) {
     io.stderr.write(`scv: ${error.message}\n`);
     return error.exitCode;

@@ -1,0 +1,215 @@
+// scv's command line as commander parses it: every command, its help, and its usage errors. Each
+// command's module is imported only when that command runs, so `scv --help` and `scv agents list`
+// stay fast; a plain `scv delegate …` does not even load this (main.ts, delegate-options.ts).
+
+import { Command, CommanderError, Option } from "commander";
+import { EXIT, ScvError } from "../errors.js";
+import { VERSION } from "../version.js";
+import { commanderFlags, DELEGATE_OPTIONS, optionKey } from "./delegate-options.js";
+import type { CliIo } from "./io.js";
+
+/** Wraps a lazily imported command so its exit code reaches `run`. */
+function lazy<A extends unknown[]>(
+  io: CliIo,
+  load: () => Promise<(io: CliIo, ...args: A) => Promise<number>>,
+): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    const action = await load();
+    io.exitCode = await action(io, ...args);
+  };
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command("scv")
+    .description("Delegate a turn to another coding agent's own CLI and bring the reply back.")
+    .version(VERSION, "-V, --version", "print scv's version")
+    .helpOption("-h, --help", "show help")
+    .showSuggestionAfterError(true)
+    .enablePositionalOptions()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(text.replace(/^error: /, "scv: ")),
+    })
+    .exitOverride();
+
+  const delegate = program
+    .command("delegate")
+    .description("run one turn of one or more agents: scv delegate <agent>… <prompt | ->")
+    .argument("<agent-and-prompt...>", "agent[:model][/effort]… then the prompt ('-' reads stdin)");
+  for (const spec of DELEGATE_OPTIONS) {
+    const option = new Option(commanderFlags(spec), spec.description);
+    if (spec.choices !== undefined) option.choices(spec.choices);
+    if (spec.repeatable) option.argParser(collect);
+    delegate.addOption(option);
+  }
+  delegate.action(lazy(io, async () => (await import("../commands/delegate.js")).delegateCommand));
+
+  const agents = program
+    .command("agents")
+    .description("the agent CLIs scv knows: list, status, login, logout, install, check, gc");
+
+  agents
+    .command("list")
+    .description("every agent: installed? where, which version, what its row supports")
+    .option("--json", "print JSON")
+    .action(lazy(io, async () => (await import("../commands/agents-list.js")).agentsListCommand));
+
+  agents
+    .command("status")
+    .description(
+      "sign-in state of one or every agent, never printing a secret (one agent: exit 4 when signed out)",
+    )
+    .argument("[agent]", "one agent")
+    .option("--json", "print JSON")
+    .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsStatusCommand));
+
+  agents
+    .command("login")
+    .description("sign an agent in inside its private home")
+    .argument("<agent>", "the agent")
+    .argument("[extra...]", "arguments after -- go to the CLI's own sign-in")
+    .option(
+      "--with-api-key",
+      "read an API key from stdin (from a terminal: without echo), never from an argument",
+    )
+    .option(
+      "--import",
+      "copy your own sign-in of that CLI where its row allows (codex: an API-key auth.json)",
+    )
+    .action(lazy(io, async () => (await import("../commands/agents-login.js")).agentsLoginCommand));
+
+  agents
+    .command("logout")
+    .description("sign an agent out of its private home")
+    .argument("<agent>", "the agent")
+    .action(lazy(io, async () => (await import("../commands/agents-login.js")).agentsLogoutCommand));
+
+  agents
+    .command("install")
+    .description("install an agent's npm package into scv's own prefix")
+    .argument("<agent>", "the agent")
+    .option("--force", "reinstall")
+    .action(lazy(io, async () => (await import("../commands/agents-install.js")).agentsInstallCommand));
+
+  agents
+    .command("check")
+    .description("run one tiny real turn and report whether the agent is signed in")
+    .argument("<agent>", "the agent")
+    .option("--json", "print JSON")
+    .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsCheckCommand));
+
+  agents
+    .command("gc")
+    .description("remove old transcripts, conversation records and leftovers")
+    .argument("[agent]", "one agent")
+    .option("--older-than <duration>", "threshold (default 30d, at least 1h)")
+    .option("--dry-run", "list what would go, with sizes")
+    .option("--json", "print JSON")
+    .action(lazy(io, async () => (await import("../commands/gc.js")).gcCommand));
+
+  const conversations = program
+    .command("conversations")
+    .description("scv's conversation records: list, show, rm");
+  defaultToList(
+    conversations,
+    "conversations",
+    io,
+    async () => (await import("../commands/conversations.js")).conversationsListCommand,
+  );
+  conversations
+    .command("list")
+    .description("every conversation: handle, agent, turns, last used, cwd, model, last prompt")
+    .option("--json", "print JSON")
+    .action(lazy(io, async () => (await import("../commands/conversations.js")).conversationsListCommand));
+  conversations
+    .command("show")
+    .description("one conversation's record")
+    .argument("<handle>", "the conversation")
+    .option("--json", "print JSON")
+    .action(lazy(io, async () => (await import("../commands/conversations.js")).conversationsShowCommand));
+  conversations
+    .command("rm")
+    .description("remove a conversation's record (and with --transcript the agent's transcript of it)")
+    .argument("<handle>", "the conversation")
+    .option("--transcript", "also remove the agent's transcript of that session")
+    .action(lazy(io, async () => (await import("../commands/conversations.js")).conversationsRmCommand));
+
+  program
+    .command("wait")
+    .description("wait for background turns and print their results")
+    .argument("<handle...>", "turn handles")
+    .option("--timeout <duration>", "give up waiting after this long")
+    .option("--json", "print JSON")
+    .action(lazy(io, async () => (await import("../commands/background.js")).waitCommand));
+  program
+    .command("ps")
+    .description("list running turns")
+    .option("--json", "print JSON")
+    .action(lazy(io, async () => (await import("../commands/background.js")).psCommand));
+  program
+    .command("kill")
+    .description("stop a running turn and its whole process group")
+    .argument("<handle>", "turn handle")
+    .action(lazy(io, async () => (await import("../commands/background.js")).killCommand));
+  // The detached scv of `scv delegate --background`: reads its turn as JSON on stdin.
+  program
+    .command("background-turn", { hidden: true })
+    .action(lazy(io, async () => (await import("../commands/background.js")).backgroundTurnCommand));
+
+  defaultToList(
+    agents,
+    "agents",
+    io,
+    async () => (await import("../commands/agents-list.js")).agentsListCommand,
+  );
+  program.on("command:*", (operands: string[]) => {
+    throw unknownCommand("command", operands[0], program);
+  });
+  return program;
+}
+
+function unknownCommand(what: string, name: string | undefined, parent: Command): ScvError {
+  const known = parent.commands.map((command) => command.name()).join(", ");
+  return new ScvError("USAGE", `unknown ${what} '${name ?? ""}' — known: ${known}`);
+}
+
+/** A bare `scv agents` (or `conversations`) lists — a `--json` given to it is the list's — and
+ * anything else that is not a subcommand is a usage error. */
+function defaultToList(
+  parent: Command,
+  name: string,
+  io: CliIo,
+  load: () => Promise<(io: CliIo, options: { json?: boolean }) => Promise<number>>,
+): void {
+  parent
+    .usage("[command] [options]")
+    .argument("[command]")
+    .allowExcessArguments(true)
+    .option("--json", "print JSON (the list, when no command is given)")
+    .action(async (operand: string | undefined, options: { json?: boolean }) => {
+      if (operand !== undefined) throw unknownCommand(`${name} command`, operand, parent);
+      io.exitCode = await (await load())(io, options);
+    });
+}
+
+/** Runs the command line through commander: the command's exit code, or commander's own for help,
+ * the version and usage errors (which it has printed already). */
+export async function runProgram(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    await buildProgram(io).parseAsync([...argv], { from: "user" });
+    return io.exitCode;
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    // Help and version exit 0; commander already printed its own one-line message otherwise.
+    return error.code === "commander.helpDisplayed" ||
+      error.code === "commander.version" ||
+      error.code === "commander.help"
+      ? EXIT.ok
+      : EXIT.usage;
+  }
+}

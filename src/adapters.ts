@@ -227,6 +227,8 @@ export interface AdapterDescriptor {
   readonly offers: string;
   /** npm package(s) that install the CLI; empty when it is not on npm. */
   readonly packages: readonly string[];
+  /** Other npm packages whose folder may hold the executable (a dependency's), read for its version. */
+  readonly binPackages?: readonly string[];
   readonly verified: Verified;
   readonly command: string;
   /** Fixed arguments right after the command. */
@@ -930,6 +932,8 @@ export const ADAPTERS = [
     offers: "Sourcegraph's coding agent; it reads, edits, and runs code in a project and can search the web",
     // The newest @ampcode/cli had no Linux binary in the registry when checked.
     packages: ["@sourcegraph/amp"],
+    // Its `amp` bin is @ampcode/cli's (the new name, a dependency of the same version).
+    binPackages: ["@ampcode/cli"],
     verified: { kind: "lab", version: "0.0.1790142911-g7618fb" },
     command: "amp",
     args: [],

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADAPTERS, type AdapterDescriptor, summarizeStatus, unreachable } from "../adapters.js";
+import { agentVersion } from "../agent-version.js";
 import { locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, type Config, loadConfig } from "../config.js";
@@ -16,14 +17,10 @@ import { inspectStore, type SignInState } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
 import { runBounded } from "../transport/bounded.js";
 import { agentEnvironment } from "../transport/env.js";
-import { parseVersion } from "./agents-list.js";
 import { renderTable } from "./table.js";
 
 /** A CLI's own status check only reads a file or two (the lab: 0.1–0.4 s). */
 const STATUS_TIMEOUT_MS = 10_000;
-// Every installed CLI is probed at once: on two cores gemini, pi, opencode and amp took 5–7 s to
-// answer `--version` together (1.5–3 s alone), so 3 s dropped their versions (contract suite).
-const VERSION_TIMEOUT_MS = 15_000;
 
 export interface StatusRow {
   readonly agent: string;
@@ -51,17 +48,6 @@ export function helperEnvironment(
     policy: "default",
     extra: agentSettings(config, entry.name).env,
   });
-}
-
-// `agents list` has the same probe but keeps it private; this one passes the config's variables.
-async function probeVersion(path: string, env: Record<string, string>): Promise<string | null> {
-  const result = await runBounded(path, ["--version"], {
-    env,
-    timeoutMs: VERSION_TIMEOUT_MS,
-    maxBytes: 4096,
-  });
-  if (result.timedOut || result.code !== 0) return null;
-  return parseVersion(`${result.stdout}\n${result.stderr}`);
 }
 
 /** The sign-in part of a status row. */
@@ -122,7 +108,9 @@ export async function statusRow(
 ): Promise<StatusRow> {
   const path = locateAgent(entry, config, env);
   const [version, signIn] = await Promise.all([
-    path === undefined ? null : probeVersion(path, helperEnvironment(entry, config, env)),
+    path === undefined
+      ? null
+      : agentVersion({ entry, executable: path, env, extra: agentSettings(config, entry.name).env }),
     signInState(entry, path, config, env),
   ]);
   return {

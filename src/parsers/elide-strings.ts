@@ -1,8 +1,9 @@
 // Cuts the long JSON string values a parser can do without (elision.ts) out of one line's raw bytes,
 // before the line is decoded: decoding a 100 KB tool output into a V8 string and parsing it costs
-// ten times more per byte than finding its end. The scan never decodes: Buffer#indexOf finds each
-// quote at memchr speed, a quote after an odd run of backslashes is escaped, and only the few bytes
-// between strings (`":{"`, `,"`, numbers) are read one by one to follow the nesting.
+// ten times more per byte than finding its end. The scan never decodes: the few bytes between
+// strings (`":{"`, `,"`, numbers) and short strings are read one by one to follow the nesting, and
+// Buffer#indexOf finds the end of a long string at memchr speed (a quote after an odd run of
+// backslashes is escaped).
 //
 // The result is the same line with each elided string replaced by a prefix of itself, cut on a
 // character and escape boundary, so it is valid JSON exactly when the line was — except that
@@ -152,11 +153,12 @@ export class StringElider {
     let cutAny = false;
     let copied = 0;
     let written = 0;
+    const { length } = line;
     let at = 0;
-    for (;;) {
+    while (at < length) {
       // Between strings: only a few bytes of structure, read one by one up to the next quote.
-      let byte = line[at];
-      while (byte !== QUOTE && byte !== undefined) {
+      const byte = line[at]!;
+      if (byte !== QUOTE) {
         switch (byte) {
           case OPEN_OBJECT:
           case OPEN_ARRAY:
@@ -181,9 +183,8 @@ export class StringElider {
             break;
         }
         at += 1;
-        byte = line[at];
+        continue;
       }
-      if (byte === undefined) break;
       const open = at;
       const close = closingQuote(line, open + 1);
       if (close === NONE) return line;
@@ -210,7 +211,7 @@ export class StringElider {
       at = close + 1;
     }
     if (!cutAny) return line;
-    written += line.copy(this.scratch, written, copied, line.length);
+    written += line.copy(this.scratch, written, copied, length);
     return this.scratch.subarray(0, written);
   }
 

@@ -1,0 +1,96 @@
+// `scv agents list` and `scv agents status` find every installed CLI's version without writing into
+// scv's homes: an npm install is read from its package.json (the CLI never runs), any other CLI is
+// asked `--version` in a throwaway home that is gone afterwards. Before, `--version` ran with HOME
+// and XDG_* in $SCV_HOME/agents/<name>, and copilot unpacked ~235 MB there.
+
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createWorld, ensureBuilt, scv, type World } from "../helpers/scv.js";
+
+let world: World;
+let tmp: string;
+let env: Record<string, string>;
+
+/** A CLI that, whenever it runs, records where it was pointed and writes there as copilot, gemini
+ * and opencode do on a first run: its cache, its config, TMPDIR and the working folder. */
+function writingCli(path: string, answer: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(
+    path,
+    `#!${process.execPath}
+const fs = require("node:fs"), path = require("node:path");
+const e = process.env;
+fs.writeFileSync(path.join(${JSON.stringify(world.calls)}, "version-" + path.basename(process.argv[1]) + ".json"),
+  JSON.stringify({ HOME: e.HOME, TMPDIR: e.TMPDIR, cwd: process.cwd() }));
+for (const dir of [e.XDG_CACHE_HOME + "/pkg", e.XDG_CONFIG_HOME + "/cli", e.HOME + "/.cli", e.TMPDIR + "/x", "y"]) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "blob"), "x".repeat(4096));
+}
+console.log(${JSON.stringify(answer)});
+`,
+  );
+  chmodSync(path, 0o755);
+}
+
+beforeAll(ensureBuilt, 120_000);
+
+beforeEach(() => {
+  world = createWorld();
+  // copilot as `npm i -g @github/copilot` leaves it: prefix/bin/copilot → the package's loader.
+  const prefix = join(world.root, "prefix");
+  const pkg = join(prefix, "lib", "node_modules", "@github", "copilot");
+  writingCli(join(pkg, "npm-loader.js"), "9.9.9");
+  writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "@github/copilot", version: "1.0.102" }));
+  mkdirSync(join(prefix, "bin"));
+  symlinkSync("../lib/node_modules/@github/copilot/npm-loader.js", join(prefix, "bin", "copilot"));
+  // gemini as a native binary from no package: it has to be asked.
+  writingCli(join(world.root, "native", "gemini"), "0.61.0");
+  tmp = join(world.root, "tmp");
+  mkdirSync(tmp);
+  env = {
+    PATH: `${join(prefix, "bin")}:${join(world.root, "native")}:${world.env.PATH}`,
+    TMPDIR: tmp,
+  };
+});
+afterEach(() => world.dispose());
+
+function recorded(cli: string): { HOME: string; TMPDIR: string; cwd: string } | undefined {
+  const path = join(world.calls, `version-${cli}.json`);
+  return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : undefined;
+}
+
+describe.each([
+  ["agents", "list", "--json"],
+  ["agents", "status", "--json"],
+])("scv %s %s", (...args) => {
+  it("reports every version and writes nothing under $SCV_HOME/agents", async () => {
+    const run = await scv(world, args, { env });
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    const rows = JSON.parse(run.stdout) as { name?: string; agent?: string; version: string | null }[];
+    const version = (name: string) => rows.find((row) => (row.name ?? row.agent) === name)?.version;
+    // From the package.json: the loader would have answered 9.9.9, and it never ran.
+    expect(version("copilot")).toBe("1.0.102");
+    expect(recorded("copilot")).toBeUndefined();
+    // Asked, in a throwaway home inside TMPDIR, its TMPDIR and working folder in there too, then removed.
+    expect(version("gemini")).toBe("0.61.0");
+    const gemini = recorded("gemini");
+    expect(dirname(gemini?.HOME ?? "")).toBe(tmp);
+    expect(gemini?.cwd).toBe(gemini?.HOME);
+    expect(gemini?.TMPDIR).toBe(join(gemini?.HOME ?? "", "tmp"));
+    expect(readdirSync(tmp)).toEqual([]);
+    // The fake agents elsewhere on PATH were asked too (no package.json around them).
+    expect(version("codex")).toBe("0.0.0-fake");
+    expect(existsSync(join(world.scvHome, "agents"))).toBe(false);
+    expect(existsSync(join(world.project, "y"))).toBe(false);
+  });
+});

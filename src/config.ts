@@ -9,42 +9,51 @@ import { AGENT_NAMES } from "./adapters.js";
 import { parseDuration } from "./duration.js";
 import { ScvError } from "./errors.js";
 import { configPath, type Env } from "./home/paths.js";
+import { lazy } from "./lazy.js";
 import { issueText } from "./validation.js";
 
 const isDuration = (text: string) => parseDuration(text) !== undefined;
-const duration = z.string().check(z.refine(isDuration, { error: "a duration such as 90s, 20m or 1h" }));
-const policy = z.enum(["auto", "default"]);
-const envName = z
-  .string()
-  .check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected a variable name such as IS_SANDBOX" }));
-const text = z.string().check(z.minLength(1));
+const duration = lazy(() =>
+  z.string().check(z.refine(isDuration, { error: "a duration such as 90s, 20m or 1h" })),
+);
+const policy = lazy(() => z.enum(["auto", "default"]));
+const envName = lazy(() =>
+  z
+    .string()
+    .check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected a variable name such as IS_SANDBOX" })),
+);
+const text = lazy(() => z.string().check(z.minLength(1)));
 
-const agentConfig = z.strictObject({
-  /** A path or command name that replaces the descriptor's command. */
-  command: z.optional(text),
-  model: z.optional(text),
-  effort: z.optional(text),
-  policy: z.optional(policy),
-  timeout: z.optional(duration),
-  idle_timeout: z.optional(duration),
-  /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
-  env: z.optional(z.record(envName, z.string())),
-});
+const agentConfig = lazy(() =>
+  z.strictObject({
+    /** A path or command name that replaces the descriptor's command. */
+    command: z.optional(text),
+    model: z.optional(text),
+    effort: z.optional(text),
+    policy: z.optional(policy),
+    timeout: z.optional(duration),
+    idle_timeout: z.optional(duration),
+    /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
+    env: z.optional(z.record(envName, z.string())),
+  }),
+);
 
-const configSchema = z.strictObject({
-  /** How many turns `scv delegate a b c` runs at once. */
-  parallel: z.optional(z.int().check(z.gte(1), z.lte(64))),
-  /** How deep agents may delegate to agents through scv. */
-  max_depth: z.optional(z.int().check(z.gte(0), z.lte(16))),
-  defaults: z.optional(
-    z.strictObject({
-      policy: z.optional(policy),
-      timeout: z.optional(duration),
-      idle_timeout: z.optional(duration),
-    }),
-  ),
-  agents: z.optional(z.partialRecord(z.enum(AGENT_NAMES as [string, ...string[]]), agentConfig)),
-});
+const configSchema = lazy(() =>
+  z.strictObject({
+    /** How many turns `scv delegate a b c` runs at once. */
+    parallel: z.optional(z.int().check(z.gte(1), z.lte(64))),
+    /** How deep agents may delegate to agents through scv. */
+    max_depth: z.optional(z.int().check(z.gte(0), z.lte(16))),
+    defaults: z.optional(
+      z.strictObject({
+        policy: z.optional(policy),
+        timeout: z.optional(duration),
+        idle_timeout: z.optional(duration),
+      }),
+    ),
+    agents: z.optional(z.partialRecord(z.enum(AGENT_NAMES as [string, ...string[]]), agentConfig)),
+  }),
+);
 
 export type Config = z.infer<typeof configSchema>;
 export type AgentConfig = z.infer<typeof agentConfig>;

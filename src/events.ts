@@ -4,11 +4,12 @@
 // object. Callers read each line back with `eventLineSchema`.
 
 import * as z from "zod/mini";
+import { lazy } from "./lazy.js";
 import type { TurnEvent } from "./parsers/types.js";
 import { type TurnResult, turnResultSchema, usageSchema } from "./result.js";
 
 /** What every line carries besides its event. */
-const envelope = {
+const envelope = () => ({
   /** The agent's name (`codex`). */
   agent: z.string(),
   /** scv's conversation handle of the turn. A first turn is recorded under it only if it
@@ -16,52 +17,65 @@ const envelope = {
   conversation: z.optional(z.string()),
   /** Milliseconds since scv started the turn. */
   t: z.int().check(z.nonnegative()),
-};
+});
 
-const failureKindSchema = z.enum(["auth", "rate-limit", "billing", "root-refused", "other"]);
+const failureKindSchema = lazy(() => z.enum(["auth", "rate-limit", "billing", "root-refused", "other"]));
 
 /** One line per normalized event (src/parsers/types.ts `TurnEvent`), then the result. */
-export const eventLineSchema = z.discriminatedUnion("type", [
-  /** The CLI's session id; repeated when it changes (the last one counts). */
-  z.object({ type: z.literal("session"), sessionId: z.string(), ...envelope }),
-  /** The permission mode the agent reported (Claude's `permissionMode`, Codex's sandbox policy). */
-  z.object({ type: z.literal("mode"), mode: z.string(), ...envelope }),
-  /** Assistant text: a whole block, or a piece of one when `delta` is true. */
-  z.object({ type: z.literal("text"), text: z.string(), delta: z.optional(z.boolean()), ...envelope }),
-  /** A tool started; `summary` is one redacted line (`$ cmd`, `edit path`, `search: q`). */
-  z.object({
-    type: z.literal("tool-start"),
-    id: z.string(),
-    name: z.string(),
-    summary: z.string(),
-    ...envelope,
-  }),
-  z.object({ type: z.literal("tool-end"), id: z.string(), name: z.string(), ok: z.boolean(), ...envelope }),
-  /** Usage so far as the CLI reports it (each replaces the previous one; for some CLIs a running
-   * total across resumed turns, of which the result gives this turn's share). */
-  z.object({ type: z.literal("usage"), usage: usageSchema, ...envelope }),
-  /** The CLI will retry (a rate limit, a dropped connection); not the end. */
-  z.object({
-    type: z.literal("retry"),
-    message: z.string(),
-    attempt: z.optional(z.number()),
-    status: z.optional(z.number()),
-    ...envelope,
-  }),
-  /** An error the CLI reported; `terminal` when it ends the turn. */
-  z.object({
-    type: z.literal("error"),
-    message: z.string(),
-    kind: failureKindSchema,
-    terminal: z.boolean(),
-    resetsAt: z.optional(z.string()),
-    ...envelope,
-  }),
-  /** The CLI's own end of the turn; `declined` when the model refused. */
-  z.object({ type: z.literal("turn-end"), ok: z.boolean(), declined: z.optional(z.boolean()), ...envelope }),
-  /** The last line: the `--json` object of the turn. */
-  z.object({ type: z.literal("result"), result: turnResultSchema, ...envelope }),
-]);
+export const eventLineSchema = lazy(() =>
+  z.discriminatedUnion("type", [
+    /** The CLI's session id; repeated when it changes (the last one counts). */
+    z.object({ type: z.literal("session"), sessionId: z.string(), ...envelope() }),
+    /** The permission mode the agent reported (Claude's `permissionMode`, Codex's sandbox policy). */
+    z.object({ type: z.literal("mode"), mode: z.string(), ...envelope() }),
+    /** Assistant text: a whole block, or a piece of one when `delta` is true. */
+    z.object({ type: z.literal("text"), text: z.string(), delta: z.optional(z.boolean()), ...envelope() }),
+    /** A tool started; `summary` is one redacted line (`$ cmd`, `edit path`, `search: q`). */
+    z.object({
+      type: z.literal("tool-start"),
+      id: z.string(),
+      name: z.string(),
+      summary: z.string(),
+      ...envelope(),
+    }),
+    z.object({
+      type: z.literal("tool-end"),
+      id: z.string(),
+      name: z.string(),
+      ok: z.boolean(),
+      ...envelope(),
+    }),
+    /** Usage so far as the CLI reports it (each replaces the previous one; for some CLIs a running
+     * total across resumed turns, of which the result gives this turn's share). */
+    z.object({ type: z.literal("usage"), usage: usageSchema, ...envelope() }),
+    /** The CLI will retry (a rate limit, a dropped connection); not the end. */
+    z.object({
+      type: z.literal("retry"),
+      message: z.string(),
+      attempt: z.optional(z.number()),
+      status: z.optional(z.number()),
+      ...envelope(),
+    }),
+    /** An error the CLI reported; `terminal` when it ends the turn. */
+    z.object({
+      type: z.literal("error"),
+      message: z.string(),
+      kind: failureKindSchema,
+      terminal: z.boolean(),
+      resetsAt: z.optional(z.string()),
+      ...envelope(),
+    }),
+    /** The CLI's own end of the turn; `declined` when the model refused. */
+    z.object({
+      type: z.literal("turn-end"),
+      ok: z.boolean(),
+      declined: z.optional(z.boolean()),
+      ...envelope(),
+    }),
+    /** The last line: the `--json` object of the turn. */
+    z.object({ type: z.literal("result"), result: turnResultSchema, ...envelope() }),
+  ]),
+);
 
 export type EventLine = z.infer<typeof eventLineSchema>;
 

@@ -2,56 +2,63 @@
 // (agents driving scv, fan-out, background turns) parse it back with `turnResultSchema`.
 
 import * as z from "zod/mini";
+import { lazy } from "./lazy.js";
 
-export const usageSchema = z.object({
-  input: z.optional(z.number()),
-  /** Input tokens served from cache. */
-  cached: z.optional(z.number()),
-  /** Input tokens written to cache. */
-  cacheWrite: z.optional(z.number()),
-  output: z.optional(z.number()),
-  reasoning: z.optional(z.number()),
-  /** Dollars, where the CLI reports a cost. */
-  costUsd: z.optional(z.number()),
-});
+export const usageSchema = lazy(() =>
+  z.object({
+    input: z.optional(z.number()),
+    /** Input tokens served from cache. */
+    cached: z.optional(z.number()),
+    /** Input tokens written to cache. */
+    cacheWrite: z.optional(z.number()),
+    output: z.optional(z.number()),
+    reasoning: z.optional(z.number()),
+    /** Dollars, where the CLI reports a cost. */
+    costUsd: z.optional(z.number()),
+  }),
+);
 
-export const turnStatusSchema = z.enum(["completed", "failed", "declined", "timeout", "cancelled"]);
+export const turnStatusSchema = lazy(() =>
+  z.enum(["completed", "failed", "declined", "timeout", "cancelled"]),
+);
 
-export const turnResultSchema = z.object({
-  /** The agent's final reply; empty when it gave none. */
-  reply: z.string(),
-  status: turnStatusSchema,
-  /** The agent's name (`codex`). */
-  agent: z.string(),
-  /** scv's conversation handle (`codex-k3f9x2`); null when no conversation was recorded. */
-  conversation: z.nullable(z.string()),
-  /** The CLI's own session id, where it has one. */
-  session: z.nullable(z.string()),
-  /** This turn's tokens (a share, also for CLIs that report running totals). */
-  usage: z.nullable(usageSchema),
-  /** This turn's cost in dollars, where the CLI reports one. */
-  cost: z.nullable(z.number()),
-  /** Wall-clock milliseconds of the turn. */
-  duration: z.int().check(z.nonnegative()),
-  /** scv's exit code for this turn (0 ok, 1 agent failed, 2 usage, 3 not installed, 4 auth,
-   * 5 rate limited, 124 timeout, 130 interrupted, 143 terminated). */
-  exitCode: z.int(),
-  /** What went wrong, one line; null on success. */
-  error: z.nullable(z.string()),
-  /** What to do about it, one line; null when there is nothing to do. */
-  hint: z.nullable(z.string()),
-  /** Other agents to try instead after a failure (exit 1, 3, 4, 5, 124): installed, and signed in
-   * as far as scv can tell without running them — checked sign-ins first. Empty otherwise. */
-  fallbacks: z.array(z.string()),
-  /** Where scv used a weaker source than the usual one (a reply read from the CLI's last-message
-   * file, a session id it could not accept), one line each. */
-  notes: z.array(z.string()),
-  /** The permission mode the agent reported for this turn and scv checked against the policy
-   * (Claude Code's `permissionMode`, Codex's sandbox policy); null where it reports none. */
-  mode: z.nullable(z.string()),
-  /** stdout lines the parser could not read (garbage, truncated, oversized). */
-  badLines: z.int().check(z.nonnegative()),
-});
+export const turnResultSchema = lazy(() =>
+  z.object({
+    /** The agent's final reply; empty when it gave none. */
+    reply: z.string(),
+    status: turnStatusSchema,
+    /** The agent's name (`codex`). */
+    agent: z.string(),
+    /** scv's conversation handle (`codex-k3f9x2`); null when no conversation was recorded. */
+    conversation: z.nullable(z.string()),
+    /** The CLI's own session id, where it has one. */
+    session: z.nullable(z.string()),
+    /** This turn's tokens (a share, also for CLIs that report running totals). */
+    usage: z.nullable(usageSchema),
+    /** This turn's cost in dollars, where the CLI reports one. */
+    cost: z.nullable(z.number()),
+    /** Wall-clock milliseconds of the turn. */
+    duration: z.int().check(z.nonnegative()),
+    /** scv's exit code for this turn (0 ok, 1 agent failed, 2 usage, 3 not installed, 4 auth,
+     * 5 rate limited, 124 timeout, 130 interrupted, 143 terminated). */
+    exitCode: z.int(),
+    /** What went wrong, one line; null on success. */
+    error: z.nullable(z.string()),
+    /** What to do about it, one line; null when there is nothing to do. */
+    hint: z.nullable(z.string()),
+    /** Other agents to try instead after a failure (exit 1, 3, 4, 5, 124): installed, and signed in
+     * as far as scv can tell without running them — checked sign-ins first. Empty otherwise. */
+    fallbacks: z.array(z.string()),
+    /** Where scv used a weaker source than the usual one (a reply read from the CLI's last-message
+     * file, a session id it could not accept), one line each. */
+    notes: z.array(z.string()),
+    /** The permission mode the agent reported for this turn and scv checked against the policy
+     * (Claude Code's `permissionMode`, Codex's sandbox policy); null where it reports none. */
+    mode: z.nullable(z.string()),
+    /** stdout lines the parser could not read (garbage, truncated, oversized). */
+    badLines: z.int().check(z.nonnegative()),
+  }),
+);
 
 export type TurnResult = z.infer<typeof turnResultSchema>;
 export type TurnUsage = z.infer<typeof usageSchema>;

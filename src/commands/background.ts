@@ -28,6 +28,7 @@ import {
   turnOwnerAlive,
 } from "../home/running.js";
 import { turnFile, turnsDir } from "../home/turn-files.js";
+import { lazy } from "../lazy.js";
 import type { TurnResult } from "../result.js";
 import { failedResult, runTurn, type TurnRequest } from "../transport/turn.js";
 import { type DelegateOptions, durationOption, print } from "./delegate.js";
@@ -40,23 +41,25 @@ const READY_FD = 3;
 /** How often `scv wait` looks. */
 const POLL_MS = 100;
 
-const jobSchema = z.object({
-  handle: z.string().check(z.regex(HANDLE_PATTERN)),
-  request: z.object({
-    agent: z.optional(z.string()),
-    continue: z.optional(z.string()),
-    handle: z.optional(z.string()),
-    prompt: z.string(),
-    model: z.optional(z.string()),
-    effort: z.optional(z.string()),
-    policy: z.optional(z.enum(["auto", "default"])),
-    cwd: z.optional(z.string()),
-    timeoutMs: z.optional(z.number()),
-    idleTimeoutMs: z.optional(z.number()),
-    env: z.optional(z.record(z.string(), z.string())),
+const jobSchema = lazy(() =>
+  z.object({
+    handle: z.string().check(z.regex(HANDLE_PATTERN)),
+    request: z.object({
+      agent: z.optional(z.string()),
+      continue: z.optional(z.string()),
+      handle: z.optional(z.string()),
+      prompt: z.string(),
+      model: z.optional(z.string()),
+      effort: z.optional(z.string()),
+      policy: z.optional(z.enum(["auto", "default"])),
+      cwd: z.optional(z.string()),
+      timeoutMs: z.optional(z.number()),
+      idleTimeoutMs: z.optional(z.number()),
+      env: z.optional(z.record(z.string(), z.string())),
+    }),
+    lockWaitMs: z.optional(z.number()),
   }),
-  lockWaitMs: z.optional(z.number()),
-});
+);
 type Job = z.infer<typeof jobSchema>;
 
 interface Launch {

@@ -15,39 +15,44 @@ import { customAlphabet } from "nanoid";
 import lockfile from "proper-lockfile";
 import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
+import { lazy } from "../lazy.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { type Env, scvHome } from "./paths.js";
 
-const usageSchema = z.looseObject({
-  input: z.optional(z.number()),
-  cached: z.optional(z.number()),
-  cacheWrite: z.optional(z.number()),
-  output: z.optional(z.number()),
-  reasoning: z.optional(z.number()),
-  costUsd: z.optional(z.number()),
-});
+const usageSchema = lazy(() =>
+  z.looseObject({
+    input: z.optional(z.number()),
+    cached: z.optional(z.number()),
+    cacheWrite: z.optional(z.number()),
+    output: z.optional(z.number()),
+    reasoning: z.optional(z.number()),
+    costUsd: z.optional(z.number()),
+  }),
+);
 
-export const conversationSchema = z.looseObject({
-  handle: z.string(),
-  agent: z.string(),
-  /** The vendor session id; absent until the CLI reported one. */
-  sessionId: z.optional(z.string()),
-  cwd: z.string(),
-  model: z.optional(z.string()),
-  effort: z.optional(z.string()),
-  policy: z.enum(["auto", "default"]),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  turns: z.int().check(z.nonnegative()),
-  /** A one-line preview of the last prompt. */
-  lastPrompt: z.optional(z.string()),
-  /** Totals over this conversation's turns, in scv's own accounting. */
-  usage: z._default(usageSchema, {}),
-  /** The CLI's own running total after the last turn, for CLIs that report cumulatively. */
-  cumulative: z.optional(usageSchema),
-  lastStatus: z.optional(z.string()),
-});
+export const conversationSchema = lazy(() =>
+  z.looseObject({
+    handle: z.string(),
+    agent: z.string(),
+    /** The vendor session id; absent until the CLI reported one. */
+    sessionId: z.optional(z.string()),
+    cwd: z.string(),
+    model: z.optional(z.string()),
+    effort: z.optional(z.string()),
+    policy: z.enum(["auto", "default"]),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    turns: z.int().check(z.nonnegative()),
+    /** A one-line preview of the last prompt. */
+    lastPrompt: z.optional(z.string()),
+    /** Totals over this conversation's turns, in scv's own accounting. */
+    usage: z._default(usageSchema, {}),
+    /** The CLI's own running total after the last turn, for CLIs that report cumulatively. */
+    cumulative: z.optional(usageSchema),
+    lastStatus: z.optional(z.string()),
+  }),
+);
 
 export type ConversationRecord = z.infer<typeof conversationSchema>;
 

@@ -18,6 +18,7 @@ import lockfile from "proper-lockfile";
 import * as z from "zod/mini";
 import type { Config } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
+import { lazy } from "../lazy.js";
 import type { TurnEvent } from "../parsers/types.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
 import type { TurnContext, TurnPlan } from "../transport/turn.js";
@@ -45,51 +46,55 @@ export const DEFAULT_MAX_DEPTH = 2;
 /** The abort reason of a turn stopped by `scv kill`; it ends like a turn whose scv got SIGTERM. */
 export const KILL_REASON = "scv kill";
 
-const identitySchema = z.object({ pid: z.int().check(z.positive()), startTime: z.string() });
+const identitySchema = lazy(() => z.object({ pid: z.int().check(z.positive()), startTime: z.string() }));
 
-export const runningTurnSchema = z.looseObject({
-  version: z.literal(1),
-  handle: z.string().check(z.regex(HANDLE_PATTERN)),
-  /** SCV_TURN in the agent's environment: the handle and a nonce, so no two turns share it. */
-  tag: z.string(),
-  agent: z.string(),
-  model: z.optional(z.string()),
-  /** A one-line preview of the prompt. */
-  prompt: z.string(),
-  cwd: z.string(),
-  /** How many agent turns are above this one (0: started by a person). */
-  depth: z.int().check(z.nonnegative()),
-  /** Started with --background: its result is kept until `scv wait` reads it. */
-  background: z.boolean(),
-  host: z.string(),
-  /** The kernel's boot id, where there is one: after a reboot no recorded pid means anything. */
-  boot: z.optional(z.string()),
-  startedAt: z.string(),
-  /** The scv process running the turn. */
-  scv: identitySchema,
-  /** The agent's CLI, leader of its process group; absent until it started. */
-  agentProcess: z.optional(identitySchema),
-  /** The tool running now, as the parser summarised it (one redacted line). */
-  tool: z.optional(z.string()),
-  /** The conversation lock the turn holds (a continued conversation's), as the folder it created:
-   * the reaper removes that folder once the turn's scv is proven gone. */
-  lock: z.optional(z.object({ dev: z.string(), ino: z.string(), born: z.string() })),
-});
+export const runningTurnSchema = lazy(() =>
+  z.looseObject({
+    version: z.literal(1),
+    handle: z.string().check(z.regex(HANDLE_PATTERN)),
+    /** SCV_TURN in the agent's environment: the handle and a nonce, so no two turns share it. */
+    tag: z.string(),
+    agent: z.string(),
+    model: z.optional(z.string()),
+    /** A one-line preview of the prompt. */
+    prompt: z.string(),
+    cwd: z.string(),
+    /** How many agent turns are above this one (0: started by a person). */
+    depth: z.int().check(z.nonnegative()),
+    /** Started with --background: its result is kept until `scv wait` reads it. */
+    background: z.boolean(),
+    host: z.string(),
+    /** The kernel's boot id, where there is one: after a reboot no recorded pid means anything. */
+    boot: z.optional(z.string()),
+    startedAt: z.string(),
+    /** The scv process running the turn. */
+    scv: identitySchema,
+    /** The agent's CLI, leader of its process group; absent until it started. */
+    agentProcess: z.optional(identitySchema),
+    /** The tool running now, as the parser summarised it (one redacted line). */
+    tool: z.optional(z.string()),
+    /** The conversation lock the turn holds (a continued conversation's), as the folder it created:
+     * the reaper removes that folder once the turn's scv is proven gone. */
+    lock: z.optional(z.object({ dev: z.string(), ino: z.string(), born: z.string() })),
+  }),
+);
 export type RunningTurnRecord = z.infer<typeof runningTurnSchema>;
 
-export const finishedTurnSchema = z.looseObject({
-  version: z.literal(1),
-  handle: z.string(),
-  /** The tag of the turn that ended; null for a turn that failed before it was registered. */
-  tag: z.nullable(z.string()),
-  agent: z.string(),
-  background: z.boolean(),
-  /** Its scv died and a later scv stopped what it left running. */
-  reaped: z.boolean(),
-  startedAt: z.string(),
-  endedAt: z.string(),
-  result: turnResultSchema,
-});
+export const finishedTurnSchema = lazy(() =>
+  z.looseObject({
+    version: z.literal(1),
+    handle: z.string(),
+    /** The tag of the turn that ended; null for a turn that failed before it was registered. */
+    tag: z.nullable(z.string()),
+    agent: z.string(),
+    background: z.boolean(),
+    /** Its scv died and a later scv stopped what it left running. */
+    reaped: z.boolean(),
+    startedAt: z.string(),
+    endedAt: z.string(),
+    result: turnResultSchema,
+  }),
+);
 export type FinishedTurnRecord = z.infer<typeof finishedTurnSchema>;
 
 /** What reaping needs of the OS beyond identities: a zombie has exited, whatever its start time says. */

@@ -9,6 +9,7 @@ import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { type AdapterDescriptor, type ModeReport, unreachable } from "../adapters.js";
+import { lazy } from "../lazy.js";
 import type { TurnEvent } from "../parsers/types.js";
 import type { Policy } from "./env.js";
 import { createLineFramer } from "./framing.js";
@@ -219,14 +220,16 @@ export function findRollout(dir: string, threadId: string): string | undefined {
   return found === undefined ? undefined : join(dir, found);
 }
 
-const TurnContextLine = z.looseObject({
-  timestamp: z.catch(z.optional(z.string()), undefined),
-  type: z.literal("turn_context"),
-  payload: z.looseObject({
-    // An object `{ type, … }` today; a bare string is accepted in case a release flattens it.
-    sandbox_policy: z.union([z.string(), z.looseObject({ type: z.string() })]),
+const TurnContextLine = lazy(() =>
+  z.looseObject({
+    timestamp: z.catch(z.optional(z.string()), undefined),
+    type: z.literal("turn_context"),
+    payload: z.looseObject({
+      // An object `{ type, … }` today; a bare string is accepted in case a release flattens it.
+      sandbox_policy: z.union([z.string(), z.looseObject({ type: z.string() })]),
+    }),
   }),
-});
+);
 
 /** Bytes read from a rollout file per look: a long conversation's file can be large, and the
  * event loop must keep serving the agent's stdout meanwhile. The next look goes on from there. */

@@ -24,7 +24,12 @@ await rm("dist", { recursive: true, force: true });
 await mkdir("dist");
 // The package is "type": "module"; these two files are CommonJS.
 await writeFile("dist/package.json", `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
-await build({ ...common, entryPoints: ["src/cli/bin.ts"], outfile: "dist/app.js" });
+await build({
+  ...common,
+  entryPoints: ["src/cli/bin.ts"],
+  outfile: "dist/app.js",
+  alias: { "graceful-fs": "./scripts/shims/graceful-fs.cjs" },
+});
 const buildId = createHash("sha256")
   .update(await readFile("dist/app.js"))
   .digest("hex")

@@ -850,7 +850,17 @@ export const ADAPTERS = [
     modelHint: "a model Copilot CLI offers, such as claude-sonnet-4.5 or gpt-5.",
     homeEnvironment: [["COPILOT_HOME", ".copilot"]],
     fixedEnvironment: [["COPILOT_AUTO_UPDATE", "false"]],
-    removedEnvironment: ["COPILOT_*", "GH_COPILOT_TOKEN", "COPILOT_GITHUB_TOKEN"],
+    // Copilot CLI 1.0.102 signs in with the first of COPILOT_GITHUB_TOKEN, GH_TOKEN, GITHUB_TOKEN it
+    // finds (its README and its code), and reads GITHUB_COPILOT_*_GITHUB_TOKEN under Actions: all
+    // are its credentials, so no agent gets them from the user's shell.
+    removedEnvironment: [
+      "COPILOT_*",
+      "GH_COPILOT_TOKEN",
+      "COPILOT_GITHUB_TOKEN",
+      "GH_TOKEN",
+      "GITHUB_TOKEN",
+      "GITHUB_COPILOT_*",
+    ],
     // Without it a prompt run denies every tool that needs approval.
     fullPermissionArgs: ["--allow-all-tools"],
     fullPermissionEnvironment: [],

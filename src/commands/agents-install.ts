@@ -4,17 +4,13 @@
 
 import { spawn } from "node:child_process";
 import { resolveAgentExecutable } from "../adapters.js";
+import { agentVersion } from "../agent-version.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
-import { loadConfig } from "../config.js";
+import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { scvHome, toolsBin, toolsPrefix } from "../home/paths.js";
-import { runBounded } from "../transport/bounded.js";
-import { parseVersion } from "./agents-list.js";
-import { helperEnvironment } from "./agents-status.js";
-
-const VERSION_TIMEOUT_MS = 10_000;
 
 /** Runs npm with the user's environment (their registry and its credentials are npm's business);
  * its output goes to scv's stderr so stdout stays clean. Resolves with the exit code, or a signal. */
@@ -84,12 +80,14 @@ export async function agentsInstallCommand(
     );
   }
   const { config } = loadConfig(io.env);
-  const result = await runBounded(path, ["--version"], {
-    env: helperEnvironment(entry, config, io.env),
-    timeoutMs: VERSION_TIMEOUT_MS,
-    maxBytes: 4096,
+  // As `agents list` finds it: from the package just installed, never by running the CLI in the
+  // agent's home (copilot unpacks 235 MB there on its first --version).
+  const version = await agentVersion({
+    entry,
+    executable: path,
+    env: io.env,
+    extra: agentSettings(config, entry.name).env,
   });
-  const version = result.code === 0 ? parseVersion(`${result.stdout}\n${result.stderr}`) : null;
   io.stderr.write(`scv: ${entry.name} ${version ?? "(version unknown)"} installed at ${path}\n`);
   const used = locateAgent(entry, config, io.env);
   if (used !== undefined && used !== path) {

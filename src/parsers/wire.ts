@@ -8,7 +8,9 @@ import * as z from "zod/mini";
 /** A field scv reads when present: missing or of another type, it reads as undefined rather than
  * failing the whole event (CLIs change field types between releases). */
 export function maybe<T extends z.ZodMiniType>(schema: T) {
-  return z.catch(z.optional(schema), undefined);
+  // The outer optional answers an absent field at once (most fields of a line are absent); the
+  // catch then only runs on fields that are there.
+  return z.optional(z.catch(z.optional(schema), undefined));
 }
 
 export const maybeString = maybe(z.string());

@@ -247,6 +247,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       onMismatch: () => child?.terminate("cancelled"),
     });
     const framer = createLineFramer({
+      elision: parser.elision,
       onLine: (line) => {
         for (const event of parser.push(line)) {
           context.onEvent?.(event, plan);

@@ -17,6 +17,8 @@ export interface ProcessTable {
   startTime(pid: number): string | undefined;
   /** Pids whose environment has `name=value`. */
   pidsWithEnv(name: string, value: string): number[];
+  /** For each of `values`, the pids whose environment has `name=<that value>`, in one pass. */
+  pidsByEnv?(name: string, values: ReadonlySet<string>): Map<string, number[]>;
   /** Sends `signal` to the process group led by `pid` and to `pid` itself; ignores missing ones. */
   kill(pid: number, signal: NodeJS.Signals, group: boolean): void;
 }
@@ -79,6 +81,20 @@ export function hasVariable(environ: Buffer, needle: Buffer): boolean {
   );
 }
 
+/** The value of the variable `prefix` names (`\0NAME=`) in `environ`, or undefined. */
+export function variableValue(environ: Buffer, prefix: Buffer): string | undefined {
+  const entry = prefix.subarray(1);
+  let start: number;
+  if (environ.subarray(0, entry.length).equals(entry)) start = entry.length;
+  else {
+    const at = environ.indexOf(prefix);
+    if (at === -1) return undefined;
+    start = at + prefix.length;
+  }
+  const end = environ.indexOf(0, start);
+  return environ.toString("latin1", start, end === -1 ? environ.length : end);
+}
+
 export const systemProcessTable: ProcessTable = {
   startTime: (pid) => (hasProc ? procStartTime(pid) : psStartTime(pid)),
   pidsWithEnv(name, value) {
@@ -94,6 +110,23 @@ export const systemProcessTable: ProcessTable = {
       try {
         const environ = readFileSync(`/proc/${entry}/environ`);
         if (hasVariable(environ, needle)) found.push(Number(entry));
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }
+    return found;
+  },
+  pidsByEnv(name, values) {
+    const found = new Map<string, number[]>();
+    if (!hasProc) return found;
+    const prefix = Buffer.from(`\0${name}=`, "latin1");
+    for (const entry of readdirSync("/proc")) {
+      const first = entry.charCodeAt(0);
+      if (first < 48 || first > 57) continue;
+      try {
+        const value = variableValue(readFileSync(`/proc/${entry}/environ`), prefix);
+        if (value !== undefined && values.has(value))
+          found.set(value, [...(found.get(value) ?? []), Number(entry)]);
       } catch {
         // Gone, or not ours to read.
       }

@@ -387,7 +387,7 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
 /** Ends what still carries the turn's tag after its agent's group went: SIGTERM, then SIGKILL after
  * `graceMs`. Usually nothing is found. */
 async function sweep(tag: string, table: TurnProcessTable, graceMs: number): Promise<void> {
-  const tagged = taggedProcesses(tag, table);
+  const tagged = await taggedSoon(tag, table);
   if (tagged.length === 0) return;
   for (const found of tagged) table.kill(found.pid, "SIGTERM", true);
   const deadline = Date.now() + graceMs;
@@ -397,10 +397,39 @@ async function sweep(tag: string, table: TurnProcessTable, graceMs: number): Pro
   for (const found of tagged) if (running(found, table)) table.kill(found.pid, "SIGKILL", true);
 }
 
+/** Sweeps of turns that end together (a fan-out) share one pass over the process table, which
+ * reads every process's environment: each waits for the next pass that starts after it asked, and
+ * which therefore sees whatever its agent left behind. */
+const sweepPasses = new Map<TurnProcessTable, { tags: Set<string>; found: Promise<Map<string, number[]>> }>();
+
+function taggedSoon(tag: string, table: TurnProcessTable): Promise<ProcessIdentity[]> {
+  let pass = sweepPasses.get(table);
+  if (pass === undefined) {
+    const tags = new Set<string>();
+    const found = new Promise<Map<string, number[]>>((resolve) => {
+      setImmediate(() => {
+        sweepPasses.delete(table);
+        resolve(
+          table.pidsByEnv?.(TAG_VARIABLE, tags) ??
+            new Map([...tags].map((each) => [each, table.pidsWithEnv(TAG_VARIABLE, each)])),
+        );
+      });
+    });
+    pass = { tags, found };
+    sweepPasses.set(table, pass);
+  }
+  pass.tags.add(tag);
+  return pass.found.then((found) => identities(found.get(tag) ?? [], table));
+}
+
 /** Live processes carrying `tag`, never this one (an scv started by a reaped agent carries its tag). */
 function taggedProcesses(tag: string, table: TurnProcessTable): ProcessIdentity[] {
+  return identities(table.pidsWithEnv(TAG_VARIABLE, tag), table);
+}
+
+function identities(pids: readonly number[], table: TurnProcessTable): ProcessIdentity[] {
   const found: ProcessIdentity[] = [];
-  for (const pid of table.pidsWithEnv(TAG_VARIABLE, tag)) {
+  for (const pid of pids) {
     if (pid === process.pid) continue;
     const identity = identify(pid, table);
     if (identity !== undefined) found.push(identity);

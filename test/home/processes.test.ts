@@ -6,6 +6,7 @@ import {
   isAlive,
   parseProcStatStartTime,
   systemProcessTable,
+  variableValue,
 } from "../../src/home/processes.js";
 
 describe("process identity", () => {
@@ -55,5 +56,38 @@ describe("hasVariable", () => {
       expect(hasVariable(Buffer.from(entries.join("\0"), "latin1"), needle)).toBe(false);
     }
     expect(hasVariable(Buffer.alloc(0), needle)).toBe(false);
+  });
+});
+
+describe("variableValue", () => {
+  const prefix = Buffer.from("\0SCV_TURN=", "latin1");
+  const environ = (text: string) => Buffer.from(text, "latin1");
+  it("reads the value first, in the middle and last, with or without the final NUL", () => {
+    expect(variableValue(environ("SCV_TURN=a-1\0B=c\0"), prefix)).toBe("a-1");
+    expect(variableValue(environ("B=c\0SCV_TURN=a-2\0D=e\0"), prefix)).toBe("a-2");
+    expect(variableValue(environ("B=c\0SCV_TURN=a-3"), prefix)).toBe("a-3");
+    expect(variableValue(environ("SCV_TURN=\0"), prefix)).toBe("");
+  });
+
+  it("finds nothing in a longer name or inside another value", () => {
+    expect(variableValue(environ("XSCV_TURN=a\0"), prefix)).toBeUndefined();
+    expect(variableValue(environ("B=SCV_TURN=a\0"), prefix)).toBeUndefined();
+    expect(variableValue(environ(""), prefix)).toBeUndefined();
+  });
+});
+
+describe.runIf(process.platform === "linux")("pidsByEnv", () => {
+  it("finds the processes of several tags in one pass, and none of a tag nobody carries", async () => {
+    const start = (value: string) =>
+      spawn("sleep", ["30"], { env: { ...process.env, SCV_TURN_PROBE: value } });
+    const children = [start("t-a"), start("t-b"), start("t-b")];
+    try {
+      const found = systemProcessTable.pidsByEnv?.("SCV_TURN_PROBE", new Set(["t-a", "t-b", "t-c"]));
+      expect(found?.get("t-a")).toEqual([children[0]?.pid]);
+      expect([...(found?.get("t-b") ?? [])].sort()).toEqual([children[1]?.pid, children[2]?.pid].sort());
+      expect(found?.get("t-c")).toBeUndefined();
+    } finally {
+      for (const child of children) child.kill("SIGKILL");
+    }
   });
 });

@@ -16,20 +16,13 @@ import lockfile from "proper-lockfile";
 import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
+import { usageSchema as turnUsageSchema } from "../result.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { type Env, scvHome } from "./paths.js";
 
-const usageSchema = lazy(() =>
-  z.looseObject({
-    input: z.optional(z.number()),
-    cached: z.optional(z.number()),
-    cacheWrite: z.optional(z.number()),
-    output: z.optional(z.number()),
-    reasoning: z.optional(z.number()),
-    costUsd: z.optional(z.number()),
-  }),
-);
+/** A turn's usage fields, kept whatever else a later scv adds. */
+const usageSchema = lazy(() => z.looseObject(turnUsageSchema.shape));
 
 export const conversationSchema = lazy(() =>
   z.looseObject({

@@ -126,19 +126,7 @@ export function startProcess(options: ProcessOptions): AgentProcess {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const tail = new TailBuffer(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
 
-  if (options.signal?.aborted) {
-    return {
-      pid: undefined,
-      terminate() {},
-      done: Promise.resolve({
-        exitCode: null,
-        signal: null,
-        stderrTail: "",
-        termination: "cancelled",
-        durationMs: 0,
-      }),
-    };
-  }
+  if (options.signal?.aborted) return notStarted({ termination: "cancelled", durationMs: 0 });
 
   let spawnError: { code?: string; message: string } | undefined;
   let subprocess: ChildProcess;
@@ -155,17 +143,10 @@ export function startProcess(options: ProcessOptions): AgentProcess {
   } catch (error) {
     // spawn throws synchronously for arguments it cannot pass (a NUL byte, an invalid cwd type).
     const failure = error as NodeJS.ErrnoException;
-    return {
-      pid: undefined,
-      terminate() {},
-      done: Promise.resolve({
-        exitCode: null,
-        signal: null,
-        stderrTail: "",
-        durationMs: Date.now() - started,
-        spawnError: { code: failure.code, message: failure.message },
-      }),
-    };
+    return notStarted({
+      durationMs: Date.now() - started,
+      spawnError: { code: failure.code, message: failure.message },
+    });
   }
   const pid = subprocess.pid;
   if (options.stdin !== undefined && subprocess.stdin !== null) {
@@ -282,6 +263,15 @@ export function startProcess(options: ProcessOptions): AgentProcess {
   })();
 
   return { pid, terminate, done };
+}
+
+/** A process that never ran: cancelled before it started, or refused by spawn itself. */
+function notStarted(exit: Pick<ProcessExit, "durationMs" | "termination" | "spawnError">): AgentProcess {
+  return {
+    pid: undefined,
+    terminate() {},
+    done: Promise.resolve({ exitCode: null, signal: null, stderrTail: "", ...exit }),
+  };
 }
 
 /** SIGTERM to whatever is left of the group, SIGKILL after `graceMs`. Returns at once when the

@@ -67,21 +67,15 @@ function isTypeKey(line: Buffer, start: number, end: number): boolean {
   );
 }
 
-function hexDigit(byte: number): number {
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
-  const lower = byte | 0x20;
-  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : NONE;
-}
-
-/** The UTF-16 unit of the `\uXXXX` escape whose backslash is at `at`, or -1 when malformed. */
-function escapedUnit(line: Buffer, at: number): number {
-  let unit = 0;
-  for (let i = at + 2; i < at + 6; i += 1) {
-    const digit = hexDigit(line[i] ?? 0);
-    if (digit === NONE) return NONE;
-    unit = unit * 16 + digit;
-  }
-  return unit;
+/** Whether the `\uXXXX` escape whose backslash is at `at` is a surrogate: `\uD8..`-`\uDB..`
+ * (high) or `\uDC..`-`\uDF..` (low), told from its first two digits without reading the rest. */
+function isSurrogateEscape(line: Buffer, at: number, high: boolean): boolean {
+  if (line[at] !== BACKSLASH || line[at + 1] !== LETTER_U || ((line[at + 2] ?? 0) | 0x20) !== 0x64)
+    return false;
+  const second = (line[at + 3] ?? 0) | 0x20;
+  return high
+    ? second === 0x38 || second === 0x39 || second === 0x61 || second === 0x62
+    : second >= 0x63 && second <= 0x66;
 }
 
 /** How many bytes the character or escape starting at `at` takes: a surrogate pair written as two
@@ -90,13 +84,7 @@ function unitLength(line: Buffer, at: number): number {
   const byte = line[at]!;
   if (byte === BACKSLASH) {
     if (line[at + 1] !== LETTER_U) return 2;
-    const unit = escapedUnit(line, at);
-    const high = unit >= 0xd800 && unit <= 0xdbff;
-    if (high && line[at + 6] === BACKSLASH && line[at + 7] === LETTER_U) {
-      const low = escapedUnit(line, at + 6);
-      if (low >= 0xdc00 && low <= 0xdfff) return 12;
-    }
-    return 6;
+    return isSurrogateEscape(line, at, true) && isSurrogateEscape(line, at + 6, false) ? 12 : 6;
   }
   if (byte < 0xc0) return 1; // ASCII, or a stray continuation byte (decoded as U+FFFD either way)
   if (byte < 0xe0) return 2;

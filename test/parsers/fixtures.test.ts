@@ -475,12 +475,12 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
     "signed-out",
     stderrOnly(false, { kind: "auth", message: "Error: No authentication information found." }),
   ],
-  // A plain-text login prompt: bad lines, until scv's timeout.
+  // A plain-text login prompt: signed out, however the process was ended.
   [
     "amp-stream-json",
     "amp",
     "signed-out",
-    { status: "timeout", reply: "", cumulativeUsage: false, badLines: 4 },
+    stderrOnly(false, { kind: "auth", message: "not signed in (it started its browser login)" }),
   ],
 ];
 

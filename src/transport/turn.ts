@@ -86,6 +86,9 @@ export interface TurnContext {
   readonly background?: { readonly onStarted: () => void };
 }
 
+/** How long a CLI may stay silent after reporting a terminal error before scv ends it. */
+const TERMINAL_ERROR_GRACE_MS = 2_000;
+
 /** Everything decided before anything is written or spawned. */
 export interface TurnPlan {
   readonly entry: AdapterDescriptor;
@@ -246,12 +249,21 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       // The agent must not go on in a mode its policy forbids; "cancelled" is rewritten below.
       onMismatch: () => child?.terminate("cancelled"),
     });
+    // After a terminal error the CLI should exit; one that goes quiet instead (amp at its login
+    // prompt) is ended: its turn has failed already, so the parser's failure stays the result.
+    let afterTerminalError: NodeJS.Timeout | undefined;
     const framer = createLineFramer({
       elision: parser.elision,
       onLine: (line) => {
+        afterTerminalError?.refresh();
         for (const event of parser.push(line)) {
           context.onEvent?.(event, plan);
           mode.observe(event);
+          if (event.type === "error" && event.terminal)
+            afterTerminalError ??= setTimeout(
+              () => child?.terminate("cancelled"),
+              TERMINAL_ERROR_GRACE_MS,
+            ).unref();
         }
       },
       onOversized: () => parser.skipped(),
@@ -270,6 +282,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     });
     tracker.spawned(child.pid);
     const end = await child.done;
+    clearTimeout(afterTerminalError);
     framer.end();
     mode.finish();
     if (end.spawnError !== undefined) return spawnFailure(plan, end, started);

@@ -25,6 +25,8 @@
 //                       50 ms forever: a turn whose events never stop
 //   reply               replay turn1 with its reply replaced by "REPLY <prompt>", so that turns
 //                       running at once can each be checked for their own reply
+//   login-prompt        (amp) write pids.json, replay its signed-out capture (a plain-text login
+//                       prompt with a one-time URL), then wait forever for a code, as the real one
 // Like the real CLIs, the fake reports the permission mode it was given: claude's init says the
 // --permission-mode value (else "default"), codex writes a rollout file under $CODEX_HOME/sessions
 // whose turn_context has sandbox_policy danger-full-access under
@@ -435,6 +437,10 @@ async function behave(parsedArgs) {
       return drip(turn.start ?? turn.resume ?? "");
     case "reply":
       return replay(turn, "turn1", { reply: `REPLY ${turn.prompt}` });
+    case "login-prompt":
+      // Byte for byte, and then forever: the lab killed that capture at its timeout.
+      writePids([process.pid]);
+      return replay(turn, "signed-out");
     case "escape": {
       const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
       // detached: a new session and so a new process group; only the environment still names the turn.

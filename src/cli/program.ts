@@ -5,7 +5,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { EXIT, ScvError } from "../errors.js";
 import { VERSION } from "../version.js";
-import { commanderFlags, DELEGATE_OPTIONS, optionKey } from "./delegate-options.js";
+import { commanderFlags, DELEGATE_OPTIONS } from "./delegate-options.js";
 import type { CliIo } from "./io.js";
 
 /** Wraps a lazily imported command so its exit code reaches `run`. */

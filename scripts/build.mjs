@@ -35,7 +35,11 @@ const VENDORED = {
   "p-queue": 'module.exports = require("p-queue").default;',
 };
 for (const [name, contents] of Object.entries(VENDORED)) {
-  await build({ ...common, stdin: { contents, resolveDir: ".", loader: "js" }, outfile: `dist/vendor/${name}.js` });
+  await build({
+    ...common,
+    stdin: { contents, resolveDir: ".", loader: "js" },
+    outfile: `dist/vendor/${name}.js`,
+  });
 }
 await build({
   ...common,

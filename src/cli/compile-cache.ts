@@ -47,12 +47,12 @@ function readCache(cache: CompileCache | undefined): Buffer | undefined {
   }
 }
 
-/** Another build's cache is pruned once unused that long: two installs of scv (a global one and
- * a project's) may share one home, and must not delete each other's cache on every run. */
+/** Another build's cache is pruned once written that long ago: two installs of scv (a global one
+ * and a project's) may share one home, and must not delete each other's cache on every run. */
 export const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
 
 /** Writes the cache with a temp file and a rename, so that turns started together never read a
- * half-written one, and prunes other builds' caches unused for a week. */
+ * half-written one, and prunes other builds' caches written over a week ago. */
 function writeCache(cache: CompileCache, data: Buffer): void {
   try {
     mkdirSync(cache.dir, { recursive: true, mode: 0o700 });

@@ -40,7 +40,7 @@ export const turnResultSchema = lazy(() =>
     /** Wall-clock milliseconds of the turn. */
     duration: z.int().check(z.nonnegative()),
     /** scv's exit code for this turn (0 ok, 1 agent failed, 2 usage, 3 not installed, 4 auth,
-     * 5 rate limited, 124 timeout, 130 interrupted, 143 terminated). */
+     * 5 rate limited, 124 timeout, 130 interrupted, 141 stdout closed, 143 terminated). */
     exitCode: z.int(),
     /** What went wrong, one line; null on success. */
     error: z.nullable(z.string()),

@@ -18,7 +18,11 @@ export function processIo(): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // A getter: creating process.stdin opens a stream on it (a ReadStream on /dev/null, a socket
+    // on a pipe) that only `-` prompts and `--with-api-key` read.
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
     outputClosed: watchOutput(process.stdout),

@@ -15,9 +15,8 @@
 // short one for the whole text (test/home/atomic.test.ts shows a truncated record renamed over a
 // good one), and loading it (worker_threads, signal-exit) cost every turn's start-up a few ms.
 
-import { randomBytes } from "node:crypto";
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
+import { type FileHandle, open, rename, rm } from "node:fs/promises";
 
 export interface AtomicWriteOptions {
   /** The file's mode; 0600 unless given. */
@@ -27,17 +26,33 @@ export interface AtomicWriteOptions {
   readonly fsync?: boolean;
 }
 
-/** `<path>.<32-bit number>`: beside the file, so the rename stays on one file system. */
+/** `<path>.<32-bit number>`: beside the file, so the rename stays on one file system. The number
+ * only has to differ from other writers' of the same file at the same moment (the file is created
+ * exclusively, and another name tried if it exists), so it need not cost a call into the CSPRNG. */
 export function temporaryPath(path: string): string {
-  return `${path}.${randomBytes(4).readUInt32BE(0)}`;
+  return `${path}.${Math.floor(Math.random() * 2 ** 32)}`;
+}
+
+/** Tries a few temporary names, in case one is another writer's right now. */
+const NAME_ATTEMPTS = 8;
+
+function isNameTaken(error: unknown, attempt: number): boolean {
+  return (error as NodeJS.ErrnoException).code === "EEXIST" && attempt < NAME_ATTEMPTS - 1;
 }
 
 export function writeAtomicSync(path: string, text: string, options: AtomicWriteOptions = {}): void {
-  const temporary = temporaryPath(path);
+  const mode = options.mode ?? 0o600;
+  let temporary = "";
   let fd: number | undefined;
+  for (let attempt = 0; fd === undefined; attempt += 1) {
+    temporary = temporaryPath(path);
+    try {
+      fd = openSync(temporary, "wx", mode);
+    } catch (error) {
+      if (!isNameTaken(error, attempt)) throw error;
+    }
+  }
   try {
-    const mode = options.mode ?? 0o600;
-    fd = openSync(temporary, "wx", mode);
     // The mode exactly, whatever the umask.
     fchmodSync(fd, mode);
     writeFileSync(fd, text, "utf8");
@@ -58,9 +73,17 @@ export async function writeAtomic(
   text: string,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const temporary = temporaryPath(path);
   const mode = options.mode ?? 0o600;
-  const file = await open(temporary, "wx", mode);
+  let temporary = "";
+  let file: FileHandle | undefined;
+  for (let attempt = 0; file === undefined; attempt += 1) {
+    temporary = temporaryPath(path);
+    try {
+      file = await open(temporary, "wx", mode);
+    } catch (error) {
+      if (!isNameTaken(error, attempt)) throw error;
+    }
+  }
   try {
     await file.chmod(mode);
     await file.writeFile(text, "utf8");

@@ -13,8 +13,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeAtomic, writeAtomicSync } from "../../src/home/atomic.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { temporaryPath, writeAtomic, writeAtomicSync } from "../../src/home/atomic.js";
 import { conversationsDir, readConversation, writeConversation } from "../../src/home/conversations.js";
 import { writePrivate } from "../../src/home/keystores/files.js";
 
@@ -40,6 +40,25 @@ describe("atomic writes", () => {
     expect(readFileSync(path, "utf8")).toBe("newer\n");
     expect(mode(path)).toBe(0o600);
     expect(readdirSync(root)).toEqual(["a.json"]);
+  });
+
+  it("never touch another writer's temporary file: a name in use is passed over for another", async () => {
+    const path = join(root, "r.json");
+    const draws = [0.25, 0.25, 0.75, 0.25, 0.5];
+    const random = vi.spyOn(Math, "random").mockImplementation(() => draws.shift() ?? 0.9);
+    try {
+      const taken = temporaryPath(path);
+      expect(taken).toBe(`${path}.${2 ** 30}`);
+      writeFileSync(taken, "another writer's half-written text");
+      writeAtomicSync(path, "mine\n");
+      expect(readFileSync(path, "utf8")).toBe("mine\n");
+      expect(readFileSync(taken, "utf8")).toBe("another writer's half-written text");
+      await writeAtomic(path, "mine again\n");
+      expect(readFileSync(path, "utf8")).toBe("mine again\n");
+      expect(readdirSync(root).sort()).toEqual(["r.json", `r.json.${2 ** 30}`]);
+    } finally {
+      random.mockRestore();
+    }
   });
 
   it("replace a symlink instead of writing a secret through it", async () => {

@@ -3,7 +3,21 @@
 import { processIo } from "./io.js";
 import { run } from "./main.js";
 
+/** Resolves once everything written to `stream` so far has been handed to the OS (or it failed). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) return resolve();
+    stream.write("", () => resolve());
+  });
+}
+
 const io = processIo();
-void run(process.argv.slice(2), io).then((code) => {
+void run(process.argv.slice(2), io).then(async (code) => {
   process.exitCode = code;
+  // Every command has awaited its own work by now (agents ended, records written, locks released);
+  // once stdout and stderr have taken what was written, exiting skips Node's teardown of handles
+  // and the heap, ~10 ms of every run's wall time.
+  await flushed(process.stdout);
+  await flushed(process.stderr);
+  process.exit(code);
 });

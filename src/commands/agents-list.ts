@@ -8,9 +8,6 @@ import type { CliIo } from "../cli/io.js";
 import { agentSettings, loadConfig } from "../config.js";
 import { renderTable } from "./table.js";
 
-// `scv agents install` reads `--version` answers with it.
-export { parseVersion } from "../agent-version.js";
-
 export interface AgentListing {
   readonly name: string;
   readonly product: string;

@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { Readable } from "node:stream";
 import * as z from "zod/mini";
+import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import { type Config, loadConfig } from "../config.js";
 import { formatDuration } from "../duration.js";
@@ -32,7 +33,7 @@ import { lazy } from "../lazy.js";
 import type { TurnResult } from "../result.js";
 import { failedResult, runTurn, type TurnRequest } from "../transport/turn.js";
 import { type DelegateOptions, durationOption, print } from "./delegate.js";
-import { planTurns, printSection, reportFailures, withInterrupts } from "./fanout.js";
+import { planTurns, printSection, reportFailures } from "./fanout.js";
 import { renderTable } from "./table.js";
 
 /** The environment variable naming the detached scv's "started" pipe. */

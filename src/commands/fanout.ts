@@ -23,9 +23,6 @@ import {
 } from "../transport/turn.js";
 import { type DelegateOptions, durationOption } from "./delegate.js";
 
-// background.ts takes it from here.
-export { withInterrupts };
-
 export const DEFAULT_PARALLEL = 4;
 
 /** A turn as planned: ready to run, or already failed (not installed, a bad model) without running. */

@@ -10,7 +10,7 @@
 
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
-import whichLib from "which";
+import { findExecutable } from "./executable.js";
 
 /** Which billing identity a Claude Code row is pinned to. */
 export type AgentAuth = "none" | "claude-api-key" | "claude-subscription";
@@ -1106,13 +1106,7 @@ export function resolveAgentExecutable(
   searchDirs: readonly string[],
   pathVariable: string | undefined = process.env.PATH,
 ): string | undefined {
-  if (command.includes("/")) {
-    return whichLib.sync(command, { nothrow: true }) ?? undefined;
-  }
-  const path = [...searchDirs, ...(pathVariable ?? "").split(delimiter)]
-    .filter((dir) => dir !== "")
-    .join(delimiter);
-  return whichLib.sync(command, { path, nothrow: true }) ?? undefined;
+  return findExecutable(command, [...searchDirs, ...(pathVariable ?? "").split(delimiter)]);
 }
 
 /** The executable for `entry` in this user's environment, or undefined when not installed. */

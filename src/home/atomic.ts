@@ -16,7 +16,6 @@
 // good one), and loading it (worker_threads, signal-exit) cost every turn's start-up a few ms.
 
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { type FileHandle, open, rename, rm } from "node:fs/promises";
 
 export interface AtomicWriteOptions {
   /** The file's mode; 0600 unless given. */
@@ -64,35 +63,6 @@ export function writeAtomicSync(path: string, text: string, options: AtomicWrite
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     rmSync(temporary, { force: true });
-    throw error;
-  }
-}
-
-export async function writeAtomic(
-  path: string,
-  text: string,
-  options: AtomicWriteOptions = {},
-): Promise<void> {
-  const mode = options.mode ?? 0o600;
-  let temporary = "";
-  let file: FileHandle | undefined;
-  for (let attempt = 0; file === undefined; attempt += 1) {
-    temporary = temporaryPath(path);
-    try {
-      file = await open(temporary, "wx", mode);
-    } catch (error) {
-      if (!isNameTaken(error, attempt)) throw error;
-    }
-  }
-  try {
-    await file.chmod(mode);
-    await file.writeFile(text, "utf8");
-    if (options.fsync ?? true) await file.sync();
-    await file.close();
-    await rename(temporary, path);
-  } catch (error) {
-    await file.close().catch(() => {});
-    await rm(temporary, { force: true });
     throw error;
   }
 }

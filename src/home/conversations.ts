@@ -1,17 +1,9 @@
 // scv's conversation records: one JSON file per conversation in `$SCV_HOME/conversations/`, written
 // atomically (src/home/atomic.ts), validated when read, and locked while a turn runs.
 
-import {
-  type BigIntStats,
-  existsSync,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  rmdirSync,
-  rmSync,
-} from "node:fs";
+import { type BigIntStats, existsSync, lstatSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
-import { customAlphabet } from "nanoid";
+import { customAlphabet } from "nanoid/non-secure";
 import lockfile from "proper-lockfile";
 import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
@@ -20,6 +12,7 @@ import { usageSchema as turnUsageSchema } from "../result.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { type Env, scvHome } from "./paths.js";
+import { removeIfPresent } from "./remove.js";
 
 /** A turn's usage fields, kept whatever else a later scv adds. */
 const usageSchema = lazy(() => z.looseObject(turnUsageSchema.shape));
@@ -109,7 +102,7 @@ export function writeConversation(record: ConversationRecord, env: Env = process
 }
 
 export function removeConversation(handle: string, env: Env = process.env): void {
-  rmSync(recordPath(handle, env), { force: true });
+  removeIfPresent(recordPath(handle, env));
 }
 
 /** Every readable record, newest first; damaged files are skipped and counted. */

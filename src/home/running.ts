@@ -11,9 +11,9 @@
 // `scv kill` asks a live scv to stop one of its turns: it writes <handle>.cancel and sends SIGUSR2,
 // and the scv aborts that turn as on SIGTERM.
 
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { customAlphabet } from "nanoid";
+import { customAlphabet } from "nanoid/non-secure";
 import lockfile from "proper-lockfile";
 import * as z from "zod/mini";
 import type { Config } from "../config.js";
@@ -36,6 +36,7 @@ import {
 import type { Env } from "./paths.js";
 import { scvHome } from "./paths.js";
 import { identify, type ProcessIdentity, type ProcessTable, systemProcessTable } from "./processes.js";
+import { removeIfPresent } from "./remove.js";
 import { runningHandles, turnFile, turnsDir } from "./turn-files.js";
 
 /** The variable naming a turn in its agent's environment (and its tools'). */
@@ -357,7 +358,7 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
           await reapLocked(left, env, table);
         }
         // A later turn of a conversation replaces the unread result of an earlier one.
-        rmSync(turnFile(plan.handle, "done", env), { force: true });
+        removeIfPresent(turnFile(plan.handle, "done", env));
         writeRecord(path, fresh, false);
       });
       record = fresh;
@@ -378,8 +379,8 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
       record = undefined;
       localTurns.delete(done.tag);
       await sweep(done.tag, table, caller.graceMs ?? 3_000);
-      rmSync(turnFile(done.handle, "cancel", env), { force: true });
-      if (caller.background === undefined) rmSync(path, { force: true });
+      removeIfPresent(turnFile(done.handle, "cancel", env));
+      if (caller.background === undefined) removeIfPresent(path);
     },
   };
 }
@@ -462,13 +463,13 @@ export function saveBackgroundResult(
     result,
   };
   writeRecord(turnFile(handle, "done", env), finished, true);
-  if (mine !== undefined) rmSync(turnFile(handle, "running", env), { force: true });
+  if (mine !== undefined) removeIfPresent(turnFile(handle, "running", env));
 }
 
 /** Removes a result once read, with its log. */
 export function consumeResult(handle: string, env: Env = process.env): void {
-  rmSync(turnFile(handle, "done", env), { force: true });
-  rmSync(turnFile(handle, "log", env), { force: true });
+  removeIfPresent(turnFile(handle, "done", env));
+  removeIfPresent(turnFile(handle, "log", env));
 }
 
 // --- listing, reaping, stopping ---------------------------------------------------------------------
@@ -558,8 +559,8 @@ async function reapLocked(
     // (A background runner that died after saving its result left the result to keep.)
     writeRecord(turnFile(record.handle, "done", env), cancelledTurn(record, env), true);
   }
-  rmSync(turnFile(record.handle, "running", env), { force: true });
-  rmSync(turnFile(record.handle, "cancel", env), { force: true });
+  removeIfPresent(turnFile(record.handle, "running", env));
+  removeIfPresent(turnFile(record.handle, "cancel", env));
   if (record.lock !== undefined) releaseDeadLock(record.handle, record.lock, env);
   return victims;
 }
@@ -683,7 +684,7 @@ export async function killTurn(
       return "reaped";
     }
   } finally {
-    rmSync(cancelFile, { force: true });
+    removeIfPresent(cancelFile);
   }
   throw new ScvError(
     "AGENT_FAILED",

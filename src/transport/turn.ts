@@ -4,10 +4,9 @@
 // to the format's parser; classify the end; record the conversation. Every agent goes through the
 // same code: what differs is read from its descriptor.
 
-import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { nanoid } from "nanoid";
+import { nanoid } from "nanoid/non-secure";
 import type { AdapterDescriptor, OutputFormatKind } from "../adapters.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import { agentSettings, type Config } from "../config.js";
@@ -26,11 +25,13 @@ import {
 } from "../home/conversations.js";
 import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import { agentHome, type Env } from "../home/paths.js";
+import { removeIfPresent } from "../home/remove.js";
 import { KILL_REASON, refuseTooDeep, trackTurn } from "../home/running.js";
 import { turnExists } from "../home/turn-files.js";
 import { loadParser } from "../parsers/load.js";
 import type { ParsedTurn, StreamParser, TurnEvent, Usage } from "../parsers/types.js";
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
+import { randomUUID } from "../random.js";
 import type { TurnResult } from "../result.js";
 import { buildAgentCommand, isValidSessionId, type SessionArg } from "./argv.js";
 import { agentEnvironment, type Policy } from "./env.js";
@@ -296,7 +297,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       mismatch: mode.mismatch,
     });
   } finally {
-    if (plan.lastMessageFile !== undefined) rmSync(plan.lastMessageFile, { force: true });
+    if (plan.lastMessageFile !== undefined) removeIfPresent(plan.lastMessageFile);
     // Before the conversation's lock goes: the next turn of it registers under the same handle.
     await tracker.end();
     await release?.();
@@ -593,7 +594,7 @@ function takeLastMessage(path: string | undefined): string | undefined {
   } catch {
     return undefined;
   } finally {
-    rmSync(path, { force: true });
+    removeIfPresent(path);
   }
 }
 

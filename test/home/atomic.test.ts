@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { temporaryPath, writeAtomic, writeAtomicSync } from "../../src/home/atomic.js";
+import { temporaryPath, writeAtomicSync } from "../../src/home/atomic.js";
 import { conversationsDir, readConversation, writeConversation } from "../../src/home/conversations.js";
 import { writePrivate } from "../../src/home/keystores/files.js";
 
@@ -36,7 +36,7 @@ describe("atomic writes", () => {
     writeAtomicSync(path, "new\n");
     expect(readFileSync(path, "utf8")).toBe("new\n");
     expect(mode(path)).toBe(0o600);
-    await writeAtomic(path, "newer\n", { fsync: false });
+    writeAtomicSync(path, "newer\n", { fsync: false });
     expect(readFileSync(path, "utf8")).toBe("newer\n");
     expect(mode(path)).toBe(0o600);
     expect(readdirSync(root)).toEqual(["a.json"]);
@@ -53,7 +53,7 @@ describe("atomic writes", () => {
       writeAtomicSync(path, "mine\n");
       expect(readFileSync(path, "utf8")).toBe("mine\n");
       expect(readFileSync(taken, "utf8")).toBe("another writer's half-written text");
-      await writeAtomic(path, "mine again\n");
+      writeAtomicSync(path, "mine again\n");
       expect(readFileSync(path, "utf8")).toBe("mine again\n");
       expect(readdirSync(root).sort()).toEqual(["r.json", `r.json.${2 ** 30}`]);
     } finally {

@@ -2,10 +2,10 @@
 // dotenv parsing that never throws, and atomic 0600 writes. Nothing here returns file contents to a
 // caller that prints: the stores turn what they read into a state and a secret-free detail.
 
-import { lstat, mkdir, open, rm } from "node:fs/promises";
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../agent-home.js";
-import { writeAtomic } from "../atomic.js";
+import { writeAtomicSync } from "../atomic.js";
 
 /** What a key store found, and one line saying so without any secret in it. */
 export interface StoreInspection {
@@ -21,31 +21,33 @@ export type SmallFile =
 /** Credential and settings files are small; a bigger one is not what scv expects and is not read. */
 const DEFAULT_LIMIT = 1024 * 1024;
 
-/** Reads `path` when it is a regular file of at most `limit` bytes. */
+/** Reads `path` when it is a regular file of at most `limit` bytes. The file system calls are
+ * synchronous (these files are small and local): each asynchronous one is a trip through libuv's
+ * thread pool, and a turn's sign-in check made a dozen before its agent could start. */
 export async function readSmall(path: string, limit = DEFAULT_LIMIT): Promise<SmallFile> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  let fd: number;
   try {
-    handle = await open(path, "r");
+    fd = openSync(path, "r");
   } catch (error) {
     if (isMissing(error)) return { kind: "absent" };
     return { kind: "unreadable", reason: errorCode(error) };
   }
   try {
-    const stat = await handle.stat();
+    const stat = fstatSync(fd);
     if (!stat.isFile()) return { kind: "unreadable", reason: "not a regular file" };
     if (stat.size > limit) return { kind: "unreadable", reason: `larger than ${limit} bytes` };
-    return { kind: "text", text: await handle.readFile("utf8"), mode: stat.mode & 0o777 };
+    return { kind: "text", text: readFileSync(fd, "utf8"), mode: stat.mode & 0o777 };
   } catch (error) {
     return { kind: "unreadable", reason: errorCode(error) };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 /** Whether `path` exists (as anything, a dangling symlink included), without reading it. */
 export async function exists(path: string): Promise<boolean> {
   try {
-    await lstat(path);
+    lstatSync(path);
     return true;
   } catch (error) {
     if (isMissing(error)) return false;
@@ -106,15 +108,15 @@ export function looseModeNote(mode: number): string {
  * crash or a full disk leaves the old file or the new one, never half, and the key is never readable
  * by others even for a moment. */
 export async function writePrivate(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   ensurePrivateDir(dirname(path));
-  await writeAtomic(path, text, { mode: 0o600, fsync: true });
+  writeAtomicSync(path, text, { mode: 0o600, fsync: true });
 }
 
 /** Removes `path` if it is there; true when something was removed. */
 export async function removeFile(path: string): Promise<boolean> {
   if (!(await exists(path))) return false;
-  await rm(path, { force: true });
+  rmSync(path, { force: true });
   return true;
 }
 
@@ -132,7 +134,7 @@ export async function snapshot(path: string): Promise<Snapshot> {
 /** Puts every snapshot back: the file as it was, or no file where there was none. */
 export async function restore(snapshots: readonly Snapshot[]): Promise<void> {
   for (const { path, text } of snapshots) {
-    if (text === undefined) await rm(path, { force: true });
+    if (text === undefined) rmSync(path, { force: true });
     else await writePrivate(path, text);
   }
 }

@@ -1,0 +1,40 @@
+// Finding a command's executable the way a shell does: the first regular file in the search
+// directories that this process may execute.
+//
+// Not the `which` package, which scv used before: its isexe loads node:fs/promises at require time
+// (~2.5 ms of every turn's start-up, for one synchronous lookup), and it works the permission out
+// from the mode bits itself where access(2) asks the kernel, which also knows ACLs and read-only
+// mounts.
+
+import { accessSync, constants, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The absolute path of `command` in the first of `dirs` that has it as an executable file; a
+ * command containing `/` is that path itself (against `cwd` when relative). Empty entries of a
+ * search path are not the current folder here: scv never runs an agent from wherever it stands. */
+export function findExecutable(
+  command: string,
+  dirs: readonly string[],
+  cwd: string = process.cwd(),
+): string | undefined {
+  if (command.includes("/")) {
+    const path = resolve(cwd, command);
+    return isExecutableFile(path) ? path : undefined;
+  }
+  for (const dir of dirs) {
+    if (dir === "") continue;
+    const path = resolve(cwd, join(dir, command));
+    if (isExecutableFile(path)) return path;
+  }
+  return undefined;
+}

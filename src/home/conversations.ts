@@ -4,13 +4,13 @@
 import { type BigIntStats, existsSync, lstatSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import { customAlphabet } from "nanoid/non-secure";
-import lockfile from "proper-lockfile";
 import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import { usageSchema as turnUsageSchema } from "../result.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
+import { takeLock } from "./lock.js";
 import { type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 
@@ -183,7 +183,7 @@ export async function lockConversation(
   let release: () => Promise<void>;
   let compromised = false;
   try {
-    release = await lockfile.lock(path, {
+    release = await takeLock(path, {
       realpath: false,
       stale: LOCK_STALE_MS,
       update: 5_000,

@@ -14,7 +14,6 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { customAlphabet } from "nanoid/non-secure";
-import lockfile from "proper-lockfile";
 import * as z from "zod/mini";
 import type { Config } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
@@ -33,6 +32,7 @@ import {
   releaseDeadLock,
   writeConversation,
 } from "./conversations.js";
+import { takeLock } from "./lock.js";
 import type { Env } from "./paths.js";
 import { scvHome } from "./paths.js";
 import { identify, type ProcessIdentity, type ProcessTable, systemProcessTable } from "./processes.js";
@@ -214,11 +214,12 @@ async function withRecordLock<T>(
 ): Promise<T | undefined> {
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(path, {
+    release = await takeLock(path, {
       realpath: false,
       stale: 10_000,
-      retries:
-        waitMs === 0 ? 0 : { retries: Math.ceil(waitMs / 25), factor: 1, minTimeout: 25, maxTimeout: 25 },
+      ...(waitMs === 0
+        ? {}
+        : { retries: { retries: Math.ceil(waitMs / 25), factor: 1, minTimeout: 25, maxTimeout: 25 } }),
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;

@@ -1,7 +1,7 @@
 // Wall-time overhead of `scv delegate claude "hi"` on a fake claude that prints a tiny turn: against
 // the fake run directly, a minimal Node wrapper (bench/floor.mjs, the practical floor) and one bare
 // `node -e 0`, interleaved round by round so all four see the same machine. Each Node process also
-// reports its own CPU time (bench/cpu-at-exit.mjs, preloaded into all three alike).
+// reports its own CPU time (bench/cpu-at-exit.cjs, preloaded into all three alike).
 
 import { join } from "node:path";
 import { median, mustRun, ROOT, type Run } from "./lib.js";
@@ -10,7 +10,7 @@ import { CLAUDE_ARGS, FLOOR, REPLY, SCV, type World } from "./world.js";
 type Variant = "direct" | "floor" | "scv" | "node";
 type NodeVariant = Exclude<Variant, "direct">;
 const VARIANTS: readonly Variant[] = ["direct", "floor", "scv", "node"];
-const CPU_AT_EXIT = join(ROOT, "bench", "cpu-at-exit.mjs");
+const CPU_AT_EXIT = join(ROOT, "bench", "cpu-at-exit.cjs");
 
 export interface OverheadResult {
   readonly runs: number;
@@ -29,7 +29,7 @@ export interface OverheadResult {
 function start(world: World, variant: Variant): Promise<Run> {
   const options = { env: world.env, cwd: world.project };
   const node = (args: readonly string[]) =>
-    mustRun(process.execPath, ["--import", CPU_AT_EXIT, ...args], options);
+    mustRun(process.execPath, ["--require", CPU_AT_EXIT, ...args], options);
   switch (variant) {
     case "direct":
       return mustRun(world.agent, CLAUDE_ARGS, options);

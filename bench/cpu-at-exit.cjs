@@ -1,0 +1,12 @@
+// Preloaded (node --require) into every Node process the overhead benchmark starts: writes the
+// process's own CPU time (user + system, all threads) as a last stderr line when it exits.
+// On a shared, loaded machine wall time swings with everyone else's work; CPU time much less.
+// CommonJS on purpose: an ES module preload (--import) starts Node's ES module loader in every
+// process, which the floor (an .mjs file) starts anyway but scv (CommonJS) does not; measured
+// here it added ~15 ms to scv's turn and ~2 ms to the floor's, while this costs each ~1-2 ms.
+const { writeSync } = require("node:fs");
+
+process.on("exit", () => {
+  const { user, system } = process.cpuUsage();
+  writeSync(2, `\nbench-cpu-ms ${(user + system) / 1000}\n`);
+});

@@ -3,7 +3,7 @@
 // processes by the environment tag every spawned agent carries, for those that escaped the group.
 
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 
 /** A process as scv records it: pid plus an opaque start-time token from the OS. */
 export interface ProcessIdentity {
@@ -36,9 +36,34 @@ export function parseProcStatStartTime(stat: string): string | undefined {
   return fields[19];
 }
 
+/** One buffer for every /proc file scv reads. Their sizes read as 0, so readFileSync allocates a
+ * fresh 64 KB buffer for each (and fstats it first): the sweep for escaped processes reads one per
+ * process on the machine at the end of every turn, and a fan-out of 16 allocated ~120 MB that way. */
+let procBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/** The contents of a /proc file, valid until the next call. Throws as openSync does. */
+export function readProcFile(path: string): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === procBuffer.length) {
+        const larger = Buffer.allocUnsafe(procBuffer.length * 2);
+        procBuffer.copy(larger);
+        procBuffer = larger;
+      }
+      const read = readSync(fd, procBuffer, length, procBuffer.length - length, null);
+      if (read === 0) return procBuffer.subarray(0, length);
+      length += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function procStartTime(pid: number): string | undefined {
   try {
-    return parseProcStatStartTime(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    return parseProcStatStartTime(readProcFile(`/proc/${pid}/stat`).toString("latin1"));
   } catch {
     return undefined;
   }
@@ -58,7 +83,7 @@ function psStartTime(pid: number): string | undefined {
 
 const hasProc = (() => {
   try {
-    readFileSync("/proc/self/stat");
+    readProcFile("/proc/self/stat");
     return true;
   } catch {
     return false;
@@ -108,8 +133,7 @@ export const systemProcessTable: ProcessTable = {
       const first = entry.charCodeAt(0);
       if (first < 48 || first > 57) continue;
       try {
-        const environ = readFileSync(`/proc/${entry}/environ`);
-        if (hasVariable(environ, needle)) found.push(Number(entry));
+        if (hasVariable(readProcFile(`/proc/${entry}/environ`), needle)) found.push(Number(entry));
       } catch {
         // Gone, or not ours to read.
       }
@@ -124,7 +148,7 @@ export const systemProcessTable: ProcessTable = {
       const first = entry.charCodeAt(0);
       if (first < 48 || first > 57) continue;
       try {
-        const value = variableValue(readFileSync(`/proc/${entry}/environ`), prefix);
+        const value = variableValue(readProcFile(`/proc/${entry}/environ`), prefix);
         if (value !== undefined && values.has(value))
           found.set(value, [...(found.get(value) ?? []), Number(entry)]);
       } catch {

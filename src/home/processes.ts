@@ -42,7 +42,7 @@ export function parseProcStatStartTime(stat: string): string | undefined {
 let procBuffer = Buffer.allocUnsafe(64 * 1024);
 
 /** The contents of a /proc file, valid until the next call. Throws as openSync does. */
-export function readProcFile(path: string): Buffer {
+function readProcFile(path: string): Buffer {
   const fd = openSync(path, "r");
   try {
     let length = 0;

@@ -20,6 +20,7 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import type { AdapterDescriptor } from "./adapters.js";
 import { runBounded } from "./transport/bounded.js";
 import { agentEnvironment } from "./transport/env.js";
+import { cleanUpAtExit } from "./transport/groups.js";
 
 // Every CLI without an npm install is asked at once: on two cores gemini, pi, opencode and amp took
 // 5–7 s to answer `--version` together (1.5–3 s alone), so 3 s dropped their versions (contract suite).
@@ -146,6 +147,8 @@ async function askVersion(request: VersionRequest): Promise<string | null> {
   } catch {
     return null;
   }
+  // An interrupted scv (Ctrl-C during `scv agents list`) removes it on its way out.
+  const forget = cleanUpAtExit(() => rmSync(scratch, { recursive: true, force: true, maxRetries: 2 }));
   try {
     const temp = join(scratch, "tmp");
     mkdirSync(temp);
@@ -167,6 +170,7 @@ async function askVersion(request: VersionRequest): Promise<string | null> {
   } catch {
     return null;
   } finally {
+    forget();
     try {
       rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });
     } catch {

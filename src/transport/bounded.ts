@@ -3,6 +3,7 @@
 // child_process rather than execa: it sits on the path of `scv agents list`, which must start fast.
 
 import { spawn } from "node:child_process";
+import { trackGroup, untrackGroup } from "./groups.js";
 
 export interface BoundedResult {
   /** Exit code, or null when it ended by a signal or timed out. */
@@ -37,6 +38,8 @@ export function runBounded(
       stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       detached: true,
     });
+    // Detached, so that ending it ends what it started; tracked, so that scv's own end ends it.
+    if (child.pid !== undefined) trackGroup(child.pid);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;
@@ -67,12 +70,14 @@ export function runBounded(
     }, options.timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
+      if (child.pid !== undefined) untrackGroup(child.pid);
       resolve({ code: null, stdout: "", stderr: "", timedOut: false, spawnError: error.message });
     });
     child.on("close", (code) => {
       clearTimeout(timer);
       // Helpers a CLI left behind in its group go with it.
       killGroup("SIGKILL");
+      if (child.pid !== undefined) untrackGroup(child.pid);
       resolve({
         code: timedOut ? null : code,
         stdout: Buffer.concat(out).toString("utf8").slice(0, maxBytes),

@@ -9,6 +9,7 @@
 // here (bench: docs/benchmarks.md). execa still runs the sign-in commands.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { signalGroup, trackGroup, untrackGroup } from "./groups.js";
 
 /** Why scv ended a process itself. */
 export type Termination = "timeout" | "idle-timeout" | "cancelled";
@@ -63,32 +64,6 @@ export const DEFAULT_GRACE_MS = 3_000;
 export const DEFAULT_STDERR_TAIL_BYTES = 16 * 1024;
 /** How often a group is polled while waiting for it to go after SIGTERM. */
 const GROUP_POLL_MS = 25;
-
-/** Process groups still alive, killed if scv itself exits first: nothing else ends a detached
- * process group when its parent goes. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function trackGroup(pid: number): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    // An 'exit' listener may only do synchronous work; process.kill is.
-    process.on("exit", () => {
-      for (const group of liveGroups) signalGroup(group, "SIGKILL");
-    });
-  }
-  liveGroups.add(pid);
-}
-
-/** Sends `signal` to the group led by `pid`; false when there is no such group any more. */
-export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Whether any process of the group led by `pid` is still alive. A zombie does not count: under
  * an init that reaps late (or never, as in a container without one) it would hold every turn for
@@ -230,7 +205,7 @@ export function startProcess(options: ProcessOptions): AgentProcess {
       // What the agent left behind in its group (tools, MCP servers) goes with it.
       await endGroup(pid, graceMs);
       if (killTimer !== undefined) clearTimeout(killTimer);
-      liveGroups.delete(pid);
+      untrackGroup(pid);
     }
     // A process that left the group could still hold the pipes open, so the wait for them is
     // bounded and the streams are closed after it.

@@ -14,7 +14,8 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createWorld, ensureBuilt, scv, type World } from "../helpers/scv.js";
+import { killAll, survivors } from "../helpers/pids.js";
+import { createWorld, ensureBuilt, scv, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
 let tmp: string;
@@ -93,4 +94,47 @@ describe.each([
     expect(existsSync(join(world.scvHome, "agents"))).toBe(false);
     expect(existsSync(join(world.project, "y"))).toBe(false);
   });
+});
+
+/** A CLI that records its pid and never answers. */
+function hangingCli(path: string, pidFile: string): void {
+  writeFileSync(
+    path,
+    `#!${process.execPath}\nrequire("node:fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetInterval(() => {}, 1000);\n`,
+  );
+  chmodSync(path, 0o755);
+}
+
+describe("an interrupted scv agents list", () => {
+  // The CLIs it asks run in process groups of their own (so that ending one ends all it started),
+  // which a terminal's Ctrl-C does not reach: before, they ran on after scv, with their throwaway
+  // homes left in TMPDIR.
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "on %s ends the CLI it is asking, removes its throwaway home and exits %i",
+    async (signal, code) => {
+      const pidFile = join(world.calls, "hanging.pid");
+      hangingCli(join(world.root, "native", "grok"), pidFile);
+      const run = startScv(world, ["agents", "list"], { env });
+      let pid = 0;
+      for (let waited = 0; pid === 0 && waited < 15_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (existsSync(pidFile)) pid = Number(readFileSync(pidFile, "utf8"));
+      }
+      expect(pid).toBeGreaterThan(0);
+      try {
+        // The other CLIs on PATH are being asked too, each in a throwaway home of its own.
+      expect(readdirSync(tmp).filter((name) => name.startsWith("scv-version-"))).not.toEqual([]);
+        run.kill(signal);
+        const result = await run;
+        expect([result.exitCode, String(result.stderr)]).toEqual([code, ""]);
+        expect(await survivors([pid], 3_000)).toEqual([]);
+        expect(readdirSync(tmp)).toEqual([]);
+      } finally {
+        killAll([pid]);
+      }
+    },
+  );
 });

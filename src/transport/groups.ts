@@ -1,0 +1,63 @@
+// The process groups scv has started and not yet seen end. Agents and the CLIs scv asks for their
+// version or sign-in status run detached, in groups of their own, so that ending one ends all it
+// started; but then nothing else ends them when scv goes: a terminal's Ctrl-C reaches scv's own
+// group only. Whatever is still alive when scv exits is SIGKILLed from its 'exit' hook, and a SIGINT
+// or SIGTERM that nothing else in scv handles (a turn's own interrupt handling does) exits through
+// that hook with the documented code, where Node's default would end scv and leave the groups.
+
+import { EXIT } from "../errors.js";
+
+const liveGroups = new Set<number>();
+/** Run at exit after the groups are killed: what those processes were using can go then. */
+const cleanups = new Set<() => void>();
+let installed = false;
+
+/** Sends `signal` to the group led by `pid`; false when there is no such group any more. */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function install(): void {
+  installed = true;
+  // An 'exit' listener may only do synchronous work; process.kill and rmSync are.
+  process.on("exit", () => {
+    for (const group of liveGroups) signalGroup(group, "SIGKILL");
+    for (const cleanup of cleanups) {
+      try {
+        cleanup();
+      } catch {
+        // Nothing more can be done on the way out.
+      }
+    }
+  });
+  const exitOn = (signal: NodeJS.Signals, code: number) =>
+    process.on(signal, () => {
+      // Another listener (a running turn's) decides what this signal does.
+      if (process.listenerCount(signal) > 1) return;
+      process.exit(code);
+    });
+  exitOn("SIGINT", EXIT.interrupted);
+  exitOn("SIGTERM", EXIT.terminated);
+}
+
+/** Kills the group led by `pid` if scv exits before `untrackGroup(pid)`. */
+export function trackGroup(pid: number): void {
+  if (!installed) install();
+  liveGroups.add(pid);
+}
+
+export function untrackGroup(pid: number): void {
+  liveGroups.delete(pid);
+}
+
+/** Runs `cleanup` if scv exits (or is interrupted) before the returned function is called. */
+export function cleanUpAtExit(cleanup: () => void): () => void {
+  if (!installed) install();
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}

@@ -3,18 +3,7 @@
 // a turn made, so it also started the pool's threads — where the same calls made synchronously
 // cost a fraction of that. Only a lock someone holds waits, asynchronously, with the retries asked.
 
-import {
-  mkdir,
-  mkdirSync,
-  realpath,
-  realpathSync,
-  rmdir,
-  rmdirSync,
-  stat,
-  statSync,
-  utimes,
-  utimesSync,
-} from "node:fs";
+import * as fs from "node:fs";
 import lockfile from "proper-lockfile";
 
 export type LockOptions = Omit<NonNullable<Parameters<typeof lockfile.lock>[1]>, "retries" | "fs"> & {
@@ -25,16 +14,16 @@ export type LockOptions = Omit<NonNullable<Parameters<typeof lockfile.lock>[1]>,
  * (`{ ...fs }`), and copying node:fs itself reads its `promises` getter, which loads
  * node:fs/promises. */
 const LOCK_FS = {
-  mkdir,
-  mkdirSync,
-  realpath,
-  realpathSync,
-  rmdir,
-  rmdirSync,
-  stat,
-  statSync,
-  utimes,
-  utimesSync,
+  mkdir: fs.mkdir,
+  mkdirSync: fs.mkdirSync,
+  realpath: fs.realpath,
+  realpathSync: fs.realpathSync,
+  rmdir: fs.rmdir,
+  rmdirSync: fs.rmdirSync,
+  stat: fs.stat,
+  statSync: fs.statSync,
+  utimes: fs.utimes,
+  utimesSync: fs.utimesSync,
 };
 
 /** Locks `path`; rejects with proper-lockfile's ELOCKED once its retries are spent. */

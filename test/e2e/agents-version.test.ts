@@ -126,7 +126,7 @@ describe("an interrupted scv agents list", () => {
       expect(pid).toBeGreaterThan(0);
       try {
         // The other CLIs on PATH are being asked too, each in a throwaway home of its own.
-      expect(readdirSync(tmp).filter((name) => name.startsWith("scv-version-"))).not.toEqual([]);
+        expect(readdirSync(tmp).filter((name) => name.startsWith("scv-version-"))).not.toEqual([]);
         run.kill(signal);
         const result = await run;
         expect([result.exitCode, String(result.stderr)]).toEqual([code, ""]);

@@ -4,6 +4,7 @@
 
 import { setMaxListeners } from "node:events";
 import { EXIT, OUTPUT_CLOSED } from "../errors.js";
+import { handlingSignals } from "../transport/groups.js";
 import type { CliIo } from "./io.js";
 
 /** Runs `body` with an abort signal that scv's SIGINT/SIGTERM and a closed stdout fire; a second
@@ -27,6 +28,7 @@ export async function withInterrupts<T>(
   const onOutputClosed = () => controller.abort(OUTPUT_CLOSED);
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  const handled = handlingSignals();
   if (io.outputClosed?.aborted) onOutputClosed();
   io.outputClosed?.addEventListener("abort", onOutputClosed, { once: true });
   try {
@@ -34,6 +36,7 @@ export async function withInterrupts<T>(
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    handled();
     io.outputClosed?.removeEventListener("abort", onOutputClosed);
   }
 }

@@ -31,6 +31,7 @@ import {
 import { agentHome, userHome } from "../home/paths.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream, requireValidKey } from "../home/secret-input.js";
 import { runBounded } from "../transport/bounded.js";
+import { handlingSignals } from "../transport/groups.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
 
 /** `codex login --with-api-key` and the like only write a file (the lab: ~0.1 s). */
@@ -131,11 +132,13 @@ async function runAttached(path: string, args: readonly string[], env: Record<st
   const ignore = () => {};
   process.on("SIGINT", ignore);
   process.on("SIGQUIT", ignore);
+  const handled = handlingSignals(["SIGINT"]);
   try {
     return await execa(path, [...args], { stdio: "inherit", env, extendEnv: false, cwd, reject: false });
   } finally {
     process.off("SIGINT", ignore);
     process.off("SIGQUIT", ignore);
+    handled();
   }
 }
 

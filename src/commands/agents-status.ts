@@ -17,6 +17,7 @@ import { inspectStore, type SignInState } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
 import { runBounded } from "../transport/bounded.js";
 import { agentEnvironment } from "../transport/env.js";
+import { handlingSignals } from "../transport/groups.js";
 import { renderTable } from "./table.js";
 
 /** A CLI's own status check only reads a file or two (the lab: 0.1–0.4 s). */
@@ -202,6 +203,7 @@ export async function agentsCheckCommand(
   const onSignal = (signal: NodeJS.Signals) => controller.abort(signal);
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  const handled = handlingSignals();
   let result: Awaited<ReturnType<typeof runTurn>>;
   try {
     result = await runTurn(
@@ -211,6 +213,7 @@ export async function agentsCheckCommand(
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    handled();
     rmSync(scratch, { recursive: true, force: true });
   }
   if (result.conversation !== null) removeConversation(result.conversation, io.env);

@@ -2,8 +2,10 @@
 // version or sign-in status run detached, in groups of their own, so that ending one ends all it
 // started; but then nothing else ends them when scv goes: a terminal's Ctrl-C reaches scv's own
 // group only. Whatever is still alive when scv exits is SIGKILLed from its 'exit' hook, and a SIGINT
-// or SIGTERM that nothing else in scv handles (a turn's own interrupt handling does) exits through
-// that hook with the documented code, where Node's default would end scv and leave the groups.
+// or SIGTERM that no command is handling itself (a turn's withInterrupts does) exits through that
+// hook with the documented code, where Node's default would end scv and leave the groups. Which
+// commands handle them is said explicitly (`handlingSignals`): counting listeners cannot tell, since
+// proper-lockfile's signal-exit listens too, and re-raises only while it listens alone.
 
 import { EXIT } from "../errors.js";
 
@@ -11,6 +13,8 @@ const liveGroups = new Set<number>();
 /** Run at exit after the groups are killed: what those processes were using can go then. */
 const cleanups = new Set<() => void>();
 let installed = false;
+/** How many running commands handle each signal themselves. */
+const handlers = new Map<NodeJS.Signals, number>();
 
 /** Sends `signal` to the group led by `pid`; false when there is no such group any more. */
 export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -37,12 +41,21 @@ function install(): void {
   });
   const exitOn = (signal: NodeJS.Signals, code: number) =>
     process.on(signal, () => {
-      // Another listener (a running turn's) decides what this signal does.
-      if (process.listenerCount(signal) > 1) return;
-      process.exit(code);
+      if (!handlers.get(signal)) process.exit(code);
     });
   exitOn("SIGINT", EXIT.interrupted);
   exitOn("SIGTERM", EXIT.terminated);
+}
+
+/** Until the returned function is called, `signals` are the caller's to act on. */
+export function handlingSignals(signals: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"]): () => void {
+  for (const signal of signals) handlers.set(signal, (handlers.get(signal) ?? 0) + 1);
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    for (const signal of signals) handlers.set(signal, (handlers.get(signal) ?? 1) - 1);
+  };
 }
 
 /** Kills the group led by `pid` if scv exits before `untrackGroup(pid)`. */

@@ -110,11 +110,18 @@ describe("an interrupted scv agents list", () => {
   // which a terminal's Ctrl-C does not reach: before, they ran on after scv, with their throwaway
   // homes left in TMPDIR.
   it.each([
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
+    ["SIGINT", 130, ""],
+    ["SIGTERM", 143, ""],
+    // A record in $SCV_HOME/turns makes scv load its turn registry, and with it proper-lockfile's
+    // signal-exit, which listens for both signals too (and once swallowed this one).
+    ["SIGINT", 130, " with a turn record left in its home"],
   ] as const)(
-    "on %s ends the CLI it is asking, removes its throwaway home and exits %i",
-    async (signal, code) => {
+    "on %s ends the CLI it is asking, removes its throwaway home and exits %i%s",
+    async (signal, code, left) => {
+      if (left !== "") {
+        mkdirSync(join(world.scvHome, "turns"), { recursive: true });
+        writeFileSync(join(world.scvHome, "turns", "claude-abc123.json"), "{}\n");
+      }
       const pidFile = join(world.calls, "hanging.pid");
       hangingCli(join(world.root, "native", "grok"), pidFile);
       const run = startScv(world, ["agents", "list"], { env });

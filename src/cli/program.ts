@@ -174,7 +174,13 @@ export function buildProgram(io: CliIo): Command {
 }
 
 function unknownCommand(what: string, name: string | undefined, parent: Command): ScvError {
-  const known = parent.commands.map((command) => command.name()).join(", ");
+  // As help lists them: hidden ones (the detached runner's background-turn) are not offered.
+  const known = parent
+    .createHelp()
+    .visibleCommands(parent)
+    .map((command) => command.name())
+    .filter((name) => name !== "help")
+    .join(", ");
   return new ScvError("USAGE", `unknown ${what} '${name ?? ""}' — known: ${known}`);
 }
 

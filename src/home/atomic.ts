@@ -9,13 +9,15 @@
 // temporary file: a crash, a full disk or a failed write leaves the old file or the new one, never
 // half of one. A symlink at `path` is replaced, never followed — scv writes secrets into its own
 // files only, not wherever a link in an agent's home points — and the file belongs to the writing
-// user, as a new file does.
+// user, as a new file does. `createAtomicSync` does the same but links the file into place, so
+// that it never replaces one: a first turn's record is created that way, without a lock.
 //
 // Not write-file-atomic, which scv used before: that library issues a single write and takes a
 // short one for the whole text (test/home/atomic.test.ts shows a truncated record renamed over a
 // good one), and loading it (worker_threads, signal-exit) cost every turn's start-up a few ms.
 
-import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, linkSync, openSync, renameSync, writeFileSync } from "node:fs";
+import { removeIfPresent } from "./remove.js";
 
 export interface AtomicWriteOptions {
   /** The file's mode; 0600 unless given. */
@@ -40,6 +42,36 @@ function isNameTaken(error: unknown, attempt: number): boolean {
 }
 
 export function writeAtomicSync(path: string, text: string, options: AtomicWriteOptions = {}): void {
+  const temporary = writeTemporary(path, text, options);
+  try {
+    // rename(2) replaces a symlink itself, never its target.
+    renameSync(temporary, path);
+  } catch (error) {
+    removeIfPresent(temporary);
+    throw error;
+  }
+}
+
+/** Creates `path` with `text`, whole, unless it exists: false then (EEXIST), and nothing changed.
+ * The text is written beside it as for `writeAtomicSync` and hard-linked into place, which fails
+ * rather than replace anything, so no reader ever sees the file partly written and no two writers
+ * both create it. Throws on any other failure, a file system without hard links included. */
+export function createAtomicSync(path: string, text: string, options: AtomicWriteOptions = {}): boolean {
+  const temporary = writeTemporary(path, text, options);
+  try {
+    linkSync(temporary, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  } finally {
+    removeIfPresent(temporary);
+  }
+}
+
+/** Writes `text` whole into a new temporary file beside `path`, with the mode exactly, flushed to
+ * disk unless `options.fsync` is false; returns its name. */
+function writeTemporary(path: string, text: string, options: AtomicWriteOptions): string {
   const mode = options.mode ?? 0o600;
   let temporary = "";
   let fd: number | undefined;
@@ -56,13 +88,11 @@ export function writeAtomicSync(path: string, text: string, options: AtomicWrite
     fchmodSync(fd, mode);
     writeFileSync(fd, text, "utf8");
     if (options.fsync ?? true) fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    // rename(2) replaces a symlink itself, never its target.
-    renameSync(temporary, path);
   } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(temporary, { force: true });
+    closeSync(fd);
+    removeIfPresent(temporary);
     throw error;
   }
+  closeSync(fd);
+  return temporary;
 }

@@ -2,9 +2,11 @@
 // is four trips through libuv's thread pool (mkdir, stat, utimes; rmdir to release) — the only ones
 // a turn made, so it also started the pool's threads — where the same calls made synchronously
 // cost a fraction of that. Only a lock someone holds waits, asynchronously, with the retries asked.
+// The library is imported on the first lock: a first turn takes none, and loading it (with retry and
+// signal-exit, which listens to a dozen signals) cost each turn ~1 ms.
 
 import * as fs from "node:fs";
-import lockfile from "proper-lockfile";
+import type lockfile from "proper-lockfile";
 
 export type LockOptions = Omit<NonNullable<Parameters<typeof lockfile.lock>[1]>, "retries" | "fs"> & {
   readonly retries?: { retries: number; factor?: number; minTimeout?: number; maxTimeout?: number };
@@ -28,6 +30,7 @@ const LOCK_FS = {
 
 /** Locks `path`; rejects with proper-lockfile's ELOCKED once its retries are spent. */
 export async function takeLock(path: string, options: LockOptions): Promise<() => Promise<void>> {
+  const { default: lockfile } = await import("proper-lockfile");
   try {
     const release = lockfile.lockSync(path, { ...options, fs: LOCK_FS, retries: 0 });
     return async () => release();

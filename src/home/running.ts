@@ -22,7 +22,7 @@ import type { TurnEvent } from "../parsers/types.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
 import type { TurnContext, TurnPlan } from "../transport/turn.js";
 import { ensurePrivateDir } from "./agent-home.js";
-import { writeAtomicSync } from "./atomic.js";
+import { createAtomicSync, writeAtomicSync } from "./atomic.js";
 import {
   HANDLE_PATTERN,
   heldLockIdentity,
@@ -205,6 +205,16 @@ function ownerAlive(record: RunningTurnRecord, table: TurnProcessTable): boolean
   return running(record.scv, table);
 }
 
+/** Creates a turn record that must not exist yet; false when it does, or when this file system
+ * cannot create it that way (no hard links): the caller then takes the record's lock. */
+function createRecord(path: string, value: unknown): boolean {
+  try {
+    return createAtomicSync(path, `${JSON.stringify(value, null, 2)}\n`, { fsync: false });
+  } catch {
+    return false;
+  }
+}
+
 /** Runs `body` holding the record's lock (`<handle>.json.lock`), which serializes registering a turn
  * with reaping one; undefined when someone else holds it and `waitMs` is 0. */
 async function withRecordLock<T>(
@@ -347,21 +357,26 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
         scv: me,
         ...(lock === undefined ? {} : { lock }),
       };
-      await withRecordLock(path, 5_000, async () => {
-        const left = readRunning(plan.handle, env);
-        if (left !== undefined && left.host === fresh.host) {
-          if (ownerAlive(left, table)) {
-            throw new ScvError(
-              "CONVERSATION_BUSY",
-              `conversation busy — a turn of ${plan.handle} is running (scv pid ${left.scv.pid}); wait for it or stop it: scv kill ${plan.handle}`,
-            );
+      // A first turn's handle is new (planTurn checked that nothing of it exists): its record is
+      // created outright, which fails if another scv took the handle meanwhile. Nothing can be left
+      // to reap or replace, so it needs no lock, and proper-lockfile is not even loaded.
+      const created = plan.record === undefined && createRecord(path, fresh);
+      if (!created)
+        await withRecordLock(path, 5_000, async () => {
+          const left = readRunning(plan.handle, env);
+          if (left !== undefined && left.host === fresh.host) {
+            if (ownerAlive(left, table)) {
+              throw new ScvError(
+                "CONVERSATION_BUSY",
+                `conversation busy — a turn of ${plan.handle} is running (scv pid ${left.scv.pid}); wait for it or stop it: scv kill ${plan.handle}`,
+              );
+            }
+            await reapLocked(left, env, table);
           }
-          await reapLocked(left, env, table);
-        }
-        // A later turn of a conversation replaces the unread result of an earlier one.
-        removeIfPresent(turnFile(plan.handle, "done", env));
-        writeRecord(path, fresh, false);
-      });
+          // A later turn of a conversation replaces the unread result of an earlier one.
+          removeIfPresent(turnFile(plan.handle, "done", env));
+          writeRecord(path, fresh, false);
+        });
       record = fresh;
       localTurns.set(tag, { tag, cancelFile: turnFile(plan.handle, "cancel", env), controller });
       listenForKill();

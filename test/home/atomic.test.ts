@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { temporaryPath, writeAtomicSync } from "../../src/home/atomic.js";
+import { createAtomicSync, temporaryPath, writeAtomicSync } from "../../src/home/atomic.js";
 import { conversationsDir, readConversation, writeConversation } from "../../src/home/conversations.js";
 import { writePrivate } from "../../src/home/keystores/files.js";
 
@@ -40,6 +40,23 @@ describe("atomic writes", () => {
     expect(readFileSync(path, "utf8")).toBe("newer\n");
     expect(mode(path)).toBe(0o600);
     expect(readdirSync(root)).toEqual(["a.json"]);
+  });
+
+  it("create a file whole and 0600 only where none is: an existing one (or a symlink) is left as it was", async () => {
+    const path = join(root, "t.json");
+    expect(createAtomicSync(path, "first\n", { fsync: false })).toBe(true);
+    expect(readFileSync(path, "utf8")).toBe("first\n");
+    expect(mode(path)).toBe(0o600);
+    expect(createAtomicSync(path, "second\n")).toBe(false);
+    expect(readFileSync(path, "utf8")).toBe("first\n");
+    const link = join(root, "l.json");
+    symlinkSync(join(root, "elsewhere.json"), link);
+    expect(createAtomicSync(link, "third\n")).toBe(false);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readdirSync(root).sort()).toEqual(["l.json", "t.json"]);
+    // A failure other than "exists" is thrown, and leaves no temporary file.
+    expect(() => createAtomicSync(join(root, "missing", "x.json"), "x\n")).toThrow(/ENOENT/);
+    expect(readdirSync(root).sort()).toEqual(["l.json", "t.json"]);
   });
 
   it("never touch another writer's temporary file: a name in use is passed over for another", async () => {

@@ -3,7 +3,7 @@
 // processes by the environment tag every spawned agent carries, for those that escaped the group.
 
 import { execFileSync } from "node:child_process";
-import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readlinkSync, readSync } from "node:fs";
 
 /** A process as scv records it: pid plus an opaque start-time token from the OS. */
 export interface ProcessIdentity {
@@ -17,10 +17,104 @@ export interface ProcessTable {
   startTime(pid: number): string | undefined;
   /** Pids whose environment has `name=value`. */
   pidsWithEnv(name: string, value: string): number[];
-  /** For each of `values`, the pids whose environment has `name=<that value>`, in one pass. */
-  pidsByEnv?(name: string, values: ReadonlySet<string>): Map<string, number[]>;
+  /** For each of `values`, the pids whose environment has `name=<that value>`, in one pass; with
+   * `since`, only among the processes created after that mark was taken, where that can be told. */
+  pidsByEnv?(name: string, values: ReadonlySet<string>, since?: PidMark): Map<string, number[]>;
+  /** Where the kernel's pid allocation stands now; undefined where it cannot be read. */
+  pidMark?(): PidMark | undefined;
   /** Sends `signal` to the process group led by `pid` and to `pid` itself; ignores missing ones. */
   kill(pid: number, signal: NodeJS.Signals, group: boolean): void;
+}
+
+/** Where the kernel's pid allocation stood at a moment: the last pid it handed out in this pid
+ * namespace, and how many processes and threads were forked since boot (all namespaces). */
+export interface PidMark {
+  readonly lastPid: number;
+  readonly forks: number;
+}
+
+/** Linux hands out pids cyclically from `lastPid` upward, wrapping to 300 (RESERVED_PIDS) after
+ * `pid_max`. */
+const FIRST_PID_AFTER_WRAP = 300;
+
+/**
+ * The pids handed out between two marks, as the range `[from, to]`; undefined when the allocator may
+ * have wrapped around in between (then any pid may be new). Every process created after `before` has
+ * a pid in the range: the allocator moved up from `before.lastPid` to `after.lastPid` and, to wrap
+ * and still end at or above where it started, it would have had to pass over `pidMax - 300` pids —
+ * while fewer than half that many forks happened (a fork that fails after taking its pid moves the
+ * allocator without counting: the margin covers that many failures).
+ */
+export function pidsBetween(
+  before: PidMark,
+  after: PidMark,
+  pidMax: number,
+): { from: number; to: number } | undefined {
+  if (after.lastPid < before.lastPid || after.forks < before.forks) return undefined;
+  if (after.forks - before.forks >= (pidMax - FIRST_PID_AFTER_WRAP) / 2) return undefined;
+  return { from: before.lastPid + 1, to: after.lastPid };
+}
+
+/** The `processes` line of /proc/stat: forks since boot. */
+export function forksSinceBoot(stat: string): number | undefined {
+  const match = /^processes (\d+)$/m.exec(stat);
+  return match === null ? undefined : Number(match[1]);
+}
+
+function readProcNumber(path: string): number | undefined {
+  try {
+    const text = readProcFile(path).toString("latin1").trim();
+    return /^\d+$/.test(text) ? Number(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether /proc shows this process's own pid namespace (a /proc mounted from another one would
+ * name other processes than the pids ns_last_pid speaks of). */
+let procIsOurs: boolean | undefined;
+
+function procShowsOurNamespace(): boolean {
+  if (procIsOurs === undefined) {
+    try {
+      procIsOurs = readlinkSync("/proc/self") === String(process.pid);
+    } catch {
+      procIsOurs = false;
+    }
+  }
+  return procIsOurs;
+}
+
+function takePidMark(): PidMark | undefined {
+  if (!procShowsOurNamespace()) return undefined;
+  const lastPid = readProcNumber("/proc/sys/kernel/ns_last_pid");
+  let forks: number | undefined;
+  try {
+    forks = forksSinceBoot(readProcFile("/proc/stat").toString("latin1"));
+  } catch {
+    forks = undefined;
+  }
+  return lastPid === undefined || forks === undefined ? undefined : { lastPid, forks };
+}
+
+/** The pids in /proc worth reading for processes created after `since`: all of them when that
+ * cannot be narrowed. */
+function candidatePids(since: PidMark | undefined): number[] {
+  const range = since === undefined ? undefined : rangeSince(since);
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    const first = entry.charCodeAt(0);
+    if (first < 48 || first > 57) continue;
+    const pid = Number(entry);
+    if (range === undefined || (pid >= range.from && pid <= range.to)) pids.push(pid);
+  }
+  return pids;
+}
+
+function rangeSince(since: PidMark): { from: number; to: number } | undefined {
+  const now = takePidMark();
+  const pidMax = readProcNumber("/proc/sys/kernel/pid_max");
+  return now === undefined || pidMax === undefined ? undefined : pidsBetween(since, now, pidMax);
 }
 
 /** The start-time field of /proc/<pid>/stat: field 22, counted after the parenthesised command
@@ -140,23 +234,21 @@ export const systemProcessTable: ProcessTable = {
     }
     return found;
   },
-  pidsByEnv(name, values) {
+  pidsByEnv(name, values, since) {
     const found = new Map<string, number[]>();
     if (!hasProc) return found;
     const prefix = Buffer.from(`\0${name}=`, "latin1");
-    for (const entry of readdirSync("/proc")) {
-      const first = entry.charCodeAt(0);
-      if (first < 48 || first > 57) continue;
+    for (const pid of candidatePids(since)) {
       try {
-        const value = variableValue(readProcFile(`/proc/${entry}/environ`), prefix);
-        if (value !== undefined && values.has(value))
-          found.set(value, [...(found.get(value) ?? []), Number(entry)]);
+        const value = variableValue(readProcFile(`/proc/${pid}/environ`), prefix);
+        if (value !== undefined && values.has(value)) found.set(value, [...(found.get(value) ?? []), pid]);
       } catch {
         // Gone, or not ours to read.
       }
     }
     return found;
   },
+  pidMark: () => (hasProc ? takePidMark() : undefined),
   kill(pid, signal, group) {
     if (group) {
       try {

@@ -35,7 +35,13 @@ import {
 import { takeLock } from "./lock.js";
 import type { Env } from "./paths.js";
 import { scvHome } from "./paths.js";
-import { identify, type ProcessIdentity, type ProcessTable, systemProcessTable } from "./processes.js";
+import {
+  identify,
+  type PidMark,
+  type ProcessIdentity,
+  type ProcessTable,
+  systemProcessTable,
+} from "./processes.js";
 import { removeIfPresent } from "./remove.js";
 import { runningHandles, turnFile, turnsDir } from "./turn-files.js";
 
@@ -298,6 +304,8 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
   const env = caller.env;
   let record: RunningTurnRecord | undefined;
   let path = "";
+  // Taken before the agent is spawned: whatever it leaves behind was created after this.
+  let pidMark: PidMark | undefined;
   let toolId: string | undefined;
 
   const save = (next: RunningTurnRecord) => {
@@ -335,6 +343,7 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
       const depth = turnDepth(env);
       const tag = `${plan.handle}.${nonce()}`;
       const variables = { [TAG_VARIABLE]: tag, [DEPTH_VARIABLE]: String(depth + 1) };
+      pidMark = table.pidMark?.();
       const me = identify(process.pid, table);
       // Without its own identity scv could not tell later whether the turn's scv is alive.
       if (me === undefined) return variables;
@@ -394,7 +403,7 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
       if (done === undefined) return;
       record = undefined;
       localTurns.delete(done.tag);
-      await sweep(done.tag, table, caller.graceMs ?? 3_000);
+      await sweep(done.tag, table, caller.graceMs ?? 3_000, pidMark);
       removeIfPresent(turnFile(done.handle, "cancel", env));
       if (caller.background === undefined) removeIfPresent(path);
     },
@@ -403,8 +412,13 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
 
 /** Ends what still carries the turn's tag after its agent's group went: SIGTERM, then SIGKILL after
  * `graceMs`. Usually nothing is found. */
-async function sweep(tag: string, table: TurnProcessTable, graceMs: number): Promise<void> {
-  const tagged = await taggedSoon(tag, table);
+async function sweep(
+  tag: string,
+  table: TurnProcessTable,
+  graceMs: number,
+  since: PidMark | undefined,
+): Promise<void> {
+  const tagged = await taggedSoon(tag, table, since);
   if (tagged.length === 0) return;
   for (const found of tagged) table.kill(found.pid, "SIGTERM", true);
   const deadline = Date.now() + graceMs;
@@ -415,25 +429,41 @@ async function sweep(tag: string, table: TurnProcessTable, graceMs: number): Pro
 }
 
 /** Sweeps of turns that end together (a fan-out) share one pass over the process table, which
- * reads every process's environment: each waits for the next pass that starts after it asked, and
- * which therefore sees whatever its agent left behind. */
-const sweepPasses = new Map<TurnProcessTable, { tags: Set<string>; found: Promise<Map<string, number[]>> }>();
+ * reads the environment of every process created since the earliest of their agents started (of
+ * every process, when that cannot be told): each waits for the next pass that starts after it
+ * asked, and which therefore sees whatever its agent left behind. */
+interface SweepPass {
+  readonly tags: Set<string>;
+  /** The earliest mark of the pass's turns; undefined once one of them has none. */
+  since: PidMark | undefined;
+  readonly found: Promise<Map<string, number[]>>;
+}
+const sweepPasses = new Map<TurnProcessTable, SweepPass>();
 
-function taggedSoon(tag: string, table: TurnProcessTable): Promise<ProcessIdentity[]> {
+function taggedSoon(
+  tag: string,
+  table: TurnProcessTable,
+  since: PidMark | undefined,
+): Promise<ProcessIdentity[]> {
   let pass = sweepPasses.get(table);
   if (pass === undefined) {
     const tags = new Set<string>();
+    let resolveFound: (found: Map<string, number[]>) => void = () => {};
     const found = new Promise<Map<string, number[]>>((resolve) => {
-      setImmediate(() => {
-        sweepPasses.delete(table);
-        resolve(
-          table.pidsByEnv?.(TAG_VARIABLE, tags) ??
-            new Map([...tags].map((each) => [each, table.pidsWithEnv(TAG_VARIABLE, each)])),
-        );
-      });
+      resolveFound = resolve;
     });
-    pass = { tags, found };
+    const created: SweepPass = { tags, since, found };
+    setImmediate(() => {
+      sweepPasses.delete(table);
+      resolveFound(
+        table.pidsByEnv?.(TAG_VARIABLE, tags, created.since) ??
+          new Map([...tags].map((each) => [each, table.pidsWithEnv(TAG_VARIABLE, each)])),
+      );
+    });
+    pass = created;
     sweepPasses.set(table, pass);
+  } else if (pass.since !== undefined && (since === undefined || since.forks < pass.since.forks)) {
+    pass.since = since;
   }
   pass.tags.add(tag);
   return pass.found.then((found) => identities(found.get(tag) ?? [], table));

@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import {
+  forksSinceBoot,
   hasVariable,
   identify,
   isAlive,
   parseProcStatStartTime,
+  pidsBetween,
   systemProcessTable,
   variableValue,
 } from "../../src/home/processes.js";
@@ -88,6 +90,71 @@ describe.runIf(process.platform === "linux")("pidsByEnv", () => {
       expect(found?.get("t-c")).toBeUndefined();
     } finally {
       for (const child of children) child.kill("SIGKILL");
+    }
+  });
+});
+
+describe("pidsBetween", () => {
+  const PID_MAX = 32_768;
+  it("is the pids handed out after the first mark, up to the last one the second saw", () => {
+    expect(pidsBetween({ lastPid: 1000, forks: 50 }, { lastPid: 1012, forks: 70 }, PID_MAX)).toEqual({
+      from: 1001,
+      to: 1012,
+    });
+    expect(pidsBetween({ lastPid: 1000, forks: 50 }, { lastPid: 1000, forks: 50 }, PID_MAX)).toEqual({
+      from: 1001,
+      to: 1000,
+    });
+  });
+
+  it("cannot tell once the allocator may have wrapped around", () => {
+    // Below where it started: it wrapped.
+    expect(
+      pidsBetween({ lastPid: 32_000, forks: 50 }, { lastPid: 400, forks: 900 }, PID_MAX),
+    ).toBeUndefined();
+    // At or above where it started, but after enough forks to go all the way round.
+    expect(
+      pidsBetween({ lastPid: 1000, forks: 0 }, { lastPid: 1200, forks: 16_234 }, PID_MAX),
+    ).toBeUndefined();
+    expect(pidsBetween({ lastPid: 1000, forks: 0 }, { lastPid: 1200, forks: 16_233 }, PID_MAX)).toEqual({
+      from: 1001,
+      to: 1200,
+    });
+    // A counter that went down (another boot, a garbled read).
+    expect(pidsBetween({ lastPid: 1000, forks: 90 }, { lastPid: 1200, forks: 10 }, PID_MAX)).toBeUndefined();
+  });
+});
+
+describe("forksSinceBoot", () => {
+  it("reads the processes line of /proc/stat", () => {
+    const stat =
+      "cpu  1 2 3\ncpu0 1 2 3\nintr 12 0 1\nctxt 99\nbtime 1700000000\nprocesses 43127\nprocs_running 2\n";
+    expect(forksSinceBoot(stat)).toBe(43_127);
+    expect(forksSinceBoot("cpu 1 2 3\nprocs_running 2\n")).toBeUndefined();
+  });
+});
+
+describe.runIf(process.platform === "linux")("pidsByEnv since a mark", () => {
+  it("finds a process created after the mark and passes over one created before it", async () => {
+    const start = (value: string) =>
+      spawn("sleep", ["30"], { env: { ...process.env, SCV_TURN_PROBE: value } });
+    const before = start("t-mark");
+    const mark = systemProcessTable.pidMark?.();
+    expect(mark).toBeDefined();
+    const after = start("t-mark");
+    try {
+      expect(systemProcessTable.pidsByEnv?.("SCV_TURN_PROBE", new Set(["t-mark"]), mark)).toEqual(
+        new Map([["t-mark", [after.pid]]]),
+      );
+      // Without a mark, every process is read.
+      expect(
+        [
+          ...(systemProcessTable.pidsByEnv?.("SCV_TURN_PROBE", new Set(["t-mark"]))?.get("t-mark") ?? []),
+        ].sort(),
+      ).toEqual([before.pid, after.pid].sort());
+    } finally {
+      before.kill("SIGKILL");
+      after.kill("SIGKILL");
     }
   });
 });

@@ -15,6 +15,9 @@ const MAX_KEY_BYTES = 16 * 1024;
 /** Why `key` is not acceptable, or undefined when it is. */
 export function apiKeyProblem(key: string): string | undefined {
   if (key === "") return "the key is empty";
+  // Printable ASCII, as keys are issued, is none of the characters below: answered without building
+  // the Unicode classes, which cost V8 ~0.4 ms (every turn checks the stored key).
+  if (/^[\x21-\x7e]+$/.test(key)) return undefined;
   // \p{Z} and \s: every kind of space and line break; \p{Cc}/\p{Cf}: control and invisible format characters.
   if (/[\s\p{Z}\p{Cc}\p{Cf}]/u.test(key)) return "the key contains whitespace or control characters";
   return undefined;

@@ -15,6 +15,8 @@ describe("apiKeyProblem", () => {
   it("accepts printable keys and refuses empty ones and any whitespace or control character", () => {
     expect(apiKeyProblem("sk-ant-api03-abc_DEF.123")).toBeUndefined();
     expect(apiKeyProblem("")).toBe("the key is empty");
+    // Beyond printable ASCII a character is refused only for what it is.
+    expect(apiKeyProblem("sk-ключ-é")).toBeUndefined();
     for (const bad of [
       "a b",
       "a\tb",
@@ -25,6 +27,8 @@ describe("apiKeyProblem", () => {
       "a\u00a0b",
       "a\u200bb",
       "a\u2028b",
+      "a\u00adb",
+      "a\ufeffb",
     ]) {
       expect(apiKeyProblem(bad)).toBe("the key contains whitespace or control characters");
     }

@@ -20,6 +20,7 @@ import { EXIT, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import type { TurnEvent } from "../parsers/types.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
+import { isoTimestamp } from "../timestamp.js";
 import type { TurnContext, TurnPlan } from "../transport/turn.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { createAtomicSync, writeAtomicSync } from "./atomic.js";
@@ -362,7 +363,7 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
         background: caller.background !== undefined,
         host: hostname(),
         ...(bootId() === undefined ? {} : { boot: bootId() }),
-        startedAt: new Date().toISOString(),
+        startedAt: isoTimestamp(),
         scv: me,
         ...(lock === undefined ? {} : { lock }),
       };

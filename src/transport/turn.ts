@@ -33,6 +33,7 @@ import type { ParsedTurn, StreamParser, TurnEvent, Usage } from "../parsers/type
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
 import { randomUUID } from "../random.js";
 import type { TurnResult } from "../result.js";
+import { isoTimestamp } from "../timestamp.js";
 import { buildAgentCommand, isValidSessionId, type SessionArg } from "./argv.js";
 import { agentEnvironment, type Policy } from "./env.js";
 import { createLineFramer } from "./framing.js";
@@ -448,7 +449,7 @@ function saveRecord(
   turnUsage: Usage | undefined,
   context: TurnContext,
 ): ConversationRecord {
-  const now = (context.now?.() ?? new Date()).toISOString();
+  const now = isoTimestamp(context.now?.());
   const previous = latestRecord(plan, context.env);
   const record: ConversationRecord = {
     ...previous,

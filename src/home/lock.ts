@@ -5,7 +5,18 @@
 // The library is imported on the first lock: a first turn takes none, and loading it (with retry and
 // signal-exit, which listens to a dozen signals) cost each turn ~1 ms.
 
-import * as fs from "node:fs";
+import {
+  mkdir,
+  mkdirSync,
+  realpath,
+  realpathSync,
+  rmdir,
+  rmdirSync,
+  stat,
+  statSync,
+  utimes,
+  utimesSync,
+} from "node:fs";
 import type lockfile from "proper-lockfile";
 
 export type LockOptions = Omit<NonNullable<Parameters<typeof lockfile.lock>[1]>, "retries" | "fs"> & {
@@ -14,18 +25,19 @@ export type LockOptions = Omit<NonNullable<Parameters<typeof lockfile.lock>[1]>,
 
 /** The file system calls the library makes, each way. Its sync API copies the `fs` it is given
  * (`{ ...fs }`), and copying node:fs itself reads its `promises` getter, which loads
- * node:fs/promises. */
+ * node:fs/promises. Named imports: a namespace import of node:fs is copied, getter by getter, when
+ * the bundle starts. */
 const LOCK_FS = {
-  mkdir: fs.mkdir,
-  mkdirSync: fs.mkdirSync,
-  realpath: fs.realpath,
-  realpathSync: fs.realpathSync,
-  rmdir: fs.rmdir,
-  rmdirSync: fs.rmdirSync,
-  stat: fs.stat,
-  statSync: fs.statSync,
-  utimes: fs.utimes,
-  utimesSync: fs.utimesSync,
+  mkdir,
+  mkdirSync,
+  realpath,
+  realpathSync,
+  rmdir,
+  rmdirSync,
+  stat,
+  statSync,
+  utimes,
+  utimesSync,
 };
 
 /** Locks `path`; rejects with proper-lockfile's ELOCKED once its retries are spent. */

@@ -47,8 +47,7 @@ export async function readSmall(path: string, limit = DEFAULT_LIMIT): Promise<Sm
 /** Whether `path` exists (as anything, a dangling symlink included), without reading it. */
 export async function exists(path: string): Promise<boolean> {
   try {
-    lstatSync(path);
-    return true;
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch (error) {
     if (isMissing(error)) return false;
     throw error;

@@ -4,8 +4,8 @@
 // still runs (small sizes, few runs): its figures mean nothing. Targets missed are reported, not
 // failed: only a benchmark that cannot run fails the command.
 
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { FAN_OUT, type FanOutResult, fanOutBench } from "./fanout.js";
 import { fixed, type Machine, machine, OUT } from "./lib.js";
 import { type OverheadResult, overheadBench } from "./overhead.js";
@@ -54,7 +54,7 @@ function parserTable(rows: readonly ParserRow[]): string {
 }
 
 function overheadTable(result: OverheadResult): string {
-  const { medianMs: m, medianCpuMs: cpu } = result;
+  const { medianMs: m, medianCpuMs: cpu, baseline: b } = result;
   return [
     `| Command (${result.runs} interleaved runs each) | Median wall | Added to the agent alone (median of per-round differences) | Median CPU (user+sys) |`,
     "|---|---|---|---|",
@@ -62,10 +62,16 @@ function overheadTable(result: OverheadResult): string {
     `| minimal Node wrapper (bench/floor.mjs) | ${fixed(m.floor)} ms | ${fixed(result.floorAddedMs)} ms | ${fixed(cpu.floor)} ms |`,
     `| \`scv delegate claude "hi"\` | ${fixed(m.scv)} ms | ${fixed(result.scvAddedMs)} ms | ${fixed(cpu.scv)} ms |`,
     `| bare \`node -e 0\` | ${fixed(m.node)} ms | — | ${fixed(cpu.node)} ms |`,
+    ...(b === undefined
+      ? []
+      : [
+          `| baseline \`${b.scv}\` | ${fixed(b.medianMs)} ms | ${fixed(b.addedMs)} ms | ${fixed(b.medianCpuMs)} ms |`,
+        ]),
     "",
     "| Ratio | Value | Target |",
     "|---|---|---|",
     `| scv added / floor added | ${fixed(result.scvToFloor, 2)}× | ≤ ${TARGET.overhead}×: ${met(result.scvToFloor <= TARGET.overhead)} |`,
+    ...(b === undefined ? [] : [`| baseline added / floor added | ${fixed(b.toFloor, 2)}× | — |`]),
     `| scv added / \`node -e 0\` | ${fixed(result.scvToNode, 2)}× | — |`,
     `| floor added / \`node -e 0\` | ${fixed(result.floorToNode, 2)}× | — |`,
   ].join("\n");
@@ -95,12 +101,18 @@ function machineLine(m: Machine, quick: boolean): string {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+  const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const only = option("only");
+  const baselineDir = option("baseline");
+  const baselineScv = baselineDir === undefined ? undefined : resolve(baselineDir, "scv.js");
   if (
-    args.some((arg) => arg !== "--quick" && !arg.startsWith("--only=")) ||
-    (only !== undefined && !isBench(only))
+    args.some((arg) => arg !== "--quick" && !arg.startsWith("--only=") && !arg.startsWith("--baseline=")) ||
+    (only !== undefined && !isBench(only)) ||
+    (baselineScv !== undefined && !existsSync(baselineScv))
   ) {
-    process.stderr.write(`usage: npm run bench [-- [--quick] [--only=${BENCHES.join("|")}]]\n`);
+    process.stderr.write(
+      `usage: npm run bench [-- [--quick] [--only=${BENCHES.join("|")}] [--baseline=<another build's dist/>]]\n`,
+    );
     process.exitCode = 2;
     return;
   }
@@ -119,7 +131,7 @@ async function main(): Promise<void> {
   let overhead: OverheadResult | undefined;
   let fanOut: FanOutResult | undefined;
   if (wanted("overhead") || wanted("fan-out")) {
-    const world = createWorld();
+    const world = createWorld(baselineScv);
     try {
       if (wanted("overhead")) {
         log("overhead…");

@@ -7,23 +7,30 @@ import { join } from "node:path";
 import { median, mustRun, ROOT, type Run } from "./lib.js";
 import { CLAUDE_ARGS, FLOOR, REPLY, SCV, type World } from "./world.js";
 
-type Variant = "direct" | "floor" | "scv" | "node";
+type Variant = "direct" | "floor" | "scv" | "node" | "baseline";
 type NodeVariant = Exclude<Variant, "direct">;
-const VARIANTS: readonly Variant[] = ["direct", "floor", "scv", "node"];
 const CPU_AT_EXIT = join(ROOT, "bench", "cpu-at-exit.cjs");
 
 export interface OverheadResult {
   readonly runs: number;
   /** Median wall time of each variant, ms. */
-  readonly medianMs: Readonly<Record<Variant, number>>;
+  readonly medianMs: Readonly<Record<Exclude<Variant, "baseline">, number>>;
   /** Median CPU time (user + system) of each Node process, ms. */
-  readonly medianCpuMs: Readonly<Record<NodeVariant, number>>;
+  readonly medianCpuMs: Readonly<Record<Exclude<NodeVariant, "baseline">, number>>;
   /** Median over rounds of (variant − direct) in the same round, ms. */
   readonly scvAddedMs: number;
   readonly floorAddedMs: number;
   readonly scvToFloor: number;
   readonly scvToNode: number;
   readonly floorToNode: number;
+  /** With `--baseline`: the other build's figures, measured in the same rounds. */
+  readonly baseline?: {
+    readonly scv: string;
+    readonly medianMs: number;
+    readonly medianCpuMs: number;
+    readonly addedMs: number;
+    readonly toFloor: number;
+  };
 }
 
 function start(world: World, variant: Variant): Promise<Run> {
@@ -37,6 +44,13 @@ function start(world: World, variant: Variant): Promise<Run> {
       return node([FLOOR, world.agent, ...CLAUDE_ARGS]);
     case "scv":
       return node([SCV, "delegate", "claude", "hi"]);
+    case "baseline": {
+      const baseline = world.baseline as NonNullable<World["baseline"]>;
+      return mustRun(process.execPath, ["--require", CPU_AT_EXIT, baseline.scv, "delegate", "claude", "hi"], {
+        env: baseline.env,
+        cwd: world.project,
+      });
+    }
     case "node":
       return node(["-e", "0"]);
   }
@@ -49,13 +63,23 @@ function cpuMs(run: Run): number {
 }
 
 export async function overheadBench(world: World, runs: number, warmup: number): Promise<OverheadResult> {
-  const check = await start(world, "scv");
-  if (check.stdout.trim() !== REPLY) throw new Error(`scv delegate replied ${JSON.stringify(check.stdout)}`);
-  const times: Record<Variant, number[]> = { direct: [], floor: [], scv: [], node: [] };
-  const cpu: Record<NodeVariant, number[]> = { floor: [], scv: [], node: [] };
+  const variants: Variant[] = [
+    "direct",
+    "floor",
+    "scv",
+    "node",
+    ...(world.baseline ? (["baseline"] as const) : []),
+  ];
+  for (const each of variants.filter((variant) => variant === "scv" || variant === "baseline")) {
+    const check = await start(world, each);
+    if (check.stdout.trim() !== REPLY)
+      throw new Error(`${each} scv delegate replied ${JSON.stringify(check.stdout)}`);
+  }
+  const times: Record<Variant, number[]> = { direct: [], floor: [], scv: [], node: [], baseline: [] };
+  const cpu: Record<NodeVariant, number[]> = { floor: [], scv: [], node: [], baseline: [] };
   for (let round = 0; round < warmup + runs; round += 1) {
     // Rotate the order each round: none always runs right after another.
-    const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length] as Variant);
+    const order = variants.map((_, i) => variants[(i + round) % variants.length] as Variant);
     for (const variant of order) {
       const run = await start(world, variant);
       if (round < warmup) continue;
@@ -81,5 +105,16 @@ export async function overheadBench(world: World, runs: number, warmup: number):
     scvToFloor: scvAddedMs / floorAddedMs,
     scvToNode: scvAddedMs / nodeMs,
     floorToNode: floorAddedMs / nodeMs,
+    ...(world.baseline === undefined
+      ? {}
+      : {
+          baseline: {
+            scv: world.baseline.scv,
+            medianMs: median(times.baseline),
+            medianCpuMs: median(cpu.baseline),
+            addedMs: added("baseline"),
+            toFloor: added("baseline") / floorAddedMs,
+          },
+        }),
   };
 }

@@ -19,6 +19,15 @@ export const REPLY = "MOCK-REPLY-1";
 /** The argv scv gives claude for a new turn, minus the session id: what the direct run gets. */
 export const CLAUDE_ARGS = ["-p", "--output-format", "stream-json", "--verbose", "hi"];
 
+/** Another build of scv measured beside this one (`--baseline`), with its own SCV_HOME: a code cache
+ * belongs to one build, so two builds sharing a home would rewrite each other's on every run. */
+export interface Baseline {
+  /** Its `scv.js`. */
+  readonly scv: string;
+  /** The world's environment with the baseline's own SCV_HOME, claude signed in there too. */
+  readonly env: Record<string, string>;
+}
+
 export interface World {
   readonly project: string;
   /** The fake agent itself, by absolute path. */
@@ -27,6 +36,7 @@ export interface World {
   readonly env: Record<string, string>;
   /** Environment with the fake that sleeps 1 s first on PATH. */
   readonly slowEnv: Record<string, string>;
+  readonly baseline?: Baseline;
   dispose(): void;
 }
 
@@ -38,7 +48,18 @@ function fakeAgent(dir: string, stream: string, sleep: boolean): string {
   return path;
 }
 
-export function createWorld(): World {
+function signIn(scv: string, env: Record<string, string>, project: string): void {
+  const login = spawnSync(process.execPath, [scv, "agents", "login", "claude", "--with-api-key"], {
+    env,
+    cwd: project,
+    input: "sk-ant-bench-0000000000000000\n",
+    encoding: "utf8",
+  });
+  if (login.status !== 0) throw new Error(`scv agents login claude failed: ${login.stderr}`);
+}
+
+/** `baselineScv`: the `scv.js` of another build to measure beside this one. */
+export function createWorld(baselineScv?: string): World {
   const root = mkdtempSync(join(tmpdir(), "bench-scv-"));
   const project = join(root, "project");
   mkdirSync(project);
@@ -58,14 +79,14 @@ export function createWorld(): World {
   const base = { HOME: join(root, "home"), SCV_HOME: join(root, "scv-home") };
   const path = (bin: string) => `${join(root, bin)}:${process.env.PATH ?? "/usr/bin:/bin"}`;
   const env = cleanEnv({ ...base, PATH: path("bin") });
-  const login = spawnSync(process.execPath, [SCV, "agents", "login", "claude", "--with-api-key"], {
-    env,
-    cwd: project,
-    input: "sk-ant-bench-0000000000000000\n",
-    encoding: "utf8",
-  });
-  if (login.status !== 0) throw new Error(`scv agents login claude failed: ${login.stderr}`);
+  signIn(SCV, env, project);
+  let baseline: Baseline | undefined;
+  if (baselineScv !== undefined) {
+    baseline = { scv: baselineScv, env: { ...env, SCV_HOME: join(root, "scv-home-baseline") } };
+    signIn(baseline.scv, baseline.env, project);
+  }
   return {
+    baseline,
     project,
     agent,
     env,

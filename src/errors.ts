@@ -10,6 +10,8 @@ export const EXIT = {
   auth: 4,
   rateLimited: 5,
   timeout: 124,
+  /** SIGHUP: the terminal scv ran in closed. */
+  hangup: 129,
   interrupted: 130,
   /** stdout's reader went away (EPIPE) while a turn ran: the turn stopped, as on SIGPIPE. */
   outputClosed: 141,
@@ -36,6 +38,7 @@ export type ErrorCode =
   | "TURN_TIMEOUT"
   | "INTERRUPTED"
   | "TERMINATED"
+  | "HANGUP"
   | "OUTPUT_CLOSED"
   | "IO";
 
@@ -54,6 +57,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   TURN_TIMEOUT: EXIT.timeout,
   INTERRUPTED: EXIT.interrupted,
   TERMINATED: EXIT.terminated,
+  HANGUP: EXIT.hangup,
   OUTPUT_CLOSED: EXIT.outputClosed,
   IO: EXIT.agentFailed,
 };

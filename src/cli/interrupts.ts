@@ -1,4 +1,4 @@
-// What stops a running command from outside: SIGINT, SIGTERM, and stdout's reader going away
+// What stops a running command from outside: SIGINT, SIGTERM, SIGHUP, and stdout's reader going away
 // (`scv delegate … --events | head -1`). All three abort one signal that every running turn
 // listens on; its reason says which, and so which exit code the turn ends with.
 
@@ -7,7 +7,14 @@ import { EXIT, OUTPUT_CLOSED } from "../errors.js";
 import { handlingSignals } from "../transport/groups.js";
 import type { CliIo } from "./io.js";
 
-/** Runs `body` with an abort signal that scv's SIGINT/SIGTERM and a closed stdout fire; a second
+/** The signals that stop a running turn; SIGHUP is the terminal closing. */
+const SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+const EXIT_ON_SECOND: Partial<Record<NodeJS.Signals, number>> = {
+  SIGTERM: EXIT.terminated,
+  SIGHUP: EXIT.hangup,
+};
+
+/** Runs `body` with an abort signal that scv's SIGINT/SIGTERM/SIGHUP and a closed stdout fire; a second
  * signal exits at once (the process runner's exit hook SIGKILLs every agent group still alive). */
 export async function withInterrupts<T>(
   io: CliIo,
@@ -21,21 +28,19 @@ export async function withInterrupts<T>(
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) {
       io.stderr.write(`scv: ${signal} again — killing ${agents} now\n`);
-      process.exit(signal === "SIGTERM" ? EXIT.terminated : EXIT.interrupted);
+      process.exit(EXIT_ON_SECOND[signal] ?? EXIT.interrupted);
     }
     controller.abort(signal);
   };
   const onOutputClosed = () => controller.abort(OUTPUT_CLOSED);
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  const handled = handlingSignals();
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  const handled = handlingSignals(SIGNALS);
   if (io.outputClosed?.aborted) onOutputClosed();
   io.outputClosed?.addEventListener("abort", onOutputClosed, { once: true });
   try {
     return await body(controller.signal);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const signal of SIGNALS) process.off(signal, onSignal);
     handled();
     io.outputClosed?.removeEventListener("abort", onOutputClosed);
   }

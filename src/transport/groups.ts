@@ -1,9 +1,9 @@
 // The process groups scv has started and not yet seen end. Agents and the CLIs scv asks for their
 // version or sign-in status run detached, in groups of their own, so that ending one ends all it
-// started; but then nothing else ends them when scv goes: a terminal's Ctrl-C reaches scv's own
-// group only. Whatever is still alive when scv exits is SIGKILLed from its 'exit' hook, and a SIGINT
-// or SIGTERM that no command is handling itself (a turn's withInterrupts does) exits through that
-// hook with the documented code, where Node's default would end scv and leave the groups. Which
+// started; but then nothing else ends them when scv goes: a terminal's Ctrl-C, or its hangup when it
+// closes, reaches scv's own group only. Whatever is still alive when scv exits is SIGKILLed from its
+// 'exit' hook, and a SIGINT, SIGTERM or SIGHUP that no command is handling itself (a turn's
+// withInterrupts does) exits through that hook with the documented code, where Node's default would end scv and leave the groups. Which
 // commands handle them is said explicitly (`handlingSignals`): counting listeners cannot tell, since
 // proper-lockfile's signal-exit listens too, and re-raises only while it listens alone.
 
@@ -45,6 +45,9 @@ function install(): void {
     });
   exitOn("SIGINT", EXIT.interrupted);
   exitOn("SIGTERM", EXIT.terminated);
+  // The terminal closed. Node resets an inherited SIG_IGN at start-up (`nohup` does not keep it
+  // alive), so listening changes nothing but what is left behind.
+  exitOn("SIGHUP", EXIT.hangup);
 }
 
 /** Until the returned function is called, `signals` are the caller's to act on. */

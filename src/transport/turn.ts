@@ -11,7 +11,7 @@ import type { AdapterDescriptor, OutputFormatKind } from "../adapters.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import { agentSettings, type Config } from "../config.js";
 import { formatDuration, parseDuration } from "../duration.js";
-import { EXIT, type ExitCode, OUTPUT_CLOSED, ScvError } from "../errors.js";
+import { type ErrorCode, EXIT, type ExitCode, OUTPUT_CLOSED, ScvError } from "../errors.js";
 import { fallbackAgents, wantsFallbacks } from "../fallbacks.js";
 import { ensureAgentHome, ensurePrivateDir } from "../home/agent-home.js";
 import {
@@ -69,7 +69,8 @@ export interface TurnContext {
   /** scv's working directory. */
   readonly cwd: string;
   readonly config: Config;
-  /** Aborting ends the turn's process group; `signal.reason` "SIGTERM" makes it exit 143, else 130. */
+  /** Aborting ends the turn's process group; `signal.reason` says how the turn ends (`STOPS`: "SIGTERM"
+   * exits 143, "SIGHUP" 129, anything unknown 130). */
   readonly signal?: AbortSignal;
   /** Every normalized event, as the parser produces it (and a `mode` event for a mode read outside
    * the stream), with the turn it belongs to. */
@@ -325,12 +326,7 @@ export function failedResult(error: ScvError, agent: string | undefined, started
   const [what, hint] = splitMessage(error.message);
   return {
     reply: "",
-    status:
-      error.exitCode === EXIT.interrupted ||
-      error.exitCode === EXIT.terminated ||
-      error.exitCode === EXIT.outputClosed
-        ? "cancelled"
-        : "failed",
+    status: Object.values(STOPS).some((stop) => stop.exitCode === error.exitCode) ? "cancelled" : "failed",
     agent: agent ?? "",
     conversation: null,
     session: null,
@@ -421,7 +417,7 @@ function conclude(
   const exitCode = exitCodeOf(parsed, context.signal);
   const [error, hint] =
     mode.mismatch === undefined
-      ? describeFailure(plan, parsed, end, exitCode, context.signal?.reason)
+      ? describeFailure(plan, parsed, end, context.signal?.reason)
       : [mode.mismatch.error, mode.mismatch.hint];
   return {
     reply: parsed.reply,
@@ -510,7 +506,6 @@ function describeFailure(
   plan: TurnPlan,
   parsed: ParsedTurn,
   end: ProcessExit,
-  exitCode: ExitCode,
   stopReason?: unknown,
 ): [string | null, string | null] {
   const { entry } = plan;
@@ -530,16 +525,7 @@ function describeFailure(
             `raise --idle-timeout (or [agents.${name}] idle_timeout in scv's config)`,
           ];
     case "cancelled":
-      return [
-        stopReason === KILL_REASON
-          ? `${name} was stopped by scv kill`
-          : exitCode === EXIT.terminated
-            ? `${name} was stopped (scv got SIGTERM)`
-            : exitCode === EXIT.outputClosed
-              ? `${name} was stopped: scv's output was closed`
-              : `${name} was interrupted`,
-        null,
-      ];
+      return [`${name} ${stopOf(stopReason).ended}`, null];
     case "declined":
       return [`${name} declined the turn${why ? `: ${why}` : ""}`, null];
     case "failed":
@@ -642,23 +628,38 @@ function splitMessage(message: string): [string, string | undefined] {
 }
 
 function interrupted(signal: AbortSignal | undefined, message: string): ScvError {
-  const exitCode = stopExitCode(signal);
-  return new ScvError(
-    exitCode === EXIT.terminated
-      ? "TERMINATED"
-      : exitCode === EXIT.outputClosed
-        ? "OUTPUT_CLOSED"
-        : "INTERRUPTED",
-    message,
-  );
+  return new ScvError(stopOf(signal?.reason).code, message);
 }
 
-/** SIGTERM to scv and `scv kill` stop a turn alike (exit 143); a closed stdout stops it as SIGPIPE
- * would (141); anything else interrupts it (130). */
+interface Stop {
+  readonly exitCode: ExitCode;
+  readonly code: ErrorCode;
+  /** What became of the agent, after its name. */
+  readonly ended: string;
+}
+
+/** How a turn stopped from outside ends, by the abort reason: SIGTERM to scv and `scv kill` alike
+ * (exit 143), a closed terminal as a shell's jobs end (129), a closed stdout as a pipe writer on
+ * SIGPIPE (141), anything else as an interruption (130). */
+const INTERRUPTED: Stop = { exitCode: EXIT.interrupted, code: "INTERRUPTED", ended: "was interrupted" };
+const STOPS: Readonly<Record<string, Stop>> = {
+  SIGINT: INTERRUPTED,
+  SIGTERM: { exitCode: EXIT.terminated, code: "TERMINATED", ended: "was stopped (scv got SIGTERM)" },
+  [KILL_REASON]: { exitCode: EXIT.terminated, code: "TERMINATED", ended: "was stopped by scv kill" },
+  SIGHUP: { exitCode: EXIT.hangup, code: "HANGUP", ended: "was stopped: scv's terminal closed (SIGHUP)" },
+  [OUTPUT_CLOSED]: {
+    exitCode: EXIT.outputClosed,
+    code: "OUTPUT_CLOSED",
+    ended: "was stopped: scv's output was closed",
+  },
+};
+
+function stopOf(reason: unknown): Stop {
+  return (typeof reason === "string" ? STOPS[reason] : undefined) ?? INTERRUPTED;
+}
+
 function stopExitCode(signal: AbortSignal | undefined): ExitCode {
-  if (signal?.reason === "SIGTERM" || signal?.reason === KILL_REASON) return EXIT.terminated;
-  if (signal?.reason === OUTPUT_CLOSED) return EXIT.outputClosed;
-  return EXIT.interrupted;
+  return stopOf(signal?.reason).exitCode;
 }
 
 /** Waits for `promise` unless `signal` aborts first; a lock taken after the abort is released. */

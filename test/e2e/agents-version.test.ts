@@ -112,6 +112,8 @@ describe("an interrupted scv agents list", () => {
   it.each([
     ["SIGINT", 130, ""],
     ["SIGTERM", 143, ""],
+    // The terminal closed.
+    ["SIGHUP", 129, ""],
     // A record in $SCV_HOME/turns makes scv load its turn registry, and with it proper-lockfile's
     // signal-exit, which listens for both signals too (and once swallowed this one).
     ["SIGINT", 130, " with a turn record left in its home"],

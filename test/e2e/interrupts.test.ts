@@ -35,6 +35,22 @@ describe("interrupts", () => {
     expect(await survivors(pids)).toEqual([]);
   });
 
+  it("SIGHUP (its terminal closed) ends the agent's whole group and exits 129, the conversation kept", async () => {
+    await signIn(lab.world, "claude");
+    const first = await scv(lab.world, ["delegate", "claude", "Say hi"]);
+    const handle = /conversation: (claude-[0-9a-z]{6})/.exec(first.stderr)?.[1] ?? "";
+    const child = startScv(lab.world, ["delegate", "-c", handle, "Again"], {
+      env: { FAKE_AGENT_MODE: "grandchild" },
+    });
+    const pids = await lab.pidsOf();
+    child.kill("SIGHUP");
+    const result = await child;
+    expect(result.exitCode).toBe(129);
+    expect(String(result.stderr)).toContain("scv: claude was stopped: scv's terminal closed (SIGHUP)");
+    expect(await survivors(pids)).toEqual([]);
+    expect(conversationRecord(lab.world, handle)).toMatchObject({ turns: 2, lastStatus: "cancelled" });
+  });
+
   it("a second SIGINT kills the agent at once, without waiting for the grace period", async () => {
     const child = startScv(lab.world, ["delegate", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "ignore-term" },

@@ -1,6 +1,6 @@
-// What stops a running command from outside: SIGINT, SIGTERM, SIGHUP, and stdout's reader going away
-// (`scv delegate … --events | head -1`). All three abort one signal that every running turn
-// listens on; its reason says which, and so which exit code the turn ends with.
+// What stops a running command from outside: SIGINT, SIGTERM, SIGHUP (its terminal closed), and
+// stdout's reader going away (`scv delegate … --events | head -1`). Each aborts one signal that every
+// running turn listens on; its reason says which, and so which exit code the turn ends with.
 
 import { setMaxListeners } from "node:events";
 import { EXIT, OUTPUT_CLOSED } from "../errors.js";
@@ -14,8 +14,8 @@ const EXIT_ON_SECOND: Partial<Record<NodeJS.Signals, number>> = {
   SIGHUP: EXIT.hangup,
 };
 
-/** Runs `body` with an abort signal that scv's SIGINT/SIGTERM/SIGHUP and a closed stdout fire; a second
- * signal exits at once (the process runner's exit hook SIGKILLs every agent group still alive). */
+/** Runs `body` with an abort signal that scv's SIGINT/SIGTERM/SIGHUP and a closed stdout fire; a
+ * second signal exits at once (the process runner's exit hook SIGKILLs every agent group still alive). */
 export async function withInterrupts<T>(
   io: CliIo,
   body: (signal: AbortSignal) => Promise<T>,

@@ -3,9 +3,10 @@
 // started; but then nothing else ends them when scv goes: a terminal's Ctrl-C, or its hangup when it
 // closes, reaches scv's own group only. Whatever is still alive when scv exits is SIGKILLed from its
 // 'exit' hook, and a SIGINT, SIGTERM or SIGHUP that no command is handling itself (a turn's
-// withInterrupts does) exits through that hook with the documented code, where Node's default would end scv and leave the groups. Which
-// commands handle them is said explicitly (`handlingSignals`): counting listeners cannot tell, since
-// proper-lockfile's signal-exit listens too, and re-raises only while it listens alone.
+// withInterrupts does) exits through that hook with the documented code, where Node's default would
+// end scv and leave the groups. Which commands handle them is said explicitly (`handlingSignals`):
+// counting listeners cannot tell, since proper-lockfile's signal-exit listens too, and re-raises only
+// while it listens alone.
 
 import { EXIT } from "../errors.js";
 

@@ -33,7 +33,6 @@ export function buildProgram(io: CliIo): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(text.replace(/^error: /, "scv: ")),
     })
     .exitOverride();
 
@@ -170,6 +169,7 @@ export function buildProgram(io: CliIo): Command {
   program.on("command:*", (operands: string[]) => {
     throw unknownCommand("command", operands[0], program);
   });
+  oneLineErrors(program);
   return program;
 }
 
@@ -201,6 +201,23 @@ function defaultToList(
       if (operand !== undefined) throw unknownCommand(`${name} command`, operand, parent);
       io.exitCode = await (await load())(io, options);
     });
+}
+
+/** Commander's usage errors as scv's one line: what is wrong (with its suggestion, which commander
+ * puts on a line of its own), then where the command's options are listed. Each command gets its
+ * own, so that the line names that command's help. */
+function oneLineErrors(command: Command, path = "scv"): void {
+  command.configureOutput({
+    ...command.configureOutput(),
+    outputError: (text, write) => {
+      const what = text
+        .replace(/^error: /, "")
+        .trim()
+        .replace(/\s*\n\s*/g, " ");
+      write(`scv: ${what} — see: ${path} --help\n`);
+    },
+  });
+  for (const sub of command.commands) oneLineErrors(sub, `${path} ${sub.name()}`);
 }
 
 /** Runs the command line through commander: the command's exit code, or commander's own for help,

@@ -95,6 +95,13 @@ describe("scv frame", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown option '--bogus'/);
     expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
+    // One line: what is wrong, then where that command's options are.
+    expect(result.stderr).toBe("scv: unknown option '--bogus' — see: scv agents list --help\n");
+    const suggested = scv(["delegate", "--jsn", "claude", "hi"], env);
+    expect(suggested.code).toBe(2);
+    expect(suggested.stderr).toBe(
+      "scv: unknown option '--jsn' (Did you mean --json?) — see: scv delegate --help\n",
+    );
   });
 
   it("reports a malformed config file with exit 2, naming file and key", () => {

@@ -6,7 +6,7 @@
 // (another Node, other flags) only costs that run the compile time: the CLI runs the same either way.
 
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createRequire, wrap } from "node:module";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { scvHome } from "../home/paths.js";
@@ -70,12 +70,14 @@ function writeCache(cache: CompileCache, data: Buffer): void {
   }
 }
 
-/** Runs the CLI bundle at `appPath` (CommonJS) as Node would, with the code cache when there is one;
- * `buildId` names that bundle's build, so a cache never outlives it. */
+/** Runs the CLI bundle at `appPath` (CommonJS, already wrapped in its module function) as Node would,
+ * with the code cache when there is one; `buildId` names that bundle's build, so a cache never
+ * outlives it. */
 export function launch(appPath: string, buildId: string): void {
   const cache = compileCache(process.env, process.argv.slice(2), buildId);
   const cachedData = readCache(cache);
-  const script = new Script(wrap(readFileSync(appPath, "utf8")), { filename: appPath, cachedData });
+  // scripts/build.mjs wrote the bundle as CommonJS's module function, so it compiles as read.
+  const script = new Script(readFileSync(appPath, "utf8"), { filename: appPath, cachedData });
   if (cache !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
     // At exit V8 has compiled everything this command ran; only a run that went well is kept.
     process.once("exit", (code) => {

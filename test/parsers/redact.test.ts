@@ -43,7 +43,7 @@ describe("redact", () => {
       "OPENAI_API_KEY=… GH_TOKEN=… npm test",
     );
     expect(redact('export DB_PASSWORD="hunter 2"')).toBe("export DB_PASSWORD=…");
-    expect(redact("https://ampcode.com/auth?authToken=a351e05&x=1")).toBe(
+    expect(redact("https://ampcode.com/auth?authToken=c4a7a20&x=1")).toBe(
       "https://ampcode.com/auth?authToken=…&x=1",
     );
     expect(redact('{"apiKey":"abc","name":"n"}')).toBe('{"apiKey":…,"name":"n"}');

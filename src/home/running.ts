@@ -367,10 +367,14 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
         scv: me,
         ...(lock === undefined ? {} : { lock }),
       };
-      // A first turn's handle is new (planTurn checked that nothing of it exists): its record is
-      // created outright, which fails if another scv took the handle meanwhile. Nothing can be left
-      // to reap or replace, so it needs no lock, and proper-lockfile is not even loaded.
-      const created = plan.record === undefined && createRecord(path, fresh);
+      // The record is created outright, which fails if one exists. A first turn's handle is new
+      // (planTurn checked that nothing of it exists), so that only happens when another scv took it
+      // meanwhile; a continued turn holds its conversation's lock, so a record there is one left by
+      // a turn whose scv died. When none is, nothing is left to reap and the lock is not needed
+      // (on a first turn proper-lockfile is not even loaded); only an earlier turn's unread result
+      // goes, as under the lock below.
+      const created = createRecord(path, fresh);
+      if (created && plan.record !== undefined) removeIfPresent(turnFile(plan.handle, "done", env));
       if (!created)
         await withRecordLock(path, 5_000, async () => {
           const left = readRunning(plan.handle, env);

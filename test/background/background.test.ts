@@ -2,7 +2,7 @@
 // lists running turns, `wait` prints results as the foreground would and they last until read,
 // `kill` stops one with its whole process group.
 
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemProcessTable } from "../../src/home/processes.js";
@@ -91,6 +91,28 @@ describe("scv delegate --background", () => {
       agent: "gemini",
       conversation: handle,
     });
+  });
+
+  it("a continued turn replaces the unread result of an earlier one, without waiting for the record's lock", async () => {
+    const started = await scv(world, ["delegate", "--background", "gemini", "Say hi"]);
+    const handle = started.stdout.trim();
+    const done = join(world.scvHome, "turns", `${handle}.done.json`);
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(done) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(done)).toBe(true);
+    // A fresh lock on the turn record (a reaper looking at this handle at this moment): with no
+    // record left to reap, the turn need not wait for it; under it, registering waits 5 s and fails.
+    const lock = join(world.scvHome, "turns", `${handle}.json.lock`);
+    mkdirSync(lock);
+    const next = await scv(world, ["delegate", "-c", handle, "Again"], { env: { SCV_LOCK_WAIT: "1ms" } });
+    expect([next.exitCode, next.stdout]).toEqual([0, "MOCK-REPLY-2\n"]);
+    expect(existsSync(done)).toBe(false);
+    rmdirSync(lock);
+    // Only the earlier turn's log stays, for scv agents gc.
+    expect(turnFiles()).toEqual([`${handle}.log`]);
+    const waited = await scv(world, ["wait", handle]);
+    expect(waited.exitCode).toBe(2);
   });
 
   it("several agents: one handle per line, in order; scv wait prints each under its header", async () => {

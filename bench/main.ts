@@ -61,6 +61,7 @@ function overheadTable(result: OverheadResult): string {
     `| fake \`claude\` run directly | ${fixed(m.direct)} ms | — | — |`,
     `| minimal Node wrapper (bench/floor.mjs) | ${fixed(m.floor)} ms | ${fixed(result.floorAddedMs)} ms | ${fixed(cpu.floor)} ms |`,
     `| \`scv delegate claude "hi"\` | ${fixed(m.scv)} ms | ${fixed(result.scvAddedMs)} ms | ${fixed(cpu.scv)} ms |`,
+    `| \`scv delegate -c <conversation> "hi"\` (a continued turn) | ${fixed(m.continued)} ms | ${fixed(result.continuedAddedMs)} ms | ${fixed(cpu.continued)} ms |`,
     `| bare \`node -e 0\` | ${fixed(m.node)} ms | — | ${fixed(cpu.node)} ms |`,
     ...(b === undefined
       ? []
@@ -71,6 +72,7 @@ function overheadTable(result: OverheadResult): string {
     "| Ratio | Value | Target |",
     "|---|---|---|",
     `| scv added / floor added | ${fixed(result.scvToFloor, 2)}× | ≤ ${TARGET.overhead}×: ${met(result.scvToFloor <= TARGET.overhead)} |`,
+    `| continued turn added / floor added | ${fixed(result.continuedToFloor, 2)}× | — |`,
     ...(b === undefined ? [] : [`| baseline added / floor added | ${fixed(b.toFloor, 2)}× | — |`]),
     `| scv added / \`node -e 0\` | ${fixed(result.scvToNode, 2)}× | — |`,
     `| floor added / \`node -e 0\` | ${fixed(result.floorToNode, 2)}× | — |`,

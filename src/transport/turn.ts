@@ -399,14 +399,16 @@ function conclude(
   }
   const sessionId = confirmed ?? plan.session?.id;
 
-  const turnUsage = usageOfTurn(parsed, latestRecord(plan, context.env)?.cumulative);
+  // Read once: the turn's usage share and the updated record both start from it.
+  const previous = latestRecord(plan, context.env);
+  const turnUsage = usageOfTurn(parsed, previous?.cumulative);
   // A first turn is recorded when it completed, or when its session exists on the CLI's side (so a
   // failed or stopped turn can still be continued); a continued turn always updates its record.
   let record: ConversationRecord | undefined;
   const recordable = plan.record !== undefined || parsed.status === "completed" || confirmed !== undefined;
   if (plan.recordConversation && recordable) {
     try {
-      record = saveRecord(plan, parsed, sessionId, turnUsage, context);
+      record = saveRecord(plan, parsed, sessionId, turnUsage, previous, context);
     } catch (error) {
       // The reply is here already; losing the record must not lose it.
       if (!(error instanceof ScvError)) throw error;
@@ -443,10 +445,10 @@ function saveRecord(
   parsed: ParsedTurn,
   sessionId: string | undefined,
   turnUsage: Usage | undefined,
+  previous: ConversationRecord | undefined,
   context: TurnContext,
 ): ConversationRecord {
   const now = isoTimestamp(context.now?.());
-  const previous = latestRecord(plan, context.env);
   const record: ConversationRecord = {
     ...previous,
     handle: plan.handle,

@@ -109,11 +109,17 @@ async function main(): Promise<void> {
   const baselineScv = baselineDir === undefined ? undefined : resolve(baselineDir, "scv.js");
   if (
     args.some((arg) => arg !== "--quick" && !arg.startsWith("--only=") && !arg.startsWith("--baseline=")) ||
-    (only !== undefined && !isBench(only)) ||
-    (baselineScv !== undefined && !existsSync(baselineScv))
+    (only !== undefined && !isBench(only))
   ) {
     process.stderr.write(
       `usage: npm run bench [-- [--quick] [--only=${BENCHES.join("|")}] [--baseline=<another build's dist/>]]\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  if (baselineScv !== undefined && !existsSync(baselineScv)) {
+    process.stderr.write(
+      `bench: no ${baselineScv} — pass --baseline the dist/ folder of another build (docs/benchmarks.md shows how to make one)\n`,
     );
     process.exitCode = 2;
     return;

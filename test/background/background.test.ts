@@ -30,6 +30,14 @@ function turnFiles(): string[] {
 
 const HANDLE = /^[a-z-]+-[0-9a-z]{6}$/;
 
+/** The path of a background turn's result, once its runner has written it (up to 20 s). */
+async function resultWritten(handle: string): Promise<string> {
+  const done = join(world.scvHome, "turns", `${handle}.done.json`);
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(done) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  return done;
+}
+
 interface PsRow {
   handle: string;
   agent: string;
@@ -76,10 +84,7 @@ describe("scv delegate --background", () => {
   it("keeps a result (0600) until it is read, and --json prints it with the exported schema", async () => {
     const started = await scv(world, ["delegate", "--background", "gemini", "Say hi"]);
     const handle = started.stdout.trim();
-    const done = join(world.scvHome, "turns", `${handle}.done.json`);
-    const deadline = Date.now() + 20_000;
-    while (!existsSync(done) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    const done = await resultWritten(handle);
     expect(statSync(done).mode & 0o777).toBe(0o600);
     expect(statSync(join(world.scvHome, "turns")).mode & 0o777).toBe(0o700);
 
@@ -96,10 +101,7 @@ describe("scv delegate --background", () => {
   it("a continued turn replaces the unread result of an earlier one, without waiting for the record's lock", async () => {
     const started = await scv(world, ["delegate", "--background", "gemini", "Say hi"]);
     const handle = started.stdout.trim();
-    const done = join(world.scvHome, "turns", `${handle}.done.json`);
-    const deadline = Date.now() + 20_000;
-    while (!existsSync(done) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    const done = await resultWritten(handle);
     expect(existsSync(done)).toBe(true);
     // A fresh lock on the turn record (a reaper looking at this handle at this moment): with no
     // record left to reap, the turn need not wait for it; under it, registering waits 5 s and fails.
@@ -253,10 +255,7 @@ describe("scv ps, scv wait --timeout, scv kill", () => {
     expect(unknown.stderr).toBe("scv: no running turn codex-aaaaaa — scv ps lists them\n");
     const started = await scv(world, ["delegate", "--background", "gemini", "Say hi"]);
     const handle = started.stdout.trim();
-    const done = join(world.scvHome, "turns", `${handle}.done.json`);
-    const deadline = Date.now() + 20_000;
-    while (!existsSync(done) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await resultWritten(handle);
     expect((await scv(world, ["kill", handle])).stderr).toBe(
       `scv: turn ${handle} has ended already — read its result: scv wait ${handle}\n`,
     );

@@ -10,41 +10,40 @@ import { conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
 
 const lab = useLab();
 
+/** Starts `scv <args>` with the fake agent in `mode`, waits for the agent's pids, sends `signal` to
+ * scv and waits for it to exit. */
+async function signalMidTurn(args: readonly string[], mode: string, signal: NodeJS.Signals) {
+  const child = startScv(lab.world, args, { env: { FAKE_AGENT_MODE: mode } });
+  const pids = await lab.pidsOf();
+  child.kill(signal);
+  return { result: await child, pids };
+}
+
+/** A claude conversation with one completed turn; its handle. */
+async function conversation(prompt = "Say hi"): Promise<string> {
+  await signIn(lab.world, "claude");
+  const first = await scv(lab.world, ["delegate", "claude", prompt]);
+  return /conversation: (claude-[0-9a-z]{6})/.exec(first.stderr)?.[1] ?? "";
+}
+
 // Gemini: its status cannot be checked before the turn, so no sign-in is needed to run its fake.
 describe("interrupts", () => {
   it("SIGINT to scv ends the agent's whole group and exits 130", async () => {
-    const child = startScv(lab.world, ["delegate", "gemini", "Say hi"], {
-      env: { FAKE_AGENT_MODE: "grandchild" },
-    });
-    const pids = await lab.pidsOf();
-    child.kill("SIGINT");
-    const result = await child;
+    const { result, pids } = await signalMidTurn(["delegate", "gemini", "Say hi"], "grandchild", "SIGINT");
     expect(result.exitCode).toBe(130);
     expect(String(result.stderr)).toContain("scv: gemini was interrupted");
     expect(await survivors(pids)).toEqual([]);
   });
 
   it("SIGTERM to scv exits 143, killing an agent that ignores SIGTERM after the grace period", async () => {
-    const child = startScv(lab.world, ["delegate", "gemini", "Say hi"], {
-      env: { FAKE_AGENT_MODE: "ignore-term" },
-    });
-    const pids = await lab.pidsOf();
-    child.kill("SIGTERM");
-    const result = await child;
+    const { result, pids } = await signalMidTurn(["delegate", "gemini", "Say hi"], "ignore-term", "SIGTERM");
     expect(result.exitCode).toBe(143);
     expect(await survivors(pids)).toEqual([]);
   });
 
   it("SIGHUP (its terminal closed) ends the agent's whole group and exits 129, the conversation kept", async () => {
-    await signIn(lab.world, "claude");
-    const first = await scv(lab.world, ["delegate", "claude", "Say hi"]);
-    const handle = /conversation: (claude-[0-9a-z]{6})/.exec(first.stderr)?.[1] ?? "";
-    const child = startScv(lab.world, ["delegate", "-c", handle, "Again"], {
-      env: { FAKE_AGENT_MODE: "grandchild" },
-    });
-    const pids = await lab.pidsOf();
-    child.kill("SIGHUP");
-    const result = await child;
+    const handle = await conversation();
+    const { result, pids } = await signalMidTurn(["delegate", "-c", handle, "Again"], "grandchild", "SIGHUP");
     expect(result.exitCode).toBe(129);
     expect(String(result.stderr)).toContain("scv: claude was stopped: scv's terminal closed (SIGHUP)");
     expect(await survivors(pids)).toEqual([]);
@@ -68,28 +67,17 @@ describe("interrupts", () => {
   });
 
   it("an interrupted continued turn still updates its conversation", async () => {
-    await signIn(lab.world, "claude");
-    const first = await scv(lab.world, ["delegate", "claude", "Say hi"]);
-    const handle = /conversation: (claude-[0-9a-z]{6})/.exec(first.stderr)?.[1] ?? "";
-    const child = startScv(lab.world, ["delegate", "-c", handle, "Again"], {
-      env: { FAKE_AGENT_MODE: "hang" },
-    });
-    await lab.pidsOf();
-    child.kill("SIGINT");
-    expect((await child).exitCode).toBe(130);
+    const handle = await conversation();
+    const { result } = await signalMidTurn(["delegate", "-c", handle, "Again"], "hang", "SIGINT");
+    expect(result.exitCode).toBe(130);
     expect(conversationRecord(lab.world, handle)).toMatchObject({ turns: 2, lastStatus: "cancelled" });
   });
 });
 
 describe("conversation lock", () => {
   it("a second turn on a busy conversation waits a bounded time, then exits 2; other conversations run", async () => {
-    await signIn(lab.world, "claude");
-    const handles: string[] = [];
-    for (const prompt of ["one", "two"]) {
-      const run = await scv(lab.world, ["delegate", "claude", prompt]);
-      handles.push(/conversation: (claude-[0-9a-z]{6})/.exec(run.stderr)?.[1] ?? "");
-    }
-    const [a, b] = handles as [string, string];
+    const a = await conversation("one");
+    const b = await conversation("two");
     const busyA = startScv(lab.world, ["delegate", "-c", a, "long"], {
       env: { FAKE_AGENT_MODE: "hang", FAKE_AGENT_PIDS: "a.json" },
     });

@@ -373,9 +373,9 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
       // a turn whose scv died. When none is, nothing is left to reap and the lock is not needed
       // (on a first turn proper-lockfile is not even loaded); only an earlier turn's unread result
       // goes, as under the lock below.
-      const created = createRecord(path, fresh);
-      if (created && plan.record !== undefined) removeIfPresent(turnFile(plan.handle, "done", env));
-      if (!created)
+      if (createRecord(path, fresh)) {
+        if (plan.record !== undefined) removeIfPresent(turnFile(plan.handle, "done", env));
+      } else {
         await withRecordLock(path, 5_000, async () => {
           const left = readRunning(plan.handle, env);
           if (left !== undefined && left.host === fresh.host) {
@@ -391,6 +391,7 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
           removeIfPresent(turnFile(plan.handle, "done", env));
           writeRecord(path, fresh, false);
         });
+      }
       record = fresh;
       localTurns.set(tag, { tag, cancelFile: turnFile(plan.handle, "cancel", env), controller });
       listenForKill();

@@ -612,13 +612,15 @@ function lastMessageFile() {
   return values?.at(-1);
 }
 
-/** Written whole and renamed into place, so a test polling for it never reads half of it. */
+/** Written whole and renamed into place, so a test polling for it never reads half of it; the
+ * temporary file is this process's own, since the turns of a fan-out write theirs at once. */
 function writePids(pids) {
   const dir = process.env.FAKE_AGENT_DIR;
   if (!dir) return;
   const name = process.env.FAKE_AGENT_PIDS ?? "pids.json";
-  writeFileSync(join(dir, `${name}.tmp`), JSON.stringify(pids));
-  renameSync(join(dir, `${name}.tmp`), join(dir, name));
+  const temporary = join(dir, `${name}.${process.pid}.tmp`);
+  writeFileSync(temporary, JSON.stringify(pids));
+  renameSync(temporary, join(dir, name));
 }
 
 function forever() {

@@ -7,7 +7,7 @@
 // mounts.
 
 import { accessSync, constants, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 
 function isExecutableFile(path: string): boolean {
   try {
@@ -23,19 +23,25 @@ function isExecutableFile(path: string): boolean {
 /** The absolute path of `command` in the first of `dirs` that has it as an executable file; a
  * command containing `/` is that path itself (against `cwd` when relative). Empty entries of a
  * search path are not the current folder here: scv never runs an agent from wherever it stands. */
-export function findExecutable(
-  command: string,
-  dirs: readonly string[],
-  cwd: string = process.cwd(),
-): string | undefined {
+export function findExecutable(command: string, dirs: readonly string[], cwd?: string): string | undefined {
   if (command.includes("/")) {
-    const path = resolve(cwd, command);
-    return isExecutableFile(path) ? path : undefined;
+    const path = absolute(command, cwd);
+    return path !== undefined && isExecutableFile(path) ? path : undefined;
   }
   for (const dir of dirs) {
     if (dir === "") continue;
-    const path = resolve(cwd, join(dir, command));
-    if (isExecutableFile(path)) return path;
+    const path = absolute(join(dir, command), cwd);
+    if (path !== undefined && isExecutableFile(path)) return path;
   }
   return undefined;
+}
+
+/** `path` made absolute; undefined for a relative one when the current folder has been deleted. */
+function absolute(path: string, cwd: string | undefined): string | undefined {
+  if (isAbsolute(path)) return path;
+  try {
+    return resolve(cwd ?? process.cwd(), path);
+  } catch {
+    return undefined;
+  }
 }

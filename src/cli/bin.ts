@@ -1,15 +1,7 @@
 // The CLI program (dist/app.js, run by launcher.ts).
 
-import { processIo } from "./io.js";
+import { flushed, processIo } from "./io.js";
 import { run } from "./main.js";
-
-/** Resolves once everything written to `stream` so far has been handed to the OS (or it failed). */
-function flushed(stream: NodeJS.WriteStream): Promise<void> {
-  return new Promise((resolve) => {
-    if (stream.destroyed || !stream.writable) return resolve();
-    stream.write("", () => resolve());
-  });
-}
 
 const io = processIo();
 void run(process.argv.slice(2), io).then(async (code) => {

@@ -3,6 +3,9 @@
 // command that had finished its work exits as it would have. Never a stack trace.
 
 import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
@@ -84,5 +87,58 @@ describe("a closed stdout", () => {
     const result = await runAndCloseStdout(lab.world, ["agents", "list"], {}, false);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
+  });
+
+  it("a reply written after its reader went (`2>&1 | head -1`): exit 141, the conversation kept", async () => {
+    await signIn(lab.world, "claude");
+    const run = await execa(
+      "bash",
+      [
+        "-c",
+        '"$0" "$1" delegate claude "Say hi" 2>&1 | head -1; echo "exit $PIPESTATUS"',
+        process.execPath,
+        SCV,
+      ],
+      {
+        cwd: lab.world.project,
+        env: { ...lab.world.env, FAKE_AGENT_MODE: "tools:30" },
+        extendEnv: false,
+        reject: false,
+      },
+    );
+    const [first, exit] = run.stdout.split("\n");
+    expect(first).toMatch(/^claude \d+s \$ echo step 1$/);
+    expect(exit).toBe("exit 141");
+    const records = readdirSync(join(lab.world.scvHome, "conversations")).filter((name) =>
+      name.endsWith(".json"),
+    );
+    expect(records).toHaveLength(1);
+    expect(readdirSync(join(lab.world.scvHome, "turns"))).toEqual([]);
+  });
+});
+
+describe("a closed stderr", () => {
+  it("only loses scv's messages: the turn goes on, its reply reaches stdout, its conversation is recorded", async () => {
+    await signIn(lab.world, "claude");
+    const child = spawn(process.execPath, [SCV, "delegate", "claude", "Say hi"], {
+      cwd: lab.world.project,
+      env: { ...lab.world.env, FAKE_AGENT_MODE: "tools:30" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stderr.destroy();
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    const exitCode = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(exitCode).toBe(0);
+    expect(stdout).toBe("MOCK-REPLY-1\n");
+    const records = readdirSync(join(lab.world.scvHome, "conversations")).filter((name) =>
+      name.endsWith(".json"),
+    );
+    expect(records).toHaveLength(1);
+    expect(conversationRecord(lab.world, records[0]?.replace(/\.json$/, "") ?? "")).toMatchObject({
+      lastStatus: "completed",
+    });
   });
 });

@@ -1,7 +1,7 @@
 // Looking agents up for a command: by name (unknown → a usage error naming the known ones), and
 // where each one's CLI is installed, honouring the config's `command` override.
 
-import { ADAPTERS, type AdapterDescriptor, adapter, findAgentExecutable } from "./adapters.js";
+import { ADAPTERS, type AdapterDescriptor, adapter, findAgentExecutable, type KeyStore } from "./adapters.js";
 import type { Config } from "./config.js";
 import { ScvError } from "./errors.js";
 import { type Env, toolsBin, userHome } from "./home/paths.js";
@@ -28,6 +28,12 @@ export function locateAgent(entry: AdapterDescriptor, config: Config, env: Env):
     toolsBin: toolsBin(env),
     pathVariable: env.PATH,
   });
+}
+
+/** The key store that tells whether the agent is signed in without running it: its stored status,
+ * else its preflight store; undefined when no file tells. */
+export function signInStore(entry: AdapterDescriptor): KeyStore | undefined {
+  return entry.status.kind === "stored" ? entry.status.store : entry.preflight;
 }
 
 /** How to get an agent's CLI, for the "not installed" message. */

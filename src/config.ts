@@ -6,15 +6,18 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
 import { AGENT_NAMES } from "./adapters.js";
-import { parseDuration } from "./duration.js";
+import { isWaitable, parseDuration } from "./duration.js";
 import { ScvError } from "./errors.js";
 import { configPath, type Env } from "./home/paths.js";
 import { lazy } from "./lazy.js";
 import { issueText } from "./validation.js";
 
-const isDuration = (text: string) => parseDuration(text) !== undefined;
 const duration = lazy(() =>
-  z.string().check(z.refine(isDuration, { error: "a duration such as 90s, 20m or 1h" })),
+  z.string().check(
+    z.refine((text: string) => isWaitable(parseDuration(text)), {
+      error: "a duration from 1ms to 24d, such as 90s, 20m or 1h",
+    }),
+  ),
 );
 const policy = lazy(() => z.enum(["auto", "default"]));
 const envName = lazy(() =>

@@ -27,6 +27,14 @@ export function parseDuration(text: string): number | undefined {
   return Math.round(total);
 }
 
+/** The longest a Node timer can wait (2^31 − 1 ms, 24 days 20 h): a longer delay fires at once. */
+export const LONGEST_WAIT_MS = 2_147_483_647;
+
+/** Whether `ms` can be waited for: above zero and within `LONGEST_WAIT_MS`. */
+export function isWaitable(ms: number | undefined): ms is number {
+  return ms !== undefined && ms > 0 && ms <= LONGEST_WAIT_MS;
+}
+
 /** A short human form: `10m`, `1h30m`, `45s`, `800ms`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;

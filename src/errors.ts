@@ -78,3 +78,38 @@ export class ScvError extends Error {
 export function usageError(message: string): ScvError {
   return new ScvError("USAGE", message);
 }
+
+/** What to do about a failed file operation, by its errno code. */
+const FILE_HINTS: Readonly<Record<string, string>> = {
+  EACCES: "check its owner and permissions, or set SCV_HOME to a folder you own",
+  EPERM: "check its owner and permissions, or set SCV_HOME to a folder you own",
+  ENOTDIR: "a file stands where scv needs a folder: move it, or set SCV_HOME elsewhere",
+  EEXIST: "a file stands where scv needs a folder: move it, or set SCV_HOME elsewhere",
+  EISDIR: "a folder stands where scv expects a file: remove it",
+  ENOSPC: "free some disk space",
+  EFBIG: "the file size limit (ulimit -f) is too low: raise it",
+  EDQUOT: "the disk quota is used up: free some space",
+  EROFS: "the file system is read-only: set SCV_HOME to a writable folder",
+  ENAMETOOLONG: "the path is too long: set SCV_HOME to a shorter one",
+  ELOOP: "too many symbolic links: check the path",
+};
+
+/** A failed file operation (Node's errno error with a path) as one line that names the path and says
+ * what to do; undefined for anything else. */
+export function fileErrorLine(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, path, syscall } = error as NodeJS.ErrnoException;
+  if (code === undefined || path === undefined) return undefined;
+  return `cannot ${syscall ?? "use"} ${path} (${code}) — ${fileHint(code)}`;
+}
+
+/** What to do after a file operation failed with errno `code`. */
+export function fileHint(code: string | undefined): string {
+  return (code === undefined ? undefined : FILE_HINTS[code]) ?? "check the path and try again";
+}
+
+/** `error` as an `IO` ScvError when it is a failed file operation; otherwise `error` itself. */
+export function asFileError(error: unknown): unknown {
+  const line = fileErrorLine(error);
+  return line === undefined ? error : new ScvError("IO", line, { cause: error });
+}

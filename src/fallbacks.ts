@@ -3,8 +3,8 @@
 // a CLI whose sign-in only its own command (or a real turn) can tell counts as "maybe" and comes
 // after the checked ones. Nothing is spawned: this runs on every failure.
 
-import { ADAPTERS, type AdapterDescriptor, unreachable } from "./adapters.js";
-import { locateAgent } from "./agents.js";
+import { ADAPTERS, type AdapterDescriptor } from "./adapters.js";
+import { locateAgent, signInStore } from "./agents.js";
 import type { Config } from "./config.js";
 import { EXIT } from "./errors.js";
 import { inspectStore } from "./home/keystore.js";
@@ -36,16 +36,11 @@ export async function fallbackAgents(agent: string, config: Config, env: Env): P
 }
 
 async function signedIn(entry: AdapterDescriptor, env: Env): Promise<SignIn> {
-  switch (entry.status.kind) {
-    case "stored": {
-      const inspection = await inspectStore(entry.status.store, agentHome(entry.name, env));
-      // An unreadable store is not offered: a fallback that fails the same way helps nobody.
-      return inspection.state === "signed-in" ? "yes" : "no";
-    }
-    case "command":
-    case "unchecked":
-      return "maybe";
-    default:
-      return unreachable(entry.status);
-  }
+  const store = signInStore(entry);
+  if (store === undefined) return "maybe";
+  const inspection = await inspectStore(store, agentHome(entry.name, env));
+  // A preflight store can only refuse: its CLI's own status command has the last word.
+  if (entry.status.kind !== "stored") return inspection.state === "signed-out" ? "no" : "maybe";
+  // An unreadable store is not offered: a fallback that fails the same way helps nobody.
+  return inspection.state === "signed-in" ? "yes" : "no";
 }

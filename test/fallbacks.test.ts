@@ -33,10 +33,21 @@ describe("fallbackAgents", () => {
     installFakeAgents(only, ["pi", "codex"]);
     await signIn(world, "pi");
     const env = { ...world.env, PATH: only };
-    expect(await fallbackAgents("gemini", {}, env)).toEqual(["pi", "codex"]);
+    expect(await fallbackAgents("gemini", {}, env)).toEqual(["pi"]);
     expect(await fallbackAgents("gemini", {}, { ...env, PATH: "/nonexistent" })).toEqual([]);
     const config = { agents: { amp: { command: `${world.bin}/amp` } } };
     expect(await fallbackAgents("gemini", config, { ...env, PATH: "/nonexistent" })).toEqual(["amp"]);
+  });
+
+  it("a CLI whose preflight store says signed out is not offered; present, it is a maybe", async () => {
+    const only = `${world.root}/only`;
+    installFakeAgents(only, ["pi", "codex"]);
+    await signIn(world, "pi");
+    const env = { ...world.env, PATH: only };
+    // codex's sign-in is told by `codex login status`; its auth.json missing already says "no".
+    expect(await fallbackAgents("gemini", {}, env)).toEqual(["pi"]);
+    await signIn(world, "codex");
+    expect(await fallbackAgents("gemini", {}, env)).toEqual(["pi", "codex"]);
   });
 
   it("is wanted after an agent's failure, not after success, a usage error or an interruption", () => {

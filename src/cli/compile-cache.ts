@@ -25,8 +25,10 @@ export function compileCache(
   argv: readonly string[],
   buildId: string,
 ): CompileCache | undefined {
-  const home = scvHome(env);
+  let home: string;
   try {
+    // A home that cannot be used is the command's to report; this run goes without the cache.
+    home = scvHome(env);
     if (!statSync(home).isDirectory()) return undefined;
   } catch {
     return undefined;

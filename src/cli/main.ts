@@ -3,7 +3,7 @@
 // util.parseArgs from the option table (delegate-options.ts); everything else, help and usage
 // errors included, goes through commander (program.ts), loaded only then.
 
-import { EXIT, ScvError } from "../errors.js";
+import { asFileError, EXIT, ScvError } from "../errors.js";
 import { runningHandles } from "../home/turn-files.js";
 import { parseDelegateArgs } from "./delegate-options.js";
 import { type CliIo, processIo } from "./io.js";
@@ -31,7 +31,8 @@ async function reapLeftovers(io: CliIo): Promise<void> {
   await reapOrphans(io.env);
 }
 
-function report(error: unknown, io: CliIo): number {
+function report(thrown: unknown, io: CliIo): number {
+  const error = asFileError(thrown);
   if (error instanceof ScvError) {
     io.stderr.write(`scv: ${error.message}\n`);
     return error.exitCode;

@@ -83,7 +83,7 @@ export async function startBackgroundTurns(
       "--events streams a turn while it runs in the foreground — drop it with --background and read the result with scv wait",
     );
   }
-  const lockWaitMs = durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT);
+  const lockWaitMs = durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true });
   const planned = planTurns(requests, { env: io.env, cwd: io.cwd, config });
   const launches = await Promise.all(
     planned.map((turn): Promise<Launch> | Launch => {

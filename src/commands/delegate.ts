@@ -4,11 +4,11 @@
 
 import { adapter } from "../adapters.js";
 import { withInterrupts } from "../cli/interrupts.js";
-import type { CliIo } from "../cli/io.js";
+import { type CliIo, stdoutDelivered } from "../cli/io.js";
 import { turnOutput } from "../cli/turn-output.js";
-import { loadConfig } from "../config.js";
-import { parseDuration } from "../duration.js";
-import { ScvError } from "../errors.js";
+import { type Config, loadConfig } from "../config.js";
+import { LONGEST_WAIT_MS, parseDuration } from "../duration.js";
+import { EXIT, ScvError } from "../errors.js";
 import type { TurnResult } from "../result.js";
 import type { Policy } from "../transport/env.js";
 import { failureLine, runTurn, type TurnRequest } from "../transport/turn.js";
@@ -29,6 +29,19 @@ export interface DelegateOptions {
   readonly env?: readonly string[];
 }
 
+/** How many turns of a fan-out run at once: `--parallel`, the config's `parallel`, else 4. */
+export function parallelism(options: DelegateOptions, config: Config): number {
+  if (options.parallel === undefined) return config.parallel ?? DEFAULT_PARALLEL;
+  const n = Number(options.parallel);
+  if (!Number.isInteger(n) || n < 1 || n > 64) {
+    throw new ScvError(
+      "USAGE",
+      `--parallel '${options.parallel}' is not a count — give a whole number from 1 to 64`,
+    );
+  }
+  return n;
+}
+
 /** An agent as written on the command line: `agent[:model][/effort]`. */
 export interface AgentSpec {
   readonly agent: string;
@@ -37,6 +50,7 @@ export interface AgentSpec {
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const DEFAULT_PARALLEL = 4;
 
 export async function delegateCommand(
   io: CliIo,
@@ -45,6 +59,11 @@ export async function delegateCommand(
 ): Promise<number> {
   const { agents, promptArg } = splitPositionals(positionals, options.continue !== undefined);
   const config = loadConfig(io.env).config;
+  // Checked with one agent too: a typo is an error wherever it is written.
+  parallelism(options, config);
+  if (options.json && options.events) {
+    throw new ScvError("USAGE", "--json and --events both choose what stdout carries — pass one of them");
+  }
   const prompt = promptArg === "-" ? await readPrompt(io) : promptArg;
   // Several agents, or --background: each turn in its own conversation (fanout.ts, background.ts).
   if (options.background || agents.length > 1) {
@@ -67,13 +86,15 @@ export async function delegateCommand(
         cwd: io.cwd,
         config,
         signal,
-        lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT),
+        lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true }),
         onEvent: output.onEvent,
       }),
     "the agent",
   );
   output.finish(result);
   print(io, result, options);
+  // A reply written into a pipe whose reader had gone (`… 2>&1 | head -1`): 141, as with --events.
+  if (result.exitCode === EXIT.ok && !(await stdoutDelivered(io))) return EXIT.outputClosed;
   return result.exitCode;
 }
 
@@ -93,6 +114,10 @@ export function print(io: CliIo, result: TurnResult, options: DelegateOptions): 
   // Not prefixed "scv:": it belongs to the failure line above, which stays the one message line.
   if (failure !== undefined && result.fallbacks.length > 0)
     io.stderr.write(`try instead: ${result.fallbacks.join(", ")}\n`);
+  // What scv did differently from usual (a turn it could not record, a session id it refused):
+  // in --json they are the `notes` field.
+  if (!options.quiet && !options.json && !options.events)
+    for (const note of result.notes) io.stderr.write(`scv: note: ${note}\n`);
   if (!options.quiet && result.conversation !== null && result.session !== null) {
     io.stderr.write(
       `conversation: ${result.conversation} — continue with: scv delegate -c ${result.conversation} "…"\n`,
@@ -153,6 +178,7 @@ export function parseAgentSpec(text: string): AgentSpec {
   if (rest === "") return { agent };
   if (rest.startsWith("/")) return { agent, effort: nonEmpty(rest.slice(1), text) };
   const spec = rest.slice(1);
+  if (spec.endsWith("/")) nonEmpty("", text);
   const slash = spec.lastIndexOf("/");
   const levels = adapter(agent)?.effortLevels ?? [];
   if (slash !== -1 && levels.includes(spec.slice(slash + 1))) {
@@ -167,11 +193,22 @@ function nonEmpty(value: string, text: string): string {
   return value;
 }
 
-export function durationOption(flag: string, text: string | undefined): number | undefined {
+/** A duration option or variable; `allowZero` for a wait that may be none (`SCV_LOCK_WAIT=0`). */
+export function durationOption(
+  flag: string,
+  text: string | undefined,
+  { allowZero = false } = {},
+): number | undefined {
   if (text === undefined) return undefined;
   const ms = parseDuration(text);
-  if (ms === undefined || ms <= 0) {
+  if (ms === undefined || (ms === 0 && !allowZero) || ms < 0) {
     throw new ScvError("USAGE", `${flag} '${text}' is not a duration — write it like 90s, 20m or 1h30m`);
+  }
+  if (ms > LONGEST_WAIT_MS) {
+    throw new ScvError(
+      "USAGE",
+      `${flag} '${text}' is longer than scv can wait — write at most 24d, or leave it out for no limit`,
+    );
   }
   return ms;
 }

@@ -21,9 +21,7 @@ import {
   type TurnPlan,
   type TurnRequest,
 } from "../transport/turn.js";
-import { type DelegateOptions, durationOption } from "./delegate.js";
-
-export const DEFAULT_PARALLEL = 4;
+import { type DelegateOptions, durationOption, parallelism } from "./delegate.js";
 
 /** A turn as planned: ready to run, or already failed (not installed, a bad model) without running. */
 export type PlannedTurn =
@@ -57,18 +55,6 @@ export function planTurns(requests: readonly TurnRequest[], context: TurnContext
   });
 }
 
-export function parallelism(options: DelegateOptions, config: Config): number {
-  if (options.parallel === undefined) return config.parallel ?? DEFAULT_PARALLEL;
-  const n = Number(options.parallel);
-  if (!Number.isInteger(n) || n < 1 || n > 64) {
-    throw new ScvError(
-      "USAGE",
-      `--parallel '${options.parallel}' is not a count — give a whole number from 1 to 64`,
-    );
-  }
-  return n;
-}
-
 export async function runFanOut(
   io: CliIo,
   requests: readonly TurnRequest[],
@@ -80,7 +66,7 @@ export async function runFanOut(
     env: io.env,
     cwd: io.cwd,
     config,
-    lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT),
+    lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true }),
   };
   const planned = planTurns(requests, base);
   const total = planned.length;

@@ -5,7 +5,7 @@ import { type BigIntStats, existsSync, lstatSync, readdirSync, readFileSync, rmd
 import { join } from "node:path";
 import { customAlphabet } from "nanoid/non-secure";
 import * as z from "zod/mini";
-import { ScvError } from "../errors.js";
+import { fileHint, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import { usageSchema as turnUsageSchema } from "../result.js";
 import { ensurePrivateDir } from "./agent-home.js";
@@ -90,14 +90,19 @@ export function recordExists(handle: string, env: Env = process.env): boolean {
 
 /** Writes the record atomically (src/home/atomic.ts), flushed to disk. */
 export function writeConversation(record: ConversationRecord, env: Env = process.env): void {
-  ensurePrivateDir(conversationsDir(env));
   const path = recordPath(record.handle, env);
   try {
+    ensurePrivateDir(conversationsDir(env));
     writeAtomicSync(path, `${JSON.stringify(record, null, 2)}\n`);
   } catch (error) {
-    throw new ScvError("IO", `cannot write conversation record ${path}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    const { code } = error as NodeJS.ErrnoException;
+    throw new ScvError(
+      "IO",
+      `cannot save conversation record ${path} (${code ?? "error"}) — ${fileHint(code)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

@@ -1,8 +1,9 @@
 // Where scv keeps its files: $SCV_HOME (default: the platform data directory), the private agent
 // homes inside it, scv's own tool prefix, and the config file.
 
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { userInfo } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { ScvError } from "../errors.js";
 
 export interface Env {
   readonly [name: string]: string | undefined;
@@ -11,10 +12,24 @@ export interface Env {
 /** scv's home: `$SCV_HOME`, else `$XDG_DATA_HOME/scv`, else `~/.local/share/scv` (macOS:
  * `~/Library/Application Support/scv`). */
 export function scvHome(env: Env = process.env): string {
-  if (env.SCV_HOME) return env.SCV_HOME;
-  const home = env.HOME || homedir();
+  if (env.SCV_HOME) {
+    // Relative, it would name a different folder in every project scv runs in, sign-ins included.
+    if (!isAbsolute(env.SCV_HOME)) {
+      throw new ScvError(
+        "USAGE",
+        `SCV_HOME '${env.SCV_HOME}' is not an absolute path — set it to one, such as $HOME/.scv`,
+      );
+    }
+    return env.SCV_HOME;
+  }
+  const home = userHome(env);
   if (process.platform === "darwin") return join(home, "Library", "Application Support", "scv");
-  return join(env.XDG_DATA_HOME || join(home, ".local", "share"), "scv");
+  return join(xdgDir(env.XDG_DATA_HOME) ?? join(home, ".local", "share"), "scv");
+}
+
+/** An XDG base directory variable's value; a relative one is ignored, as the XDG spec says. */
+function xdgDir(value: string | undefined): string | undefined {
+  return value !== undefined && isAbsolute(value) ? value : undefined;
 }
 
 /** The config file: `$SCV_CONFIG`, else `$SCV_HOME/config.toml` when `SCV_HOME` is set, else the
@@ -22,9 +37,9 @@ export function scvHome(env: Env = process.env): string {
 export function configPath(env: Env = process.env): string {
   if (env.SCV_CONFIG) return env.SCV_CONFIG;
   if (env.SCV_HOME) return join(env.SCV_HOME, "config.toml");
-  const home = env.HOME || homedir();
+  const home = userHome(env);
   if (process.platform === "darwin") return join(home, "Library", "Preferences", "scv", "config.toml");
-  return join(env.XDG_CONFIG_HOME || join(home, ".config"), "scv", "config.toml");
+  return join(xdgDir(env.XDG_CONFIG_HOME) ?? join(home, ".config"), "scv", "config.toml");
 }
 
 /** The private home of one agent: `$SCV_HOME/agents/<name>`. */
@@ -41,7 +56,16 @@ export function toolsBin(env: Env = process.env): string {
   return join(toolsPrefix(env), "bin");
 }
 
-/** The user's real home (never an agent home). */
+/** The user's real home (never an agent home): `$HOME`, or the account's home when HOME is empty or
+ * relative — scv's files must never land in whatever folder it runs in. */
 export function userHome(env: Env = process.env): string {
-  return env.HOME || homedir();
+  if (env.HOME !== undefined && isAbsolute(env.HOME)) return env.HOME;
+  let account: string | undefined;
+  try {
+    account = userInfo().homedir;
+  } catch {
+    // No account entry (a container's arbitrary uid): only HOME or SCV_HOME can say.
+  }
+  if (account !== undefined && isAbsolute(account)) return account;
+  throw new ScvError("USAGE", "no home folder — set HOME (or SCV_HOME) to an absolute path");
 }

@@ -4,11 +4,11 @@
 // to the format's parser; classify the end; record the conversation. Every agent goes through the
 // same code: what differs is read from its descriptor.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { nanoid } from "nanoid/non-secure";
 import type { AdapterDescriptor, OutputFormatKind } from "../adapters.js";
-import { installHint, locateAgent, requireAgent } from "../agents.js";
+import { installHint, locateAgent, requireAgent, signInStore } from "../agents.js";
 import { agentSettings, type Config } from "../config.js";
 import { formatDuration, parseDuration } from "../duration.js";
 import { type ErrorCode, EXIT, type ExitCode, OUTPUT_CLOSED, ScvError } from "../errors.js";
@@ -167,6 +167,14 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const cwd = projectDir(
     request.cwd === undefined ? (record?.cwd ?? context.cwd) : resolve(context.cwd, request.cwd),
   );
+  // CLIs keep their sessions per project folder (Claude, Gemini): resumed elsewhere, the session is
+  // not found, and the record would move for every later turn.
+  if (record !== undefined && !sameFolder(cwd, record.cwd)) {
+    throw new ScvError(
+      "USAGE",
+      `conversation ${record.handle} works in ${record.cwd} — drop --cwd to continue it there, or start a new conversation in ${cwd}`,
+    );
+  }
   const timeoutMs = request.timeoutMs ?? configDuration(settings.timeout);
   const idleTimeoutMs = request.idleTimeoutMs ?? configDuration(settings.idle_timeout);
 
@@ -184,6 +192,13 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   });
 
   const executable = locateAgent(entry, context.config, context.env);
+  const configured = context.config.agents?.[entry.name]?.command;
+  if (executable === undefined && configured?.includes("/") && existsSync(resolve(context.cwd, configured))) {
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `${configured} ([agents.${entry.name}] command in scv's config) is not an executable file — chmod +x it, or point command at the CLI itself`,
+    );
+  }
   if (executable === undefined) {
     throw new ScvError(
       "AGENT_NOT_INSTALLED",
@@ -364,7 +379,7 @@ async function refuseSignedOut(entry: AdapterDescriptor, home: string, context: 
 /** The key store's verdict where the descriptor names one (its stored status, else its preflight
  * store); CLIs whose sign-in no file tells are left to fail on their own. */
 async function storedSignIn(entry: AdapterDescriptor, home: string): Promise<StoreInspection | undefined> {
-  const store = entry.status.kind === "stored" ? entry.status.store : entry.preflight;
+  const store = signInStore(entry);
   return store === undefined ? undefined : inspectStore(store, home);
 }
 
@@ -412,7 +427,7 @@ function conclude(
     } catch (error) {
       // The reply is here already; losing the record must not lose it.
       if (!(error instanceof ScvError)) throw error;
-      notes.push(`${error.message}; this turn is not recorded`);
+      notes.push(`this turn is not recorded: ${error.message}`);
     }
   }
 
@@ -512,7 +527,7 @@ function describeFailure(
 ): [string | null, string | null] {
   const { entry } = plan;
   const name = entry.name;
-  const why = parsed.failure?.message.trim().split("\n")[0]?.trim() || undefined;
+  const why = firstLine(parsed.failure?.message);
   switch (parsed.status) {
     case "completed":
       return [null, null];
@@ -557,6 +572,15 @@ function describeFailure(
   }
 }
 
+/** The longest failure text a result carries: an agent may print megabytes on one stderr line. */
+const MAX_FAILURE_CHARS = 400;
+
+function firstLine(message: string | undefined): string | undefined {
+  const line = message?.trim().split("\n")[0]?.trim();
+  if (!line) return undefined;
+  return line.length <= MAX_FAILURE_CHARS ? line : `${line.slice(0, MAX_FAILURE_CHARS - 1)}…`;
+}
+
 function withoutFailure(parsed: ParsedTurn): ParsedTurn {
   const { failure: _failure, ...rest } = parsed;
   return rest;
@@ -565,12 +589,18 @@ function withoutFailure(parsed: ParsedTurn): ParsedTurn {
 function spawnFailure(plan: TurnPlan, end: ProcessExit, started: number): TurnResult {
   const reason = end.spawnError?.message ?? "unknown error";
   const error =
-    end.spawnError?.code === "ENOENT"
-      ? new ScvError("AGENT_NOT_INSTALLED", `${plan.executable} vanished — ${installHint(plan.entry)}`)
-      : new ScvError(
+    end.spawnError?.code !== "ENOENT"
+      ? new ScvError(
           "AGENT_FAILED",
           `could not start ${plan.executable}: ${reason} — check that it is executable`,
-        );
+        )
+      : existsSync(plan.executable)
+        ? // The file is there: what exec could not find is the interpreter its #! line names.
+          new ScvError(
+            "AGENT_FAILED",
+            `could not start ${plan.executable}: the interpreter its first line (#!) names was not found — reinstall it, or fix that line`,
+          )
+        : new ScvError("AGENT_NOT_INSTALLED", `${plan.executable} vanished — ${installHint(plan.entry)}`);
   return failedResult(error, plan.entry.name, started);
 }
 
@@ -606,6 +636,15 @@ function projectDir(dir: string): string {
   }
   if (!isDir) throw new ScvError("USAGE", `no directory ${dir} — pass an existing project folder with --cwd`);
   return dir;
+}
+
+function sameFolder(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 function configDuration(text: string | undefined): number | undefined {

@@ -114,13 +114,14 @@ describe("fallbacks", () => {
     });
     expect(run.exitCode).toBe(1);
     const result = turnResultSchema.parse(JSON.parse(run.stdout));
-    // pi's key store says signed in; codex and the unchecked CLIs may be; the signed-out stores
-    // (claude, claude-ai, grok, dsh), gemini itself and kimi (no one-turn command line) are left out.
-    expect(result.fallbacks).toEqual(["pi", "codex", "qwen", "opencode", "copilot", "cursor", "amp"]);
+    // pi's key store says signed in; the unchecked CLIs may be; the signed-out stores (claude,
+    // claude-ai, grok, dsh, and codex's preflight), gemini itself and kimi (no one-turn command
+    // line) are left out.
+    expect(result.fallbacks).toEqual(["pi", "qwen", "opencode", "copilot", "cursor", "amp"]);
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toEqual([
       "scv: gemini failed: fake failure — check it with: scv agents check gemini",
-      "try instead: pi, codex, qwen, opencode, copilot, cursor, amp",
+      "try instead: pi, qwen, opencode, copilot, cursor, amp",
     ]);
   });
 

@@ -73,6 +73,31 @@ describe("exit codes", () => {
         "scv: --timeout 'soon' is not a duration — write it like 90s, 20m or 1h30m",
       ],
       [
+        "a time limit no timer can wait (a Node timer fires at once past 2^31 ms)",
+        ["delegate", "gemini", "--timeout", "30d", "hi"],
+        "scv: --timeout '30d' is longer than scv can wait — write at most 24d, or leave it out for no limit",
+      ],
+      [
+        "an empty effort after the model",
+        ["delegate", "claude:opus/", "hi"],
+        "scv: 'claude:opus/' names an empty model or effort — write agent[:model][/effort]",
+      ],
+      [
+        "--json with --events",
+        ["delegate", "gemini", "--json", "--events", "hi"],
+        "scv: --json and --events both choose what stdout carries — pass one of them",
+      ],
+      [
+        "a bad --parallel with one agent",
+        ["delegate", "gemini", "--parallel", "abc", "hi"],
+        "scv: --parallel 'abc' is not a count — give a whole number from 1 to 64",
+      ],
+      [
+        "a relative SCV_HOME",
+        ["delegate", "gemini", "hi"],
+        "scv: SCV_HOME 'rel/scv' is not an absolute path — set it to one, such as $HOME/.scv",
+      ],
+      [
         "a missing project folder",
         ["delegate", "gemini", "-C", "/nonexistent/project", "hi"],
         "scv: no directory /nonexistent/project — pass an existing project folder with --cwd",
@@ -88,8 +113,9 @@ describe("exit codes", () => {
         "scv: Kimi Code has no verified one-turn command line (scv would need its ACP server) — delegate to another agent",
       ],
     ];
-    it.each(cases)("%s", async (_what, args, message) => {
-      const run = await scv(world, args);
+    it.each(cases)("%s", async (what, args, message) => {
+      const env = what === "a relative SCV_HOME" ? { SCV_HOME: "rel/scv" } : undefined;
+      const run = await scv(world, args, { env });
       expect(run.exitCode).toBe(2);
       expect(oneLine(run.stderr)).toBe(message);
       expect(run.stdout).toBe("");

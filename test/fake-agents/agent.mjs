@@ -10,6 +10,7 @@
 //   echo                print "REPLY: <prompt>" as plain text
 //   fixture:<case>      replay test/fixtures/<cli>/<case> (stdout, stderr, exit code)
 //   exit:<code>         print "fake failure" on stderr and exit with <code>
+//   long-failure:<n>    one stderr line "fatal: " and <n> x, then exit 1
 //   slow:<ms>           wait, then behave as ok
 //   hang                write pids.json ($FAKE_AGENT_PIDS names it otherwise), then wait forever
 //   grandchild          start a grandchild, write both pids to pids.json, wait forever
@@ -405,6 +406,11 @@ async function behave(parsedArgs) {
     case "exit":
       process.stderr.write("fake failure\n");
       process.exit(Number(arg));
+      return;
+    case "long-failure":
+      // One stderr line of `arg` characters, as a CLI that dumps a whole response body.
+      process.stderr.write(`fatal: ${"x".repeat(Number(arg))}\n`);
+      process.exit(1);
       return;
     case "slow":
       await new Promise((resolve) => setTimeout(resolve, Number(arg)));

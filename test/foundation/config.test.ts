@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { agentSettings, loadConfig, parseConfig } from "../../src/config.js";
-import { formatDuration, parseDuration } from "../../src/duration.js";
+import { formatDuration, isWaitable, LONGEST_WAIT_MS, parseDuration } from "../../src/duration.js";
 import { ScvError } from "../../src/errors.js";
 import { agentHome, configPath, scvHome } from "../../src/home/paths.js";
 
@@ -54,7 +54,10 @@ COPILOT_PROVIDER_BASE_URL = "http://127.0.0.1:9/v1"
       `[agents.codex]\npolicy = "yolo"`,
       /\/etc\/scv\.toml: agents\.codex\.policy: expected one of "auto", "default"/,
     );
-    expectConfigError(`[agents.codex]\ntimeout = "soon"`, /agents\.codex\.timeout: a duration such as 90s/);
+    expectConfigError(
+      `[agents.codex]\ntimeout = "soon"`,
+      /agents\.codex\.timeout: a duration from 1ms to 24d, such as 90s/,
+    );
     expectConfigError(`[agents.codx]\nmodel = "x"`, /agents\.codx: unknown agent/);
     expectConfigError(`[agents.codex]\nmodle = "x"`, /agents\.codex\.modle: unknown key/);
     expectConfigError(`parallel = "four"`, /: parallel: expected a number, got a string$/);
@@ -137,6 +140,17 @@ describe("paths", () => {
     expect(scvHome({ HOME: "/home/u", XDG_DATA_HOME: "/data" })).toBe("/data/scv");
     expect(configPath({ HOME: "/home/u" })).toBe("/home/u/.config/scv/config.toml");
   });
+
+  it.runIf(process.platform === "linux")("never a folder relative to wherever scv runs", () => {
+    // The XDG spec: a relative base directory is ignored.
+    expect(scvHome({ HOME: "/home/u", XDG_DATA_HOME: "data" })).toBe("/home/u/.local/share/scv");
+    expect(configPath({ HOME: "/home/u", XDG_CONFIG_HOME: "cfg" })).toBe("/home/u/.config/scv/config.toml");
+    // An empty or relative HOME falls back to the account's own home.
+    const account = userInfo().homedir;
+    expect(scvHome({ HOME: "" })).toBe(join(account, ".local", "share", "scv"));
+    expect(scvHome({ HOME: "somewhere" })).toBe(join(account, ".local", "share", "scv"));
+    expect(() => scvHome({ SCV_HOME: "rel/scv" })).toThrow(/SCV_HOME 'rel\/scv' is not an absolute path/);
+  });
 });
 
 describe("durations", () => {
@@ -153,6 +167,15 @@ describe("durations", () => {
   it.each(["", "soon", "10x", "m", "-5s", "1h 30m"])("refuses %j", (text) =>
     expect(parseDuration(text)).toBeUndefined(),
   );
+
+  it("waits only what a Node timer can: above zero, up to 2^31 − 1 ms (24 days 20 h)", () => {
+    expect(isWaitable(parseDuration("24d"))).toBe(true);
+    expect(isWaitable(LONGEST_WAIT_MS)).toBe(true);
+    expect(isWaitable(LONGEST_WAIT_MS + 1)).toBe(false);
+    expect(isWaitable(parseDuration("25d"))).toBe(false);
+    expect(isWaitable(parseDuration("0s"))).toBe(false);
+    expect(isWaitable(undefined)).toBe(false);
+  });
 
   it("formats for messages", () => {
     expect(formatDuration(600_000)).toBe("10m");

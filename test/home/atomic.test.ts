@@ -145,7 +145,7 @@ describe("atomic writes", () => {
       };
       expect(error).toMatch(/EFBIG/);
       if (kind === "record")
-        expect(error).toMatch(/^cannot write conversation record .*codex-k3f9x2\.json: /);
+        expect(error).toMatch(/^cannot save conversation record .*codex-k3f9x2\.json \(EFBIG\) — .*ulimit/);
       expect(error).not.toContain("\n");
       expect(readFileSync(path, "utf8")).toBe(old);
       expect(mode(path)).toBe(0o600);

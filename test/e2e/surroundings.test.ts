@@ -1,0 +1,181 @@
+// What scv meets around it rather than on its command line: a home it cannot use, a folder deleted
+// under the shell, a conversation record it cannot save, a configured CLI that cannot start, an
+// agent's megabyte error line. Each is one `scv:` line with a documented exit code and no stack
+// trace; a reply the agent already gave is never lost.
+
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { turnResultSchema } from "../../src/result.js";
+import {
+  agentCalls,
+  conversationRecord,
+  createWorld,
+  ensureBuilt,
+  SCV,
+  scv,
+  signIn,
+  type World,
+} from "../helpers/scv.js";
+
+let world: World;
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+});
+afterEach(() => world.dispose());
+
+function noStack(stderr: string): void {
+  expect(stderr).not.toMatch(/\n\s+at /);
+  expect(stderr).not.toContain("internal error");
+}
+
+function handleOf(stderr: string): string {
+  return /conversation: (\S+)/.exec(stderr)?.[1] ?? "";
+}
+
+describe("scv's home", () => {
+  it("a file where SCV_HOME should be: one line naming it, exit 1", async () => {
+    const file = join(world.root, "not-a-folder");
+    writeFileSync(file, "");
+    const run = await scv(world, ["delegate", "gemini", "hi"], { env: { SCV_HOME: file } });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(
+      `scv: cannot mkdir ${file} (EEXIST) — a file stands where scv needs a folder: move it, or set SCV_HOME elsewhere\n`,
+    );
+    expect(agentCalls(world)).toEqual([]);
+  });
+
+  it("a relative XDG_DATA_HOME is ignored, as the XDG spec says: nothing lands in the project", async () => {
+    const run = await scv(world, ["delegate", "gemini", "hi"], {
+      env: { SCV_HOME: "", XDG_DATA_HOME: "data" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(readdirSync(world.project)).toEqual([]);
+    expect(existsSync(join(world.home, ".local", "share", "scv", "conversations"))).toBe(true);
+  });
+
+  it("a conversation record that cannot be saved: the reply still printed, the loss said as a note", async () => {
+    await signIn(world, "claude");
+    // A file where the conversations folder goes (root may write anywhere, so no chmod here).
+    writeFileSync(join(world.scvHome, "conversations"), "");
+    const run = await scv(world, ["delegate", "claude", "hi"]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe("MOCK-REPLY-1\n");
+    expect(run.stderr).toMatch(
+      /^scv: note: this turn is not recorded: cannot save conversation record \S+\/conversations\/claude-[0-9a-z]{6}\.json \(E[A-Z]+\) — /m,
+    );
+    noStack(run.stderr);
+    const json = await scv(world, ["delegate", "claude", "--json", "hi"]);
+    const result = turnResultSchema.parse(JSON.parse(json.stdout));
+    expect(result).toMatchObject({ reply: "MOCK-REPLY-1", conversation: null });
+    expect(result.notes[0]).toMatch(/^this turn is not recorded: /);
+    // The note is the JSON's business there; stderr does not repeat it.
+    expect(json.stderr).not.toContain("note:");
+  });
+});
+
+describe("the current folder", () => {
+  it("deleted under the shell: commands that need it say so, the others still answer", async () => {
+    const gone = join(world.root, "gone");
+    // The shell stands in the folder, removes it, then starts scv there.
+    const runIn = (args: string[]) => {
+      mkdirSync(gone, { recursive: true });
+      return execa(
+        "sh",
+        ["-c", 'cd "$0" && rmdir "$0" && shift && exec "$@"', gone, "-", process.execPath, SCV, ...args],
+        { env: world.env, extendEnv: false, reject: false, stdin: "ignore" },
+      );
+    };
+    const version = await runIn(["--version"]);
+    expect(version.exitCode, version.stderr).toBe(0);
+    const turn = await runIn(["delegate", "gemini", "hi"]);
+    expect(turn.exitCode).toBe(2);
+    expect(turn.stderr.split("\n")[0], turn.stderr).toBe(
+      "scv: the current directory no longer exists — cd into an existing folder and run scv again",
+    );
+    noStack(turn.stderr);
+    const list = await runIn(["agents", "list"]);
+    expect(list.exitCode, list.stderr).toBe(0);
+    noStack(list.stderr);
+  });
+});
+
+describe("a conversation keeps its project folder", () => {
+  it("--cwd elsewhere is refused and the record unchanged; the same folder written another way runs", async () => {
+    await signIn(world, "claude");
+    const first = await scv(world, ["delegate", "claude", "hi"]);
+    const handle = handleOf(first.stderr);
+    const other = join(world.root, "other");
+    mkdirSync(other);
+    const moved = await scv(world, ["delegate", "-c", handle, "-C", other, "again"]);
+    expect(moved.exitCode).toBe(2);
+    expect(moved.stderr).toBe(
+      `scv: conversation ${handle} works in ${world.project} — drop --cwd to continue it there, or start a new conversation in ${other}\n`,
+    );
+    expect(conversationRecord(world, handle)).toMatchObject({ cwd: world.project, turns: 1 });
+    const same = await scv(world, ["delegate", "-c", handle, "-C", ".", "again"]);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(conversationRecord(world, handle)).toMatchObject({ cwd: world.project, turns: 2 });
+  });
+
+  it("SCV_LOCK_WAIT=0 is a wait of none, not a bad duration", async () => {
+    await signIn(world, "claude");
+    const first = await scv(world, ["delegate", "claude", "hi"]);
+    const run = await scv(world, ["delegate", "-c", handleOf(first.stderr), "again"], {
+      env: { SCV_LOCK_WAIT: "0" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+  });
+});
+
+describe("configured CLIs that cannot start", () => {
+  function configure(command: string): Record<string, string> {
+    const config = join(world.root, "config.toml");
+    writeFileSync(config, `[agents.gemini]\ncommand = ${JSON.stringify(command)}\n`);
+    return { SCV_CONFIG: config };
+  }
+
+  it("a script whose #! interpreter is missing: said so, not 'vanished'", async () => {
+    const script = join(world.root, "gemini-wrapper");
+    writeFileSync(script, "#!/nonexistent/interpreter\n");
+    chmodSync(script, 0o755);
+    const run = await scv(world, ["delegate", "gemini", "hi"], { env: configure(script) });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.split("\n")[0]).toBe(
+      `scv: could not start ${script}: the interpreter its first line (#!) names was not found — reinstall it, or fix that line`,
+    );
+  });
+
+  it("a file that is not executable: said so, not 'not installed'", async () => {
+    const script = join(world.root, "gemini-wrapper");
+    writeFileSync(script, "#!/bin/sh\n");
+    chmodSync(script, 0o644);
+    const run = await scv(world, ["delegate", "gemini", "hi"], { env: configure(script) });
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr.split("\n")[0]).toBe(
+      `scv: ${script} ([agents.gemini] command in scv's config) is not an executable file — chmod +x it, or point command at the CLI itself`,
+    );
+  });
+
+  it("a time limit in the config no timer can wait is a config error naming the key", async () => {
+    const config = join(world.root, "config.toml");
+    writeFileSync(config, `[defaults]\ntimeout = "60d"\n`);
+    const run = await scv(world, ["delegate", "gemini", "hi"], { env: { SCV_CONFIG: config } });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("defaults.timeout: a duration from 1ms to 24d");
+    expect(agentCalls(world)).toEqual([]);
+  });
+});
+
+it("an agent's megabyte error line reaches the result cut to one readable line", async () => {
+  const run = await scv(world, ["delegate", "gemini", "--json", "hi"], {
+    env: { FAKE_AGENT_MODE: "long-failure:1000000" },
+  });
+  expect(run.exitCode).toBe(1);
+  const result = turnResultSchema.parse(JSON.parse(run.stdout));
+  expect(result.error).toMatch(/^gemini failed: .*\(stderr: x+…$/);
+  expect(result.error?.length).toBeLessThan(500);
+  expect(run.stderr.length).toBeLessThan(1000);
+});

@@ -13,6 +13,7 @@
 
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { resolve } from "node:path";
 import { customAlphabet } from "nanoid/non-secure";
 import * as z from "zod/mini";
 import type { Config } from "../config.js";
@@ -35,7 +36,7 @@ import {
 } from "./conversations.js";
 import { takeLock } from "./lock.js";
 import type { Env } from "./paths.js";
-import { scvHome } from "./paths.js";
+import { configPath, scvHome } from "./paths.js";
 import {
   identify,
   type PidMark,
@@ -287,7 +288,7 @@ export interface TurnTracker {
    * into the record (for `scv ps`). */
   readonly context: TurnContext;
   /** Registers the planned turn once its conversation is locked; returns the variables its agent
-   * gets after isolation (the tag and the depth). */
+   * gets after isolation (the tag, the depth, scv's home and config). */
   register(plan: TurnPlan): Promise<Record<string, string>>;
   /** Records the agent's pid and start time; tells a background launcher the turn runs. */
   spawned(pid: number | undefined): void;
@@ -343,7 +344,15 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
     async register(plan) {
       const depth = turnDepth(env);
       const tag = `${plan.handle}.${nonce()}`;
-      const variables = { [TAG_VARIABLE]: tag, [DEPTH_VARIABLE]: String(depth + 1) };
+      const variables = {
+        [TAG_VARIABLE]: tag,
+        [DEPTH_VARIABLE]: String(depth + 1),
+        // An scv the agent runs (nested delegation) must find this scv's home and config: the agent's
+        // HOME and XDG_* point into its private home, where neither is, and max_depth lives in the
+        // config. Paths, not credentials: the agent runs as the same user either way.
+        SCV_HOME: resolve(scvHome(env)),
+        SCV_CONFIG: resolve(configPath(env)),
+      };
       pidMark = table.pidMark?.();
       const me = identify(process.pid, table);
       // Without its own identity scv could not tell later whether the turn's scv is alive.

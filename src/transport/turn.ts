@@ -253,7 +253,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       policy: plan.policy,
       extra: plan.extraEnv,
     });
-    // The turn's tag and depth, set after isolation removed every SCV_* variable.
+    // The turn's tag and depth, scv's home and config, set after isolation removed every SCV_* variable.
     Object.assign(env, await tracker.register(plan));
     const parser = context.parserFor?.(entry.output.kind) ?? (await loadParser(entry.output.kind))();
     // Set right below; events and rollout looks only arrive once the process runs.

@@ -56,7 +56,8 @@ describe("credential isolation", () => {
       const leaked = Object.entries(call.env).filter(([, value]) => value.includes("canary-value-of-"));
       expect(leaked, call.cli).toEqual([]);
       expect(call.env, call.cli).toMatchObject({ ...KEPT, PATH: world.env.PATH, TMPDIR: world.env.TMPDIR });
-      expect(call.env.SCV_HOME, call.cli).toBeUndefined();
+      // Not a credential: where a nested scv finds this scv's home (and the user's config).
+      expect(call.env.SCV_HOME, call.cli).toBe(world.scvHome);
     }
     // The fakes write state where their variables point, as the real CLIs do: all of it inside scv's
     // home, nothing in the user's.

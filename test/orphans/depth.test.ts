@@ -2,10 +2,20 @@
 // turn) and its delegation depth (SCV_DEPTH), both set after isolation; and scv refusing a turn
 // below more delegating agents than max_depth allows.
 
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { agentCalls, createWorld, ensureBuilt, onlyCall, scv, type World } from "../helpers/scv.js";
+import {
+  agentCalls,
+  createWorld,
+  ensureBuilt,
+  onlyCall,
+  SCV,
+  scv,
+  signIn,
+  type World,
+} from "../helpers/scv.js";
 
 let world: World;
 beforeAll(ensureBuilt, 120_000);
@@ -67,5 +77,39 @@ describe("a turn's tag and depth", () => {
     expect(nested.stderr).toContain("delegation depth 1 is beyond max_depth 0");
     const person = await scv(world, ["delegate", "gemini", "Say hi"], { env: { SCV_CONFIG: config } });
     expect(person.exitCode, person.stderr).toBe(0);
+  });
+
+  it("an scv run by the agent itself (its environment exactly) uses this scv's home and config", async () => {
+    const config = join(world.root, "config.toml");
+    writeFileSync(config, "max_depth = 1\n");
+    await signIn(world, "pi");
+    const outer = await scv(world, ["delegate", "gemini", "Say hi"], { env: { SCV_CONFIG: config } });
+    expect(outer.exitCode, outer.stderr).toBe(0);
+    const agentEnv = onlyCall(world).env;
+    // The agent's HOME is its private home, and isolation removed the SCV_* variables it was given.
+    expect(agentEnv.HOME).toBe(join(world.scvHome, "agents", "gemini"));
+    expect(agentEnv).toMatchObject({ SCV_HOME: world.scvHome, SCV_CONFIG: config, SCV_DEPTH: "1" });
+    const inner = await execa(process.execPath, [SCV, "delegate", "--json", "pi", "Say hi"], {
+      cwd: world.project,
+      env: agentEnv,
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+    });
+    expect(inner.exitCode, inner.stderr).toBe(0);
+    const handle = (JSON.parse(inner.stdout) as { conversation: string }).conversation;
+    expect(existsSync(join(world.scvHome, "conversations", `${handle}.json`))).toBe(true);
+    expect(existsSync(join(world.scvHome, "agents", "gemini", ".local", "share", "scv"))).toBe(false);
+    // One level deeper than max_depth 1 allows: the user's config reaches the nested scv.
+    const innerCall = agentCalls(world).at(-1);
+    const deeper = await execa(process.execPath, [SCV, "delegate", "pi", "Say hi"], {
+      cwd: world.project,
+      env: innerCall?.env ?? {},
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+    });
+    expect(deeper.exitCode).toBe(2);
+    expect(deeper.stderr).toContain("delegation depth 2 is beyond max_depth 1");
   });
 });

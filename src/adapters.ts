@@ -204,8 +204,11 @@ export type ModeReport =
   | { kind: "claude-init"; full: string; settings: string }
   /** Codex reports no mode in its stream; the `turn_context` lines of its rollout file (in `dir`,
    * named after the thread id) have `approval_policy` and `sandbox_policy`. Only the sandbox tells
-   * the policies apart: the approval policy is "never" under both (lab, codex 0.171.0). */
-  | { kind: "codex-rollout"; dir: string; full: string; settings: string }
+   * the policies apart: the approval policy is "never" under both (lab, codex 0.171.0). The rollout
+   * line comes ~100 ms after the start, when a first tool may already run, so `settingKey` (a TOML
+   * key of `settings`, top-level or in the `[profiles.<profile>]` it selects) is also read before
+   * the CLI is started. */
+  | { kind: "codex-rollout"; dir: string; full: string; settings: string; settingKey: string }
   /** Nothing scv reads. */
   | { kind: "none" };
 
@@ -469,6 +472,7 @@ export const ADAPTERS = [
       dir: "sessions",
       full: "danger-full-access",
       settings: "config.toml",
+      settingKey: "sandbox_mode",
     },
     searchDirs: [".npm-global/bin"],
     login: { kind: "command", args: ["login"], apiKey: CODEX_STORE, import: CODEX_IMPORT },

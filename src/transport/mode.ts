@@ -5,10 +5,12 @@
 // the parser turns into `mode` events; Codex only in its rollout file, polled once the thread id is
 // known. A report that contradicts the policy stops the turn.
 
-import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
 import { type AdapterDescriptor, type ModeReport, unreachable } from "../adapters.js";
+import { ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import type { TurnEvent } from "../parsers/types.js";
 import type { Policy } from "./env.js";
@@ -73,6 +75,29 @@ export function describeMismatch(
         error: `${what}; ${outcome}`,
         hint: `remove the setting that grants it from ${settings}, or pass --policy auto if it may have full permissions`,
       };
+}
+
+/** Refuses, before the CLI starts, a turn whose agent home's settings already grant the full mode
+ * that `policy` forbids: for a CLI that reports its mode only after it may have run a tool. A file
+ * that cannot be read or parsed is left to the CLI (and to the watch below). */
+export function refuseGrantedMode(entry: AdapterDescriptor, policy: Policy, home: string): void {
+  const report = entry.modeReport;
+  if (report.kind !== "codex-rollout" || policy !== "default") return;
+  const settings = join(home, report.settings);
+  let granted: unknown;
+  try {
+    const config = parseToml(readFileSync(settings, "utf8")) as Record<string, unknown>;
+    const profiles = config.profiles as Record<string, Record<string, unknown> | undefined> | undefined;
+    const profile = typeof config.profile === "string" ? profiles?.[config.profile] : undefined;
+    granted = profile?.[report.settingKey] ?? config[report.settingKey];
+  } catch {
+    return;
+  }
+  if (granted !== report.full) return;
+  throw new ScvError(
+    "AGENT_FAILED",
+    `${settings} sets ${report.settingKey} = "${report.full}", which --policy default refuses; ${entry.name} was not started — remove that setting, or pass --policy auto if it may have full permissions`,
+  );
 }
 
 export interface ModeWatchOptions {

@@ -37,7 +37,7 @@ import { isoTimestamp } from "../timestamp.js";
 import { buildAgentCommand, isValidSessionId, type SessionArg } from "./argv.js";
 import { agentEnvironment, type Policy } from "./env.js";
 import { createLineFramer } from "./framing.js";
-import { type ModeMismatch, watchMode } from "./mode.js";
+import { type ModeMismatch, refuseGrantedMode, watchMode } from "./mode.js";
 import { type AgentProcess, type ProcessExit, startProcess } from "./process.js";
 
 export interface TurnRequest {
@@ -239,6 +239,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
   const { entry, home } = plan;
   ensureAgentHome(entry.name, context.env);
   await refuseSignedOut(entry, home, context);
+  refuseGrantedMode(entry, plan.policy, home);
 
   const release =
     plan.record === undefined

@@ -3,11 +3,21 @@
 // The fakes report what they were given, or $FAKE_AGENT_PERMISSION_MODE (a settings file in the
 // agent home does that to the real CLIs).
 
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { agentPids, createWorld, ensureBuilt, scv, signIn, startScv, type World } from "../helpers/scv.js";
+import {
+  agentCalls,
+  agentPids,
+  createWorld,
+  ensureBuilt,
+  scv,
+  signIn,
+  startScv,
+  type World,
+} from "../helpers/scv.js";
 
 let world: World;
 let leftovers: number[] = [];
@@ -99,5 +109,38 @@ describe("a mode that contradicts the policy stops the turn", () => {
     const second = await scv(world, ["delegate", "-c", handle, "--json", "--policy", "default", "again"]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(turnResultSchema.parse(JSON.parse(second.stdout)).mode).toBe("read-only");
+  });
+});
+
+describe("a codex config that grants full access is refused before codex starts", () => {
+  // Codex writes its sandbox to the rollout file ~100 ms after it starts, when its first tool may
+  // already run with full access (QA: a file created in 5 of 16 such turns), so its config.toml is
+  // read first.
+  const settings = () => join(world.scvHome, "agents", "codex", "config.toml");
+  const refusal = () =>
+    `scv: ${settings()} sets sandbox_mode = "danger-full-access", which --policy default refuses; codex was not started — remove that setting, or pass --policy auto if it may have full permissions`;
+
+  it.each([
+    ["at the top level", 'sandbox_mode = "danger-full-access"\n'],
+    ["in the profile it selects", 'profile = "yolo"\n[profiles.yolo]\nsandbox_mode = "danger-full-access"\n'],
+  ])("%s: exit 1, nothing run", async (_where, toml) => {
+    await signIn(world, "codex");
+    writeFileSync(settings(), toml);
+    const run = await scv(world, ["delegate", "codex", "--policy", "default", "hi"]);
+    expect(run.exitCode).toBe(1);
+    expect(message(run.stderr)).toBe(refusal());
+    expect(agentCalls(world)).toEqual([]);
+  });
+
+  it.each([
+    ["under --policy auto", 'sandbox_mode = "danger-full-access"\n', "auto"],
+    ["a profile that is not selected", '[profiles.yolo]\nsandbox_mode = "danger-full-access"\n', "default"],
+    ["workspace-write", 'sandbox_mode = "workspace-write"\n', "default"],
+    ["a file codex itself must judge", "sandbox_mode = = broken\n", "default"],
+  ])("not %s", async (_what, toml, policy) => {
+    await signIn(world, "codex");
+    writeFileSync(settings(), toml);
+    await scv(world, ["delegate", "codex", "--policy", policy, "hi"]);
+    expect(agentCalls(world)).toHaveLength(1);
   });
 });

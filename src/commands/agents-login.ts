@@ -19,6 +19,7 @@ import type { CliIo } from "../cli/io.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
+import { type CredentialHold, holdCredentials } from "../home/credential-hold.js";
 import {
   apiKeyConflict,
   type CliRunner,
@@ -31,7 +32,7 @@ import {
 import { agentHome, userHome } from "../home/paths.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream, requireValidKey } from "../home/secret-input.js";
 import { runBounded } from "../transport/bounded.js";
-import { handlingSignals } from "../transport/groups.js";
+import { cleanUpAtExit, handlingSignals } from "../transport/groups.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
 
 /** `codex login --with-api-key` and the like only write a file (the lab: ~0.1 s). */
@@ -133,9 +134,14 @@ async function runAttached(path: string, args: readonly string[], env: Record<st
   process.on("SIGINT", ignore);
   process.on("SIGQUIT", ignore);
   const handled = handlingSignals(["SIGINT"]);
+  const subprocess = execa(path, [...args], { stdio: "inherit", env, extendEnv: false, cwd, reject: false });
+  // It shares the terminal's process group (it reads the terminal), so scv's exit hook would not
+  // end it: stopped by SIGTERM or a closed terminal meanwhile, scv ends it on its way out.
+  const forget = cleanUpAtExit(() => subprocess.kill("SIGTERM"));
   try {
-    return await execa(path, [...args], { stdio: "inherit", env, extendEnv: false, cwd, reject: false });
+    return await subprocess;
   } finally {
+    forget();
     process.off("SIGINT", ignore);
     process.off("SIGQUIT", ignore);
     handled();
@@ -271,6 +277,31 @@ async function importOwnFiles(
   return reportAfter(io, entry, config, `imported ${list} (0600)`);
 }
 
+/** The end of a CLI's own sign-in: a sign-in that failed, was interrupted or did not end signed in
+ * gets back the credential files it removed or changed, and says so. */
+async function concludeOwnLogin(
+  io: CliIo,
+  entry: AdapterDescriptor,
+  held: CredentialHold,
+  conclude: () => Promise<number>,
+): Promise<number> {
+  let code: number;
+  try {
+    code = await conclude();
+  } catch (error) {
+    tellRestored(io, entry, held.restore());
+    throw error;
+  }
+  if (code === EXIT.ok) held.release();
+  else tellRestored(io, entry, held.restore());
+  return code;
+}
+
+function tellRestored(io: CliIo, entry: AdapterDescriptor, files: readonly string[]): void {
+  if (files.length > 0)
+    io.stderr.write(`scv: ${entry.name}: put back the earlier sign-in (${files.join(", ")})\n`);
+}
+
 export async function agentsLoginCommand(
   io: CliIo,
   agent: string,
@@ -291,17 +322,23 @@ export async function agentsLoginCommand(
       const path = requireInstalled(entry, config, io.env);
       const home = ensureAgentHome(entry.name, io.env);
       const command = [entry.command, ...method.args].join(" ");
+      const held = holdCredentials(home, entry.credentialFiles);
       const result = await runAttached(path, method.args, helperEnvironment(entry, config, io.env), home);
-      requireSuccess(result, command, `scv agents login ${entry.name}`);
-      return reportAfter(io, entry, config, "signed in");
+      return concludeOwnLogin(io, entry, held, () => {
+        requireSuccess(result, command, `scv agents login ${entry.name}`);
+        return reportAfter(io, entry, config, "signed in");
+      });
     }
     case "interactive": {
       const path = requireInstalled(entry, config, io.env);
       const home = ensureAgentHome(entry.name, io.env);
       io.stderr.write(`scv: ${entry.product} opens now in its private home — ${method.hint}\n`);
+      const held = holdCredentials(home, entry.credentialFiles);
       const result = await runAttached(path, method.args, helperEnvironment(entry, config, io.env), home);
-      requireSuccess(result, [entry.command, ...method.args].join(" "), `scv agents login ${entry.name}`);
-      return reportAfter(io, entry, config, "done");
+      return concludeOwnLogin(io, entry, held, () => {
+        requireSuccess(result, [entry.command, ...method.args].join(" "), `scv agents login ${entry.name}`);
+        return reportAfter(io, entry, config, "done");
+      });
     }
     case "api-key":
       return loginWithKey(io, entry, config, method.store, method.fromStdin);

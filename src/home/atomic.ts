@@ -41,7 +41,11 @@ function isNameTaken(error: unknown, attempt: number): boolean {
   return (error as NodeJS.ErrnoException).code === "EEXIST" && attempt < NAME_ATTEMPTS - 1;
 }
 
-export function writeAtomicSync(path: string, text: string, options: AtomicWriteOptions = {}): void {
+export function writeAtomicSync(
+  path: string,
+  text: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): void {
   const temporary = writeTemporary(path, text, options);
   try {
     // rename(2) replaces a symlink itself, never its target.
@@ -71,7 +75,7 @@ export function createAtomicSync(path: string, text: string, options: AtomicWrit
 
 /** Writes `text` whole into a new temporary file beside `path`, with the mode exactly, flushed to
  * disk unless `options.fsync` is false; returns its name. */
-function writeTemporary(path: string, text: string, options: AtomicWriteOptions): string {
+function writeTemporary(path: string, text: string | Uint8Array, options: AtomicWriteOptions): string {
   const mode = options.mode ?? 0o600;
   let temporary = "";
   let fd: number | undefined;
@@ -86,7 +90,7 @@ function writeTemporary(path: string, text: string, options: AtomicWriteOptions)
   try {
     // The mode exactly, whatever the umask.
     fchmodSync(fd, mode);
-    writeFileSync(fd, text, "utf8");
+    writeFileSync(fd, text, typeof text === "string" ? "utf8" : undefined);
     if (options.fsync ?? true) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);

@@ -261,6 +261,44 @@ describe("codex: command login and status, --with-api-key through its own login,
     );
   });
 
+  it("a sign-in that fails after removing the working one gets it back", () => {
+    expect(scv(["agents", "login", "codex", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+    const before = readFileSync(agentFile("codex", "auth.json"), "utf8");
+    env.FAKE_LOGIN_FAIL = "1";
+    const run = scv(["agents", "login", "codex"]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain("scv: codex: put back the earlier sign-in (auth.json)\n");
+    expect(readFileSync(agentFile("codex", "auth.json"), "utf8")).toBe(before);
+    expect(statSync(agentFile("codex", "auth.json")).mode & 0o777).toBe(0o600);
+  });
+
+  it("so does one stopped while it waits for a browser (SIGTERM to scv), and nothing is left running", async () => {
+    expect(scv(["agents", "login", "codex", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+    const before = readFileSync(agentFile("codex", "auth.json"), "utf8");
+    const child = spawn(process.execPath, [SCV, "agents", "login", "codex"], {
+      env: { ...env, FAKE_LOGIN_HANG: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    await new Promise<void>((resolve) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes("fake codex login args")) resolve();
+      });
+    });
+    // The fake removes auth.json right after, as the real codex does.
+    for (let waited = 0; existsSync(agentFile("codex", "auth.json")) && waited < 5_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(existsSync(agentFile("codex", "auth.json"))).toBe(false);
+    child.kill("SIGTERM");
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(143);
+    expect(readFileSync(agentFile("codex", "auth.json"), "utf8")).toBe(before);
+    // The CLI's sign-in (here a sleep standing in for its browser wait) went with scv.
+    const alive = () => spawnSync("pgrep", ["-f", "sleep 600"], { encoding: "utf8" }).stdout.trim();
+    for (let waited = 0; alive() !== "" && waited < 2_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(alive()).toBe("");
+  });
+
   it("stores a key with `codex login --with-api-key` on stdin; the status never shows it", () => {
     const login = scv(["agents", "login", "codex", "--with-api-key"], "CANARY-KEY-7f3a\n");
     expect(login.code).toBe(0);

@@ -1,0 +1,60 @@
+// A CLI's own sign-in may remove the working one before it has a new one: `codex login` deletes
+// auth.json as it starts, and then waits for a browser that never comes (no terminal, Ctrl-C, a
+// timeout). scv holds the credential files as they were and puts them back when that sign-in does
+// not end signed in, also when scv itself is stopped meanwhile. They stay in memory only.
+
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { cleanUpAtExit } from "../transport/groups.js";
+import { writeAtomicSync } from "./atomic.js";
+
+/** Larger files are not credentials scv knows; they are not held. */
+const MAX_HELD_BYTES = 1024 * 1024;
+
+export interface CredentialHold {
+  /** Puts back every held file whose content changed or went; returns their names. */
+  restore(): string[];
+  /** The new sign-in stands: nothing is put back, also not at exit. */
+  release(): void;
+}
+
+/** Holds `files` (relative to `home`) as they are now, until `restore` or `release`. */
+export function holdCredentials(home: string, files: readonly string[]): CredentialHold {
+  const held = new Map<string, Buffer>();
+  for (const file of files) {
+    const path = join(home, file);
+    try {
+      if (statSync(path).size <= MAX_HELD_BYTES) held.set(file, readFileSync(path));
+    } catch {
+      // Absent (or unreadable): nothing to put back.
+    }
+  }
+  const restore = (): string[] => {
+    const restored: string[] = [];
+    for (const [file, content] of held) {
+      const path = join(home, file);
+      let now: Buffer | undefined;
+      try {
+        now = readFileSync(path);
+      } catch {
+        now = undefined;
+      }
+      if (now?.equals(content)) continue;
+      writeAtomicSync(path, content);
+      restored.push(file);
+    }
+    held.clear();
+    return restored;
+  };
+  const forget = cleanUpAtExit(() => restore());
+  return {
+    restore: () => {
+      forget();
+      return restore();
+    },
+    release: () => {
+      forget();
+      held.clear();
+    },
+  };
+}

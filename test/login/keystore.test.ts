@@ -338,12 +338,46 @@ describe("saveApiKey and removeStore", () => {
     expect(readdirSync(join(home, ".dsh"))).toEqual([]);
   });
 
-  it("pi: logout removes auth.json and models.json and nothing else", async () => {
-    put(".pi/agent/auth.json", "{}");
-    put(".pi/agent/models.json", "{}");
+  it("pi: logout removes auth.json, and only the providers' keys from models.json", async () => {
+    put(".pi/agent/auth.json", JSON.stringify({ anthropic: { type: "api_key", key: CANARY } }));
+    const models = {
+      providers: {
+        mock: {
+          baseUrl: "http://127.0.0.1:1/v1",
+          api: "openai-completions",
+          apiKey: CANARY,
+          models: [{ id: "m" }],
+        },
+        local: { baseUrl: "http://127.0.0.1:2/v1", models: [] },
+      },
+    };
+    put(".pi/agent/models.json", JSON.stringify(models));
     put(".pi/agent/settings.json", "{}");
-    expect((await removeStore(PI, home)).removed).toEqual([".pi/agent/auth.json", ".pi/agent/models.json"]);
-    expect(readdirSync(join(home, ".pi/agent"))).toEqual(["settings.json"]);
+    expect((await removeStore(PI, home)).removed).toEqual([
+      ".pi/agent/auth.json",
+      "the apiKey of mock in .pi/agent/models.json",
+    ]);
+    expect(readdirSync(join(home, ".pi/agent")).sort()).toEqual(["models.json", "settings.json"]);
+    const left = read(".pi/agent/models.json");
+    expect(left).not.toContain(CANARY);
+    expect(JSON.parse(left)).toEqual({
+      providers: {
+        mock: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", models: [{ id: "m" }] },
+        local: { baseUrl: "http://127.0.0.1:2/v1", models: [] },
+      },
+    });
+    expect(statSync(join(home, ".pi/agent/models.json")).mode & 0o777).toBe(0o600);
+    expect(await inspectStore(PI, home)).toMatchObject({ state: "signed-out" });
+    // Nothing left to remove: a second logout changes nothing.
+    expect(await removeStore(PI, home)).toEqual({ removed: [], kept: [] });
+  });
+
+  it("pi: a models.json scv cannot read as JSON is left, and said", async () => {
+    put(".pi/agent/models.json", "{ not json");
+    expect(await removeStore(PI, home)).toEqual({
+      removed: [],
+      kept: [".pi/agent/models.json (not the JSON scv knows: look in it for keys)"],
+    });
   });
 
   it("every store names its files relative to the home", () => {

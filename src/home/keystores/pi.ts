@@ -7,11 +7,13 @@ import type { KeyStore } from "../../adapters.js";
 import {
   isFilled,
   isRecord,
+  jsonText,
   looseModeNote,
   parseJsonObject,
   readSmall,
   removeFile,
   type StoreInspection,
+  writePrivate,
 } from "./files.js";
 import type { RemoveResult } from "./types.js";
 
@@ -58,10 +60,38 @@ export async function inspectPi(store: PiStore, home: string): Promise<StoreInsp
   return { state: "signed-in", detail: `${found.join("; ")}${loose}` };
 }
 
-/** Both files are the store's: `auth.json` holds only credentials, and `models.json` providers carry
- * their keys. */
+/** `auth.json` holds only credentials and goes whole; in `models.json` only the providers' `apiKey`
+ * fields go — the provider and model definitions are the user's configuration, not a sign-in. */
 export async function removePi(store: PiStore, home: string): Promise<RemoveResult> {
+  const [authName, modelsName] = piFiles(store) as [string, string];
   const removed: string[] = [];
-  for (const name of piFiles(store)) if (await removeFile(join(home, name))) removed.push(name);
-  return { removed, kept: [] };
+  const kept: string[] = [];
+  if (await removeFile(join(home, authName))) removed.push(authName);
+  const modelsPath = join(home, modelsName);
+  const models = await readSmall(modelsPath);
+  if (models.kind === "text") {
+    const config = parseJsonObject(models.text);
+    const providers = config?.providers;
+    if (config === undefined || (providers !== undefined && !isRecord(providers))) {
+      kept.push(`${modelsName} (not the JSON scv knows: look in it for keys)`);
+    } else if (isRecord(providers)) {
+      const keyed = Object.entries(providers).filter(
+        ([, provider]) => isRecord(provider) && "apiKey" in provider,
+      );
+      if (keyed.length > 0) {
+        const unkeyed = Object.fromEntries(
+          Object.entries(providers).map(([name, provider]) => {
+            if (!isRecord(provider)) return [name, provider];
+            const { apiKey: _removed, ...rest } = provider;
+            return [name, rest];
+          }),
+        );
+        await writePrivate(modelsPath, jsonText({ ...config, providers: unkeyed }));
+        removed.push(`the apiKey of ${keyed.map(([name]) => name).join(", ")} in ${modelsName}`);
+      }
+    }
+  } else if (models.kind === "unreadable") {
+    kept.push(`${modelsName} (cannot be read: ${models.reason})`);
+  }
+  return { removed, kept };
 }

@@ -77,7 +77,11 @@ export async function runFanOut(
   const results = await withInterrupts(io, async (signal) => {
     const queue = new PQueue({ concurrency });
     const runs = planned.map((turn, index) => {
-      if (turn.kind === "failed") return Promise.resolve(turn.result);
+      if (turn.kind === "failed") {
+        // With --events, its result line too: every turn of the fan-out ends the stream with one.
+        turnOutput(io, { events: options.events, quiet: true }, turn.agent).finish(turn.result);
+        return Promise.resolve(turn.result);
+      }
       const { plan, request } = turn;
       const tag = `[${index + 1}/${total}] ${plan.handle}:`;
       return queue.add(async (): Promise<TurnResult> => {
@@ -136,7 +140,10 @@ export function reportFailures(
   const failed = results.flatMap((result, index) => {
     if (result.exitCode === EXIT.ok) return [];
     const turn = planned[index];
-    const handle = result.conversation ?? (turn?.kind === "ready" ? turn.plan.handle : undefined);
+    // The planned handle names the turn in the progress lines; said so when nothing was recorded
+    // under it, since `-c` would lead nowhere.
+    const handle =
+      result.conversation ?? (turn?.kind === "ready" ? `${turn.plan.handle}, not recorded` : undefined);
     const who = `${result.agent || turn?.agent || "scv"}${handle === undefined ? "" : ` (${handle})`}`;
     return [`${who}: ${failureLine(result) ?? `exit ${result.exitCode}`}`];
   });

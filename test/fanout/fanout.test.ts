@@ -52,6 +52,26 @@ describe("scv delegate <agent>… <prompt>", () => {
     expect(runningTurns()).toEqual([]);
   });
 
+  it("--events ends with a result line for every turn, also one that never started", async () => {
+    await signIn(lab.world, "pi");
+    const config = join(lab.world.root, "config.toml");
+    writeFileSync(config, '[agents.gemini]\ncommand = "/nonexistent/gemini"\n');
+    const run = await scv(lab.world, ["delegate", "pi", "gemini", "--events", "Say hi"], {
+      env: { SCV_CONFIG: config },
+    });
+    expect(run.exitCode).toBe(3);
+    const lines = run.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const results = lines.filter((line) => line.type === "result");
+    const exitOf = (line: Record<string, unknown>) => (line.result as { exitCode: number }).exitCode;
+    expect(results.map((line) => [line.agent, exitOf(line)]).sort()).toEqual([
+      ["gemini", 3],
+      ["pi", 0],
+    ]);
+  });
+
   it("gives -m to agents without a model of their own; agent:model/effort wins", async () => {
     await signIn(lab.world, "claude");
     const run = await scv(lab.world, ["delegate", "-m", "sonnet", "claude:opus/high", "claude", "Say hi"]);
@@ -79,7 +99,7 @@ describe("scv delegate <agent>… <prompt>", () => {
     const summary = run.stderr.split("\n").filter((line) => line.startsWith("scv:"));
     expect(summary).toHaveLength(1);
     expect(summary[0]).toMatch(
-      /^scv: 3 of 3 turns failed — pi \(pi-[0-9a-z]{6}\): pi failed.*; claude \(claude-[0-9a-z]{6}\): Claude Code .*not signed in.*; gemini \(gemini-[0-9a-z]{6}\): gemini failed/,
+      /^scv: 3 of 3 turns failed — pi \(pi-[0-9a-z]{6}, not recorded\): pi failed.*; claude \(claude-[0-9a-z]{6}, not recorded\): Claude Code .*not signed in.*; gemini \(gemini-[0-9a-z]{6}, not recorded\): gemini failed/,
     );
   });
 
@@ -90,7 +110,7 @@ describe("scv delegate <agent>… <prompt>", () => {
     });
     expect(run.exitCode).toBe(124);
     expect(run.stderr).toMatch(
-      /^scv: 2 of 2 turns failed — gemini \(gemini-[0-9a-z]{6}\): gemini timed out after 2s/m,
+      /^scv: 2 of 2 turns failed — gemini \(gemini-[0-9a-z]{6}(, not recorded)?\): gemini timed out after 2s/m,
     );
   });
 

@@ -1,6 +1,8 @@
 // Durations as users write them: `90s`, `20m`, `1h30m`, `2d`, `500ms`; a bare number is seconds.
 // Small enough that a dependency would cost more than it saves.
 
+import { ScvError } from "./errors.js";
+
 const UNIT_MS: Record<string, number> = {
   ms: 1,
   s: 1000,
@@ -52,4 +54,24 @@ export function formatDuration(ms: number): string {
   }
   if (seconds > 0 || parts.length === 0) parts.push(`${seconds}s`);
   return parts.join("");
+}
+
+/** A duration option or variable; `allowZero` for a wait that may be none (`SCV_LOCK_WAIT=0`). */
+export function durationOption(
+  flag: string,
+  text: string | undefined,
+  { allowZero = false } = {},
+): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseDuration(text);
+  if (ms === undefined || (ms === 0 && !allowZero) || ms < 0) {
+    throw new ScvError("USAGE", `${flag} '${text}' is not a duration — write it like 90s, 20m or 1h30m`);
+  }
+  if (ms > LONGEST_WAIT_MS) {
+    throw new ScvError(
+      "USAGE",
+      `${flag} '${text}' is longer than scv can wait — write at most 24d, or leave it out for no limit`,
+    );
+  }
+  return ms;
 }

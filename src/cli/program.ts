@@ -100,6 +100,7 @@ export function buildProgram(io: CliIo): Command {
     .description("run one tiny real turn and report whether the agent is signed in")
     .argument("<agent>", "the agent")
     .option("--json", "print JSON")
+    .option("--timeout <dur>", "how long the turn may take (default 3m)")
     .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsCheckCommand));
 
   agents

@@ -11,6 +11,7 @@ import { agentVersion } from "../agent-version.js";
 import { locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, type Config, loadConfig } from "../config.js";
+import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { removeConversation } from "../home/conversations.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
@@ -192,9 +193,10 @@ export interface CheckResult {
 export async function agentsCheckCommand(
   io: CliIo,
   agent: string,
-  options: { json?: boolean },
+  options: { json?: boolean; timeout?: string },
 ): Promise<number> {
   const entry = requireAgent(agent);
+  const timeoutMs = durationOption("--timeout", options.timeout) ?? CHECK_TIMEOUT_MS;
   const { config } = loadConfig(io.env);
   // Loaded only here: the turn runner and its parsers are not needed by `agents status`.
   const { runTurn, failureLine } = await import("../transport/turn.js");
@@ -207,7 +209,7 @@ export async function agentsCheckCommand(
   let result: Awaited<ReturnType<typeof runTurn>>;
   try {
     result = await runTurn(
-      { agent: entry.name, prompt: CHECK_PROMPT, policy: "default", timeoutMs: CHECK_TIMEOUT_MS },
+      { agent: entry.name, prompt: CHECK_PROMPT, policy: "default", timeoutMs },
       { env: io.env, cwd: scratch, config, signal: controller.signal },
     );
   } finally {

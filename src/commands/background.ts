@@ -12,7 +12,7 @@ import * as z from "zod/mini";
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import { type Config, loadConfig } from "../config.js";
-import { formatDuration } from "../duration.js";
+import { durationOption, formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
@@ -32,7 +32,7 @@ import { turnFile, turnsDir } from "../home/turn-files.js";
 import { lazy } from "../lazy.js";
 import type { TurnResult } from "../result.js";
 import { failedResult, runTurn, type TurnRequest } from "../transport/turn.js";
-import { type DelegateOptions, durationOption, print } from "./delegate.js";
+import { type DelegateOptions, print } from "./delegate.js";
 import { planTurns, printSection, reportFailures } from "./fanout.js";
 import { renderTable } from "./table.js";
 

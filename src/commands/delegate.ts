@@ -7,7 +7,7 @@ import { withInterrupts } from "../cli/interrupts.js";
 import { type CliIo, stdoutDelivered } from "../cli/io.js";
 import { turnOutput } from "../cli/turn-output.js";
 import { type Config, loadConfig } from "../config.js";
-import { LONGEST_WAIT_MS, parseDuration } from "../duration.js";
+import { durationOption } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import type { TurnResult } from "../result.js";
 import type { Policy } from "../transport/env.js";
@@ -191,26 +191,6 @@ function nonEmpty(value: string, text: string): string {
   if (value === "")
     throw new ScvError("USAGE", `'${text}' names an empty model or effort — write agent[:model][/effort]`);
   return value;
-}
-
-/** A duration option or variable; `allowZero` for a wait that may be none (`SCV_LOCK_WAIT=0`). */
-export function durationOption(
-  flag: string,
-  text: string | undefined,
-  { allowZero = false } = {},
-): number | undefined {
-  if (text === undefined) return undefined;
-  const ms = parseDuration(text);
-  if (ms === undefined || (ms === 0 && !allowZero) || ms < 0) {
-    throw new ScvError("USAGE", `${flag} '${text}' is not a duration — write it like 90s, 20m or 1h30m`);
-  }
-  if (ms > LONGEST_WAIT_MS) {
-    throw new ScvError(
-      "USAGE",
-      `${flag} '${text}' is longer than scv can wait — write at most 24d, or leave it out for no limit`,
-    );
-  }
-  return ms;
 }
 
 function envOptions(pairs: readonly string[]): Record<string, string> {

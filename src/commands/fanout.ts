@@ -10,6 +10,7 @@ import type { CliIo } from "../cli/io.js";
 import { summaryLine } from "../cli/progress.js";
 import { turnOutput } from "../cli/turn-output.js";
 import type { Config } from "../config.js";
+import { durationOption } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import type { TurnResult } from "../result.js";
 import {
@@ -21,7 +22,7 @@ import {
   type TurnPlan,
   type TurnRequest,
 } from "../transport/turn.js";
-import { type DelegateOptions, durationOption, parallelism } from "./delegate.js";
+import { type DelegateOptions, parallelism } from "./delegate.js";
 
 /** A turn as planned: ready to run, or already failed (not installed, a bad model) without running. */
 export type PlannedTurn =

@@ -25,6 +25,18 @@ describe("time limits", () => {
     expect(await survivors(pids)).toEqual([]);
   });
 
+  it("agents check takes --timeout too (its hint names it): exit 124, nothing left", async () => {
+    const run = await scv(lab.world, ["agents", "check", "gemini", "--timeout", "2s"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    const pids = await lab.pidsOf();
+    expect(run.exitCode).toBe(124);
+    expect(run.stdout).toBe(
+      "gemini: sign-in unknown — gemini timed out after 2s — raise --timeout (or [agents.gemini] timeout in scv's config)\n",
+    );
+    expect(await survivors(pids)).toEqual([]);
+  });
+
   it("an agent that ignores SIGTERM is killed after the grace period", async () => {
     const run = await scv(lab.world, ["delegate", "gemini", "--timeout", "2s", "Say hi"], {
       env: { FAKE_AGENT_MODE: "ignore-term" },

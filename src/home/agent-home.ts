@@ -1,6 +1,7 @@
 // Private agent homes: `$SCV_HOME/agents/<name>/`, 0700, re-tightened when found loosened.
 
-import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { agentHome, type Env, scvHome } from "./paths.js";
 
 const PRIVATE_DIR = 0o700;
@@ -18,3 +19,19 @@ export function ensureAgentHome(name: string, env: Env = process.env): string {
   ensurePrivateDir(scvHome(env));
   return ensurePrivateDir(agentHome(name, env));
 }
+
+/** Puts the agent's credential files (relative to `home`) back to 0600 where the CLI rewrote one
+ * looser (Qwen Code rewrites settings.json, which holds the key, as 0644 on its first turn). Never a
+ * symlink's target; a file that is not there is nothing to do. */
+export function tightenCredentialFiles(home: string, files: readonly string[]): void {
+  for (const file of files) {
+    const path = join(home, file);
+    try {
+      const stats = lstatSync(path);
+      if (stats.isFile() && (stats.mode & 0o077) !== 0) chmodSync(path, 0o600);
+    } catch {
+      // Absent, or gone meanwhile.
+    }
+  }
+}
+

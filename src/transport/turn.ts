@@ -13,7 +13,7 @@ import { agentSettings, type Config } from "../config.js";
 import { formatDuration, parseDuration } from "../duration.js";
 import { type ErrorCode, EXIT, type ExitCode, OUTPUT_CLOSED, ScvError } from "../errors.js";
 import { fallbackAgents, wantsFallbacks } from "../fallbacks.js";
-import { ensureAgentHome, ensurePrivateDir } from "../home/agent-home.js";
+import { ensureAgentHome, ensurePrivateDir, tightenCredentialFiles } from "../home/agent-home.js";
 import {
   type ConversationRecord,
   lockConversation,
@@ -316,6 +316,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     });
   } finally {
     if (plan.lastMessageFile !== undefined) removeIfPresent(plan.lastMessageFile);
+    tightenCredentialFiles(home, entry.credentialFiles);
     // Before the conversation's lock goes: the next turn of it registers under the same handle.
     await tracker.end();
     await release?.();

@@ -3,7 +3,7 @@
 // agent's megabyte error line. Each is one `scv:` line with a documented exit code and no stack
 // trace; a reply the agent already gave is never lost.
 
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -73,6 +73,24 @@ describe("scv's home", () => {
     expect(result.notes[0]).toMatch(/^this turn is not recorded: /);
     // The note is the JSON's business there; stderr does not repeat it.
     expect(json.stderr).not.toContain("note:");
+  });
+});
+
+describe("credential files an agent loosened", () => {
+  it("go back to 0600 when its turn ends; a symlink there is not followed", async () => {
+    const qwen = join(world.scvHome, "agents", "qwen", ".qwen");
+    mkdirSync(qwen, { recursive: true });
+    // Qwen Code rewrites settings.json (which holds the key) as 0644 on its first turn.
+    writeFileSync(join(qwen, "settings.json"), "{}\n", { mode: 0o644 });
+    chmodSync(join(qwen, "settings.json"), 0o644);
+    const outside = join(world.root, "outside.env");
+    writeFileSync(outside, "", { mode: 0o644 });
+    chmodSync(outside, 0o644);
+    symlinkSync(outside, join(qwen, ".env"));
+    const run = await scv(world, ["delegate", "qwen", "hi"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(statSync(join(qwen, "settings.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(outside).mode & 0o777).toBe(0o644);
   });
 });
 

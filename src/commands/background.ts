@@ -95,7 +95,9 @@ export async function startBackgroundTurns(
       if (running !== undefined && turnOwnerAlive(running)) {
         const busy = new ScvError(
           "CONVERSATION_BUSY",
-          `conversation busy — a turn of ${plan.handle} is running; wait for it (scv wait ${plan.handle}) or stop it (scv kill ${plan.handle})`,
+          running.background
+            ? `conversation busy — a turn of ${plan.handle} is running; wait for it (scv wait ${plan.handle}) or stop it (scv kill ${plan.handle})`
+            : `conversation busy — a turn of ${plan.handle} is running in the foreground (scv pid ${running.scv.pid}); continue it once that ends, or stop it (scv kill ${plan.handle})`,
         );
         return {
           handle: plan.handle,

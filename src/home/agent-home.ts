@@ -34,4 +34,3 @@ export function tightenCredentialFiles(home: string, files: readonly string[]): 
     }
   }
 }
-

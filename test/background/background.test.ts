@@ -174,6 +174,25 @@ describe("scv delegate --background", () => {
     expect((await scv(world, ["wait", handle])).exitCode).toBe(143);
   });
 
+  it("busy with a foreground turn, the refusal does not send the user to scv wait", async () => {
+    await signIn(world, "claude");
+    const first = await scv(world, ["delegate", "--json", "claude", "Say hi"]);
+    const handle = (JSON.parse(first.stdout) as { conversation: string }).conversation;
+    const foreground = startScv(world, ["delegate", "-c", handle, "Long"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    leftovers.push(...(await agentPids(world)));
+    const second = await scv(world, ["delegate", "--background", "-c", handle, "Again"]);
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^scv: claude \\(${handle}\\) did not start: conversation busy — a turn of ${handle} is running in the foreground \\(scv pid \\d+\\); continue it once that ends, or stop it \\(scv kill ${handle}\\)\n$`,
+      ),
+    );
+    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
+    expect((await foreground).exitCode).toBe(143);
+  });
+
   it("refuses --events: a background turn streams nowhere", async () => {
     const run = await scv(world, ["delegate", "--background", "--events", "gemini", "Say hi"]);
     expect(run.exitCode).toBe(2);

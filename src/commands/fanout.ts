@@ -89,7 +89,8 @@ export async function runFanOut(
         // The progress renderer draws one live line per turn; with several at once each start and
         // end is a plain line instead. --events still streams every turn's events, each naming it.
         const output = turnOutput(io, { events: options.events, quiet: true }, plan.entry.name);
-        say(`${tag} ${plan.entry.name} started`);
+        // A turn still queued when Ctrl-C came never starts: runTurn says so, without a "started".
+        if (!signal.aborted) say(`${tag} ${plan.entry.name} started`);
         // runTurn, not the plan: a turn of several is the same as a turn alone (fallbacks and all).
         const result = await runTurn(request, { ...base, signal, onEvent: output.onEvent });
         output.finish(result);

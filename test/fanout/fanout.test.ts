@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
-import { agentCalls, conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
+import { agentCalls, agentPids, conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
 
 const lab = useLab();
 
@@ -169,6 +169,21 @@ describe("scv delegate <agent>… <prompt>", () => {
     expect(result.exitCode).toBe(130);
     expect(String(result.stderr)).toMatch(/^scv: 2 of 2 turns failed — gemini .*interrupted/m);
     expect(await survivors(pids)).toEqual([]);
+  });
+
+  it("Ctrl-C with turns still queued (--parallel 1): those never say they started", async () => {
+    const child = startScv(lab.world, ["delegate", "--parallel", "1", "gemini", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    // The first agent runs (its pids are written); the second waits in the queue.
+    lab.track(await agentPids(lab.world));
+    child.kill("SIGINT");
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    const stderr = String(result.stderr);
+    expect(stderr).toMatch(/^\[1\/2\] gemini-[0-9a-z]{6}: gemini started$/m);
+    expect(stderr).not.toMatch(/^\[2\/2\] .*started$/m);
+    expect(agentCalls(lab.world)).toHaveLength(1);
   });
 
   it("runs 16 at once with nothing on stderr but each turn's start and end lines", async () => {

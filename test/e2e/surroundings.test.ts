@@ -149,17 +149,18 @@ describe("a conversation keeps its project folder", () => {
 });
 
 describe("configured CLIs that cannot start", () => {
-  function configure(command: string): Record<string, string> {
+  /** A script of `text` and `mode` as gemini's command in scv's config; the turn run with it. */
+  async function runWith(text: string, mode: number) {
+    const script = join(world.root, "gemini-wrapper");
+    writeFileSync(script, text);
+    chmodSync(script, mode);
     const config = join(world.root, "config.toml");
-    writeFileSync(config, `[agents.gemini]\ncommand = ${JSON.stringify(command)}\n`);
-    return { SCV_CONFIG: config };
+    writeFileSync(config, `[agents.gemini]\ncommand = ${JSON.stringify(script)}\n`);
+    return { script, run: await scv(world, ["delegate", "gemini", "hi"], { env: { SCV_CONFIG: config } }) };
   }
 
   it("a script whose #! interpreter is missing: said so, not 'vanished'", async () => {
-    const script = join(world.root, "gemini-wrapper");
-    writeFileSync(script, "#!/nonexistent/interpreter\n");
-    chmodSync(script, 0o755);
-    const run = await scv(world, ["delegate", "gemini", "hi"], { env: configure(script) });
+    const { script, run } = await runWith("#!/nonexistent/interpreter\n", 0o755);
     expect(run.exitCode).toBe(1);
     expect(run.stderr.split("\n")[0]).toBe(
       `scv: could not start ${script}: the interpreter its first line (#!) names was not found — reinstall it, or fix that line`,
@@ -167,10 +168,7 @@ describe("configured CLIs that cannot start", () => {
   });
 
   it("a file that is not executable: said so, not 'not installed'", async () => {
-    const script = join(world.root, "gemini-wrapper");
-    writeFileSync(script, "#!/bin/sh\n");
-    chmodSync(script, 0o644);
-    const run = await scv(world, ["delegate", "gemini", "hi"], { env: configure(script) });
+    const { script, run } = await runWith("#!/bin/sh\n", 0o644);
     expect(run.exitCode).toBe(3);
     expect(run.stderr.split("\n")[0]).toBe(
       `scv: ${script} ([agents.gemini] command in scv's config) is not an executable file — chmod +x it, or point command at the CLI itself`,

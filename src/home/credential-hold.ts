@@ -3,8 +3,8 @@
 // timeout). scv holds the credential files as they were and puts them back when that sign-in does
 // not end signed in, also when scv itself is stopped meanwhile. They stay in memory only.
 
-import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { cleanUpAtExit } from "../transport/groups.js";
 import { writeAtomicSync } from "./atomic.js";
 
@@ -40,8 +40,14 @@ export function holdCredentials(home: string, files: readonly string[]): Credent
         now = undefined;
       }
       if (now?.equals(content)) continue;
-      writeAtomicSync(path, content);
-      restored.push(file);
+      try {
+        // The CLI may have removed the folder too (0700, as scv creates them).
+        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        writeAtomicSync(path, content);
+        restored.push(file);
+      } catch {
+        // Nothing more to do than not claim it was put back.
+      }
     }
     held.clear();
     return restored;

@@ -589,21 +589,23 @@ function withoutFailure(parsed: ParsedTurn): ParsedTurn {
 }
 
 function spawnFailure(plan: TurnPlan, end: ProcessExit, started: number): TurnResult {
-  const reason = end.spawnError?.message ?? "unknown error";
-  const error =
-    end.spawnError?.code !== "ENOENT"
-      ? new ScvError(
-          "AGENT_FAILED",
-          `could not start ${plan.executable}: ${reason} — check that it is executable`,
-        )
-      : existsSync(plan.executable)
-        ? // The file is there: what exec could not find is the interpreter its #! line names.
-          new ScvError(
-            "AGENT_FAILED",
-            `could not start ${plan.executable}: the interpreter its first line (#!) names was not found — reinstall it, or fix that line`,
-          )
-        : new ScvError("AGENT_NOT_INSTALLED", `${plan.executable} vanished — ${installHint(plan.entry)}`);
-  return failedResult(error, plan.entry.name, started);
+  const agent = plan.entry.name;
+  if (end.spawnError?.code !== "ENOENT") {
+    const reason = end.spawnError?.message ?? "unknown error";
+    const error = new ScvError(
+      "AGENT_FAILED",
+      `could not start ${plan.executable}: ${reason} — check that it is executable`,
+    );
+    return failedResult(error, agent, started);
+  }
+  // ENOENT for a file that is there: what exec could not find is the interpreter its #! line names.
+  const error = existsSync(plan.executable)
+    ? new ScvError(
+        "AGENT_FAILED",
+        `could not start ${plan.executable}: the interpreter its first line (#!) names was not found — reinstall it, or fix that line`,
+      )
+    : new ScvError("AGENT_NOT_INSTALLED", `${plan.executable} vanished — ${installHint(plan.entry)}`);
+  return failedResult(error, agent, started);
 }
 
 /** Reads and removes the CLI's last-message file (bounded: it holds one message). */

@@ -46,6 +46,7 @@ import {
 } from "./processes.js";
 import { removeIfPresent } from "./remove.js";
 import { runningHandles, turnFile, turnsDir } from "./turn-files.js";
+import { createTurnTemp, isTurnTemp, removeTurnTemp } from "./turn-temp.js";
 
 /** The variable naming a turn in its agent's environment (and its tools'). */
 export const TAG_VARIABLE = "SCV_TURN";
@@ -85,6 +86,8 @@ export const runningTurnSchema = lazy(() =>
     /** The conversation lock the turn holds (a continued conversation's), as the folder it created:
      * the reaper removes that folder once the turn's scv is proven gone. */
     lock: z.optional(z.object({ dev: z.string(), ino: z.string(), born: z.string() })),
+    /** The turn's own temporary folder, its agent's TMPDIR (turn-temp.ts), removed by the reaper. */
+    tmp: z.optional(z.string()),
   }),
 );
 export type RunningTurnRecord = z.infer<typeof runningTurnSchema>;
@@ -288,12 +291,12 @@ export interface TurnTracker {
    * into the record (for `scv ps`). */
   readonly context: TurnContext;
   /** Registers the planned turn once its conversation is locked; returns the variables its agent
-   * gets after isolation (the tag, the depth, scv's home and config). */
+   * gets after isolation (the tag, the depth, scv's home and config, its own TMPDIR). */
   register(plan: TurnPlan): Promise<Record<string, string>>;
   /** Records the agent's pid and start time; tells a background launcher the turn runs. */
   spawned(pid: number | undefined): void;
-  /** Stops processes that escaped the agent's group but carry its tag, then drops the record (a
-   * background turn's stays, for its runner to replace with the result). */
+  /** Stops processes that escaped the agent's group but carry its tag, removes the turn's TMPDIR,
+   * then drops the record (a background turn's stays, for its runner to replace with the result). */
   end(): Promise<void>;
 }
 
@@ -309,6 +312,12 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
   // Taken before the agent is spawned: whatever it leaves behind was created after this.
   let pidMark: PidMark | undefined;
   let toolId: string | undefined;
+  /** The agent's TMPDIR, removed when the turn ends. */
+  let temp: string | undefined;
+  const removeTemp = () => {
+    if (temp !== undefined) removeTurnTemp(temp);
+    temp = undefined;
+  };
 
   const save = (next: RunningTurnRecord) => {
     record = next;
@@ -339,72 +348,84 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
     },
   };
 
+  const registered = async (plan: TurnPlan): Promise<Record<string, string>> => {
+    const depth = turnDepth(env);
+    const tag = `${plan.handle}.${nonce()}`;
+    const variables = {
+      [TAG_VARIABLE]: tag,
+      [DEPTH_VARIABLE]: String(depth + 1),
+      // An scv the agent runs (nested delegation) must find this scv's home and config: the agent's
+      // HOME and XDG_* point into its private home, where neither is, and max_depth lives in the
+      // config. Paths, not credentials: the agent runs as the same user either way.
+      SCV_HOME: resolve(scvHome(env)),
+      SCV_CONFIG: resolve(configPath(env)),
+      ...(temp === undefined ? {} : { TMPDIR: temp }),
+    };
+    pidMark = table.pidMark?.();
+    const me = identify(process.pid, table);
+    // Without its own identity scv could not tell later whether the turn's scv is alive.
+    if (me === undefined) return variables;
+    ensureTurnsDir(env);
+    path = turnFile(plan.handle, "running", env);
+    const lock = heldLockIdentity(plan.handle, env);
+    const fresh: RunningTurnRecord = {
+      version: 1,
+      handle: plan.handle,
+      tag,
+      agent: plan.entry.name,
+      ...(plan.model === undefined ? {} : { model: plan.model }),
+      prompt: preview(plan.prompt),
+      cwd: plan.cwd,
+      depth,
+      background: caller.background !== undefined,
+      host: hostname(),
+      ...(bootId() === undefined ? {} : { boot: bootId() }),
+      startedAt: isoTimestamp(),
+      scv: me,
+      ...(lock === undefined ? {} : { lock }),
+      ...(temp === undefined ? {} : { tmp: temp }),
+    };
+    // The record is created outright, which fails if one exists. A first turn's handle is new
+    // (planTurn checked that nothing of it exists), so that only happens when another scv took it
+    // meanwhile; a continued turn holds its conversation's lock, so a record there is one left by
+    // a turn whose scv died. When none is, nothing is left to reap and the lock is not needed
+    // (on a first turn proper-lockfile is not even loaded); only an earlier turn's unread result
+    // goes, as under the lock below.
+    if (createRecord(path, fresh)) {
+      if (plan.record !== undefined) removeIfPresent(turnFile(plan.handle, "done", env));
+    } else {
+      await withRecordLock(path, 5_000, async () => {
+        const left = readRunning(plan.handle, env);
+        if (left !== undefined && left.host === fresh.host) {
+          if (ownerAlive(left, table)) {
+            throw new ScvError(
+              "CONVERSATION_BUSY",
+              `conversation busy — a turn of ${plan.handle} is running (scv pid ${left.scv.pid}); wait for it or stop it: scv kill ${plan.handle}`,
+            );
+          }
+          await reapLocked(left, env, table);
+        }
+        // A later turn of a conversation replaces the unread result of an earlier one.
+        removeIfPresent(turnFile(plan.handle, "done", env));
+        writeRecord(path, fresh, false);
+      });
+    }
+    record = fresh;
+    localTurns.set(tag, { tag, cancelFile: turnFile(plan.handle, "cancel", env), controller });
+    listenForKill();
+    return variables;
+  };
+
   return {
     context,
     async register(plan) {
-      const depth = turnDepth(env);
-      const tag = `${plan.handle}.${nonce()}`;
-      const variables = {
-        [TAG_VARIABLE]: tag,
-        [DEPTH_VARIABLE]: String(depth + 1),
-        // An scv the agent runs (nested delegation) must find this scv's home and config: the agent's
-        // HOME and XDG_* point into its private home, where neither is, and max_depth lives in the
-        // config. Paths, not credentials: the agent runs as the same user either way.
-        SCV_HOME: resolve(scvHome(env)),
-        SCV_CONFIG: resolve(configPath(env)),
-      };
-      pidMark = table.pidMark?.();
-      const me = identify(process.pid, table);
-      // Without its own identity scv could not tell later whether the turn's scv is alive.
-      if (me === undefined) return variables;
-      ensureTurnsDir(env);
-      path = turnFile(plan.handle, "running", env);
-      const lock = heldLockIdentity(plan.handle, env);
-      const fresh: RunningTurnRecord = {
-        version: 1,
-        handle: plan.handle,
-        tag,
-        agent: plan.entry.name,
-        ...(plan.model === undefined ? {} : { model: plan.model }),
-        prompt: preview(plan.prompt),
-        cwd: plan.cwd,
-        depth,
-        background: caller.background !== undefined,
-        host: hostname(),
-        ...(bootId() === undefined ? {} : { boot: bootId() }),
-        startedAt: isoTimestamp(),
-        scv: me,
-        ...(lock === undefined ? {} : { lock }),
-      };
-      // The record is created outright, which fails if one exists. A first turn's handle is new
-      // (planTurn checked that nothing of it exists), so that only happens when another scv took it
-      // meanwhile; a continued turn holds its conversation's lock, so a record there is one left by
-      // a turn whose scv died. When none is, nothing is left to reap and the lock is not needed
-      // (on a first turn proper-lockfile is not even loaded); only an earlier turn's unread result
-      // goes, as under the lock below.
-      if (createRecord(path, fresh)) {
-        if (plan.record !== undefined) removeIfPresent(turnFile(plan.handle, "done", env));
-      } else {
-        await withRecordLock(path, 5_000, async () => {
-          const left = readRunning(plan.handle, env);
-          if (left !== undefined && left.host === fresh.host) {
-            if (ownerAlive(left, table)) {
-              throw new ScvError(
-                "CONVERSATION_BUSY",
-                `conversation busy — a turn of ${plan.handle} is running (scv pid ${left.scv.pid}); wait for it or stop it: scv kill ${plan.handle}`,
-              );
-            }
-            await reapLocked(left, env, table);
-          }
-          // A later turn of a conversation replaces the unread result of an earlier one.
-          removeIfPresent(turnFile(plan.handle, "done", env));
-          writeRecord(path, fresh, false);
-        });
+      temp = createTurnTemp(plan.handle, env);
+      try {
+        return await registered(plan);
+      } catch (error) {
+        removeTemp();
+        throw error;
       }
-      record = fresh;
-      localTurns.set(tag, { tag, cancelFile: turnFile(plan.handle, "cancel", env), controller });
-      listenForKill();
-      return variables;
     },
     spawned(pid) {
       if (pid === undefined) return;
@@ -415,12 +436,16 @@ export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemT
     async end() {
       caller.signal?.removeEventListener("abort", forward);
       const done = record;
-      if (done === undefined) return;
       record = undefined;
-      localTurns.delete(done.tag);
-      await sweep(done.tag, table, caller.graceMs ?? 3_000, pidMark);
-      removeIfPresent(turnFile(done.handle, "cancel", env));
-      if (caller.background === undefined) removeIfPresent(path);
+      if (done !== undefined) {
+        localTurns.delete(done.tag);
+        await sweep(done.tag, table, caller.graceMs ?? 3_000, pidMark);
+        removeIfPresent(turnFile(done.handle, "cancel", env));
+      }
+      // Once nothing of the turn runs, and before its record goes: a crash in between leaves the
+      // folder named in the record, for the reaper.
+      removeTemp();
+      if (done !== undefined && caller.background === undefined) removeIfPresent(path);
     },
   };
 }
@@ -615,6 +640,7 @@ async function reapLocked(
   table: TurnProcessTable,
 ): Promise<ProcessIdentity[]> {
   const victims = killLeftovers(record, table);
+  if (record.tmp !== undefined && isTurnTemp(record.tmp, record.handle)) removeTurnTemp(record.tmp);
   const saved = readFinished(record.handle, env);
   if (saved?.tag !== record.tag) {
     // (A background runner that died after saving its result left the result to keep.)

@@ -254,8 +254,11 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       policy: plan.policy,
       extra: plan.extraEnv,
     });
-    // The turn's tag and depth, scv's home and config, set after isolation removed every SCV_* variable.
+    // The turn's tag and depth, scv's home and config and its own TMPDIR, set after isolation
+    // removed every SCV_* variable.
     Object.assign(env, await tracker.register(plan));
+    // A TMPDIR set for this agent in scv's config is the user's choice, and stays.
+    if (plan.extraEnv.TMPDIR !== undefined) env.TMPDIR = plan.extraEnv.TMPDIR;
     const parser = context.parserFor?.(entry.output.kind) ?? (await loadParser(entry.output.kind))();
     // Set right below; events and rollout looks only arrive once the process runs.
     let child: AgentProcess | undefined;

@@ -2,7 +2,7 @@
 // what a turn did to the user's own HOME and to scv's agent homes.
 
 import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
 import { canaryVariables, KEPT } from "../helpers/canaries.js";
@@ -32,7 +32,7 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 describe("credential isolation", () => {
-  it("no canary reaches any agent, while PATH, locale, TMPDIR, proxies and near-misses do; the user's own ~/.codex, ~/.claude, ~/.gemini stay untouched", async () => {
+  it("no canary reaches any agent, while PATH, locale, proxies and near-misses do; TMPDIR is the turn's own; the user's own ~/.codex, ~/.claude, ~/.gemini stay untouched", async () => {
     const before = snapshot(world.home);
     expect(Object.keys(before)).toEqual(
       expect.arrayContaining([".codex/auth.json", ".claude/settings.json", ".claude.json", ".gemini/.env"]),
@@ -55,7 +55,10 @@ describe("credential isolation", () => {
     for (const call of calls) {
       const leaked = Object.entries(call.env).filter(([, value]) => value.includes("canary-value-of-"));
       expect(leaked, call.cli).toEqual([]);
-      expect(call.env, call.cli).toMatchObject({ ...KEPT, PATH: world.env.PATH, TMPDIR: world.env.TMPDIR });
+      expect(call.env, call.cli).toMatchObject({ ...KEPT, PATH: world.env.PATH });
+      // A private folder inside the user's TMPDIR, one per turn (test/e2e/turn-temp.test.ts).
+      expect(dirname(call.env.TMPDIR ?? ""), call.cli).toBe(world.tmp);
+      expect(call.tmpMode, call.cli).toBe("0700");
       // Not a credential: where a nested scv finds this scv's home (and the user's config).
       expect(call.env.SCV_HOME, call.cli).toBe(world.scvHome);
     }

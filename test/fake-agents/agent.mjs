@@ -37,12 +37,14 @@
 import { spawn } from "node:child_process";
 import {
   appendFileSync,
+  chmodSync,
   existsSync,
   fstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { basename, join, resolve as resolvePath } from "node:path";
@@ -367,8 +369,18 @@ function record(parsedArgs) {
     pid: process.pid,
     stdin,
     ...(stdinText === undefined ? {} : { stdinText }),
+    tmpMode: tmpMode(),
   };
   writeFileSync(join(dir, `${cli}-${Date.now()}-${process.pid}.json`), JSON.stringify(entry, null, 2));
+}
+
+/** The permissions of the TMPDIR it was given, as "0700" (null when it has none or it is not there). */
+function tmpMode() {
+  try {
+    return (statSync(process.env.TMPDIR).mode & 0o777).toString(8).padStart(4, "0");
+  } catch {
+    return null;
+  }
 }
 
 /** Writes where the real CLI keeps its state: its dot-folder in HOME and the folders its variables
@@ -391,6 +403,21 @@ function touchState() {
   for (const dir of dirs) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "fake-state"), `${Date.now()}\n`);
+  }
+  // And what real CLIs leave in TMPDIR: OpenCode a native library per run, Gemini an error report
+  // readable by all, some tool a folder it made read-only.
+  if (process.env.TMPDIR) {
+    try {
+      writeFileSync(join(process.env.TMPDIR, `fake-${cli}-${process.pid}.so`), "fake library", {
+        mode: 0o644,
+      });
+      const frozen = join(process.env.TMPDIR, `fake-${cli}-${process.pid}-frozen`);
+      mkdirSync(frozen);
+      writeFileSync(join(frozen, "file"), "");
+      chmodSync(frozen, 0o555);
+    } catch {
+      // A TMPDIR that cannot be written is the test's to notice.
+    }
   }
 }
 

@@ -60,6 +60,8 @@ export interface World {
   readonly bin: string;
   /** Where the fake agents record their calls. */
   readonly calls: string;
+  /** The user's TMPDIR, the world's own. */
+  readonly tmp: string;
   /** scv's environment: a small, explicit one (tests add canaries on top). */
   readonly env: Record<string, string>;
   dispose(): void;
@@ -82,7 +84,8 @@ export function createWorld(): World {
   const project = join(root, "project");
   const bin = join(root, "bin");
   const calls = join(root, "calls");
-  for (const dir of [home, project, calls]) mkdirSync(dir, { recursive: true });
+  const tmp = join(root, "tmp");
+  for (const dir of [home, project, calls, tmp]) mkdirSync(dir, { recursive: true });
   for (const file of CANARY_FILES) {
     mkdirSync(join(home, file, ".."), { recursive: true });
     writeFileSync(join(home, file), `canary ${file}\n`);
@@ -94,7 +97,7 @@ export function createWorld(): World {
     SCV_HOME: scvHome,
     LANG: "C.UTF-8",
     TERM: "dumb",
-    TMPDIR: tmpdir(),
+    TMPDIR: tmp,
     FAKE_AGENT_DIR: calls,
   };
   return {
@@ -104,9 +107,21 @@ export function createWorld(): World {
     project,
     bin,
     calls,
+    tmp,
     env,
-    dispose: () => rmSync(root, { recursive: true, force: true }),
+    dispose: () => removeTree(root),
   };
+}
+
+/** rm -rf, also through the read-only folders fake agents leave in a TMPDIR scv did not give them
+ * (a sign-in, a status check). */
+function removeTree(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    execFileSync("chmod", ["-R", "u+w", dir]);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export interface ScvRun {
@@ -149,6 +164,8 @@ export interface AgentCall {
   readonly cwd: string;
   readonly pid: number;
   readonly stdin: string;
+  /** The mode of the TMPDIR it got while it ran, as "0700"; null when there was none. */
+  readonly tmpMode: string | null;
 }
 
 /** The fake agents' calls, oldest first. */

@@ -151,6 +151,27 @@ describe("reapOrphans", () => {
     expect(lastStatus("claude-aaaaaa")).toBe("cancelled");
   });
 
+  it("removes the dead turn's TMPDIR, and no folder a record names that is not one", async () => {
+    const temp = mkdtempSync(join(home, "scv-claude-aaaaaa-"));
+    writeFileSync(join(temp, "left.so"), "");
+    record("claude-aaaaaa", { tmp: temp });
+    // Not a turn folder: another handle's name, and a folder of the user's.
+    const other = mkdtempSync(join(home, "scv-claude-cccccc-"));
+    record("claude-bbbbbb", { tmp: other });
+    const mine = join(home, "projects");
+    mkdirSync(mine);
+    record("claude-dddddd", { tmp: mine });
+    const { table } = fakeTable({});
+    expect((await reapOrphans(env, table)).sort()).toEqual([
+      "claude-aaaaaa",
+      "claude-bbbbbb",
+      "claude-dddddd",
+    ]);
+    expect(existsSync(temp)).toBe(false);
+    expect(existsSync(other)).toBe(true);
+    expect(existsSync(mine)).toBe(true);
+  });
+
   it("never signals a reused pid: a recorded pid whose start time differs is someone else's", async () => {
     record("claude-aaaaaa");
     // scv's pid and the agent's pid both belong to new processes now.

@@ -9,7 +9,7 @@
 // After every scv call no process of the lab may be left. Credentials and endpoints exported in scv's own
 // environment (canaries) must never reach a CLI. A flag or event shape that moved fails with a message
 // naming the CLI, its version and what changed (kit.ts contractProblems).
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnResult } from "../../src/result.js";
@@ -56,10 +56,14 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
   const SECOND = `contract second turn for ${cli}: say it again`;
 
   async function scvTurn(args: readonly string[], timeout = profile.turnTimeout) {
+    const before = readdirSync(lab.tmp).sort();
     const run = await lab.scv(["delegate", ...args, "--json", "--timeout", timeout], {
       limitMs: limitFor(timeout),
     });
     await expectNothingLeft(lab, cli, `scv ${args.slice(0, 3).join(" ")}`);
+    // The CLI had a TMPDIR of the turn's own (opencode leaves a native library in it on every run,
+    // gemini its error reports), and scv removed it with the turn.
+    expect(readdirSync(lab.tmp).sort(), `${who}: left in the user's TMPDIR by a turn`).toEqual(before);
     return run;
   }
 

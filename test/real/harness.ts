@@ -123,7 +123,7 @@ export class Lab implements AsyncDisposable {
     this.home = join(this.root, "home");
     this.scvHome = join(this.root, "scv");
     this.cwd = join(this.root, "work");
-    for (const dir of [this.home, this.cwd, join(this.root, "tmp")]) mkdirSync(dir, { recursive: true });
+    for (const dir of [this.home, this.cwd, this.tmp]) mkdirSync(dir, { recursive: true });
     const git = spawnSync("git", ["init", "-q", this.cwd], { stdio: "ignore" });
     if (git.status !== 0) throw new Error(`git init ${this.cwd} failed`);
     this.env = {
@@ -136,7 +136,7 @@ export class Lab implements AsyncDisposable {
       USER: "scv-contract",
       LOGNAME: "scv-contract",
       SHELL: "/bin/bash",
-      TMPDIR: join(this.root, "tmp"),
+      TMPDIR: this.tmp,
       DO_NOT_TRACK: "1",
       // Outbound traffic a CLI routes through a proxy fails at once on a closed loopback port; the mocks
       // on 127.0.0.1 are reached directly.
@@ -150,6 +150,11 @@ export class Lab implements AsyncDisposable {
       [TAG_VARIABLE]: this.tag,
       ...options.env,
     };
+  }
+
+  /** The user's TMPDIR. */
+  get tmp(): string {
+    return join(this.root, "tmp");
   }
 
   agentHome(agent: string): string {

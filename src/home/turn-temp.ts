@@ -8,7 +8,7 @@
 // there), and removed with all it holds once the turn's processes are gone. A turn whose scv died
 // records the folder, and the reaper removes it.
 
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmdirSync, rmSync } from "node:fs";
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Env } from "./paths.js";
@@ -44,33 +44,26 @@ export function isTurnTemp(path: string, handle: string): boolean {
 }
 
 /** Removes the turn's folder and everything in it. Never throws: what cannot be removed stays in a
- * folder only its owner can read. Tools leave read-only folders behind (a Go module cache, a
- * `chmod -w` test fixture); they are made writable and the removal tried once more. */
+ * folder only its owner can read. */
 export function removeTurnTemp(path: string): void {
   try {
-    // Most turns leave it empty: rmdir alone spares loading Node's recursive removal.
-    rmdirSync(path);
-    return;
+    removeTree(path);
   } catch {
-    // Not empty, or gone already.
-  }
-  try {
-    rmSync(path, { recursive: true, force: true });
-  } catch {
-    try {
-      makeWritable(path);
-      rmSync(path, { recursive: true, force: true });
-    } catch {
-      // Left for the user; it is 0700.
-    }
+    // Left for the user; it is 0700.
   }
 }
 
-function makeWritable(dir: string): void {
-  chmodSync(dir, 0o700);
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    // lstat: a symlink is never followed out of the folder.
-    if (lstatSync(path).isDirectory()) makeWritable(path);
+/** rm -rf, by hand rather than fs.rmSync: loading Node's recursive removal costs a turn ~1 ms, and
+ * tools leave read-only folders behind (a Go module cache, a `chmod -w` test fixture), which are
+ * made writable first. lstat: a symlink is removed, never followed out of the folder. */
+function removeTree(path: string): void {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (stat === undefined) return;
+  if (!stat.isDirectory()) {
+    unlinkSync(path);
+    return;
   }
+  if ((stat.mode & 0o700) !== 0o700) chmodSync(path, 0o700);
+  for (const name of readdirSync(path)) removeTree(join(path, name));
+  rmdirSync(path);
 }

@@ -55,8 +55,7 @@ beforeEach(() => {
   symlinkSync("../lib/node_modules/@github/copilot/npm-loader.js", join(prefix, "bin", "copilot"));
   // gemini as a native binary from no package: it has to be asked.
   writingCli(join(world.root, "native", "gemini"), "0.61.0");
-  tmp = join(world.root, "tmp");
-  mkdirSync(tmp);
+  tmp = world.tmp;
   env = {
     PATH: `${join(prefix, "bin")}:${join(world.root, "native")}:${world.env.PATH}`,
     TMPDIR: tmp,

@@ -19,7 +19,9 @@ const envelope = () => ({
   t: z.int().check(z.nonnegative()),
 });
 
-const failureKindSchema = lazy(() => z.enum(["auth", "rate-limit", "billing", "root-refused", "other"]));
+const failureKindSchema = lazy(() =>
+  z.enum(["auth", "rate-limit", "billing", "model", "root-refused", "other"]),
+);
 
 /** One line per normalized event (src/parsers/types.ts `TurnEvent`), then the result. */
 export const eventLineSchema = lazy(() =>

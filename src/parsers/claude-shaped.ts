@@ -17,7 +17,7 @@ import {
 } from "./claude-wire.js";
 import type { ElisionPolicy } from "./elision.js";
 import { byType, failedTurn } from "./events.js";
-import { classifyErrorText, epochToIso, kindFromStatus } from "./failure.js";
+import { classifyErrorText, epochToIso, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -160,8 +160,14 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
     }
     if (assistant.error !== undefined) {
       // A synthetic message standing for an API failure: its text is the error, not a reply.
+      const text = Array.isArray(message.content)
+        ? message.content.map((block) => block.text ?? "").join("\n")
+        : (message.content ?? "");
       assistantErrorKind =
-        KIND_BY_ASSISTANT_ERROR[assistant.error] ?? kindFromStatus(assistant.api_error_status) ?? "other";
+        unavailableModel(text) ??
+        KIND_BY_ASSISTANT_ERROR[assistant.error] ??
+        kindFromStatus(assistant.api_error_status) ??
+        "other";
       return;
     }
     const mainAgent = assistant.parent_tool_use_id === null || assistant.parent_tool_use_id === undefined;
@@ -218,6 +224,7 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
       const message = resultErrorText(result) ?? `${result.subtype ?? "error"} (no message)`;
       failureMessage = message;
       const kind =
+        unavailableModel(message) ??
         assistantErrorKind ??
         kindFromStatus(result.api_error_status) ??
         (rateLimitRejected ? "rate-limit" : undefined) ??

@@ -5,7 +5,7 @@
 import * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import { byType, failedTurn } from "./events.js";
-import { classifyErrorText, kindFromStatus } from "./failure.js";
+import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -114,6 +114,7 @@ export function createCopilotJsonParser(): StreamParser {
         const { data } = error;
         const message = data.message ?? data.errorType ?? "session error";
         const kind =
+          unavailableModel(message) ??
           (data.errorType === undefined ? undefined : KIND_BY_ERROR_TYPE[data.errorType]) ??
           kindFromStatus(data.statusCode) ??
           classifyErrorText(message);

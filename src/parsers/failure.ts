@@ -11,6 +11,12 @@ const BILLING =
   /\bbilling\b|billing_error|credit balance|out of credits|insufficient[_ ](?:quota|funds|credits?)|payment required|\b402\b/i;
 const RATE_LIMIT =
   /rate[_ -]?limit|too many requests|\b429\b|resource_exhausted|usage[_ ]limit|hit your limit|out of extra usage|\bquota\b/i;
+// A model that does not exist or that the account may not use. APIs send it as a 403 or a 404 and CLIs
+// pass it on as an auth error or a plain failure; signing in again changes nothing, another model
+// does. So it is checked before authentication, and wins over a bare 403. (Not Codex's warning "Model
+// metadata for `x` not found", which it prints for every model it has no table entry for.)
+const MODEL_UNAVAILABLE =
+  /model_not_found|not_found_error[^\n]{0,40}\bmodel\b|\bmodels\/\S+ is not found|\bmodel\b(?! metadata)[^\n]{0,120}?\b(?:does not exist|doesn't exist|may not exist|not found|is not (?:supported|available)|not allowed)|(?:do(?:es)? not|don't|doesn't) have access to (?:the |this )?model|not allowed to use (?:the |this )?model|\b(?:unknown|invalid|unsupported) model\b/i;
 const AUTH =
   /\b401\b|\b403\b|unauthori[sz]ed|unauthenticated|authenticat(?:e|ion)|not logged in|\blog ?in\b|\/login|(?:invalid|incorrect|missing) api key|api key not valid|invalid_api_key|no api key|no auth type|auth method|token could not be refreshed|sign in again/i;
 
@@ -19,8 +25,15 @@ export function classifyErrorText(text: string): FailureKind {
   if (ROOT_REFUSED.test(text)) return "root-refused";
   if (BILLING.test(text)) return "billing";
   if (RATE_LIMIT.test(text)) return "rate-limit";
+  if (MODEL_UNAVAILABLE.test(text)) return "model";
   if (AUTH.test(text)) return "auth";
   return "other";
+}
+
+/** "model" when `message` says the model does not exist or may not be used. Structured error fields
+ * (an HTTP 403, a CLI's "authorization" error type) say less: this is asked before them. */
+export function unavailableModel(message: string): "model" | undefined {
+  return MODEL_UNAVAILABLE.test(message) ? "model" : undefined;
 }
 
 /** The kind an HTTP status names, when it names one. */

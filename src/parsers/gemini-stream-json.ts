@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
-import { classifyErrorText } from "./failure.js";
+import { classifyErrorText, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -114,6 +114,7 @@ const GEMINI_RATE_LIMIT_NOTE = /Please wait and try again later\.|Possible quota
 function failureEvents(error: { type?: string; message?: string } | undefined): TurnEvent[] {
   const message = error?.message ?? `Gemini reported an error${error?.type ? ` (${error.type})` : ""}`;
   const kind =
+    unavailableModel(message) ??
     (error?.type === undefined ? undefined : KIND_BY_ERROR_TYPE[error.type]) ??
     (GEMINI_RATE_LIMIT_NOTE.test(message) ? "rate-limit" : classifyErrorText(message));
   return failedTurn(message, kind);

@@ -5,7 +5,7 @@
 import * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
-import { classifyErrorText, kindFromStatus } from "./failure.js";
+import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { summarizeTool } from "./tool-summary.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
@@ -110,7 +110,10 @@ export function createOpencodeJsonParser(): StreamParser {
         if (line === null) return null;
         const { error } = line;
         const message = error.data?.message ?? error.name ?? "OpenCode reported an error";
-        return failedTurn(message, kindFromStatus(error.data?.statusCode) ?? classifyErrorText(message));
+        return failedTurn(
+          message,
+          unavailableModel(message) ?? kindFromStatus(error.data?.statusCode) ?? classifyErrorText(message),
+        );
       }
       default:
         return [];

@@ -19,7 +19,7 @@ export interface Usage {
 }
 
 /** What kind of failure a CLI reported, from structured fields and error-shaped lines only. */
-export type FailureKind = "auth" | "rate-limit" | "billing" | "root-refused" | "other";
+export type FailureKind = "auth" | "rate-limit" | "billing" | "model" | "root-refused" | "other";
 
 /** Why a turn failed: the kind, the CLI's own error line, and when a limit resets if the CLI said. */
 export interface TurnFailure {

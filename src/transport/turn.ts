@@ -564,6 +564,11 @@ function describeFailure(
             `${name} was refused for billing${why ? `: ${why}` : ""}`,
             "check the account's plan or credits",
           ];
+        case "model":
+          return [
+            `${name} cannot use ${plan.model === undefined ? "its model" : `the model ${plan.model}`}${why ? `: ${why}` : ""}`,
+            `pick one it can use: scv delegate ${name}:<model> …, or [agents.${name}] model in scv's config`,
+          ];
         case "root-refused":
           return [
             `${name} refused its full-permission mode as root${why ? `: ${why}` : ""}`,

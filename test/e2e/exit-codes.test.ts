@@ -35,6 +35,18 @@ describe("exit codes", () => {
     );
   });
 
+  it("1 when the model is one the account cannot use (an API 403 or 404 naming it): pick another, not sign in", async () => {
+    await signIn(world, "claude");
+    const run = await scv(world, ["delegate", "claude:opus", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "fixture:model-denied" },
+    });
+    expect(run.exitCode).toBe(1);
+    expect(oneLine(run.stderr)).toBe(
+      "scv: claude cannot use the model opus: Failed to authenticate. API Error: 403 Your organization does not have access to model claude-mock-denied. (mock) — pick one it can use: scv delegate claude:<model> …, or [agents.claude] model in scv's config",
+    );
+    expect(run.stderr).toMatch(/^try instead: /m);
+  });
+
   describe("2: usage", () => {
     const cases: [string, string[], string][] = [
       [

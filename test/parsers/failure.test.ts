@@ -5,6 +5,7 @@ import {
   kindFromStatus,
   lastErrorLine,
   resetTimeIn,
+  unavailableModel,
 } from "../../src/parsers/failure.js";
 
 describe("classifyErrorText", () => {
@@ -34,6 +35,37 @@ describe("classifyErrorText", () => {
       "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons",
       "root-refused",
     ],
+    // A model that does not exist or may not be used: the APIs' own messages (test/real/mock has
+    // them as sent), also inside a CLI's wrapping, and a 403 that names the model.
+    [
+      "unexpected status 404 Not Found: The model `gpt-mock-missing` does not exist or you do not have access to it.",
+      "model",
+    ],
+    [
+      "unexpected status 403 Forbidden: Project `proj_mock` does not have access to model `gpt-mock-denied`",
+      "model",
+    ],
+    [
+      'API Error: 404 {"type":"error","error":{"type":"not_found_error","message":"model: claude-mock-missing"}}',
+      "model",
+    ],
+    [
+      "There's an issue with the selected model (claude-x). It may not exist or you may not have access to it.",
+      "model",
+    ],
+    [
+      "[API Error: models/gemini-mock-missing is not found for API version v1beta, or is not supported for generateContent.]",
+      "model",
+    ],
+    ["403 Permission denied: this project is not allowed to use model gemini-mock-denied.", "model"],
+    ["Error: code: model_not_found", "model"],
+    ["Unknown model: sonnet-9", "model"],
+    ["403 Forbidden", "auth"],
+    [
+      "Model metadata for `gpt-local` not found. Defaulting to fallback metadata; this can degrade performance and cause issues.",
+      "other",
+    ],
+    ["The model is overloaded. Please try again later.", "other"],
     ["stream disconnected before completion: Name does not resolve", "other"],
     ["No conversation found with session ID: 1234", "other"],
   ])("%s → %s", (text, kind) => {
@@ -52,6 +84,14 @@ describe("kindFromStatus", () => {
       undefined,
       undefined,
     ]);
+  });
+});
+
+describe("unavailableModel", () => {
+  it("names a model the account cannot use, which a 403 alone would call a failed sign-in", () => {
+    expect(unavailableModel("Project `proj_mock` does not have access to model `gpt-5`")).toBe("model");
+    expect(unavailableModel("invalid x-api-key")).toBeUndefined();
+    expect(unavailableModel("No API key found for the selected model.")).toBeUndefined();
   });
 });
 

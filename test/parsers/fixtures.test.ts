@@ -117,6 +117,33 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
         "API Error: Request rejected (429) · This request would exceed the rate limit for your organization of 50 requests per minute. (mock)",
     }),
   ],
+  // A model the account cannot use: "model", not "auth", although Claude says "Failed to authenticate".
+  [
+    "claude-stream-json",
+    "claude",
+    "model-not-found",
+    {
+      ...claudeFailure({
+        kind: "model",
+        message:
+          "There's an issue with the selected model (claude-sonnet-5-5). It may not exist or you may not have access to it. Run --model to pick a different model.",
+      }),
+      mode: "default",
+    },
+  ],
+  [
+    "claude-stream-json",
+    "claude",
+    "model-denied",
+    {
+      ...claudeFailure({
+        kind: "model",
+        message:
+          "Failed to authenticate. API Error: 403 Your organization does not have access to model claude-mock-denied. (mock)",
+      }),
+      mode: "default",
+    },
+  ],
   [
     "claude-stream-json",
     "claude",
@@ -206,6 +233,38 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
         kind: "auth",
         message:
           "unexpected status 401 Unauthorized: Incorrect API key provided: sk-mock***. (mock), url: http://127.0.0.1:45509/v1/responses, request id: req_mock_401",
+      },
+      badLines: 0,
+    },
+  ],
+  [
+    "codex-jsonl",
+    "codex",
+    "model-not-found",
+    {
+      status: "failed",
+      reply: "",
+      sessionId: "01a23a66-9dc7-7e02-b278-f0c0553e57bf",
+      cumulativeUsage: true,
+      failure: {
+        kind: "model",
+        message: "The model `gpt-mock-missing` does not exist or you do not have access to it.",
+      },
+      badLines: 0,
+    },
+  ],
+  [
+    "codex-jsonl",
+    "codex",
+    "model-denied",
+    {
+      status: "failed",
+      reply: "",
+      sessionId: "01a23a66-9f45-7883-9ea8-77e170ddc699",
+      cumulativeUsage: true,
+      failure: {
+        kind: "model",
+        message: "Project `proj_mock` does not have access to model `gpt-mock-denied`",
       },
       badLines: 0,
     },
@@ -317,6 +376,24 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
         kind: "auth",
         message:
           '[API Error: {"error":{"code":401,"message":"API key not valid. Please pass a valid API key. (mock)","status":"UNAUTHENTICATED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}]',
+      },
+      badLines: 0,
+    },
+  ],
+  [
+    "gemini-stream-json",
+    "gemini",
+    "model-not-found",
+    {
+      status: "failed",
+      reply: "",
+      sessionId: GEMINI,
+      usage: { input: 0, cached: 0, output: 0 },
+      cumulativeUsage: false,
+      failure: {
+        kind: "model",
+        message:
+          "[API Error: models/gemini-mock-missing is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.]",
       },
       badLines: 0,
     },

@@ -226,6 +226,30 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
     expect(mock.requests.slice(from).some((request) => request.status === 401)).toBe(true);
   });
 
+  it.each(["403-model", "404-model"] as const)(
+    "a %s (a model the account cannot use) ends the turn with exit 1 and says to pick another, not to sign in",
+    async (mode) => {
+      mock.setMode(mode);
+      const from = mock.requests.length;
+      const run = await scvTurn([cli, `contract ${mode} turn for ${cli}`]);
+      mock.setMode("ok");
+      const status = Number.parseInt(mode, 10);
+      expect(
+        mock.requests.slice(from).some((request) => request.status === status),
+        `${who}: the ${mode} turn never reached the mock\n${describeRun(run)}`,
+      ).toBe(true);
+      if (mode === "403-model" && profile.modelRefusalHidden !== undefined) {
+        // Nothing in what the CLI printed names the model (profiles.ts says why).
+        expect(expectTurn(cli, run, 4).hint).toBe(`run: scv agents login ${cli}`);
+        return;
+      }
+      const result = expectTurn(cli, run, 1);
+      expect(result.status).toBe("failed");
+      expect(result.error ?? "", describeRun(run)).toMatch(new RegExp(`^${cli} cannot use `));
+      expect(result.hint ?? "", describeRun(run)).toMatch(/^pick one it can use/);
+    },
+  );
+
   it(`a 429 from the model ends the turn with exit ${profile.rateLimit.exits.join(" or ")}`, async () => {
     mock.setMode("429");
     const from = mock.requests.length;

@@ -27,6 +27,8 @@ export interface Profile {
   readonly rateLimit: { exits: readonly (5 | 124)[]; timeout: string };
   /** Whether its stream carries token usage (Copilot's `-p` JSON stream has none in BYOK mode). */
   readonly usage: boolean;
+  /** Why a 403 refusing the model reads as a failed sign-in (exit 4): the CLI drops the API's message. */
+  readonly modelRefusalHidden?: string;
   /** Upper bound for one ordinary turn (its own `--timeout`); slow starters get more. */
   readonly turnTimeout: string;
 }
@@ -97,6 +99,8 @@ export const PROFILES: readonly Profile[] = [
     // No retry setting either, but it gives up after 5 retries honouring retry-after: 1 (8–15 s).
     rateLimit: { exits: [5], timeout: "60s" },
     usage: false,
+    modelRefusalHidden:
+      'it reports any provider 403 as "Authentication failed with provider at <url> (HTTP 403)", without the body',
     turnTimeout: "90s",
   },
 ];

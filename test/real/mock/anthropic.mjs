@@ -15,6 +15,8 @@ export function route(method, path) {
 
 const ERRORS = {
   401: ["authentication_error", "invalid x-api-key (mock)"],
+  403: ["permission_error", "Your organization does not have access to model claude-mock-denied. (mock)"],
+  404: ["not_found_error", "model: claude-mock-missing"],
   429: [
     "rate_limit_error",
     "This request would exceed the rate limit for your organization of 50 requests per minute. (mock)",

@@ -34,6 +34,17 @@ const ERRORS = {
     status: "RESOURCE_EXHAUSTED",
     details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1s" }],
   },
+  403: {
+    code: 403,
+    message: "Permission denied: this project is not allowed to use model gemini-mock-denied. (mock)",
+    status: "PERMISSION_DENIED",
+  },
+  404: {
+    code: 404,
+    message:
+      "models/gemini-mock-missing is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.",
+    status: "NOT_FOUND",
+  },
   500: { code: 500, message: "An internal error has occurred. (mock)", status: "INTERNAL" },
 };
 

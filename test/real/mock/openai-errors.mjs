@@ -8,6 +8,18 @@ const ERRORS = {
     param: null,
     code: "invalid_api_key",
   },
+  403: {
+    message: "Project `proj_mock` does not have access to model `gpt-mock-denied`",
+    type: "invalid_request_error",
+    param: null,
+    code: "model_not_found",
+  },
+  404: {
+    message: "The model `gpt-mock-missing` does not exist or you do not have access to it.",
+    type: "invalid_request_error",
+    param: null,
+    code: "model_not_found",
+  },
   429: {
     message:
       "Rate limit reached for requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 1s. (mock)",

@@ -9,7 +9,16 @@ export type MockShape = "anthropic" | "openai-responses" | "openai-chat" | "gemi
  * (429 with `retry-after: 1`); `529` (Anthropic overloaded_error) and `429-unified` (429 plus
  * `anthropic-ratelimit-unified-*` headers) are Anthropic extras; `hang` never answers.
  */
-export type MockMode = "ok" | "401" | "429" | "500" | "529" | "429-unified" | "hang";
+export type MockMode =
+  | "ok"
+  | "401"
+  | "403-model"
+  | "404-model"
+  | "429"
+  | "500"
+  | "529"
+  | "429-unified"
+  | "hang";
 
 /** What a request was for: the model call, a side route, or an unknown route (answered 404). */
 export type MockRequestKind = "generate" | "count_tokens" | "models" | "unknown";

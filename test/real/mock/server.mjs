@@ -7,7 +7,7 @@
 //   …run the CLI…; mock.requests[0].body; mock.setMode("429"); await mock.close();
 // Standalone:
 //   node test/real/mock/server.mjs --shape anthropic [--port 0] [--port-file F] [--log F.jsonl]
-//        [--mode ok|401|429|500|529|429-unified|hang] [--text MOCK-REPLY]
+//        [--mode ok|401|403-model|404-model|429|500|529|429-unified|hang] [--text MOCK-REPLY]
 //   (POST /__mock/mode {"mode":"429"} switches the mode, GET /__mock/requests lists the requests)
 //
 // Each generation request answered in mode `ok` gets the text `<text>-<n>` (n counts this server's
@@ -32,7 +32,7 @@ export const SHAPES = {
   gemini,
 };
 
-export const MODES = ["ok", "401", "429", "500", "529", "429-unified", "hang"];
+export const MODES = ["ok", "401", "403-model", "404-model", "429", "500", "529", "429-unified", "hang"];
 
 const asyncDispose = Symbol.asyncDispose ?? Symbol.for("nodejs.asyncDispose");
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADAPTERS, type AdapterDescriptor, summarizeStatus, unreachable } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
-import { locateAgent, requireAgent } from "../agents.js";
+import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, type Config, loadConfig } from "../config.js";
 import { durationOption } from "../duration.js";
@@ -144,7 +144,9 @@ function sourceLabel(entry: AdapterDescriptor): string {
   }
 }
 
-/** Exit 0, or 4 when the one agent asked about is not signed in. */
+/** Exit 0; for the one agent asked about, 3 when its CLI is not installed (one line on stderr says how
+ * to install it), else 4 when it is not signed in: `scv agents status codex && scv delegate codex …`
+ * goes on only when the turn can run. */
 export async function agentsStatusCommand(
   io: CliIo,
   agent: string | undefined,
@@ -170,7 +172,12 @@ export async function agentsStatusCommand(
       ),
     );
   }
-  return agent !== undefined && rows[0]?.state === "signed-out" ? EXIT.auth : EXIT.ok;
+  const asked = agent === undefined ? undefined : rows[0];
+  if (asked?.installed === false) {
+    io.stderr.write(`scv: ${asked.product} is not installed — ${installHint(entries[0] as AdapterDescriptor)}\n`);
+    return EXIT.notInstalled;
+  }
+  return asked?.state === "signed-out" ? EXIT.auth : EXIT.ok;
 }
 
 /** A turn as small as a real call gets: no tools needed, one word back. */

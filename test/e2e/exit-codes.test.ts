@@ -190,6 +190,18 @@ describe("exit codes", () => {
     });
   });
 
+  it("3 from `agents status <agent>` when its CLI is not installed, the row still on stdout; 0 for all agents", async () => {
+    const run = await scv(world, ["agents", "status", "codex", "--json"], { env: { PATH: "/nonexistent" } });
+    expect(run.exitCode).toBe(3);
+    expect(JSON.parse(run.stdout)).toMatchObject({ agent: "codex", installed: false });
+    expect(oneLine(run.stderr)).toBe(
+      "scv: Codex is not installed — run: scv agents install codex (npm: @openai/codex)",
+    );
+    const all = await scv(world, ["agents", "status"], { env: { PATH: "/nonexistent" } });
+    expect(all.exitCode).toBe(0);
+    expect(all.stderr).toBe("");
+  });
+
   it("4 when the key store says signed out, before spawning", async () => {
     const run = await scv(world, ["delegate", "claude", "hi"]);
     expect(run.exitCode).toBe(4);

@@ -8,14 +8,15 @@ export type TerminalOutcome = "ok" | "failed" | "declined";
 /**
  * A turn completes only with a valid terminal event: exit 0 alone proves nothing (Codex and pi
  * exit 0 on failures). A success event counts when the process then exits 0, or when scv itself
- * ended a process that lingered after it. Without a terminal event, scv's own reason for ending
- * the process names the status.
+ * ended a process that lingered after it. Without a terminal event, or with one that only came
+ * after scv began ending the process, scv's own reason for ending it names the status.
  */
 export function turnStatus(end: ProcessEnd, terminal: TerminalOutcome | undefined): TurnStatus {
+  if (end.termination !== undefined && (terminal === undefined || end.verdictAfterStop === true))
+    return terminationStatus(end.termination);
   if (terminal === "failed") return "failed";
   if (terminal === "declined") return "declined";
   if (terminal === "ok" && (end.exitCode === 0 || end.termination !== undefined)) return "completed";
-  if (terminal === undefined && end.termination !== undefined) return terminationStatus(end.termination);
   return "failed";
 }
 

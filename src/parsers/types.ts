@@ -57,6 +57,10 @@ export interface ProcessEnd {
   readonly stderrTail: string;
   /** Set when scv ended the process itself; the first reason wins. */
   readonly termination?: "timeout" | "idle-timeout" | "cancelled";
+  /** scv had begun ending the process before any terminal event of the CLI arrived: what the CLI
+   * reported afterwards answers scv's signal (Copilot reports a successful end on SIGTERM), not the
+   * turn. Unset when that is not known. */
+  readonly verdictAfterStop?: boolean;
   /** Codex's `-o` backstop file contents, when the format has one. */
   readonly lastMessage?: string;
 }

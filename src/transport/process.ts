@@ -56,6 +56,8 @@ export interface AgentProcess {
   readonly pid: number | undefined;
   /** Ends the whole process group; a later call keeps the first reason. */
   terminate(reason: Termination): void;
+  /** Whether scv has begun ending it (`terminate` was called, by a timer, an abort or the caller). */
+  readonly stopping: boolean;
   /** Resolves once the process has exited, its group is gone and stdout is drained. */
   readonly done: Promise<ProcessExit>;
 }
@@ -237,7 +239,14 @@ export function startProcess(options: ProcessOptions): AgentProcess {
     };
   })();
 
-  return { pid, terminate, done };
+  return {
+    pid,
+    terminate,
+    done,
+    get stopping() {
+      return termination !== undefined;
+    },
+  };
 }
 
 /** A process that never ran: cancelled before it started, or refused by spawn itself. */
@@ -245,6 +254,7 @@ function notStarted(exit: Pick<ProcessExit, "durationMs" | "termination" | "spaw
   return {
     pid: undefined,
     terminate() {},
+    stopping: exit.termination !== undefined,
     done: Promise.resolve({ exitCode: null, signal: null, stderrTail: "", ...exit }),
   };
 }

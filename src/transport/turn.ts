@@ -274,11 +274,15 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     // After a terminal error the CLI should exit; one that goes quiet instead (amp at its login
     // prompt) is ended: its turn has failed already, so the parser's failure stays the result.
     let afterTerminalError: NodeJS.Timeout | undefined;
+    // Whether the CLI gave its verdict (a terminal event) before scv began ending it.
+    let verdictInTime = false;
     const framer = createLineFramer({
       elision: parser.elision,
       onLine: (line) => {
         afterTerminalError?.refresh();
         for (const event of parser.push(line)) {
+          if ((event.type === "turn-end" || (event.type === "error" && event.terminal)) && !child?.stopping)
+            verdictInTime = true;
           context.onEvent?.(event, plan);
           mode.observe(event);
           if (event.type === "error" && event.terminal)
@@ -310,7 +314,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     if (end.spawnError !== undefined) return spawnFailure(plan, end, started);
     if (end.pid === undefined) throw interrupted(context.signal, "interrupted before the agent started");
     const lastMessage = takeLastMessage(plan.lastMessageFile);
-    const parsed = parser.finish({ ...end, lastMessage });
+    const parsed = parser.finish({ ...end, lastMessage, verdictAfterStop: !verdictInTime });
     const checked =
       mode.mismatch === undefined ? parsed : { ...withoutFailure(parsed), status: "failed" as const };
     return conclude(plan, checked, end, lastMessage, started, context, {

@@ -35,6 +35,12 @@ describe("interrupts", () => {
     expect(await survivors(pids)).toEqual([]);
   });
 
+  it("SIGINT exits 130 also when the agent answers scv's SIGTERM with a success, as Copilot CLI does", async () => {
+    const { result } = await signalMidTurn(["delegate", "copilot", "Say hi"], "answer-term", "SIGINT");
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stderr)).toContain("scv: copilot was interrupted");
+  });
+
   it("SIGTERM to scv exits 143, killing an agent that ignores SIGTERM after the grace period", async () => {
     const { result, pids } = await signalMidTurn(["delegate", "gemini", "Say hi"], "ignore-term", "SIGTERM");
     expect(result.exitCode).toBe(143);

@@ -46,6 +46,15 @@ describe("time limits", () => {
     expect(await survivors(pids)).toEqual([]);
   });
 
+  it("a turn stays timed out when the agent answers scv's SIGTERM with a success, as Copilot CLI does", async () => {
+    const run = await scv(lab.world, ["delegate", "copilot", "--timeout", "2s", "--json", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "answer-term" },
+    });
+    await lab.pidsOf();
+    expect(run.exitCode).toBe(124);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: "timeout", exitCode: 124 });
+  });
+
   it("--idle-timeout ends an agent that prints nothing: exit 124", async () => {
     const run = await scv(lab.world, ["delegate", "gemini", "--idle-timeout", "2s", "Say hi"], {
       env: { FAKE_AGENT_MODE: "hang" },

@@ -14,6 +14,7 @@
 //   slow:<ms>           wait, then behave as ok
 //   hang                write pids.json ($FAKE_AGENT_PIDS names it otherwise), then wait forever
 //   grandchild          start a grandchild, write both pids to pids.json, wait forever
+//   answer-term         write pids.json, wait; on SIGTERM replay turn1 (a success) and exit 0
 //   ignore-term         ignore SIGTERM (noting it in got-sigterm), write pids.json, wait forever
 //   start-hang          replay turn1's first two lines (Claude's init, Codex's thread.started and
 //                       turn.started, with its rollout file written), write pids.json, wait forever
@@ -450,6 +451,11 @@ async function behave(parsedArgs) {
       writePids([process.pid, child.pid]);
       return forever();
     }
+    case "answer-term":
+      // As Copilot CLI does: answers SIGTERM with its whole successful turn, then exits 0.
+      process.on("SIGTERM", () => replay(turn, "turn1"));
+      writePids([process.pid]);
+      return forever();
     case "ignore-term":
       // Ignored, but noted, so a test can tell that scv has passed its signal on.
       process.on("SIGTERM", () => {

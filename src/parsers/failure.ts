@@ -51,14 +51,17 @@ export function epochToIso(epoch: number): string {
 
 /**
  * When a limit resets, if the message says: `…usage limit reached|1755615600` (Claude 2025),
- * `… · resets Feb 7, 11am (Asia/Seoul)` (Claude 2026), `… or try again at 3:28 PM.` (Codex).
+ * `… · resets Feb 7, 11am (Asia/Seoul)` (Claude 2026), `… or try again at 3:28 PM.` (Codex); or
+ * how long to wait: `Suggested retry after 1s.` (Gemini CLI), `Please try again in 6m0s.` (OpenAI).
  */
 export function resetTimeIn(text: string): string | undefined {
   const epoch = /\|(\d{10,13})\b/.exec(text)?.[1];
   if (epoch !== undefined) return epochToIso(Number(epoch));
   const words =
-    /\bresets\s+(?:at\s+)?(.+?)\.?\s*$/im.exec(text) ?? /\btry again at\s+(.+?)(?:\.\s|\.?\s*$)/im.exec(text);
-  return words?.[1]?.trim() || undefined;
+    /\bresets\s+(?:at\s+)?(.+?)\.?\s*$/im.exec(text) ??
+    /\btry again at\s+(.+?)(?:\.\s|\.?\s*$)/im.exec(text) ??
+    /\b(?:retry after|try again in)\s+(\d[\dhms.]*(?:\s*(?:seconds?|minutes?|hours?)\b)?)/i.exec(text);
+  return words?.[1]?.trim().replace(/\.$/, "") || undefined;
 }
 
 /** A failure from an error text, with the reset time when it names one. */

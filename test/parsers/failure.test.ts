@@ -104,6 +104,19 @@ describe("resetTimeIn", () => {
     expect(resetTimeIn("… purchase more credits or try again at 3:28 PM.")).toBe("3:28 PM");
     expect(resetTimeIn("rate limited")).toBeUndefined();
   });
+
+  it("reads how long to wait: Gemini CLI's suggested retry, OpenAI's try again in", () => {
+    expect(
+      resetTimeIn(
+        "[API Error: You exceeded your current quota, please check your plan and billing details. (mock)\nSuggested retry after 1s.]",
+      ),
+    ).toBe("1s");
+    expect(resetTimeIn("Rate limit reached for requests per min (RPM). Please try again in 6m0s.")).toBe(
+      "6m0s",
+    );
+    expect(resetTimeIn("Please try again in 20ms.")).toBe("20ms");
+    expect(resetTimeIn("retry after 30 seconds")).toBe("30 seconds");
+  });
 });
 
 describe("stderr", () => {

@@ -161,6 +161,10 @@ export type Resume =
       positional: readonly string[];
       /** What a valid vendor session id looks like; nothing else may enter argv. */
       idPattern: RegExp;
+      /** Where the CLI keeps a session it started under scv's id (relative to the agent home,
+       * `{session}` for the id), for a CLI whose stream names the session only at its end: after a
+       * stopped turn, its presence shows that there is a session to continue. */
+      sessionPath?: string;
     };
 
 /** Where a CLI keeps transcripts inside its agent home: files with `extension` anywhere below `dir`,
@@ -884,6 +888,8 @@ export const ADAPTERS = [
       options: ["--resume", "{session}"],
       positional: [],
       idPattern: UUID,
+      // Its JSON stream names the session only in its last line, which a stopped turn never prints.
+      sessionPath: ".copilot/session-state/{session}",
     },
     // Lab: a folder per session, `.copilot/session-state/<id>/`, holding events.jsonl beside
     // workspace.yaml, checkpoints and locks; removing only the .jsonl would leave half a session.

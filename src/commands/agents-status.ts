@@ -174,7 +174,9 @@ export async function agentsStatusCommand(
   }
   const asked = agent === undefined ? undefined : rows[0];
   if (asked?.installed === false) {
-    io.stderr.write(`scv: ${asked.product} is not installed — ${installHint(entries[0] as AdapterDescriptor)}\n`);
+    io.stderr.write(
+      `scv: ${asked.product} is not installed — ${installHint(entries[0] as AdapterDescriptor)}\n`,
+    );
     return EXIT.notInstalled;
   }
   return asked?.state === "signed-out" ? EXIT.auth : EXIT.ok;

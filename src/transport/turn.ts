@@ -421,6 +421,7 @@ function conclude(
       `the reply was read from ${entry.product}'s last-message file: its stream had unreadable lines`,
     );
   }
+  confirmed ??= startedSession(plan);
   const sessionId = confirmed ?? plan.session?.id;
 
   // Read once: the turn's usage share and the updated record both start from it.
@@ -584,6 +585,16 @@ function describeFailure(
     default:
       return [`${name} failed`, null];
   }
+}
+
+/** scv's id for a new session, when the CLI's files show it started that session although its stream
+ * did not say so (a turn stopped before its last line: the row's `sessionPath`). */
+function startedSession(plan: TurnPlan): string | undefined {
+  const { resume } = plan.entry;
+  if (plan.session?.kind !== "start" || resume.kind !== "supported" || resume.sessionPath === undefined)
+    return undefined;
+  const path = join(plan.home, resume.sessionPath.replace("{session}", plan.session.id));
+  return existsSync(path) ? plan.session.id : undefined;
 }
 
 /** The longest failure text a result carries: an agent may print megabytes on one stderr line. */

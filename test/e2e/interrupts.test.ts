@@ -41,6 +41,17 @@ describe("interrupts", () => {
     expect(String(result.stderr)).toContain("scv: copilot was interrupted");
   });
 
+  it("an interrupted first turn is kept when the CLI's files show its session began (Copilot: only its last line names it)", async () => {
+    const { result } = await signalMidTurn(["delegate", "copilot", "--json", "Say hi"], "hang", "SIGINT");
+    expect(result.exitCode).toBe(130);
+    const printed = JSON.parse(String(result.stdout)) as { conversation: string | null; session: string };
+    expect(printed.conversation).toMatch(/^copilot-[0-9a-z]{6}$/);
+    expect(conversationRecord(lab.world, printed.conversation ?? "")).toMatchObject({
+      sessionId: printed.session,
+      lastStatus: "cancelled",
+    });
+  });
+
   it("SIGTERM to scv exits 143, killing an agent that ignores SIGTERM after the grace period", async () => {
     const { result, pids } = await signalMidTurn(["delegate", "gemini", "Say hi"], "ignore-term", "SIGTERM");
     expect(result.exitCode).toBe(143);

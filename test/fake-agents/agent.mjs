@@ -425,6 +425,10 @@ function touchState() {
 async function behave(parsedArgs) {
   const turn = interpret(parsedArgs);
   if (turn.prompt === undefined) fail("error: no prompt");
+  // The real Copilot CLI makes a session's folder as it starts, and names the session on stdout only
+  // in its last line.
+  if (cli === "copilot" && turn.start !== undefined && process.env.HOME)
+    mkdirSync(join(process.env.HOME, ".copilot", "session-state", turn.start), { recursive: true });
   const mode = process.env.FAKE_AGENT_MODE ?? "ok";
   const [kind, arg] = mode.split(/:(.*)/s);
   switch (kind) {

@@ -4,6 +4,7 @@
 
 import { Command, CommanderError, Option } from "commander";
 import { EXIT, ScvError } from "../errors.js";
+import { REDACTED, redact } from "../parsers/redact.js";
 import { VERSION } from "../version.js";
 import { commanderFlags, DELEGATE_OPTIONS } from "./delegate-options.js";
 import type { CliIo } from "./io.js";
@@ -211,10 +212,15 @@ function oneLineErrors(command: Command, path = "scv"): void {
   command.configureOutput({
     ...command.configureOutput(),
     outputError: (text, write) => {
-      const what = text
-        .replace(/^error: /, "")
-        .trim()
-        .replace(/\s*\n\s*/g, " ");
+      // Commander quotes what it did not understand, and a key typed as `--with-api-key=<key>` or
+      // in the wrong place would land on stderr, in terminals and CI logs.
+      const what = redact(
+        text
+          .replace(/^error: /, "")
+          .trim()
+          .replace(/\s*\n\s*/g, " ")
+          .replace(/'(--?[^'=\s]+)=[^']*'/g, `'$1=${REDACTED}'`),
+      );
       write(`scv: ${what} — see: ${path} --help\n`);
     },
   });

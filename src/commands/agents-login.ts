@@ -314,7 +314,9 @@ export async function agentsLoginCommand(
   if ((extra ?? []).length > 0 && (method.kind === "api-key" || method.kind === "import")) {
     throw new ScvError(
       "USAGE",
-      "arguments after -- go to the CLI's own sign-in, which this login does not run",
+      method.kind === "api-key"
+        ? `--with-api-key reads the key from stdin, never from the command line — run: scv agents login ${entry.name} --with-api-key < key-file (or type it at the prompt)`
+        : "arguments after -- go to the CLI's own sign-in, which this login does not run",
     );
   }
   switch (method.kind) {

@@ -122,6 +122,20 @@ function lastLine(text: string): string {
   return text.trimEnd().split("\n").at(-1) ?? "";
 }
 
+describe("a key given on the command line, by mistake", () => {
+  it("is never echoed, glued to the flag or as an argument: exit 2, and the line says where the key goes", () => {
+    const glued = scv(["agents", "login", "claude", "--with-api-key=CANARY-KEY-7f3a"]);
+    expect(glued.code).toBe(2);
+    expect(glued.stderr).toBe("scv: unknown option '--with-api-key=…' — see: scv agents login --help\n");
+    const argument = scv(["agents", "login", "claude", "--with-api-key", "CANARY-KEY-7f3a"]);
+    expect(argument.code).toBe(2);
+    expect(argument.stderr).toBe(
+      "scv: --with-api-key reads the key from stdin, never from the command line — run: scv agents login claude --with-api-key < key-file (or type it at the prompt)\n",
+    );
+    expect(existsSync(agentFile("claude", ".anthropic-api-key"))).toBe(false);
+  });
+});
+
 describe("api-key login (claude): stored status, stored logout", () => {
   it("stores a piped key 0600 with its helper, reports it, and removes exactly that", () => {
     expect(scv(["agents", "status", "claude"]).code).toBe(4);

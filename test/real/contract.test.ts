@@ -150,6 +150,14 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
     expectMode(result, "auto");
     expect(result.conversation, describeRun(run)).toMatch(new RegExp(`^${cli}-[0-9a-z]{6}$`));
     expect(run.stderr).toContain(`scv delegate -c ${result.conversation}`);
+    // Where the row says the CLI keeps a session it started: what keeps a stopped turn continuable.
+    if (entry.resume.kind === "supported" && entry.resume.sessionPath !== undefined) {
+      const path = join(
+        lab.agentHome(cli),
+        entry.resume.sessionPath.replace("{session}", result.session ?? ""),
+      );
+      expect(existsSync(path), `${who}: no ${path} for the turn's session — sessionPath moved`).toBe(true);
+    }
     // The key the user signed in with is the one the CLI sent.
     for (const request of asked)
       expect(wireText(request), `${who}: the signed-in key was not sent`).toContain(key);

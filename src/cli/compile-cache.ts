@@ -5,10 +5,11 @@
 // later runs of that command start from it. A cache that is missing, unreadable, or rejected by V8
 // (another Node, other flags) only costs that run the compile time: the CLI runs the same either way.
 
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
+import { makeDirs } from "../home/make-dirs.js";
 import { scvHome } from "../home/paths.js";
 
 export interface CompileCache {
@@ -57,7 +58,7 @@ export const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
  * half-written one, and prunes other builds' caches written over a week ago. */
 function writeCache(cache: CompileCache, data: Buffer): void {
   try {
-    mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+    makeDirs(cache.dir, 0o700);
     const now = Date.now();
     for (const name of readdirSync(cache.dir)) {
       const path = join(cache.dir, name);

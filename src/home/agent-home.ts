@@ -1,14 +1,15 @@
 // Private agent homes: `$SCV_HOME/agents/<name>/`, 0700, re-tightened when found loosened.
 
-import { chmodSync, lstatSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { makeDirs } from "./make-dirs.js";
 import { agentHome, type Env, scvHome } from "./paths.js";
 
 const PRIVATE_DIR = 0o700;
 
 /** Creates `dir` (and parents) 0700, or tightens it to 0700 when group or others can reach it. */
 export function ensurePrivateDir(dir: string): string {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+  makeDirs(dir, PRIVATE_DIR);
   const mode = statSync(dir).mode & 0o777;
   if (mode !== PRIVATE_DIR) chmodSync(dir, PRIVATE_DIR);
   return dir;

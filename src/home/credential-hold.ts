@@ -3,10 +3,11 @@
 // timeout). scv holds the credential files as they were and puts them back when that sign-in does
 // not end signed in, also when scv itself is stopped meanwhile. They stay in memory only.
 
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { cleanUpAtExit } from "../transport/groups.js";
 import { writeAtomicSync } from "./atomic.js";
+import { makeDirs } from "./make-dirs.js";
 
 /** Larger files are not credentials scv knows; they are not held. */
 const MAX_HELD_BYTES = 1024 * 1024;
@@ -42,7 +43,7 @@ export function holdCredentials(home: string, files: readonly string[]): Credent
       if (now?.equals(content)) continue;
       try {
         // The CLI may have removed the folder too (0700, as scv creates them).
-        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        makeDirs(dirname(path), 0o700);
         writeAtomicSync(path, content);
         restored.push(file);
       } catch {

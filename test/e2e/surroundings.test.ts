@@ -47,6 +47,20 @@ describe("scv's home", () => {
     expect(agentCalls(world)).toEqual([]);
   });
 
+  it.runIf(process.platform === "linux")(
+    "an SCV_HOME where no folder can be made though its parent exists (/proc): one line, exit 1, no endless retry",
+    async () => {
+      const home = `/proc/scv-test-${process.pid}`;
+      const run = await scv(world, ["agents", "login", "claude", "--with-api-key"], {
+        env: { SCV_HOME: home },
+        input: "sk-ant-test-0000000000\n",
+      });
+      expect(run.exitCode).toBe(1);
+      expect(run.stderr).toBe(`scv: cannot mkdir ${home} (ENOENT) — check the path and try again\n`);
+    },
+    10_000,
+  );
+
   it("a relative XDG_DATA_HOME is ignored, as the XDG spec says: nothing lands in the project", async () => {
     const run = await scv(world, ["delegate", "gemini", "hi"], {
       env: { SCV_HOME: "", XDG_DATA_HOME: "data" },

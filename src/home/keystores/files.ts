@@ -2,10 +2,11 @@
 // dotenv parsing that never throws, and atomic 0600 writes. Nothing here returns file contents to a
 // caller that prints: the stores turn what they read into a state and a secret-free detail.
 
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../agent-home.js";
 import { writeAtomicSync } from "../atomic.js";
+import { makeDirs } from "../make-dirs.js";
 
 /** What a key store found, and one line saying so without any secret in it. */
 export interface StoreInspection {
@@ -107,7 +108,7 @@ export function looseModeNote(mode: number): string {
  * crash or a full disk leaves the old file or the new one, never half, and the key is never readable
  * by others even for a moment. */
 export async function writePrivate(path: string, text: string): Promise<void> {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeDirs(dirname(path), 0o700);
   ensurePrivateDir(dirname(path));
   writeAtomicSync(path, text, { mode: 0o600, fsync: true });
 }

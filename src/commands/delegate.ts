@@ -8,7 +8,7 @@ import { type CliIo, stdoutDelivered } from "../cli/io.js";
 import { turnOutput } from "../cli/turn-output.js";
 import { type Config, loadConfig } from "../config.js";
 import { durationOption } from "../duration.js";
-import { EXIT, ScvError } from "../errors.js";
+import { EXIT, fileHint, ScvError } from "../errors.js";
 import type { TurnResult } from "../result.js";
 import type { Policy } from "../transport/env.js";
 import { failureLine, runTurn, type TurnRequest } from "../transport/turn.js";
@@ -94,7 +94,13 @@ export async function delegateCommand(
   output.finish(result);
   print(io, result, options);
   // A reply written into a pipe whose reader had gone (`… 2>&1 | head -1`): 141, as with --events.
-  if (result.exitCode === EXIT.ok && !(await stdoutDelivered(io))) return EXIT.outputClosed;
+  // Any other write failure (`> /dev/full`, a full disk) is said: the reply is lost, not unwanted.
+  if (result.exitCode === EXIT.ok && !(await stdoutDelivered(io))) {
+    const code = (io.stdout.errored as NodeJS.ErrnoException | null | undefined)?.code;
+    if (code === undefined || code === "EPIPE") return EXIT.outputClosed;
+    io.stderr.write(`scv: cannot write the reply to stdout (${code}) — ${fileHint(code)}\n`);
+    return EXIT.agentFailed;
+  }
   return result.exitCode;
 }
 

@@ -142,3 +142,18 @@ describe("a closed stderr", () => {
     });
   });
 });
+
+describe.runIf(process.platform === "linux")("a stdout that cannot be written (/dev/full)", () => {
+  it("says the reply was lost and why: exit 1, not the silent 141 of a reader that went away", async () => {
+    await signIn(lab.world, "claude");
+    const run = await execa(
+      "sh",
+      ["-c", `exec "${process.execPath}" "${SCV}" delegate claude "Say hi" > /dev/full`],
+      { cwd: lab.world.project, env: lab.world.env, extendEnv: false, reject: false },
+    );
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.split("\n").at(-1)).toBe(
+      "scv: cannot write the reply to stdout (ENOSPC) — free some disk space",
+    );
+  });
+});

@@ -36,8 +36,12 @@ export function signInStore(entry: AdapterDescriptor): KeyStore | undefined {
   return entry.status.kind === "stored" ? entry.status.store : entry.preflight;
 }
 
-/** How to get an agent's CLI, for the "not installed" message. */
-export function installHint(entry: AdapterDescriptor): string {
+/** How to get an agent's CLI, for the "not installed" message. `configured`: the `command` scv's
+ * config names for it, which takes the place of searching: installing would change nothing. */
+export function installHint(entry: AdapterDescriptor, configured?: string): string {
+  if (configured !== undefined) {
+    return `fix [agents.${entry.name}] command in scv's config, or remove it to search PATH`;
+  }
   if (entry.packages.length === 0) {
     return `${entry.product} is not on npm — install it as its vendor documents, or set [agents.${entry.name}] command in scv's config`;
   }

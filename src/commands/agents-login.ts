@@ -122,7 +122,10 @@ function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: re
 function requireInstalled(entry: AdapterDescriptor, config: Config, env: NodeJS.ProcessEnv): string {
   const path = locateAgent(entry, config, env);
   if (path === undefined) {
-    throw new ScvError("AGENT_NOT_INSTALLED", `${entry.product} is not installed — ${installHint(entry)}`);
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `${entry.product} is not installed — ${installHint(entry, config.agents?.[entry.name]?.command)}`,
+    );
   }
   return path;
 }

@@ -175,7 +175,7 @@ export async function agentsStatusCommand(
   const asked = agent === undefined ? undefined : rows[0];
   if (asked?.installed === false) {
     io.stderr.write(
-      `scv: ${asked.product} is not installed — ${installHint(entries[0] as AdapterDescriptor)}\n`,
+      `scv: ${asked.product} is not installed — ${installHint(entries[0] as AdapterDescriptor, config.agents?.[asked.agent]?.command)}\n`,
     );
     return EXIT.notInstalled;
   }

@@ -202,7 +202,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   if (executable === undefined) {
     throw new ScvError(
       "AGENT_NOT_INSTALLED",
-      `${entry.product} is not installed ('${context.config.agents?.[entry.name]?.command ?? entry.command}' not found) — ${installHint(entry)}`,
+      `${entry.product} is not installed ('${configured ?? entry.command}' not found) — ${installHint(entry, configured)}`,
     );
   }
 

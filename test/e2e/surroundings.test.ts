@@ -189,6 +189,21 @@ describe("configured CLIs that cannot start", () => {
     );
   });
 
+  it("a command that is not there: the hint is the config key, not an install that would change nothing", async () => {
+    const config = join(world.root, "config.toml");
+    writeFileSync(config, `[agents.gemini]\ncommand = "/nonexistent/gemini"\n`);
+    const env = { SCV_CONFIG: config };
+    const hint = "fix [agents.gemini] command in scv's config, or remove it to search PATH";
+    const run = await scv(world, ["delegate", "gemini", "hi"], { env });
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr.split("\n")[0]).toBe(
+      `scv: Gemini CLI is not installed ('/nonexistent/gemini' not found) — ${hint}`,
+    );
+    const status = await scv(world, ["agents", "status", "gemini"], { env });
+    expect(status.exitCode).toBe(3);
+    expect(status.stderr).toBe(`scv: Gemini CLI is not installed — ${hint}\n`);
+  });
+
   it("a time limit in the config no timer can wait is a config error naming the key", async () => {
     const config = join(world.root, "config.toml");
     writeFileSync(config, `[defaults]\ntimeout = "60d"\n`);

@@ -104,7 +104,8 @@ export function summaryLine(result: TurnResult): string {
     const cached = usage.cached ? ` (${formatTokens(usage.cached)} cached)` : "";
     parts.push(`${formatTokens(input)} in${cached} / ${formatTokens(usage.output ?? 0)} out tokens`);
   }
-  if (result.cost !== null) parts.push(formatCost(result.cost));
+  // A zero cost says nothing (a local model, a turn that failed before its first request).
+  if (result.cost !== null && result.cost > 0) parts.push(formatCost(result.cost));
   return parts.join(" · ");
 }
 

@@ -95,6 +95,9 @@ describe("formatting", () => {
       "claude timed out after 10m00s",
     );
     expect(summaryLine(result({ status: "failed", agent: "" }))).toBe("scv failed after 12s");
+    expect(summaryLine(result({ usage: { input: 0, output: 0, costUsd: 0 }, cost: 0 }))).toBe(
+      "claude done in 12s · 0 in / 0 out tokens",
+    );
   });
 });
 

@@ -600,10 +600,21 @@ function startedSession(plan: TurnPlan): string | undefined {
 /** The longest failure text a result carries: an agent may print megabytes on one stderr line. */
 const MAX_FAILURE_CHARS = 400;
 
+/** The error's first line, for the one-line message; continued while a `[` it opened is still open
+ * (Gemini CLI wraps a multi-line API error in brackets, its retry hint on the last line). */
 function firstLine(message: string | undefined): string | undefined {
-  const line = message?.trim().split("\n")[0]?.trim();
-  if (!line) return undefined;
+  const lines = (message ?? "")
+    .split("\n")
+    .map((each) => each.trim())
+    .filter((each) => each !== "");
+  let line = lines[0];
+  if (line === undefined) return undefined;
+  for (let next = 1; next < lines.length && opensBracket(line); next += 1) line = `${line} ${lines[next]}`;
   return line.length <= MAX_FAILURE_CHARS ? line : `${line.slice(0, MAX_FAILURE_CHARS - 1)}…`;
+}
+
+function opensBracket(text: string): boolean {
+  return text.split("[").length > text.split("]").length;
 }
 
 function withoutFailure(parsed: ParsedTurn): ParsedTurn {

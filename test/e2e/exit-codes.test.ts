@@ -47,6 +47,16 @@ describe("exit codes", () => {
     expect(run.stderr).toMatch(/^try instead: /m);
   });
 
+  it("5 when rate limited, with the wait the CLI suggests, its bracketed message whole", async () => {
+    const run = await scv(world, ["delegate", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "fixture:rate-limit" },
+    });
+    expect(run.exitCode).toBe(5);
+    expect(oneLine(run.stderr)).toBe(
+      "scv: gemini is rate limited: [API Error: You exceeded your current quota, please check your plan and billing details. (mock) Suggested retry after 1s.] — retry after 1s",
+    );
+  });
+
   describe("2: usage", () => {
     const cases: [string, string[], string][] = [
       [

@@ -380,6 +380,26 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
       badLines: 0,
     },
   ],
+  // Its retry hint on the message's second line, the whole in brackets.
+  [
+    "gemini-stream-json",
+    "gemini",
+    "rate-limit",
+    {
+      status: "failed",
+      reply: "",
+      sessionId: GEMINI,
+      usage: { input: 0, cached: 0, output: 0 },
+      cumulativeUsage: false,
+      failure: {
+        kind: "rate-limit",
+        message:
+          "[API Error: You exceeded your current quota, please check your plan and billing details. (mock)\nSuggested retry after 1s.]\nPlease wait and try again later. To increase your limits, request a quota increase through AI Studio, or switch to another /auth method",
+        resetsAt: "1s",
+      },
+      badLines: 0,
+    },
+  ],
   [
     "gemini-stream-json",
     "gemini",

@@ -10,7 +10,7 @@
 
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, isAbsolute, join } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
 import type { Env } from "./paths.js";
 
 const PREFIX = "scv-";
@@ -37,7 +37,6 @@ export function isTurnTemp(path: string, handle: string): boolean {
   const name = basename(path);
   return (
     isAbsolute(path) &&
-    dirname(path) !== path &&
     name.startsWith(`${PREFIX}${handle}-`) &&
     /^[A-Za-z0-9]{6}$/.test(name.slice(PREFIX.length + handle.length + 1))
   );

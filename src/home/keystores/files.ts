@@ -6,7 +6,6 @@ import { closeSync, fstatSync, lstatSync, openSync, readFileSync, rmSync } from 
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../agent-home.js";
 import { writeAtomicSync } from "../atomic.js";
-import { makeDirs } from "../make-dirs.js";
 
 /** What a key store found, and one line saying so without any secret in it. */
 export interface StoreInspection {
@@ -108,7 +107,6 @@ export function looseModeNote(mode: number): string {
  * crash or a full disk leaves the old file or the new one, never half, and the key is never readable
  * by others even for a moment. */
 export async function writePrivate(path: string, text: string): Promise<void> {
-  makeDirs(dirname(path), 0o700);
   ensurePrivateDir(dirname(path));
   writeAtomicSync(path, text, { mode: 0o600, fsync: true });
 }

@@ -1,7 +1,6 @@
 // The state machine shared by the CLIs that print Claude Code's stream-json shapes (Claude, Qwen
 // Code, Amp, Cursor). What differs between them is a small flavour object, not a copy of this file.
 
-import type * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import {
   AssistantEvent,
@@ -19,6 +18,7 @@ import type { ElisionPolicy } from "./elision.js";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText, epochToIso, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import type * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import type { FailureKind, StreamParser, TurnEvent, Usage } from "./types.js";
@@ -101,7 +101,7 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
 
   /** Reads one event kind: null when the value is not that shape, else its events, the session first. */
   function withSession<T extends { session_id?: string | undefined }>(
-    schema: z.ZodMiniType<T>,
+    schema: s.Shape<T>,
     read: (event: T, events: TurnEvent[]) => void,
   ): (value: unknown) => TurnEvent[] | null {
     return (value) => {

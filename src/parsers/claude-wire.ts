@@ -2,15 +2,15 @@
 // sdk.d.ts) and of the CLIs that copy it: Qwen Code, Amp, Cursor. Only the fields scv reads are
 // checked, and only they are kept (see wire.ts). Field names are the producers' own.
 
-import * as z from "zod/mini";
 import type { StringPlace } from "./elision.js";
+import * as s from "./shape.js";
 import { isSummaryArgument } from "./tool-summary.js";
 import type { Usage } from "./types.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString } from "./wire.js";
 
 /** Token counts in any of the spellings these CLIs use (Anthropic snake_case, Claude `modelUsage`
  * and Cursor camelCase). */
-export const TokenCounts = z.object({
+export const TokenCounts = s.object({
   input_tokens: maybeNumber,
   output_tokens: maybeNumber,
   cache_read_input_tokens: maybeNumber,
@@ -26,27 +26,27 @@ export const TokenCounts = z.object({
   thinkingTokens: maybeNumber,
   costUSD: maybeNumber,
 });
-export type TokenCounts = z.infer<typeof TokenCounts>;
+export type TokenCounts = s.Infer<typeof TokenCounts>;
 
-export const ContentBlock = z.object({
+export const ContentBlock = s.object({
   /** `text`, `thinking`, `tool_use`, `tool_result`, … */
-  type: z.string(),
+  type: s.string(),
   text: maybeString,
   /** tool_use */
   id: maybeString,
   name: maybeString,
-  input: z.optional(z.unknown()),
+  input: s.optional(s.unknown()),
   /** tool_result */
   tool_use_id: maybeString,
   is_error: maybeBoolean,
 });
-export type ContentBlock = z.infer<typeof ContentBlock>;
+export type ContentBlock = s.Infer<typeof ContentBlock>;
 
 /** A message's content: user messages may carry a plain string instead of blocks. */
-const Content = maybe(z.union([z.array(ContentBlock), z.string()]));
+const Content = maybe(s.union([s.array(ContentBlock), s.string()]));
 
-export const SystemEvent = z.object({
-  type: z.literal("system"),
+export const SystemEvent = s.object({
+  type: s.literal("system"),
   /** `init`, `status`, `api_retry`, `hook_started`, `hook_response`, Qwen `retry`, … */
   subtype: maybeString,
   session_id: maybeString,
@@ -56,42 +56,42 @@ export const SystemEvent = z.object({
   permission_mode: maybeString,
   /** api_retry */
   attempt: maybeNumber,
-  error_status: maybe(z.nullable(z.number())),
+  error_status: maybe(s.nullable(s.number())),
   error: maybeString,
   /** Qwen retry */
-  data: maybe(z.object({ attempt: maybeNumber, maxRetries: maybeNumber, delayMs: maybeNumber })),
+  data: maybe(s.object({ attempt: maybeNumber, maxRetries: maybeNumber, delayMs: maybeNumber })),
 });
 
-export const AssistantEvent = z.object({
-  type: z.literal("assistant"),
-  message: z.object({
+export const AssistantEvent = s.object({
+  type: s.literal("assistant"),
+  message: s.object({
     /** Shared by the one-line-per-content-block lines of one API message. */
     id: maybeString,
     content: Content,
     /** `TokenCounts`, read (with `readAs`) only by the flavours that sum it: the others take usage
      * from the result, and checking its twelve spellings on every line was a third of the cost. */
-    usage: z.optional(z.unknown()),
+    usage: s.optional(s.unknown()),
   }),
   /** Set on a subagent's messages. */
-  parent_tool_use_id: maybe(z.nullable(z.string())),
+  parent_tool_use_id: maybe(s.nullable(s.string())),
   session_id: maybeString,
   /** On a synthetic error message: `authentication_failed`, `rate_limit`, `billing_error`, … */
   error: maybeString,
-  api_error_status: maybe(z.nullable(z.number())),
+  api_error_status: maybe(s.nullable(s.number())),
   /** Cursor with partial output: a repeat of text already sent. */
   model_call_id: maybeString,
 });
-export type AssistantEvent = z.infer<typeof AssistantEvent>;
+export type AssistantEvent = s.Infer<typeof AssistantEvent>;
 
-export const UserEvent = z.object({
-  type: z.literal("user"),
-  message: z.object({ content: Content }),
+export const UserEvent = s.object({
+  type: s.literal("user"),
+  message: s.object({ content: Content }),
   session_id: maybeString,
 });
 
-export const RateLimitEvent = z.object({
-  type: z.literal("rate_limit_event"),
-  rate_limit_info: z.object({
+export const RateLimitEvent = s.object({
+  type: s.literal("rate_limit_event"),
+  rate_limit_info: s.object({
     /** `allowed`, `allowed_warning`, `rejected`. */
     status: maybeString,
     /** Epoch seconds. */
@@ -100,38 +100,38 @@ export const RateLimitEvent = z.object({
   session_id: maybeString,
 });
 
-export const ResultEvent = z.object({
-  type: z.literal("result"),
+export const ResultEvent = s.object({
+  type: s.literal("result"),
   subtype: maybeString,
   /** The verdict: `subtype` stays `success` on auth and rate-limit failures. */
   is_error: maybeBoolean,
   /** The final text on success; the error text on Claude's API failures. */
   result: maybeString,
   session_id: maybeString,
-  stop_reason: maybe(z.nullable(z.string())),
+  stop_reason: maybe(s.nullable(s.string())),
   /** Claude: cumulative across resumes. */
   total_cost_usd: maybeNumber,
   usage: maybe(TokenCounts),
   /** Claude: per model, cumulative across resumes. */
-  modelUsage: maybe(z.record(z.string(), TokenCounts)),
-  api_error_status: maybe(z.nullable(z.number())),
+  modelUsage: maybe(s.record(TokenCounts)),
+  api_error_status: maybe(s.nullable(s.number())),
   /** Claude's error subtypes. */
-  errors: maybe(z.array(z.string())),
+  errors: maybe(s.array(s.string())),
   /** Amp: a string; Qwen: `{message}`. */
-  error: maybe(z.union([z.string(), z.object({ message: maybeString })])),
+  error: maybe(s.union([s.string(), s.object({ message: maybeString })])),
 });
-export type ResultEvent = z.infer<typeof ResultEvent>;
+export type ResultEvent = s.Infer<typeof ResultEvent>;
 
 /** Cursor's `tool_call`: `{ <kind>ToolCall: { args, result? } }` or `{ function: { name, arguments } }`. */
-export const CursorToolCallEvent = z.object({
-  type: z.literal("tool_call"),
+export const CursorToolCallEvent = s.object({
+  type: s.literal("tool_call"),
   /** `started` or `completed`. */
-  subtype: z.string(),
-  call_id: z.string(),
-  tool_call: z.record(z.string(), z.unknown()),
+  subtype: s.string(),
+  call_id: s.string(),
+  tool_call: s.record(s.unknown()),
   session_id: maybeString,
 });
-export type CursorToolCallEvent = z.infer<typeof CursorToolCallEvent>;
+export type CursorToolCallEvent = s.Infer<typeof CursorToolCallEvent>;
 
 /** Normalized usage from token counts in any spelling. */
 export function usageOfCounts(counts: TokenCounts): Usage {

@@ -2,48 +2,48 @@
 // `agent_message`; top-level `error` lines are mostly retry notices and only `turn.failed` is
 // terminal; exit 0 without `turn.completed` is not a success. The `-o` file is the backstop.
 
-import * as z from "zod/mini";
 import type { StringPlace } from "./elision.js";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import * as s from "./shape.js";
 import { isSummaryArgument, summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
 
-const ThreadStarted = z.object({ type: z.literal("thread.started"), thread_id: z.string() });
+const ThreadStarted = s.object({ type: s.literal("thread.started"), thread_id: s.string() });
 
 /** The items scv reads, by what they are read for (exec_events.rs `ThreadItemDetails`). Every field
  * is optional, so any object passes; each line is checked only for the fields its type is read for
  * (one schema of all of them cost every line all of them). */
-const TextItem = z.object({ text: maybeString });
-const ErrorItem = z.object({ message: maybeString });
+const TextItem = s.object({ text: maybeString });
+const ErrorItem = s.object({ message: maybeString });
 /** Every tool item, read on each of its lines. */
-const ToolItem = z.object({
+const ToolItem = s.object({
   /** `item_N`: a counter within one process, not stable across runs. */
   id: maybeString,
   /** `in_progress`, `completed`, `failed`, `declined` */
   status: maybeString,
-  error: maybe(z.object({ message: maybeString })),
+  error: maybe(s.object({ message: maybeString })),
 });
-type ToolItem = z.infer<typeof ToolItem>;
+type ToolItem = s.Infer<typeof ToolItem>;
 /** What each tool item's one-line summary reads, once, when the tool starts. */
-const CommandDetails = z.object({ command: maybe(z.union([z.string(), z.array(z.string())])) });
-const FileChangeDetails = z.object({ changes: maybe(z.array(z.object({ path: maybeString }))) });
-const WebSearchDetails = z.object({ query: maybeString });
+const CommandDetails = s.object({ command: maybe(s.union([s.string(), s.array(s.string())])) });
+const FileChangeDetails = s.object({ changes: maybe(s.array(s.object({ path: maybeString }))) });
+const WebSearchDetails = s.object({ query: maybeString });
 /** mcp_tool_call (and collab_tool_call, without a server). */
-const CallDetails = z.object({
+const CallDetails = s.object({
   server: maybeString,
   tool: maybeString,
-  arguments: z.optional(z.unknown()),
+  arguments: s.optional(s.unknown()),
 });
 
-const TurnCompleted = z.object({
-  type: z.literal("turn.completed"),
+const TurnCompleted = s.object({
+  type: s.literal("turn.completed"),
   /** Cumulative for the thread, carried over `exec resume` (openai/codex#17539). */
   usage: maybe(
-    z.object({
+    s.object({
       /** Includes the cached tokens. */
       input_tokens: maybeNumber,
       cached_input_tokens: maybeNumber,
@@ -53,14 +53,14 @@ const TurnCompleted = z.object({
     }),
   ),
 });
-type CodexUsage = NonNullable<z.infer<typeof TurnCompleted>["usage"]>;
+type CodexUsage = NonNullable<s.Infer<typeof TurnCompleted>["usage"]>;
 
-const TurnFailed = z.object({
-  type: z.literal("turn.failed"),
-  error: maybe(z.object({ message: maybeString })),
+const TurnFailed = s.object({
+  type: s.literal("turn.failed"),
+  error: maybe(s.object({ message: maybeString })),
 });
 
-const ErrorLine = z.object({ type: z.literal("error"), message: maybeString });
+const ErrorLine = s.object({ type: s.literal("error"), message: maybeString });
 
 const TOOL_ITEMS = new Set([
   "command_execution",

@@ -2,22 +2,22 @@
 // (`{type, data, id, timestamp}`), ending with a top-level `result` holding the session id and exit
 // code. Shapes from captures of 1.0.36, 1.0.63 and 1.0.102; no vendor schema is published.
 
-import * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import type { FailureKind, StreamParser, TurnEvent, TurnFailure, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 
-function withData<T extends z.core.$ZodShape>(shape: T) {
-  return z.object({ data: z.object(shape) });
+function withData<F extends s.Fields>(shape: F) {
+  return s.object({ data: s.object(shape) });
 }
 
-const MessageDelta = withData({ deltaContent: z.string() });
+const MessageDelta = withData({ deltaContent: s.string() });
 const AssistantMessage = withData({ content: maybeString });
 const AssistantUsage = withData({
   inputTokens: maybeNumber,
@@ -26,11 +26,11 @@ const AssistantUsage = withData({
   cacheWriteTokens: maybeNumber,
 });
 const ToolStart = withData({
-  toolCallId: z.string(),
-  toolName: z.string(),
-  arguments: z.optional(z.unknown()),
+  toolCallId: s.string(),
+  toolName: s.string(),
+  arguments: s.optional(s.unknown()),
 });
-const ToolComplete = withData({ toolCallId: z.string(), success: maybeBoolean });
+const ToolComplete = withData({ toolCallId: s.string(), success: maybeBoolean });
 const TurnRetry = withData({ reason: maybeString });
 const SessionError = withData({
   /** `authentication`, `authorization`, `rate_limit`, … */
@@ -38,10 +38,10 @@ const SessionError = withData({
   message: maybeString,
   statusCode: maybeNumber,
 });
-const Result = z.object({
-  type: z.literal("result"),
+const Result = s.object({
+  type: s.literal("result"),
   sessionId: maybeString,
-  exitCode: maybe(z.number()),
+  exitCode: maybe(s.number()),
 });
 
 const KIND_BY_ERROR_TYPE: Readonly<Record<string, FailureKind>> = {

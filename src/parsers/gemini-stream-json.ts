@@ -3,51 +3,51 @@
 // text: the reply is the assistant deltas after the last tool call, as JSON mode's `response` is.
 // Authentication failures print nothing on stdout and exit 41.
 
-import * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
 import { classifyErrorText, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import type { FailureKind, StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs, TypedEvent } from "./wire.js";
 
-const Init = z.object({ type: z.literal("init"), session_id: maybeString });
+const Init = s.object({ type: s.literal("init"), session_id: maybeString });
 
-const Message = z.object({
-  type: z.literal("message"),
+const Message = s.object({
+  type: s.literal("message"),
   /** `user` (the prompt echoed) or `assistant`. */
-  role: z.string(),
-  content: z.string(),
+  role: s.string(),
+  content: s.string(),
   delta: maybeBoolean,
 });
 
-const ToolUse = z.object({
-  type: z.literal("tool_use"),
-  tool_name: z.string(),
-  tool_id: z.string(),
-  parameters: z.optional(z.unknown()),
+const ToolUse = s.object({
+  type: s.literal("tool_use"),
+  tool_name: s.string(),
+  tool_id: s.string(),
+  parameters: s.optional(s.unknown()),
 });
 
-const ToolResult = z.object({
-  type: z.literal("tool_result"),
-  tool_id: z.string(),
+const ToolResult = s.object({
+  type: s.literal("tool_result"),
+  tool_id: s.string(),
   /** `success` or `error`. */
-  status: z.string(),
+  status: s.string(),
 });
 
-const ErrorNotice = z.object({
-  type: z.literal("error"),
+const ErrorNotice = s.object({
+  type: s.literal("error"),
   /** `warning` or `error`; neither ends the turn. */
   severity: maybeString,
-  message: z.string(),
+  message: s.string(),
 });
 
-const ErrorDetail = maybe(z.object({ type: maybeString, message: maybeString }));
+const ErrorDetail = maybe(s.object({ type: maybeString, message: maybeString }));
 
-const StreamStats = z.object({
+const StreamStats = s.object({
   /** Includes the cached tokens. */
   input_tokens: maybeNumber,
   output_tokens: maybeNumber,
@@ -56,27 +56,26 @@ const StreamStats = z.object({
   input: maybeNumber,
 });
 
-const Result = z.object({
-  type: z.literal("result"),
+const Result = s.object({
+  type: s.literal("result"),
   /** `success` or `error`. */
-  status: z.string(),
+  status: s.string(),
   /** Error class name and message; absent after an INVALID_STREAM error. */
   error: ErrorDetail,
   stats: maybe(StreamStats),
 });
 
 /** `--output-format json`: `JsonOutput` in packages/cli. */
-const JsonOutput = z.object({
+const JsonOutput = s.object({
   session_id: maybeString,
   response: maybeString,
   stats: maybe(
-    z.object({
+    s.object({
       models: maybe(
-        z.record(
-          z.string(),
-          z.object({
+        s.record(
+          s.object({
             tokens: maybe(
-              z.object({
+              s.object({
                 /** Not cached (newer builds). */
                 input: maybeNumber,
                 /** Includes the cached tokens. */
@@ -93,7 +92,7 @@ const JsonOutput = z.object({
   ),
   error: ErrorDetail,
 });
-type JsonOutput = z.infer<typeof JsonOutput>;
+type JsonOutput = s.Infer<typeof JsonOutput>;
 
 /** Gemini's error classes that name a kind by themselves. */
 const KIND_BY_ERROR_TYPE: Readonly<Record<string, FailureKind>> = {
@@ -120,7 +119,7 @@ function failureEvents(error: { type?: string; message?: string } | undefined): 
   return failedTurn(message, kind);
 }
 
-function streamUsage(stats: z.infer<typeof StreamStats>): Usage {
+function streamUsage(stats: s.Infer<typeof StreamStats>): Usage {
   const usage: Usage = {};
   const input =
     stats.input ?? (stats.input_tokens === undefined ? undefined : stats.input_tokens - (stats.cached ?? 0));

@@ -2,53 +2,53 @@
 // `{type, timestamp, sessionID, ...data}`). Tools are reported only once finished; a step that
 // finishes for any reason but "tool-calls" ends the run; an `error` line means exit 1.
 
-import * as z from "zod/mini";
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
 
-const Line = z.object({ type: z.string(), sessionID: maybeString });
+const Line = s.object({ type: s.string(), sessionID: maybeString });
 
-const Text = z.object({ part: z.object({ text: z.string() }) });
+const Text = s.object({ part: s.object({ text: s.string() }) });
 
-const ToolUse = z.object({
-  part: z.object({
-    tool: z.string(),
-    callID: z.string(),
-    state: z.object({
+const ToolUse = s.object({
+  part: s.object({
+    tool: s.string(),
+    callID: s.string(),
+    state: s.object({
       /** `completed` or `error`. */
-      status: z.string(),
-      input: z.optional(z.unknown()),
+      status: s.string(),
+      input: s.optional(s.unknown()),
     }),
   }),
 });
 
-const StepFinish = z.object({
-  part: z.object({
+const StepFinish = s.object({
+  part: s.object({
     /** `tool-calls` while the model keeps working; `stop`, `length`, … at the end. */
     reason: maybeString,
     cost: maybeNumber,
     tokens: maybe(
-      z.object({
+      s.object({
         input: maybeNumber,
         output: maybeNumber,
         reasoning: maybeNumber,
-        cache: maybe(z.object({ read: maybeNumber, write: maybeNumber })),
+        cache: maybe(s.object({ read: maybeNumber, write: maybeNumber })),
       }),
     ),
   }),
 });
-type StepFinish = z.infer<typeof StepFinish>;
+type StepFinish = s.Infer<typeof StepFinish>;
 
-const ErrorLine = z.object({
-  error: z.object({
+const ErrorLine = s.object({
+  error: s.object({
     name: maybeString,
-    data: maybe(z.object({ message: maybeString, statusCode: maybeNumber })),
+    data: maybe(s.object({ message: maybeString, statusCode: maybeNumber })),
   }),
 });
 

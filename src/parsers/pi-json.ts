@@ -2,72 +2,72 @@
 // session header; the reply is the last assistant message. In json mode pi exits 0 even when that
 // message ended with `stopReason:"error"`, so the verdict comes from the message, not the exit code.
 
-import * as z from "zod/mini";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 
-const SessionHeader = z.object({ type: z.literal("session"), id: z.string() });
+const SessionHeader = s.object({ type: s.literal("session"), id: s.string() });
 
 /** pi-ai `AssistantMessage` (and the user and tool-result messages, which scv skips). */
-const AgentMessage = z.object({
-  role: z.string(),
-  content: maybe(z.array(z.object({ type: z.string(), text: maybeString }))),
+const AgentMessage = s.object({
+  role: s.string(),
+  content: maybe(s.array(s.object({ type: s.string(), text: maybeString }))),
   /** `stop`, `length`, `toolUse`, `error`, `aborted`. */
   stopReason: maybeString,
   errorMessage: maybeString,
   usage: maybe(
-    z.object({
+    s.object({
       input: maybeNumber,
       output: maybeNumber,
       cacheRead: maybeNumber,
       cacheWrite: maybeNumber,
       /** Dollars, from pi's own model table. */
-      cost: maybe(z.object({ total: maybeNumber })),
+      cost: maybe(s.object({ total: maybeNumber })),
     }),
   ),
 });
-type AgentMessage = z.infer<typeof AgentMessage>;
+type AgentMessage = s.Infer<typeof AgentMessage>;
 
-const MessageEnd = z.object({ type: z.literal("message_end"), message: AgentMessage });
+const MessageEnd = s.object({ type: s.literal("message_end"), message: AgentMessage });
 
-const MessageUpdate = z.object({
-  type: z.literal("message_update"),
-  assistantMessageEvent: maybe(z.object({ type: z.string(), delta: maybeString })),
+const MessageUpdate = s.object({
+  type: s.literal("message_update"),
+  assistantMessageEvent: maybe(s.object({ type: s.string(), delta: maybeString })),
 });
 
-const ToolStart = z.object({
-  type: z.literal("tool_execution_start"),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  args: z.optional(z.unknown()),
+const ToolStart = s.object({
+  type: s.literal("tool_execution_start"),
+  toolCallId: s.string(),
+  toolName: s.string(),
+  args: s.optional(s.unknown()),
 });
 
-const ToolEnd = z.object({
-  type: z.literal("tool_execution_end"),
-  toolCallId: z.string(),
+const ToolEnd = s.object({
+  type: s.literal("tool_execution_end"),
+  toolCallId: s.string(),
   toolName: maybeString,
   isError: maybeBoolean,
 });
 
-const RetryStart = z.object({
-  type: z.literal("auto_retry_start"),
+const RetryStart = s.object({
+  type: s.literal("auto_retry_start"),
   attempt: maybeNumber,
   errorMessage: maybeString,
 });
 
-const RetryEnd = z.object({
-  type: z.literal("auto_retry_end"),
+const RetryEnd = s.object({
+  type: s.literal("auto_retry_end"),
   success: maybeBoolean,
   finalError: maybeString,
 });
 
-const AgentEnd = z.object({ type: z.literal("agent_end"), messages: maybe(z.array(AgentMessage)) });
+const AgentEnd = s.object({ type: s.literal("agent_end"), messages: maybe(s.array(AgentMessage)) });
 
 function usageOf(message: AgentMessage): Usage | undefined {
   const { usage } = message;

@@ -22,8 +22,9 @@ import { removeIfPresent } from "./remove.js";
 export interface AtomicWriteOptions {
   /** The file's mode; 0600 unless given. */
   readonly mode?: number;
-  /** Flush the text to disk before the rename (default true). Worth skipping only for files that
-   * describe processes, which a power cut ends anyway. */
+  /** Flush the text to disk before the rename (default true). Worth skipping only for files whose
+   * loss in a power cut costs nothing more than the cut does: records of processes, which it ends,
+   * and conversation records, whose agent sessions it can take too. */
   readonly fsync?: boolean;
 }
 

@@ -78,6 +78,10 @@ function isPlainOption(arg: string): boolean {
 export function parseDelegateArgs(
   args: readonly string[],
 ): { positionals: string[]; options: DelegateOptions } | undefined {
+  // No option at all (`scv delegate codex "…"`, the usual call): every argument is a positional, as
+  // parseArgs would say, without setting parseArgs up (~1 ms of a turn, its first use in a process).
+  if (args.every((arg) => arg === "-" || !arg.startsWith("-")))
+    return args.length === 0 ? undefined : { positionals: [...args], options: {} };
   const terminator = args.indexOf("--");
   const before = terminator === -1 ? args : args.slice(0, terminator);
   for (let i = 0; i < before.length; i += 1) {

@@ -37,6 +37,8 @@ async function commanderParse(args: readonly string[]): Promise<unknown> {
 
 const COMMON: readonly (readonly string[])[] = [
   ["claude", "hi"],
+  ["hi"],
+  ["claude", "é — 日本語\ntwo lines, a -dash and --dashes inside"],
   ["codex", "claude", "gemini", "Say hi"],
   ["-m", "sonnet", "claude", "hi", "--json"],
   ["claude:opus/high", "--effort", "low", "-q", "hi"],

@@ -46,6 +46,14 @@ export function isTurnTemp(path: string, handle: string): boolean {
  * folder only its owner can read. */
 export function removeTurnTemp(path: string): void {
   try {
+    // Most agents leave the folder empty, and rmdir(2) removes only an empty folder, never what a
+    // symlink points to.
+    rmdirSync(path);
+    return;
+  } catch {
+    // Not empty, not a folder, already gone: looked at below.
+  }
+  try {
     removeTree(path);
   } catch {
     // Left for the user; it is 0700.

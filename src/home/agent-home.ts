@@ -28,8 +28,8 @@ export function tightenCredentialFiles(home: string, files: readonly string[]): 
   for (const file of files) {
     const path = join(home, file);
     try {
-      const stats = lstatSync(path);
-      if (stats.isFile() && (stats.mode & 0o077) !== 0) chmodSync(path, 0o600);
+      const stats = lstatSync(path, { throwIfNoEntry: false });
+      if (stats?.isFile() && (stats.mode & 0o077) !== 0) chmodSync(path, 0o600);
     } catch {
       // Absent, or gone meanwhile.
     }

@@ -8,6 +8,9 @@ import { dirname } from "node:path";
 
 /** Creates `dir` and its missing parents with `mode` (before the umask); nothing when it exists. */
 export function makeDirs(dir: string, mode: number): void {
+  // Usually it is there already: a stat that finds it costs less than mkdir's EEXIST, for which
+  // Node builds an error object, message and stack.
+  if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
   try {
     mkdirSync(dir, { mode });
   } catch (error) {

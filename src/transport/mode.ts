@@ -8,11 +8,11 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import * as z from "zod/mini";
 import { type AdapterDescriptor, type ModeReport, unreachable } from "../adapters.js";
 import { ScvError } from "../errors.js";
-import { lazy } from "../lazy.js";
+import * as s from "../parsers/shape.js";
 import type { TurnEvent } from "../parsers/types.js";
+import { maybeString, readAs } from "../parsers/wire.js";
 import type { Policy } from "./env.js";
 import { createLineFramer } from "./framing.js";
 
@@ -245,16 +245,15 @@ export function findRollout(dir: string, threadId: string): string | undefined {
   return found === undefined ? undefined : join(dir, found);
 }
 
-const TurnContextLine = lazy(() =>
-  z.looseObject({
-    timestamp: z.catch(z.optional(z.string()), undefined),
-    type: z.literal("turn_context"),
-    payload: z.looseObject({
-      // An object `{ type, … }` today; a bare string is accepted in case a release flattens it.
-      sandbox_policy: z.union([z.string(), z.looseObject({ type: z.string() })]),
-    }),
+/** A rollout line, read like the CLIs' streams (parsers/shape.ts): only the fields looked at. */
+const TurnContextLine = s.object({
+  timestamp: maybeString,
+  type: s.literal("turn_context"),
+  payload: s.object({
+    // An object `{ type, … }` today; a bare string is accepted in case a release flattens it.
+    sandbox_policy: s.union([s.string(), s.object({ type: s.string() })]),
   }),
-);
+});
 
 /** Bytes read from a rollout file per look: a long conversation's file can be large, and the
  * event loop must keep serving the agent's stdout meanwhile. The next look goes on from there. */
@@ -312,9 +311,8 @@ export class RolloutReader {
     } catch {
       return;
     }
-    const parsed = TurnContextLine.safeParse(value);
-    if (!parsed.success) return;
-    const context = parsed.data;
+    const context = readAs(TurnContextLine, value);
+    if (context === null) return;
     const at = context.timestamp === undefined ? Number.NaN : Date.parse(context.timestamp);
     if (!Number.isNaN(at) && at < this.since) return;
     const sandbox = context.payload.sandbox_policy;

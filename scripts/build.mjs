@@ -44,7 +44,7 @@ for (const [name, contents] of Object.entries(VENDORED)) {
 }
 // zod validates scv's config file, its records and results; a first turn without a config file
 // builds none of those schemas (src/lazy.ts), yet zod's module set-up (a hundred schema classes) ran
-// on every start. In the bundle `zod/mini` is a namespace whose members load zod on first use: its
+// on every start. In the bundle `zod/mini` is a module of functions that load zod on first call: its
 // code stays in app.js, and in the code cache of the commands that use it. Only what scv calls
 // (`z.<name>(`, the one way src/ uses zod at run time) is bundled, as a static import would.
 const zodCalled = new Set();
@@ -67,12 +67,18 @@ const lazyZod = {
     context.onLoad({ filter: /^namespace$/, namespace: "lazy-zod" }, () => ({
       loader: "js",
       resolveDir: process.cwd(),
+      // An ES module, so importers bind to its functions directly (a CommonJS namespace would be
+      // copied, getter by getter, into every module that imports zod). Its require of the module
+      // below is what esbuild initializes on first use only, zod with it.
       contents: [
         "let zod;",
-        // A require, so esbuild initializes the module below (and zod) on first use only.
         'const load = () => (zod ??= require("scv:zod-called"));',
-        `for (const name of ${JSON.stringify([...zodCalled].sort())})`,
-        "  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });",
+        ...[...zodCalled]
+          .sort()
+          .map(
+            (name, i) =>
+              `const call${i} = (...args) => load()[${JSON.stringify(name)}](...args); export { call${i} as ${name} };`,
+          ),
       ].join("\n"),
     }));
     context.onLoad({ filter: /^called$/, namespace: "lazy-zod" }, () => ({

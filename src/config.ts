@@ -2,13 +2,12 @@
 // key and what was expected: scv never runs on a half-loaded config.
 
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
 import { AGENT_NAMES } from "./adapters.js";
 import { isWaitable, parseDuration } from "./duration.js";
 import { ScvError } from "./errors.js";
-import { configPath, type Env } from "./home/paths.js";
+import { configCandidates, type Env } from "./home/paths.js";
 import { lazy } from "./lazy.js";
 import { issueText } from "./validation.js";
 
@@ -65,15 +64,6 @@ export interface LoadedConfig {
   readonly path: string;
   readonly exists: boolean;
   readonly config: Config;
-}
-
-/** Candidate config files, first match wins: `$SCV_CONFIG`; `$SCV_HOME/config.toml`; the platform
- * config directory. */
-export function configCandidates(env: Env = process.env): string[] {
-  if (env.SCV_CONFIG) return [env.SCV_CONFIG];
-  const candidates = env.SCV_HOME ? [join(env.SCV_HOME, "config.toml")] : [];
-  const platform = configPath({ ...env, SCV_HOME: undefined });
-  return [...candidates, platform];
 }
 
 export function loadConfig(env: Env = process.env): LoadedConfig {

@@ -1,16 +1,16 @@
 // How the `scv` executable (launcher.ts) runs the bundled CLI (dist/app.js): through V8's code cache.
 // Compiling scv's own code was the largest part of its start-up, paid again on every turn; Node 20
 // has no compile cache of its own (module.enableCompileCache is Node ≥ 22.1). The first run of a
-// command keeps what V8 compiled for it in $SCV_HOME/cache/v8 (private, like the rest of scv's home);
-// later runs of that command start from it. A cache that is missing, unreadable, or rejected by V8
+// command (and variant: `variant` below) keeps what V8 compiled for it in $SCV_HOME/cache/v8
+// (private, like the rest of scv's home); later runs of that command start from it. A cache that is missing, unreadable, or rejected by V8
 // (another Node, other flags) only costs that run the compile time: the CLI runs the same either way.
 
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { makeDirs } from "../home/make-dirs.js";
-import { scvHome } from "../home/paths.js";
+import { configCandidates, scvHome } from "../home/paths.js";
 
 export interface CompileCache {
   readonly dir: string;
@@ -38,7 +38,19 @@ export function compileCache(
   const prefix = `${buildId}-${process.version}-${process.arch}-`;
   // Each command compiles different code; its own cache holds exactly that.
   const command = /^[a-z][a-z-]{0,30}$/.test(argv[0] ?? "") ? argv[0] : "scv";
-  return { dir, prefix, file: join(dir, `${prefix}${command}.bin`) };
+  return { dir, prefix, file: join(dir, `${prefix}${command}${variant(env, argv)}.bin`) };
+}
+
+/** Besides the command, what decides the code a run compiles: continuing a conversation (its record,
+ * read with zod, and its lock) and a config file (TOML and its schema). V8 compiles on every run
+ * whatever the cache lacks, and a cache holds what the run that wrote it compiled: a continued turn
+ * whose cache a first turn wrote compiled ~10 ms of code each time. So each combination has its own. */
+function variant(env: NodeJS.ProcessEnv, argv: readonly string[]): string {
+  const continuing = argv.some(
+    (arg) => arg === "-c" || arg === "--continue" || arg.startsWith("--continue="),
+  );
+  const configured = configCandidates(env).some((path) => existsSync(path));
+  return `${continuing ? "-continue" : ""}${configured ? "-config" : ""}`;
 }
 
 function readCache(cache: CompileCache | undefined): Buffer | undefined {

@@ -42,6 +42,15 @@ export function configPath(env: Env = process.env): string {
   return join(xdgDir(env.XDG_CONFIG_HOME) ?? join(home, ".config"), "scv", "config.toml");
 }
 
+/** Candidate config files, first match wins: `$SCV_CONFIG`; `$SCV_HOME/config.toml`; the platform
+ * config directory. */
+export function configCandidates(env: Env = process.env): string[] {
+  if (env.SCV_CONFIG) return [env.SCV_CONFIG];
+  const candidates = env.SCV_HOME ? [join(env.SCV_HOME, "config.toml")] : [];
+  const platform = configPath({ ...env, SCV_HOME: undefined });
+  return [...candidates, platform];
+}
+
 /** The private home of one agent: `$SCV_HOME/agents/<name>`. */
 export function agentHome(name: string, env: Env = process.env): string {
   return join(scvHome(env), "agents", name);

@@ -26,6 +26,23 @@ describe("compileCache", () => {
     expect(compileCache(env, ["--version"], "b1")?.file).toBe(join(cacheDir(), `${prefix}scv.bin`));
     expect(compileCache(env, ["../x"], "b1")?.file).toBe(join(cacheDir(), `${prefix}scv.bin`));
   });
+
+  it("keeps continued turns and runs with a config file apart: each compiles code the others do not", () => {
+    mkdirSync(lab.world.scvHome);
+    const env: NodeJS.ProcessEnv = { SCV_HOME: lab.world.scvHome };
+    const name = (argv: string[], using = env) => compileCache(using, argv, "b1")?.file.split("-x64-")[1];
+    expect(name(["delegate", "codex", "hi"])).toBe("delegate.bin");
+    expect(name(["delegate", "-c", "codex-k3f9x2", "hi"])).toBe("delegate-continue.bin");
+    expect(name(["delegate", "--continue=codex-k3f9x2", "hi"])).toBe("delegate-continue.bin");
+    expect(name(["delegate", "--continue", "codex-k3f9x2", "hi"])).toBe("delegate-continue.bin");
+    writeFileSync(join(lab.world.scvHome, "config.toml"), "parallel = 2\n");
+    expect(name(["delegate", "codex", "hi"])).toBe("delegate-config.bin");
+    expect(name(["delegate", "-c", "codex-k3f9x2", "hi"])).toBe("delegate-continue-config.bin");
+    expect(name(["agents", "list"])).toBe("agents-config.bin");
+    // A config file named by SCV_CONFIG counts only when it is there.
+    const named = { ...env, SCV_CONFIG: join(lab.world.root, "absent.toml") };
+    expect(name(["delegate", "codex", "hi"], named)).toBe("delegate.bin");
+  });
 });
 
 describe("scv's code cache", () => {

@@ -37,6 +37,11 @@ function xdgDir(value: string | undefined): string | undefined {
 export function configPath(env: Env = process.env): string {
   if (env.SCV_CONFIG) return env.SCV_CONFIG;
   if (env.SCV_HOME) return join(env.SCV_HOME, "config.toml");
+  return platformConfigPath(env);
+}
+
+/** The config file in the platform config directory, whatever SCV_CONFIG and SCV_HOME say. */
+function platformConfigPath(env: Env): string {
   const home = userHome(env);
   if (process.platform === "darwin") return join(home, "Library", "Preferences", "scv", "config.toml");
   return join(xdgDir(env.XDG_CONFIG_HOME) ?? join(home, ".config"), "scv", "config.toml");
@@ -47,8 +52,7 @@ export function configPath(env: Env = process.env): string {
 export function configCandidates(env: Env = process.env): string[] {
   if (env.SCV_CONFIG) return [env.SCV_CONFIG];
   const candidates = env.SCV_HOME ? [join(env.SCV_HOME, "config.toml")] : [];
-  const platform = configPath({ ...env, SCV_HOME: undefined });
-  return [...candidates, platform];
+  return [...candidates, platformConfigPath(env)];
 }
 
 /** The private home of one agent: `$SCV_HOME/agents/<name>`. */

@@ -110,7 +110,8 @@ export function startProcess(options: ProcessOptions): AgentProcess {
   try {
     subprocess = spawn(options.file, [...options.args], {
       cwd: options.cwd,
-      env: { ...options.env },
+      // Node reads it, never changes it: no copy needed.
+      env: options.env as NodeJS.ProcessEnv,
       // `codex exec` waits forever on an open stdin pipe, even with a prompt argument: a pipe only
       // for a payload, closed once it is written.
       stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],

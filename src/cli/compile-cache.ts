@@ -2,8 +2,9 @@
 // Compiling scv's own code was the largest part of its start-up, paid again on every turn; Node 20
 // has no compile cache of its own (module.enableCompileCache is Node ≥ 22.1). The first run of a
 // command (and variant: `variant` below) keeps what V8 compiled for it in $SCV_HOME/cache/v8
-// (private, like the rest of scv's home); later runs of that command start from it. A cache that is missing, unreadable, or rejected by V8
-// (another Node, other flags) only costs that run the compile time: the CLI runs the same either way.
+// (private, like the rest of scv's home); later runs of that command start from it. A cache that is
+// missing, unreadable, or rejected by V8 (another Node, other flags) only costs that run the compile
+// time: the CLI runs the same either way.
 
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

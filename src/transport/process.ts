@@ -314,6 +314,8 @@ class TailBuffer {
   }
 
   text(): string {
+    // Most agents write nothing on stderr in a turn that went well.
+    if (this.size === 0) return "";
     const all = Buffer.concat(this.chunks);
     const kept = all.length > this.max ? all.subarray(all.length - this.max) : all;
     // A cut through a multi-byte character leaves replacement characters at the start.

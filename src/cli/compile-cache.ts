@@ -7,7 +7,6 @@
 // time: the CLI runs the same either way.
 
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { makeDirs } from "../home/make-dirs.js";
@@ -88,8 +87,9 @@ function writeCache(cache: CompileCache, data: Buffer): void {
 
 /** Runs the CLI bundle at `appPath` (CommonJS, already wrapped in its module function) as Node would,
  * with the code cache when there is one; `buildId` names that bundle's build, so a cache never
- * outlives it. */
-export function launch(appPath: string, buildId: string): void {
+ * outlives it. `require` resolves the bundle's own requires (its vendored libraries beside it): the
+ * launcher's, which lives in the same folder — `createRequire` would load node:module for it. */
+export function launch(appPath: string, buildId: string, require: NodeJS.Require): void {
   const cache = compileCache(process.env, process.argv.slice(2), buildId);
   const cachedData = readCache(cache);
   // scripts/build.mjs wrote the bundle as CommonJS's module function, so it compiles as read.
@@ -102,5 +102,5 @@ export function launch(appPath: string, buildId: string): void {
   }
   const module = { exports: {} };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run.call(module.exports, module.exports, createRequire(appPath), module, appPath, dirname(appPath));
+  run.call(module.exports, module.exports, require, module, appPath, dirname(appPath));
 }

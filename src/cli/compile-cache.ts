@@ -6,7 +6,18 @@
 // missing, unreadable, or rejected by V8 (another Node, other flags) only costs that run the compile
 // time: the CLI runs the same either way.
 
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { makeDirs } from "../home/make-dirs.js";
@@ -46,7 +57,13 @@ export function compileCache(
  * whatever the cache lacks, and a cache holds what the run that wrote it compiled: a continued turn
  * whose cache a first turn wrote compiled ~10 ms of code each time. So each combination has its own. */
 function variant(env: NodeJS.ProcessEnv, argv: readonly string[]): string {
-  const continuing = argv.some(
+  // Options end at `--`: a prompt "-c" continues nothing.
+  const end = argv.indexOf("--");
+  const options = end === -1 ? argv : argv.slice(0, end);
+  // Help compiles commander's program and none of the command: written by `scv delegate --help`,
+  // the command's cache would leave every later turn compiling its code (~20 ms each).
+  if (options.some((arg) => arg === "--help" || arg === "-h")) return "-help";
+  const continuing = options.some(
     (arg) => arg === "-c" || arg === "--continue" || arg.startsWith("--continue="),
   );
   const configured = configCandidates(env).some((path) => existsSync(path));
@@ -78,8 +95,22 @@ function writeCache(cache: CompileCache, data: Buffer): void {
         rmSync(path, { force: true });
     }
     const temp = `${cache.file}.${process.pid}.tmp`;
-    writeFileSync(temp, data, { mode: 0o600 });
-    renameSync(temp, cache.file);
+    try {
+      // Flushed before the rename: V8 does not check a cache's checksum, and a file that a power
+      // cut left zero-filled but whole would crash every later run instead of being rejected.
+      const fd = openSync(temp, "w", 0o600);
+      try {
+        writeFileSync(fd, data);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temp, cache.file);
+    } catch (error) {
+      // A full disk leaves part of a file; it must not stay behind, one per run.
+      rmSync(temp, { force: true });
+      throw error;
+    }
   } catch {
     // A cache that cannot be written costs the next run its compile time, nothing more.
   }

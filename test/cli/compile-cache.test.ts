@@ -4,10 +4,11 @@
 
 import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { compileCache, STALE_CACHE_MS } from "../../src/cli/compile-cache.js";
 import { useLab } from "../helpers/lab.js";
-import { scv } from "../helpers/scv.js";
+import { SCV, scv } from "../helpers/scv.js";
 
 const lab = useLab();
 
@@ -39,6 +40,11 @@ describe("compileCache", () => {
     expect(name(["delegate", "codex", "hi"])).toBe("delegate-config.bin");
     expect(name(["delegate", "-c", "codex-k3f9x2", "hi"])).toBe("delegate-continue-config.bin");
     expect(name(["agents", "list"])).toBe("agents-config.bin");
+    // Help runs commander and none of the command; a prompt after `--` is no option.
+    expect(name(["delegate", "--help"])).toBe("delegate-help.bin");
+    expect(name(["delegate", "-c", "codex-k3f9x2", "-h"])).toBe("delegate-help.bin");
+    expect(name(["delegate", "codex", "--", "-c"])).toBe("delegate-config.bin");
+    expect(name(["delegate", "codex", "--", "--help"])).toBe("delegate-config.bin");
     // A config file named by SCV_CONFIG counts only when it is there.
     const named = { ...env, SCV_CONFIG: join(lab.world.root, "absent.toml") };
     expect(name(["delegate", "codex", "hi"], named)).toBe("delegate.bin");
@@ -56,6 +62,25 @@ describe("scv's code cache", () => {
     expect(file).toMatch(new RegExp(`^[0-9a-f]{16}-${process.version}-${process.arch}-agents\\.bin$`));
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
     expect(statSync(join(cacheDir(), file ?? "")).mode & 0o777).toBe(0o600);
+  });
+
+  it("a write that fails (a file size limit) leaves no partial file behind, run after run", async () => {
+    mkdirSync(lab.world.scvHome, { mode: 0o700 });
+    for (let run = 0; run < 2; run += 1) {
+      // Node ignores SIGXFSZ: past the limit the write fails with EFBIG and the command goes on.
+      const limited = await execa(
+        "sh",
+        ["-c", `ulimit -f 40; exec "$0" "$@"`, process.execPath, SCV, "agents", "list"],
+        {
+          cwd: lab.world.project,
+          env: lab.world.env,
+          extendEnv: false,
+          reject: false,
+        },
+      );
+      expect([limited.exitCode, limited.stderr]).toEqual([0, ""]);
+    }
+    expect(cacheFiles()).toEqual([]);
   });
 
   it("a garbage cache changes nothing for the user and is replaced; another build's is pruned", async () => {

@@ -24,7 +24,7 @@ import {
   writeConversation,
 } from "../home/conversations.js";
 import { inspectStore, type StoreInspection } from "../home/keystore.js";
-import { agentHome, type Env } from "../home/paths.js";
+import { agentHome, configCandidates, type Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { KILL_REASON, refuseTooDeep, trackTurn } from "../home/running.js";
 import { turnExists } from "../home/turn-files.js";
@@ -34,7 +34,7 @@ import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
 import { randomUUID } from "../random.js";
 import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
-import { buildAgentCommand, isValidSessionId, type SessionArg } from "./argv.js";
+import { buildAgentCommand, checkEffort, checkModel, isValidSessionId, type SessionArg } from "./argv.js";
 import { agentEnvironment, type Policy } from "./env.js";
 import { createLineFramer } from "./framing.js";
 import { type ModeMismatch, refuseGrantedMode, watchMode } from "./mode.js";
@@ -164,6 +164,11 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const model = request.model ?? (record !== undefined ? record.model : settings.model);
   const effort = request.effort ?? (record !== undefined ? record.effort : settings.effort);
   const policy = request.policy ?? record?.policy ?? settings.policy ?? "default";
+  // A model or effort the config file gave is the file's to fix, not a flag's.
+  if (record === undefined && request.model === undefined && model !== undefined)
+    checkConfigured(context.env, entry, "model", () => checkModel(entry, model));
+  if (record === undefined && request.effort === undefined && effort !== undefined)
+    checkConfigured(context.env, entry, "effort", () => checkEffort(entry, effort));
   const cwd = projectDir(
     request.cwd === undefined ? (record?.cwd ?? context.cwd) : resolve(context.cwd, request.cwd),
   );
@@ -701,6 +706,24 @@ function agentOfHandle(handle: string | undefined): string | undefined {
 }
 
 /** Splits "what happened — what to do" at its last dash. */
+/** Runs `check` on a value of `[agents.<name>] key` in scv's config; its failure names the file and
+ * the key, as the config's own checks do. */
+function checkConfigured(env: Env, entry: AdapterDescriptor, key: string, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (!(error instanceof ScvError)) throw error;
+    const [what, hint] = splitMessage(error.message);
+    const file = configCandidates(env).find((path) => existsSync(path)) ?? "scv's config";
+    // The check's own hint says what would do, unless it is about the flag ("omit --effort").
+    const fix =
+      hint === undefined || hint.startsWith("omit ")
+        ? "remove it"
+        : `${hint.replace(/\.$/, "")}; or remove it`;
+    throw new ScvError("BAD_CONFIG", `${file}: agents.${entry.name}.${key}: ${what} — ${fix}`);
+  }
+}
+
 function splitMessage(message: string): [string, string | undefined] {
   const at = message.lastIndexOf(" — ");
   return at === -1 ? [message, undefined] : [message.slice(0, at), message.slice(at + 3)];

@@ -158,6 +158,35 @@ describe("claude", () => {
     expect(onlyCall(world).argv).toEqual(expect.arrayContaining(["--permission-mode", "bypassPermissions"]));
     expect(onlyCall(world).argv).toEqual(expect.arrayContaining(["--model", "haiku"]));
   });
+
+  it("names the config file and key of a model or effort it cannot take, not a flag", async () => {
+    await signIn(world, "claude");
+    const { writeFileSync } = await import("node:fs");
+    const config = join(world.root, "config.toml");
+    const cases: [string, string][] = [
+      [
+        'effort = "hihg"',
+        "agents.claude.effort: 'hihg' is not an effort level of Claude Code (API key) — use one of: low, medium, high, xhigh, max; or remove it",
+      ],
+      ['model = "bad model"', "agents.claude.model: 'bad model' is not a model id"],
+    ];
+    for (const [line, message] of cases) {
+      writeFileSync(config, `[agents.claude]\n${line}\n`);
+      const run = await scv(world, ["delegate", "claude", "Say hi"], { env: { SCV_CONFIG: config } });
+      expect([run.exitCode, run.stdout]).toEqual([2, ""]);
+      expect(run.stderr).toContain(`scv: ${config}: ${message}`);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    }
+    // Given on the command line, the same value is the flag's to fix.
+    writeFileSync(config, "[agents.claude]\n");
+    const flag = await scv(world, ["delegate", "claude", "--effort", "hihg", "Say hi"], {
+      env: { SCV_CONFIG: config },
+    });
+    expect([flag.exitCode, flag.stderr]).toEqual([
+      2,
+      "scv: 'hihg' is not an effort level of Claude Code (API key) — use one of: low, medium, high, xhigh, max\n",
+    ]);
+  });
 });
 
 describe("codex", () => {

@@ -9,6 +9,7 @@
 // here (bench: docs/benchmarks.md). execa still runs the sign-in commands.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import type { StopSignal } from "../stop.js";
 import { signalGroup, trackGroup, untrackGroup } from "./groups.js";
 
 /** Why scv ended a process itself. */
@@ -34,7 +35,7 @@ export interface ProcessOptions {
   readonly onStdout: (chunk: Buffer) => void;
   readonly onStderr?: (chunk: Buffer) => void;
   /** Aborting it ends the process group with termination "cancelled". */
-  readonly signal?: AbortSignal;
+  readonly signal?: StopSignal;
 }
 
 export interface ProcessExit {

@@ -22,8 +22,9 @@ import { runBounded } from "./transport/bounded.js";
 import { agentEnvironment } from "./transport/env.js";
 import { cleanUpAtExit } from "./transport/groups.js";
 
-// Every CLI without an npm install is asked at once: on two cores gemini, pi, opencode and amp took
-// 5–7 s to answer `--version` together (1.5–3 s alone), so 3 s dropped their versions (contract suite).
+// On two cores gemini, pi, opencode and amp took 5–7 s to answer `--version` together (1.5–3 s alone),
+// so 3 s dropped their versions (contract suite); `agents list` now asks as many at a time as there
+// are cores, and each has this long to itself.
 const VERSION_TIMEOUT_MS = 15_000;
 
 /** How much of an executable is read to recognise a shell shim (npm's and pnpm's are under 1 KB). */

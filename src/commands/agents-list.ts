@@ -1,6 +1,8 @@
 // `scv agents list`: every agent, whether its CLI is installed and where, its version, and what its
 // row supports.
 
+import { availableParallelism } from "node:os";
+import PQueue from "p-queue";
 import { ADAPTERS } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
 import { capabilities, locateAgent } from "../agents.js";
@@ -22,6 +24,10 @@ export interface AgentListing {
 
 export async function listAgents(env: NodeJS.ProcessEnv): Promise<AgentListing[]> {
   const { config } = loadConfig(env);
+  // CLIs asked `--version` take a core each for a second or more: all at once on two cores, each
+  // waited for the others and came near its own time limit (18 s for eight in one contract run).
+  // As many at a time as there are cores, each gets its limit to itself.
+  const probes = new PQueue({ concurrency: Math.max(2, availableParallelism()) });
   return Promise.all(
     ADAPTERS.map(async (entry): Promise<AgentListing> => {
       const path = locateAgent(entry, config, env) ?? null;
@@ -34,12 +40,9 @@ export async function listAgents(env: NodeJS.ProcessEnv): Promise<AgentListing[]
         version:
           path === null
             ? null
-            : await agentVersion({
-                entry,
-                executable: path,
-                env,
-                extra: agentSettings(config, entry.name).env,
-              }),
+            : await probes.add(() =>
+                agentVersion({ entry, executable: path, env, extra: agentSettings(config, entry.name).env }),
+              ),
         resume: caps.resume,
         structuredOutput: caps.structured,
         acp: caps.acp,

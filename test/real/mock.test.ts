@@ -171,6 +171,111 @@ describe("startMock", () => {
     expect(mock.requests.map((r) => r.reply)).toEqual([null, "MOCK-REPLY-1", "MOCK-REPLY-2"]);
   });
 
+  const SHELL_SCHEMA = {
+    type: "object",
+    properties: { command: { type: "string" }, description: { type: "string" }, timeout: { type: "number" } },
+    required: ["command", "description"],
+  };
+  /** A request of each shape offering a shell tool, then the same request carrying its result. */
+  const TOOL_REQUESTS: Record<MockShape, readonly [unknown, unknown]> = {
+    "openai-chat": [
+      { ...REQUEST, tools: [{ type: "function", function: { name: "bash", parameters: SHELL_SCHEMA } }] },
+      {
+        ...REQUEST,
+        messages: [...REQUEST.messages, { role: "tool", tool_call_id: "call_mock_0001", content: "" }],
+      },
+    ],
+    "openai-responses": [
+      {
+        model: "gpt-mock",
+        stream: true,
+        input: [],
+        tools: [{ type: "function", name: "shell", parameters: SHELL_SCHEMA }],
+      },
+      {
+        model: "gpt-mock",
+        stream: true,
+        input: [{ type: "function_call_output", call_id: "c", output: "" }],
+      },
+    ],
+    anthropic: [
+      {
+        model: "claude-mock",
+        stream: true,
+        messages: [],
+        tools: [{ name: "Bash", input_schema: SHELL_SCHEMA }],
+      },
+      {
+        model: "claude-mock",
+        stream: true,
+        messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "" }] }],
+      },
+    ],
+    gemini: [
+      {
+        contents: [],
+        tools: [{ functionDeclarations: [{ name: "run_shell_command", parameters: SHELL_SCHEMA }] }],
+      },
+      {
+        contents: [
+          { role: "user", parts: [{ functionResponse: { name: "run_shell_command", response: {} } }] },
+        ],
+      },
+    ],
+  };
+
+  /** The name and arguments of the one tool call a stream of `shape` carries. */
+  function streamedCall(shape: MockShape, data: unknown[]): { name: string; args: unknown } | undefined {
+    // biome-ignore lint/suspicious/noExplicitAny: test-only digging into wire JSON
+    const events = data.filter((d) => typeof d === "object") as any[];
+    switch (shape) {
+      case "openai-chat": {
+        const calls = events.flatMap((d) => d.choices?.[0]?.delta?.tool_calls ?? []);
+        const name = calls.find((call) => call.function?.name)?.function.name;
+        const args = calls.map((call) => call.function?.arguments ?? "").join("");
+        return name === undefined ? undefined : { name, args: JSON.parse(args) };
+      }
+      case "openai-responses": {
+        const item = events.find((d) => d.type === "response.output_item.done")?.item;
+        return item?.type === "function_call"
+          ? { name: item.name, args: JSON.parse(item.arguments) }
+          : undefined;
+      }
+      case "anthropic": {
+        const block = events.find((d) => d.type === "content_block_start")?.content_block;
+        const json = events
+          .filter((d) => d.delta?.type === "input_json_delta")
+          .map((d) => d.delta.partial_json);
+        return block?.type === "tool_use" ? { name: block.name, args: JSON.parse(json.join("")) } : undefined;
+      }
+      default: {
+        const call = events[0]?.candidates?.[0]?.content?.parts?.[0]?.functionCall;
+        return call === undefined ? undefined : { name: call.name, args: call.args };
+      }
+    }
+  }
+
+  it.each(Object.keys(GENERATE) as MockShape[])(
+    "%s tool mode calls the offered shell tool, then answers its result with text",
+    async (shape) => {
+      mock = await startMock({ shape, mode: "tool" });
+      const [offer, result] = TOOL_REQUESTS[shape];
+      const first = sseData(await (await post(mock, GENERATE[shape], offer)).text());
+      const call = streamedCall(shape, first);
+      expect(call?.args).toEqual({ command: "touch scv-tool-probe.txt", description: "Print a probe line" });
+      expect(mock.requests[0]?.reply).toBe(`tool:${call?.name}`);
+      const second = sseData(await (await post(mock, GENERATE[shape], result)).text());
+      expect(streamedCall(shape, second)).toBeUndefined();
+      expect(streamedText(shape, second)).toBe("MOCK-REPLY-2");
+    },
+  );
+
+  it("tool mode answers a request that offers no shell tool with text", async () => {
+    mock = await startMock({ shape: "openai-chat", mode: "tool" });
+    const res = await post(mock, GENERATE["openai-chat"], REQUEST);
+    expect(streamedText("openai-chat", sseData(await res.text()))).toBe("MOCK-REPLY-1");
+  });
+
   it("side routes succeed in any mode and unknown routes get 404", async () => {
     mock = await startMock({ shape: "anthropic", mode: "401" });
     expect((await fetch(`${mock.url}/v1/models`)).status).toBe(200);

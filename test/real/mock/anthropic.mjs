@@ -125,3 +125,86 @@ export function side(res, kind, ctx) {
   }));
   sendJson(res, 200, {}, { data: models, has_more: false, first_id: models[0].id, last_id: models[2].id });
 }
+
+/** The client tools a request offers, as `{name, schema}`. */
+export function offeredTools(body) {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  return tools
+    .filter((tool) => typeof tool?.name === "string" && tool.input_schema !== undefined)
+    .map((tool) => ({ name: tool.name, schema: tool.input_schema }));
+}
+
+/** Whether the conversation ends with a `tool_result` block. */
+export function carriesToolResult(body) {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const content = messages.at(-1)?.content;
+  return Array.isArray(content) && content.some((block) => block?.type === "tool_result");
+}
+
+/** Answers with one `tool_use` block (its input streamed as one `input_json_delta`). */
+export function replyToolCall(res, ctx) {
+  const body = ctx.body ?? {};
+  const model = typeof body.model === "string" ? body.model : "claude-mock";
+  const id = `msg_mock_${String(ctx.n).padStart(4, "0")}`;
+  const usage = { input_tokens: ctx.inputTokens, output_tokens: ctx.outputTokens };
+  const toolId = `toolu_mock_${String(ctx.n).padStart(4, "0")}`;
+  const block = { type: "tool_use", id: toolId, name: ctx.call.name, input: ctx.call.args };
+  if (!body.stream) {
+    sendJson(
+      res,
+      200,
+      {},
+      {
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [block],
+        stop_reason: "tool_use",
+        stop_sequence: null,
+        usage,
+      },
+    );
+    return;
+  }
+  sendSse(res, {}, [
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 1 },
+        },
+      },
+    ],
+    [
+      "content_block_start",
+      { type: "content_block_start", index: 0, content_block: { ...block, input: {} } },
+    ],
+    [
+      "content_block_delta",
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: JSON.stringify(ctx.call.args) },
+      },
+    ],
+    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    [
+      "message_delta",
+      {
+        type: "message_delta",
+        delta: { stop_reason: "tool_use", stop_sequence: null },
+        usage: { output_tokens: ctx.outputTokens },
+      },
+    ],
+    ["message_stop", { type: "message_stop" }],
+  ]);
+}

@@ -133,3 +133,45 @@ export function side(res, kind, ctx) {
   }));
   sendJson(res, 200, {}, { models });
 }
+
+/** The function declarations a request offers, as `{name, schema}`. */
+export function offeredTools(body) {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  return tools
+    .flatMap((tool) => (Array.isArray(tool?.functionDeclarations) ? tool.functionDeclarations : []))
+    .filter((declaration) => typeof declaration?.name === "string")
+    .map((declaration) => ({
+      name: declaration.name,
+      schema: declaration.parametersJsonSchema ?? declaration.parameters,
+    }));
+}
+
+/** Whether the conversation ends with a function's response. */
+export function carriesToolResult(body) {
+  const contents = Array.isArray(body.contents) ? body.contents : [];
+  const parts = contents.at(-1)?.parts;
+  return Array.isArray(parts) && parts.some((part) => part?.functionResponse !== undefined);
+}
+
+/** Answers with one `functionCall` part. */
+export function replyToolCall(res, ctx) {
+  const model = MODEL_PATH.exec(ctx.path)?.[1] ?? "gemini-mock";
+  const chunk = {
+    candidates: [
+      {
+        content: { parts: [{ functionCall: { name: ctx.call.name, args: ctx.call.args } }], role: "model" },
+        index: 0,
+        finishReason: "STOP",
+      },
+    ],
+    usageMetadata: {
+      promptTokenCount: ctx.inputTokens,
+      candidatesTokenCount: ctx.outputTokens,
+      totalTokenCount: ctx.inputTokens + ctx.outputTokens,
+    },
+    modelVersion: model,
+    responseId: `mock-${String(ctx.n).padStart(4, "0")}`,
+  };
+  if (!ctx.path.endsWith(":streamGenerateContent")) sendJson(res, 200, {}, chunk);
+  else sendSse(res, {}, [[null, chunk]]);
+}

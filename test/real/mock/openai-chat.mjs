@@ -62,3 +62,85 @@ export function reply(res, ctx) {
 export function side(res) {
   sendJson(res, 200, {}, openAiModels());
 }
+
+/** The function tools a request offers, as `{name, schema}`. */
+export function offeredTools(body) {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  return tools
+    .filter((tool) => tool?.type === "function" && typeof tool.function?.name === "string")
+    .map((tool) => ({ name: tool.function.name, schema: tool.function.parameters }));
+}
+
+/** Whether the conversation ends with a tool's result. */
+export function carriesToolResult(body) {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  return messages.at(-1)?.role === "tool";
+}
+
+/** Answers with one call of `ctx.call`, streamed as a name chunk and an arguments chunk. */
+export function replyToolCall(res, ctx) {
+  const body = ctx.body ?? {};
+  const model = typeof body.model === "string" ? body.model : "mock-model";
+  const id = `chatcmpl-mock-${String(ctx.n).padStart(4, "0")}`;
+  const created = Math.floor(Date.now() / 1000);
+  const usage = {
+    prompt_tokens: ctx.inputTokens,
+    completion_tokens: ctx.outputTokens,
+    total_tokens: ctx.inputTokens + ctx.outputTokens,
+  };
+  const { call } = ctx;
+  const args = JSON.stringify(call.args);
+  const toolCall = {
+    index: 0,
+    id: call.id,
+    type: "function",
+    function: { name: call.name, arguments: args },
+  };
+  if (!body.stream) {
+    sendJson(
+      res,
+      200,
+      {},
+      {
+        id,
+        object: "chat.completion",
+        created,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: null, tool_calls: [toolCall] },
+            finish_reason: "tool_calls",
+          },
+        ],
+        usage,
+      },
+    );
+    return;
+  }
+  const chunk = (choices, extra = {}) => [
+    null,
+    { id, object: "chat.completion.chunk", created, model, choices, ...extra },
+  ];
+  const events = [
+    chunk([{ index: 0, delta: { role: "assistant", content: null }, finish_reason: null }]),
+    chunk([
+      {
+        index: 0,
+        delta: {
+          tool_calls: [
+            { index: 0, id: call.id, type: "function", function: { name: call.name, arguments: "" } },
+          ],
+        },
+        finish_reason: null,
+      },
+    ]),
+    chunk([
+      { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] }, finish_reason: null },
+    ]),
+    chunk([{ index: 0, delta: {}, finish_reason: "tool_calls" }]),
+  ];
+  if (body.stream_options?.include_usage) events.push(chunk([], { usage }));
+  events.push([null, "[DONE]"]);
+  sendSse(res, {}, events);
+}

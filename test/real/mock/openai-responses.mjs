@@ -77,3 +77,78 @@ export function reply(res, ctx) {
 export function side(res) {
   sendJson(res, 200, {}, openAiModels());
 }
+
+/** The function tools a request offers, as `{name, schema}`. */
+export function offeredTools(body) {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  return tools
+    .filter((tool) => tool?.type === "function" && typeof tool.name === "string")
+    .map((tool) => ({ name: tool.name, schema: tool.parameters }));
+}
+
+/** Whether the input ends with a tool's output. */
+export function carriesToolResult(body) {
+  const input = Array.isArray(body.input) ? body.input : [];
+  const type = input.at(-1)?.type;
+  return typeof type === "string" && type.endsWith("_output");
+}
+
+/** Answers with one `function_call` output item. */
+export function replyToolCall(res, ctx) {
+  const body = ctx.body ?? {};
+  const model = typeof body.model === "string" ? body.model : "gpt-mock";
+  const num = String(ctx.n).padStart(4, "0");
+  const args = JSON.stringify(ctx.call.args);
+  const item = {
+    id: `fc_mock_${num}`,
+    type: "function_call",
+    status: "completed",
+    call_id: ctx.call.id,
+    name: ctx.call.name,
+    arguments: args,
+  };
+  const usage = {
+    input_tokens: ctx.inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: ctx.outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: ctx.inputTokens + ctx.outputTokens,
+  };
+  const response = (status, output, u) => ({
+    id: `resp_mock_${num}`,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    status,
+    model,
+    output,
+    usage: u,
+    error: null,
+    incomplete_details: null,
+  });
+  if (!body.stream) {
+    sendJson(res, 200, {}, response("completed", [item], usage));
+    return;
+  }
+  const events = [
+    ["response.created", { type: "response.created", response: response("in_progress", [], null) }],
+    [
+      "response.output_item.added",
+      {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { ...item, status: "in_progress", arguments: "" },
+      },
+    ],
+    [
+      "response.function_call_arguments.delta",
+      { type: "response.function_call_arguments.delta", item_id: item.id, output_index: 0, delta: args },
+    ],
+    [
+      "response.function_call_arguments.done",
+      { type: "response.function_call_arguments.done", item_id: item.id, output_index: 0, arguments: args },
+    ],
+    ["response.output_item.done", { type: "response.output_item.done", output_index: 0, item }],
+    ["response.completed", { type: "response.completed", response: response("completed", [item], usage) }],
+  ].map(([event, data], i) => [event, { ...data, sequence_number: i }]);
+  sendSse(res, {}, events);
+}

@@ -7,10 +7,13 @@ export type MockShape = "anthropic" | "openai-responses" | "openai-chat" | "gemi
 /**
  * How generation requests are answered: `ok` replies; `401`/`429`/`500` send the vendor's error body
  * (429 with `retry-after: 1`); `529` (Anthropic overloaded_error) and `429-unified` (429 plus
- * `anthropic-ratelimit-unified-*` headers) are Anthropic extras; `hang` never answers.
+ * `anthropic-ratelimit-unified-*` headers) are Anthropic extras; `hang` never answers; `tool` answers
+ * a request offering a shell tool with a call of it (`touch scv-tool-probe.txt`), and the one carrying its
+ * result (or offering no shell tool) as `ok` does.
  */
 export type MockMode =
   | "ok"
+  | "tool"
   | "401"
   | "403-model"
   | "404-model"

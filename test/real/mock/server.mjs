@@ -7,13 +7,15 @@
 //   …run the CLI…; mock.requests[0].body; mock.setMode("429"); await mock.close();
 // Standalone:
 //   node test/real/mock/server.mjs --shape anthropic [--port 0] [--port-file F] [--log F.jsonl]
-//        [--mode ok|401|403-model|404-model|429|500|529|429-unified|hang] [--text MOCK-REPLY]
+//        [--mode ok|tool|401|403-model|404-model|429|500|529|429-unified|hang] [--text MOCK-REPLY]
 //   (POST /__mock/mode {"mode":"429"} switches the mode, GET /__mock/requests lists the requests)
 //
 // Each generation request answered in mode `ok` gets the text `<text>-<n>` (n counts this server's
 // successful generation requests, so a CLI's side calls consume numbers too) and usage numbers
-// input = ceil(request bytes / 4), output = 5 + n. Failing modes answer every generation request with the
-// vendor's real error body; side routes (models, count_tokens) always succeed; unknown routes get 404.
+// input = ceil(request bytes / 4), output = 5 + n. Mode `tool` answers a request that offers a shell
+// tool with a call of it (tools.mjs), and the request carrying its result with the text reply.
+// Failing modes answer every generation request with the vendor's real error body; side routes
+// (models, count_tokens) always succeed; unknown routes get 404.
 import { appendFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
@@ -23,6 +25,7 @@ import * as gemini from "./gemini.mjs";
 import { sendJson } from "./http.mjs";
 import * as openaiChat from "./openai-chat.mjs";
 import * as openaiResponses from "./openai-responses.mjs";
+import { toolCallFor } from "./tools.mjs";
 
 /** The API shapes, by name. */
 export const SHAPES = {
@@ -32,7 +35,18 @@ export const SHAPES = {
   gemini,
 };
 
-export const MODES = ["ok", "401", "403-model", "404-model", "429", "500", "529", "429-unified", "hang"];
+export const MODES = [
+  "ok",
+  "tool",
+  "401",
+  "403-model",
+  "404-model",
+  "429",
+  "500",
+  "529",
+  "429-unified",
+  "hang",
+];
 
 const asyncDispose = Symbol.asyncDispose ?? Symbol.for("nodejs.asyncDispose");
 
@@ -160,7 +174,18 @@ export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port 
         res.on("close", () => hanging.delete(res));
         return;
       }
-      if (current !== "ok") {
+      if (current === "tool") {
+        const call = toolCallFor(api, body, generations + 1);
+        if (call !== undefined) {
+          const n = ++generations;
+          record.status = 200;
+          record.reply = `tool:${call.name}`;
+          finish();
+          api.replyToolCall(res, { body, path, n, call, inputTokens, outputTokens: 5 + n });
+          return;
+        }
+      }
+      if (current !== "ok" && current !== "tool") {
         const [status, headers, errorBody] = api.errorResponse(current);
         record.status = status;
         finish();

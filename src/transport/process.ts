@@ -9,6 +9,7 @@
 // here (bench: docs/benchmarks.md). execa still runs the sign-in commands.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import type { Writable } from "node:stream";
 import type { StopSignal } from "../stop.js";
 import { signalGroup, trackGroup, untrackGroup } from "./groups.js";
 
@@ -24,6 +25,9 @@ export interface ProcessOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Written to stdin, which is then closed; without it stdin is /dev/null. */
   readonly stdin?: string;
+  /** Keeps stdin an open pipe for the caller to write (`AgentProcess.input`): an ACP agent reads
+   * JSON-RPC there for as long as it runs. `stdin` is then not written. */
+  readonly openStdin?: boolean;
   /** Whole-process limit. */
   readonly timeoutMs?: number;
   /** Limit on time without any output (stdout or stderr). */
@@ -61,6 +65,8 @@ export interface AgentProcess {
   readonly stopping: boolean;
   /** Resolves once the process has exited, its group is gone and stdout is drained. */
   readonly done: Promise<ProcessExit>;
+  /** Its stdin, with `openStdin`; errors on it (EPIPE from an agent that died) are swallowed. */
+  readonly input?: Writable;
 }
 
 export const DEFAULT_GRACE_MS = 3_000;
@@ -115,7 +121,7 @@ export function startProcess(options: ProcessOptions): AgentProcess {
       env: options.env as NodeJS.ProcessEnv,
       // `codex exec` waits forever on an open stdin pipe, even with a prompt argument: a pipe only
       // for a payload, closed once it is written.
-      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      stdio: [options.stdin === undefined && !options.openStdin ? "ignore" : "pipe", "pipe", "pipe"],
       // Its own process group, so the agent's tools and MCP servers can be ended with it.
       detached: true,
     });
@@ -128,7 +134,8 @@ export function startProcess(options: ProcessOptions): AgentProcess {
     });
   }
   const pid = subprocess.pid;
-  if (options.stdin !== undefined && subprocess.stdin !== null) {
+  if (options.openStdin) subprocess.stdin?.on("error", () => {});
+  else if (options.stdin !== undefined && subprocess.stdin !== null) {
     // Written as the pipe drains while stdout is read, so a prompt of megabytes cannot deadlock
     // against an agent that writes before it reads. An agent that exits (or fails to start) without
     // reading it breaks the pipe: EPIPE changes nothing about how the turn ends.
@@ -255,6 +262,7 @@ export function startProcess(options: ProcessOptions): AgentProcess {
     get stopping() {
       return termination !== undefined;
     },
+    ...(options.openStdin && subprocess.stdin !== null ? { input: subprocess.stdin } : {}),
   };
 }
 

@@ -1,0 +1,239 @@
+// A stand-in ACP agent for the ACP client's tests: newline-delimited JSON-RPC on stdin/stdout,
+// written by hand (no SDK) the way the real CLIs write it. `node acp-agent.mjs <mode>`:
+//   replay:<cli>/<case>  answer initialize and session/new (or load) with the capture's own answers, and each
+//                        prompt with the updates, permission requests and answer of the capture's
+//                        prompt of the same rank (test/fixtures/acp/<cli>/<case>), in the client's
+//                        ids and session
+//   permission           a prompt asks to run `touch scv-tool-probe.txt` (Gemini's request shape);
+//                        allowed: the call completes and the reply is ALLOWED, else REJECTED
+//   cancel               a prompt sends one chunk and waits for session/cancel, then answers cancelled
+//   ignore-cancel        a prompt sends one chunk and never answers, cancel or not
+//   die                  a prompt sends one chunk, says "fatal: model crashed" on stderr, exits 3
+//   no-init              reads everything and never answers
+//   garbage              lines that are not JSON-RPC around and inside every answer
+//   flood:<n>            a prompt sends n one-character chunks, then answers
+//   grandchild           like replay:gemini/turn, with a sleeping grandchild in its process group
+//   protocol:<v>         answers initialize with protocol version <v>
+// Every mode exits when stdin ends. $FAKE_AGENT_DIR/acp-pids.json gets its pid (and the grandchild's).
+
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/acp/", import.meta.url));
+const mode = process.argv[2] ?? "replay:gemini/turn";
+const [kind, argument = ""] = mode.split(/:(.*)/s);
+const SESSION = "fake-session-1";
+
+const write = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+const update = (sessionId, value) =>
+  write({ method: "session/update", params: { sessionId, update: value } });
+const chunk = (sessionId, text) =>
+  update(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+
+const pids = [process.pid];
+if (kind === "grandchild") {
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+  pids.push(child.pid);
+}
+if (process.env.FAKE_AGENT_DIR)
+  writeFileSync(join(process.env.FAKE_AGENT_DIR, "acp-pids.json"), JSON.stringify(pids));
+
+/** The capture's lines as messages, with the client's requests among them in order. */
+function capture(name) {
+  const [cli, base] = name.split("/");
+  const read = (ext) =>
+    readFileSync(join(FIXTURES, cli, `${base}.${ext}`), "utf8")
+      .split("\n")
+      .filter((line) => line !== "");
+  const order = JSON.parse(readFileSync(join(FIXTURES, cli, `${base}.json`), "utf8")).order;
+  const sent = read("stdin").map((line) => JSON.parse(line));
+  const received = read("stdout");
+  const sequence = [];
+  let inIndex = 0;
+  let outIndex = 0;
+  for (const [dir] of order) {
+    if (dir === "in") sequence.push({ dir, message: sent[inIndex++] });
+    else sequence.push({ dir, line: received[outIndex++] });
+  }
+  return sequence;
+}
+
+/** What the agent says after the client's `nth` request of `method`, up to the client's next
+ * request: its answer and what came after it (Gemini CLI replays a loaded session after answering). */
+function replyTo(sequence, method, nth) {
+  let seen = -1;
+  let start = -1;
+  for (let index = 0; index < sequence.length; index += 1) {
+    const entry = sequence[index];
+    if (entry.dir !== "in" || entry.message.method !== method) continue;
+    seen += 1;
+    if (seen === nth) {
+      start = index;
+      break;
+    }
+  }
+  if (start < 0) return undefined;
+  const original = sequence[start].message;
+  const lines = [];
+  for (const entry of sequence.slice(start + 1)) {
+    if (entry.dir === "in") {
+      if (entry.message.method !== undefined) break;
+      continue;
+    }
+    lines.push(entry.line);
+  }
+  return { original, lines };
+}
+
+const waiting = new Map();
+let nextId = 1000;
+function ask(method, params) {
+  const id = nextId++;
+  write({ id, method, params });
+  return new Promise((resolve) => waiting.set(id, resolve));
+}
+
+const recorded = kind === "replay" || kind === "grandchild" ? capture(argument || "gemini/turn") : undefined;
+const counts = new Map();
+const cancels = new Set();
+
+async function replay(message) {
+  const nth = counts.get(message.method) ?? 0;
+  counts.set(message.method, nth + 1);
+  const reply = replyTo(recorded, message.method, nth);
+  if (reply === undefined) {
+    write({
+      id: message.id,
+      error: { code: -32601, message: `the capture has no ${message.method} #${nth}` },
+    });
+    return;
+  }
+  const recordedSession = reply.original.params?.sessionId;
+  const session = message.params?.sessionId;
+  for (const line of reply.lines) {
+    const text = recordedSession && session ? line.split(recordedSession).join(session) : line;
+    const value = JSON.parse(text);
+    if (value.method !== undefined && value.id !== undefined) {
+      // The agent's own request (a permission): asked in this run's ids, its answer awaited.
+      await ask(value.method, value.params);
+    } else if (value.method === undefined && value.id === reply.original.id) {
+      write({ ...value, id: message.id });
+    } else process.stdout.write(`${text}\n`);
+  }
+}
+
+async function prompt(message) {
+  const sessionId = message.params.sessionId;
+  switch (kind) {
+    case "permission": {
+      const toolCall = {
+        toolCallId: "call_fake_1",
+        status: "pending",
+        title: "touch scv-tool-probe.txt",
+        kind: "execute",
+      };
+      const answer = await ask("session/request_permission", {
+        sessionId,
+        options: [
+          { optionId: "proceed_always", name: "Allow for this session", kind: "allow_always" },
+          { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
+          { optionId: "cancel", name: "Reject", kind: "reject_once" },
+        ],
+        toolCall,
+      });
+      const chosen = answer.result?.outcome?.optionId;
+      if (chosen === "proceed_once" || chosen === "proceed_always") {
+        update(sessionId, {
+          sessionUpdate: "tool_call_update",
+          toolCallId: "call_fake_1",
+          status: "completed",
+        });
+        chunk(sessionId, "ALLOWED");
+      } else chunk(sessionId, "REJECTED");
+      write({ id: message.id, result: { stopReason: "end_turn" } });
+      return;
+    }
+    case "cancel":
+      chunk(sessionId, "partial");
+      cancels.add(() => write({ id: message.id, result: { stopReason: "cancelled" } }));
+      return;
+    case "ignore-cancel":
+      chunk(sessionId, "partial");
+      return;
+    case "die":
+      chunk(sessionId, "partial");
+      process.stderr.write("fatal: model crashed\n");
+      process.exit(3);
+      return;
+    case "flood": {
+      const count = Number(argument) || 1000;
+      for (let index = 0; index < count; index += 1) chunk(sessionId, "x");
+      write({
+        id: message.id,
+        result: { stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: count } },
+      });
+      return;
+    }
+    case "garbage":
+      process.stdout.write("garbage from a wrapper script\n");
+      chunk(sessionId, "MOCK-");
+      process.stdout.write('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":\n');
+      process.stdout.write("\u001b[?1004l\n");
+      chunk(sessionId, "REPLY");
+      write({ id: message.id, result: { stopReason: "end_turn" } });
+      return;
+    default:
+      await replay(message);
+  }
+}
+
+async function handle(message) {
+  if (message.method === undefined) {
+    waiting.get(message.id)?.(message);
+    waiting.delete(message.id);
+    return;
+  }
+  if (kind === "no-init") return;
+  if (kind === "garbage") process.stdout.write("not json at all\n");
+  switch (message.method) {
+    case "initialize":
+      if (recorded) return replay(message);
+      return write({
+        id: message.id,
+        result: {
+          protocolVersion: kind === "protocol" ? Number(argument) : 1,
+          agentInfo: { name: "fake-acp", version: "0.0.0" },
+          agentCapabilities: { loadSession: false },
+          authMethods: [],
+        },
+      });
+    case "session/new":
+    case "session/load":
+      if (recorded) return replay(message);
+      return write({ id: message.id, result: { sessionId: SESSION } });
+    case "session/prompt":
+      return prompt(message);
+    case "session/cancel":
+      for (const answer of cancels) answer();
+      cancels.clear();
+      return;
+    default:
+      if (message.id !== undefined)
+        write({ id: message.id, error: { code: -32601, message: "Method not found" } });
+  }
+}
+
+const lines = createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return;
+  }
+  void handle(message);
+});
+lines.on("close", () => process.exit(0));

@@ -4,8 +4,8 @@
 // the session `turn` made), drives it with raw JSON-RPC (rpc.ts) and writes `<case>.stdin` (client →
 // agent), `<case>.stdout` (agent → client), `<case>.stderr` and `<case>.json` (argv, timings, the
 // order of the lines, what the mock received). Paths under the lab home are written as /home/user.
-// The adapters (claude-acp, codex-acp) are read from $SCV_ACP_ADAPTERS/node_modules/.bin; a Node to
-// run them with from $SCV_ACP_NODE (default: this one).
+// The adapters (claude-acp, codex-acp) are read from $SCV_ACP_ADAPTERS/node_modules; a Node to run
+// them with from $SCV_ACP_NODE (default: this one). $SCV_ACP_OUT writes the captures elsewhere.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -25,7 +25,7 @@ import { PROBE_FILE } from "../mock/tools.mjs";
 import { type Answer, type Json, RawAcp } from "./rpc.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const OUT = join(REPO, "test", "fixtures", "acp");
+const OUT = process.env.SCV_ACP_OUT ?? join(REPO, "test", "fixtures", "acp");
 
 interface Profile {
   /** The CLI whose mock recipe configures it. */

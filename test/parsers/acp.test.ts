@@ -2,10 +2,12 @@
 // scv's normalized events and turn — replies, tool calls with their one-line summaries, usage in
 // each agent's place for it, failures in scv's classes — and on damaged streams.
 
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createAcpTurnParser, type TextNotices } from "../../src/parsers/acp.js";
 import type { TurnEvent } from "../../src/parsers/types.js";
 import { ANSWERED, promptWindow, runPrompt } from "./acp-run.js";
+import { FIXTURES } from "./run.js";
 
 /** Copilot CLI's notices (as its table row will name them). */
 const COPILOT_NOTICES: TextNotices = { error: /^Error: /, info: /^Info: / };
@@ -348,5 +350,19 @@ describe("codex-acp 2.6.0 (Codex 0.171.0) over ACP", () => {
       kind: "auth",
       message: "Authentication required",
     });
+  });
+});
+
+describe("mode changes reported in a turn", () => {
+  it("a config_option_update carrying the mode option becomes a mode event (Copilot's URL ids)", () => {
+    const window = promptWindow("copilot", "tool-full");
+    const update = readFileSync(`${FIXTURES}acp/copilot/tool-full.stdout`, "utf8")
+      .split("\n")
+      .find((line) => line.includes('"sessionUpdate":"config_option_update"'));
+    const parser = createAcpTurnParser({ sessionId: window.sessionId, promptId: window.promptId });
+    expect(parser.push(update ?? "")).toEqual([
+      { type: "session", sessionId: window.sessionId },
+      { type: "mode", mode: "https://agentclientprotocol.com/protocol/session-modes#agent" },
+    ]);
   });
 });

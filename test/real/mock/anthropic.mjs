@@ -48,6 +48,15 @@ export function errorResponse(mode) {
 
 /** Answers a generation request with the reply text. */
 export function reply(res, ctx) {
+  answer(res, ctx, {
+    block: { type: "text", text: ctx.text },
+    deltas: splitReply(ctx.text).map((text) => ({ type: "text_delta", text })),
+    stopReason: "end_turn",
+  });
+}
+
+/** One message of one content block, as JSON or as its SSE events (the block's `deltas` among them). */
+function answer(res, ctx, { block, deltas, stopReason }) {
   const body = ctx.body ?? {};
   const model = typeof body.model === "string" ? body.model : "claude-mock";
   const id = `msg_mock_${String(ctx.n).padStart(4, "0")}`;
@@ -64,13 +73,14 @@ export function reply(res, ctx) {
       type: "message",
       role: "assistant",
       model,
-      content: [{ type: "text", text: ctx.text }],
-      stop_reason: "end_turn",
+      content: [block],
+      stop_reason: stopReason,
       stop_sequence: null,
       usage,
     });
     return;
   }
+  const start = block.type === "text" ? { ...block, text: "" } : { ...block, input: {} };
   const events = [
     [
       "message_start",
@@ -88,21 +98,15 @@ export function reply(res, ctx) {
         },
       },
     ],
-    [
-      "content_block_start",
-      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-    ],
+    ["content_block_start", { type: "content_block_start", index: 0, content_block: start }],
     ["ping", { type: "ping" }],
-    ...splitReply(ctx.text).map((text) => [
-      "content_block_delta",
-      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
-    ]),
+    ...deltas.map((delta) => ["content_block_delta", { type: "content_block_delta", index: 0, delta }]),
     ["content_block_stop", { type: "content_block_stop", index: 0 }],
     [
       "message_delta",
       {
         type: "message_delta",
-        delta: { stop_reason: "end_turn", stop_sequence: null },
+        delta: { stop_reason: stopReason, stop_sequence: null },
         usage: { output_tokens: ctx.outputTokens },
       },
     ],
@@ -143,68 +147,10 @@ export function carriesToolResult(body) {
 
 /** Answers with one `tool_use` block (its input streamed as one `input_json_delta`). */
 export function replyToolCall(res, ctx) {
-  const body = ctx.body ?? {};
-  const model = typeof body.model === "string" ? body.model : "claude-mock";
-  const id = `msg_mock_${String(ctx.n).padStart(4, "0")}`;
-  const usage = { input_tokens: ctx.inputTokens, output_tokens: ctx.outputTokens };
-  const toolId = `toolu_mock_${String(ctx.n).padStart(4, "0")}`;
-  const block = { type: "tool_use", id: toolId, name: ctx.call.name, input: ctx.call.args };
-  if (!body.stream) {
-    sendJson(
-      res,
-      200,
-      {},
-      {
-        id,
-        type: "message",
-        role: "assistant",
-        model,
-        content: [block],
-        stop_reason: "tool_use",
-        stop_sequence: null,
-        usage,
-      },
-    );
-    return;
-  }
-  sendSse(res, {}, [
-    [
-      "message_start",
-      {
-        type: "message_start",
-        message: {
-          id,
-          type: "message",
-          role: "assistant",
-          model,
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { ...usage, output_tokens: 1 },
-        },
-      },
-    ],
-    [
-      "content_block_start",
-      { type: "content_block_start", index: 0, content_block: { ...block, input: {} } },
-    ],
-    [
-      "content_block_delta",
-      {
-        type: "content_block_delta",
-        index: 0,
-        delta: { type: "input_json_delta", partial_json: JSON.stringify(ctx.call.args) },
-      },
-    ],
-    ["content_block_stop", { type: "content_block_stop", index: 0 }],
-    [
-      "message_delta",
-      {
-        type: "message_delta",
-        delta: { stop_reason: "tool_use", stop_sequence: null },
-        usage: { output_tokens: ctx.outputTokens },
-      },
-    ],
-    ["message_stop", { type: "message_stop" }],
-  ]);
+  const id = `toolu_mock_${String(ctx.n).padStart(4, "0")}`;
+  answer(res, ctx, {
+    block: { type: "tool_use", id, name: ctx.call.name, input: ctx.call.args },
+    deltas: [{ type: "input_json_delta", partial_json: JSON.stringify(ctx.call.args) }],
+    stopReason: "tool_use",
+  });
 }

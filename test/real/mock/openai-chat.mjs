@@ -15,6 +15,15 @@ export function route(method, path) {
 export const errorResponse = openAiError;
 
 export function reply(res, ctx) {
+  answer(res, ctx, {
+    message: { role: "assistant", content: ctx.text },
+    deltas: [{ role: "assistant", content: "" }, ...splitReply(ctx.text).map((content) => ({ content }))],
+    finishReason: "stop",
+  });
+}
+
+/** One answer, as a chat.completion or as its SSE chunks (`deltas`, then the finish and usage). */
+function answer(res, ctx, { message, deltas, finishReason }) {
   const body = ctx.body ?? {};
   const model = typeof body.model === "string" ? body.model : "mock-model";
   const id = `chatcmpl-mock-${String(ctx.n).padStart(4, "0")}`;
@@ -33,14 +42,7 @@ export function reply(res, ctx) {
       object: "chat.completion",
       created,
       model,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", content: ctx.text },
-          logprobs: null,
-          finish_reason: "stop",
-        },
-      ],
+      choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
       usage,
     });
     return;
@@ -50,9 +52,8 @@ export function reply(res, ctx) {
     { id, object: "chat.completion.chunk", created, model, choices, ...extra },
   ];
   const events = [
-    chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]),
-    ...splitReply(ctx.text).map((content) => chunk([{ index: 0, delta: { content }, finish_reason: null }])),
-    chunk([{ index: 0, delta: {}, finish_reason: "stop" }]),
+    ...deltas.map((delta) => chunk([{ index: 0, delta, finish_reason: null }])),
+    chunk([{ index: 0, delta: {}, finish_reason: finishReason }]),
   ];
   if (body.stream_options?.include_usage) events.push(chunk([], { usage }));
   events.push([null, "[DONE]"]);
@@ -79,68 +80,20 @@ export function carriesToolResult(body) {
 
 /** Answers with one call of `ctx.call`, streamed as a name chunk and an arguments chunk. */
 export function replyToolCall(res, ctx) {
-  const body = ctx.body ?? {};
-  const model = typeof body.model === "string" ? body.model : "mock-model";
-  const id = `chatcmpl-mock-${String(ctx.n).padStart(4, "0")}`;
-  const created = Math.floor(Date.now() / 1000);
-  const usage = {
-    prompt_tokens: ctx.inputTokens,
-    completion_tokens: ctx.outputTokens,
-    total_tokens: ctx.inputTokens + ctx.outputTokens,
-  };
   const { call } = ctx;
   const args = JSON.stringify(call.args);
-  const toolCall = {
-    index: 0,
-    id: call.id,
-    type: "function",
-    function: { name: call.name, arguments: args },
-  };
-  if (!body.stream) {
-    sendJson(
-      res,
-      200,
-      {},
-      {
-        id,
-        object: "chat.completion",
-        created,
-        model,
-        choices: [
-          {
-            index: 0,
-            message: { role: "assistant", content: null, tool_calls: [toolCall] },
-            finish_reason: "tool_calls",
-          },
-        ],
-        usage,
-      },
-    );
-    return;
-  }
-  const chunk = (choices, extra = {}) => [
-    null,
-    { id, object: "chat.completion.chunk", created, model, choices, ...extra },
-  ];
-  const events = [
-    chunk([{ index: 0, delta: { role: "assistant", content: null }, finish_reason: null }]),
-    chunk([
-      {
-        index: 0,
-        delta: {
-          tool_calls: [
-            { index: 0, id: call.id, type: "function", function: { name: call.name, arguments: "" } },
-          ],
-        },
-        finish_reason: null,
-      },
-    ]),
-    chunk([
-      { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] }, finish_reason: null },
-    ]),
-    chunk([{ index: 0, delta: {}, finish_reason: "tool_calls" }]),
-  ];
-  if (body.stream_options?.include_usage) events.push(chunk([], { usage }));
-  events.push([null, "[DONE]"]);
-  sendSse(res, {}, events);
+  const named = { index: 0, id: call.id, type: "function", function: { name: call.name, arguments: "" } };
+  answer(res, ctx, {
+    message: {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ ...named, function: { ...named.function, arguments: args } }],
+    },
+    deltas: [
+      { role: "assistant", content: null },
+      { tool_calls: [named] },
+      { tool_calls: [{ index: 0, function: { arguments: args } }] },
+    ],
+    finishReason: "tool_calls",
+  });
 }

@@ -15,11 +15,30 @@ export function route(method, path) {
 export const errorResponse = openAiError;
 
 export function reply(res, ctx) {
+  const itemId = `msg_mock_${String(ctx.n).padStart(4, "0")}`;
+  const part = { type: "output_text", text: ctx.text, annotations: [] };
+  const item = { id: itemId, type: "message", status: "completed", role: "assistant", content: [part] };
+  const base = { item_id: itemId, output_index: 0, content_index: 0 };
+  answer(res, ctx, item, { ...item, status: "in_progress", content: [] }, [
+    [
+      "response.content_part.added",
+      { type: "response.content_part.added", ...base, part: { ...part, text: "" } },
+    ],
+    ...splitReply(ctx.text).map((delta) => [
+      "response.output_text.delta",
+      { type: "response.output_text.delta", ...base, delta },
+    ]),
+    ["response.output_text.done", { type: "response.output_text.done", ...base, text: ctx.text }],
+    ["response.content_part.done", { type: "response.content_part.done", ...base, part }],
+  ]);
+}
+
+/** A response of one output `item`, as JSON or as its SSE events (`added`, the item's own `events`,
+ * done, completed). */
+function answer(res, ctx, item, added, events) {
   const body = ctx.body ?? {};
   const model = typeof body.model === "string" ? body.model : "gpt-mock";
   const num = String(ctx.n).padStart(4, "0");
-  const responseId = `resp_mock_${num}`;
-  const itemId = `msg_mock_${num}`;
   const created = Math.floor(Date.now() / 1000);
   const usage = {
     input_tokens: ctx.inputTokens,
@@ -28,10 +47,8 @@ export function reply(res, ctx) {
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: ctx.inputTokens + ctx.outputTokens,
   };
-  const part = { type: "output_text", text: ctx.text, annotations: [] };
-  const item = { id: itemId, type: "message", status: "completed", role: "assistant", content: [part] };
   const response = (status, output, u) => ({
-    id: responseId,
+    id: `resp_mock_${num}`,
     object: "response",
     created_at: created,
     status,
@@ -46,32 +63,15 @@ export function reply(res, ctx) {
     sendJson(res, 200, headers, response("completed", [item], usage));
     return;
   }
-  const base = { item_id: itemId, output_index: 0, content_index: 0 };
-  const events = [
+  const all = [
     ["response.created", { type: "response.created", response: response("in_progress", [], null) }],
     ["response.in_progress", { type: "response.in_progress", response: response("in_progress", [], null) }],
-    [
-      "response.output_item.added",
-      {
-        type: "response.output_item.added",
-        output_index: 0,
-        item: { ...item, status: "in_progress", content: [] },
-      },
-    ],
-    [
-      "response.content_part.added",
-      { type: "response.content_part.added", ...base, part: { ...part, text: "" } },
-    ],
-    ...splitReply(ctx.text).map((delta) => [
-      "response.output_text.delta",
-      { type: "response.output_text.delta", ...base, delta },
-    ]),
-    ["response.output_text.done", { type: "response.output_text.done", ...base, text: ctx.text }],
-    ["response.content_part.done", { type: "response.content_part.done", ...base, part }],
+    ["response.output_item.added", { type: "response.output_item.added", output_index: 0, item: added }],
+    ...events,
     ["response.output_item.done", { type: "response.output_item.done", output_index: 0, item }],
     ["response.completed", { type: "response.completed", response: response("completed", [item], usage) }],
   ].map(([event, data], i) => [event, { ...data, sequence_number: i }]);
-  sendSse(res, headers, events);
+  sendSse(res, headers, all);
 }
 
 export function side(res) {
@@ -95,60 +95,24 @@ export function carriesToolResult(body) {
 
 /** Answers with one `function_call` output item. */
 export function replyToolCall(res, ctx) {
-  const body = ctx.body ?? {};
-  const model = typeof body.model === "string" ? body.model : "gpt-mock";
-  const num = String(ctx.n).padStart(4, "0");
   const args = JSON.stringify(ctx.call.args);
   const item = {
-    id: `fc_mock_${num}`,
+    id: `fc_mock_${String(ctx.n).padStart(4, "0")}`,
     type: "function_call",
     status: "completed",
     call_id: ctx.call.id,
     name: ctx.call.name,
     arguments: args,
   };
-  const usage = {
-    input_tokens: ctx.inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
-    output_tokens: ctx.outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: ctx.inputTokens + ctx.outputTokens,
-  };
-  const response = (status, output, u) => ({
-    id: `resp_mock_${num}`,
-    object: "response",
-    created_at: Math.floor(Date.now() / 1000),
-    status,
-    model,
-    output,
-    usage: u,
-    error: null,
-    incomplete_details: null,
-  });
-  if (!body.stream) {
-    sendJson(res, 200, {}, response("completed", [item], usage));
-    return;
-  }
-  const events = [
-    ["response.created", { type: "response.created", response: response("in_progress", [], null) }],
-    [
-      "response.output_item.added",
-      {
-        type: "response.output_item.added",
-        output_index: 0,
-        item: { ...item, status: "in_progress", arguments: "" },
-      },
-    ],
+  const position = { item_id: item.id, output_index: 0 };
+  answer(res, ctx, item, { ...item, status: "in_progress", arguments: "" }, [
     [
       "response.function_call_arguments.delta",
-      { type: "response.function_call_arguments.delta", item_id: item.id, output_index: 0, delta: args },
+      { type: "response.function_call_arguments.delta", ...position, delta: args },
     ],
     [
       "response.function_call_arguments.done",
-      { type: "response.function_call_arguments.done", item_id: item.id, output_index: 0, arguments: args },
+      { type: "response.function_call_arguments.done", ...position, arguments: args },
     ],
-    ["response.output_item.done", { type: "response.output_item.done", output_index: 0, item }],
-    ["response.completed", { type: "response.completed", response: response("completed", [item], usage) }],
-  ].map(([event, data], i) => [event, { ...data, sequence_number: i }]);
-  sendSse(res, {}, events);
+  ]);
 }

@@ -122,6 +122,9 @@ export function modeOption(options: s.Infer<typeof ConfigOptions>["configOptions
 const JSON_RPC_CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32800, -32000, -32002]);
 /** ACP's `auth_required`: the Claude and Codex adapters answer a 401 with it. */
 const AUTH_REQUIRED = -32000;
+/** JSON-RPC's invalid params: naming the model, the model value was refused (the Claude adapter's
+ * "Invalid value for config option model: …"). */
+const INVALID_PARAMS = -32602;
 
 /** The most specific words of an error: an HTTP body's `error.message` (Gemini sends the body as
  * the message), `data.details` (Qwen's `Internal error`), `data.message`, or the message. */
@@ -153,7 +156,8 @@ export function failureOfRpcError(value: unknown): TurnFailure | null {
   const kind: FailureKind =
     unavailableModel(message) ??
     kindFromStatus(status) ??
-    (error.code === AUTH_REQUIRED ? "auth" : classifyErrorText(message));
+    (error.code === AUTH_REQUIRED ? "auth" : undefined) ??
+    (error.code === INVALID_PARAMS && /\bmodel\b/i.test(message) ? "model" : classifyErrorText(message));
   const resetsAt = kind === "rate-limit" ? resetTimeIn(words) : undefined;
   return resetsAt === undefined ? { kind, message } : { kind, message, resetsAt };
 }

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createAcpTurnParser, type TextNotices } from "../../src/parsers/acp.js";
+import { failureOfRpcError } from "../../src/parsers/acp-wire.js";
 import type { TurnEvent } from "../../src/parsers/types.js";
 import { ANSWERED, promptWindow, runPrompt } from "./acp-run.js";
 import { FIXTURES } from "./run.js";
@@ -364,5 +365,38 @@ describe("mode changes reported in a turn", () => {
       { type: "session", sessionId: window.sessionId },
       { type: "mode", mode: "https://agentclientprotocol.com/protocol/session-modes#agent" },
     ]);
+  });
+});
+
+describe("errors answering a model switch (captured `model` cases)", () => {
+  /** The error answers in a capture's stdout. */
+  function errors(cli: string): unknown[] {
+    return readFileSync(`${FIXTURES}acp/${cli}/model.stdout`, "utf8")
+      .split("\n")
+      .filter((line) => line.includes('"error":{'))
+      .map((line) => (JSON.parse(line) as { error: unknown }).error);
+  }
+
+  it("an unknown model is a model failure, in each agent's words", () => {
+    expect(errors("qwen").map(failureOfRpcError)).toEqual([
+      { kind: "model", message: "Model 'no-such-model' not found for authType 'openai'" },
+    ]);
+    expect(errors("opencode").map(failureOfRpcError)[0]).toEqual({
+      kind: "model",
+      message: "Invalid params: model not found: no-such-model",
+    });
+    expect(errors("claude-acp").map(failureOfRpcError)).toEqual([
+      { kind: "model", message: "Invalid params: Invalid value for config option model: no-such-model" },
+    ]);
+  });
+
+  it("a bare `Invalid params` says nothing more (codex-acp)", () => {
+    expect(errors("codex-acp").map(failureOfRpcError)).toEqual([
+      { kind: "other", message: "Invalid params" },
+    ]);
+  });
+
+  it("a model on an unreachable service (OpenCode Zen, offline) is not an auth or model failure", () => {
+    expect(errors("opencode").map(failureOfRpcError)[1]).toMatchObject({ kind: "other" });
   });
 });

@@ -2,8 +2,9 @@
 // like a turn's CLI (process.ts: its own process group, tracked, ended with its group), initialized
 // within a time limit, then asked for sessions and prompts. Nothing here waits without a bound: every
 // request races the agent's exit, and a prompt also its cancellation and time limit. Messages are
-// handed on raw (the SDK's `*` handlers): parsers/acp.ts reads them leniently, where the SDK's own
-// schemas would reject or strip what today's agents send.
+// handed on raw (the SDK's `*` handlers): parsers/acp.ts reads them leniently, where the SDK's typed
+// handlers refuse a whole message over one field (an update kind newer than the SDK, a missing
+// title).
 
 import { Writable } from "node:stream";
 import { client, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";

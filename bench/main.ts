@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FAN_OUT, type FanOutResult, fanOutBench } from "./fanout.js";
 import { fixed, type Machine, machine, OUT } from "./lib.js";
-import { type OverheadResult, overheadBench } from "./overhead.js";
+import { type BuildFigures, type OverheadResult, overheadBench } from "./overhead.js";
 import { type ParserRow, parserBench } from "./parsers/bench.js";
 import { createWorld } from "./world.js";
 
@@ -54,28 +54,34 @@ function parserTable(rows: readonly ParserRow[]): string {
 }
 
 function overheadTable(result: OverheadResult): string {
-  const { medianMs: m, medianCpuMs: cpu, baseline: b } = result;
+  const { direct, floor, node } = result;
+  const [own, ...baselines] = result.builds;
+  if (own === undefined) throw new Error("no build measured");
+  const turnRows = (label: string, build: BuildFigures) => [
+    `| \`${label}delegate claude "hi"\` | ${fixed(build.first.medianMs)} ms | ${fixed(build.first.addedMs)} ms | ${fixed(build.first.medianCpuMs)} ms |`,
+    `| \`${label}delegate -c <conversation> "hi"\` (a continued turn) | ${fixed(build.continued.medianMs)} ms | ${fixed(build.continued.addedMs)} ms | ${fixed(build.continued.medianCpuMs)} ms |`,
+  ];
+  const ratioRows = (label: string, build: BuildFigures, target: boolean) => [
+    `| ${label}added / floor added | ${fixed(build.first.toFloor, 2)}× | ${target ? `≤ ${TARGET.overhead}×: ${met(build.first.toFloor <= TARGET.overhead)}` : "—"} |`,
+    `| ${label}continued turn added / floor added | ${fixed(build.continued.toFloor, 2)}× | — |`,
+  ];
   return [
     `| Command (${result.runs} interleaved runs each) | Median wall | Added to the agent alone (median of per-round differences) | Median CPU (user+sys) |`,
     "|---|---|---|---|",
-    `| fake \`claude\` run directly | ${fixed(m.direct)} ms | — | — |`,
-    `| minimal Node wrapper (bench/floor.mjs) | ${fixed(m.floor)} ms | ${fixed(result.floorAddedMs)} ms | ${fixed(cpu.floor)} ms |`,
-    `| \`scv delegate claude "hi"\` | ${fixed(m.scv)} ms | ${fixed(result.scvAddedMs)} ms | ${fixed(cpu.scv)} ms |`,
-    `| \`scv delegate -c <conversation> "hi"\` (a continued turn) | ${fixed(m.continued)} ms | ${fixed(result.continuedAddedMs)} ms | ${fixed(cpu.continued)} ms |`,
-    `| bare \`node -e 0\` | ${fixed(m.node)} ms | — | ${fixed(cpu.node)} ms |`,
-    ...(b === undefined
-      ? []
-      : [
-          `| baseline \`${b.scv}\` | ${fixed(b.medianMs)} ms | ${fixed(b.addedMs)} ms | ${fixed(b.medianCpuMs)} ms |`,
-        ]),
+    `| fake \`claude\` run directly | ${fixed(direct.medianMs)} ms | — | — |`,
+    `| minimal Node wrapper (bench/floor.mjs) | ${fixed(floor.medianMs)} ms | ${fixed(floor.addedMs)} ms | ${fixed(floor.medianCpuMs)} ms |`,
+    ...turnRows("scv ", own),
+    ...baselines.flatMap((build, i) => turnRows(`baseline ${i + 1}: `, build)),
+    `| bare \`node -e 0\` | ${fixed(node.medianMs)} ms | — | ${fixed(node.medianCpuMs)} ms |`,
     "",
+    ...baselines.map((build, i) => `Baseline ${i + 1}: \`${build.scv}\``),
+    ...(baselines.length === 0 ? [] : [""]),
     "| Ratio | Value | Target |",
     "|---|---|---|",
-    `| scv added / floor added | ${fixed(result.scvToFloor, 2)}× | ≤ ${TARGET.overhead}×: ${met(result.scvToFloor <= TARGET.overhead)} |`,
-    `| continued turn added / floor added | ${fixed(result.continuedToFloor, 2)}× | — |`,
-    ...(b === undefined ? [] : [`| baseline added / floor added | ${fixed(b.toFloor, 2)}× | — |`]),
-    `| scv added / \`node -e 0\` | ${fixed(result.scvToNode, 2)}× | — |`,
-    `| floor added / \`node -e 0\` | ${fixed(result.floorToNode, 2)}× | — |`,
+    ...ratioRows("scv ", own, true),
+    ...baselines.flatMap((build, i) => ratioRows(`baseline ${i + 1}: `, build, false)),
+    `| scv added / \`node -e 0\` | ${fixed(own.first.addedMs / node.medianMs, 2)}× | — |`,
+    `| floor added / \`node -e 0\` | ${fixed(floor.addedMs / node.medianMs, 2)}× | — |`,
   ].join("\n");
 }
 
@@ -105,27 +111,32 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   const only = option("only");
-  const baselineDir = option("baseline");
-  const baselineScv = baselineDir === undefined ? undefined : resolve(baselineDir, "scv.js");
+  const runs = option("runs");
+  const baselines = args
+    .filter((arg) => arg.startsWith("--baseline="))
+    .map((arg) => resolve(arg.slice("--baseline=".length), "scv.js"));
   if (
-    args.some((arg) => arg !== "--quick" && !arg.startsWith("--only=") && !arg.startsWith("--baseline=")) ||
-    (only !== undefined && !isBench(only))
+    args.some((arg) => arg !== "--quick" && !/^--(only|baseline|runs)=/.test(arg)) ||
+    (only !== undefined && !isBench(only)) ||
+    (runs !== undefined && !/^[1-9]\d{0,3}$/.test(runs))
   ) {
     process.stderr.write(
-      `usage: npm run bench [-- [--quick] [--only=${BENCHES.join("|")}] [--baseline=<another build's dist/>]]\n`,
+      `usage: npm run bench [-- [--quick] [--only=${BENCHES.join("|")}] [--runs=<overhead rounds>] [--baseline=<another build's dist/>]…]\n`,
     );
     process.exitCode = 2;
     return;
   }
-  if (baselineScv !== undefined && !existsSync(baselineScv)) {
+  const missing = baselines.find((scv) => !existsSync(scv));
+  if (missing !== undefined) {
     process.stderr.write(
-      `bench: no ${baselineScv} — pass --baseline the dist/ folder of another build (docs/benchmarks.md shows how to make one)\n`,
+      `bench: no ${missing} — pass --baseline the dist/ folder of another build (docs/benchmarks.md shows how to make one)\n`,
     );
     process.exitCode = 2;
     return;
   }
   const quick = args.includes("--quick");
   const plan = quick ? QUICK : FULL;
+  const overheadRuns = runs === undefined ? plan.overhead.runs : Number(runs);
   const started = Date.now();
   const host = machine();
   const log = (line: string) => process.stderr.write(`${line} (${fixed((Date.now() - started) / 1000)} s)\n`);
@@ -139,11 +150,11 @@ async function main(): Promise<void> {
   let overhead: OverheadResult | undefined;
   let fanOut: FanOutResult | undefined;
   if (wanted("overhead") || wanted("fan-out")) {
-    const world = createWorld(baselineScv);
+    const world = createWorld(baselines);
     try {
       if (wanted("overhead")) {
         log("overhead…");
-        overhead = await overheadBench(world, plan.overhead.runs, plan.overhead.warmup);
+        overhead = await overheadBench(world, overheadRuns, plan.overhead.warmup);
       }
       if (wanted("fan-out")) {
         log("fan-out…");

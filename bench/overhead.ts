@@ -2,64 +2,64 @@
 // the fake run directly, a minimal Node wrapper (bench/floor.mjs, the practical floor) and one bare
 // `node -e 0`, interleaved round by round so all see the same machine. A continued turn
 // (`scv delegate -c <conversation> "hi"`, which also locks and reads the conversation's record) runs
-// in the same rounds. Each Node process also reports its own CPU time (bench/cpu-at-exit.cjs,
-// preloaded into all of them alike).
+// in the same rounds, and so do both turns of every other build given with `--baseline`. Each Node
+// process also reports its own CPU time (bench/cpu-at-exit.cjs, preloaded into all of them alike).
 
 import { join } from "node:path";
 import { median, mustRun, ROOT, type Run } from "./lib.js";
-import { CLAUDE_ARGS, FLOOR, REPLY, SCV, type World } from "./world.js";
+import { type Build, CLAUDE_ARGS, FLOOR, REPLY, type World } from "./world.js";
 
-type Variant = "direct" | "floor" | "scv" | "continued" | "node" | "baseline";
-type NodeVariant = Exclude<Variant, "direct">;
 const CPU_AT_EXIT = join(ROOT, "bench", "cpu-at-exit.cjs");
+
+/** One command measured in every round. */
+type Subject =
+  | { readonly kind: "direct" | "floor" | "node" }
+  | { readonly kind: "first" | "continued"; readonly build: Build };
+
+/** What one build's two turns cost. */
+export interface BuildFigures {
+  /** Its `scv.js`. */
+  readonly scv: string;
+  readonly first: TurnFigures;
+  readonly continued: TurnFigures;
+}
+
+export interface TurnFigures {
+  readonly medianMs: number;
+  readonly medianCpuMs: number;
+  /** Median over rounds of (this turn − the agent run directly) in the same round, ms. */
+  readonly addedMs: number;
+  /** addedMs / the floor's. */
+  readonly toFloor: number;
+}
 
 export interface OverheadResult {
   readonly runs: number;
-  /** Median wall time of each variant, ms. */
-  readonly medianMs: Readonly<Record<Exclude<Variant, "baseline">, number>>;
-  /** Median CPU time (user + system) of each Node process, ms. */
-  readonly medianCpuMs: Readonly<Record<Exclude<NodeVariant, "baseline">, number>>;
-  /** Median over rounds of (variant − direct) in the same round, ms. */
-  readonly scvAddedMs: number;
-  readonly continuedAddedMs: number;
-  readonly floorAddedMs: number;
-  readonly scvToFloor: number;
-  readonly continuedToFloor: number;
-  readonly scvToNode: number;
-  readonly floorToNode: number;
-  /** With `--baseline`: the other build's figures, measured in the same rounds. */
-  readonly baseline?: {
-    readonly scv: string;
-    readonly medianMs: number;
-    readonly medianCpuMs: number;
-    readonly addedMs: number;
-    readonly toFloor: number;
-  };
+  readonly direct: { readonly medianMs: number };
+  readonly floor: { readonly medianMs: number; readonly medianCpuMs: number; readonly addedMs: number };
+  readonly node: { readonly medianMs: number; readonly medianCpuMs: number };
+  /** This build (dist/), then each `--baseline` build in the order given. */
+  readonly builds: readonly BuildFigures[];
 }
 
-/** `conversation`: the handle the continued turns continue. */
-function start(world: World, variant: Variant, conversation = ""): Promise<Run> {
+/** `conversation`: the handle the build's continued turns continue. */
+function start(world: World, subject: Subject, conversations: ReadonlyMap<Build, string>): Promise<Run> {
   const options = { env: world.env, cwd: world.project };
-  const node = (args: readonly string[]) =>
-    mustRun(process.execPath, ["--require", CPU_AT_EXIT, ...args], options);
-  switch (variant) {
+  const node = (args: readonly string[], env = world.env) =>
+    mustRun(process.execPath, ["--require", CPU_AT_EXIT, ...args], { env, cwd: world.project });
+  switch (subject.kind) {
     case "direct":
       return mustRun(world.agent, CLAUDE_ARGS, options);
     case "floor":
       return node([FLOOR, world.agent, ...CLAUDE_ARGS]);
-    case "scv":
-      return node([SCV, "delegate", "claude", "hi"]);
-    case "continued":
-      return node([SCV, "delegate", "-c", conversation, "hi"]);
-    case "baseline": {
-      const baseline = world.baseline as NonNullable<World["baseline"]>;
-      return mustRun(process.execPath, ["--require", CPU_AT_EXIT, baseline.scv, "delegate", "claude", "hi"], {
-        env: baseline.env,
-        cwd: world.project,
-      });
-    }
     case "node":
       return node(["-e", "0"]);
+    case "first":
+      return node([subject.build.scv, "delegate", "claude", "hi"], subject.build.env);
+    case "continued": {
+      const handle = conversations.get(subject.build) ?? "";
+      return node([subject.build.scv, "delegate", "-c", handle, "hi"], subject.build.env);
+    }
   }
 }
 
@@ -70,77 +70,60 @@ function cpuMs(run: Run): number {
 }
 
 export async function overheadBench(world: World, runs: number, warmup: number): Promise<OverheadResult> {
-  const variants: Variant[] = [
-    "direct",
-    "floor",
-    "scv",
-    "continued",
-    "node",
-    ...(world.baseline ? (["baseline"] as const) : []),
+  const subjects: Subject[] = [
+    { kind: "direct" },
+    { kind: "floor" },
+    { kind: "node" },
+    ...world.builds.flatMap((build) => [
+      { kind: "first", build } as const,
+      { kind: "continued", build } as const,
+    ]),
   ];
-  let conversation = "";
-  for (const each of variants.filter((variant) => ["scv", "baseline", "continued"].includes(variant))) {
-    const check = await start(world, each, conversation);
+  // A first turn of each build, checked, starts the conversation its continued turns continue.
+  const conversations = new Map<Build, string>();
+  for (const build of world.builds) {
+    const check = await start(world, { kind: "first", build }, conversations);
     if (check.stdout.trim() !== REPLY)
-      throw new Error(`${each} scv delegate replied ${JSON.stringify(check.stdout)}`);
-    if (each === "scv") conversation = /conversation: (\S+)/.exec(check.stderr)?.[1] ?? "";
+      throw new Error(`${build.scv} delegate replied ${JSON.stringify(check.stdout)}`);
+    conversations.set(build, /conversation: (\S+)/.exec(check.stderr)?.[1] ?? "");
   }
-  const times: Record<Variant, number[]> = {
-    direct: [],
-    floor: [],
-    scv: [],
-    continued: [],
-    node: [],
-    baseline: [],
-  };
-  const cpu: Record<NodeVariant, number[]> = { floor: [], scv: [], continued: [], node: [], baseline: [] };
+  const times = new Map<Subject, number[]>(subjects.map((subject) => [subject, []]));
+  const cpu = new Map<Subject, number[]>(subjects.map((subject) => [subject, []]));
   for (let round = 0; round < warmup + runs; round += 1) {
     // Rotate the order each round: none always runs right after another.
-    const order = variants.map((_, i) => variants[(i + round) % variants.length] as Variant);
-    for (const variant of order) {
-      const run = await start(world, variant, conversation);
+    const order = subjects.map((_, i) => subjects[(i + round) % subjects.length] as Subject);
+    for (const subject of order) {
+      const run = await start(world, subject, conversations);
       if (round < warmup) continue;
-      times[variant].push(run.ms);
-      if (variant !== "direct") cpu[variant].push(cpuMs(run));
+      times.get(subject)?.push(run.ms);
+      if (subject.kind !== "direct") cpu.get(subject)?.push(cpuMs(run));
     }
   }
-  const added = (variant: Variant) => median(times[variant].map((ms, i) => ms - (times.direct[i] as number)));
-  const scvAddedMs = added("scv");
-  const continuedAddedMs = added("continued");
-  const floorAddedMs = added("floor");
-  const nodeMs = median(times.node);
+  const [direct, floor, node] = subjects as [Subject, Subject, Subject];
+  const timesOf = (subject: Subject) => times.get(subject) ?? [];
+  const directTimes = timesOf(direct);
+  const added = (subject: Subject) =>
+    median(timesOf(subject).map((ms, i) => ms - (directTimes[i] as number)));
+  const floorAddedMs = added(floor);
+  const figures = (subject: Subject): TurnFigures => ({
+    medianMs: median(timesOf(subject)),
+    medianCpuMs: median(cpu.get(subject) ?? []),
+    addedMs: added(subject),
+    toFloor: added(subject) / floorAddedMs,
+  });
   return {
     runs,
-    medianMs: {
-      direct: median(times.direct),
-      floor: median(times.floor),
-      scv: median(times.scv),
-      continued: median(times.continued),
-      node: nodeMs,
+    direct: { medianMs: median(directTimes) },
+    floor: {
+      medianMs: median(timesOf(floor)),
+      medianCpuMs: median(cpu.get(floor) ?? []),
+      addedMs: floorAddedMs,
     },
-    medianCpuMs: {
-      floor: median(cpu.floor),
-      scv: median(cpu.scv),
-      continued: median(cpu.continued),
-      node: median(cpu.node),
-    },
-    scvAddedMs,
-    continuedAddedMs,
-    floorAddedMs,
-    scvToFloor: scvAddedMs / floorAddedMs,
-    continuedToFloor: continuedAddedMs / floorAddedMs,
-    scvToNode: scvAddedMs / nodeMs,
-    floorToNode: floorAddedMs / nodeMs,
-    ...(world.baseline === undefined
-      ? {}
-      : {
-          baseline: {
-            scv: world.baseline.scv,
-            medianMs: median(times.baseline),
-            medianCpuMs: median(cpu.baseline),
-            addedMs: added("baseline"),
-            toFloor: added("baseline") / floorAddedMs,
-          },
-        }),
+    node: { medianMs: median(timesOf(node)), medianCpuMs: median(cpu.get(node) ?? []) },
+    builds: world.builds.map((build, i) => ({
+      scv: build.scv,
+      first: figures(subjects[3 + 2 * i] as Subject),
+      continued: figures(subjects[4 + 2 * i] as Subject),
+    })),
   };
 }

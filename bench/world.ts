@@ -19,12 +19,13 @@ export const REPLY = "MOCK-REPLY-1";
 /** The argv scv gives claude for a new turn, minus the session id: what the direct run gets. */
 export const CLAUDE_ARGS = ["-p", "--output-format", "stream-json", "--verbose", "hi"];
 
-/** Another build of scv measured beside this one (`--baseline`), with its own SCV_HOME: a code cache
- * belongs to one build, so two builds sharing a home would rewrite each other's on every run. */
-export interface Baseline {
+/** A build of scv the overhead benchmark measures: this one (dist/), or another given with
+ * `--baseline`, each with its own SCV_HOME: a code cache belongs to one build, so two builds sharing a
+ * home would rewrite each other's on every run. */
+export interface Build {
   /** Its `scv.js`. */
   readonly scv: string;
-  /** The world's environment with the baseline's own SCV_HOME, claude signed in there too. */
+  /** The world's environment with the build's own SCV_HOME, claude signed in there. */
   readonly env: Record<string, string>;
 }
 
@@ -36,7 +37,8 @@ export interface World {
   readonly env: Record<string, string>;
   /** Environment with the fake that sleeps 1 s first on PATH. */
   readonly slowEnv: Record<string, string>;
-  readonly baseline?: Baseline;
+  /** This build first, then the `--baseline` ones. */
+  readonly builds: readonly Build[];
   dispose(): void;
 }
 
@@ -58,8 +60,8 @@ function signIn(scv: string, env: Record<string, string>, project: string): void
   if (login.status !== 0) throw new Error(`scv agents login claude failed: ${login.stderr}`);
 }
 
-/** `baselineScv`: the `scv.js` of another build to measure beside this one. */
-export function createWorld(baselineScv?: string): World {
+/** `baselines`: the `scv.js` of other builds to measure beside this one. */
+export function createWorld(baselines: readonly string[] = []): World {
   const root = mkdtempSync(join(tmpdir(), "bench-scv-"));
   const project = join(root, "project");
   mkdirSync(project);
@@ -79,14 +81,16 @@ export function createWorld(baselineScv?: string): World {
   const base = { HOME: join(root, "home"), SCV_HOME: join(root, "scv-home") };
   const path = (bin: string) => `${join(root, bin)}:${process.env.PATH ?? "/usr/bin:/bin"}`;
   const env = cleanEnv({ ...base, PATH: path("bin") });
-  signIn(SCV, env, project);
-  let baseline: Baseline | undefined;
-  if (baselineScv !== undefined) {
-    baseline = { scv: baselineScv, env: { ...env, SCV_HOME: join(root, "scv-home-baseline") } };
-    signIn(baseline.scv, baseline.env, project);
-  }
+  const builds: Build[] = [
+    { scv: SCV, env },
+    ...baselines.map((scv, i) => ({
+      scv,
+      env: { ...env, SCV_HOME: join(root, `scv-home-baseline-${i + 1}`) },
+    })),
+  ];
+  for (const build of builds) signIn(build.scv, build.env, project);
   return {
-    baseline,
+    builds,
     project,
     agent,
     env,

@@ -2,8 +2,8 @@
 // stdout's reader going away (`scv delegate … --events | head -1`). Each aborts one signal that every
 // running turn listens on; its reason says which, and so which exit code the turn ends with.
 
+import { setMaxListeners } from "node:events";
 import { EXIT, OUTPUT_CLOSED } from "../errors.js";
-import { StopController, type StopSignal } from "../stop.js";
 import { handlingSignals } from "../transport/groups.js";
 import type { CliIo } from "./io.js";
 
@@ -18,11 +18,12 @@ const EXIT_ON_SECOND: Partial<Record<NodeJS.Signals, number>> = {
  * second signal exits at once (the process runner's exit hook SIGKILLs every agent group still alive). */
 export async function withInterrupts<T>(
   io: CliIo,
-  body: (signal: StopSignal) => Promise<T>,
+  body: (signal: AbortSignal) => Promise<T>,
   agents = "the agents",
 ): Promise<T> {
-  // Every running turn listens on this one signal (no listener limit, no leak warning).
-  const controller = new StopController();
+  const controller = new AbortController();
+  // Every turn of a fan-out listens on this one signal: no leak warning past ten of them.
+  setMaxListeners(0, controller.signal);
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) {
       io.stderr.write(`scv: ${signal} again — killing ${agents} now\n`);

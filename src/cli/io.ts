@@ -2,7 +2,6 @@
 
 import type { Readable, Writable } from "node:stream";
 import { ScvError } from "../errors.js";
-import { StopController, type StopSignal } from "../stop.js";
 
 export interface CliIo {
   readonly stdout: Writable & { isTTY?: boolean };
@@ -11,7 +10,7 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   /** Aborts once stdout cannot be written any more (its reader went away: EPIPE). */
-  readonly outputClosed?: StopSignal;
+  readonly outputClosed?: AbortSignal;
   /** Set by the command that ran. */
   exitCode: number;
 }
@@ -51,8 +50,8 @@ function currentDirectory(): string {
  * event: a stack trace instead of a quiet end. A closed stderr (`2>&1 | head -1`, `2>/dev/full`)
  * only loses progress and messages: the turn goes on, its reply still reaches stdout and its
  * conversation is recorded. */
-function watchOutput(stdout: NodeJS.WriteStream): StopSignal {
-  const controller = new StopController();
+function watchOutput(stdout: NodeJS.WriteStream): AbortSignal {
+  const controller = new AbortController();
   stdout.on("error", () => controller.abort());
   process.stderr.on("error", () => {});
   return controller.signal;

@@ -21,7 +21,6 @@ import { EXIT, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import type { TurnEvent } from "../parsers/types.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
-import { StopController } from "../stop.js";
 import { isoTimestamp } from "../timestamp.js";
 import type { TurnContext, TurnPlan } from "../transport/turn.js";
 import { ensurePrivateDir } from "./agent-home.js";
@@ -262,7 +261,7 @@ async function withRecordLock<T>(
 interface LocalTurn {
   readonly tag: string;
   readonly cancelFile: string;
-  readonly controller: StopController;
+  readonly controller: AbortController;
 }
 
 /** This process's registered turns, by tag, for `scv kill`'s SIGUSR2. */
@@ -302,7 +301,7 @@ export interface TurnTracker {
 }
 
 export function trackTurn(caller: TurnContext, table: TurnProcessTable = systemTurnProcesses): TurnTracker {
-  const controller = new StopController();
+  const controller = new AbortController();
   const forward = () => controller.abort(caller.signal?.reason);
   if (caller.signal?.aborted) forward();
   else caller.signal?.addEventListener("abort", forward, { once: true });

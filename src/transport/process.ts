@@ -10,7 +10,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import type { Writable } from "node:stream";
-import type { StopSignal } from "../stop.js";
 import { signalGroup, trackGroup, untrackGroup } from "./groups.js";
 
 /** Why scv ended a process itself. */
@@ -39,7 +38,7 @@ export interface ProcessOptions {
   readonly onStdout: (chunk: Buffer) => void;
   readonly onStderr?: (chunk: Buffer) => void;
   /** Aborting it ends the process group with termination "cancelled". */
-  readonly signal?: StopSignal;
+  readonly signal?: AbortSignal;
 }
 
 export interface ProcessExit {

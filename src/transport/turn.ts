@@ -33,7 +33,6 @@ import type { ParsedTurn, StreamParser, TurnEvent, Usage } from "../parsers/type
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
 import { randomUUID } from "../random.js";
 import type { TurnResult } from "../result.js";
-import type { StopSignal } from "../stop.js";
 import { isoTimestamp } from "../timestamp.js";
 import { buildAgentCommand, checkEffort, checkModel, isValidSessionId, type SessionArg } from "./argv.js";
 import { agentEnvironment, type Policy } from "./env.js";
@@ -72,7 +71,7 @@ export interface TurnContext {
   readonly config: Config;
   /** Aborting ends the turn's process group; `signal.reason` says how the turn ends (`STOPS`: "SIGTERM"
    * exits 143, "SIGHUP" 129, anything unknown 130). */
-  readonly signal?: StopSignal;
+  readonly signal?: AbortSignal;
   /** Every normalized event, as the parser produces it (and a `mode` event for a mode read outside
    * the stream), with the turn it belongs to. */
   readonly onEvent?: (event: TurnEvent, turn: TurnPlan) => void;
@@ -512,7 +511,7 @@ function latestRecord(plan: TurnPlan, env: Env): ConversationRecord | undefined 
   }
 }
 
-function exitCodeOf(parsed: ParsedTurn, signal: StopSignal | undefined): ExitCode {
+function exitCodeOf(parsed: ParsedTurn, signal: AbortSignal | undefined): ExitCode {
   switch (parsed.status) {
     case "completed":
       return EXIT.ok;
@@ -730,7 +729,7 @@ function splitMessage(message: string): [string, string | undefined] {
   return at === -1 ? [message, undefined] : [message.slice(0, at), message.slice(at + 3)];
 }
 
-function interrupted(signal: StopSignal | undefined, message: string): ScvError {
+function interrupted(signal: AbortSignal | undefined, message: string): ScvError {
   return new ScvError(stopOf(signal?.reason).code, message);
 }
 
@@ -761,14 +760,14 @@ function stopOf(reason: unknown): Stop {
   return (typeof reason === "string" ? STOPS[reason] : undefined) ?? INTERRUPTED;
 }
 
-function stopExitCode(signal: StopSignal | undefined): ExitCode {
+function stopExitCode(signal: AbortSignal | undefined): ExitCode {
   return stopOf(signal?.reason).exitCode;
 }
 
 /** Waits for `promise` unless `signal` aborts first; a lock taken after the abort is released. */
 async function untilAborted<T extends () => Promise<void>>(
   promise: Promise<T>,
-  signal: StopSignal | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<T> {
   if (signal === undefined) return promise;
   let onAbort = () => {};

@@ -8,7 +8,6 @@
 
 import { Writable } from "node:stream";
 import { client, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
-import type { StopSignal } from "../../stop.js";
 import { type AgentProcess, type ProcessExit, startProcess } from "../process.js";
 import { AcpAgentError, describeExit } from "./errors.js";
 import { type PermissionAsk, type PermissionChoice, readPermissionAsk, rejectChoice } from "./permission.js";
@@ -51,7 +50,7 @@ export interface PromptOptions {
   /** This prompt's permission requests; `AcpLaunch.onPermission` otherwise. */
   readonly onPermission?: (ask: PermissionAsk) => Promise<PermissionChoice>;
   /** Aborting it sends `session/cancel`; the agent is ended if it does not answer within the grace. */
-  readonly signal?: StopSignal;
+  readonly signal?: AbortSignal;
   /** Cancels the prompt, as `signal` does, when it passes. */
   readonly timeoutMs?: number;
   /** How long a cancelled prompt may take to answer before the agent is ended (default 5 s). */

@@ -5,7 +5,6 @@
 
 import { type AcpTurnOptions, createAcpTurnParser } from "../../parsers/acp.js";
 import type { ParsedTurn, ProcessEnd, TurnEvent } from "../../parsers/types.js";
-import type { StopSignal } from "../../stop.js";
 import type { AcpAgent, PromptOutcome } from "./agent.js";
 import { allows, type PermissionAsk, type PermissionChoice, rejectChoice } from "./permission.js";
 
@@ -16,7 +15,7 @@ export interface AcpPromptRequest extends Omit<AcpTurnOptions, "promptId"> {
   readonly onEvent?: (event: TurnEvent) => void;
   /** Answers the prompt's permission requests; rejects them by default. */
   readonly decide?: (ask: PermissionAsk) => Promise<PermissionChoice>;
-  readonly signal?: StopSignal;
+  readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
   readonly cancelGraceMs?: number;
 }

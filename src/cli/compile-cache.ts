@@ -1,25 +1,17 @@
-// How the `scv` executable (launcher.ts) runs the bundled CLI (dist/app.js): through V8's code cache.
-// Compiling scv's own code was the largest part of its start-up, paid again on every turn; Node 20
-// has no compile cache of its own (module.enableCompileCache is Node ≥ 22.1). The first run of a
-// command (and variant: `variant` below) keeps what V8 compiled for it in $SCV_HOME/cache/v8
-// (private, like the rest of scv's home); later runs of that command start from it. A cache that is
-// missing, unreadable, or rejected by V8 (another Node, other flags) only costs that run the compile
-// time: the CLI runs the same either way.
+// How the `scv` executable (launcher.ts) runs the bundled CLI (dist/app.js): through V8's code cache,
+// since compiling scv's own code is the largest part of its start-up and Node 20 has no compile
+// cache of its own (module.enableCompileCache is Node ≥ 22.1). The first run of a command (and
+// variant: `variant` below) keeps what V8 compiled for it in $SCV_HOME/cache/v8 (private, like the
+// rest of scv's home); later runs of that command start from it. V8 trusts a cache's bytes — one
+// flipped byte crashes the process — so each file carries a CRC-32 of them, and a cache that fails it,
+// or is missing, unreadable or rejected by V8 (another Node, other flags), is compiled afresh and
+// rewritten: the CLI runs the same either way. The checksum catches corruption, not an attacker: a
+// process that can write scv's home as its user can as well change scv itself.
 
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
+import { crc32 } from "node:zlib";
 import { makeDirs } from "../home/make-dirs.js";
 import { configCandidates, scvHome } from "../home/paths.js";
 
@@ -37,6 +29,8 @@ export function compileCache(
   argv: readonly string[],
   buildId: string,
 ): CompileCache | undefined {
+  // zlib.crc32 is Node ≥ 20.15; an unchecked cache is not worth its risk.
+  if (typeof crc32 !== "function") return undefined;
   let home: string;
   try {
     // A home that cannot be used is the command's to report; this run goes without the cache.
@@ -70,13 +64,26 @@ function variant(env: NodeJS.ProcessEnv, argv: readonly string[]): string {
   return `${continuing ? "-continue" : ""}${configured ? "-config" : ""}`;
 }
 
-function readCache(cache: CompileCache | undefined): Buffer | undefined {
-  if (cache === undefined) return undefined;
+/** A cache file: the CRC-32 of V8's data (4 bytes, little-endian), then the data. */
+const HEADER_BYTES = 4;
+
+/** V8's data from the cache file when its checksum holds; undefined otherwise. */
+export function readCache(file: string): Buffer | undefined {
+  let bytes: Buffer;
   try {
-    return readFileSync(cache.file);
+    bytes = readFileSync(file);
   } catch {
     return undefined;
   }
+  if (bytes.length <= HEADER_BYTES) return undefined;
+  const data = bytes.subarray(HEADER_BYTES);
+  return crc32(data) === bytes.readUInt32LE(0) ? data : undefined;
+}
+
+function cacheFile(data: Buffer): Buffer {
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.writeUInt32LE(crc32(data));
+  return Buffer.concat([header, data]);
 }
 
 /** Another build's cache is pruned once written that long ago: two installs of scv (a global one
@@ -96,15 +103,7 @@ function writeCache(cache: CompileCache, data: Buffer): void {
     }
     const temp = `${cache.file}.${process.pid}.tmp`;
     try {
-      // Flushed before the rename: V8 does not check a cache's checksum, and a file that a power
-      // cut left zero-filled but whole would crash every later run instead of being rejected.
-      const fd = openSync(temp, "w", 0o600);
-      try {
-        writeFileSync(fd, data);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+      writeFileSync(temp, cacheFile(data), { mode: 0o600 });
       renameSync(temp, cache.file);
     } catch (error) {
       // A full disk leaves part of a file; it must not stay behind, one per run.
@@ -122,7 +121,7 @@ function writeCache(cache: CompileCache, data: Buffer): void {
  * launcher's, which lives in the same folder — `createRequire` would load node:module for it. */
 export function launch(appPath: string, buildId: string, require: NodeJS.Require): void {
   const cache = compileCache(process.env, process.argv.slice(2), buildId);
-  const cachedData = readCache(cache);
+  const cachedData = cache === undefined ? undefined : readCache(cache.file);
   // scripts/build.mjs wrote the bundle as CommonJS's module function, so it compiles as read.
   const script = new Script(readFileSync(appPath, "utf8"), { filename: appPath, cachedData });
   if (cache !== undefined && (cachedData === undefined || script.cachedDataRejected)) {

@@ -1,12 +1,14 @@
 // The executable's code cache (src/cli/compile-cache.ts): where it goes, that only a run that went well
-// writes it, privately, that a cache V8 rejects (or garbage) costs nothing but a rewrite, and that
-// another build's caches are pruned once unused for a week.
+// writes it, privately, that a corrupted cache (which V8 itself would run, and crash on), one V8
+// rejects, or garbage costs nothing but a rewrite, and that another build's caches are pruned once
+// unused for a week.
 
 import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { crc32 } from "node:zlib";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { compileCache, STALE_CACHE_MS } from "../../src/cli/compile-cache.js";
+import { compileCache, readCache, STALE_CACHE_MS } from "../../src/cli/compile-cache.js";
 import { useLab } from "../helpers/lab.js";
 import { SCV, scv } from "../helpers/scv.js";
 
@@ -100,5 +102,46 @@ describe("scv's code cache", () => {
     expect([again.exitCode, again.stdout, again.stderr]).toEqual([0, clean.stdout, clean.stderr]);
     expect(cacheFiles()).toEqual([other("1111111111111111"), file].sort());
     expect(readFileSync(path).length).toBeGreaterThan(10_000);
+  });
+
+  it("a cache with a flipped byte is discarded and rebuilt: the next run works", async () => {
+    mkdirSync(lab.world.scvHome, { mode: 0o700 });
+    const clean = await scv(lab.world, ["agents", "list"]);
+    const [file] = cacheFiles();
+    const path = join(cacheDir(), file ?? "");
+    const good = readFileSync(path);
+    expect(readCache(path)?.length).toBe(good.length - 4);
+    // Unchecked, V8 crashed (SIGTRAP, SIGSEGV) on flips at each of these places.
+    for (const offset of [2000, Math.floor(good.length / 3), good.length - 100]) {
+      const flipped = Buffer.from(good);
+      flipped[offset] = (flipped[offset] ?? 0) ^ 0x40;
+      writeFileSync(path, flipped);
+      expect(readCache(path)).toBeUndefined();
+      const again = await scv(lab.world, ["agents", "list"]);
+      expect([offset, again.exitCode, again.stdout, again.stderr]).toEqual([
+        offset,
+        0,
+        clean.stdout,
+        clean.stderr,
+      ]);
+      expect(readCache(path)).toBeDefined();
+    }
+  });
+});
+
+describe("readCache", () => {
+  it("returns V8's data only when the file's checksum holds", () => {
+    mkdirSync(lab.world.scvHome);
+    const path = join(lab.world.scvHome, "cache.bin");
+    const data = Buffer.from("some code cache bytes");
+    const header = Buffer.alloc(4);
+    header.writeUInt32LE(crc32(data));
+    writeFileSync(path, Buffer.concat([header, data]));
+    expect(readCache(path)).toEqual(data);
+    for (const bad of [Buffer.concat([header, data.subarray(1)]), header, Buffer.alloc(0), data]) {
+      writeFileSync(path, bad);
+      expect(readCache(path)).toBeUndefined();
+    }
+    expect(readCache(join(lab.world.scvHome, "absent.bin"))).toBeUndefined();
   });
 });

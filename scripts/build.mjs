@@ -92,10 +92,6 @@ await build({
   ...common,
   entryPoints: ["src/cli/bin.ts"],
   outfile: "dist/app.js",
-  // Short local names too: the launcher reads the bundle into a string on every run, and V8's cache
-  // of it grows with it (391 -> 262 KB, cache 338 -> 316 KB; 1.5 ms a turn, interleaved). What
-  // names show (errors, classes) is set in the code; an internal error's stack keeps its positions.
-  minify: true,
   alias: { "graceful-fs": "./scripts/shims/graceful-fs.cjs", assert: "./scripts/shims/assert.cjs" },
   plugins: [
     lazyZod,

@@ -3,8 +3,7 @@
 // per command: with the cache, V8 neither parses nor compiles what a command does not run, and one
 // file saves the module loader's work per chunk (docs/benchmarks.md).
 import { createHash } from "node:crypto";
-import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { build } from "esbuild";
 
 const common = {
@@ -42,59 +41,12 @@ for (const [name, contents] of Object.entries(VENDORED)) {
     outfile: `dist/vendor/${name}.js`,
   });
 }
-// zod validates scv's config file, its records and results; a first turn without a config file
-// builds none of those schemas (src/lazy.ts), yet zod's module set-up (a hundred schema classes) ran
-// on every start. In the bundle `zod/mini` is a module of functions that load zod on first call: its
-// code stays in app.js, and in the code cache of the commands that use it. Only what scv calls
-// (`z.<name>(`, the one way src/ uses zod at run time) is bundled, as a static import would.
-const zodCalled = new Set();
-for (const file of await readdir("src", { recursive: true })) {
-  if (!file.endsWith(".ts")) continue;
-  for (const [, name] of (await readFile(join("src", file), "utf8")).matchAll(/\bz\.([A-Za-z_$][\w$]*)\(/g))
-    zodCalled.add(name);
-}
-const zodExports = new Set(Object.keys(await import("zod/mini")));
-const notInZod = [...zodCalled].filter((name) => !zodExports.has(name));
-if (notInZod.length > 0)
-  throw new Error(`src/ calls z.${notInZod.join(", z.")}, which zod/mini does not export`);
-const lazyZod = {
-  name: "lazy-zod",
-  setup(context) {
-    context.onResolve({ filter: /^zod\/mini$/ }, (args) =>
-      args.namespace === "lazy-zod" ? undefined : { path: "namespace", namespace: "lazy-zod" },
-    );
-    context.onResolve({ filter: /^scv:zod-called$/ }, () => ({ path: "called", namespace: "lazy-zod" }));
-    context.onLoad({ filter: /^namespace$/, namespace: "lazy-zod" }, () => ({
-      loader: "js",
-      resolveDir: process.cwd(),
-      // An ES module, so importers bind to its functions directly (a CommonJS namespace would be
-      // copied, getter by getter, into every module that imports zod). Its require of the module
-      // below is what esbuild initializes on first use only, zod with it.
-      contents: [
-        "let zod;",
-        'const load = () => (zod ??= require("scv:zod-called"));',
-        ...[...zodCalled]
-          .sort()
-          .map(
-            (name, i) =>
-              `const call${i} = (...args) => load()[${JSON.stringify(name)}](...args); export { call${i} as ${name} };`,
-          ),
-      ].join("\n"),
-    }));
-    context.onLoad({ filter: /^called$/, namespace: "lazy-zod" }, () => ({
-      loader: "js",
-      resolveDir: process.cwd(),
-      contents: `export { ${[...zodCalled].sort().join(", ")} } from "zod/mini";`,
-    }));
-  },
-};
 await build({
   ...common,
   entryPoints: ["src/cli/bin.ts"],
   outfile: "dist/app.js",
   alias: { "graceful-fs": "./scripts/shims/graceful-fs.cjs", assert: "./scripts/shims/assert.cjs" },
   plugins: [
-    lazyZod,
     {
       name: "vendored",
       setup(context) {

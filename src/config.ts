@@ -29,14 +29,14 @@ const text = lazy(() => z.string().check(z.minLength(1)));
 const agentConfig = lazy(() =>
   z.strictObject({
     /** A path or command name that replaces the descriptor's command. */
-    command: z.optional(text),
-    model: z.optional(text),
-    effort: z.optional(text),
-    policy: z.optional(policy),
-    timeout: z.optional(duration),
-    idle_timeout: z.optional(duration),
+    command: z.optional(text()),
+    model: z.optional(text()),
+    effort: z.optional(text()),
+    policy: z.optional(policy()),
+    timeout: z.optional(duration()),
+    idle_timeout: z.optional(duration()),
     /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
-    env: z.optional(z.record(envName, z.string())),
+    env: z.optional(z.record(envName(), z.string())),
   }),
 );
 
@@ -48,17 +48,17 @@ const configSchema = lazy(() =>
     max_depth: z.optional(z.int().check(z.gte(0), z.lte(16))),
     defaults: z.optional(
       z.strictObject({
-        policy: z.optional(policy),
-        timeout: z.optional(duration),
-        idle_timeout: z.optional(duration),
+        policy: z.optional(policy()),
+        timeout: z.optional(duration()),
+        idle_timeout: z.optional(duration()),
       }),
     ),
-    agents: z.optional(z.partialRecord(z.enum(AGENT_NAMES as [string, ...string[]]), agentConfig)),
+    agents: z.optional(z.partialRecord(z.enum(AGENT_NAMES as [string, ...string[]]), agentConfig())),
   }),
 );
 
-export type Config = z.infer<typeof configSchema>;
-export type AgentConfig = z.infer<typeof agentConfig>;
+export type Config = z.infer<ReturnType<typeof configSchema>>;
+export type AgentConfig = z.infer<ReturnType<typeof agentConfig>>;
 
 export interface LoadedConfig {
   readonly path: string;
@@ -95,7 +95,7 @@ export function parseConfig(text: string, path: string): Config {
     const reason = ((error as Error).message.split("\n")[0] ?? "").trim();
     throw new ScvError("BAD_CONFIG", `${path} is not valid TOML: ${reason}`, { cause: error });
   }
-  const result = configSchema.safeParse(raw, { error: issueText });
+  const result = configSchema().safeParse(raw, { error: issueText });
   if (!result.success) {
     const issue = result.error.issues[0];
     const keyPath = (issue?.path ?? []).map(String);

@@ -49,7 +49,7 @@ export const eventLineSchema = lazy(() =>
     }),
     /** Usage so far as the CLI reports it (each replaces the previous one; for some CLIs a running
      * total across resumed turns, of which the result gives this turn's share). */
-    z.object({ type: z.literal("usage"), usage: usageSchema, ...envelope() }),
+    z.object({ type: z.literal("usage"), usage: usageSchema(), ...envelope() }),
     /** The CLI will retry (a rate limit, a dropped connection); not the end. */
     z.object({
       type: z.literal("retry"),
@@ -62,7 +62,7 @@ export const eventLineSchema = lazy(() =>
     z.object({
       type: z.literal("error"),
       message: z.string(),
-      kind: failureKindSchema,
+      kind: failureKindSchema(),
       terminal: z.boolean(),
       resetsAt: z.optional(z.string()),
       ...envelope(),
@@ -75,11 +75,11 @@ export const eventLineSchema = lazy(() =>
       ...envelope(),
     }),
     /** The last line: the `--json` object of the turn. */
-    z.object({ type: z.literal("result"), result: turnResultSchema, ...envelope() }),
+    z.object({ type: z.literal("result"), result: turnResultSchema(), ...envelope() }),
   ]),
 );
 
-export type EventLine = z.infer<typeof eventLineSchema>;
+export type EventLine = z.infer<ReturnType<typeof eventLineSchema>>;
 
 export interface EventOrigin {
   readonly agent: string;

@@ -1,24 +1,12 @@
-// A value built on first use, standing in for it meanwhile: zod schemas that scv rarely runs
-// (results read back by `scv wait`, `--events` lines, config files most users do not have) cost
-// every turn's start-up time to build when their module loads. `lazy(() => z.object(…))` has the
-// schema's own type, so `z.infer`, composition and `safeParse` work unchanged.
+// A value built on its first use. For zod schemas a plain turn never runs (results read back, `--events`
+// lines, records, config files most users lack): built when their modules load, they cost every
+// turn's start-up time (docs/benchmarks.md).
 
-export function lazy<T extends object>(build: () => T): T {
+/** A getter that builds the value on its first call and returns the same one after. */
+export function lazy<T>(build: () => T): () => T {
   let value: T | undefined;
-  const target = () => {
+  return () => {
     value ??= build();
     return value;
   };
-  return new Proxy({} as T, {
-    get: (_, key) => Reflect.get(target(), key, target()),
-    has: (_, key) => Reflect.has(target(), key),
-    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
-    ownKeys: () => Reflect.ownKeys(target()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
-      // A proxy may not report a property non-configurable that its own (empty) target lacks.
-      if (descriptor !== undefined) descriptor.configurable = true;
-      return descriptor;
-    },
-  });
 }

@@ -26,7 +26,7 @@ export const turnResultSchema = lazy(() =>
   z.object({
     /** The agent's final reply; empty when it gave none. */
     reply: z.string(),
-    status: turnStatusSchema,
+    status: turnStatusSchema(),
     /** The agent's name (`codex`). */
     agent: z.string(),
     /** scv's conversation handle (`codex-k3f9x2`); null when no conversation was recorded. */
@@ -34,7 +34,7 @@ export const turnResultSchema = lazy(() =>
     /** The CLI's own session id, where it has one. */
     session: z.nullable(z.string()),
     /** This turn's tokens (a share, also for CLIs that report running totals). */
-    usage: z.nullable(usageSchema),
+    usage: z.nullable(usageSchema()),
     /** This turn's cost in dollars, where the CLI reports one. */
     cost: z.nullable(z.number()),
     /** Wall-clock milliseconds of the turn. */
@@ -60,5 +60,5 @@ export const turnResultSchema = lazy(() =>
   }),
 );
 
-export type TurnResult = z.infer<typeof turnResultSchema>;
-export type TurnUsage = z.infer<typeof usageSchema>;
+export type TurnResult = z.infer<ReturnType<typeof turnResultSchema>>;
+export type TurnUsage = z.infer<ReturnType<typeof usageSchema>>;

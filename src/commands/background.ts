@@ -61,7 +61,7 @@ const jobSchema = lazy(() =>
     lockWaitMs: z.optional(z.number()),
   }),
 );
-type Job = z.infer<typeof jobSchema>;
+type Job = z.infer<ReturnType<typeof jobSchema>>;
 
 interface Launch {
   readonly handle: string | undefined;
@@ -274,7 +274,7 @@ function parseJob(text: string): Job {
   } catch {
     value = undefined;
   }
-  const parsed = jobSchema.safeParse(value);
+  const parsed = jobSchema().safeParse(value);
   if (!parsed.success) {
     throw new ScvError("USAGE", "background-turn runs the turns of scv delegate --background — use that");
   }

@@ -15,7 +15,7 @@ import { type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 
 /** A turn's usage fields, kept whatever else a later scv adds. */
-const usageSchema = lazy(() => z.looseObject(turnUsageSchema.shape));
+const usageSchema = lazy(() => z.looseObject(turnUsageSchema().shape));
 
 export const conversationSchema = lazy(() =>
   z.looseObject({
@@ -33,14 +33,14 @@ export const conversationSchema = lazy(() =>
     /** A one-line preview of the last prompt. */
     lastPrompt: z.optional(z.string()),
     /** Totals over this conversation's turns, in scv's own accounting. */
-    usage: z._default(usageSchema, {}),
+    usage: z._default(usageSchema(), {}),
     /** The CLI's own running total after the last turn, for CLIs that report cumulatively. */
-    cumulative: z.optional(usageSchema),
+    cumulative: z.optional(usageSchema()),
     lastStatus: z.optional(z.string()),
   }),
 );
 
-export type ConversationRecord = z.infer<typeof conversationSchema>;
+export type ConversationRecord = z.infer<ReturnType<typeof conversationSchema>>;
 
 const HANDLE_SUFFIX = customAlphabet("0123456789abcdefghijkmnpqrstuvwxyz", 6);
 /** A handle names its agent: `codex-k3f9x2`. */
@@ -73,7 +73,7 @@ export function readConversation(handle: string, env: Env = process.env): Conver
   } catch {
     throw new ScvError("UNKNOWN_CONVERSATION", `no conversation '${handle}' — run: scv conversations list`);
   }
-  const parsed = conversationSchema.safeParse(safeJson(text));
+  const parsed = conversationSchema().safeParse(safeJson(text));
   if (!parsed.success) {
     throw new ScvError(
       "UNKNOWN_CONVERSATION",
@@ -134,7 +134,7 @@ export function listConversations(env: Env = process.env): {
     } catch {
       continue;
     }
-    const parsed = conversationSchema.safeParse(safeJson(text));
+    const parsed = conversationSchema().safeParse(safeJson(text));
     if (parsed.success) records.push(parsed.data);
     else damaged.push(name);
   }

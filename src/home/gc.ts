@@ -334,9 +334,9 @@ function scanConversations(env: Env): ConversationScan {
 /** What gc needs of a record; a damaged one still counts, by its mtime and the agent its handle names. */
 function readRecordFile(handle: string, path: string, stats: Stats): RecordFile {
   const base = { handle, agent: handleAgent(handle), path, bytes: stats.size, mtimeMs: stats.mtimeMs };
-  let parsed: ReturnType<typeof conversationSchema.safeParse> | undefined;
+  let parsed: ReturnType<ReturnType<typeof conversationSchema>["safeParse"]> | undefined;
   try {
-    parsed = conversationSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+    parsed = conversationSchema().safeParse(JSON.parse(readFileSync(path, "utf8")));
   } catch {
     parsed = undefined;
   }

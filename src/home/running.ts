@@ -78,9 +78,9 @@ export const runningTurnSchema = lazy(() =>
     boot: z.optional(z.string()),
     startedAt: z.string(),
     /** The scv process running the turn. */
-    scv: identitySchema,
+    scv: identitySchema(),
     /** The agent's CLI, leader of its process group; absent until it started. */
-    agentProcess: z.optional(identitySchema),
+    agentProcess: z.optional(identitySchema()),
     /** The tool running now, as the parser summarised it (one redacted line). */
     tool: z.optional(z.string()),
     /** The conversation lock the turn holds (a continued conversation's), as the folder it created:
@@ -90,7 +90,7 @@ export const runningTurnSchema = lazy(() =>
     tmp: z.optional(z.string()),
   }),
 );
-export type RunningTurnRecord = z.infer<typeof runningTurnSchema>;
+export type RunningTurnRecord = z.infer<ReturnType<typeof runningTurnSchema>>;
 
 export const finishedTurnSchema = lazy(() =>
   z.looseObject({
@@ -104,10 +104,10 @@ export const finishedTurnSchema = lazy(() =>
     reaped: z.boolean(),
     startedAt: z.string(),
     endedAt: z.string(),
-    result: turnResultSchema,
+    result: turnResultSchema(),
   }),
 );
-export type FinishedTurnRecord = z.infer<typeof finishedTurnSchema>;
+export type FinishedTurnRecord = z.infer<ReturnType<typeof finishedTurnSchema>>;
 
 /** What reaping needs of the OS beyond identities: a zombie has exited, whatever its start time says. */
 export interface TurnProcessTable extends ProcessTable {
@@ -168,11 +168,11 @@ function parseFile<T>(path: string, schema: z.ZodMiniType<T>): T | undefined {
 }
 
 export function readRunning(handle: string, env: Env = process.env): RunningTurnRecord | undefined {
-  return parseFile(turnFile(handle, "running", env), runningTurnSchema);
+  return parseFile(turnFile(handle, "running", env), runningTurnSchema());
 }
 
 export function readFinished(handle: string, env: Env = process.env): FinishedTurnRecord | undefined {
-  return parseFile(turnFile(handle, "done", env), finishedTurnSchema);
+  return parseFile(turnFile(handle, "done", env), finishedTurnSchema());
 }
 
 /** Atomic and 0600. Results are flushed to disk; a running record describes processes that a power

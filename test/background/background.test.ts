@@ -90,7 +90,7 @@ describe("scv delegate --background", () => {
 
     const waited = await scv(world, ["wait", "--json", handle]);
     expect(waited.exitCode).toBe(0);
-    expect(turnResultSchema.parse(JSON.parse(waited.stdout))).toMatchObject({
+    expect(turnResultSchema().parse(JSON.parse(waited.stdout))).toMatchObject({
       reply: "MOCK-REPLY-1",
       status: "completed",
       agent: "gemini",

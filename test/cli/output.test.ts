@@ -46,14 +46,14 @@ describe("the event line schema", () => {
   it("parses every event kind back to the same line, with agent, conversation and t", () => {
     for (const event of EVERY_EVENT) {
       const line = eventLine(event, { agent: "claude", conversation: "claude-abc123", t: 41.6 });
-      const parsed = eventLineSchema.parse(JSON.parse(JSON.stringify(line)));
+      const parsed = eventLineSchema().parse(JSON.parse(JSON.stringify(line)));
       expect(parsed).toEqual({ ...event, agent: "claude", conversation: "claude-abc123", t: 42 });
     }
   });
 
   it("wraps the --json object in the result line; conversation is left out when there is none", () => {
     const line = resultLine({ ...RESULT, conversation: null }, { agent: "claude", t: 5 });
-    expect(eventLineSchema.parse(JSON.parse(JSON.stringify(line)))).toEqual({
+    expect(eventLineSchema().parse(JSON.parse(JSON.stringify(line)))).toEqual({
       type: "result",
       agent: "claude",
       t: 5,
@@ -63,8 +63,8 @@ describe("the event line schema", () => {
   });
 
   it("refuses a line of an unknown type or without its envelope", () => {
-    expect(eventLineSchema.safeParse({ type: "nope", agent: "a", t: 0 }).success).toBe(false);
-    expect(eventLineSchema.safeParse({ type: "text", text: "x" }).success).toBe(false);
+    expect(eventLineSchema().safeParse({ type: "nope", agent: "a", t: 0 }).success).toBe(false);
+    expect(eventLineSchema().safeParse({ type: "text", text: "x" }).success).toBe(false);
   });
 });
 
@@ -101,7 +101,7 @@ describe("turnOutput", () => {
     const lines = out()
       .trimEnd()
       .split("\n")
-      .map((line) => eventLineSchema.parse(JSON.parse(line)));
+      .map((line) => eventLineSchema().parse(JSON.parse(line)));
     expect(lines.map((line) => [line.type, line.t])).toEqual([
       ["tool-start", 10],
       ["result", 20],

@@ -26,7 +26,7 @@ const CLAUDE_PROJECTS = "agents/claude/.claude/projects/-work-project";
 
 function record(partial: Partial<ConversationRecord> & { handle: string; agent: string }, age: number) {
   const time = new Date(now - age).toISOString();
-  const full = conversationSchema.parse({
+  const full = conversationSchema().parse({
     cwd: "/work/project",
     policy: "auto",
     createdAt: new Date(now - age - HOUR).toISOString(),

@@ -147,7 +147,7 @@ describe("exit codes", () => {
     it("continuing an agent that cannot resume", async () => {
       await signIn(world, "grok");
       const first = await scv(world, ["delegate", "grok", "--json", "hi"]);
-      const handle = turnResultSchema.parse(JSON.parse(first.stdout)).conversation ?? "";
+      const handle = turnResultSchema().parse(JSON.parse(first.stdout)).conversation ?? "";
       const run = await scv(world, ["delegate", "-c", handle, "again"]);
       expect(run.exitCode).toBe(2);
       expect(oneLine(run.stderr)).toBe("scv: Grok Build cannot continue a conversation — start a new one");
@@ -191,7 +191,7 @@ describe("exit codes", () => {
   it("3 with --json too, as a result object", async () => {
     const run = await scv(world, ["delegate", "codex", "--json", "hi"], { env: { PATH: "/nonexistent" } });
     expect(run.exitCode).toBe(3);
-    expect(turnResultSchema.parse(JSON.parse(run.stdout))).toMatchObject({
+    expect(turnResultSchema().parse(JSON.parse(run.stdout))).toMatchObject({
       status: "failed",
       agent: "codex",
       exitCode: 3,

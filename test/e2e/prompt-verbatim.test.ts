@@ -49,7 +49,7 @@ async function turn(args: readonly string[], input?: string) {
   expect(run.exitCode).toBe(0);
   // The fake pi records what came on its stdin.
   const call: AgentCall & { stdinText?: string } = onlyCall(world);
-  return { result: turnResultSchema.parse(JSON.parse(run.stdout)), call };
+  return { result: turnResultSchema().parse(JSON.parse(run.stdout)), call };
 }
 
 describe("pi gets the prompt verbatim", () => {
@@ -90,7 +90,7 @@ describe("pi gets the prompt verbatim", () => {
       env: { FAKE_AGENT_MODE: "reply" },
     });
     expect(run.exitCode).toBe(0);
-    expect(turnResultSchema.parse(JSON.parse(run.stdout)).reply).toBe("REPLY @README.md again\n");
+    expect(turnResultSchema().parse(JSON.parse(run.stdout)).reply).toBe("REPLY @README.md again\n");
     expect(agentCalls(world)[1]?.argv).toEqual(["-p", "--mode", "json", "--session", PI_SESSION, "\n"]);
   });
 });

@@ -52,7 +52,7 @@ describe("amp signed out, at its login prompt", () => {
     });
     const pids = await lab.pidsOf();
     expect(run.exitCode, run.stderr).toBe(4);
-    expect(turnResultSchema.parse(JSON.parse(run.stdout))).toMatchObject({
+    expect(turnResultSchema().parse(JSON.parse(run.stdout))).toMatchObject({
       status: "failed",
       agent: "amp",
       exitCode: 4,

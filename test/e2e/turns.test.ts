@@ -283,7 +283,7 @@ describe("output", () => {
       env: { FAKE_AGENT_MODE: "echo" },
     });
     expect(run.exitCode).toBe(0);
-    const result = turnResultSchema.parse(JSON.parse(run.stdout));
+    const result = turnResultSchema().parse(JSON.parse(run.stdout));
     expect(result).toMatchObject({
       reply: "REPLY: Say hi",
       status: "completed",

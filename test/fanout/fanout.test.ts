@@ -89,7 +89,7 @@ describe("scv delegate <agent>… <prompt>", () => {
     const run = await scv(lab.world, ["delegate", "--json", "pi", "claude", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "exit:1" },
     });
-    const results = (JSON.parse(run.stdout) as unknown[]).map((value) => turnResultSchema.parse(value));
+    const results = (JSON.parse(run.stdout) as unknown[]).map((value) => turnResultSchema().parse(value));
     expect(results.map((result) => [result.agent, result.exitCode])).toEqual([
       ["pi", 1],
       ["claude", 4],

@@ -103,7 +103,7 @@ describe("load", () => {
       const job = jobs[index] as Job;
       const label = `job ${index}: ${job.args.join(" ")}\n${String(run.stderr)}`;
       expect(run.exitCode, label).toBe(job.exitCode);
-      const result = turnResultSchema.parse(JSON.parse(String(run.stdout)));
+      const result = turnResultSchema().parse(JSON.parse(String(run.stdout)));
       expect(result.exitCode, label).toBe(job.exitCode);
       if (job.reply !== undefined) expect(result.reply, label).toBe(job.reply);
     }
@@ -116,7 +116,7 @@ describe("load", () => {
       names.join(" "),
     ).toBe(true);
     const records = names.map((name) =>
-      conversationSchema.parse(JSON.parse(readFileSync(join(dir, name), "utf8"))),
+      conversationSchema().parse(JSON.parse(readFileSync(join(dir, name), "utf8"))),
     );
     expect(records).toHaveLength(4 + 30);
     expect(records.every((record) => record.lastStatus === "completed")).toBe(true);

@@ -163,7 +163,7 @@ export function turnResult(run: ScvRun): TurnResult {
   } catch {
     throw new Error(`scv delegate --json printed no JSON object\n${describeRun(run)}`);
   }
-  const parsed = turnResultSchema.safeParse(value);
+  const parsed = turnResultSchema().safeParse(value);
   if (!parsed.success) {
     throw new Error(
       `scv's --json object does not match its own schema: ${parsed.error.message}\n${describeRun(run)}`,

@@ -24,13 +24,11 @@ await rm("dist", { recursive: true, force: true });
 await mkdir("dist");
 // The package is "type": "module"; these two files are CommonJS.
 await writeFile("dist/package.json", `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
-// Libraries only some commands use live in files of their own beside the bundle, required when such
-// a command runs: the launcher reads app.js and V8 deserializes its cache on every run, both in
-// proportion to its size, and a turn uses none of these (execa: sign-in commands; commander: every
-// command line but a plain `scv delegate`; p-queue: fan-out). They share no state with scv's code.
+// Libraries a plain turn does not use live in files of their own beside the bundle, required when a
+// command needs them (execa: sign-in commands; p-queue: fan-out): the launcher reads app.js and its
+// code cache on every run. They share no state with scv's code.
 const VENDORED = {
   execa: 'export * from "execa";',
-  commander: 'export * from "commander";',
   // `import PQueue from "p-queue"` in a CommonJS bundle is Node's default import: module.exports.
   "p-queue": 'module.exports = require("p-queue").default;',
 };

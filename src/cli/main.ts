@@ -1,23 +1,16 @@
-// The entry point: runs the command line and turns every failure into one line on stderr and the
-// documented exit code, in one place. A well-formed `scv delegate …` is parsed by node's own
-// util.parseArgs from the option table (delegate-options.ts); everything else, help and usage
-// errors included, goes through commander (program.ts), loaded only then.
+// The entry point: runs the command line (program.ts) and turns every failure into one line on
+// stderr and the documented exit code, in one place.
 
 import { asFileError, EXIT, ScvError } from "../errors.js";
 import { runningHandles } from "../home/turn-files.js";
-import { parseDelegateArgs } from "./delegate-options.js";
 import { type CliIo, processIo } from "./io.js";
+import { runProgram } from "./program.js";
 
 /** Runs scv with `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   try {
     await reapLeftovers(io);
-    const delegate = argv[0] === "delegate" ? parseDelegateArgs(argv.slice(1)) : undefined;
-    if (delegate !== undefined) {
-      const { delegateCommand } = await import("../commands/delegate.js");
-      return await delegateCommand(io, delegate.positionals, delegate.options);
-    }
-    return await (await import("./program.js")).runProgram(argv, io);
+    return await runProgram(argv, io);
   } catch (error) {
     return report(error, io);
   }

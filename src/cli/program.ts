@@ -1,12 +1,10 @@
 // scv's command line as commander parses it: every command, its help, and its usage errors. Each
-// command's module is imported only when that command runs, so `scv --help` and `scv agents list`
-// stay fast; a plain `scv delegate …` does not even load this (main.ts, delegate-options.ts).
+// command's module is imported only when that command runs.
 
 import { Command, CommanderError, Option } from "commander";
 import { EXIT, ScvError } from "../errors.js";
 import { REDACTED, redact } from "../parsers/redact.js";
 import { VERSION } from "../version.js";
-import { commanderFlags, DELEGATE_OPTIONS } from "./delegate-options.js";
 import type { CliIo } from "./io.js";
 
 /** Wraps a lazily imported command so its exit code reaches `run`. */
@@ -37,17 +35,25 @@ export function buildProgram(io: CliIo): Command {
     })
     .exitOverride();
 
-  const delegate = program
+  // Its options are commands/delegate.ts's DelegateOptions, as commander names them.
+  program
     .command("delegate")
     .description("run one turn of one or more agents: scv delegate <agent>… <prompt | ->")
-    .argument("<agent-and-prompt...>", "agent[:model][/effort]… then the prompt ('-' reads stdin)");
-  for (const spec of DELEGATE_OPTIONS) {
-    const option = new Option(commanderFlags(spec), spec.description);
-    if (spec.choices !== undefined) option.choices(spec.choices);
-    if (spec.repeatable) option.argParser(collect);
-    delegate.addOption(option);
-  }
-  delegate.action(lazy(io, async () => (await import("../commands/delegate.js")).delegateCommand));
+    .argument("<agent-and-prompt...>", "agent[:model][/effort]… then the prompt ('-' reads stdin)")
+    .option("-m, --model <id>", "model for agents that name none")
+    .option("-e, --effort <level>", "effort for agents that name none")
+    .option("-c, --continue <conversation>", "continue an scv conversation (its agent is used)")
+    .option("-C, --cwd <dir>", "the project the agent works in (default: the current directory)")
+    .addOption(new Option("--policy <mode>", "permission policy").choices(["auto", "default"]))
+    .option("--timeout <duration>", "whole-turn limit, e.g. 90s, 20m")
+    .option("--idle-timeout <duration>", "end the turn after no output for that long")
+    .option("--parallel <n>", "how many agents run at once")
+    .option("--json", "print one JSON object (an array for several agents)")
+    .option("--events", "print normalized events as NDJSON while the turn runs")
+    .option("-q, --quiet", "no progress on stderr")
+    .option("--background", "start the turn detached and print its handle")
+    .option("--env <NAME=value>", "extra variable for the agent (repeatable)", collect)
+    .action(lazy(io, async () => (await import("../commands/delegate.js")).delegateCommand));
 
   const agents = program
     .command("agents")

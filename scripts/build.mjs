@@ -43,7 +43,6 @@ await build({
   ...common,
   entryPoints: ["src/cli/bin.ts"],
   outfile: "dist/app.js",
-  alias: { "graceful-fs": "./scripts/shims/graceful-fs.cjs", assert: "./scripts/shims/assert.cjs" },
   plugins: [
     {
       name: "vendored",

@@ -1,7 +1,7 @@
 // scv's conversation records: one JSON file per conversation in `$SCV_HOME/conversations/`, written
 // atomically (src/home/atomic.ts), validated when read, and locked while a turn runs.
 
-import { type BigIntStats, existsSync, lstatSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { customAlphabet } from "nanoid/non-secure";
 import * as z from "zod/mini";
@@ -10,7 +10,7 @@ import { lazy } from "../lazy.js";
 import { usageSchema as turnUsageSchema } from "../result.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
-import { takeLock } from "./lock.js";
+import { heldLock, type LockIdentity, removeDeadLock, takeLock } from "./lock.js";
 import { type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 
@@ -142,65 +142,24 @@ export function listConversations(env: Env = process.env): {
   return { records, damaged };
 }
 
-/** How long a conversation lock nobody refreshes lasts before the next turn takes it over. */
+/** How long a conversation lock nobody refreshes lasts before the next turn takes it over
+ * (src/home/lock.ts has the whole rule). */
 const LOCK_STALE_MS = 30_000;
 
-/** One lock folder, as created: its device and inode and its birth time. A lock taken over after it
- * went stale is a new folder, which may reuse the inode number but is born later. */
-export interface LockIdentity {
-  readonly dev: string;
-  readonly ino: string;
-  readonly born: string;
-}
-
-/** The locks this process holds, by lock path. */
-const heldLocks = new Map<string, LockIdentity>();
-
-function lockPath(handle: string, env: Env): string {
-  return `${recordPath(handle, env)}.lock`;
-}
-
-/** The lock folder's identity and mtime now; undefined when there is none, or when the file system
- * keeps no birth time (then one lock folder cannot be told from a later one). */
-function lockState(path: string): { identity: LockIdentity; mtimeMs: number } | undefined {
-  let stats: BigIntStats;
-  try {
-    stats = lstatSync(path, { bigint: true });
-  } catch {
-    return undefined;
-  }
-  if (!stats.isDirectory() || stats.birthtimeNs === 0n) return undefined;
-  return {
-    identity: { dev: String(stats.dev), ino: String(stats.ino), born: String(stats.birthtimeNs) },
-    mtimeMs: Number(stats.mtimeMs),
-  };
-}
-
 /** Locks a conversation for one turn. Waits up to `waitMs`, then fails with "conversation busy".
- * A lock left by a crashed scv goes stale and is taken over; the reaper frees it at once when it
- * proves the turn that held it dead (`releaseDeadLock`). Returns the release function. */
+ * Returns the release function. */
 export async function lockConversation(
   handle: string,
   env: Env = process.env,
   waitMs = 10_000,
 ): Promise<() => Promise<void>> {
   ensurePrivateDir(conversationsDir(env));
-  const path = recordPath(handle, env);
   const retries = Math.max(0, Math.ceil(waitMs / 250));
-  let release: () => Promise<void>;
-  let compromised = false;
   try {
-    release = await takeLock(path, {
-      realpath: false,
+    return await takeLock(recordPath(handle, env), {
       stale: LOCK_STALE_MS,
       update: 5_000,
       retries: { retries, factor: 1, minTimeout: 250, maxTimeout: 250 },
-      // The lock folder went or could not be refreshed (a suspended laptop, a removed folder): the
-      // library's default throws from a timer, which would end scv mid-turn with a stack trace
-      // and leave the agent to the exit hook. The turn goes on; its lock is simply no longer held.
-      onCompromised: () => {
-        compromised = true;
-      },
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ELOCKED") {
@@ -212,41 +171,18 @@ export async function lockConversation(
     }
     throw error;
   }
-  const lock = `${path}.lock`;
-  const identity = lockState(lock)?.identity;
-  if (identity !== undefined) heldLocks.set(lock, identity);
-  return async () => {
-    heldLocks.delete(lock);
-    if (!compromised) await release().catch(() => {});
-  };
 }
 
 /** The identity of the lock this process holds on `handle`'s conversation, for its running-turn
  * record; undefined when it holds none or the file system cannot tell lock folders apart. */
 export function heldLockIdentity(handle: string, env: Env = process.env): LockIdentity | undefined {
-  return heldLocks.get(lockPath(handle, env));
+  return heldLock(recordPath(handle, env));
 }
 
-/** Removes the conversation lock a turn took, once the caller has proven that turn's scv gone: only
- * the very folder that turn created (`identity`), never one this process holds, and only while it is
- * fresh — a lock about to go stale may be taken over by a live turn any moment, and is left to that.
- * True when it removed the lock. */
+/** Removes the conversation lock a turn took, once the caller has proven that turn's scv gone
+ * (src/home/lock.ts). True when it removed the lock. */
 export function releaseDeadLock(handle: string, identity: LockIdentity, env: Env = process.env): boolean {
-  const lock = lockPath(handle, env);
-  if (heldLocks.has(lock)) return false;
-  const state = lockState(lock);
-  if (state === undefined) return false;
-  const same =
-    state.identity.dev === identity.dev &&
-    state.identity.ino === identity.ino &&
-    state.identity.born === identity.born;
-  if (!same || state.mtimeMs < Date.now() - LOCK_STALE_MS + 10_000) return false;
-  try {
-    rmdirSync(lock);
-    return true;
-  } catch {
-    return false;
-  }
+  return removeDeadLock(recordPath(handle, env), identity, LOCK_STALE_MS);
 }
 
 function safeJson(text: string): unknown {

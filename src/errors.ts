@@ -20,6 +20,8 @@ export const EXIT = {
 
 /** The abort reason when stdout was closed: a turn stops as a pipe writer does on SIGPIPE. */
 export const OUTPUT_CLOSED = "SIGPIPE";
+/** The abort reason when scv's terminal closed, by SIGHUP or by EIO on stdout: as a shell's jobs end. */
+export const HANGUP = "SIGHUP";
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

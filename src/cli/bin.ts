@@ -1,7 +1,12 @@
 // The CLI program (dist/app.js, run by launcher.ts).
 
+import { installExitHooks } from "../transport/groups.js";
 import { flushed, processIo } from "./io.js";
+import { releaseLostTerminal } from "./lost-terminal.js";
 import { run } from "./main.js";
+
+process.on("exit", releaseLostTerminal);
+installExitHooks();
 
 const io = processIo();
 void run(process.argv.slice(2), io).then(async (code) => {

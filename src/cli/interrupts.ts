@@ -3,7 +3,7 @@
 // running turn listens on; its reason says which, and so which exit code the turn ends with.
 
 import { setMaxListeners } from "node:events";
-import { EXIT, OUTPUT_CLOSED } from "../errors.js";
+import { EXIT, HANGUP, OUTPUT_CLOSED } from "../errors.js";
 import { handlingSignals } from "../transport/groups.js";
 import type { CliIo } from "./io.js";
 
@@ -31,7 +31,7 @@ export async function withInterrupts<T>(
     }
     controller.abort(signal);
   };
-  const onOutputClosed = () => controller.abort(OUTPUT_CLOSED);
+  const onOutputClosed = () => controller.abort(io.outputClosed?.reason === HANGUP ? HANGUP : OUTPUT_CLOSED);
   for (const signal of SIGNALS) process.on(signal, onSignal);
   const handled = handlingSignals(SIGNALS);
   if (io.outputClosed?.aborted) onOutputClosed();

@@ -1,7 +1,7 @@
 // What a command may touch of the outside world, passed in so tests can run commands in-process.
 
 import type { Readable, Writable } from "node:stream";
-import { ScvError } from "../errors.js";
+import { HANGUP, OUTPUT_CLOSED, ScvError } from "../errors.js";
 
 export interface CliIo {
   readonly stdout: Writable & { isTTY?: boolean };
@@ -9,7 +9,8 @@ export interface CliIo {
   readonly stdin: Readable & { isTTY?: boolean };
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
-  /** Aborts once stdout cannot be written any more (its reader went away: EPIPE). */
+  /** Aborts once stdout cannot be written any more: with OUTPUT_CLOSED when its reader went away
+   * (EPIPE), with "SIGHUP" when it was a terminal that closed (EIO). */
   readonly outputClosed?: AbortSignal;
   /** Set by the command that ran. */
   exitCode: number;
@@ -52,7 +53,9 @@ function currentDirectory(): string {
  * conversation is recorded. */
 function watchOutput(stdout: NodeJS.WriteStream): AbortSignal {
   const controller = new AbortController();
-  stdout.on("error", () => controller.abort());
+  stdout.on("error", (error: NodeJS.ErrnoException) =>
+    controller.abort(error.code === "EIO" ? HANGUP : OUTPUT_CLOSED),
+  );
   process.stderr.on("error", () => {});
   return controller.signal;
 }

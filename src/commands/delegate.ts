@@ -93,11 +93,13 @@ export async function delegateCommand(
   );
   output.finish(result);
   print(io, result, options);
-  // A reply written into a pipe whose reader had gone (`… 2>&1 | head -1`): 141, as with --events.
-  // Any other write failure (`> /dev/full`, a full disk) is said: the reply is lost, not unwanted.
+  // A reply written into a pipe whose reader had gone (`… 2>&1 | head -1`): 141, as with --events;
+  // to a terminal that closed: 129, as on its SIGHUP. Any other write failure (`> /dev/full`, a full
+  // disk) is said: the reply is lost, not unwanted.
   if (result.exitCode === EXIT.ok && !(await stdoutDelivered(io))) {
     const code = (io.stdout.errored as NodeJS.ErrnoException | null | undefined)?.code;
     if (code === undefined || code === "EPIPE") return EXIT.outputClosed;
+    if (code === "EIO") return EXIT.hangup;
     io.stderr.write(`scv: cannot write the reply to stdout (${code}) — ${fileHint(code)}\n`);
     return EXIT.agentFailed;
   }

@@ -29,7 +29,10 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-function install(): void {
+/** Installs the exit hook and the signal exits; scv's entry point does at start, so that every
+ * command exits on those signals with the documented code (idempotent). */
+export function installExitHooks(): void {
+  if (installed) return;
   installed = true;
   // An 'exit' listener may only do synchronous work; process.kill and rmSync are.
   process.on("exit", () => {
@@ -66,7 +69,7 @@ export function handlingSignals(signals: readonly NodeJS.Signals[] = ["SIGINT", 
 
 /** Kills the group led by `pid` if scv exits before `untrackGroup(pid)`. */
 export function trackGroup(pid: number): void {
-  if (!installed) install();
+  installExitHooks();
   liveGroups.add(pid);
 }
 
@@ -76,7 +79,7 @@ export function untrackGroup(pid: number): void {
 
 /** Runs `cleanup` if scv exits (or is interrupted) before the returned function is called. */
 export function cleanUpAtExit(cleanup: () => void): () => void {
-  if (!installed) install();
+  installExitHooks();
   cleanups.add(cleanup);
   return () => cleanups.delete(cleanup);
 }

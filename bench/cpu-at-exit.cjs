@@ -2,8 +2,8 @@
 // process's own CPU time (user + system, all threads) as a last stderr line when it exits.
 // On a shared, loaded machine wall time swings with everyone else's work; CPU time much less.
 // CommonJS on purpose: an ES module preload (--import) starts Node's ES module loader in every
-// process, which the floor (an .mjs file) starts anyway but scv (CommonJS) does not; measured
-// here it added ~15 ms to scv's turn and ~2 ms to the floor's, while this costs each ~1-2 ms.
+// process, which the floor (an .mjs file) starts anyway but scv (CommonJS) does not: it would bias
+// the comparison against scv (docs/benchmarks.md).
 const { writeSync } = require("node:fs");
 
 process.on("exit", () => {

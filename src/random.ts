@@ -1,5 +1,5 @@
-// Random ids without node:crypto: loading it (sixteen internal modules) cost every turn ~7 ms of
-// start-up, for one UUID. Names that only have to be unusual (conversation handles, turn tags,
+// Random ids without node:crypto: loading it (sixteen internal modules) is a large part of a turn's
+// start-up (docs/benchmarks.md), for one UUID. Names that only have to be unusual (conversation handles, turn tags,
 // file names; each is created exclusively or checked before use) come from nanoid's Math.random
 // variant; a session id an agent keeps comes from the kernel's random source.
 

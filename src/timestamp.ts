@@ -1,6 +1,6 @@
 // ISO 8601 timestamps in UTC for scv's records, without Date#toISOString: V8 loads the time zone
 // database the first time any Date method runs that way (it reads /etc/localtime and resolves its
-// links, ~0.2 ms of a turn), and a record's timestamp is UTC anyway.
+// links), and a record's timestamp is UTC anyway.
 
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));

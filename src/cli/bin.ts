@@ -13,7 +13,7 @@ void run(process.argv.slice(2), io).then(async (code) => {
   process.exitCode = code;
   // Every command has awaited its own work by now (agents ended, records written, locks released);
   // once stdout and stderr have taken what was written, exiting skips Node's teardown of handles
-  // and the heap, ~10 ms of every run's wall time.
+  // and the heap, which no command needs.
   await flushed(process.stdout);
   await flushed(process.stderr);
   process.exit(code);

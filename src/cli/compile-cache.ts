@@ -48,14 +48,14 @@ export function compileCache(
 
 /** Besides the command, what decides the code a run compiles: continuing a conversation (its record,
  * read with zod, and its lock) and a config file (TOML and its schema). V8 compiles on every run
- * whatever the cache lacks, and a cache holds what the run that wrote it compiled: a continued turn
- * whose cache a first turn wrote compiled ~10 ms of code each time. So each combination has its own. */
+ * whatever the cache lacks, and a cache holds what the run that wrote it compiled, so each
+ * combination has its own. */
 function variant(env: NodeJS.ProcessEnv, argv: readonly string[]): string {
   // Options end at `--`: a prompt "-c" continues nothing.
   const end = argv.indexOf("--");
   const options = end === -1 ? argv : argv.slice(0, end);
-  // Help compiles commander's program and none of the command: written by `scv delegate --help`,
-  // the command's cache would leave every later turn compiling its code (~20 ms each).
+  // Help runs none of the command: written by `scv delegate --help`, the command's cache would leave
+  // every later turn compiling its code.
   if (options.some((arg) => arg === "--help" || arg === "-h")) return "-help";
   const continuing = options.some(
     (arg) => arg === "-c" || arg === "--continue" || arg.startsWith("--continue="),

@@ -89,8 +89,8 @@ export function recordExists(handle: string, env: Env = process.env): boolean {
 }
 
 /** Writes the record atomically (src/home/atomic.ts): a reader sees the old record or the new one.
- * Not flushed to disk before the rename: that was 0.5-0.7 ms of every turn, for a record that
- * only points to the agent's own session, which a power cut can take just as well. */
+ * Not flushed to disk before the rename: an fsync on every turn, for a record that only points to
+ * the agent's own session, which a power cut can take just as well. */
 export function writeConversation(record: ConversationRecord, env: Env = process.env): void {
   const path = recordPath(record.handle, env);
   try {

@@ -60,7 +60,7 @@ export function removeTurnTemp(path: string): void {
   }
 }
 
-/** rm -rf, by hand rather than fs.rmSync: loading Node's recursive removal costs a turn ~1 ms, and
+/** rm -rf, by hand rather than fs.rmSync: Node's recursive removal is loaded on every turn, and
  * tools leave read-only folders behind (a Go module cache, a `chmod -w` test fixture), which are
  * made writable first. lstat: a symlink is removed, never followed out of the folder. */
 function removeTree(path: string): void {

@@ -2,9 +2,8 @@
 // union, …) that check a parsed line and keep only the fields scv reads.
 //
 // Why not zod, which scv uses for its config and records: every turn builds its parser's schemas
-// and reads its first lines with them, and zod's schema construction and first parses were a third
-// of scv's own CPU time on a turn (~4.5 ms of ~16, docs/benchmarks.md), for checks that are a
-// `typeof` each. These readers are plain closures over a field list: nothing to build beyond the
+// and reads its first lines with them, and zod's schema construction and first parses were a large
+// share of scv's own CPU time on a turn (docs/benchmarks.md), for checks that are a `typeof` each. These readers are plain closures over a field list: nothing to build beyond the
 // closures, nothing compiled on first use, no issue objects for a mismatch. They report only
 // whether a value fits, never why: a line that does not fit is skipped or counted, and nobody reads
 // a message about it.

@@ -5,8 +5,8 @@
 // termination reason wins.
 
 // node:child_process rather than execa: this is the one spawn on every turn's path, and loading
-// execa (250 KB with its dependencies) cost ~40 ms of start-up CPU for options scv does not use
-// here (bench: docs/benchmarks.md). execa still runs the sign-in commands.
+// execa (with its dependencies) was the largest single cost of a turn's start-up, for options scv
+// does not use here (docs/benchmarks.md). execa still runs the sign-in commands.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import type { Writable } from "node:stream";
@@ -224,7 +224,7 @@ export function startProcess(options: ProcessOptions): AgentProcess {
     // bounded and the streams are closed after it.
     // Pipes usually close with the process: what it wrote last is read within a turn or two of the
     // event loop. Only pipes still open after that are waited for under a time limit, whose timer
-    // would otherwise be the turn's first (setting timers up, ~0.5 ms of every turn).
+    // would otherwise be the turn's first (Node sets its timers up on the first).
     for (let turn = 0; turn < 2 && !pipesClosed; turn += 1) await new Promise(setImmediate);
     if (!pipesClosed && !(await settleWithin(drained, graceMs))) {
       subprocess.stdout?.destroy();

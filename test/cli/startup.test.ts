@@ -10,12 +10,12 @@ import { scv, signIn } from "../helpers/scv.js";
 
 const lab = useLab();
 
-/** Loaded by none of a plain turn's code: what each cost is in docs/benchmarks.md. */
+/** Loaded by none of a plain turn's code (docs/benchmarks.md). */
 const HEAVY_BUILTINS = [
-  "NativeModule crypto", // ~7 ms: ids come from src/random.ts
-  "NativeModule fs/promises", // ~2.5 ms: small files are read synchronously
+  "NativeModule crypto", // ids come from src/random.ts
+  "NativeModule fs/promises", // small files are read synchronously
   "NativeModule internal/fs/rimraf", // fs.rmSync's; single files are unlinked
-  "NativeModule assert", // signal-exit's one check, replaced in the bundle
+  "NativeModule assert", // proper-lockfile's signal-exit: a first turn takes no lock
   "NativeModule worker_threads",
 ];
 

@@ -1,25 +1,13 @@
 // How `scv delegate …` is read (src/cli/program.ts, commander): what the delegate command gets for
 // each spelling of its options, prompts that begin with `-`, and the usage errors.
 
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import type { CliIo } from "../../src/cli/io.js";
 import { buildProgram, runProgram } from "../../src/cli/program.js";
-
-function io(): CliIo & { stderr: PassThrough } {
-  return {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    env: {},
-    cwd: "/",
-    exitCode: 0,
-  };
-}
+import { memoryIo } from "../helpers/io.js";
 
 /** What the delegate command is handed for these arguments, or "error". */
 async function parse(args: readonly string[]): Promise<unknown> {
-  const program = buildProgram(io());
+  const program = buildProgram(memoryIo());
   let parsed: unknown = "error";
   const delegate = program.commands.find((command) => command.name() === "delegate");
   delegate?.exitOverride().action((positionals: string[], options: Record<string, unknown>) => {
@@ -92,7 +80,7 @@ describe("scv delegate's command line", () => {
 
   it("says what is wrong in one line, suggests the option meant, and never echoes a value", async () => {
     const run = async (args: readonly string[]) => {
-      const each = io();
+      const each = memoryIo();
       const code = await runProgram(["delegate", ...args], each);
       return [code, String(each.stderr.read() ?? "")];
     };

@@ -1,21 +1,9 @@
 // The one abort signal every running turn of a command listens on (src/cli/interrupts.ts).
 
-import { PassThrough } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { withInterrupts } from "../../src/cli/interrupts.js";
-import type { CliIo } from "../../src/cli/io.js";
-
-function io(): CliIo {
-  return {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    env: {},
-    cwd: "/",
-    exitCode: 0,
-  };
-}
+import { memoryIo } from "../helpers/io.js";
 
 describe("withInterrupts", () => {
   it("lets a fan-out of many turns listen on its signal without a leak warning", async () => {
@@ -23,7 +11,7 @@ describe("withInterrupts", () => {
     const onWarning = (warning: Error) => warnings.push(warning.name);
     process.on("warning", onWarning);
     try {
-      const heard = await withInterrupts(io(), async (signal) => {
+      const heard = await withInterrupts(memoryIo(), async (signal) => {
         let heard = 0;
         for (let turn = 0; turn < 64; turn += 1) signal.addEventListener("abort", () => (heard += 1));
         process.emit("SIGTERM");

@@ -96,21 +96,12 @@ async function closeTerminalUnder(
 }
 
 describe.skipIf(!hasScript)("the terminal closing under scv", () => {
-  it("stops a foreground turn's agent and exits 129", async () => {
+  it.each([
+    ["a foreground turn", ["gemini"]],
+    ["every turn of a fan-out", ["gemini", "gemini"]],
+  ])("stops %s and its agents, and exits 129", async (_, agents) => {
     let pids: number[] = [];
-    const ended = await closeTerminalUnder(["delegate", "gemini", "Say hi"], {
-      env: { FAKE_AGENT_MODE: "hang" },
-      ready: async () => {
-        pids = await lab.pidsOf();
-      },
-    });
-    expect(ended).toBe("129");
-    expect(await survivors(pids)).toEqual([]);
-  });
-
-  it("stops every turn of a fan-out and exits 129", async () => {
-    let pids: number[] = [];
-    const ended = await closeTerminalUnder(["delegate", "gemini", "gemini", "Say hi"], {
+    const ended = await closeTerminalUnder(["delegate", ...agents, "Say hi"], {
       env: { FAKE_AGENT_MODE: "hang" },
       ready: async () => {
         pids = await lab.pidsOf();

@@ -18,9 +18,9 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { AdapterDescriptor } from "./adapters.js";
+import { cleanUpAtExit } from "./os/groups.js";
 import { runBounded } from "./transport/bounded.js";
 import { agentEnvironment } from "./transport/env.js";
-import { cleanUpAtExit } from "./transport/groups.js";
 
 // On two cores gemini, pi, opencode and amp took 5–7 s to answer `--version` together (1.5–3 s alone),
 // so 3 s dropped their versions (contract suite); `agents list` now asks as many at a time as there

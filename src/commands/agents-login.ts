@@ -31,8 +31,8 @@ import {
 } from "../home/keystore.js";
 import { agentHome, userHome } from "../home/paths.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream, requireValidKey } from "../home/secret-input.js";
+import { cleanUpAtExit, handlingSignals } from "../os/groups.js";
 import { runBounded } from "../transport/bounded.js";
-import { cleanUpAtExit, handlingSignals } from "../transport/groups.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
 
 /** `codex login --with-api-key` and the like only write a file (the lab: ~0.1 s). */

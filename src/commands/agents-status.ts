@@ -16,9 +16,9 @@ import { EXIT } from "../errors.js";
 import { removeConversation } from "../home/conversations.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
+import { handlingSignals } from "../os/groups.js";
 import { runBounded } from "../transport/bounded.js";
 import { agentEnvironment } from "../transport/env.js";
-import { handlingSignals } from "../transport/groups.js";
 import { renderTable } from "./table.js";
 
 /** A CLI's own status check only reads a file or two (the lab: 0.1–0.4 s). */

@@ -5,7 +5,7 @@
 
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { cleanUpAtExit } from "../transport/groups.js";
+import { cleanUpAtExit } from "../os/groups.js";
 import { writeAtomicSync } from "./atomic.js";
 import { makeDirs } from "./make-dirs.js";
 

@@ -19,6 +19,15 @@ import * as z from "zod/mini";
 import type { Config } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
+import type { PidMark } from "../os/pid-marks.js";
+import { bootId } from "../os/proc.js";
+import {
+  identify,
+  isRunning,
+  type ProcessIdentity,
+  type ProcessTable,
+  systemProcessTable,
+} from "../os/processes.js";
 import type { TurnEvent } from "../parsers/types.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
@@ -37,13 +46,6 @@ import {
 import { takeLock } from "./lock.js";
 import type { Env } from "./paths.js";
 import { configPath, scvHome } from "./paths.js";
-import {
-  identify,
-  type PidMark,
-  type ProcessIdentity,
-  type ProcessTable,
-  systemProcessTable,
-} from "./processes.js";
 import { removeIfPresent } from "./remove.js";
 import { runningHandles, turnFile, turnsDir } from "./turn-files.js";
 import { createTurnTemp, isTurnTemp, removeTurnTemp } from "./turn-temp.js";
@@ -109,23 +111,9 @@ export const finishedTurnSchema = lazy(() =>
 );
 export type FinishedTurnRecord = z.infer<ReturnType<typeof finishedTurnSchema>>;
 
-/** What reaping needs of the OS beyond identities: a zombie has exited, whatever its start time says. */
-export interface TurnProcessTable extends ProcessTable {
-  zombie(pid: number): boolean;
-}
-
-export const systemTurnProcesses: TurnProcessTable = {
-  ...systemProcessTable,
-  zombie(pid) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      return state === "Z" || state === "X";
-    } catch {
-      return false;
-    }
-  },
-};
+/** The process table the registry and the reaper look at; injectable for tests. */
+export type TurnProcessTable = ProcessTable;
+export const systemTurnProcesses: TurnProcessTable = systemProcessTable;
 
 const nonce = customAlphabet("0123456789abcdefghijkmnpqrstuvwxyz", 8);
 
@@ -192,22 +180,8 @@ function ensureTurnsDir(env: Env): void {
   ensurePrivateDir(turnsDir(env));
 }
 
-let cachedBoot: string | undefined | null = null;
-function bootId(): string | undefined {
-  if (cachedBoot === null) {
-    try {
-      cachedBoot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
-    } catch {
-      cachedBoot = undefined;
-    }
-  }
-  return cachedBoot;
-}
-
 /** Whether the identity still names the live process it named when recorded. */
-function running(identity: ProcessIdentity, table: TurnProcessTable): boolean {
-  return table.startTime(identity.pid) === identity.startTime && !table.zombie(identity.pid);
-}
+const running = isRunning;
 
 /** Whether the scv running `record` is alive; a record from before a reboot has no live process. */
 function ownerAlive(record: RunningTurnRecord, table: TurnProcessTable): boolean {

@@ -8,9 +8,8 @@
 // execa (with its dependencies) was the largest single cost of a turn's start-up, for options scv
 // does not use here (docs/benchmarks.md). execa still runs the sign-in commands.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import type { Writable } from "node:stream";
-import { signalGroup, trackGroup, untrackGroup } from "./groups.js";
+import { groupAlive, signalGroup, trackGroup, untrackGroup } from "../os/groups.js";
 
 /** Why scv ended a process itself. */
 export type Termination = "timeout" | "idle-timeout" | "cancelled";
@@ -72,37 +71,6 @@ export const DEFAULT_GRACE_MS = 3_000;
 export const DEFAULT_STDERR_TAIL_BYTES = 16 * 1024;
 /** How often a group is polled while waiting for it to go after SIGTERM. */
 const GROUP_POLL_MS = 25;
-
-/** Whether any process of the group led by `pid` is still alive. A zombie does not count: under
- * an init that reaps late (or never, as in a container without one) it would hold every turn for
- * the whole grace period. */
-export function groupAlive(pid: number): boolean {
-  if (!signalGroup(pid, 0)) return false;
-  return process.platform !== "linux" || (linuxGroupHasLiving(pid) ?? true);
-}
-
-/** Scans /proc for a member of group `pgid` that is not a zombie; undefined when /proc is unreadable. */
-function linuxGroupHasLiving(pgid: number): boolean | undefined {
-  let names: string[];
-  try {
-    names = readdirSync("/proc");
-  } catch {
-    return undefined;
-  }
-  for (const name of names) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // `pid (comm) state ppid pgrp …`; comm may contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
-  }
-  return false;
-}
 
 export function startProcess(options: ProcessOptions): AgentProcess {
   const started = Date.now();

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { systemProcessTable } from "../../src/home/processes.js";
+import { systemProcessTable } from "../../src/os/processes.js";
 import { turnResultSchema } from "../../src/result.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { agentPids, createWorld, ensureBuilt, scv, signIn, startScv, type World } from "../helpers/scv.js";

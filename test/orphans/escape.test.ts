@@ -1,7 +1,7 @@
 // A turn whose agent left processes behind, one of them outside its process group (setsid), ends
 // with none of them running: the group goes with the agent, and the end-of-turn sweep finds the
 // escapee by the tag in its environment. The sweep reads only processes created since the turn
-// began, where the kernel's pid counters tell which those are (home/processes.ts): this holds that
+// began, where the kernel's pid counters tell which those are (os/pid-marks.ts): this holds that
 // narrowing to what the full pass found.
 
 import { existsSync, readdirSync } from "node:fs";

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { conversationSchema, writeConversation } from "../../src/home/conversations.js";
-import { systemProcessTable } from "../../src/home/processes.js";
+import { systemProcessTable } from "../../src/os/processes.js";
 import { turnResultSchema } from "../../src/result.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { agentCalls, createWorld, ensureBuilt, signIn, startScv, type World } from "../helpers/scv.js";

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { identify } from "../../src/home/processes.js";
+import { identify } from "../../src/os/processes.js";
 import { useLab } from "../helpers/lab.js";
 import { isAlive, survivors } from "../helpers/pids.js";
 import { agentPids, conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";

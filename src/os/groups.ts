@@ -9,6 +9,7 @@
 // while it listens alone.
 
 import { EXIT } from "../errors.js";
+import { procGroupHasLiving } from "./proc.js";
 
 const liveGroups = new Set<number>();
 /** Run at exit after the groups are killed: what those processes were using can go then. */
@@ -27,6 +28,14 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether any process of the group led by `pid` is still alive. A zombie does not count: under
+ * an init that reaps late (or never, as in a container without one) it would hold every turn for
+ * the whole grace period. */
+export function groupAlive(pid: number): boolean {
+  if (!signalGroup(pid, 0)) return false;
+  return process.platform !== "linux" || (procGroupHasLiving(pid) ?? true);
 }
 
 /** Installs the exit hook and the signal exits; scv's entry point does at start, so that every

@@ -1,15 +1,9 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import {
-  forksSinceBoot,
-  hasVariable,
-  identify,
-  isAlive,
-  parseProcStatStartTime,
-  pidsBetween,
-  systemProcessTable,
-  variableValue,
-} from "../../src/home/processes.js";
+import { hasVariable, variableValue } from "../../src/os/environ.js";
+import { forksSinceBoot, pidsBetween } from "../../src/os/pid-marks.js";
+import { parseProcStatStartTime } from "../../src/os/proc.js";
+import { identify, isAlive, systemProcessTable } from "../../src/os/processes.js";
 
 describe("process identity", () => {
   it("reads the start time after a command name with spaces and parentheses", () => {

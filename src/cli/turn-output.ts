@@ -6,7 +6,7 @@
 import { type EventOrigin, eventLine, resultLine } from "../events.js";
 import type { TurnEvent } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
-import type { TurnPlan } from "../transport/turn.js";
+import type { TurnPlan } from "../turn/types.js";
 import type { CliIo } from "./io.js";
 import { createProgress, type Progress } from "./progress.js";
 

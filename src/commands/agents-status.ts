@@ -19,6 +19,7 @@ import { agentHome } from "../home/paths.js";
 import { handlingSignals } from "../os/groups.js";
 import { runBounded } from "../transport/bounded.js";
 import { agentEnvironment } from "../transport/env.js";
+import { failureLine } from "../turn/outcome.js";
 import { renderTable } from "./table.js";
 
 /** A CLI's own status check only reads a file or two (the lab: 0.1–0.4 s). */
@@ -208,7 +209,7 @@ export async function agentsCheckCommand(
   const timeoutMs = durationOption("--timeout", options.timeout) ?? CHECK_TIMEOUT_MS;
   const { config } = loadConfig(io.env);
   // Loaded only here: the turn runner and its parsers are not needed by `agents status`.
-  const { runTurn, failureLine } = await import("../transport/turn.js");
+  const { runTurn } = await import("../turn/run.js");
   const scratch = mkdtempSync(join(tmpdir(), "scv-check-"));
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => controller.abort(signal);

@@ -31,7 +31,9 @@ import {
 import { turnFile, turnsDir } from "../home/turn-files.js";
 import { lazy } from "../lazy.js";
 import type { TurnResult } from "../result.js";
-import { failedResult, runTurn, type TurnRequest } from "../transport/turn.js";
+import { failedResult } from "../turn/outcome.js";
+import { runTurn } from "../turn/run.js";
+import type { TurnRequest } from "../turn/types.js";
 import { type DelegateOptions, print } from "./delegate.js";
 import { planTurns, printSection, reportFailures } from "./fanout.js";
 import { renderTable } from "./table.js";

@@ -11,7 +11,9 @@ import { durationOption } from "../duration.js";
 import { EXIT, fileHint, ScvError } from "../errors.js";
 import type { TurnResult } from "../result.js";
 import type { Policy } from "../transport/env.js";
-import { failureLine, runTurn, type TurnRequest } from "../transport/turn.js";
+import { failureLine } from "../turn/outcome.js";
+import { runTurn } from "../turn/run.js";
+import type { TurnRequest } from "../turn/types.js";
 
 export interface DelegateOptions {
   readonly model?: string;

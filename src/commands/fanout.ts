@@ -13,15 +13,10 @@ import type { Config } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import type { TurnResult } from "../result.js";
-import {
-  failedResult,
-  failureLine,
-  planTurn,
-  runTurn,
-  type TurnContext,
-  type TurnPlan,
-  type TurnRequest,
-} from "../transport/turn.js";
+import { failedResult, failureLine } from "../turn/outcome.js";
+import { planTurn } from "../turn/plan.js";
+import { runTurn } from "../turn/run.js";
+import type { TurnContext, TurnPlan, TurnRequest } from "../turn/types.js";
 import { type DelegateOptions, parallelism } from "./delegate.js";
 
 /** A turn as planned: ready to run, or already failed (not installed, a bad model) without running. */

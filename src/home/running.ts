@@ -31,7 +31,8 @@ import {
 import type { TurnEvent } from "../parsers/types.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
-import type { TurnContext, TurnPlan } from "../transport/turn.js";
+import { KILL_REASON } from "../turn/stops.js";
+import type { TurnContext, TurnPlan } from "../turn/types.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { createAtomicSync, writeAtomicSync } from "./atomic.js";
 import {
@@ -55,8 +56,6 @@ export const TAG_VARIABLE = "SCV_TURN";
 /** The variable carrying how many agent turns are above the turns an agent starts through scv. */
 export const DEPTH_VARIABLE = "SCV_DEPTH";
 export const DEFAULT_MAX_DEPTH = 2;
-/** The abort reason of a turn stopped by `scv kill`; it ends like a turn whose scv got SIGTERM. */
-export const KILL_REASON = "scv kill";
 
 const identitySchema = lazy(() => z.object({ pid: z.int().check(z.positive()), startTime: z.string() }));
 

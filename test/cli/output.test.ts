@@ -8,7 +8,7 @@ import { turnOutput } from "../../src/cli/turn-output.js";
 import { eventLine, eventLineSchema, resultLine } from "../../src/events.js";
 import type { TurnEvent } from "../../src/parsers/types.js";
 import type { TurnResult } from "../../src/result.js";
-import type { TurnPlan } from "../../src/transport/turn.js";
+import type { TurnPlan } from "../../src/turn/types.js";
 import { entry } from "../helpers/scv.js";
 
 const EVERY_EVENT: TurnEvent[] = [

@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ParsedTurn, StreamParser } from "../../src/parsers/types.js";
-import { runTurn, type TurnContext } from "../../src/transport/turn.js";
+import { runTurn } from "../../src/turn/run.js";
+import type { TurnContext } from "../../src/turn/types.js";
 import { createWorld, type World } from "../helpers/scv.js";
 
 let world: World;

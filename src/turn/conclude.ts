@@ -1,0 +1,157 @@
+// Concluding a turn once its CLI has exited: the session it confirmed, its usage, the conversation
+// record saved (a record that cannot be saved is a note, never a lost reply), and the result with
+// its exit code and one-line failure.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ScvError } from "../errors.js";
+import {
+  type ConversationRecord,
+  preview,
+  readConversation,
+  writeConversation,
+} from "../home/conversations.js";
+import type { Env } from "../home/paths.js";
+import type { ParsedTurn, Usage } from "../parsers/types.js";
+import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
+import type { TurnResult } from "../result.js";
+import { isoTimestamp } from "../timestamp.js";
+import { isValidSessionId } from "../transport/argv.js";
+import type { ModeMismatch } from "../transport/mode.js";
+import type { ProcessExit } from "../transport/process.js";
+import { describeFailure, exitCodeOf } from "./outcome.js";
+import type { TurnContext, TurnPlan } from "./types.js";
+
+export function conclude(
+  plan: TurnPlan,
+  parsed: ParsedTurn,
+  end: ProcessExit,
+  lastMessage: string | undefined,
+  started: number,
+  context: TurnContext,
+  mode: { reported?: string; mismatch?: ModeMismatch },
+): TurnResult {
+  const { entry } = plan;
+  const notes: string[] = [];
+  let confirmed: string | undefined;
+  if (parsed.sessionId !== undefined) {
+    if (isValidSessionId(entry, parsed.sessionId)) confirmed = parsed.sessionId;
+    else
+      notes.push(
+        `${entry.product} reported a session id scv does not accept (not its documented shape); it was not recorded`,
+      );
+  }
+  if (
+    parsed.badLines > 0 &&
+    lastMessage !== undefined &&
+    lastMessage !== "" &&
+    parsed.reply === lastMessage
+  ) {
+    notes.push(
+      `the reply was read from ${entry.product}'s last-message file: its stream had unreadable lines`,
+    );
+  }
+  confirmed ??= startedSession(plan);
+  const sessionId = confirmed ?? plan.session?.id;
+
+  // Read once: the turn's usage share and the updated record both start from it.
+  const previous = latestRecord(plan, context.env);
+  const turnUsage = usageOfTurn(parsed, previous?.cumulative);
+  // A first turn is recorded when it completed, or when its session exists on the CLI's side (so a
+  // failed or stopped turn can still be continued); a continued turn always updates its record.
+  let record: ConversationRecord | undefined;
+  const recordable = plan.record !== undefined || parsed.status === "completed" || confirmed !== undefined;
+  if (plan.recordConversation && recordable) {
+    try {
+      record = saveRecord(plan, parsed, sessionId, turnUsage, previous, context);
+    } catch (error) {
+      // The reply is here already; losing the record must not lose it.
+      if (!(error instanceof ScvError)) throw error;
+      notes.push(`this turn is not recorded: ${error.message}`);
+    }
+  }
+
+  const exitCode = exitCodeOf(parsed, context.signal);
+  const [error, hint] =
+    mode.mismatch === undefined
+      ? describeFailure(plan, parsed, end, context.signal?.reason)
+      : [mode.mismatch.error, mode.mismatch.hint];
+  return {
+    reply: parsed.reply,
+    status: parsed.status,
+    agent: entry.name,
+    conversation: record?.handle ?? null,
+    session: sessionId ?? null,
+    usage: turnUsage ?? null,
+    cost: turnUsage?.costUsd ?? null,
+    duration: Math.max(0, Date.now() - started),
+    exitCode,
+    error,
+    hint,
+    fallbacks: [],
+    notes,
+    mode: mode.reported ?? null,
+    badLines: parsed.badLines,
+  };
+}
+
+function saveRecord(
+  plan: TurnPlan,
+  parsed: ParsedTurn,
+  sessionId: string | undefined,
+  turnUsage: Usage | undefined,
+  previous: ConversationRecord | undefined,
+  context: TurnContext,
+): ConversationRecord {
+  const now = isoTimestamp(context.now?.());
+  const record: ConversationRecord = {
+    ...previous,
+    handle: plan.handle,
+    agent: plan.entry.name,
+    sessionId: sessionId ?? previous?.sessionId,
+    cwd: plan.cwd,
+    model: plan.model,
+    effort: plan.effort,
+    policy: plan.policy,
+    createdAt: previous?.createdAt ?? now,
+    updatedAt: now,
+    turns: (previous?.turns ?? 0) + 1,
+    lastPrompt: preview(plan.prompt),
+    usage: turnUsage === undefined ? (previous?.usage ?? {}) : { ...addUsage(previous?.usage, turnUsage) },
+    cumulative: parsed.cumulativeUsage && parsed.usage !== undefined ? { ...parsed.usage } : undefined,
+    lastStatus: parsed.status,
+  };
+  writeConversation(record, context.env);
+  return record;
+}
+
+/** A continued conversation's record as it is now, under the turn's lock: another turn of it may
+ * have ended while this one waited for the lock (planned from the record before it). */
+function latestRecord(plan: TurnPlan, env: Env): ConversationRecord | undefined {
+  if (plan.record === undefined) return undefined;
+  try {
+    return readConversation(plan.handle, env);
+  } catch {
+    return plan.record;
+  }
+}
+
+/** scv's id for a new session, when the CLI's files show it started that session although its stream
+ * did not say so (a turn stopped before its last line: the row's `sessionPath`). */
+function startedSession(plan: TurnPlan): string | undefined {
+  const { resume } = plan.entry;
+  if (plan.session?.kind !== "start" || resume.kind !== "supported" || resume.sessionPath === undefined)
+    return undefined;
+  const path = join(plan.home, resume.sessionPath.replace("{session}", plan.session.id));
+  return existsSync(path) ? plan.session.id : undefined;
+}
+
+/** This turn's usage: as reported, or its share of a running total across resumed turns (a total
+ * below the previous one means the CLI's counter restarted, so all of it is this turn's). */
+function usageOfTurn(parsed: ParsedTurn, previousTotal: Usage | undefined): Usage | undefined {
+  if (parsed.usage === undefined || !parsed.cumulativeUsage || previousTotal === undefined)
+    return parsed.usage;
+  return cumulativeWentDown(parsed.usage, previousTotal)
+    ? parsed.usage
+    : turnShare(parsed.usage, previousTotal);
+}

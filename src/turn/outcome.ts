@@ -1,0 +1,167 @@
+// How a turn's end reads: its exit code, and the one line that says what happened and what to do,
+// classified from the parser's structured fields only.
+
+import { existsSync } from "node:fs";
+import { installHint } from "../agents.js";
+import { formatDuration } from "../duration.js";
+import { EXIT, type ExitCode, ScvError } from "../errors.js";
+import type { ParsedTurn } from "../parsers/types.js";
+import type { TurnResult } from "../result.js";
+import type { ProcessExit } from "../transport/process.js";
+import { STOPS, stopExitCode, stopOf } from "./stops.js";
+import type { TurnPlan } from "./types.js";
+
+/** A result for a turn that never ran. */
+export function failedResult(error: ScvError, agent: string | undefined, started = Date.now()): TurnResult {
+  const [what, hint] = splitMessage(error.message);
+  return {
+    reply: "",
+    status: Object.values(STOPS).some((stop) => stop.exitCode === error.exitCode) ? "cancelled" : "failed",
+    agent: agent ?? "",
+    conversation: null,
+    session: null,
+    usage: null,
+    cost: null,
+    duration: Math.max(0, Date.now() - started),
+    exitCode: error.exitCode,
+    error: what,
+    hint: hint ?? null,
+    fallbacks: [],
+    notes: [],
+    mode: null,
+    badLines: 0,
+  };
+}
+
+/** The one line a failed result prints on stderr: "what happened — what to do". */
+export function failureLine(result: TurnResult): string | undefined {
+  if (result.error === null) return undefined;
+  return result.hint === null ? result.error : `${result.error} — ${result.hint}`;
+}
+
+export function exitCodeOf(parsed: ParsedTurn, signal: AbortSignal | undefined): ExitCode {
+  switch (parsed.status) {
+    case "completed":
+      return EXIT.ok;
+    case "timeout":
+      return EXIT.timeout;
+    case "cancelled":
+      return stopExitCode(signal);
+    case "failed":
+    case "declined":
+      switch (parsed.failure?.kind) {
+        case "auth":
+          return EXIT.auth;
+        case "rate-limit":
+          return EXIT.rateLimited;
+        default:
+          return EXIT.agentFailed;
+      }
+    default:
+      return EXIT.agentFailed;
+  }
+}
+
+export function describeFailure(
+  plan: TurnPlan,
+  parsed: ParsedTurn,
+  end: ProcessExit,
+  stopReason?: unknown,
+): [string | null, string | null] {
+  const { entry } = plan;
+  const name = entry.name;
+  const why = firstLine(parsed.failure?.message);
+  switch (parsed.status) {
+    case "completed":
+      return [null, null];
+    case "timeout":
+      return end.termination !== "idle-timeout"
+        ? [
+            `${name} timed out after ${formatDuration(plan.timeoutMs ?? 0)}`,
+            `raise --timeout (or [agents.${name}] timeout in scv's config)`,
+          ]
+        : [
+            `${name} printed nothing for ${formatDuration(plan.idleTimeoutMs ?? 0)}`,
+            `raise --idle-timeout (or [agents.${name}] idle_timeout in scv's config)`,
+          ];
+    case "cancelled":
+      return [`${name} ${stopOf(stopReason).ended}`, null];
+    case "declined":
+      return [`${name} declined the turn${why ? `: ${why}` : ""}`, null];
+    case "failed":
+      switch (parsed.failure?.kind) {
+        case "auth":
+          return [`${name} failed to authenticate${why ? `: ${why}` : ""}`, `run: scv agents login ${name}`];
+        case "rate-limit":
+          return [
+            `${name} is rate limited${why ? `: ${why}` : ""}`,
+            parsed.failure.resetsAt ? `retry after ${parsed.failure.resetsAt}` : "wait, then retry",
+          ];
+        case "billing":
+          return [
+            `${name} was refused for billing${why ? `: ${why}` : ""}`,
+            "check the account's plan or credits",
+          ];
+        case "model":
+          return [
+            `${name} cannot use ${plan.model === undefined ? "its model" : `the model ${plan.model}`}${why ? `: ${why}` : ""}`,
+            `pick one it can use: scv delegate ${name}:<model> …, or [agents.${name}] model in scv's config`,
+          ];
+        case "root-refused":
+          return [
+            `${name} refused its full-permission mode as root${why ? `: ${why}` : ""}`,
+            "run scv as a non-root user, or use --policy default",
+          ];
+        default:
+          return [`${name} failed${why ? `: ${why}` : ""}`, `check it with: scv agents check ${name}`];
+      }
+    default:
+      return [`${name} failed`, null];
+  }
+}
+
+/** The longest failure text a result carries: an agent may print megabytes on one stderr line. */
+const MAX_FAILURE_CHARS = 400;
+
+/** The error's first line, for the one-line message; continued while a `[` it opened is still open
+ * (Gemini CLI wraps a multi-line API error in brackets, its retry hint on the last line). */
+function firstLine(message: string | undefined): string | undefined {
+  const lines = (message ?? "")
+    .split("\n")
+    .map((each) => each.trim())
+    .filter((each) => each !== "");
+  let line = lines[0];
+  if (line === undefined) return undefined;
+  for (let next = 1; next < lines.length && opensBracket(line); next += 1) line = `${line} ${lines[next]}`;
+  return line.length <= MAX_FAILURE_CHARS ? line : `${line.slice(0, MAX_FAILURE_CHARS - 1)}…`;
+}
+
+function opensBracket(text: string): boolean {
+  return text.split("[").length > text.split("]").length;
+}
+
+export function spawnFailure(plan: TurnPlan, end: ProcessExit, started: number): TurnResult {
+  const agent = plan.entry.name;
+  if (end.spawnError?.code !== "ENOENT") {
+    const reason = end.spawnError?.message ?? "unknown error";
+    const error = new ScvError(
+      "AGENT_FAILED",
+      `could not start ${plan.executable}: ${reason} — check that it is executable`,
+    );
+    return failedResult(error, agent, started);
+  }
+  // ENOENT for a file that is there: what exec could not find is the interpreter its #! line names.
+  const error = existsSync(plan.executable)
+    ? new ScvError(
+        "AGENT_FAILED",
+        `could not start ${plan.executable}: the interpreter its first line (#!) names was not found — reinstall it, or fix that line`,
+      )
+    : new ScvError("AGENT_NOT_INSTALLED", `${plan.executable} vanished — ${installHint(plan.entry)}`);
+  return failedResult(error, agent, started);
+}
+
+/** Splits "what happened — what to do" at its last dash. */
+export function splitMessage(message: string): [string, string | undefined] {
+  const at = message.lastIndexOf(" — ");
+  return at === -1 ? [message, undefined] : [message.slice(0, at), message.slice(at + 3)];
+}

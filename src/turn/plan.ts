@@ -1,0 +1,184 @@
+// Planning a turn: which agent (or the conversation being continued), its executable, settings,
+// session, argv and prompt, all checked before anything is written or spawned. What the user must
+// fix is thrown as an `ScvError`; a model or effort from the config file is reported with the file
+// and key.
+
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { nanoid } from "nanoid/non-secure";
+import type { AdapterDescriptor } from "../adapters.js";
+import { installHint, locateAgent, requireAgent } from "../agents.js";
+import { agentSettings } from "../config.js";
+import { parseDuration } from "../duration.js";
+import { ScvError } from "../errors.js";
+import { newHandle, readConversation, recordExists } from "../home/conversations.js";
+import { agentHome, configCandidates, type Env } from "../home/paths.js";
+import { refuseTooDeep } from "../home/running.js";
+import { turnExists } from "../home/turn-files.js";
+import { randomUUID } from "../random.js";
+import { buildAgentCommand, checkEffort, checkModel, type SessionArg } from "../transport/argv.js";
+import { splitMessage } from "./outcome.js";
+import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
+
+/** Resolves and validates a request without side effects; throws `ScvError` for what the user must
+ * fix (unknown agent or conversation, bad value, CLI not installed). */
+export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
+  refuseTooDeep(context.env, context.config);
+  const record = request.continue === undefined ? undefined : readConversation(request.continue, context.env);
+  if (record !== undefined && request.agent !== undefined && request.agent !== record.agent) {
+    throw new ScvError(
+      "USAGE",
+      `conversation ${record.handle} belongs to ${record.agent}, not ${request.agent} — drop the agent name when continuing`,
+    );
+  }
+  const name = record?.agent ?? request.agent;
+  if (name === undefined) throw new ScvError("USAGE", "no agent named — scv delegate <agent> <prompt>");
+  const entry = requireAgent(name);
+  if (!entry.cliTurns) {
+    throw new ScvError(
+      "USAGE",
+      `${entry.product} has no verified one-turn command line (scv would need its ACP server) — delegate to another agent`,
+    );
+  }
+
+  let session: SessionArg | undefined;
+  if (record !== undefined) {
+    if (entry.resume.kind === "unsupported") {
+      throw new ScvError(
+        "RESUME_UNSUPPORTED",
+        `${entry.product} cannot continue a conversation — start a new one`,
+      );
+    }
+    if (record.sessionId === undefined) {
+      throw new ScvError(
+        "UNKNOWN_CONVERSATION",
+        `conversation ${record.handle} has no ${entry.product} session to continue — start a new one`,
+      );
+    }
+    session = { kind: "continue", id: record.sessionId };
+  } else if (entry.resume.kind === "supported" && entry.resume.start.length > 0) {
+    // This CLI lets the caller choose the id, so the conversation is known before the turn runs.
+    session = { kind: "start", id: randomUUID() };
+  }
+
+  const settings = agentSettings(context.config, entry.name);
+  const model = request.model ?? (record !== undefined ? record.model : settings.model);
+  const effort = request.effort ?? (record !== undefined ? record.effort : settings.effort);
+  const policy = request.policy ?? record?.policy ?? settings.policy ?? "default";
+  // A model or effort the config file gave is the file's to fix, not a flag's.
+  if (record === undefined && request.model === undefined && model !== undefined)
+    checkConfigured(context.env, entry, "model", () => checkModel(entry, model));
+  if (record === undefined && request.effort === undefined && effort !== undefined)
+    checkConfigured(context.env, entry, "effort", () => checkEffort(entry, effort));
+  const cwd = projectDir(
+    request.cwd === undefined ? (record?.cwd ?? context.cwd) : resolve(context.cwd, request.cwd),
+  );
+  // CLIs keep their sessions per project folder (Claude, Gemini): resumed elsewhere, the session is
+  // not found, and the record would move for every later turn.
+  if (record !== undefined && !sameFolder(cwd, record.cwd)) {
+    throw new ScvError(
+      "USAGE",
+      `conversation ${record.handle} works in ${record.cwd} — drop --cwd to continue it there, or start a new conversation in ${cwd}`,
+    );
+  }
+  const timeoutMs = request.timeoutMs ?? configDuration(settings.timeout);
+  const idleTimeoutMs = request.idleTimeoutMs ?? configDuration(settings.idle_timeout);
+
+  const home = agentHome(entry.name, context.env);
+  const lastMessageFile =
+    entry.output.kind === "codex-jsonl" ? join(home, ".scv", `last-message-${nanoid(10)}.txt`) : undefined;
+  const { args, stdin } = buildAgentCommand({
+    entry,
+    prompt: request.prompt,
+    policy,
+    model,
+    effort,
+    session,
+    lastMessageFile,
+  });
+
+  const executable = locateAgent(entry, context.config, context.env);
+  const configured = context.config.agents?.[entry.name]?.command;
+  if (executable === undefined && configured?.includes("/") && existsSync(resolve(context.cwd, configured))) {
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `${configured} ([agents.${entry.name}] command in scv's config) is not an executable file — chmod +x it, or point command at the CLI itself`,
+    );
+  }
+  if (executable === undefined) {
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `${entry.product} is not installed ('${configured ?? entry.command}' not found) — ${installHint(entry, configured)}`,
+    );
+  }
+
+  return {
+    entry,
+    executable,
+    args,
+    stdin,
+    home,
+    cwd,
+    handle: record?.handle ?? request.handle ?? freshHandle(entry.name, context.env),
+    record,
+    session,
+    model,
+    effort,
+    policy,
+    timeoutMs,
+    idleTimeoutMs,
+    extraEnv: { ...settings.env, ...request.env },
+    lastMessageFile,
+    prompt: request.prompt,
+    recordConversation: request.record ?? true,
+  };
+}
+
+function projectDir(dir: string): string {
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new ScvError("USAGE", `no directory ${dir} — pass an existing project folder with --cwd`);
+  return dir;
+}
+
+function sameFolder(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+function configDuration(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseDuration(text);
+}
+
+function freshHandle(agent: string, env: Env): string {
+  for (;;) {
+    const handle = newHandle(agent);
+    if (!recordExists(handle, env) && !turnExists(handle, env)) return handle;
+  }
+}
+
+/** Runs `check` on a value of `[agents.<name>] key` in scv's config; its failure names the file and
+ * the key, as the config's own checks do. */
+function checkConfigured(env: Env, entry: AdapterDescriptor, key: string, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (!(error instanceof ScvError)) throw error;
+    const [what, hint] = splitMessage(error.message);
+    const file = configCandidates(env).find((path) => existsSync(path)) ?? "scv's config";
+    // The check's own hint says what would do, unless it is about the flag ("omit --effort").
+    const fix =
+      hint === undefined || hint.startsWith("omit ")
+        ? "remove it"
+        : `${hint.replace(/\.$/, "")}; or remove it`;
+    throw new ScvError("BAD_CONFIG", `${file}: agents.${entry.name}.${key}: ${what} — ${fix}`);
+  }
+}

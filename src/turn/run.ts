@@ -1,0 +1,211 @@
+// Running a planned turn: ensure the agent's home and refuse it early when its key store says it is
+// signed out; lock the conversation; register the turn; run the CLI and feed its stdout lines to the
+// format's parser; then conclude (conclude.ts). Every agent goes through the same code: what differs
+// is read from its descriptor.
+
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { AdapterDescriptor } from "../adapters.js";
+import { signInStore } from "../agents.js";
+import { ScvError } from "../errors.js";
+import { fallbackAgents, wantsFallbacks } from "../fallbacks.js";
+import { ensureAgentHome, ensurePrivateDir, tightenCredentialFiles } from "../home/agent-home.js";
+import { lockConversation } from "../home/conversations.js";
+import { inspectStore, type StoreInspection } from "../home/keystore.js";
+import { removeIfPresent } from "../home/remove.js";
+import { trackTurn } from "../home/running.js";
+import { loadParser } from "../parsers/load.js";
+import type { ParsedTurn } from "../parsers/types.js";
+import type { TurnResult } from "../result.js";
+import { agentEnvironment } from "../transport/env.js";
+import { createLineFramer } from "../transport/framing.js";
+import { refuseGrantedMode, watchMode } from "../transport/mode.js";
+import { type AgentProcess, startProcess } from "../transport/process.js";
+import { conclude } from "./conclude.js";
+import { failedResult, spawnFailure } from "./outcome.js";
+import { planTurn } from "./plan.js";
+import { interrupted } from "./stops.js";
+import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
+
+/** How long a CLI may stay silent after reporting a terminal error before scv ends it. */
+const TERMINAL_ERROR_GRACE_MS = 2_000;
+
+/** Runs a planned turn: home, sign-in check, lock, process, parse, record. Throws `ScvError` only
+ * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. */
+export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
+  const started = Date.now();
+  // Registered in $SCV_HOME/turns while it runs (home/running.ts), so scv ps and scv kill reach it
+  // and what a killed scv leaves behind is found; its signal also ends on scv kill.
+  const tracker = trackTurn(caller);
+  const context = tracker.context;
+  const { entry, home } = plan;
+  ensureAgentHome(entry.name, context.env);
+  await refuseSignedOut(entry, home, context);
+  refuseGrantedMode(entry, plan.policy, home);
+
+  const release =
+    plan.record === undefined
+      ? undefined
+      : await untilAborted(lockConversation(plan.handle, context.env, context.lockWaitMs), context.signal);
+  try {
+    if (plan.lastMessageFile !== undefined) ensurePrivateDir(join(home, ".scv"));
+    const env = agentEnvironment({
+      parent: context.env,
+      entry,
+      home,
+      policy: plan.policy,
+      extra: plan.extraEnv,
+    });
+    // The turn's tag and depth, scv's home and config and its own TMPDIR, set after isolation
+    // removed every SCV_* variable.
+    Object.assign(env, await tracker.register(plan));
+    // A TMPDIR set for this agent in scv's config is the user's choice, and stays.
+    if (plan.extraEnv.TMPDIR !== undefined) env.TMPDIR = plan.extraEnv.TMPDIR;
+    const parser = context.parserFor?.(entry.output.kind) ?? (await loadParser(entry.output.kind))();
+    // Set right below; events and rollout looks only arrive once the process runs.
+    let child: AgentProcess | undefined;
+    const mode = watchMode({
+      entry,
+      policy: plan.policy,
+      home,
+      started,
+      onReport: (event) => context.onEvent?.(event, plan),
+      // The agent must not go on in a mode its policy forbids; "cancelled" is rewritten below.
+      onMismatch: () => child?.terminate("cancelled"),
+    });
+    // After a terminal error the CLI should exit; one that goes quiet instead (amp at its login
+    // prompt) is ended: its turn has failed already, so the parser's failure stays the result.
+    let afterTerminalError: NodeJS.Timeout | undefined;
+    // Whether the CLI gave its verdict (a terminal event) before scv began ending it.
+    let verdictInTime = false;
+    const framer = createLineFramer({
+      elision: parser.elision,
+      onLine: (line) => {
+        afterTerminalError?.refresh();
+        for (const event of parser.push(line)) {
+          if ((event.type === "turn-end" || (event.type === "error" && event.terminal)) && !child?.stopping)
+            verdictInTime = true;
+          context.onEvent?.(event, plan);
+          mode.observe(event);
+          if (event.type === "error" && event.terminal)
+            afterTerminalError ??= setTimeout(
+              () => child?.terminate("cancelled"),
+              TERMINAL_ERROR_GRACE_MS,
+            ).unref();
+        }
+      },
+      onOversized: () => parser.skipped(),
+    });
+    child = startProcess({
+      file: plan.executable,
+      args: plan.args,
+      stdin: plan.stdin,
+      cwd: plan.cwd,
+      env,
+      timeoutMs: plan.timeoutMs,
+      idleTimeoutMs: plan.idleTimeoutMs,
+      graceMs: context.graceMs,
+      signal: context.signal,
+      onStdout: (chunk) => framer.push(chunk),
+    });
+    tracker.spawned(child.pid);
+    const end = await child.done;
+    clearTimeout(afterTerminalError);
+    framer.end();
+    mode.finish();
+    if (end.spawnError !== undefined) return spawnFailure(plan, end, started);
+    if (end.pid === undefined) throw interrupted(context.signal, "interrupted before the agent started");
+    const lastMessage = takeLastMessage(plan.lastMessageFile);
+    const parsed = parser.finish({ ...end, lastMessage, verdictAfterStop: !verdictInTime });
+    const checked =
+      mode.mismatch === undefined ? parsed : { ...withoutFailure(parsed), status: "failed" as const };
+    return conclude(plan, checked, end, lastMessage, started, context, {
+      reported: mode.reported,
+      mismatch: mode.mismatch,
+    });
+  } finally {
+    if (plan.lastMessageFile !== undefined) removeIfPresent(plan.lastMessageFile);
+    tightenCredentialFiles(home, entry.credentialFiles);
+    // Before the conversation's lock goes: the next turn of it registers under the same handle.
+    await tracker.end();
+    await release?.();
+  }
+}
+
+/** A whole turn; never throws an `ScvError`: what the user must fix comes back as a failed result
+ * with its exit code. */
+export async function runTurn(request: TurnRequest, context: TurnContext): Promise<TurnResult> {
+  const started = Date.now();
+  let result: TurnResult;
+  try {
+    result = await executeTurn(planTurn(request, context), context);
+  } catch (error) {
+    if (!(error instanceof ScvError)) throw error;
+    result = failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
+  }
+  if (!wantsFallbacks(result.exitCode)) return result;
+  return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
+}
+
+async function refuseSignedOut(entry: AdapterDescriptor, home: string, context: TurnContext): Promise<void> {
+  const check = context.signInCheck ?? storedSignIn;
+  const inspection = await check(entry, home);
+  if (inspection?.state === "signed-out") {
+    // A signed-out CLI may retry its network for minutes (codex exec) or wait for a login code (amp).
+    throw new ScvError(
+      "NOT_SIGNED_IN",
+      `${entry.product} is not signed in (${inspection.detail}) — run: scv agents login ${entry.name}`,
+    );
+  }
+}
+
+/** The key store's verdict where the descriptor names one (its stored status, else its preflight
+ * store); CLIs whose sign-in no file tells are left to fail on their own. */
+async function storedSignIn(entry: AdapterDescriptor, home: string): Promise<StoreInspection | undefined> {
+  const store = signInStore(entry);
+  return store === undefined ? undefined : inspectStore(store, home);
+}
+
+function withoutFailure(parsed: ParsedTurn): ParsedTurn {
+  const { failure: _failure, ...rest } = parsed;
+  return rest;
+}
+
+/** Reads and removes the CLI's last-message file (bounded: it holds one message). */
+function takeLastMessage(path: string | undefined): string | undefined {
+  if (path === undefined || !existsSync(path)) return undefined;
+  try {
+    if (statSync(path).size > 8 * 1024 * 1024) return undefined;
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  } finally {
+    removeIfPresent(path);
+  }
+}
+
+function agentOfHandle(handle: string | undefined): string | undefined {
+  return handle?.replace(/-[0-9a-z]{6}$/, "");
+}
+
+/** Waits for `promise` unless `signal` aborts first; a lock taken after the abort is released. */
+async function untilAborted<T extends () => Promise<void>>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  if (signal === undefined) return promise;
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      void promise.then((release) => release()).catch(() => {});
+      reject(interrupted(signal, "interrupted while waiting for the conversation"));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([promise, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}

@@ -1,0 +1,87 @@
+// The three shapes one turn passes through: what a caller asks for (`TurnRequest`), what it runs with
+// (`TurnContext`), and what planning decided before anything is written or spawned (`TurnPlan`).
+
+import type { AdapterDescriptor, OutputFormatKind } from "../adapters.js";
+import type { Config } from "../config.js";
+import type { ConversationRecord } from "../home/conversations.js";
+import type { StoreInspection } from "../home/keystore.js";
+import type { Env } from "../home/paths.js";
+import type { StreamParser, TurnEvent } from "../parsers/types.js";
+import type { SessionArg } from "../transport/argv.js";
+import type { Policy } from "../transport/env.js";
+
+export interface TurnRequest {
+  /** The agent of a first turn; with `continue`, it must be the conversation's agent if given. */
+  readonly agent?: string;
+  /** The handle of the conversation to continue. */
+  readonly continue?: string;
+  readonly prompt: string;
+  readonly model?: string;
+  readonly effort?: string;
+  readonly policy?: Policy;
+  /** The project folder, relative to the context's cwd. */
+  readonly cwd?: string;
+  readonly timeoutMs?: number;
+  readonly idleTimeoutMs?: number;
+  /** Extra variables for the agent (`--env`), set after isolation like the config's. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** False for a turn that leaves no conversation record (a sign-in check's probe). */
+  readonly record?: boolean;
+  /** The handle of a first turn, chosen by the caller (a background turn's launcher prints it
+   * before the turn runs); ignored when continuing. */
+  readonly handle?: string;
+}
+
+export interface TurnContext {
+  /** scv's own environment: SCV_HOME, PATH and HOME are read from it, and the agent's environment is
+   * made from it. */
+  readonly env: Env;
+  /** scv's working directory. */
+  readonly cwd: string;
+  readonly config: Config;
+  /** Aborting ends the turn's process group; `signal.reason` says how the turn ends (`STOPS`: "SIGTERM"
+   * exits 143, "SIGHUP" 129, anything unknown 130). */
+  readonly signal?: AbortSignal;
+  /** Every normalized event, as the parser produces it (and a `mode` event for a mode read outside
+   * the stream), with the turn it belongs to. */
+  readonly onEvent?: (event: TurnEvent, turn: TurnPlan) => void;
+  /** How long a continued turn waits for another turn of its conversation. */
+  readonly lockWaitMs?: number;
+  /** Between SIGTERM and SIGKILL when scv ends the process group. */
+  readonly graceMs?: number;
+  readonly now?: () => Date;
+  /** The parser of an output format; defaults to the format's own (tests inject one). */
+  readonly parserFor?: (format: OutputFormatKind) => StreamParser;
+  /** Tells whether an agent is signed in before it is spawned; defaults to its key store. */
+  readonly signInCheck?: (entry: AdapterDescriptor, home: string) => Promise<StoreInspection | undefined>;
+  /** Set for a background turn: `onStarted` is called once its agent runs, and its running record
+   * is left for the background runner to replace with the result (turn/track.ts). */
+  readonly background?: { readonly onStarted: () => void };
+}
+
+/** Everything decided before anything is written or spawned. */
+export interface TurnPlan {
+  readonly entry: AdapterDescriptor;
+  readonly executable: string;
+  /** The arguments after the executable. */
+  readonly args: readonly string[];
+  /** The prompt, for a CLI that reads it on stdin (the row's `prompt`). */
+  readonly stdin?: string;
+  readonly home: string;
+  readonly cwd: string;
+  readonly handle: string;
+  /** The record being continued; undefined for a first turn. */
+  readonly record?: ConversationRecord;
+  readonly session?: SessionArg;
+  readonly model?: string;
+  readonly effort?: string;
+  readonly policy: Policy;
+  readonly timeoutMs?: number;
+  readonly idleTimeoutMs?: number;
+  readonly extraEnv: Readonly<Record<string, string>>;
+  /** Where the CLI writes its final message (`{file}` of the format's last-message args). */
+  readonly lastMessageFile?: string;
+  readonly prompt: string;
+  /** Whether the turn's conversation is recorded. */
+  readonly recordConversation: boolean;
+}

@@ -20,7 +20,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
  * turns left running. One readdir when there is none; the registry is loaded only when there is. */
 async function reapLeftovers(io: CliIo): Promise<void> {
   if (runningHandles(io.env).length === 0) return;
-  const { reapOrphans } = await import("../home/running.js");
+  const { reapOrphans } = await import("../turn/reap.js");
   await reapOrphans(io.env);
 }
 

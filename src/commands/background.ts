@@ -17,21 +17,14 @@ import { EXIT, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { scvHome } from "../home/paths.js";
-import {
-  consumeResult,
-  killTurn,
-  listRunning,
-  readFinished,
-  readRunning,
-  reapHandle,
-  saveBackgroundResult,
-  TAG_VARIABLE,
-  turnOwnerAlive,
-} from "../home/running.js";
 import { turnFile, turnsDir } from "../home/turn-files.js";
+import { consumeResult, readFinished, readRunning, saveBackgroundResult } from "../home/turn-records.js";
+import { killTurn } from "../jobs/kill.js";
 import { lazy } from "../lazy.js";
+import { TAG_VARIABLE } from "../os/tagged.js";
 import type { TurnResult } from "../result.js";
 import { failedResult } from "../turn/outcome.js";
+import { listRunning, reapHandle, turnOwnerAlive } from "../turn/reap.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
 import { type DelegateOptions, print } from "./delegate.js";

@@ -13,10 +13,10 @@ import { parseDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { newHandle, readConversation, recordExists } from "../home/conversations.js";
 import { agentHome, configCandidates, type Env } from "../home/paths.js";
-import { refuseTooDeep } from "../home/running.js";
 import { turnExists } from "../home/turn-files.js";
 import { randomUUID } from "../random.js";
 import { buildAgentCommand, checkEffort, checkModel, type SessionArg } from "../transport/argv.js";
+import { refuseTooDeep } from "./depth.js";
 import { splitMessage } from "./outcome.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
 

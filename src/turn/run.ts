@@ -13,7 +13,6 @@ import { ensureAgentHome, ensurePrivateDir, tightenCredentialFiles } from "../ho
 import { lockConversation } from "../home/conversations.js";
 import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import { removeIfPresent } from "../home/remove.js";
-import { trackTurn } from "../home/running.js";
 import { loadParser } from "../parsers/load.js";
 import type { ParsedTurn } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
@@ -25,6 +24,7 @@ import { conclude } from "./conclude.js";
 import { failedResult, spawnFailure } from "./outcome.js";
 import { planTurn } from "./plan.js";
 import { interrupted } from "./stops.js";
+import { trackTurn } from "./track.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
 
 /** How long a CLI may stay silent after reporting a terminal error before scv ends it. */
@@ -34,7 +34,7 @@ const TERMINAL_ERROR_GRACE_MS = 2_000;
  * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. */
 export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
   const started = Date.now();
-  // Registered in $SCV_HOME/turns while it runs (home/running.ts), so scv ps and scv kill reach it
+  // Registered in $SCV_HOME/turns while it runs (track.ts), so scv ps and scv kill reach it
   // and what a killed scv leaves behind is found; its signal also ends on scv kill.
   const tracker = trackTurn(caller);
   const context = tracker.context;

@@ -18,16 +18,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ScvError } from "../../src/errors.js";
 import type { ConversationRecord } from "../../src/home/conversations.js";
 import { heldLockIdentity, lockConversation, writeConversation } from "../../src/home/conversations.js";
-import {
-  listRunning,
-  type RunningTurnRecord,
-  readFinished,
-  reapOrphans,
-  refuseTooDeep,
-  type TurnProcessTable,
-  turnDepth,
-} from "../../src/home/running.js";
 import { runningHandles, turnFile } from "../../src/home/turn-files.js";
+import { type RunningTurnRecord, readFinished } from "../../src/home/turn-records.js";
+import type { ProcessTable } from "../../src/os/processes.js";
+import { listRunning, reapOrphans } from "../../src/turn/reap.js";
 
 interface FakeProcess {
   startTime: string;
@@ -38,7 +32,7 @@ interface FakeProcess {
 /** Processes by pid; `killed` lists every signal sent, as "pid" or "-pid" for a group. */
 function fakeTable(processes: Record<number, FakeProcess>) {
   const killed: string[] = [];
-  const table: TurnProcessTable = {
+  const table: ProcessTable = {
     startTime: (pid) => processes[pid]?.startTime,
     pidsWithEnv: (name, value) =>
       name === "SCV_TURN"
@@ -327,25 +321,5 @@ describe("reapOrphans", () => {
     expect(await reapOrphans(env, table)).toEqual([]);
     expect(killed).toEqual([]);
     expect(runningHandles(env)).toEqual(["claude-aaaaaa"]);
-  });
-});
-
-describe("delegation depth", () => {
-  it("reads SCV_DEPTH, counting anything else as 0", () => {
-    expect(turnDepth({})).toBe(0);
-    expect(turnDepth({ SCV_DEPTH: "2" })).toBe(2);
-    expect(turnDepth({ SCV_DEPTH: "canary-value-of-SCV_DEPTH" })).toBe(0);
-    expect(turnDepth({ SCV_DEPTH: "-1" })).toBe(0);
-  });
-
-  it("refuses a turn below more agents than max_depth allows (default 2)", () => {
-    expect(() => refuseTooDeep({ SCV_DEPTH: "2" }, {})).not.toThrow();
-    expect(() => refuseTooDeep({ SCV_DEPTH: "3" }, {})).toThrow(
-      "delegation depth 3 is beyond max_depth 2 (agents started by agents through scv) — do this work yourself instead of delegating it, or raise max_depth in scv's config",
-    );
-    expect(() => refuseTooDeep({ SCV_DEPTH: "1" }, { max_depth: 0 })).toThrow(
-      "delegation depth 1 is beyond max_depth 0",
-    );
-    expect(() => refuseTooDeep({}, { max_depth: 0 })).not.toThrow();
   });
 });

@@ -11,7 +11,7 @@
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
-import type { Env } from "./paths.js";
+import type { Env } from "../home/paths.js";
 
 const PREFIX = "scv-";
 

@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTurnTemp, isTurnTemp, removeTurnTemp } from "../../src/home/turn-temp.js";
+import { createTurnTemp, isTurnTemp, removeTurnTemp } from "../../src/turn/temp.js";
 
 let parent: string;
 beforeEach(() => {

@@ -1,0 +1,190 @@
+// The running-turn registry's records, in $SCV_HOME/turns (turn-files.ts names them).
+//
+// While a turn runs, <handle>.json (0600, written atomically) names scv's own process and the
+// agent's, each as pid plus start time so that a reused pid is never taken for ours, and the tag the
+// agent's environment carries (SCV_TURN, unique to the turn). A background turn's result, and the
+// result of a turn whose scv died, is kept in <handle>.done.json until `scv wait` reads it. The
+// turn's own registration is turn/track.ts; the reaper is turn/reap.ts.
+
+import { readFileSync } from "node:fs";
+import * as z from "zod/mini";
+import { ScvError } from "../errors.js";
+import { lazy } from "../lazy.js";
+import { type TurnResult, turnResultSchema } from "../result.js";
+import { ensurePrivateDir } from "./agent-home.js";
+import { createAtomicSync, writeAtomicSync } from "./atomic.js";
+import { HANDLE_PATTERN } from "./conversations.js";
+import { takeLock } from "./lock.js";
+import { type Env, scvHome } from "./paths.js";
+import { removeIfPresent } from "./remove.js";
+import { turnFile, turnsDir } from "./turn-files.js";
+
+const identitySchema = lazy(() => z.object({ pid: z.int().check(z.positive()), startTime: z.string() }));
+
+export const runningTurnSchema = lazy(() =>
+  z.looseObject({
+    version: z.literal(1),
+    handle: z.string().check(z.regex(HANDLE_PATTERN)),
+    /** SCV_TURN in the agent's environment: the handle and a nonce, so no two turns share it. */
+    tag: z.string(),
+    agent: z.string(),
+    model: z.optional(z.string()),
+    /** A one-line preview of the prompt. */
+    prompt: z.string(),
+    cwd: z.string(),
+    /** How many agent turns are above this one (0: started by a person). */
+    depth: z.int().check(z.nonnegative()),
+    /** Started with --background: its result is kept until `scv wait` reads it. */
+    background: z.boolean(),
+    host: z.string(),
+    /** The kernel's boot id, where there is one: after a reboot no recorded pid means anything. */
+    boot: z.optional(z.string()),
+    startedAt: z.string(),
+    /** The scv process running the turn. */
+    scv: identitySchema(),
+    /** The agent's CLI, leader of its process group; absent until it started. */
+    agentProcess: z.optional(identitySchema()),
+    /** The tool running now, as the parser summarised it (one redacted line). */
+    tool: z.optional(z.string()),
+    /** The conversation lock the turn holds (a continued conversation's), as the folder it created:
+     * the reaper removes that folder once the turn's scv is proven gone. */
+    lock: z.optional(z.object({ dev: z.string(), ino: z.string(), born: z.string() })),
+    /** The turn's own temporary folder, its agent's TMPDIR (turn/temp.ts), removed by the reaper. */
+    tmp: z.optional(z.string()),
+  }),
+);
+export type RunningTurnRecord = z.infer<ReturnType<typeof runningTurnSchema>>;
+
+export const finishedTurnSchema = lazy(() =>
+  z.looseObject({
+    version: z.literal(1),
+    handle: z.string(),
+    /** The tag of the turn that ended; null for a turn that failed before it was registered. */
+    tag: z.nullable(z.string()),
+    agent: z.string(),
+    background: z.boolean(),
+    /** Its scv died and a later scv stopped what it left running. */
+    reaped: z.boolean(),
+    startedAt: z.string(),
+    endedAt: z.string(),
+    result: turnResultSchema(),
+  }),
+);
+export type FinishedTurnRecord = z.infer<ReturnType<typeof finishedTurnSchema>>;
+
+function parseFile<T>(path: string, schema: z.ZodMiniType<T>): T | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readRunning(handle: string, env: Env = process.env): RunningTurnRecord | undefined {
+  return parseFile(turnFile(handle, "running", env), runningTurnSchema());
+}
+
+export function readFinished(handle: string, env: Env = process.env): FinishedTurnRecord | undefined {
+  return parseFile(turnFile(handle, "done", env), finishedTurnSchema());
+}
+
+/** Atomic and 0600. Results are flushed to disk; a running record describes processes that a power
+ * cut ends anyway, so its frequent updates skip the flush. */
+export function writeTurnRecord(path: string, value: unknown, fsync: boolean): void {
+  try {
+    writeAtomicSync(path, `${JSON.stringify(value, null, 2)}\n`, { fsync });
+  } catch (error) {
+    throw new ScvError("IO", `cannot write turn record ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+export function ensureTurnsDir(env: Env): void {
+  ensurePrivateDir(scvHome(env));
+  ensurePrivateDir(turnsDir(env));
+}
+
+/** Creates a turn record that must not exist yet; false when it does, or when this file system
+ * cannot create it that way (no hard links): the caller then takes the record's lock. */
+export function createTurnRecord(path: string, value: unknown): boolean {
+  try {
+    return createAtomicSync(path, `${JSON.stringify(value, null, 2)}\n`, { fsync: false });
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `body` holding the record's lock (`<handle>.json.lock`), which serializes registering a turn
+ * with reaping one; undefined when someone else holds it and `waitMs` is 0. */
+export async function withRecordLock<T>(
+  path: string,
+  waitMs: number,
+  body: () => Promise<T>,
+): Promise<T | undefined> {
+  let release: () => Promise<void>;
+  try {
+    release = await takeLock(path, {
+      realpath: false,
+      stale: 10_000,
+      ...(waitMs === 0
+        ? {}
+        : { retries: { retries: Math.ceil(waitMs / 25), factor: 1, minTimeout: 25, maxTimeout: 25 } }),
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
+    if (waitMs === 0) return undefined;
+    throw new ScvError("CONVERSATION_BUSY", `turn record ${path} stays locked — retry in a few seconds`, {
+      cause: error,
+    });
+  }
+  try {
+    return await body();
+  } finally {
+    await release().catch(() => {});
+  }
+}
+
+/** Saves a background turn's result for `scv wait`, then drops its running record: in that order, so
+ * a waiter always finds one of the two. */
+export function saveBackgroundResult(
+  handle: string,
+  result: TurnResult,
+  startedAt: Date,
+  env: Env = process.env,
+): void {
+  ensureTurnsDir(env);
+  const running = readRunning(handle, env);
+  const mine = running !== undefined && running.scv.pid === process.pid ? running : undefined;
+  const finished: FinishedTurnRecord = {
+    version: 1,
+    handle,
+    tag: mine?.tag ?? null,
+    agent: result.agent || (mine?.agent ?? ""),
+    background: true,
+    reaped: false,
+    startedAt: mine?.startedAt ?? startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    result,
+  };
+  writeTurnRecord(turnFile(handle, "done", env), finished, true);
+  if (mine !== undefined) removeIfPresent(turnFile(handle, "running", env));
+}
+
+/** Removes a result once read, with its log. */
+export function consumeResult(handle: string, env: Env = process.env): void {
+  removeIfPresent(turnFile(handle, "done", env));
+  removeIfPresent(turnFile(handle, "log", env));
+}
+
+/** Whether the turn of `handle` whose tag was `tag` has ended (its record gone or replaced). */
+export function turnEnded(handle: string, tag: string, env: Env = process.env): boolean {
+  return readRunning(handle, env)?.tag !== tag;
+}

@@ -1,0 +1,193 @@
+// The reaper. A turn whose scv died (SIGKILL, the OOM killer) leaves its record behind; the next
+// scv, whatever its command, kills what leads the agent's group or carries the tag, turns the record
+// into a `cancelled` result and the conversation's lastStatus, removes the turn's TMPDIR, and
+// removes the conversation lock the turn held (recorded as the very lock folder it created), so the
+// conversation can be continued at once.
+
+import { hostname } from "node:os";
+import { EXIT } from "../errors.js";
+import { readConversation, recordExists, releaseDeadLock, writeConversation } from "../home/conversations.js";
+import type { Env } from "../home/paths.js";
+import { removeIfPresent } from "../home/remove.js";
+import { runningHandles, turnFile } from "../home/turn-files.js";
+import {
+  type FinishedTurnRecord,
+  type RunningTurnRecord,
+  readFinished,
+  readRunning,
+  withRecordLock,
+  writeTurnRecord,
+} from "../home/turn-records.js";
+import { bootId } from "../os/proc.js";
+import { isRunning, type ProcessIdentity, type ProcessTable, systemProcessTable } from "../os/processes.js";
+import { taggedProcesses } from "../os/tagged.js";
+import type { TurnResult } from "../result.js";
+import { isTurnTemp, removeTurnTemp } from "./temp.js";
+
+/** Whether the scv running `record` is alive; a record from before a reboot has no live process. */
+export function ownerAlive(record: RunningTurnRecord, table: ProcessTable): boolean {
+  const boot = bootId();
+  if (record.boot !== undefined && boot !== undefined && record.boot !== boot) return false;
+  return isRunning(record.scv, table);
+}
+
+/** The turns running now (their scv alive), oldest first. */
+export function listRunning(env: Env = process.env, table = systemProcessTable): RunningTurnRecord[] {
+  const host = hostname();
+  return runningHandles(env)
+    .map((handle) => readRunning(handle, env))
+    .filter((record): record is RunningTurnRecord => record !== undefined)
+    .filter((record) => record.host === host && ownerAlive(record, table))
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+/** Whether a running record's scv is alive. */
+export function turnOwnerAlive(record: RunningTurnRecord, table = systemProcessTable): boolean {
+  return record.host !== hostname() || ownerAlive(record, table);
+}
+
+/** Reaps every turn whose scv died: kills what it left (matching start times or the tag), records it
+ * `cancelled`. A reaped agent's own scv (a nested delegation) is reaped with it. Never throws;
+ * returns the handles reaped. */
+export async function reapOrphans(env: Env = process.env, table = systemProcessTable): Promise<string[]> {
+  const host = hostname();
+  const records = runningHandles(env)
+    .map((handle) => readRunning(handle, env))
+    .filter((record): record is RunningTurnRecord => record !== undefined && record.host === host);
+  const queue = records
+    .filter((record) => !ownerAlive(record, table))
+    .map((record) => ({ record, killed: false }));
+  const seen = new Set<string>();
+  const reaped: string[] = [];
+  for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+    if (seen.has(item.record.tag)) continue;
+    seen.add(item.record.tag);
+    let victims: ProcessIdentity[] | undefined;
+    try {
+      victims = await reapHandle(item.record.handle, env, table, item.killed);
+    } catch {
+      // A record that cannot be reaped now (a full disk) is tried again by the next scv.
+      continue;
+    }
+    if (victims === undefined) continue;
+    reaped.push(item.record.handle);
+    for (const other of records) {
+      const ownerKilled = victims.some(
+        (victim) => victim.pid === other.scv.pid && victim.startTime === other.scv.startTime,
+      );
+      if (ownerKilled && !seen.has(other.tag)) queue.push({ record: other, killed: true });
+    }
+  }
+  return reaped;
+}
+
+/** Reaps one turn if its scv is dead (or was just killed by the reaper); undefined when it is alive,
+ * gone already, or another scv is reaping it. */
+export async function reapHandle(
+  handle: string,
+  env: Env = process.env,
+  table = systemProcessTable,
+  ownerKilled = false,
+): Promise<ProcessIdentity[] | undefined> {
+  const path = turnFile(handle, "running", env);
+  return withRecordLock(path, 0, async () => {
+    const record = readRunning(handle, env);
+    if (record === undefined || (!ownerKilled && ownerAlive(record, table))) return undefined;
+    return reapLocked(record, env, table);
+  });
+}
+
+/** Kills what the dead turn left running, records it cancelled, drops its running record, and frees
+ * its conversation lock — so the conversation can be continued at once instead of after the lock goes
+ * stale. The lock goes last, once nothing of the turn runs. */
+export async function reapLocked(
+  record: RunningTurnRecord,
+  env: Env,
+  table: ProcessTable,
+): Promise<ProcessIdentity[]> {
+  const victims = killLeftovers(record, table);
+  if (record.tmp !== undefined && isTurnTemp(record.tmp, record.handle)) removeTurnTemp(record.tmp);
+  const saved = readFinished(record.handle, env);
+  if (saved?.tag !== record.tag) {
+    // (A background runner that died after saving its result left the result to keep.)
+    writeTurnRecord(turnFile(record.handle, "done", env), cancelledTurn(record, env), true);
+  }
+  removeIfPresent(turnFile(record.handle, "running", env));
+  removeIfPresent(turnFile(record.handle, "cancel", env));
+  if (record.lock !== undefined) releaseDeadLock(record.handle, record.lock, env);
+  return victims;
+}
+
+/** SIGKILLs the agent's group (when its leader is still the recorded process) and every process
+ * carrying the turn's tag, a few rounds, in case one forks meanwhile. */
+export function killLeftovers(record: RunningTurnRecord, table: ProcessTable): ProcessIdentity[] {
+  const boot = bootId();
+  if (record.boot !== undefined && boot !== undefined && record.boot !== boot) return [];
+  const victims: ProcessIdentity[] = [];
+  const agent = record.agentProcess;
+  if (agent !== undefined && isRunning(agent, table)) {
+    victims.push(agent);
+    table.kill(agent.pid, "SIGKILL", true);
+  }
+  for (let round = 0; round < 5; round += 1) {
+    const tagged = taggedProcesses(record.tag, table).filter((found) => !table.zombie(found.pid));
+    if (tagged.length === 0) break;
+    for (const found of tagged) {
+      victims.push(found);
+      table.kill(found.pid, "SIGKILL", true);
+    }
+  }
+  return victims;
+}
+
+/** The result of a turn whose scv died; the conversation (if it has a record that this turn had not
+ * updated yet) is marked cancelled too. */
+function cancelledTurn(record: RunningTurnRecord, env: Env): FinishedTurnRecord {
+  const now = new Date();
+  let conversation: string | null = null;
+  let session: string | null = null;
+  try {
+    if (recordExists(record.handle, env)) {
+      const saved = readConversation(record.handle, env);
+      conversation = saved.handle;
+      session = saved.sessionId ?? null;
+      // A turn that recorded its own end before its scv died keeps what it recorded.
+      if (saved.updatedAt < record.startedAt) {
+        writeConversation({ ...saved, lastStatus: "cancelled", updatedAt: now.toISOString() }, env);
+      }
+    }
+  } catch {
+    // A damaged conversation record stays as it is; the turn is still recorded cancelled.
+  }
+  const result: TurnResult = {
+    reply: "",
+    status: "cancelled",
+    agent: record.agent,
+    conversation,
+    session,
+    usage: null,
+    cost: null,
+    duration: Math.max(0, now.getTime() - Date.parse(record.startedAt)),
+    exitCode: EXIT.terminated,
+    error: `the scv running this turn (pid ${record.scv.pid}) died, and a later scv stopped ${record.agent}`,
+    hint:
+      conversation === null
+        ? "run the turn again"
+        : `continue the conversation: scv delegate -c ${conversation} "…"`,
+    fallbacks: [],
+    notes: [],
+    mode: null,
+    badLines: 0,
+  };
+  return {
+    version: 1,
+    handle: record.handle,
+    tag: record.tag,
+    agent: record.agent,
+    background: record.background,
+    reaped: true,
+    startedAt: record.startedAt,
+    endedAt: now.toISOString(),
+    result,
+  };
+}

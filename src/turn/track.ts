@@ -1,0 +1,229 @@
+// A running turn's registration: its record in $SCV_HOME/turns (home/turn-records.ts) from the moment
+// its conversation is locked until its processes are gone, the variables its agent gets after
+// isolation (its tag, its depth, scv's home and config, its own TMPDIR), its tool in the record for
+// `scv ps`, and its end on `scv kill`: that writes <handle>.cancel and sends SIGUSR2, and this scv
+// aborts the turn as on SIGTERM. The agent's tools inherit the tag even when they leave its process
+// group with setsid, so they can be found and ended with it (os/tagged.ts).
+
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { resolve } from "node:path";
+import { customAlphabet } from "nanoid/non-secure";
+import { ScvError } from "../errors.js";
+import { heldLockIdentity, preview } from "../home/conversations.js";
+import { configPath, scvHome } from "../home/paths.js";
+import { removeIfPresent } from "../home/remove.js";
+import { turnFile } from "../home/turn-files.js";
+import {
+  createTurnRecord,
+  ensureTurnsDir,
+  type RunningTurnRecord,
+  readRunning,
+  withRecordLock,
+  writeTurnRecord,
+} from "../home/turn-records.js";
+import type { PidMark } from "../os/pid-marks.js";
+import { bootId } from "../os/proc.js";
+import { identify, type ProcessTable, systemProcessTable } from "../os/processes.js";
+import { sweep, TAG_VARIABLE } from "../os/tagged.js";
+import type { TurnEvent } from "../parsers/types.js";
+import { isoTimestamp } from "../timestamp.js";
+import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
+import { ownerAlive, reapLocked } from "./reap.js";
+import { KILL_REASON } from "./stops.js";
+import { createTurnTemp, removeTurnTemp } from "./temp.js";
+import type { TurnContext, TurnPlan } from "./types.js";
+
+const nonce = customAlphabet("0123456789abcdefghijkmnpqrstuvwxyz", 8);
+
+interface LocalTurn {
+  readonly tag: string;
+  readonly cancelFile: string;
+  readonly controller: AbortController;
+}
+
+/** This process's registered turns, by tag, for `scv kill`'s SIGUSR2. */
+const localTurns = new Map<string, LocalTurn>();
+let killListener = false;
+
+/** Installed once and never removed: a SIGUSR2 that arrived after a turn's end would otherwise
+ * take Node's default action and end this scv. Signal listeners do not keep the process alive. */
+function listenForKill(): void {
+  if (killListener) return;
+  killListener = true;
+  process.on("SIGUSR2", () => {
+    for (const turn of localTurns.values()) {
+      let asked: string;
+      try {
+        asked = readFileSync(turn.cancelFile, "utf8").trim();
+      } catch {
+        continue;
+      }
+      if (asked === turn.tag) turn.controller.abort(KILL_REASON);
+    }
+  });
+}
+
+export interface TurnTracker {
+  /** The context the turn runs with: its signal also ends on `scv kill`, its tool events also go
+   * into the record (for `scv ps`). */
+  readonly context: TurnContext;
+  /** Registers the planned turn once its conversation is locked; returns the variables its agent
+   * gets after isolation (the tag, the depth, scv's home and config, its own TMPDIR). */
+  register(plan: TurnPlan): Promise<Record<string, string>>;
+  /** Records the agent's pid and start time; tells a background launcher the turn runs. */
+  spawned(pid: number | undefined): void;
+  /** Stops processes that escaped the agent's group but carry its tag, removes the turn's TMPDIR,
+   * then drops the record (a background turn's stays, for its runner to replace with the result). */
+  end(): Promise<void>;
+}
+
+export function trackTurn(caller: TurnContext, table: ProcessTable = systemProcessTable): TurnTracker {
+  const controller = new AbortController();
+  const forward = () => controller.abort(caller.signal?.reason);
+  if (caller.signal?.aborted) forward();
+  else caller.signal?.addEventListener("abort", forward, { once: true });
+
+  const env = caller.env;
+  let record: RunningTurnRecord | undefined;
+  let path = "";
+  // Taken before the agent is spawned: whatever it leaves behind was created after this.
+  let pidMark: PidMark | undefined;
+  let toolId: string | undefined;
+  /** The agent's TMPDIR, removed when the turn ends. */
+  let temp: string | undefined;
+  const removeTemp = () => {
+    if (temp !== undefined) removeTurnTemp(temp);
+    temp = undefined;
+  };
+
+  const save = (next: RunningTurnRecord) => {
+    record = next;
+    try {
+      writeTurnRecord(path, next, false);
+    } catch {
+      // Only scv ps reads these updates; the turn goes on.
+    }
+  };
+  const note = (event: TurnEvent) => {
+    if (record === undefined) return;
+    if (event.type === "tool-start") {
+      toolId = event.id;
+      save({ ...record, tool: event.summary || event.name });
+    } else if (event.type === "tool-end" && event.id === toolId) {
+      toolId = undefined;
+      const { tool: _done, ...rest } = record;
+      save(rest);
+    }
+  };
+
+  const context: TurnContext = {
+    ...caller,
+    signal: controller.signal,
+    onEvent: (event, turn) => {
+      note(event);
+      caller.onEvent?.(event, turn);
+    },
+  };
+
+  const registered = async (plan: TurnPlan): Promise<Record<string, string>> => {
+    const depth = turnDepth(env);
+    const tag = `${plan.handle}.${nonce()}`;
+    const variables = {
+      [TAG_VARIABLE]: tag,
+      [DEPTH_VARIABLE]: String(depth + 1),
+      // An scv the agent runs (nested delegation) must find this scv's home and config: the agent's
+      // HOME and XDG_* point into its private home, where neither is, and max_depth lives in the
+      // config. Paths, not credentials: the agent runs as the same user either way.
+      SCV_HOME: resolve(scvHome(env)),
+      SCV_CONFIG: resolve(configPath(env)),
+      ...(temp === undefined ? {} : { TMPDIR: temp }),
+    };
+    pidMark = table.pidMark?.();
+    const me = identify(process.pid, table);
+    // Without its own identity scv could not tell later whether the turn's scv is alive.
+    if (me === undefined) return variables;
+    ensureTurnsDir(env);
+    path = turnFile(plan.handle, "running", env);
+    const lock = heldLockIdentity(plan.handle, env);
+    const fresh: RunningTurnRecord = {
+      version: 1,
+      handle: plan.handle,
+      tag,
+      agent: plan.entry.name,
+      ...(plan.model === undefined ? {} : { model: plan.model }),
+      prompt: preview(plan.prompt),
+      cwd: plan.cwd,
+      depth,
+      background: caller.background !== undefined,
+      host: hostname(),
+      ...(bootId() === undefined ? {} : { boot: bootId() }),
+      startedAt: isoTimestamp(),
+      scv: me,
+      ...(lock === undefined ? {} : { lock }),
+      ...(temp === undefined ? {} : { tmp: temp }),
+    };
+    // The record is created outright, which fails if one exists. A first turn's handle is new
+    // (planTurn checked that nothing of it exists), so that only happens when another scv took it
+    // meanwhile; a continued turn holds its conversation's lock, so a record there is one left by
+    // a turn whose scv died. When none is, nothing is left to reap and the lock is not needed
+    // (on a first turn proper-lockfile is not even loaded); only an earlier turn's unread result
+    // goes, as under the lock below.
+    if (createTurnRecord(path, fresh)) {
+      if (plan.record !== undefined) removeIfPresent(turnFile(plan.handle, "done", env));
+    } else {
+      await withRecordLock(path, 5_000, async () => {
+        const left = readRunning(plan.handle, env);
+        if (left !== undefined && left.host === fresh.host) {
+          if (ownerAlive(left, table)) {
+            throw new ScvError(
+              "CONVERSATION_BUSY",
+              `conversation busy — a turn of ${plan.handle} is running (scv pid ${left.scv.pid}); wait for it or stop it: scv kill ${plan.handle}`,
+            );
+          }
+          await reapLocked(left, env, table);
+        }
+        // A later turn of a conversation replaces the unread result of an earlier one.
+        removeIfPresent(turnFile(plan.handle, "done", env));
+        writeTurnRecord(path, fresh, false);
+      });
+    }
+    record = fresh;
+    localTurns.set(tag, { tag, cancelFile: turnFile(plan.handle, "cancel", env), controller });
+    listenForKill();
+    return variables;
+  };
+
+  return {
+    context,
+    async register(plan) {
+      temp = createTurnTemp(plan.handle, env);
+      try {
+        return await registered(plan);
+      } catch (error) {
+        removeTemp();
+        throw error;
+      }
+    },
+    spawned(pid) {
+      if (pid === undefined) return;
+      const agent = identify(pid, table);
+      if (record !== undefined && agent !== undefined) save({ ...record, agentProcess: agent });
+      caller.background?.onStarted();
+    },
+    async end() {
+      caller.signal?.removeEventListener("abort", forward);
+      const done = record;
+      record = undefined;
+      if (done !== undefined) {
+        localTurns.delete(done.tag);
+        await sweep(done.tag, table, caller.graceMs ?? 3_000, pidMark);
+        removeIfPresent(turnFile(done.handle, "cancel", env));
+      }
+      // Once nothing of the turn runs, and before its record goes: a crash in between leaves the
+      // folder named in the record, for the reaper.
+      removeTemp();
+      if (done !== undefined && caller.background === undefined) removeIfPresent(path);
+    },
+  };
+}

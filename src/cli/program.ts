@@ -152,17 +152,17 @@ export function buildProgram(io: CliIo): Command {
     .argument("<handle...>", "turn handles")
     .option("--timeout <duration>", "give up waiting after this long")
     .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/background.js")).waitCommand));
+    .action(lazy(io, async () => (await import("../commands/wait.js")).waitCommand));
   program
     .command("ps")
     .description("list running turns")
     .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/background.js")).psCommand));
+    .action(lazy(io, async () => (await import("../commands/ps.js")).psCommand));
   program
     .command("kill")
     .description("stop a running turn and its whole process group")
     .argument("<handle>", "turn handle")
-    .action(lazy(io, async () => (await import("../commands/background.js")).killCommand));
+    .action(lazy(io, async () => (await import("../commands/kill.js")).killCommand));
   // The detached scv of `scv delegate --background`: reads its turn as JSON on stdin.
   program
     .command("background-turn", { hidden: true })

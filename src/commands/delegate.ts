@@ -5,13 +5,12 @@
 import { adapter } from "../adapters.js";
 import { withInterrupts } from "../cli/interrupts.js";
 import { type CliIo, stdoutDelivered } from "../cli/io.js";
+import { print } from "../cli/results.js";
 import { turnOutput } from "../cli/turn-output.js";
 import { type Config, loadConfig } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT, fileHint, ScvError } from "../errors.js";
-import type { TurnResult } from "../result.js";
 import type { Policy } from "../transport/env.js";
-import { failureLine } from "../turn/outcome.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
 
@@ -62,7 +61,7 @@ export async function delegateCommand(
   const { agents, promptArg } = splitPositionals(positionals, options.continue !== undefined);
   const config = loadConfig(io.env).config;
   // Checked with one agent too: a typo is an error wherever it is written.
-  parallelism(options, config);
+  const concurrency = parallelism(options, config);
   if (options.json && options.events) {
     throw new ScvError("USAGE", "--json and --events both choose what stdout carries — pass one of them");
   }
@@ -74,7 +73,7 @@ export async function delegateCommand(
     );
     return options.background
       ? (await import("./background.js")).startBackgroundTurns(io, requests, config, options)
-      : (await import("./fanout.js")).runFanOut(io, requests, config, options);
+      : (await import("./fanout.js")).runFanOut(io, requests, config, options, concurrency);
   }
   const spec = agents[0];
   const request = turnRequest(spec, prompt, options);
@@ -106,33 +105,6 @@ export async function delegateCommand(
     return EXIT.agentFailed;
   }
   return result.exitCode;
-}
-
-/** The reply (or the `--json` object) on stdout, the failure and the conversation on stderr; also how
- * `scv wait` prints a background turn's result. */
-export function print(io: CliIo, result: TurnResult, options: DelegateOptions): void {
-  // With --events the result was the stream's last line already.
-  if (options.events) {
-    // nothing more on stdout
-  } else if (options.json) {
-    io.stdout.write(`${JSON.stringify(result)}\n`);
-  } else if (result.reply !== "") {
-    io.stdout.write(result.reply.endsWith("\n") ? result.reply : `${result.reply}\n`);
-  }
-  const failure = failureLine(result);
-  if (failure !== undefined) io.stderr.write(`scv: ${failure}\n`);
-  // Not prefixed "scv:": it belongs to the failure line above, which stays the one message line.
-  if (failure !== undefined && result.fallbacks.length > 0)
-    io.stderr.write(`try instead: ${result.fallbacks.join(", ")}\n`);
-  // What scv did differently from usual (a turn it could not record, a session id it refused):
-  // in --json they are the `notes` field.
-  if (!options.quiet && !options.json && !options.events)
-    for (const note of result.notes) io.stderr.write(`scv: note: ${note}\n`);
-  if (!options.quiet && result.conversation !== null && result.session !== null) {
-    io.stderr.write(
-      `conversation: ${result.conversation} — continue with: scv delegate -c ${result.conversation} "…"\n`,
-    );
-  }
 }
 
 /** One turn as the command line asks for it; an agent's own model and effort win over -m/-e. */

@@ -8,56 +8,23 @@ import PQueue from "p-queue";
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import { summaryLine } from "../cli/progress.js";
+import { printSection, type ResultOptions, reportFailures } from "../cli/results.js";
 import { turnOutput } from "../cli/turn-output.js";
 import type { Config } from "../config.js";
 import { durationOption } from "../duration.js";
-import { EXIT, ScvError } from "../errors.js";
+import { EXIT } from "../errors.js";
 import type { TurnResult } from "../result.js";
-import { failedResult, failureLine } from "../turn/outcome.js";
-import { planTurn } from "../turn/plan.js";
+import { planTurns } from "../turn/batch.js";
 import { runTurn } from "../turn/run.js";
-import type { TurnContext, TurnPlan, TurnRequest } from "../turn/types.js";
-import { type DelegateOptions, parallelism } from "./delegate.js";
-
-/** A turn as planned: ready to run, or already failed (not installed, a bad model) without running. */
-export type PlannedTurn =
-  | {
-      readonly kind: "ready";
-      readonly agent: string;
-      readonly plan: TurnPlan;
-      /** The request with the plan's handle, so running it plans the same turn. */
-      readonly request: TurnRequest;
-    }
-  | { readonly kind: "failed"; readonly agent: string; readonly result: TurnResult };
-
-/** Plans every turn before any runs. A usage error (an unknown agent, a bad flag, delegation too
- * deep) refuses them all, as a typo should; other failures are that turn's result. Handles are
- * distinct within the batch. */
-export function planTurns(requests: readonly TurnRequest[], context: TurnContext): PlannedTurn[] {
-  const handles = new Set<string>();
-  return requests.map((request) => {
-    const agent = request.agent ?? "";
-    try {
-      let plan = planTurn(request, context);
-      // Two minted handles alike: one chance in a billion per pair, but then one record would go.
-      while (handles.has(plan.handle) && plan.record === undefined) plan = planTurn(request, context);
-      handles.add(plan.handle);
-      const planned = plan.record === undefined ? { ...request, handle: plan.handle } : request;
-      return { kind: "ready", agent: plan.entry.name, plan, request: planned };
-    } catch (error) {
-      if (!(error instanceof ScvError) || error.exitCode === EXIT.usage) throw error;
-      return { kind: "failed", agent, result: failedResult(error, agent) };
-    }
-  });
-}
+import type { TurnRequest } from "../turn/types.js";
 
 export async function runFanOut(
   io: CliIo,
   requests: readonly TurnRequest[],
   config: Config,
-  options: DelegateOptions,
+  options: ResultOptions,
+  concurrency: number,
 ): Promise<number> {
-  const concurrency = parallelism(options, config);
   const base = {
     env: io.env,
     cwd: io.cwd,
@@ -110,41 +77,4 @@ export async function runFanOut(
     io.stderr.write(`continue one with: scv delegate -c <handle> "…" (e.g. ${continuable.conversation})\n`);
   }
   return results.find((result) => result.exitCode !== EXIT.ok)?.exitCode ?? EXIT.ok;
-}
-
-/** `=== codex (codex-k3f9x2) ===` and the reply; a blank line between sections. */
-export function printSection(
-  io: CliIo,
-  turn: PlannedTurn | undefined,
-  result: TurnResult,
-  index: number,
-): void {
-  const agent = result.agent || turn?.agent || "scv";
-  const handle =
-    result.conversation ?? (turn?.kind === "ready" ? `${turn.plan.handle}, not recorded` : "did not start");
-  const body =
-    result.reply === "" ? "(no reply)\n" : result.reply.endsWith("\n") ? result.reply : `${result.reply}\n`;
-  io.stdout.write(`${index > 0 ? "\n" : ""}=== ${agent} (${handle}) ===\n${body}`);
-}
-
-/** One line on stderr naming every failed turn and why: `scv: 2 of 3 turns failed — claude
- * (claude-k3f9x2): …; gemini (gemini-x1y2z3): …`. */
-export function reportFailures(
-  io: CliIo,
-  planned: readonly (PlannedTurn | undefined)[],
-  results: readonly TurnResult[],
-): void {
-  const failed = results.flatMap((result, index) => {
-    if (result.exitCode === EXIT.ok) return [];
-    const turn = planned[index];
-    // The planned handle names the turn in the progress lines; said so when nothing was recorded
-    // under it, since `-c` would lead nowhere.
-    const handle =
-      result.conversation ?? (turn?.kind === "ready" ? `${turn.plan.handle}, not recorded` : undefined);
-    const who = `${result.agent || turn?.agent || "scv"}${handle === undefined ? "" : ` (${handle})`}`;
-    return [`${who}: ${failureLine(result) ?? `exit ${result.exitCode}`}`];
-  });
-  if (failed.length === 0) return;
-  const noun = results.length === 1 ? "turn" : "turns";
-  io.stderr.write(`scv: ${failed.length} of ${results.length} ${noun} failed — ${failed.join("; ")}\n`);
 }

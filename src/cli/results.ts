@@ -1,0 +1,79 @@
+// How a finished turn's result prints: alone (`print`: the reply on stdout, the failure and the
+// conversation on stderr), as one section of several, and the one line naming every failed turn.
+
+import { EXIT } from "../errors.js";
+import type { TurnResult } from "../result.js";
+import type { PlannedTurn } from "../turn/batch.js";
+import { failureLine } from "../turn/outcome.js";
+import type { CliIo } from "./io.js";
+
+/** What the command line asked stdout and stderr to carry. */
+export interface ResultOptions {
+  readonly json?: boolean;
+  readonly events?: boolean;
+  readonly quiet?: boolean;
+}
+
+/** The reply (or the `--json` object) on stdout, the failure and the conversation on stderr; also how
+ * `scv wait` prints a background turn's result. */
+export function print(io: CliIo, result: TurnResult, options: ResultOptions): void {
+  // With --events the result was the stream's last line already.
+  if (options.events) {
+    // nothing more on stdout
+  } else if (options.json) {
+    io.stdout.write(`${JSON.stringify(result)}\n`);
+  } else if (result.reply !== "") {
+    io.stdout.write(result.reply.endsWith("\n") ? result.reply : `${result.reply}\n`);
+  }
+  const failure = failureLine(result);
+  if (failure !== undefined) io.stderr.write(`scv: ${failure}\n`);
+  // Not prefixed "scv:": it belongs to the failure line above, which stays the one message line.
+  if (failure !== undefined && result.fallbacks.length > 0)
+    io.stderr.write(`try instead: ${result.fallbacks.join(", ")}\n`);
+  // What scv did differently from usual (a turn it could not record, a session id it refused):
+  // in --json they are the `notes` field.
+  if (!options.quiet && !options.json && !options.events)
+    for (const note of result.notes) io.stderr.write(`scv: note: ${note}\n`);
+  if (!options.quiet && result.conversation !== null && result.session !== null) {
+    io.stderr.write(
+      `conversation: ${result.conversation} — continue with: scv delegate -c ${result.conversation} "…"\n`,
+    );
+  }
+}
+
+/** `=== codex (codex-k3f9x2) ===` and the reply; a blank line between sections. */
+export function printSection(
+  io: CliIo,
+  turn: PlannedTurn | undefined,
+  result: TurnResult,
+  index: number,
+): void {
+  const agent = result.agent || turn?.agent || "scv";
+  const handle =
+    result.conversation ?? (turn?.kind === "ready" ? `${turn.plan.handle}, not recorded` : "did not start");
+  const body =
+    result.reply === "" ? "(no reply)\n" : result.reply.endsWith("\n") ? result.reply : `${result.reply}\n`;
+  io.stdout.write(`${index > 0 ? "\n" : ""}=== ${agent} (${handle}) ===\n${body}`);
+}
+
+/** One line on stderr naming every failed turn and why: `scv: 2 of 3 turns failed — claude
+ * (claude-k3f9x2): …; gemini (gemini-x1y2z3): …`. */
+export function reportFailures(
+  io: CliIo,
+  planned: readonly (PlannedTurn | undefined)[],
+  results: readonly TurnResult[],
+): void {
+  const failed = results.flatMap((result, index) => {
+    if (result.exitCode === EXIT.ok) return [];
+    const turn = planned[index];
+    // The planned handle names the turn in the progress lines; said so when nothing was recorded
+    // under it, since `-c` would lead nowhere.
+    const handle =
+      result.conversation ?? (turn?.kind === "ready" ? `${turn.plan.handle}, not recorded` : undefined);
+    const who = `${result.agent || turn?.agent || "scv"}${handle === undefined ? "" : ` (${handle})`}`;
+    return [`${who}: ${failureLine(result) ?? `exit ${result.exitCode}`}`];
+  });
+  if (failed.length === 0) return;
+  const noun = results.length === 1 ? "turn" : "turns";
+  io.stderr.write(`scv: ${failed.length} of ${results.length} ${noun} failed — ${failed.join("; ")}\n`);
+}

@@ -1,0 +1,32 @@
+// `scv ps`: the turns running now, foreground and background, with the tool each is running.
+
+import type { CliIo } from "../cli/io.js";
+import { formatDuration } from "../duration.js";
+import { EXIT } from "../errors.js";
+import { runningTurns } from "../jobs/list.js";
+import { renderTable } from "./table.js";
+
+export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Promise<number> {
+  const turns = runningTurns(io.env);
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(turns)}\n`);
+    return EXIT.ok;
+  }
+  if (turns.length === 0) {
+    io.stderr.write("no running turns\n");
+    return EXIT.ok;
+  }
+  io.stdout.write(
+    renderTable(
+      ["HANDLE", "AGENT", "PID", "ELAPSED", "TOOL"],
+      turns.map((turn) => [
+        turn.handle,
+        turn.agent,
+        turn.pid === null ? "-" : String(turn.pid),
+        formatDuration(turn.elapsedMs),
+        turn.tool ?? "",
+      ]),
+    ),
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,81 @@
+// A background turn as the launcher hands it to the detached scv that runs it: the turn as JSON on
+// that scv's stdin, and a pipe (fd 3, named by SCV_READY_FD) on which it says "started" once its
+// agent runs.
+
+import { closeSync, fstatSync, writeSync } from "node:fs";
+import * as z from "zod/mini";
+import { ScvError } from "../errors.js";
+import { HANDLE_PATTERN } from "../home/conversations.js";
+import { lazy } from "../lazy.js";
+
+/** The environment variable naming the detached scv's "started" pipe. */
+export const READY_FD_VARIABLE = "SCV_READY_FD";
+export const READY_FD = 3;
+
+const jobSchema = lazy(() =>
+  z.object({
+    handle: z.string().check(z.regex(HANDLE_PATTERN)),
+    request: z.object({
+      agent: z.optional(z.string()),
+      continue: z.optional(z.string()),
+      handle: z.optional(z.string()),
+      prompt: z.string(),
+      model: z.optional(z.string()),
+      effort: z.optional(z.string()),
+      policy: z.optional(z.enum(["auto", "default"])),
+      cwd: z.optional(z.string()),
+      timeoutMs: z.optional(z.number()),
+      idleTimeoutMs: z.optional(z.number()),
+      env: z.optional(z.record(z.string(), z.string())),
+    }),
+    lockWaitMs: z.optional(z.number()),
+  }),
+);
+export type Job = z.infer<ReturnType<typeof jobSchema>>;
+
+export function parseJob(text: string): Job {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const parsed = jobSchema().safeParse(value);
+  if (!parsed.success) {
+    throw new ScvError("USAGE", "background-turn runs the turns of scv delegate --background — use that");
+  }
+  return parsed.data;
+}
+
+/** The pipe the launcher waits on; nothing when scv was not started by a launcher. */
+export function readyPipe(fdText: string | undefined): { started: () => void; close: () => void } {
+  let fd: number | undefined = fdText === String(READY_FD) ? READY_FD : undefined;
+  try {
+    // Node's "pipe" is a socket pair.
+    const stat = fd === undefined ? undefined : fstatSync(fd);
+    if (stat !== undefined && !stat.isSocket() && !stat.isFIFO()) fd = undefined;
+  } catch {
+    fd = undefined;
+  }
+  const close = () => {
+    if (fd === undefined) return;
+    try {
+      closeSync(fd);
+    } catch {
+      // The launcher is gone; nobody listens.
+    }
+    fd = undefined;
+  };
+  return {
+    started: () => {
+      if (fd === undefined) return;
+      try {
+        writeSync(fd, "started\n");
+      } catch {
+        // As above.
+      }
+      close();
+    },
+    close,
+  };
+}

@@ -1,0 +1,163 @@
+// Starting background turns: each in a detached scv (its own session, stdio to
+// $SCV_HOME/turns/<handle>.log) that runs the `background-turn` command, waited for until its agent
+// runs. The turns are planned here first, so what cannot start (not installed, a busy
+// conversation) is a result at once, with no detached scv.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { Readable } from "node:stream";
+import type { Config } from "../config.js";
+import { EXIT, ScvError } from "../errors.js";
+import { ensurePrivateDir } from "../home/agent-home.js";
+import { type Env, scvHome } from "../home/paths.js";
+import { turnFile, turnsDir } from "../home/turn-files.js";
+import { consumeResult, readFinished, readRunning } from "../home/turn-records.js";
+import { TAG_VARIABLE } from "../os/tagged.js";
+import type { TurnResult } from "../result.js";
+import { planTurns } from "../turn/batch.js";
+import { failedResult } from "../turn/outcome.js";
+import { turnOwnerAlive } from "../turn/reap.js";
+import type { TurnRequest } from "../turn/types.js";
+import { type Job, READY_FD, READY_FD_VARIABLE } from "./job.js";
+
+export interface Launch {
+  /** Undefined for a turn that was never planned (its agent is not installed, say). */
+  readonly handle: string | undefined;
+  readonly agent: string;
+  readonly started: boolean;
+  /** Why it did not start. */
+  readonly result?: TurnResult;
+}
+
+export interface LaunchContext {
+  /** scv's own environment, which the detached scv inherits (without the caller's turn tag). */
+  readonly env: Env;
+  readonly cwd: string;
+  readonly config: Config;
+  /** How long a continued turn waits for another turn of its conversation. */
+  readonly lockWaitMs?: number;
+}
+
+/** Plans every turn, then starts each that can start; one `Launch` per request, in order. */
+export async function launchTurns(
+  requests: readonly TurnRequest[],
+  context: LaunchContext,
+): Promise<Launch[]> {
+  const { env, cwd, config, lockWaitMs } = context;
+  const planned = planTurns(requests, { env, cwd, config });
+  return Promise.all(
+    planned.map((turn): Promise<Launch> | Launch => {
+      if (turn.kind === "failed")
+        return { handle: undefined, agent: turn.agent, started: false, result: turn.result };
+      const { plan, request } = turn;
+      // Refused at once rather than after the lock wait: its handle, log and result are taken.
+      const running = readRunning(plan.handle, env);
+      if (running !== undefined && turnOwnerAlive(running)) {
+        const busy = new ScvError(
+          "CONVERSATION_BUSY",
+          running.background
+            ? `conversation busy — a turn of ${plan.handle} is running; wait for it (scv wait ${plan.handle}) or stop it (scv kill ${plan.handle})`
+            : `conversation busy — a turn of ${plan.handle} is running in the foreground (scv pid ${running.scv.pid}); continue it once that ends, or stop it (scv kill ${plan.handle})`,
+        );
+        return {
+          handle: plan.handle,
+          agent: plan.entry.name,
+          started: false,
+          result: failedResult(busy, plan.entry.name),
+        };
+      }
+      // The minted handle (in the request) and the launcher's cwd: the detached scv plans the same turn.
+      const job = { handle: plan.handle, request: { ...request, cwd: plan.cwd }, lockWaitMs };
+      return launch(env, cwd, job, plan.entry.name);
+    }),
+  );
+}
+
+/** Starts one detached scv and waits until its agent runs, or until it ends without running it. */
+async function launch(env: Env, cwd: string, job: Job, agent: string): Promise<Launch> {
+  ensurePrivateDir(scvHome(env));
+  ensurePrivateDir(turnsDir(env));
+  const logPath = turnFile(job.handle, "log", env);
+  const log = openSync(logPath, "a", 0o600);
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, [...process.execArgv, scvScript(), "background-turn"], {
+      cwd,
+      env: backgroundEnv(env),
+      // Its own session: a closing terminal or a Ctrl-C in it does not reach the turn.
+      detached: true,
+      stdio: ["pipe", log, log, "pipe"],
+    });
+  } finally {
+    closeSync(log);
+  }
+  // A detached scv that dies before reading its turn must not take the launcher with it (EPIPE).
+  child.stdin?.on("error", () => {});
+  child.stdin?.end(JSON.stringify(job));
+  const started = await startedOrEnded(child);
+  child.unref();
+  child.stdio[READY_FD]?.destroy();
+  if (started) return { handle: job.handle, agent, started: true };
+
+  const finished = readFinished(job.handle, env);
+  // (A turn that ran without saying so still has its result kept for scv wait.)
+  if (finished !== undefined && finished.result.exitCode === EXIT.ok) {
+    return { handle: job.handle, agent, started: true };
+  }
+  if (finished !== undefined) {
+    consumeResult(job.handle, env);
+    return { handle: job.handle, agent, started: false, result: finished.result };
+  }
+  const last = lastLine(logPath);
+  const error = new ScvError(
+    "AGENT_FAILED",
+    `the background scv ended before its turn started${last === undefined ? "" : `: ${last}`} — see ${logPath}`,
+  );
+  return { handle: job.handle, agent, started: false, result: failedResult(error, agent) };
+}
+
+/** The detached scv's environment: the launcher's, with the ready pipe named, and without the tag of
+ * the turn whose agent launched it (SCV_DEPTH stays). A background turn is asked to outlive its
+ * caller; with the tag, that turn's end would sweep it as an escaped process. It has a record and a
+ * tag of its own. */
+function backgroundEnv(env: Env): NodeJS.ProcessEnv {
+  const { [TAG_VARIABLE]: _callerTurn, ...rest } = env;
+  return { ...rest, [READY_FD_VARIABLE]: String(READY_FD) };
+}
+
+/** The script this scv runs from, for starting another. */
+function scvScript(): string {
+  const script = process.argv[1];
+  if (script === undefined)
+    throw new ScvError("USAGE", "cannot tell where scv runs from — start scv by its path");
+  return script;
+}
+
+/** True once the detached scv says "started"; false when its pipe closes without (it ended). */
+function startedOrEnded(child: ChildProcess): Promise<boolean> {
+  return new Promise((resolve) => {
+    const ready = child.stdio[READY_FD];
+    if (!(ready instanceof Readable)) {
+      resolve(false);
+      return;
+    }
+    let text = "";
+    ready.setEncoding("utf8");
+    ready.on("data", (chunk: string) => {
+      text += chunk;
+      if (text.includes("started")) resolve(true);
+    });
+    ready.on("close", () => resolve(text.includes("started")));
+    ready.on("error", () => resolve(false));
+    child.on("error", () => resolve(false));
+  });
+}
+
+function lastLine(path: string): string | undefined {
+  try {
+    const lines = readFileSync(path, "utf8").trim().split("\n");
+    return lines.at(-1)?.replace(/^scv: /, "") || undefined;
+  } catch {
+    return undefined;
+  }
+}

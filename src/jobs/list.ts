@@ -1,0 +1,39 @@
+// The turns running now, as `scv ps` shows them (and `--json` prints them).
+
+import type { Env } from "../home/paths.js";
+import { listRunning } from "../turn/reap.js";
+
+export interface RunningTurn {
+  readonly handle: string;
+  readonly agent: string;
+  readonly model: string | null;
+  /** The agent's pid; null until it started. */
+  readonly pid: number | null;
+  readonly scvPid: number;
+  readonly startedAt: string;
+  readonly elapsedMs: number;
+  /** The tool running now, as one redacted line. */
+  readonly tool: string | null;
+  readonly background: boolean;
+  readonly depth: number;
+  readonly cwd: string;
+  readonly prompt: string;
+}
+
+/** Every turn whose scv is alive, oldest first. */
+export function runningTurns(env: Env, now = Date.now()): RunningTurn[] {
+  return listRunning(env).map((record) => ({
+    handle: record.handle,
+    agent: record.agent,
+    model: record.model ?? null,
+    pid: record.agentProcess?.pid ?? null,
+    scvPid: record.scv.pid,
+    startedAt: record.startedAt,
+    elapsedMs: Math.max(0, now - Date.parse(record.startedAt)),
+    tool: record.tool ?? null,
+    background: record.background,
+    depth: record.depth,
+    cwd: record.cwd,
+    prompt: record.prompt,
+  }));
+}

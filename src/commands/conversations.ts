@@ -17,7 +17,7 @@ import {
   readConversation,
   removeConversation,
 } from "../home/conversations.js";
-import { findTranscripts, removeTranscripts } from "../home/gc.js";
+import { findTranscripts, removeTranscripts } from "../home/gc/transcripts.js";
 import { formatBytes } from "./gc.js";
 import { renderTable } from "./table.js";
 

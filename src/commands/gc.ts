@@ -7,15 +7,10 @@ import { relative } from "node:path";
 import type { CliIo } from "../cli/io.js";
 import { parseDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
-import {
-  applyGc,
-  DEFAULT_OLDER_THAN_MS,
-  type GcReport,
-  gcReport,
-  MIN_OLDER_THAN_MS,
-  olderThanTooSmall,
-  planGc,
-} from "../home/gc.js";
+import { DEFAULT_OLDER_THAN_MS, MIN_OLDER_THAN_MS } from "../home/gc/items.js";
+import { olderThanTooSmall, planGc } from "../home/gc/plan.js";
+import { applyGc } from "../home/gc/remove.js";
+import { type GcReport, gcReport } from "../home/gc/report.js";
 import { scvHome } from "../home/paths.js";
 import { renderTable } from "./table.js";
 

@@ -11,7 +11,7 @@ import {
   lockConversation,
   writeConversation,
 } from "../../src/home/conversations.js";
-import { DAY, HOUR, type TempHome, tempHome, uuid } from "../gc/fixture.js";
+import { DAY, HOUR, type TempHome, tempHome, uuid } from "../home/gc/fixture.js";
 
 const SCV = resolve("dist/scv.js");
 

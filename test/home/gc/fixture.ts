@@ -13,7 +13,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import type { ConversationRecord } from "../../src/home/conversations.js";
+import type { ConversationRecord } from "../../../src/home/conversations.js";
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;

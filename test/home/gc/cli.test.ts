@@ -5,8 +5,8 @@ import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ADAPTERS } from "../../src/adapters.js";
-import { gcReportSchema } from "../../src/home/gc.js";
+import { ADAPTERS } from "../../../src/adapters.js";
+import { gcReportSchema } from "../../../src/home/gc/report.js";
 import { DAY, HOUR, MINUTE, type TempHome, tempHome, uuid } from "./fixture.js";
 
 const SCV = resolve("dist/scv.js");

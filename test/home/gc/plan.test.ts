@@ -1,23 +1,22 @@
-// src/home/gc.ts without the CLI: what gc plans, what it removes, and that the report says exactly that.
+// src/home/gc/ without the CLI: what gc plans, what it removes, and that the report says exactly that.
 
 import { lstatSync, readdirSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
-import { temporaryPath } from "../../src/home/atomic.js";
-import { conversationsDir, lockConversation } from "../../src/home/conversations.js";
+import { ADAPTERS, type AdapterDescriptor } from "../../../src/adapters.js";
+import { temporaryPath } from "../../../src/home/atomic.js";
+import { conversationsDir, lockConversation } from "../../../src/home/conversations.js";
 import {
-  applyGc,
   conversationEntry,
-  findTranscripts,
   type GcPlan,
-  gcReport,
-  gcReportSchema,
   handleAgent,
-  planGc,
   sessionOf,
   usableSessionId,
-} from "../../src/home/gc.js";
+} from "../../../src/home/gc/items.js";
+import { planGc } from "../../../src/home/gc/plan.js";
+import { applyGc } from "../../../src/home/gc/remove.js";
+import { gcReport, gcReportSchema } from "../../../src/home/gc/report.js";
+import { findTranscripts } from "../../../src/home/gc/transcripts.js";
 import { DAY, HOUR, MINUTE, type TempHome, tempHome, uuid } from "./fixture.js";
 
 const NOW = Date.now();

@@ -1,0 +1,216 @@
+// Planning `scv agents gc`. Planning only reads. It walks each agent's transcript folder (its row's
+// `conversationFiles`) and scv's conversation folder without following a symlink, and picks what
+// may go:
+//   - transcripts last written before the threshold whose session no conversation used within it names;
+//   - conversation records not used within the threshold and not locked by a running turn;
+//   - lock folders and temp files left by crashed runs;
+//   - folders below the transcript folder that those removals empty.
+
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { ADAPTERS, type AdapterDescriptor } from "../../adapters.js";
+import { formatDuration } from "../../duration.js";
+import { ScvError } from "../../errors.js";
+import { HANDLE_PATTERN } from "../conversations.js";
+import { agentHome, type Env } from "../paths.js";
+import { turnsDir } from "../turn-files.js";
+import {
+  type AgentGcPlan,
+  DEFAULT_OLDER_THAN_MS,
+  type GcItem,
+  type GcNote,
+  type GcOptions,
+  type GcPlan,
+  handleAgent,
+  MIN_OLDER_THAN_MS,
+  RECENT_MS,
+  sessionOf,
+  usableSessionId,
+} from "./items.js";
+import {
+  allFiles,
+  emptiedFolders,
+  type RecordFile,
+  realFolder,
+  safeLstat,
+  scanConversations,
+  scanTree,
+} from "./scan.js";
+
+/** What `scv agents gc` would remove now. Reads only. */
+export function planGc(options: GcOptions = {}): GcPlan {
+  const env = options.env ?? process.env;
+  const now = options.now ?? Date.now();
+  const olderThanMs = options.olderThanMs ?? DEFAULT_OLDER_THAN_MS;
+  if (!(olderThanMs >= MIN_OLDER_THAN_MS)) throw olderThanTooSmall(formatDuration(olderThanMs));
+  const adapters = options.adapters ?? ADAPTERS;
+  const byName = new Map(adapters.map((entry) => [entry.name, entry]));
+  if (options.agent !== undefined && !byName.has(options.agent)) {
+    throw new ScvError(
+      "UNKNOWN_AGENT",
+      `unknown agent '${options.agent}' — known: ${adapters.map((entry) => entry.name).join(", ")}`,
+    );
+  }
+
+  const cutoff = now - olderThanMs;
+  const recentCutoff = now - RECENT_MS;
+  const scan = scanConversations(env);
+
+  // Sessions of conversations used within the threshold (or with a turn running now) keep their
+  // transcripts; sessions of records about to go are removed under that record's lock.
+  const liveSessions = new Map<string, Map<string, string>>();
+  const oldSessions = new Map<string, Map<string, string>>();
+  const recordItems = new Map<string, GcItem[]>();
+  const sessionsOf = (table: Map<string, Map<string, string>>, agent: string) => {
+    const sessions = table.get(agent) ?? new Map<string, string>();
+    table.set(agent, sessions);
+    return sessions;
+  };
+  const push = (table: Map<string, GcItem[]>, agent: string, item: GcItem) => {
+    const list = table.get(agent);
+    if (list === undefined) table.set(agent, [item]);
+    else list.push(item);
+  };
+  const isOld = (mtimeMs: number) => mtimeMs < cutoff && mtimeMs < recentCutoff;
+
+  const oldRecords: { record: RecordFile; session: string | undefined }[] = [];
+  for (const record of scan.records) {
+    const lock = scan.locks.get(record.handle);
+    const running = lock !== undefined && lock.mtimeMs >= recentCutoff;
+    const { sessionId } = record;
+    const session = usableSessionId(byName.get(record.agent), sessionId) ? sessionId : undefined;
+    if (record.usedAt >= cutoff || running) {
+      if (session !== undefined) sessionsOf(liveSessions, record.agent).set(session, record.handle);
+    } else {
+      oldRecords.push({ record, session });
+    }
+  }
+  for (const { record, session } of oldRecords) {
+    // A session a live record also names stays theirs.
+    if (session !== undefined && !liveSessions.get(record.agent)?.has(session)) {
+      sessionsOf(oldSessions, record.agent).set(session, record.handle);
+    }
+    push(recordItems, record.agent, {
+      kind: "record",
+      path: record.path,
+      bytes: record.bytes,
+      mtimeMs: record.mtimeMs,
+      handle: record.handle,
+    });
+  }
+  // Leftovers of crashed runs are never read again, so an hour is old enough whatever the threshold:
+  // a running turn's lock is refreshed every few seconds, and a write finishes in milliseconds.
+  for (const [handle, lock] of scan.locks) {
+    if (lock.mtimeMs < recentCutoff)
+      push(recordItems, handleAgent(handle), { kind: "lock", ...lock, bytes: 0 });
+  }
+  for (const temp of scan.temps) {
+    if (temp.mtimeMs < recentCutoff) {
+      push(recordItems, handleAgent(temp.handle), {
+        kind: "temp",
+        path: temp.path,
+        bytes: temp.bytes,
+        mtimeMs: temp.mtimeMs,
+      });
+    }
+  }
+
+  // Finished background turns' results and logs survive until read (`scv wait`) or aged out here;
+  // a turn still running (its `<handle>.json`) keeps its files.
+  for (const item of planTurnFiles(env, isOld)) push(recordItems, handleAgent(item.handle ?? ""), item);
+
+  const selected =
+    options.agent === undefined ? adapters : adapters.filter((entry) => entry.name === options.agent);
+  const agents: AgentGcPlan[] = selected.map((entry) => {
+    const transcripts = planTranscripts(entry, env, {
+      isOld,
+      recentCutoff,
+      live: liveSessions.get(entry.name) ?? new Map(),
+      old: oldSessions.get(entry.name) ?? new Map(),
+    });
+    const items = [...transcripts.items, ...(recordItems.get(entry.name) ?? [])];
+    return transcripts.skipped === undefined
+      ? { agent: entry.name, items, notes: transcripts.notes }
+      : { agent: entry.name, skipped: transcripts.skipped, items, notes: transcripts.notes };
+  });
+  if (options.agent === undefined) {
+    // Records of agents this scv no longer has in its table still age out.
+    for (const [agent, items] of recordItems) {
+      if (byName.has(agent)) continue;
+      agents.push({ agent, skipped: "not an agent this scv knows", items, notes: [] });
+    }
+  }
+  return { now, olderThanMs, agents, notes: scan.notes };
+}
+
+/** Unread results, logs and cancel marks of finished turns in `$SCV_HOME/turns`, old enough to go. */
+function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] {
+  const dir = turnsDir(env);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const items: GcItem[] = [];
+  for (const name of names) {
+    const match = /^([a-z][a-z0-9-]*)\.(done\.json|log|cancel)$/.exec(name);
+    const handle = match?.[1];
+    if (handle === undefined || !HANDLE_PATTERN.test(handle)) continue;
+    if (names.includes(`${handle}.json`)) continue;
+    const path = join(dir, name);
+    const stats = safeLstat(path);
+    if (stats === undefined || !stats.isFile() || !isOld(stats.mtimeMs)) continue;
+    items.push({ kind: "result", path, bytes: stats.size, mtimeMs: stats.mtimeMs, handle });
+  }
+  return items;
+}
+
+function planTranscripts(
+  entry: AdapterDescriptor,
+  env: Env,
+  rules: {
+    isOld: (mtimeMs: number) => boolean;
+    recentCutoff: number;
+    live: ReadonlyMap<string, string>;
+    old: ReadonlyMap<string, string>;
+  },
+): { skipped?: string; items: GcItem[]; notes: GcNote[] } {
+  const files = entry.conversationFiles;
+  if (files === null)
+    return { skipped: "scv does not know where it keeps transcripts", items: [], notes: [] };
+  const folder = realFolder(agentHome(entry.name, env), files.dir);
+  if (folder.kind === "missing") return { items: [], notes: [] };
+  if (folder.kind === "refused") {
+    return {
+      items: [],
+      notes: [{ path: join(agentHome(entry.name, env), files.dir), reason: folder.reason }],
+    };
+  }
+  const notes: GcNote[] = [];
+  const tree = scanTree(folder.path, folder.mtimeMs, files.extension, [], notes);
+  const items: GcItem[] = [];
+  for (const file of allFiles(tree)) {
+    if (!rules.isOld(file.mtimeMs)) continue;
+    if (sessionOf(file.names, rules.live) !== undefined) continue;
+    const session = sessionOf(file.names, rules.old);
+    const handle = session === undefined ? undefined : rules.old.get(session);
+    items.push({
+      kind: "transcript",
+      path: file.path,
+      bytes: file.bytes,
+      mtimeMs: file.mtimeMs,
+      ...(handle === undefined ? {} : { handle }),
+    });
+  }
+  items.sort((a, b) => a.path.localeCompare(b.path));
+  const chosen = new Set(items.map((item) => item.path));
+  return { items: [...items, ...emptiedFolders(tree, chosen, rules.recentCutoff)], notes };
+}
+
+export function olderThanTooSmall(text: string): ScvError {
+  return new ScvError(
+    "USAGE",
+    `--older-than ${text} is below the 1h minimum: anything written in the last hour may still be in use — use 1h or more`,
+  );
+}

@@ -16,9 +16,11 @@ import {
 } from "../adapters.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
+import { isRawTerminal, promptKeyNoEcho, readKeyFromStream } from "../cli/secret-input.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
+import { requireValidKey } from "../home/api-key.js";
 import { type CredentialHold, holdCredentials } from "../home/credential-hold.js";
 import {
   apiKeyConflict,
@@ -30,7 +32,6 @@ import {
   saveApiKey,
 } from "../home/keystore.js";
 import { agentHome, userHome } from "../home/paths.js";
-import { isRawTerminal, promptKeyNoEcho, readKeyFromStream, requireValidKey } from "../home/secret-input.js";
 import { cleanUpAtExit, handlingSignals } from "../os/groups.js";
 import { runBounded } from "../transport/bounded.js";
 import { helperEnvironment, signInState } from "./agents-status.js";

@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import type { KeyStore } from "../../adapters.js";
-import { apiKeyProblem, trimKeyInput } from "../secret-input.js";
+import { apiKeyProblem, trimKeyInput } from "../api-key.js";
 import {
   day,
   exists,

@@ -1,41 +1,16 @@
 // Reading an API key: from a terminal without echo, or from piped stdin — never from an argument,
-// where it would land in shell history and in every process listing. The key is checked before
-// anything is written: empty keys and keys with whitespace or control characters are refused (a
-// pasted key with a stray newline or space would otherwise be stored and fail much later).
+// where it would land in shell history and in every process listing. What is acceptable as a key
+// is home/api-key.ts.
 //
 // The no-echo prompt is hand-written on raw mode: node's readline has no way to mute its echo short
 // of patching its output stream, and a dependency for twenty lines is not worth it.
 
 import type { Readable, Writable } from "node:stream";
 import { ScvError } from "../errors.js";
+import { trimKeyInput } from "../home/api-key.js";
 
 /** The longest key accepted; real keys are a few hundred characters at most. */
 const MAX_KEY_BYTES = 16 * 1024;
-
-/** Why `key` is not acceptable, or undefined when it is. */
-export function apiKeyProblem(key: string): string | undefined {
-  if (key === "") return "the key is empty";
-  // Printable ASCII, as keys are issued, is none of the characters below: answered without building
-  // the Unicode classes, which V8 does on first use (every turn checks the stored key).
-  if (/^[\x21-\x7e]+$/.test(key)) return undefined;
-  // \p{Z} and \s: every kind of space and line break; \p{Cc}/\p{Cf}: control and invisible format characters.
-  if (/[\s\p{Z}\p{Cc}\p{Cf}]/u.test(key)) return "the key contains whitespace or control characters";
-  return undefined;
-}
-
-/** A key as typed or piped: one trailing line break (`echo`, a terminal's Enter) is not part of it. */
-export function trimKeyInput(raw: string): string {
-  return raw.replace(/\r?\n$/, "");
-}
-
-/** Throws the usage error for an unacceptable key; its text never contains the key. */
-export function requireValidKey(key: string): string {
-  const problem = apiKeyProblem(key);
-  if (problem !== undefined) {
-    throw new ScvError("USAGE", `${problem} — nothing was stored; paste the key exactly as issued`);
-  }
-  return key;
-}
 
 /** Reads all of piped stdin (at most 16 KiB) as the key. */
 export async function readKeyFromStream(stream: Readable): Promise<string> {

@@ -18,8 +18,8 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { AdapterDescriptor } from "./adapters.js";
+import { runBounded } from "./os/bounded.js";
 import { cleanUpAtExit } from "./os/groups.js";
-import { runBounded } from "./transport/bounded.js";
 import { agentEnvironment } from "./transport/env.js";
 
 // On two cores gemini, pi, opencode and amp took 5–7 s to answer `--version` together (1.5–3 s alone),

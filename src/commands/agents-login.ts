@@ -32,8 +32,8 @@ import {
   saveApiKey,
 } from "../home/keystore.js";
 import { agentHome, userHome } from "../home/paths.js";
+import { runBounded } from "../os/bounded.js";
 import { cleanUpAtExit, handlingSignals } from "../os/groups.js";
-import { runBounded } from "../transport/bounded.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
 
 /** `codex login --with-api-key` and the like only write a file (the lab: ~0.1 s). */

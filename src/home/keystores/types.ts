@@ -1,6 +1,6 @@
 // What every key store implementation takes and gives back.
 
-import type { BoundedResult } from "../../transport/bounded.js";
+import type { BoundedResult } from "../../os/bounded.js";
 
 export interface InspectOptions {
   /** For expiry dates. */

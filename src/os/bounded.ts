@@ -3,7 +3,7 @@
 // child_process rather than execa: it sits on the path of `scv agents list`, which must start fast.
 
 import { spawn } from "node:child_process";
-import { trackGroup, untrackGroup } from "../os/groups.js";
+import { trackGroup, untrackGroup } from "./groups.js";
 
 export interface BoundedResult {
   /** Exit code, or null when it ended by a signal or timed out. */

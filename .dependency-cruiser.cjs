@@ -1,0 +1,48 @@
+// The module rules `npm run check` holds src/ to (docs/architecture.md explains the layers): no
+// import cycle, and no layer importing from one above it. Lower to higher: os, parsers and home
+// (storage) at the bottom, then transport (one CLI as a process), turn (one turn, plan → run →
+// conclude), jobs (background turns), and at the top commands, cli and mcp, which print.
+
+/** Each layer, and the folders it must never import from. */
+const BELOW = {
+  os: ["home", "parsers", "transport", "turn", "jobs", "commands", "cli", "mcp"],
+  parsers: ["os", "home", "transport", "turn", "jobs", "commands", "cli", "mcp"],
+  home: ["transport", "turn", "jobs", "commands", "cli", "mcp"],
+  transport: ["turn", "jobs", "commands", "cli", "mcp"],
+  turn: ["jobs", "commands", "cli", "mcp"],
+  jobs: ["commands", "cli", "mcp"],
+};
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycles",
+      comment: "A cycle makes two modules one idea in two files: move what both need below them.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    ...Object.entries(BELOW).map(([layer, higher]) => ({
+      name: `${layer}-below-${higher.join("-")}`,
+      comment: `src/${layer}/ is a lower layer: it must not import from ${higher.map((each) => `src/${each}/`).join(", ")}.`,
+      severity: "error",
+      from: { path: `^src/${layer}/` },
+      to: { path: `^src/(${higher.join("|")})/` },
+    })),
+    {
+      name: "base-below-turn",
+      comment:
+        "The shared modules directly in src/ are used by every layer: they must not import turn, jobs or what prints.",
+      severity: "error",
+      from: { path: "^src/[^/]+\\.ts$" },
+      to: { path: "^src/(turn|jobs|commands|cli|mcp)/" },
+    },
+  ],
+  options: {
+    includeOnly: "^src/",
+    // Type-only imports count: a cycle through types is still two modules that need each other.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};

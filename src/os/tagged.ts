@@ -1,5 +1,5 @@
 // Processes that escaped a turn's process group (setsid, a daemonizing tool) still carry its tag in
-// their environment: at the end of a turn they are found by it and ended, and the reaper finds what
+// their environment: at the end of a turn they are found by it and ended, and the reaper ends what
 // a dead scv's turn left the same way.
 
 import type { PidMark } from "./pid-marks.js";
@@ -67,8 +67,23 @@ function taggedSoon(
   return pass.found.then((found) => identities(found.get(tag) ?? [], table));
 }
 
+/** SIGKILLs every process carrying `tag` (never this one), a few rounds, in case one forks
+ * meanwhile; returns those it killed. */
+export function killTagged(tag: string, table: ProcessTable): ProcessIdentity[] {
+  const victims: ProcessIdentity[] = [];
+  for (let round = 0; round < 5; round += 1) {
+    const tagged = taggedProcesses(tag, table).filter((found) => !table.zombie(found.pid));
+    if (tagged.length === 0) break;
+    for (const found of tagged) {
+      victims.push(found);
+      table.kill(found.pid, "SIGKILL", true);
+    }
+  }
+  return victims;
+}
+
 /** Live processes carrying `tag`, never this one (an scv started by a reaped agent carries its tag). */
-export function taggedProcesses(tag: string, table: ProcessTable): ProcessIdentity[] {
+function taggedProcesses(tag: string, table: ProcessTable): ProcessIdentity[] {
   return identities(table.pidsWithEnv(TAG_VARIABLE, tag), table);
 }
 

@@ -20,7 +20,7 @@ import {
 } from "../home/turn-records.js";
 import { bootId } from "../os/proc.js";
 import { isRunning, type ProcessIdentity, type ProcessTable, systemProcessTable } from "../os/processes.js";
-import { taggedProcesses } from "../os/tagged.js";
+import { killTagged } from "../os/tagged.js";
 import type { TurnResult } from "../result.js";
 import { isTurnTemp, removeTurnTemp } from "./temp.js";
 
@@ -119,7 +119,7 @@ export async function reapLocked(
 }
 
 /** SIGKILLs the agent's group (when its leader is still the recorded process) and every process
- * carrying the turn's tag, a few rounds, in case one forks meanwhile. */
+ * carrying the turn's tag. */
 export function killLeftovers(record: RunningTurnRecord, table: ProcessTable): ProcessIdentity[] {
   const boot = bootId();
   if (record.boot !== undefined && boot !== undefined && record.boot !== boot) return [];
@@ -129,14 +129,7 @@ export function killLeftovers(record: RunningTurnRecord, table: ProcessTable): P
     victims.push(agent);
     table.kill(agent.pid, "SIGKILL", true);
   }
-  for (let round = 0; round < 5; round += 1) {
-    const tagged = taggedProcesses(record.tag, table).filter((found) => !table.zombie(found.pid));
-    if (tagged.length === 0) break;
-    for (const found of tagged) {
-      victims.push(found);
-      table.kill(found.pid, "SIGKILL", true);
-    }
-  }
+  victims.push(...killTagged(record.tag, table));
   return victims;
 }
 

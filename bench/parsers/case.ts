@@ -3,7 +3,7 @@
 // The stream comes from a child process (parser-emit.mjs) through a pipe, chunk by chunk, as an
 // agent's stdout reaches a turn; the generator's own memory and time stay in that child. `scv`
 // feeds the chunks through the line framer and the format's parser exactly as a turn does
-// (src/transport/turn.ts); `ceiling` runs a bare JSON.parse-per-line loop over the same bytes.
+// (src/turn/run.ts); `ceiling` runs a bare JSON.parse-per-line loop over the same bytes.
 // Only the time spent consuming chunks is counted, not waiting for them. Prints one JSON line.
 
 import { spawn } from "node:child_process";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLineFramer } from "../src/transport/framing.js";
+import { createLineFramer } from "../../src/transport/framing.js";
 
 interface Framed {
   lines: string[];

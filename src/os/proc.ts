@@ -3,14 +3,15 @@
 
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 
-/** One buffer for every /proc file scv reads. Their sizes read as 0, so readFileSync allocates a
- * fresh 64 KB buffer for each (and fstats it first): the sweep for escaped processes reads one per
- * process on the machine at the end of every turn, and a fan-out of 16 allocated ~120 MB that way. */
-let procBuffer = Buffer.allocUnsafe(64 * 1024);
+/** One buffer for every /proc file scv reads, made on the first: their sizes read as 0, so
+ * readFileSync would allocate a fresh 64 KB buffer for each, and the end-of-turn sweep reads one per
+ * process on the machine. */
+let procBuffer: Buffer | undefined;
 
 /** The contents of a /proc file, valid until the next call. Throws as openSync does. */
 export function readProcFile(path: string): Buffer {
   const fd = openSync(path, "r");
+  procBuffer ??= Buffer.allocUnsafe(64 * 1024);
   try {
     let length = 0;
     for (;;) {

@@ -25,10 +25,10 @@ export type KeyStore =
   /** Codex's `auth.json`: `loginArgs` (`login --with-api-key`) store a key read on stdin there, an
    * API key (`auth_mode` "apikey") or a ChatGPT sign-in (`tokens` with a refresh token). */
   | { kind: "codex-auth"; auth: string; loginArgs: readonly string[] }
-  /** Gemini CLI: `variable` in the `env` dotenv file, and `settings` selecting API-key auth. */
-  | { kind: "gemini-env"; env: string; settings: string; variable: string }
-  /** Qwen Code: `variable` in the `env` block of `settings`, which also selects OpenAI-compatible auth. */
-  | { kind: "qwen-settings"; settings: string; variable: string }
+  /** Gemini CLI and its fork Qwen Code: the key as `variable` in the `dotenv` file, or without one in
+   * the `env` block of the JSON `settings`, whose `security.auth.selectedType` set to `selectedType`
+   * makes the CLI use it. */
+  | { kind: "selected-key"; variable: string; settings: string; selectedType: string; dotenv?: string }
   /** Grok: sign-ins from `grok login` in `auth` (a JSON object of entries), or an API key in the
    * `config` profile of its default model. */
   | { kind: "grok"; auth: string; config: string }
@@ -40,7 +40,7 @@ export type KeyStore =
 /** The key stores scv can write an API key into (the others are written by the CLI's own sign-in). */
 export type ApiKeyStore = Extract<
   KeyStore,
-  { kind: "claude-api-key" | "codex-auth" | "gemini-env" | "qwen-settings" | "dsh-refs" }
+  { kind: "claude-api-key" | "codex-auth" | "selected-key" | "dsh-refs" }
 >;
 
 export type KeyStoreKind = KeyStore["kind"];
@@ -334,17 +334,19 @@ const CODEX_IMPORT = [{ from: ".codex/auth.json", to: "auth.json", accept: "code
 
 // The lab's recipe: the key in ~/.gemini/.env, API-key auth selected in ~/.gemini/settings.json.
 const GEMINI_STORE = {
-  kind: "gemini-env",
-  env: ".gemini/.env",
-  settings: ".gemini/settings.json",
+  kind: "selected-key",
   variable: "GEMINI_API_KEY",
+  dotenv: ".gemini/.env",
+  settings: ".gemini/settings.json",
+  selectedType: "gemini-api-key",
 } as const satisfies KeyStore;
 
 // The lab's recipe: an OpenAI-compatible key in the `env` block of ~/.qwen/settings.json.
 const QWEN_STORE = {
-  kind: "qwen-settings",
-  settings: ".qwen/settings.json",
+  kind: "selected-key",
   variable: "OPENAI_API_KEY",
+  settings: ".qwen/settings.json",
+  selectedType: "openai",
 } as const satisfies KeyStore;
 
 const DSH_STORE = {

@@ -29,10 +29,8 @@ function secretFiles(store: KeyStore): string[] {
       return [store.credentials];
     case "codex-auth":
       return [store.auth];
-    case "gemini-env":
-      return [store.env];
-    case "qwen-settings":
-      return [store.settings];
+    case "selected-key":
+      return [store.dotenv ?? store.settings];
     case "grok":
       return [store.auth, store.config];
     case "dsh-refs":

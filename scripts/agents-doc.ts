@@ -70,8 +70,8 @@ function promptKind(prompt: PromptStyle): string {
 
 function resumeKind(resume: Resume): string {
   if (resume.kind === "unsupported") return "no";
-  const start = resume.start.length > 0 ? `start ${argv(resume.start)}; ` : "id from its stream; ";
-  const cont = [...resume.subcommand, ...resume.options, ...resume.positional];
+  const start = resume.start !== undefined ? `start ${argv(resume.start)}; ` : "id from its stream; ";
+  const cont = [...(resume.subcommand ?? []), ...resume.options, ...(resume.positional ?? [])];
   return `${start}continue ${argv(cont)}`;
 }
 

@@ -8,13 +8,6 @@
 // Facts come from the published CLIs as checked in the lab (versions in `verified`); where today's
 // CLI differs from the seed descriptor scv was modelled on, a one-line comment on the field says so.
 
-import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
-import { findExecutable } from "./executable.js";
-
-/** Which billing identity a Claude Code row is pinned to. */
-export type AgentAuth = "none" | "claude-api-key" | "claude-subscription";
-
 /** A CLI's own credential files, relative to the agent home. */
 export type KeyStore =
   /** Claude Code with an API key: scv keeps the key in `key` (0600) and points an `apiKeyHelper` in
@@ -104,31 +97,37 @@ export type Logout =
   | { kind: "stored"; store: KeyStore }
   | { kind: "interactive"; args: readonly string[]; hint: string };
 
-/** What the CLI prints on stdout in a headless turn, and the arguments that select it. */
-export type OutputFormat =
+/** What the CLI prints on stdout in a headless turn (src/parsers/ has a parser for each). */
+export type OutputFormatKind =
   /** Plain text: stdout is the reply. */
-  | { kind: "text"; args: readonly string[] }
+  | "text"
   /** `claude -p --output-format stream-json --verbose`: JSON per line ending with `result`. */
-  | { kind: "claude-stream-json"; args: readonly string[] }
-  /** `codex exec --json`: JSONL; `lastMessageArgs` (`-o {file}`) keep the final message in a file
-   * so it survives an unparsable stream. */
-  | { kind: "codex-jsonl"; args: readonly string[]; lastMessageArgs: readonly string[] }
+  | "claude-stream-json"
+  /** `codex exec --json`: JSONL. */
+  | "codex-jsonl"
   /** pi `--mode json`: JSON per line, first a `session` line. */
-  | { kind: "pi-json"; args: readonly string[] }
+  | "pi-json"
   /** Gemini CLI `--output-format stream-json`: `init`, `message`, `tool_use`, `result`. */
-  | { kind: "gemini-stream-json"; args: readonly string[] }
+  | "gemini-stream-json"
   /** Qwen Code `--output-format stream-json`: Claude-shaped events, `permission_mode` snake_case. */
-  | { kind: "qwen-stream-json"; args: readonly string[] }
+  | "qwen-stream-json"
   /** OpenCode `run --format json`: `step_start`, `text`, `tool_use`, `step_finish`, `error`. */
-  | { kind: "opencode-json"; args: readonly string[] }
+  | "opencode-json"
   /** Copilot CLI `--output-format json`: its session event bus as JSONL, ending with `result`. */
-  | { kind: "copilot-json"; args: readonly string[] }
+  | "copilot-json"
   /** Cursor CLI `--output-format stream-json`: Claude's shapes plus `tool_call` events. */
-  | { kind: "cursor-stream-json"; args: readonly string[] }
+  | "cursor-stream-json"
   /** Amp `--stream-json`: Claude's stream-json shapes, `T-…` thread ids. */
-  | { kind: "amp-stream-json"; args: readonly string[] };
+  | "amp-stream-json";
 
-export type OutputFormatKind = OutputFormat["kind"];
+/** The CLI's output format and the arguments that select it. */
+export interface OutputFormat {
+  readonly kind: OutputFormatKind;
+  readonly args: readonly string[];
+  /** Arguments (`-o {file}`) that make the CLI also write its final message to `{file}`, which scv
+   * reads when the stream gives none: the reply survives an unparsable stream. */
+  readonly lastMessageArgs?: readonly string[];
+}
 
 /** How the prompt reaches the CLI so that it arrives as written, whatever it begins with (`-`, `@`). */
 export type PromptStyle =
@@ -151,14 +150,14 @@ export type Resume =
   | { kind: "unsupported" }
   | {
       kind: "supported";
-      /** Starts a session under an id scv chooses; empty when the CLI picks its own and reports it. */
-      start: readonly string[];
+      /** Starts a session under an id scv chooses; absent when the CLI picks its own and reports it. */
+      start?: readonly string[];
       /** Placed right after the fixed arguments when continuing (Codex's `exec resume`). */
-      subcommand: readonly string[];
+      subcommand?: readonly string[];
       /** Options that continue the session. */
       options: readonly string[];
       /** Placed right before the prompt when continuing, for a CLI taking the id positionally. */
-      positional: readonly string[];
+      positional?: readonly string[];
       /** What a valid vendor session id looks like; nothing else may enter argv. */
       idPattern: RegExp;
       /** Where the CLI keeps a session it started under scv's id (relative to the agent home,
@@ -225,12 +224,9 @@ export type EnvPair = readonly [name: string, value: string];
 export interface AdapterDescriptor {
   /** The CLI token (`scv delegate <name>`) and the home folder `agents/<name>`. */
   readonly name: string;
-  /** Agent family, for telling two flavours of one CLI apart from different agents. */
-  readonly family: string;
-  readonly auth: AgentAuth;
   /** Product name for messages. */
   readonly product: string;
-  /** What this agent offers, as one factual clause. */
+  /** What this agent offers, as one factual clause (`scv agents list --json`). */
   readonly offers: string;
   /** npm package(s) that install the CLI; empty when it is not on npm. */
   readonly packages: readonly string[];
@@ -241,7 +237,7 @@ export interface AdapterDescriptor {
   /** Fixed arguments right after the command. */
   readonly args: readonly string[];
   /** Arguments every headless turn needs, after the resume subcommand when continuing. */
-  readonly headlessArgs: readonly string[];
+  readonly headlessArgs?: readonly string[];
   readonly prompt: PromptStyle;
   readonly modelArgs: readonly string[];
   readonly effortArgs: readonly string[];
@@ -298,9 +294,6 @@ const COMMON_REMOVED_ENVIRONMENT: readonly string[] = [
   "CLAUDE_CODE_ENTRYPOINT",
 ];
 
-/** Directories every adapter searches before `PATH`, relative to the user's home. */
-const USER_BIN_DIRS: readonly string[] = [".local/bin"];
-
 /** Claude Code's own terminal asks before some actions even with its prompts off. */
 const CLAUDE_TAKEOVER =
   "Claude Code's own terminal asks before some actions even with its prompts off (deleting files, " +
@@ -355,15 +348,21 @@ const DSH_STORE = {
   variable: "DEEPSEEK_API_KEY",
 } as const satisfies KeyStore;
 
+/** A CLI that starts a session under the UUID scv gives it and continues it by that id. */
+const RESUME_BY_SESSION_ID = {
+  kind: "supported",
+  start: ["--session-id", "{session}"],
+  options: ["--resume", "{session}"],
+  idPattern: UUID,
+} as const satisfies Resume;
+
 const CLAUDE_BASE = {
-  family: "claude",
   offers:
     "Anthropic's coding agent; it reads, edits, and runs code in a project and can search and fetch the web",
   packages: ["@anthropic-ai/claude-code"],
   verified: { kind: "lab", version: "2.1.332" },
   command: "claude",
   args: ["-p"],
-  headlessArgs: [],
   // `-p` is a boolean (`--print`); the prompt is positional and commander honours `--`.
   prompt: { kind: "positional", endOfOptions: true, stdinDash: false },
   modelArgs: ["--model", "{model}"],
@@ -389,14 +388,7 @@ const CLAUDE_BASE = {
   modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".claude/settings.json" },
   searchDirs: [".claude/local", ".npm-global/bin"],
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
-  resume: {
-    kind: "supported",
-    start: ["--session-id", "{session}"],
-    subcommand: [],
-    options: ["--resume", "{session}"],
-    positional: [],
-    idPattern: UUID,
-  },
+  resume: RESUME_BY_SESSION_ID,
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
   transport: { kind: "process" },
   cliTurns: true,
@@ -407,7 +399,6 @@ export const ADAPTERS = [
   {
     ...CLAUDE_BASE,
     name: "claude",
-    auth: "claude-api-key",
     product: "Claude Code (API key)",
     offers: `${CLAUDE_BASE.offers}; billed per token to the Anthropic API key scv holds for it`,
     login: { kind: "api-key", store: CLAUDE_KEY_STORE },
@@ -426,7 +417,6 @@ export const ADAPTERS = [
   {
     ...CLAUDE_BASE,
     name: "claude-ai",
-    auth: "claude-subscription",
     product: "Claude Code (Claude subscription)",
     offers: `${CLAUDE_BASE.offers}; runs on the owner's Claude subscription`,
     login: { kind: "command", args: ["auth", "login", "--claudeai"] },
@@ -444,8 +434,6 @@ export const ADAPTERS = [
   },
   {
     name: "codex",
-    family: "codex",
-    auth: "none",
     product: "Codex",
     offers:
       "OpenAI's coding agent; it reads, edits, and runs code in a project, with live web search under full permissions",
@@ -490,7 +478,6 @@ export const ADAPTERS = [
     // The thread id arrives in `thread.started`; `exec resume` takes it positionally.
     resume: {
       kind: "supported",
-      start: [],
       subcommand: ["resume"],
       options: [],
       positional: ["{session}"],
@@ -516,15 +503,12 @@ export const ADAPTERS = [
   },
   {
     name: "grok",
-    family: "grok",
-    auth: "none",
     product: "Grok Build",
     offers: "xAI's coding agent; it reads, edits, and runs code in a project and has live web and X search",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "grok",
     args: [],
-    headlessArgs: [],
     prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
     modelArgs: ["-m", "{model}"],
     effortArgs: ["--reasoning-effort", "{effort}"],
@@ -560,15 +544,12 @@ export const ADAPTERS = [
   },
   {
     name: "dsh",
-    family: "dsh",
-    auth: "none",
     product: "DeepSeek Harness",
     offers: "a coding agent on DeepSeek models; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "dsh",
     args: ["--profile", "headless"],
-    headlessArgs: [],
     prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
     modelArgs: [],
     effortArgs: [],
@@ -603,8 +584,6 @@ export const ADAPTERS = [
   },
   {
     name: "pi",
-    family: "pi",
-    auth: "none",
     product: "pi",
     offers:
       "a minimal coding agent (read, write, edit, bash) that runs on many model providers; it has no web search",
@@ -612,7 +591,6 @@ export const ADAPTERS = [
     verified: { kind: "lab", version: "0.73.1" },
     command: "pi",
     args: ["-p"],
-    headlessArgs: [],
     // Checked with the real CLI: an argument beginning with `@` is a file to attach and one
     // beginning with `-` an option, even after `--`. Piped stdin is read as the prompt, trimmed
     // (`data.trim()`), with the first message argument appended to it unchanged.
@@ -640,10 +618,7 @@ export const ADAPTERS = [
     // resumes with `--session <id>`, matched in the session folder of the same cwd.
     resume: {
       kind: "supported",
-      start: [],
-      subcommand: [],
       options: ["--session", "{session}"],
-      positional: [],
       idPattern: /^[0-9a-zA-Z][0-9a-zA-Z_-]{7,127}$/,
     },
     conversationFiles: { dir: ".pi/agent/sessions", extension: "jsonl" },
@@ -655,8 +630,6 @@ export const ADAPTERS = [
   },
   {
     name: "gemini",
-    family: "gemini",
-    auth: "none",
     product: "Gemini CLI",
     offers: "Google's coding agent; it reads, edits, and runs code in a project and has Google Search",
     packages: ["@google/gemini-cli"],
@@ -701,14 +674,7 @@ export const ADAPTERS = [
     // Today's CLI has structured output (the seed read text).
     output: { kind: "gemini-stream-json", args: ["--output-format", "stream-json"] },
     // Today's CLI starts a session under a given UUID and resumes it by that id (the seed had none).
-    resume: {
-      kind: "supported",
-      start: ["--session-id", "{session}"],
-      subcommand: [],
-      options: ["--resume", "{session}"],
-      positional: [],
-      idPattern: UUID,
-    },
+    resume: RESUME_BY_SESSION_ID,
     // Lab: `.gemini/tmp/<project>/chats/session-<time>-<first 8 of the id>.jsonl`: named after only
     // part of the session id, so gc could not tell a live conversation's file for sure.
     conversationFiles: null,
@@ -728,15 +694,12 @@ export const ADAPTERS = [
   },
   {
     name: "qwen",
-    family: "qwen",
-    auth: "none",
     product: "Qwen Code",
     offers: "Alibaba's coding agent on Qwen models; it reads, edits, and runs code in a project",
     packages: ["@qwen-code/qwen-code"],
     verified: { kind: "lab", version: "0.24.4" },
     command: "qwen",
     args: [],
-    headlessArgs: [],
     // Today's CLI deprecates `-p` in favour of the positional prompt.
     prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
     modelArgs: ["-m", "{model}"],
@@ -760,14 +723,7 @@ export const ADAPTERS = [
     logout: { kind: "interactive", args: [], hint: "sign out with its own command (/auth), then /quit" },
     // Today's CLI has Claude-shaped stream-json (the seed read text).
     output: { kind: "qwen-stream-json", args: ["--output-format", "stream-json"] },
-    resume: {
-      kind: "supported",
-      start: ["--session-id", "{session}"],
-      subcommand: [],
-      options: ["--resume", "{session}"],
-      positional: [],
-      idPattern: UUID,
-    },
+    resume: RESUME_BY_SESSION_ID,
     // Lab: `.qwen/projects/<cwd slug>/chats/<session-id>.jsonl`; memory beside it is `.md`.
     conversationFiles: { dir: ".qwen/projects", extension: "jsonl" },
     credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env", ".qwen/settings.json"],
@@ -786,8 +742,6 @@ export const ADAPTERS = [
   },
   {
     name: "opencode",
-    family: "opencode",
-    auth: "none",
     product: "OpenCode",
     offers:
       "an open-source coding agent that runs on many model providers; it reads, edits, and runs code in a project",
@@ -795,7 +749,6 @@ export const ADAPTERS = [
     verified: { kind: "lab", version: "1.18.33" },
     command: "opencode",
     args: ["run"],
-    headlessArgs: [],
     prompt: { kind: "positional", endOfOptions: true, stdinDash: false },
     modelArgs: ["-m", "{model}"],
     // Today's `--variant` is its provider-specific reasoning effort.
@@ -821,10 +774,7 @@ export const ADAPTERS = [
     // Today's CLI reports `sessionID` on every line and continues with `-s <id>`.
     resume: {
       kind: "supported",
-      start: [],
-      subcommand: [],
       options: ["-s", "{session}"],
-      positional: [],
       idPattern: /^ses_[0-9A-Za-z]{8,64}$/,
     },
     conversationFiles: null,
@@ -843,8 +793,6 @@ export const ADAPTERS = [
   },
   {
     name: "copilot",
-    family: "copilot",
-    auth: "none",
     product: "GitHub Copilot CLI",
     offers: "GitHub's coding agent; it reads, edits, and runs code in a project and knows GitHub",
     packages: ["@github/copilot"],
@@ -884,12 +832,7 @@ export const ADAPTERS = [
     output: { kind: "copilot-json", args: ["--output-format", "json"] },
     // Today's CLI sets a new session's UUID with `--session-id` and resumes with `--resume`.
     resume: {
-      kind: "supported",
-      start: ["--session-id", "{session}"],
-      subcommand: [],
-      options: ["--resume", "{session}"],
-      positional: [],
-      idPattern: UUID,
+      ...RESUME_BY_SESSION_ID,
       // Its JSON stream names the session only in its last line, which a stopped turn never prints.
       sessionPath: ".copilot/session-state/{session}",
     },
@@ -904,15 +847,12 @@ export const ADAPTERS = [
   },
   {
     name: "cursor",
-    family: "cursor",
-    auth: "none",
     product: "Cursor CLI",
     offers: "Cursor's coding agent; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "cursor-agent",
     args: ["-p"],
-    headlessArgs: [],
     prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
     modelArgs: ["--model", "{model}"],
     effortArgs: [],
@@ -933,10 +873,7 @@ export const ADAPTERS = [
     // The chat id arrives with its events; `--resume <id>` continues it.
     resume: {
       kind: "supported",
-      start: [],
-      subcommand: [],
       options: ["--resume", "{session}"],
-      positional: [],
       idPattern: UUID,
     },
     conversationFiles: null,
@@ -948,8 +885,6 @@ export const ADAPTERS = [
   },
   {
     name: "amp",
-    family: "amp",
-    auth: "none",
     product: "Amp",
     offers: "Sourcegraph's coding agent; it reads, edits, and runs code in a project and can search the web",
     // The newest @ampcode/cli had no Linux binary in the registry when checked.
@@ -959,7 +894,6 @@ export const ADAPTERS = [
     verified: { kind: "lab", version: "0.0.1790142911-g7618fb" },
     command: "amp",
     args: [],
-    headlessArgs: [],
     prompt: { kind: "flag", args: ["-x"], joined: "--execute=" },
     // Amp chooses its own models.
     modelArgs: [],
@@ -989,15 +923,12 @@ export const ADAPTERS = [
   },
   {
     name: "kimi",
-    family: "kimi",
-    auth: "none",
     product: "Kimi Code",
     offers: "Moonshot AI's coding agent on Kimi models; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "kimi",
     args: [],
-    headlessArgs: [],
     prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
     modelArgs: [],
     effortArgs: [],
@@ -1059,78 +990,6 @@ export function isRemovedAgentVariable(variable: string): boolean {
     variable.endsWith("_API_KEY") ||
     REMOVED_EXACT.has(variable) ||
     REMOVED_PREFIXES.some((prefix) => variable.startsWith(prefix))
-  );
-}
-
-/** One line describing a CLI's own status result without echoing it: the raw output names the
- * signed-in account or part of a key. */
-export function summarizeStatus(summary: StatusSummary, succeeded: boolean, output: string): string {
-  const signedOut = "not signed in";
-  switch (summary) {
-    case "codex-text": {
-      const lower = output.toLowerCase();
-      if (!succeeded || lower.includes("not logged in")) return signedOut;
-      if (lower.includes("api key")) return "signed in (API key)";
-      if (lower.includes("chatgpt")) return "signed in (ChatGPT account)";
-      return "signed in";
-    }
-    case "claude-json": {
-      const state = parseClaudeAuthStatus(output);
-      if (!succeeded || state?.loggedIn !== true) return signedOut;
-      switch (state.authMethod) {
-        case "api_key_helper":
-        case "api_key":
-          return "signed in (API key)";
-        case "claude.ai":
-        case "oauth_token":
-          return "signed in (Claude account)";
-        default:
-          return "signed in";
-      }
-    }
-    case "exit-status":
-      return succeeded ? "signed in" : signedOut;
-    default:
-      return unreachable(summary);
-  }
-}
-
-function parseClaudeAuthStatus(output: string): { loggedIn?: unknown; authMethod?: unknown } | undefined {
-  try {
-    const value: unknown = JSON.parse(output);
-    return typeof value === "object" && value !== null ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Absolute per-user search directories for `entry` under `home`: its own, then the common ones,
- * then scv's own tool prefix when given. */
-export function adapterSearchDirs(entry: AdapterDescriptor, home: string, toolsBin?: string): string[] {
-  const dirs = [...entry.searchDirs, ...USER_BIN_DIRS].map((dir) => join(home, dir));
-  return toolsBin === undefined ? dirs : [toolsBin, ...dirs];
-}
-
-/** Resolve `command` in `searchDirs`, then on `PATH`. A command containing `/` is used as given
- * (when it is an executable file). */
-export function resolveAgentExecutable(
-  command: string,
-  searchDirs: readonly string[],
-  pathVariable: string | undefined = process.env.PATH,
-): string | undefined {
-  return findExecutable(command, [...searchDirs, ...(pathVariable ?? "").split(delimiter)]);
-}
-
-/** The executable for `entry` in this user's environment, or undefined when not installed. */
-export function findAgentExecutable(
-  entry: AdapterDescriptor,
-  options: { command?: string; home?: string; toolsBin?: string; pathVariable?: string } = {},
-): string | undefined {
-  const dirs = adapterSearchDirs(entry, options.home ?? homedir(), options.toolsBin);
-  return resolveAgentExecutable(
-    options.command ?? entry.command,
-    dirs,
-    options.pathVariable ?? process.env.PATH,
   );
 }
 

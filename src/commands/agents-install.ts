@@ -3,9 +3,8 @@
 // version it got. An agent that is not on npm is refused with how to get it instead.
 
 import { spawn } from "node:child_process";
-import { resolveAgentExecutable } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
-import { installHint, locateAgent, requireAgent } from "../agents.js";
+import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";

@@ -92,6 +92,12 @@ describe.each([
     expect(version("codex")).toBe("0.0.0-fake");
     expect(existsSync(join(world.scvHome, "agents"))).toBe(false);
     expect(existsSync(join(world.project, "y"))).toBe(false);
+    // The listing says what each agent offers, for choosing one.
+    if (args[1] === "list") {
+      expect(rows.find((row) => row.name === "codex")).toMatchObject({
+        offers: expect.stringMatching(/^OpenAI's coding agent/),
+      });
+    }
   });
 });
 

@@ -28,7 +28,7 @@ import { agentHome, configCandidates, type Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { KILL_REASON, refuseTooDeep, trackTurn } from "../home/running.js";
 import { turnExists } from "../home/turn-files.js";
-import { loadParser } from "../parsers/load.js";
+import { loadParser } from "../parsers/index.js";
 import type { ParsedTurn, StreamParser, TurnEvent, Usage } from "../parsers/types.js";
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
 import { randomUUID } from "../random.js";

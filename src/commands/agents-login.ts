@@ -6,7 +6,6 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { execa } from "execa";
 import {
   type AdapterDescriptor,
   type ApiKeyStore,
@@ -31,8 +30,7 @@ import {
 } from "../home/keystore.js";
 import { agentHome, userHome } from "../home/paths.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream, requireValidKey } from "../home/secret-input.js";
-import { runBounded } from "../transport/bounded.js";
-import { cleanUpAtExit, handlingSignals } from "../transport/groups.js";
+import { type AttachedResult, runAttached, runBounded } from "../transport/bounded.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
 
 /** `codex login --with-api-key` and the like only write a file (the lab: ~0.1 s). */
@@ -130,44 +128,26 @@ function requireInstalled(entry: AdapterDescriptor, config: Config, env: NodeJS.
   return path;
 }
 
-/** Runs the CLI with the terminal attached, in its home and isolated environment. While it runs,
- * Ctrl-C belongs to it (as in a shell): scv ignores SIGINT and SIGQUIT until it exits. */
-async function runAttached(path: string, args: readonly string[], env: Record<string, string>, cwd: string) {
-  const ignore = () => {};
-  process.on("SIGINT", ignore);
-  process.on("SIGQUIT", ignore);
-  const handled = handlingSignals(["SIGINT"]);
-  const subprocess = execa(path, [...args], { stdio: "inherit", env, extendEnv: false, cwd, reject: false });
-  // It shares the terminal's process group (it reads the terminal), so scv's exit hook would not
-  // end it: stopped by SIGTERM or a closed terminal meanwhile, scv ends it on its way out.
-  const forget = cleanUpAtExit(() => subprocess.kill("SIGTERM"));
-  try {
-    return await subprocess;
-  } finally {
-    forget();
-    process.off("SIGINT", ignore);
-    process.off("SIGQUIT", ignore);
-    handled();
-  }
-}
-
 /** Fails unless the attached CLI exited 0. */
-function requireSuccess(
-  result: Awaited<ReturnType<typeof runAttached>>,
-  command: string,
-  retry: string,
-): void {
-  if (result.exitCode === 0) return;
+function requireSuccess(result: AttachedResult, command: string, retry: string): void {
+  if (result.stoppedBy !== undefined) {
+    // scv itself was stopped (or its terminal closed) and ended the CLI: it exits for that signal.
+    throw new ScvError(
+      result.stoppedBy === "SIGTERM" ? "TERMINATED" : "HANGUP",
+      `\`${command}\` was ended with scv (${result.stoppedBy}) — run again: ${retry}`,
+    );
+  }
+  if (result.code === 0) return;
   if (result.signal === "SIGINT" || result.signal === "SIGTERM") {
     throw new ScvError("INTERRUPTED", `\`${command}\` was interrupted — run again: ${retry}`);
   }
-  if (result.exitCode === undefined && result.signal === undefined) {
+  if (result.spawnError !== undefined) {
     throw new ScvError(
       "AGENT_FAILED",
       `\`${command}\` could not be started — check the installation, then: ${retry}`,
     );
   }
-  const how = result.exitCode === undefined ? `ended by ${result.signal}` : `exited with ${result.exitCode}`;
+  const how = result.code === undefined ? `ended by ${result.signal}` : `exited with ${result.code}`;
   throw new ScvError("AUTH_FAILED", `\`${command}\` ${how} — see its messages above, then: ${retry}`);
 }
 
@@ -328,7 +308,10 @@ export async function agentsLoginCommand(
       const home = ensureAgentHome(entry.name, io.env);
       const command = [entry.command, ...method.args].join(" ");
       const held = holdCredentials(home, entry.credentialFiles);
-      const result = await runAttached(path, method.args, helperEnvironment(entry, config, io.env), home);
+      const result = await runAttached(path, method.args, {
+        env: helperEnvironment(entry, config, io.env),
+        cwd: home,
+      });
       return concludeOwnLogin(io, entry, held, () => {
         requireSuccess(result, command, `scv agents login ${entry.name}`);
         return reportAfter(io, entry, config, "signed in");
@@ -339,7 +322,10 @@ export async function agentsLoginCommand(
       const home = ensureAgentHome(entry.name, io.env);
       io.stderr.write(`scv: ${entry.product} opens now in its private home — ${method.hint}\n`);
       const held = holdCredentials(home, entry.credentialFiles);
-      const result = await runAttached(path, method.args, helperEnvironment(entry, config, io.env), home);
+      const result = await runAttached(path, method.args, {
+        env: helperEnvironment(entry, config, io.env),
+        cwd: home,
+      });
       return concludeOwnLogin(io, entry, held, () => {
         requireSuccess(result, [entry.command, ...method.args].join(" "), `scv agents login ${entry.name}`);
         return reportAfter(io, entry, config, "done");
@@ -363,7 +349,10 @@ export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<num
       const path = requireInstalled(entry, config, io.env);
       const home = ensureAgentHome(entry.name, io.env);
       const command = [entry.command, ...logout.args].join(" ");
-      const result = await runAttached(path, logout.args, helperEnvironment(entry, config, io.env), home);
+      const result = await runAttached(path, logout.args, {
+        env: helperEnvironment(entry, config, io.env),
+        cwd: home,
+      });
       requireSuccess(result, command, `scv agents logout ${entry.name}`);
       // Its exit status alone is not proof: `codex logout` exits 0 whether or not it removed anything.
       const after = await signInState(entry, path, config, io.env);
@@ -393,7 +382,10 @@ export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<num
       const path = requireInstalled(entry, config, io.env);
       const home = ensureAgentHome(entry.name, io.env);
       io.stderr.write(`scv: ${entry.product} opens now in its private home — ${logout.hint}\n`);
-      const result = await runAttached(path, logout.args, helperEnvironment(entry, config, io.env), home);
+      const result = await runAttached(path, logout.args, {
+        env: helperEnvironment(entry, config, io.env),
+        cwd: home,
+      });
       requireSuccess(result, [entry.command, ...logout.args].join(" "), `scv agents logout ${entry.name}`);
       return EXIT.ok;
     }

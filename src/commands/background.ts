@@ -5,9 +5,7 @@
 // stdin, says "started" on the pipe named by SCV_READY_FD, and keeps the result in
 // $SCV_HOME/turns/<handle>.done.json until `scv wait` reads it.
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
-import { Readable } from "node:stream";
 import * as z from "zod/mini";
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
@@ -31,6 +29,7 @@ import {
 import { turnFile, turnsDir } from "../home/turn-files.js";
 import { lazy } from "../lazy.js";
 import type { TurnResult } from "../result.js";
+import { READY_FD, startDetached } from "../transport/bounded.js";
 import { failedResult, runTurn, type TurnRequest } from "../transport/turn.js";
 import { type DelegateOptions, print } from "./delegate.js";
 import { planTurns, printSection, reportFailures } from "./fanout.js";
@@ -38,7 +37,9 @@ import { renderTable } from "./table.js";
 
 /** The environment variable naming the detached scv's "started" pipe. */
 const READY_FD_VARIABLE = "SCV_READY_FD";
-const READY_FD = 3;
+/** Beyond a lock wait set with SCV_LOCK_WAIT, how long a detached scv may take to start its agent
+ * before it is taken for stuck and ended (the default lock wait, 10 s, fits well within it). */
+const START_LIMIT_MS = 60_000;
 /** How often `scv wait` looks. */
 const POLL_MS = 100;
 
@@ -140,25 +141,21 @@ async function launch(io: CliIo, job: Job, agent: string): Promise<Launch> {
   ensurePrivateDir(turnsDir(io.env));
   const logPath = turnFile(job.handle, "log", io.env);
   const log = openSync(logPath, "a", 0o600);
-  let child: ChildProcess;
+  let started: Awaited<ReturnType<typeof startDetached>>;
   try {
-    child = spawn(process.execPath, [...process.execArgv, scvScript(), "background-turn"], {
+    // Its own session: a closing terminal or a Ctrl-C in it does not reach the turn.
+    started = await startDetached(process.execPath, [...process.execArgv, scvScript(), "background-turn"], {
       cwd: io.cwd,
       env: backgroundEnv(io.env),
-      // Its own session: a closing terminal or a Ctrl-C in it does not reach the turn.
-      detached: true,
-      stdio: ["pipe", log, log, "pipe"],
+      input: JSON.stringify(job),
+      output: log,
+      readyWord: "started",
+      readyWithinMs: START_LIMIT_MS + (job.lockWaitMs ?? 0),
     });
   } finally {
     closeSync(log);
   }
-  // A detached scv that dies before reading its turn must not take the launcher with it (EPIPE).
-  child.stdin?.on("error", () => {});
-  child.stdin?.end(JSON.stringify(job));
-  const started = await startedOrEnded(child);
-  child.unref();
-  child.stdio[READY_FD]?.destroy();
-  if (started) return { handle: job.handle, agent, started: true };
+  if (started === "ready") return { handle: job.handle, agent, started: true };
 
   const finished = readFinished(job.handle, io.env);
   // (A turn that ran without saying so still has its result kept for scv wait.)
@@ -170,9 +167,13 @@ async function launch(io: CliIo, job: Job, agent: string): Promise<Launch> {
     return { handle: job.handle, agent, started: false, result: finished.result };
   }
   const last = lastLine(logPath);
+  const what =
+    started === "timed-out"
+      ? `the background scv had not started its turn after ${formatDuration(START_LIMIT_MS + (job.lockWaitMs ?? 0))} and was stopped`
+      : "the background scv ended before its turn started";
   const error = new ScvError(
     "AGENT_FAILED",
-    `the background scv ended before its turn started${last === undefined ? "" : `: ${last}`} — see ${logPath}`,
+    `${what}${last === undefined ? "" : `: ${last}`} — see ${logPath}`,
   );
   return { handle: job.handle, agent, started: false, result: failedResult(error, agent) };
 }
@@ -192,26 +193,6 @@ function scvScript(): string {
   if (script === undefined)
     throw new ScvError("USAGE", "cannot tell where scv runs from — start scv by its path");
   return script;
-}
-
-/** True once the detached scv says "started"; false when its pipe closes without (it ended). */
-function startedOrEnded(child: ChildProcess): Promise<boolean> {
-  return new Promise((resolve) => {
-    const ready = child.stdio[READY_FD];
-    if (!(ready instanceof Readable)) {
-      resolve(false);
-      return;
-    }
-    let text = "";
-    ready.setEncoding("utf8");
-    ready.on("data", (chunk: string) => {
-      text += chunk;
-      if (text.includes("started")) resolve(true);
-    });
-    ready.on("close", () => resolve(text.includes("started")));
-    ready.on("error", () => resolve(false));
-    child.on("error", () => resolve(false));
-  });
 }
 
 function lastLine(path: string): string | undefined {

@@ -259,7 +259,7 @@ export interface DetachedOptions {
   readonly cwd: string;
   /** Written to its stdin, which is then closed. */
   readonly input: string;
-  /** An open file its stdout and stderr go to. */
+  /** An open file its stdout and stderr go to; the caller closes it once this has returned. */
   readonly output: number;
   /** The word it says on its fd `READY_FD` once it is ready. */
   readonly readyWord: string;

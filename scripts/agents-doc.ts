@@ -19,11 +19,13 @@ function argv(args: readonly string[]): string {
 }
 
 function loginKind(login: Login): string {
+  const device = (args: readonly string[] | undefined) =>
+    args === undefined ? "" : `; device code: ${code(`-- ${args.join(" ")}`)}`;
   switch (login.kind) {
     case "command":
-      return `command ${argv(login.args)}`;
+      return `command ${argv(login.args)} (needs ${login.needs}${device(login.deviceCode)})`;
     case "interactive":
-      return `interactive (${login.hint})`;
+      return `interactive (${login.hint}${device(login.deviceCode)})`;
     case "api-key":
       return `API key → ${login.store.kind}`;
     case "import":
@@ -45,7 +47,7 @@ function statusKind(status: Status): string {
 function logoutKind(logout: Logout): string {
   switch (logout.kind) {
     case "command":
-      return `command ${argv(logout.args)}`;
+      return `command ${argv(logout.args)} (needs ${logout.needs})`;
     case "stored":
       return `stored (${logout.store.kind})`;
     case "interactive":

@@ -38,16 +38,36 @@ export type ApiKeyStore = Extract<
 
 export type KeyStoreKind = KeyStore["kind"];
 
+/** What a CLI's own sign-in or sign-out needs from the person running it. */
+export type Needs =
+  /** Nothing: it runs to its end alone, within a time limit. */
+  | "nothing"
+  /** A person at the terminal: it asks there (a picker, a key, a pasted code). */
+  | "terminal"
+  /** A browser on this machine, which it opens and which finishes it (a redirect to localhost); or,
+   * without a display, a person at the terminal who opens its link. */
+  | "browser";
+
 /** How scv signs an agent in, inside its private agent home. `apiKey` offers `login --with-api-key`
- * besides a CLI's own sign-in; `import` offers `login --import`. */
+ * besides a CLI's own sign-in; `import` offers `login --import`; `deviceCode` names the CLI's own
+ * arguments for a sign-in that needs neither a terminal nor a display (a code shown here, entered
+ * on any device), taken after `--`. */
 export type Login =
   /** Run the CLI's own sign-in command with the terminal attached. */
-  | { kind: "command"; args: readonly string[]; apiKey?: ApiKeyStore; import?: readonly ImportFile[] }
-  /** Open the CLI interactively; `hint` names its in-app sign-in. */
+  | {
+      kind: "command";
+      args: readonly string[];
+      needs: Needs;
+      deviceCode?: readonly string[];
+      apiKey?: ApiKeyStore;
+      import?: readonly ImportFile[];
+    }
+  /** Open the CLI interactively (it needs a terminal); `hint` names its in-app sign-in. */
   | {
       kind: "interactive";
       args: readonly string[];
       hint: string;
+      deviceCode?: readonly string[];
       apiKey?: ApiKeyStore;
       import?: readonly ImportFile[];
     }
@@ -90,9 +110,10 @@ export type Status =
   /** No verified way to tell: `scv agents check` tells by calling it. */
   | { kind: "unchecked" };
 
-/** How scv signs an agent out. */
+/** How scv signs an agent out. An `interactive` one removes a key scv stored (the login's `apiKey`)
+ * first, and opens the CLI only where a sign-in of its own may remain. */
 export type Logout =
-  | { kind: "command"; args: readonly string[] }
+  | { kind: "command"; args: readonly string[]; needs: Needs }
   /** scv removes the credential files of the key store. */
   | { kind: "stored"; store: KeyStore }
   | { kind: "interactive"; args: readonly string[]; hint: string };
@@ -257,6 +278,9 @@ export interface AdapterDescriptor {
   /** Per-user install directories searched before `PATH`, relative to the user's home. */
   readonly searchDirs: readonly string[];
   readonly login: Login;
+  /** The CLI's own config file, relative to the agent home, where a provider and its key may be set
+   * by hand instead of signing in (named when its sign-in cannot run). */
+  readonly configFile?: string;
   readonly status: Status;
   /** A key store read before every turn when `status` is not itself a stored one: a signed-out
    * verdict refuses the turn before spawning (exit 4), where the CLI would otherwise retry its
@@ -419,9 +443,10 @@ export const ADAPTERS = [
     name: "claude-ai",
     product: "Claude Code (Claude subscription)",
     offers: `${CLAUDE_BASE.offers}; runs on the owner's Claude subscription`,
-    login: { kind: "command", args: ["auth", "login", "--claudeai"] },
+    // Lab: it opens a browser, and without one asks for a pasted code.
+    login: { kind: "command", args: ["auth", "login", "--claudeai"], needs: "browser" },
     status: { kind: "stored", store: CLAUDE_ACCOUNT_STORE },
-    logout: { kind: "command", args: ["auth", "logout"] },
+    logout: { kind: "command", args: ["auth", "logout"], needs: "nothing" },
     credentialFiles: [".claude/.credentials.json"],
     acp: {
       command: "claude-agent-acp",
@@ -469,11 +494,19 @@ export const ADAPTERS = [
       settingKey: "sandbox_mode",
     },
     searchDirs: [".npm-global/bin"],
-    login: { kind: "command", args: ["login"], apiKey: CODEX_STORE, import: CODEX_IMPORT },
+    // Lab: it waits for the browser's redirect to localhost:1455; `--device-auth` shows a code instead.
+    login: {
+      kind: "command",
+      args: ["login"],
+      needs: "browser",
+      deviceCode: ["--device-auth"],
+      apiKey: CODEX_STORE,
+      import: CODEX_IMPORT,
+    },
     status: { kind: "command", args: ["login", "status"], summary: "codex-text" },
     // Signed out, `codex exec` retries the network for minutes; its auth.json tells at once.
     preflight: CODEX_STORE,
-    logout: { kind: "command", args: ["logout"] },
+    logout: { kind: "command", args: ["logout"], needs: "nothing" },
     output: { kind: "codex-jsonl", args: ["--json"], lastMessageArgs: ["-o", "{file}"] },
     // The thread id arrives in `thread.started`; `exec resume` takes it positionally.
     resume: {
@@ -522,9 +555,9 @@ export const ADAPTERS = [
     fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".grok/bin"],
-    login: { kind: "command", args: ["login"] },
+    login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "stored", store: { kind: "grok", auth: ".grok/auth.json", config: ".grok/config.toml" } },
-    logout: { kind: "command", args: ["logout"] },
+    logout: { kind: "command", args: ["logout"], needs: "nothing" },
     // `--output-format json` exists but its success shape is unverified.
     output: { kind: "text", args: [] },
     resume: { kind: "unsupported" },
@@ -766,9 +799,12 @@ export const ADAPTERS = [
     fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".opencode/bin", ".npm-global/bin"],
-    login: { kind: "command", args: ["auth", "login"] },
+    // Lab: both ask at the terminal (which provider, then its key); the lab's recipe writes a
+    // provider and its key into its config instead.
+    login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
+    configFile: ".config/opencode/opencode.json",
     status: { kind: "unchecked" },
-    logout: { kind: "command", args: ["auth", "logout"] },
+    logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
     // Today's CLI has `run --format json` (the seed read text).
     output: { kind: "opencode-json", args: ["--format", "json"] },
     // Today's CLI reports `sessionID` on every line and continues with `-s <id>`.
@@ -866,9 +902,9 @@ export const ADAPTERS = [
     fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".cursor/bin"],
-    login: { kind: "command", args: ["login"] },
+    login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
-    logout: { kind: "command", args: ["logout"] },
+    logout: { kind: "command", args: ["logout"], needs: "nothing" },
     output: { kind: "cursor-stream-json", args: ["--output-format", "stream-json"] },
     // The chat id arrives with its events; `--resume <id>` continues it.
     resume: {
@@ -908,9 +944,9 @@ export const ADAPTERS = [
     fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".amp/bin", ".npm-global/bin"],
-    login: { kind: "command", args: ["login"] },
+    login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
-    logout: { kind: "command", args: ["logout"] },
+    logout: { kind: "command", args: ["logout"], needs: "nothing" },
     output: { kind: "amp-stream-json", args: ["--stream-json"] },
     // Its thread continuation (`threads continue`) could not be verified signed out.
     resume: { kind: "unsupported" },
@@ -944,7 +980,8 @@ export const ADAPTERS = [
     login: {
       kind: "interactive",
       args: [],
-      hint: "run /login, then /exit (`-- login` runs `kimi login` instead: a device code)",
+      hint: "run /login, then /exit",
+      deviceCode: ["login"],
     },
     status: { kind: "unchecked" },
     logout: { kind: "interactive", args: [], hint: "sign out with its own command, then /exit" },

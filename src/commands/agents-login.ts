@@ -1,19 +1,13 @@
-// `scv agents login <agent>` and `scv agents logout <agent>`: sign an agent in or out inside its
-// private home, the way its row says — the CLI's own command with the terminal attached, the CLI
-// opened interactively after a hint, an API key written where the CLI reads it, or a copy of the
-// user's own configuration. The CLI always runs with the isolated environment of a delegated turn.
-// No key is ever taken from an argument, and nothing scv prints contains one.
+// `scv agents login <agent>`: sign an agent in inside its private home, the way its row says — the
+// CLI's own sign-in (src/commands/own-sign-in.ts), the CLI opened interactively after a hint, an
+// API key written where the CLI reads it, or a copy of the user's own configuration. The CLI always
+// runs with the isolated environment of a delegated turn. No key is ever taken from an argument,
+// and nothing scv prints contains one.
 
-import { existsSync } from "node:fs";
+import { fstatSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type AdapterDescriptor,
-  type ApiKeyStore,
-  type ImportFile,
-  type Login,
-  unreachable,
-} from "../adapters.js";
-import { installHint, locateAgent, requireAgent } from "../agents.js";
+import { type AdapterDescriptor, type ApiKeyStore, type ImportFile, unreachable } from "../adapters.js";
+import { locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
@@ -25,13 +19,21 @@ import {
   importFiles,
   inspectStore,
   keyFile,
-  removeStore,
   saveApiKey,
 } from "../home/keystore.js";
-import { agentHome, userHome } from "../home/paths.js";
+import { userHome } from "../home/paths.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream, requireValidKey } from "../home/secret-input.js";
-import { type AttachedResult, runAttached, runBounded } from "../transport/bounded.js";
+import { runBounded } from "../transport/bounded.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
+import {
+  apiKeyStoreOf,
+  importFilesOf,
+  otherWays,
+  type Reach,
+  requireInstalled,
+  requireReachable,
+  runOwnCommand,
+} from "./own-sign-in.js";
 
 /** `codex login --with-api-key` and the like only write a file (the lab: ~0.1 s). */
 const KEY_LOGIN_TIMEOUT_MS = 30_000;
@@ -41,41 +43,16 @@ export interface LoginOptions {
   readonly import?: boolean;
 }
 
-/** How this login goes, chosen from the row and the flags. */
+/** How this login goes, chosen from the row and the flags. `needs`: what the CLI's own sign-in needs
+ * from a person, as its row says, unless the arguments after `--` are its device code. */
 type Method =
-  | { kind: "command"; args: readonly string[] }
-  | { kind: "interactive"; args: readonly string[]; hint: string }
+  | { kind: "command"; args: readonly string[]; needs: Reach }
+  | { kind: "interactive"; args: readonly string[]; hint: string; needs: Reach }
   | { kind: "api-key"; store: ApiKeyStore; fromStdin: boolean }
   | { kind: "import"; files: readonly ImportFile[] };
 
-/** The row's `--with-api-key` store, if it has one. */
-function apiKeyStoreOf(login: Login): ApiKeyStore | undefined {
-  switch (login.kind) {
-    case "api-key":
-      return login.store;
-    case "command":
-    case "interactive":
-      return login.apiKey;
-    case "import":
-      return undefined;
-    default:
-      return unreachable(login);
-  }
-}
-
-/** The row's `--import` files, if it has any. */
-function importFilesOf(login: Login): readonly ImportFile[] | undefined {
-  switch (login.kind) {
-    case "import":
-      return login.files;
-    case "command":
-    case "interactive":
-      return login.import;
-    case "api-key":
-      return undefined;
-    default:
-      return unreachable(login);
-  }
+function isDeviceCode(extra: readonly string[], deviceCode: readonly string[] | undefined): boolean {
+  return deviceCode !== undefined && extra.length > 0 && extra.join("\0") === deviceCode.join("\0");
 }
 
 function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: readonly string[]): Method {
@@ -105,9 +82,18 @@ function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: re
   }
   switch (login.kind) {
     case "command":
-      return { kind: "command", args: [...login.args, ...extra] };
+      return {
+        kind: "command",
+        args: [...login.args, ...extra],
+        needs: isDeviceCode(extra, login.deviceCode) ? "elsewhere" : login.needs,
+      };
     case "interactive":
-      return { kind: "interactive", args: [...login.args, ...extra], hint: login.hint };
+      return {
+        kind: "interactive",
+        args: [...login.args, ...extra],
+        hint: login.hint,
+        needs: isDeviceCode(extra, login.deviceCode) ? "elsewhere" : "terminal",
+      };
     case "api-key":
       return { kind: "api-key", store: login.store, fromStdin: false };
     case "import":
@@ -115,40 +101,6 @@ function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: re
     default:
       return unreachable(login);
   }
-}
-
-function requireInstalled(entry: AdapterDescriptor, config: Config, env: NodeJS.ProcessEnv): string {
-  const path = locateAgent(entry, config, env);
-  if (path === undefined) {
-    throw new ScvError(
-      "AGENT_NOT_INSTALLED",
-      `${entry.product} is not installed — ${installHint(entry, config.agents?.[entry.name]?.command)}`,
-    );
-  }
-  return path;
-}
-
-/** Fails unless the attached CLI exited 0. */
-function requireSuccess(result: AttachedResult, command: string, retry: string): void {
-  if (result.stoppedBy !== undefined) {
-    // scv itself was stopped (or its terminal closed) and ended the CLI: it exits for that signal.
-    throw new ScvError(
-      result.stoppedBy === "SIGTERM" ? "TERMINATED" : "HANGUP",
-      `\`${command}\` was ended with scv (${result.stoppedBy}) — run again: ${retry}`,
-    );
-  }
-  if (result.code === 0) return;
-  if (result.signal === "SIGINT" || result.signal === "SIGTERM") {
-    throw new ScvError("INTERRUPTED", `\`${command}\` was interrupted — run again: ${retry}`);
-  }
-  if (result.spawnError !== undefined) {
-    throw new ScvError(
-      "AGENT_FAILED",
-      `\`${command}\` could not be started — check the installation, then: ${retry}`,
-    );
-  }
-  const how = result.code === undefined ? `ended by ${result.signal}` : `exited with ${result.code}`;
-  throw new ScvError("AUTH_FAILED", `\`${command}\` ${how} — see its messages above, then: ${retry}`);
 }
 
 /** After the CLI's own sign-in: what scv can tell now. Exit 4 when it is clearly not signed in. */
@@ -182,12 +134,27 @@ async function readKey(io: CliIo, entry: AdapterDescriptor, fromStdin: boolean):
     return promptKeyNoEcho(io.stdin, io.stderr, `${entry.product} API key (input hidden): `);
   }
   if (!fromStdin) {
+    const run = `scv agents login ${entry.name} --with-api-key`;
+    // Read from a pipe only when asked to: an stdin left open by a caller would be waited on forever.
     throw new ScvError(
       "USAGE",
-      `no terminal to read the key from — pipe it instead: … | scv agents login ${entry.name} --with-api-key`,
+      stdinIsPiped()
+        ? `a key on stdin is read only with --with-api-key — run: … | ${run}`
+        : `no terminal to read the key from — pipe it instead: … | ${run}`,
     );
   }
   return readKeyFromStream(io.stdin);
+}
+
+/** Whether scv's stdin is a pipe, a socket or a file (something given to it), not a terminal, a
+ * device such as /dev/null, or closed. */
+function stdinIsPiped(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isSocket() || stat.isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function loginWithKey(
@@ -303,32 +270,24 @@ export async function agentsLoginCommand(
     );
   }
   switch (method.kind) {
-    case "command": {
-      const path = requireInstalled(entry, config, io.env);
-      const home = ensureAgentHome(entry.name, io.env);
-      const command = [entry.command, ...method.args].join(" ");
-      const held = holdCredentials(home, entry.credentialFiles);
-      const result = await runAttached(path, method.args, {
-        env: helperEnvironment(entry, config, io.env),
-        cwd: home,
-      });
-      return concludeOwnLogin(io, entry, held, () => {
-        requireSuccess(result, command, `scv agents login ${entry.name}`);
-        return reportAfter(io, entry, config, "signed in");
-      });
-    }
+    case "command":
     case "interactive": {
+      const command = [entry.command, ...method.args].join(" ");
+      const what = method.kind === "command" ? `\`${command}\`` : `${entry.product}'s own sign-in screen`;
       const path = requireInstalled(entry, config, io.env);
+      requireReachable(io, entry, method.needs, what, otherWays(entry, io.env));
       const home = ensureAgentHome(entry.name, io.env);
-      io.stderr.write(`scv: ${entry.product} opens now in its private home — ${method.hint}\n`);
+      if (method.kind === "interactive")
+        io.stderr.write(`scv: ${entry.product} opens now in its private home — ${method.hint}\n`);
       const held = holdCredentials(home, entry.credentialFiles);
-      const result = await runAttached(path, method.args, {
-        env: helperEnvironment(entry, config, io.env),
-        cwd: home,
-      });
-      return concludeOwnLogin(io, entry, held, () => {
-        requireSuccess(result, [entry.command, ...method.args].join(" "), `scv agents login ${entry.name}`);
-        return reportAfter(io, entry, config, "done");
+      return concludeOwnLogin(io, entry, held, async () => {
+        await runOwnCommand(io, path, method.args, method.needs, {
+          env: helperEnvironment(entry, config, io.env),
+          cwd: home,
+          command,
+          retry: `scv agents login ${entry.name}`,
+        });
+        return reportAfter(io, entry, config, method.kind === "command" ? "signed in" : "done");
       });
     }
     case "api-key":
@@ -337,59 +296,5 @@ export async function agentsLoginCommand(
       return importOwnFiles(io, entry, config, method.files);
     default:
       return unreachable(method);
-  }
-}
-
-export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<number> {
-  const entry = requireAgent(agent);
-  const { config } = loadConfig(io.env);
-  const logout = entry.logout;
-  switch (logout.kind) {
-    case "command": {
-      const path = requireInstalled(entry, config, io.env);
-      const home = ensureAgentHome(entry.name, io.env);
-      const command = [entry.command, ...logout.args].join(" ");
-      const result = await runAttached(path, logout.args, {
-        env: helperEnvironment(entry, config, io.env),
-        cwd: home,
-      });
-      requireSuccess(result, command, `scv agents logout ${entry.name}`);
-      // Its exit status alone is not proof: `codex logout` exits 0 whether or not it removed anything.
-      const after = await signInState(entry, path, config, io.env);
-      if (after.state === "signed-in") {
-        throw new ScvError(
-          "AGENT_FAILED",
-          `${entry.name} is still signed in after \`${command}\` (${after.detail}) — run it again: scv agents logout ${entry.name}`,
-        );
-      }
-      io.stderr.write(`scv: ${entry.name}: signed out\n`);
-      return EXIT.ok;
-    }
-    case "stored": {
-      const home = agentHome(entry.name, io.env);
-      const { removed, kept } = existsSync(home)
-        ? await removeStore(logout.store, home)
-        : { removed: [], kept: [] };
-      io.stderr.write(
-        removed.length === 0
-          ? `scv: ${entry.name}: nothing to remove — it was not signed in\n`
-          : `scv: ${entry.name}: signed out; removed ${removed.join(", ")}\n`,
-      );
-      for (const item of kept) io.stderr.write(`scv: ${entry.name}: left ${item}\n`);
-      return EXIT.ok;
-    }
-    case "interactive": {
-      const path = requireInstalled(entry, config, io.env);
-      const home = ensureAgentHome(entry.name, io.env);
-      io.stderr.write(`scv: ${entry.product} opens now in its private home — ${logout.hint}\n`);
-      const result = await runAttached(path, logout.args, {
-        env: helperEnvironment(entry, config, io.env),
-        cwd: home,
-      });
-      requireSuccess(result, [entry.command, ...logout.args].join(" "), `scv agents logout ${entry.name}`);
-      return EXIT.ok;
-    }
-    default:
-      return unreachable(logout);
   }
 }

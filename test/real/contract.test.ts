@@ -335,6 +335,14 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
       expect(refused.code, describeRun(refused)).toBe(4);
       expect(refused.stderr).toContain(`scv agents login ${cli}`);
       expect(mock.requests.length, `${who}: the signed-out turn reached the model`).toBe(from);
+    } else if (profile.signIn === "api-key") {
+      // scv cannot tell, but the key it stored is gone: the CLI itself finds none and says so.
+      const from = mock.requests.length;
+      const after = await scvTurn([cli, "contract turn after logout"]);
+      expect(after.code, describeRun(after)).toBe(4);
+      for (const request of mock.requests.slice(from)) {
+        expect(wireText(request), `${who}: the key scv removed was still sent`).not.toContain(key);
+      }
     }
   });
 });

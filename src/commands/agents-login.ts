@@ -10,7 +10,7 @@ import { type AdapterDescriptor, type ApiKeyStore, type ImportFile, unreachable 
 import { locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { type Config, loadConfig } from "../config.js";
-import { EXIT, ScvError } from "../errors.js";
+import { EXIT, fileHint, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
 import { type CredentialHold, holdCredentials } from "../home/credential-hold.js";
 import {
@@ -180,6 +180,15 @@ async function loginWithKey(
     await saveApiKey(store, home, key, run);
   } catch (error) {
     if (error instanceof ScvError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === "string" && /^E[A-Z0-9]+$/.test(code)) {
+      // scv could not write its own files (a full disk, a read-only folder): not a sign-in failure.
+      throw new ScvError(
+        "IO",
+        `${entry.name}: the API key was not stored, nothing was changed (${code}) — ${fileHint(code)}`,
+        { cause: error },
+      );
+    }
     const reason = error instanceof Error ? error.message : String(error);
     throw new ScvError(
       "AUTH_FAILED",

@@ -252,6 +252,31 @@ describe("api-key login (claude): stored status, stored logout", () => {
     expect(existsSync(agentFile("claude", ".anthropic-api-key"))).toBe(false);
   });
 
+  it("a disk that cannot take the key is exit 1 with what to do, and nothing is left", () => {
+    // A file size limit far below the key makes the write fail part-way, as a full disk does
+    // (EFBIG here, ENOSPC there: the same failure of scv's own files, exit 1).
+    const result = spawnSync(
+      "/bin/sh",
+      [
+        "-c",
+        'ulimit -f 0 && exec "$0" "$@"',
+        process.execPath,
+        SCV,
+        "agents",
+        "login",
+        "claude",
+        "--with-api-key",
+      ],
+      { env, input: "CANARY-KEY-7f3a\n", encoding: "utf8", timeout: 20_000 },
+    );
+    expectNoSecret({ code: result.status, stdout: result.stdout, stderr: result.stderr });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      "scv: claude: the API key was not stored, nothing was changed (EFBIG) — the file size limit (ulimit -f) is too low: raise it\n",
+    );
+    expect(readdirSync(join(scvHome, "agents", "claude"))).toEqual([]);
+  });
+
   it.skipIf(!hasScript)("reads a typed key from a terminal without echoing it", async () => {
     // `script` gives scv a pseudo-terminal; the key is typed only once the prompt is up, as a person would.
     // `-E always` keeps the terminal's own echo on, as a real one has it, until scv turns it off.

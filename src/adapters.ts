@@ -281,6 +281,10 @@ export interface AdapterDescriptor {
   /** The CLI's own config file, relative to the agent home, where a provider and its key may be set
    * by hand instead of signing in (named when its sign-in cannot run). */
   readonly configFile?: string;
+  /** Variables that point the CLI at a model provider of the user's own (bring your own key), given
+   * in `[agents.<name>.env]` of scv's config or `--env`: with `endpoint` set there, the CLI signs in
+   * with `key`, and a refused sign-in is that key's, not the CLI's own sign-in's. */
+  readonly providerEnvironment?: { readonly endpoint: string; readonly key: string };
   readonly status: Status;
   /** A key store read before every turn when `status` is not itself a stored one: a signed-out
    * verdict refuses the turn before spawning (exit 4), where the CLI would otherwise retry its
@@ -861,6 +865,9 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login, then /exit" },
+    // Its README: COPILOT_PROVIDER_BASE_URL and COPILOT_PROVIDER_API_KEY select bring-your-own-key
+    // mode (the contract suite's sign-in).
+    providerEnvironment: { endpoint: "COPILOT_PROVIDER_BASE_URL", key: "COPILOT_PROVIDER_API_KEY" },
     status: { kind: "unchecked" },
     // Today's CLI has no `logout` command.
     logout: { kind: "interactive", args: [], hint: "run /logout, then /exit" },

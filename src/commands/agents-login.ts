@@ -23,6 +23,7 @@ import {
 } from "../home/keystore.js";
 import { userHome } from "../home/paths.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream, requireValidKey } from "../home/secret-input.js";
+import { clearSignInFailed } from "../home/sign-in-failures.js";
 import { runBounded } from "../transport/bounded.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
 import {
@@ -262,6 +263,18 @@ function tellRestored(io: CliIo, entry: AdapterDescriptor, files: readonly strin
 }
 
 export async function agentsLoginCommand(
+  io: CliIo,
+  agent: string,
+  extra: readonly string[] | undefined,
+  options: LoginOptions,
+): Promise<number> {
+  const code = await login(io, agent, extra, options);
+  // Signed in anew: an earlier refusal no longer keeps it out of "try instead".
+  if (code === EXIT.ok) clearSignInFailed(agent, io.env);
+  return code;
+}
+
+async function login(
   io: CliIo,
   agent: string,
   extra: readonly string[] | undefined,

@@ -271,11 +271,14 @@ export async function agentsCheckCommand(
   }
   if (result.conversation !== null) removeConversation(result.conversation, io.env);
   const seconds = `${(result.duration / 1000).toFixed(1)}s`;
+  // A failure the turn could only say "check it with: scv agents check …" about is said as it is.
+  const failure = result.hint?.includes(`scv agents check ${entry.name}`)
+    ? result.error
+    : failureLine(result);
   const check: CheckResult = {
     agent: entry.name,
     state: checkState(result.exitCode),
-    detail:
-      result.exitCode === EXIT.ok ? `a real turn answered in ${seconds}` : (failureLine(result) ?? "failed"),
+    detail: result.exitCode === EXIT.ok ? `a real turn answered in ${seconds}` : (failure ?? "failed"),
     exitCode: result.exitCode,
     duration: result.duration,
   };

@@ -12,7 +12,7 @@ import { installHint, locateAgent, requireAgent, signInStore } from "../agents.j
 import { agentSettings, type Config } from "../config.js";
 import { formatDuration, parseDuration } from "../duration.js";
 import { type ErrorCode, EXIT, type ExitCode, OUTPUT_CLOSED, ScvError } from "../errors.js";
-import { fallbackAgents, wantsFallbacks } from "../fallbacks.js";
+import { fallbackAgents, noteSignIn, wantsFallbacks } from "../fallbacks.js";
 import { ensureAgentHome, ensurePrivateDir, tightenCredentialFiles } from "../home/agent-home.js";
 import {
   type ConversationRecord,
@@ -348,6 +348,7 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
     if (!(error instanceof ScvError)) throw error;
     result = failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
   }
+  noteSignIn(result.agent, result.exitCode, context.env);
   if (!wantsFallbacks(result.exitCode)) return result;
   return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
 }
@@ -565,7 +566,7 @@ function describeFailure(
     case "failed":
       switch (parsed.failure?.kind) {
         case "auth":
-          return [`${name} failed to authenticate${why ? `: ${why}` : ""}`, `run: scv agents login ${name}`];
+          return [`${name} failed to authenticate${why ? `: ${why}` : ""}`, signInHint(plan)];
         case "rate-limit":
           return [
             `${name} is rate limited${why ? `: ${why}` : ""}`,
@@ -592,6 +593,15 @@ function describeFailure(
     default:
       return [`${name} failed`, null];
   }
+}
+
+/** What to do about a refused sign-in: sign in again, unless the turn pointed the CLI at a provider
+ * of the user's own (the row's `providerEnvironment`), whose key is then the one refused. */
+function signInHint(plan: TurnPlan): string {
+  const own = plan.entry.providerEnvironment;
+  const name = plan.entry.name;
+  if (own === undefined || plan.extraEnv[own.endpoint] === undefined) return `run: scv agents login ${name}`;
+  return `check ${own.key} in [agents.${name}.env] of scv's config (or --env): with ${own.endpoint} set there, it is the key ${name} signs in with`;
 }
 
 /** scv's id for a new session, when the CLI's files show it started that session although its stream

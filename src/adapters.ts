@@ -273,7 +273,7 @@ export interface AdapterDescriptor {
   readonly removedEnvironment: readonly string[];
   /** Under policy `auto`: the CLI's own switches that turn off approval prompts and sandbox. */
   readonly fullPermissionArgs: readonly string[];
-  readonly fullPermissionEnvironment: readonly EnvPair[];
+  readonly fullPermissionEnvironment?: readonly EnvPair[];
   readonly modeReport: ModeReport;
   /** Per-user install directories searched before `PATH`, relative to the user's home. */
   readonly searchDirs: readonly string[];
@@ -412,7 +412,6 @@ const CLAUDE_BASE = {
     "CLAUDE_CODE_USE_VERTEX",
   ],
   fullPermissionArgs: ["--permission-mode", "bypassPermissions"],
-  fullPermissionEnvironment: [],
   modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".claude/settings.json" },
   searchDirs: [".claude/local", ".npm-global/bin"],
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
@@ -489,7 +488,6 @@ export const ADAPTERS = [
     ],
     // `codex exec` has no `--search`; `web_search = "live"` is its config form.
     fullPermissionArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
-    fullPermissionEnvironment: [],
     modeReport: {
       kind: "codex-rollout",
       dir: "sessions",
@@ -556,7 +554,6 @@ export const ADAPTERS = [
     removedEnvironment: ["GROK_*", "XAI_*"],
     // Web search is on unless `--disable-web-search` is passed.
     fullPermissionArgs: ["--always-approve"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".grok/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
@@ -644,7 +641,6 @@ export const ADAPTERS = [
     removedEnvironment: ["PI_*"],
     // pi has no approval prompts or sandbox.
     fullPermissionArgs: [],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login and choose a provider, then /quit" },
@@ -697,7 +693,6 @@ export const ADAPTERS = [
       "GOOGLE_CLOUD_ACCESS_TOKEN",
     ],
     fullPermissionArgs: ["--yolo"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".npm-global/bin"],
     login: {
@@ -747,7 +742,6 @@ export const ADAPTERS = [
     fixedEnvironment: [["QWEN_TELEMETRY_ENABLED", "false"]],
     removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
     fullPermissionArgs: ["--yolo"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".npm-global/bin"],
     login: {
@@ -800,7 +794,6 @@ export const ADAPTERS = [
     removedEnvironment: ["OPENCODE_*"],
     // Today's `run --auto` approves what is not explicitly denied (the seed had no switch).
     fullPermissionArgs: ["--auto"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".opencode/bin", ".npm-global/bin"],
     // Lab: both ask at the terminal (which provider, then its key); the lab's recipe writes a
@@ -861,7 +854,6 @@ export const ADAPTERS = [
     ],
     // Without it a prompt run denies every tool that needs approval.
     fullPermissionArgs: ["--allow-all-tools"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login, then /exit" },
@@ -906,7 +898,6 @@ export const ADAPTERS = [
     removedEnvironment: ["CURSOR_*"],
     // Runs commands without asking.
     fullPermissionArgs: ["--force"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".cursor/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
@@ -948,7 +939,6 @@ export const ADAPTERS = [
     removedEnvironment: ["AMP_*"],
     // Accepted though not in `--help`; the documented form is `"amp.dangerouslyAllowAll": true`.
     fullPermissionArgs: ["--dangerously-allow-all"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".amp/bin", ".npm-global/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
@@ -981,7 +971,6 @@ export const ADAPTERS = [
     fixedEnvironment: [],
     removedEnvironment: ["KIMI_*", "MOONSHOT_*"],
     fullPermissionArgs: [],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".kimi-code/bin"],
     login: {

@@ -102,4 +102,13 @@ describe.each(["group", "setsid", "deaf"] as const)("a CLI leaving a %s daemon o
     expect(await survivors(daemons(), 1_000)).toEqual([]);
     expect(daemons().filter(isAlive)).toEqual([]);
   });
+
+  it("a sign-in at the terminal (no time limit) still ends what it left behind", async () => {
+    // A display: the browser sign-in runs without a terminal here.
+    const login = await scv(["agents", "login", "codex"], { FAKE_DAEMON: kind, DISPLAY: ":0" });
+    expect(login.hung).toBe(false);
+    expect(login.code).toBe(0);
+    expect(daemons().length).toBeGreaterThan(0);
+    expect(await survivors(daemons(), 1_000)).toEqual([]);
+  });
 });

@@ -5,10 +5,11 @@
 // counts (the user may have fixed the key elsewhere, in a config file scv does not watch). The
 // folder is a cache: safe to delete.
 
-import { rmSync, statSync, writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "./agent-home.js";
 import { cacheDir, type Env } from "./paths.js";
+import { removeIfPresent } from "./remove.js";
 
 /** How long a failed sign-in counts as "just". */
 const RECENT_MS = 60 * 60 * 1000;
@@ -31,11 +32,12 @@ export function markSignInFailed(agent: string, env: Env): void {
   }
 }
 
-/** Removes `agent`'s mark: it signed in, or a turn of it completed. */
+/** Removes `agent`'s mark: it signed in, or a turn of it completed (every completed turn asks, so
+ * an absent mark costs one lstat). */
 export function clearSignInFailed(agent: string, env: Env): void {
   if (!AGENT_NAME.test(agent)) return;
   try {
-    rmSync(join(markDir(env), agent), { force: true });
+    removeIfPresent(join(markDir(env), agent));
   } catch {
     // An unreadable cache is no mark.
   }

@@ -4,11 +4,11 @@
 // reinstall changes the file, and with it the key; a cache that cannot be read is no cache, and the
 // file is safe to delete.
 
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
-import { cacheDir, type Env } from "./paths.js";
+import { cacheDir, type Env, scvHome } from "./paths.js";
 
 /** More than any listing has agents; older entries go first. */
 const MAX_ENTRIES = 64;
@@ -63,11 +63,13 @@ export function cachedVersion(executable: string, env: Env): string | null | und
   return entry.mtimeMs === now.mtimeMs && entry.size === now.size ? entry.version : undefined;
 }
 
-/** Keeps `version` as `executable`'s answer. Never throws: without a cache the CLI is asked again. */
+/** Keeps `version` as `executable`'s answer, once scv's home exists (a listing does not create it,
+ * as the code cache does not). Never throws: without a cache the CLI is asked again. */
 export function keepVersion(executable: string, version: string | null, env: Env): void {
   const now = identity(executable);
   if (now === undefined) return;
   try {
+    if (!existsSync(scvHome(env))) return;
     const entries = Object.entries(readEntries(env)).filter(
       ([path, entry]) => path !== executable && isEntry(entry),
     );

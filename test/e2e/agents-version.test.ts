@@ -115,6 +115,8 @@ describe("the --version answers scv keeps", () => {
   }
 
   it("are asked once per executable as it is; a changed file, or a deleted cache, is asked again", async () => {
+    // An scv home as any sign-in leaves it (a listing alone does not make one).
+    mkdirSync(world.scvHome, { recursive: true });
     const count = join(world.calls, "asked");
     const cli = join(world.root, "native", "gemini");
     countingCli(cli, "gemini 0.61.0", count);

@@ -19,11 +19,13 @@ function argv(args: readonly string[]): string {
 }
 
 function loginKind(login: Login): string {
+  const device = (args: readonly string[] | undefined) =>
+    args === undefined ? "" : `; device code: ${code(`-- ${args.join(" ")}`)}`;
   switch (login.kind) {
     case "command":
-      return `command ${argv(login.args)}`;
+      return `command ${argv(login.args)} (needs ${login.needs}${device(login.deviceCode)})`;
     case "interactive":
-      return `interactive (${login.hint})`;
+      return `interactive (${login.hint}${device(login.deviceCode)})`;
     case "api-key":
       return `API key → ${login.store.kind}`;
     case "import":
@@ -45,7 +47,7 @@ function statusKind(status: Status): string {
 function logoutKind(logout: Logout): string {
   switch (logout.kind) {
     case "command":
-      return `command ${argv(logout.args)}`;
+      return `command ${argv(logout.args)} (needs ${logout.needs})`;
     case "stored":
       return `stored (${logout.store.kind})`;
     case "interactive":
@@ -70,8 +72,8 @@ function promptKind(prompt: PromptStyle): string {
 
 function resumeKind(resume: Resume): string {
   if (resume.kind === "unsupported") return "no";
-  const start = resume.start.length > 0 ? `start ${argv(resume.start)}; ` : "id from its stream; ";
-  const cont = [...resume.subcommand, ...resume.options, ...resume.positional];
+  const start = resume.start !== undefined ? `start ${argv(resume.start)}; ` : "id from its stream; ";
+  const cont = [...(resume.subcommand ?? []), ...resume.options, ...(resume.positional ?? [])];
   return `${start}continue ${argv(cont)}`;
 }
 

@@ -8,13 +8,6 @@
 // Facts come from the published CLIs as checked in the lab (versions in `verified`); where today's
 // CLI differs from the seed descriptor scv was modelled on, a one-line comment on the field says so.
 
-import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
-import { findExecutable } from "./executable.js";
-
-/** Which billing identity a Claude Code row is pinned to. */
-export type AgentAuth = "none" | "claude-api-key" | "claude-subscription";
-
 /** A CLI's own credential files, relative to the agent home. */
 export type KeyStore =
   /** Claude Code with an API key: scv keeps the key in `key` (0600) and points an `apiKeyHelper` in
@@ -25,10 +18,10 @@ export type KeyStore =
   /** Codex's `auth.json`: `loginArgs` (`login --with-api-key`) store a key read on stdin there, an
    * API key (`auth_mode` "apikey") or a ChatGPT sign-in (`tokens` with a refresh token). */
   | { kind: "codex-auth"; auth: string; loginArgs: readonly string[] }
-  /** Gemini CLI: `variable` in the `env` dotenv file, and `settings` selecting API-key auth. */
-  | { kind: "gemini-env"; env: string; settings: string; variable: string }
-  /** Qwen Code: `variable` in the `env` block of `settings`, which also selects OpenAI-compatible auth. */
-  | { kind: "qwen-settings"; settings: string; variable: string }
+  /** Gemini CLI and its fork Qwen Code: the key as `variable` in the `dotenv` file, or without one in
+   * the `env` block of the JSON `settings`, whose `security.auth.selectedType` set to `selectedType`
+   * makes the CLI use it. */
+  | { kind: "selected-key"; variable: string; settings: string; selectedType: string; dotenv?: string }
   /** Grok: sign-ins from `grok login` in `auth` (a JSON object of entries), or an API key in the
    * `config` profile of its default model. */
   | { kind: "grok"; auth: string; config: string }
@@ -40,21 +33,41 @@ export type KeyStore =
 /** The key stores scv can write an API key into (the others are written by the CLI's own sign-in). */
 export type ApiKeyStore = Extract<
   KeyStore,
-  { kind: "claude-api-key" | "codex-auth" | "gemini-env" | "qwen-settings" | "dsh-refs" }
+  { kind: "claude-api-key" | "codex-auth" | "selected-key" | "dsh-refs" }
 >;
 
 export type KeyStoreKind = KeyStore["kind"];
 
+/** What a CLI's own sign-in or sign-out needs from the person running it. */
+export type Needs =
+  /** Nothing: it runs to its end alone, within a time limit. */
+  | "nothing"
+  /** A person at the terminal: it asks there (a picker, a key, a pasted code). */
+  | "terminal"
+  /** A browser on this machine, which it opens and which finishes it (a redirect to localhost); or,
+   * without a display, a person at the terminal who opens its link. */
+  | "browser";
+
 /** How scv signs an agent in, inside its private agent home. `apiKey` offers `login --with-api-key`
- * besides a CLI's own sign-in; `import` offers `login --import`. */
+ * besides a CLI's own sign-in; `import` offers `login --import`; `deviceCode` names the CLI's own
+ * arguments for a sign-in that needs neither a terminal nor a display (a code shown here, entered
+ * on any device), taken after `--`. */
 export type Login =
   /** Run the CLI's own sign-in command with the terminal attached. */
-  | { kind: "command"; args: readonly string[]; apiKey?: ApiKeyStore; import?: readonly ImportFile[] }
-  /** Open the CLI interactively; `hint` names its in-app sign-in. */
+  | {
+      kind: "command";
+      args: readonly string[];
+      needs: Needs;
+      deviceCode?: readonly string[];
+      apiKey?: ApiKeyStore;
+      import?: readonly ImportFile[];
+    }
+  /** Open the CLI interactively (it needs a terminal); `hint` names its in-app sign-in. */
   | {
       kind: "interactive";
       args: readonly string[];
       hint: string;
+      deviceCode?: readonly string[];
       apiKey?: ApiKeyStore;
       import?: readonly ImportFile[];
     }
@@ -97,38 +110,45 @@ export type Status =
   /** No verified way to tell: `scv agents check` tells by calling it. */
   | { kind: "unchecked" };
 
-/** How scv signs an agent out. */
+/** How scv signs an agent out. An `interactive` one removes a key scv stored (the login's `apiKey`)
+ * first, and opens the CLI only where a sign-in of its own may remain. */
 export type Logout =
-  | { kind: "command"; args: readonly string[] }
+  | { kind: "command"; args: readonly string[]; needs: Needs }
   /** scv removes the credential files of the key store. */
   | { kind: "stored"; store: KeyStore }
   | { kind: "interactive"; args: readonly string[]; hint: string };
 
-/** What the CLI prints on stdout in a headless turn, and the arguments that select it. */
-export type OutputFormat =
+/** What the CLI prints on stdout in a headless turn (src/parsers/ has a parser for each). */
+export type OutputFormatKind =
   /** Plain text: stdout is the reply. */
-  | { kind: "text"; args: readonly string[] }
+  | "text"
   /** `claude -p --output-format stream-json --verbose`: JSON per line ending with `result`. */
-  | { kind: "claude-stream-json"; args: readonly string[] }
-  /** `codex exec --json`: JSONL; `lastMessageArgs` (`-o {file}`) keep the final message in a file
-   * so it survives an unparsable stream. */
-  | { kind: "codex-jsonl"; args: readonly string[]; lastMessageArgs: readonly string[] }
+  | "claude-stream-json"
+  /** `codex exec --json`: JSONL. */
+  | "codex-jsonl"
   /** pi `--mode json`: JSON per line, first a `session` line. */
-  | { kind: "pi-json"; args: readonly string[] }
+  | "pi-json"
   /** Gemini CLI `--output-format stream-json`: `init`, `message`, `tool_use`, `result`. */
-  | { kind: "gemini-stream-json"; args: readonly string[] }
+  | "gemini-stream-json"
   /** Qwen Code `--output-format stream-json`: Claude-shaped events, `permission_mode` snake_case. */
-  | { kind: "qwen-stream-json"; args: readonly string[] }
+  | "qwen-stream-json"
   /** OpenCode `run --format json`: `step_start`, `text`, `tool_use`, `step_finish`, `error`. */
-  | { kind: "opencode-json"; args: readonly string[] }
+  | "opencode-json"
   /** Copilot CLI `--output-format json`: its session event bus as JSONL, ending with `result`. */
-  | { kind: "copilot-json"; args: readonly string[] }
+  | "copilot-json"
   /** Cursor CLI `--output-format stream-json`: Claude's shapes plus `tool_call` events. */
-  | { kind: "cursor-stream-json"; args: readonly string[] }
+  | "cursor-stream-json"
   /** Amp `--stream-json`: Claude's stream-json shapes, `T-…` thread ids. */
-  | { kind: "amp-stream-json"; args: readonly string[] };
+  | "amp-stream-json";
 
-export type OutputFormatKind = OutputFormat["kind"];
+/** The CLI's output format and the arguments that select it. */
+export interface OutputFormat {
+  readonly kind: OutputFormatKind;
+  readonly args: readonly string[];
+  /** Arguments (`-o {file}`) that make the CLI also write its final message to `{file}`, which scv
+   * reads when the stream gives none: the reply survives an unparsable stream. */
+  readonly lastMessageArgs?: readonly string[];
+}
 
 /** How the prompt reaches the CLI so that it arrives as written, whatever it begins with (`-`, `@`). */
 export type PromptStyle =
@@ -151,14 +171,14 @@ export type Resume =
   | { kind: "unsupported" }
   | {
       kind: "supported";
-      /** Starts a session under an id scv chooses; empty when the CLI picks its own and reports it. */
-      start: readonly string[];
+      /** Starts a session under an id scv chooses; absent when the CLI picks its own and reports it. */
+      start?: readonly string[];
       /** Placed right after the fixed arguments when continuing (Codex's `exec resume`). */
-      subcommand: readonly string[];
+      subcommand?: readonly string[];
       /** Options that continue the session. */
       options: readonly string[];
       /** Placed right before the prompt when continuing, for a CLI taking the id positionally. */
-      positional: readonly string[];
+      positional?: readonly string[];
       /** What a valid vendor session id looks like; nothing else may enter argv. */
       idPattern: RegExp;
       /** Where the CLI keeps a session it started under scv's id (relative to the agent home,
@@ -225,12 +245,9 @@ export type EnvPair = readonly [name: string, value: string];
 export interface AdapterDescriptor {
   /** The CLI token (`scv delegate <name>`) and the home folder `agents/<name>`. */
   readonly name: string;
-  /** Agent family, for telling two flavours of one CLI apart from different agents. */
-  readonly family: string;
-  readonly auth: AgentAuth;
   /** Product name for messages. */
   readonly product: string;
-  /** What this agent offers, as one factual clause. */
+  /** What this agent offers, as one factual clause (`scv agents list --json`). */
   readonly offers: string;
   /** npm package(s) that install the CLI; empty when it is not on npm. */
   readonly packages: readonly string[];
@@ -241,7 +258,7 @@ export interface AdapterDescriptor {
   /** Fixed arguments right after the command. */
   readonly args: readonly string[];
   /** Arguments every headless turn needs, after the resume subcommand when continuing. */
-  readonly headlessArgs: readonly string[];
+  readonly headlessArgs?: readonly string[];
   readonly prompt: PromptStyle;
   readonly modelArgs: readonly string[];
   readonly effortArgs: readonly string[];
@@ -256,11 +273,18 @@ export interface AdapterDescriptor {
   readonly removedEnvironment: readonly string[];
   /** Under policy `auto`: the CLI's own switches that turn off approval prompts and sandbox. */
   readonly fullPermissionArgs: readonly string[];
-  readonly fullPermissionEnvironment: readonly EnvPair[];
+  readonly fullPermissionEnvironment?: readonly EnvPair[];
   readonly modeReport: ModeReport;
   /** Per-user install directories searched before `PATH`, relative to the user's home. */
   readonly searchDirs: readonly string[];
   readonly login: Login;
+  /** The CLI's own config file, relative to the agent home, where a provider and its key may be set
+   * by hand instead of signing in (named when its sign-in cannot run). */
+  readonly configFile?: string;
+  /** Variables that point the CLI at a model provider of the user's own (bring your own key), given
+   * in `[agents.<name>.env]` of scv's config or `--env`: with `endpoint` set there, the CLI signs in
+   * with `key`, and a refused sign-in is that key's, not the CLI's own sign-in's. */
+  readonly providerEnvironment?: { readonly endpoint: string; readonly key: string };
   readonly status: Status;
   /** A key store read before every turn when `status` is not itself a stored one: a signed-out
    * verdict refuses the turn before spawning (exit 4), where the CLI would otherwise retry its
@@ -298,9 +322,6 @@ const COMMON_REMOVED_ENVIRONMENT: readonly string[] = [
   "CLAUDE_CODE_ENTRYPOINT",
 ];
 
-/** Directories every adapter searches before `PATH`, relative to the user's home. */
-const USER_BIN_DIRS: readonly string[] = [".local/bin"];
-
 /** Claude Code's own terminal asks before some actions even with its prompts off. */
 const CLAUDE_TAKEOVER =
   "Claude Code's own terminal asks before some actions even with its prompts off (deleting files, " +
@@ -334,17 +355,19 @@ const CODEX_IMPORT = [{ from: ".codex/auth.json", to: "auth.json", accept: "code
 
 // The lab's recipe: the key in ~/.gemini/.env, API-key auth selected in ~/.gemini/settings.json.
 const GEMINI_STORE = {
-  kind: "gemini-env",
-  env: ".gemini/.env",
-  settings: ".gemini/settings.json",
+  kind: "selected-key",
   variable: "GEMINI_API_KEY",
+  dotenv: ".gemini/.env",
+  settings: ".gemini/settings.json",
+  selectedType: "gemini-api-key",
 } as const satisfies KeyStore;
 
 // The lab's recipe: an OpenAI-compatible key in the `env` block of ~/.qwen/settings.json.
 const QWEN_STORE = {
-  kind: "qwen-settings",
-  settings: ".qwen/settings.json",
+  kind: "selected-key",
   variable: "OPENAI_API_KEY",
+  settings: ".qwen/settings.json",
+  selectedType: "openai",
 } as const satisfies KeyStore;
 
 const DSH_STORE = {
@@ -353,15 +376,21 @@ const DSH_STORE = {
   variable: "DEEPSEEK_API_KEY",
 } as const satisfies KeyStore;
 
+/** A CLI that starts a session under the UUID scv gives it and continues it by that id. */
+const RESUME_BY_SESSION_ID = {
+  kind: "supported",
+  start: ["--session-id", "{session}"],
+  options: ["--resume", "{session}"],
+  idPattern: UUID,
+} as const satisfies Resume;
+
 const CLAUDE_BASE = {
-  family: "claude",
   offers:
     "Anthropic's coding agent; it reads, edits, and runs code in a project and can search and fetch the web",
   packages: ["@anthropic-ai/claude-code"],
   verified: { kind: "lab", version: "2.1.332" },
   command: "claude",
   args: ["-p"],
-  headlessArgs: [],
   // `-p` is a boolean (`--print`); the prompt is positional and commander honours `--`.
   prompt: { kind: "positional", endOfOptions: true, stdinDash: false },
   modelArgs: ["--model", "{model}"],
@@ -383,18 +412,10 @@ const CLAUDE_BASE = {
     "CLAUDE_CODE_USE_VERTEX",
   ],
   fullPermissionArgs: ["--permission-mode", "bypassPermissions"],
-  fullPermissionEnvironment: [],
   modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".claude/settings.json" },
   searchDirs: [".claude/local", ".npm-global/bin"],
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
-  resume: {
-    kind: "supported",
-    start: ["--session-id", "{session}"],
-    subcommand: [],
-    options: ["--resume", "{session}"],
-    positional: [],
-    idPattern: UUID,
-  },
+  resume: RESUME_BY_SESSION_ID,
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
   transport: { kind: "process" },
   cliTurns: true,
@@ -405,7 +426,6 @@ export const ADAPTERS = [
   {
     ...CLAUDE_BASE,
     name: "claude",
-    auth: "claude-api-key",
     product: "Claude Code (API key)",
     offers: `${CLAUDE_BASE.offers}; billed per token to the Anthropic API key scv holds for it`,
     login: { kind: "api-key", store: CLAUDE_KEY_STORE },
@@ -424,12 +444,12 @@ export const ADAPTERS = [
   {
     ...CLAUDE_BASE,
     name: "claude-ai",
-    auth: "claude-subscription",
     product: "Claude Code (Claude subscription)",
     offers: `${CLAUDE_BASE.offers}; runs on the owner's Claude subscription`,
-    login: { kind: "command", args: ["auth", "login", "--claudeai"] },
+    // Lab: it opens a browser, and without one asks for a pasted code.
+    login: { kind: "command", args: ["auth", "login", "--claudeai"], needs: "browser" },
     status: { kind: "stored", store: CLAUDE_ACCOUNT_STORE },
-    logout: { kind: "command", args: ["auth", "logout"] },
+    logout: { kind: "command", args: ["auth", "logout"], needs: "nothing" },
     credentialFiles: [".claude/.credentials.json"],
     acp: {
       command: "claude-agent-acp",
@@ -442,8 +462,6 @@ export const ADAPTERS = [
   },
   {
     name: "codex",
-    family: "codex",
-    auth: "none",
     product: "Codex",
     offers:
       "OpenAI's coding agent; it reads, edits, and runs code in a project, with live web search under full permissions",
@@ -470,7 +488,6 @@ export const ADAPTERS = [
     ],
     // `codex exec` has no `--search`; `web_search = "live"` is its config form.
     fullPermissionArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
-    fullPermissionEnvironment: [],
     modeReport: {
       kind: "codex-rollout",
       dir: "sessions",
@@ -479,16 +496,23 @@ export const ADAPTERS = [
       settingKey: "sandbox_mode",
     },
     searchDirs: [".npm-global/bin"],
-    login: { kind: "command", args: ["login"], apiKey: CODEX_STORE, import: CODEX_IMPORT },
+    // Lab: it waits for the browser's redirect to localhost:1455; `--device-auth` shows a code instead.
+    login: {
+      kind: "command",
+      args: ["login"],
+      needs: "browser",
+      deviceCode: ["--device-auth"],
+      apiKey: CODEX_STORE,
+      import: CODEX_IMPORT,
+    },
     status: { kind: "command", args: ["login", "status"], summary: "codex-text" },
     // Signed out, `codex exec` retries the network for minutes; its auth.json tells at once.
     preflight: CODEX_STORE,
-    logout: { kind: "command", args: ["logout"] },
+    logout: { kind: "command", args: ["logout"], needs: "nothing" },
     output: { kind: "codex-jsonl", args: ["--json"], lastMessageArgs: ["-o", "{file}"] },
     // The thread id arrives in `thread.started`; `exec resume` takes it positionally.
     resume: {
       kind: "supported",
-      start: [],
       subcommand: ["resume"],
       options: [],
       positional: ["{session}"],
@@ -514,15 +538,12 @@ export const ADAPTERS = [
   },
   {
     name: "grok",
-    family: "grok",
-    auth: "none",
     product: "Grok Build",
     offers: "xAI's coding agent; it reads, edits, and runs code in a project and has live web and X search",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "grok",
     args: [],
-    headlessArgs: [],
     prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
     modelArgs: ["-m", "{model}"],
     effortArgs: ["--reasoning-effort", "{effort}"],
@@ -533,12 +554,11 @@ export const ADAPTERS = [
     removedEnvironment: ["GROK_*", "XAI_*"],
     // Web search is on unless `--disable-web-search` is passed.
     fullPermissionArgs: ["--always-approve"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".grok/bin"],
-    login: { kind: "command", args: ["login"] },
+    login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "stored", store: { kind: "grok", auth: ".grok/auth.json", config: ".grok/config.toml" } },
-    logout: { kind: "command", args: ["logout"] },
+    logout: { kind: "command", args: ["logout"], needs: "nothing" },
     // `--output-format json` exists but its success shape is unverified.
     output: { kind: "text", args: [] },
     resume: { kind: "unsupported" },
@@ -558,15 +578,12 @@ export const ADAPTERS = [
   },
   {
     name: "dsh",
-    family: "dsh",
-    auth: "none",
     product: "DeepSeek Harness",
     offers: "a coding agent on DeepSeek models; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "dsh",
     args: ["--profile", "headless"],
-    headlessArgs: [],
     prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
     modelArgs: [],
     effortArgs: [],
@@ -601,8 +618,6 @@ export const ADAPTERS = [
   },
   {
     name: "pi",
-    family: "pi",
-    auth: "none",
     product: "pi",
     offers:
       "a minimal coding agent (read, write, edit, bash) that runs on many model providers; it has no web search",
@@ -610,7 +625,6 @@ export const ADAPTERS = [
     verified: { kind: "lab", version: "0.73.1" },
     command: "pi",
     args: ["-p"],
-    headlessArgs: [],
     // Checked with the real CLI: an argument beginning with `@` is a file to attach and one
     // beginning with `-` an option, even after `--`. Piped stdin is read as the prompt, trimmed
     // (`data.trim()`), with the first message argument appended to it unchanged.
@@ -627,7 +641,6 @@ export const ADAPTERS = [
     removedEnvironment: ["PI_*"],
     // pi has no approval prompts or sandbox.
     fullPermissionArgs: [],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login and choose a provider, then /quit" },
@@ -638,10 +651,7 @@ export const ADAPTERS = [
     // resumes with `--session <id>`, matched in the session folder of the same cwd.
     resume: {
       kind: "supported",
-      start: [],
-      subcommand: [],
       options: ["--session", "{session}"],
-      positional: [],
       idPattern: /^[0-9a-zA-Z][0-9a-zA-Z_-]{7,127}$/,
     },
     conversationFiles: { dir: ".pi/agent/sessions", extension: "jsonl" },
@@ -653,8 +663,6 @@ export const ADAPTERS = [
   },
   {
     name: "gemini",
-    family: "gemini",
-    auth: "none",
     product: "Gemini CLI",
     offers: "Google's coding agent; it reads, edits, and runs code in a project and has Google Search",
     packages: ["@google/gemini-cli"],
@@ -685,7 +693,6 @@ export const ADAPTERS = [
       "GOOGLE_CLOUD_ACCESS_TOKEN",
     ],
     fullPermissionArgs: ["--yolo"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".npm-global/bin"],
     login: {
@@ -699,14 +706,7 @@ export const ADAPTERS = [
     // Today's CLI has structured output (the seed read text).
     output: { kind: "gemini-stream-json", args: ["--output-format", "stream-json"] },
     // Today's CLI starts a session under a given UUID and resumes it by that id (the seed had none).
-    resume: {
-      kind: "supported",
-      start: ["--session-id", "{session}"],
-      subcommand: [],
-      options: ["--resume", "{session}"],
-      positional: [],
-      idPattern: UUID,
-    },
+    resume: RESUME_BY_SESSION_ID,
     // Lab: `.gemini/tmp/<project>/chats/session-<time>-<first 8 of the id>.jsonl`: named after only
     // part of the session id, so gc could not tell a live conversation's file for sure.
     conversationFiles: null,
@@ -726,15 +726,12 @@ export const ADAPTERS = [
   },
   {
     name: "qwen",
-    family: "qwen",
-    auth: "none",
     product: "Qwen Code",
     offers: "Alibaba's coding agent on Qwen models; it reads, edits, and runs code in a project",
     packages: ["@qwen-code/qwen-code"],
     verified: { kind: "lab", version: "0.24.4" },
     command: "qwen",
     args: [],
-    headlessArgs: [],
     // Today's CLI deprecates `-p` in favour of the positional prompt.
     prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
     modelArgs: ["-m", "{model}"],
@@ -745,7 +742,6 @@ export const ADAPTERS = [
     fixedEnvironment: [["QWEN_TELEMETRY_ENABLED", "false"]],
     removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
     fullPermissionArgs: ["--yolo"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".npm-global/bin"],
     login: {
@@ -758,14 +754,7 @@ export const ADAPTERS = [
     logout: { kind: "interactive", args: [], hint: "sign out with its own command (/auth), then /quit" },
     // Today's CLI has Claude-shaped stream-json (the seed read text).
     output: { kind: "qwen-stream-json", args: ["--output-format", "stream-json"] },
-    resume: {
-      kind: "supported",
-      start: ["--session-id", "{session}"],
-      subcommand: [],
-      options: ["--resume", "{session}"],
-      positional: [],
-      idPattern: UUID,
-    },
+    resume: RESUME_BY_SESSION_ID,
     // Lab: `.qwen/projects/<cwd slug>/chats/<session-id>.jsonl`; memory beside it is `.md`.
     conversationFiles: { dir: ".qwen/projects", extension: "jsonl" },
     credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env", ".qwen/settings.json"],
@@ -784,8 +773,6 @@ export const ADAPTERS = [
   },
   {
     name: "opencode",
-    family: "opencode",
-    auth: "none",
     product: "OpenCode",
     offers:
       "an open-source coding agent that runs on many model providers; it reads, edits, and runs code in a project",
@@ -793,7 +780,6 @@ export const ADAPTERS = [
     verified: { kind: "lab", version: "1.18.33" },
     command: "opencode",
     args: ["run"],
-    headlessArgs: [],
     prompt: { kind: "positional", endOfOptions: true, stdinDash: false },
     modelArgs: ["-m", "{model}"],
     // Today's `--variant` is its provider-specific reasoning effort.
@@ -808,21 +794,20 @@ export const ADAPTERS = [
     removedEnvironment: ["OPENCODE_*"],
     // Today's `run --auto` approves what is not explicitly denied (the seed had no switch).
     fullPermissionArgs: ["--auto"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".opencode/bin", ".npm-global/bin"],
-    login: { kind: "command", args: ["auth", "login"] },
+    // Lab: both ask at the terminal (which provider, then its key); the lab's recipe writes a
+    // provider and its key into its config instead.
+    login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
+    configFile: ".config/opencode/opencode.json",
     status: { kind: "unchecked" },
-    logout: { kind: "command", args: ["auth", "logout"] },
+    logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
     // Today's CLI has `run --format json` (the seed read text).
     output: { kind: "opencode-json", args: ["--format", "json"] },
     // Today's CLI reports `sessionID` on every line and continues with `-s <id>`.
     resume: {
       kind: "supported",
-      start: [],
-      subcommand: [],
       options: ["-s", "{session}"],
-      positional: [],
       idPattern: /^ses_[0-9A-Za-z]{8,64}$/,
     },
     conversationFiles: null,
@@ -841,8 +826,6 @@ export const ADAPTERS = [
   },
   {
     name: "copilot",
-    family: "copilot",
-    auth: "none",
     product: "GitHub Copilot CLI",
     offers: "GitHub's coding agent; it reads, edits, and runs code in a project and knows GitHub",
     packages: ["@github/copilot"],
@@ -871,10 +854,12 @@ export const ADAPTERS = [
     ],
     // Without it a prompt run denies every tool that needs approval.
     fullPermissionArgs: ["--allow-all-tools"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login, then /exit" },
+    // Its README: COPILOT_PROVIDER_BASE_URL and COPILOT_PROVIDER_API_KEY select bring-your-own-key
+    // mode (the contract suite's sign-in).
+    providerEnvironment: { endpoint: "COPILOT_PROVIDER_BASE_URL", key: "COPILOT_PROVIDER_API_KEY" },
     status: { kind: "unchecked" },
     // Today's CLI has no `logout` command.
     logout: { kind: "interactive", args: [], hint: "run /logout, then /exit" },
@@ -882,12 +867,7 @@ export const ADAPTERS = [
     output: { kind: "copilot-json", args: ["--output-format", "json"] },
     // Today's CLI sets a new session's UUID with `--session-id` and resumes with `--resume`.
     resume: {
-      kind: "supported",
-      start: ["--session-id", "{session}"],
-      subcommand: [],
-      options: ["--resume", "{session}"],
-      positional: [],
-      idPattern: UUID,
+      ...RESUME_BY_SESSION_ID,
       // Its JSON stream names the session only in its last line, which a stopped turn never prints.
       sessionPath: ".copilot/session-state/{session}",
     },
@@ -902,15 +882,12 @@ export const ADAPTERS = [
   },
   {
     name: "cursor",
-    family: "cursor",
-    auth: "none",
     product: "Cursor CLI",
     offers: "Cursor's coding agent; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "cursor-agent",
     args: ["-p"],
-    headlessArgs: [],
     prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
     modelArgs: ["--model", "{model}"],
     effortArgs: [],
@@ -921,20 +898,16 @@ export const ADAPTERS = [
     removedEnvironment: ["CURSOR_*"],
     // Runs commands without asking.
     fullPermissionArgs: ["--force"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".cursor/bin"],
-    login: { kind: "command", args: ["login"] },
+    login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
-    logout: { kind: "command", args: ["logout"] },
+    logout: { kind: "command", args: ["logout"], needs: "nothing" },
     output: { kind: "cursor-stream-json", args: ["--output-format", "stream-json"] },
     // The chat id arrives with its events; `--resume <id>` continues it.
     resume: {
       kind: "supported",
-      start: [],
-      subcommand: [],
       options: ["--resume", "{session}"],
-      positional: [],
       idPattern: UUID,
     },
     conversationFiles: null,
@@ -946,8 +919,6 @@ export const ADAPTERS = [
   },
   {
     name: "amp",
-    family: "amp",
-    auth: "none",
     product: "Amp",
     offers: "Sourcegraph's coding agent; it reads, edits, and runs code in a project and can search the web",
     // The newest @ampcode/cli had no Linux binary in the registry when checked.
@@ -957,7 +928,6 @@ export const ADAPTERS = [
     verified: { kind: "lab", version: "0.0.1790142911-g7618fb" },
     command: "amp",
     args: [],
-    headlessArgs: [],
     prompt: { kind: "flag", args: ["-x"], joined: "--execute=" },
     // Amp chooses its own models.
     modelArgs: [],
@@ -969,12 +939,11 @@ export const ADAPTERS = [
     removedEnvironment: ["AMP_*"],
     // Accepted though not in `--help`; the documented form is `"amp.dangerouslyAllowAll": true`.
     fullPermissionArgs: ["--dangerously-allow-all"],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".amp/bin", ".npm-global/bin"],
-    login: { kind: "command", args: ["login"] },
+    login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
-    logout: { kind: "command", args: ["logout"] },
+    logout: { kind: "command", args: ["logout"], needs: "nothing" },
     output: { kind: "amp-stream-json", args: ["--stream-json"] },
     // Its thread continuation (`threads continue`) could not be verified signed out.
     resume: { kind: "unsupported" },
@@ -987,15 +956,12 @@ export const ADAPTERS = [
   },
   {
     name: "kimi",
-    family: "kimi",
-    auth: "none",
     product: "Kimi Code",
     offers: "Moonshot AI's coding agent on Kimi models; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "kimi",
     args: [],
-    headlessArgs: [],
     prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
     modelArgs: [],
     effortArgs: [],
@@ -1005,13 +971,13 @@ export const ADAPTERS = [
     fixedEnvironment: [],
     removedEnvironment: ["KIMI_*", "MOONSHOT_*"],
     fullPermissionArgs: [],
-    fullPermissionEnvironment: [],
     modeReport: { kind: "none" },
     searchDirs: [".kimi-code/bin"],
     login: {
       kind: "interactive",
       args: [],
-      hint: "run /login, then /exit (`-- login` runs `kimi login` instead: a device code)",
+      hint: "run /login, then /exit",
+      deviceCode: ["login"],
     },
     status: { kind: "unchecked" },
     logout: { kind: "interactive", args: [], hint: "sign out with its own command, then /exit" },
@@ -1057,78 +1023,6 @@ export function isRemovedAgentVariable(variable: string): boolean {
     variable.endsWith("_API_KEY") ||
     REMOVED_EXACT.has(variable) ||
     REMOVED_PREFIXES.some((prefix) => variable.startsWith(prefix))
-  );
-}
-
-/** One line describing a CLI's own status result without echoing it: the raw output names the
- * signed-in account or part of a key. */
-export function summarizeStatus(summary: StatusSummary, succeeded: boolean, output: string): string {
-  const signedOut = "not signed in";
-  switch (summary) {
-    case "codex-text": {
-      const lower = output.toLowerCase();
-      if (!succeeded || lower.includes("not logged in")) return signedOut;
-      if (lower.includes("api key")) return "signed in (API key)";
-      if (lower.includes("chatgpt")) return "signed in (ChatGPT account)";
-      return "signed in";
-    }
-    case "claude-json": {
-      const state = parseClaudeAuthStatus(output);
-      if (!succeeded || state?.loggedIn !== true) return signedOut;
-      switch (state.authMethod) {
-        case "api_key_helper":
-        case "api_key":
-          return "signed in (API key)";
-        case "claude.ai":
-        case "oauth_token":
-          return "signed in (Claude account)";
-        default:
-          return "signed in";
-      }
-    }
-    case "exit-status":
-      return succeeded ? "signed in" : signedOut;
-    default:
-      return unreachable(summary);
-  }
-}
-
-function parseClaudeAuthStatus(output: string): { loggedIn?: unknown; authMethod?: unknown } | undefined {
-  try {
-    const value: unknown = JSON.parse(output);
-    return typeof value === "object" && value !== null ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Absolute per-user search directories for `entry` under `home`: its own, then the common ones,
- * then scv's own tool prefix when given. */
-export function adapterSearchDirs(entry: AdapterDescriptor, home: string, toolsBin?: string): string[] {
-  const dirs = [...entry.searchDirs, ...USER_BIN_DIRS].map((dir) => join(home, dir));
-  return toolsBin === undefined ? dirs : [toolsBin, ...dirs];
-}
-
-/** Resolve `command` in `searchDirs`, then on `PATH`. A command containing `/` is used as given
- * (when it is an executable file). */
-export function resolveAgentExecutable(
-  command: string,
-  searchDirs: readonly string[],
-  pathVariable: string | undefined = process.env.PATH,
-): string | undefined {
-  return findExecutable(command, [...searchDirs, ...(pathVariable ?? "").split(delimiter)]);
-}
-
-/** The executable for `entry` in this user's environment, or undefined when not installed. */
-export function findAgentExecutable(
-  entry: AdapterDescriptor,
-  options: { command?: string; home?: string; toolsBin?: string; pathVariable?: string } = {},
-): string | undefined {
-  const dirs = adapterSearchDirs(entry, options.home ?? homedir(), options.toolsBin);
-  return resolveAgentExecutable(
-    options.command ?? entry.command,
-    dirs,
-    options.pathVariable ?? process.env.PATH,
   );
 }
 

@@ -18,6 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { AdapterDescriptor } from "./adapters.js";
+import { cachedVersion, keepVersion } from "./home/version-cache.js";
 import { runBounded } from "./os/bounded.js";
 import { cleanUpAtExit } from "./os/groups.js";
 import { agentEnvironment } from "./transport/env.js";
@@ -128,25 +129,30 @@ export interface VersionRequest {
   readonly extra?: Readonly<Record<string, string>>;
 }
 
-/** The installed CLI's version: from its npm package when it has one, else its `--version` answer;
- * null when neither tells. */
+/** The installed CLI's version: from its npm package when it has one, else its `--version` answer
+ * (kept by the executable's path, mtime and size: src/home/version-cache.ts); null when neither
+ * tells. */
 export async function agentVersion(request: VersionRequest): Promise<string | null> {
   const { entry, executable } = request;
-  return (
-    packageVersion(executable, [...entry.packages, ...(entry.binPackages ?? [])]) ??
-    (await askVersion(request))
-  );
+  const fromPackage = packageVersion(executable, [...entry.packages, ...(entry.binPackages ?? [])]);
+  if (fromPackage !== null) return fromPackage;
+  const kept = cachedVersion(executable, request.env);
+  if (kept !== undefined) return kept;
+  const answer = await askVersion(request);
+  if (answer.answered) keepVersion(executable, answer.version, request.env);
+  return answer.version;
 }
 
 /** `<cli> --version` with the agent's isolated environment, but HOME, XDG_*, the agent's own home
  * variables, TMPDIR and the working folder all in a temporary folder removed afterwards: whatever a
  * CLI writes on its first run goes with it, and no credential of the user's or the agent's is read. */
-async function askVersion(request: VersionRequest): Promise<string | null> {
+async function askVersion(request: VersionRequest): Promise<{ answered: boolean; version: string | null }> {
+  const none = { answered: false, version: null };
   let scratch: string;
   try {
     scratch = mkdtempSync(join(tmpdir(), "scv-version-"));
   } catch {
-    return null;
+    return none;
   }
   // An interrupted scv (Ctrl-C during `scv agents list`) removes it on its way out.
   const forget = cleanUpAtExit(() => rmSync(scratch, { recursive: true, force: true, maxRetries: 2 }));
@@ -166,10 +172,11 @@ async function askVersion(request: VersionRequest): Promise<string | null> {
       timeoutMs: VERSION_TIMEOUT_MS,
       maxBytes: 4096,
     });
-    if (result.timedOut || result.code !== 0) return null;
-    return parseVersion(`${result.stdout}\n${result.stderr}`);
+    // Only an answer is kept: a CLI that failed or did not answer in time is asked again next time.
+    if (result.timedOut || result.code !== 0) return none;
+    return { answered: true, version: parseVersion(`${result.stdout}\n${result.stderr}`) };
   } catch {
-    return null;
+    return none;
   } finally {
     forget();
     try {

@@ -1,10 +1,15 @@
 // Looking agents up for a command: by name (unknown → a usage error naming the known ones), and
 // where each one's CLI is installed, honouring the config's `command` override.
 
-import { ADAPTERS, type AdapterDescriptor, adapter, findAgentExecutable, type KeyStore } from "./adapters.js";
+import { delimiter, join } from "node:path";
+import { ADAPTERS, type AdapterDescriptor, adapter, type KeyStore } from "./adapters.js";
 import type { Config } from "./config.js";
 import { ScvError } from "./errors.js";
+import { findExecutable } from "./executable.js";
 import { type Env, toolsBin, userHome } from "./home/paths.js";
+
+/** Directories every agent's CLI is looked for in before `PATH`, relative to the user's home. */
+const USER_BIN_DIRS: readonly string[] = [".local/bin"];
 
 export function knownAgentsList(): string {
   return ADAPTERS.map((entry) => entry.name).join(", ");
@@ -22,12 +27,28 @@ export function requireAgent(name: string): AdapterDescriptor {
 /** The agent's executable: the config's `command` override, else its search dirs and scv's tool
  * prefix, then PATH. */
 export function locateAgent(entry: AdapterDescriptor, config: Config, env: Env): string | undefined {
-  return findAgentExecutable(entry, {
-    command: config.agents?.[entry.name]?.command,
-    home: userHome(env),
-    toolsBin: toolsBin(env),
-    pathVariable: env.PATH,
-  });
+  return resolveAgentExecutable(
+    config.agents?.[entry.name]?.command ?? entry.command,
+    adapterSearchDirs(entry, userHome(env), toolsBin(env)),
+    env.PATH,
+  );
+}
+
+/** Absolute per-user search directories for `entry` under `home`: its own, then the common ones,
+ * then scv's own tool prefix when given. */
+export function adapterSearchDirs(entry: AdapterDescriptor, home: string, toolsBin?: string): string[] {
+  const dirs = [...entry.searchDirs, ...USER_BIN_DIRS].map((dir) => join(home, dir));
+  return toolsBin === undefined ? dirs : [toolsBin, ...dirs];
+}
+
+/** Resolve `command` in `searchDirs`, then on `PATH`. A command containing `/` is used as given
+ * (when it is an executable file). */
+export function resolveAgentExecutable(
+  command: string,
+  searchDirs: readonly string[],
+  pathVariable: string | undefined = process.env.PATH,
+): string | undefined {
+  return findExecutable(command, [...searchDirs, ...(pathVariable ?? "").split(delimiter)]);
 }
 
 /** The key store that tells whether the agent is signed in without running it: its stored status,

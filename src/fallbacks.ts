@@ -1,7 +1,8 @@
 // Which other agents a failed turn could go to instead: installed (its executable is found) and
 // signed in as far as scv can tell cheaply. A key store is read where the descriptor names one;
 // a CLI whose sign-in only its own command (or a real turn) can tell counts as "maybe" and comes
-// after the checked ones. Nothing is spawned: this runs on every failure.
+// after the checked ones; one whose last turn just failed to sign in is left out, whatever its key
+// store says. Nothing is spawned: this runs on every failure.
 
 import { ADAPTERS, type AdapterDescriptor } from "./adapters.js";
 import { locateAgent, signInStore } from "./agents.js";
@@ -9,6 +10,7 @@ import type { Config } from "./config.js";
 import { EXIT } from "./errors.js";
 import { inspectStore } from "./home/keystore.js";
 import { agentHome, type Env } from "./home/paths.js";
+import { clearSignInFailed, markSignInFailed, signInFailedRecently } from "./home/sign-in-failures.js";
 
 /** Whether a turn that ended with `exitCode` calls for fallbacks: not a success, a usage error (the
  * same call fails with any agent) or an interruption (the user stopped it). */
@@ -36,6 +38,7 @@ export async function fallbackAgents(agent: string, config: Config, env: Env): P
 }
 
 async function signedIn(entry: AdapterDescriptor, env: Env): Promise<SignIn> {
+  if (signInFailedRecently(entry.name, env)) return "no";
   const store = signInStore(entry);
   if (store === undefined) return "maybe";
   const inspection = await inspectStore(store, agentHome(entry.name, env));
@@ -43,4 +46,12 @@ async function signedIn(entry: AdapterDescriptor, env: Env): Promise<SignIn> {
   if (entry.status.kind !== "stored") return inspection.state === "signed-out" ? "no" : "maybe";
   // An unreadable store is not offered: a fallback that fails the same way helps nobody.
   return inspection.state === "signed-in" ? "yes" : "no";
+}
+
+/** Notes how a turn of `agent` ended for later fallbacks: a refused sign-in marks it, a completed
+ * turn clears that. */
+export function noteSignIn(agent: string, exitCode: number, env: Env): void {
+  if (agent === "") return;
+  if (exitCode === EXIT.auth) markSignInFailed(agent, env);
+  else if (exitCode === EXIT.ok) clearSignInFailed(agent, env);
 }

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createParser } from "../../src/parsers/index.js";
+import { loadParser } from "../../src/parsers/index.js";
 import type { TurnEvent } from "../../src/parsers/types.js";
 import { createLineFramer } from "../../src/transport/framing.js";
 import type { StreamFormat, StreamTally } from "./generate.js";
@@ -34,10 +34,11 @@ interface Consumer {
   end(tally: StreamTally): void;
 }
 
-const FORMAT_KIND = { claude: "claude-stream-json", codex: "codex-jsonl" } as const;
+/** Loaded before the clock starts, as a turn loads its parser before its agent runs. */
+const PARSERS = { claude: await loadParser("claude-stream-json"), codex: await loadParser("codex-jsonl") };
 
 function scvConsumer(format: StreamFormat): Consumer {
-  const parser = createParser(FORMAT_KIND[format]);
+  const parser = PARSERS[format]();
   let toolStarts = 0;
   let toolEnds = 0;
   const onEvent = (event: TurnEvent) => {

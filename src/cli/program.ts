@@ -93,7 +93,7 @@ export function buildProgram(io: CliIo): Command {
     .command("logout")
     .description("sign an agent out of its private home")
     .argument("<agent>", "the agent")
-    .action(lazy(io, async () => (await import("../commands/agents-login.js")).agentsLogoutCommand));
+    .action(lazy(io, async () => (await import("../commands/agents-logout.js")).agentsLogoutCommand));
 
   agents
     .command("install")

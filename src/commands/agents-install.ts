@@ -2,25 +2,18 @@
 // into scv's prefix (`$SCV_HOME/tools`), whose bin folder scv searches before PATH, and reports the
 // version it got. An agent that is not on npm is refused with how to get it instead.
 
-import { spawn } from "node:child_process";
-import { resolveAgentExecutable } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
-import { installHint, locateAgent, requireAgent } from "../agents.js";
+import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { scvHome, toolsBin, toolsPrefix } from "../home/paths.js";
+import { runBounded } from "../os/bounded.js";
 
-/** Runs npm with the user's environment (their registry and its credentials are npm's business);
- * its output goes to scv's stderr so stdout stays clean. Resolves with the exit code, or a signal. */
-function runNpm(npm: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number | string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(npm, [...args], { env, stdio: ["ignore", process.stderr, process.stderr] });
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve(code ?? signal ?? "unknown"));
-  });
-}
+/** An install that has not finished by then is stuck (a registry that never answers); copilot's,
+ * the largest, takes about a minute. */
+const INSTALL_TIMEOUT_MS = 20 * 60_000;
 
 export async function agentsInstallCommand(
   io: CliIo,
@@ -57,19 +50,23 @@ export async function agentsInstallCommand(
     ...entry.packages,
   ];
   io.stderr.write(`scv: installing ${entry.packages.join(" ")} into ${prefix}\n`);
-  let outcome: number | string;
-  try {
-    outcome = await runNpm(npm, args, io.env);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ScvError("IO", `npm could not be started (${reason}) — check your Node.js install`, {
-      cause: error,
-    });
+  // The user's own environment: their registry and its credentials are npm's business. Its output
+  // goes to scv's stderr, so stdout stays clean.
+  const outcome = await runBounded(npm, args, {
+    env: io.env,
+    timeoutMs: INSTALL_TIMEOUT_MS,
+    forward: { stdout: io.stderr, stderr: io.stderr },
+  });
+  if (outcome.spawnError !== undefined) {
+    throw new ScvError("IO", `npm could not be started (${outcome.spawnError}) — check your Node.js install`);
   }
-  if (outcome !== 0) {
+  if (outcome.code !== 0) {
+    const how = outcome.timedOut
+      ? `did not finish within ${INSTALL_TIMEOUT_MS / 60_000} minutes`
+      : `failed (${outcome.code === null ? "ended by a signal" : `exit ${outcome.code}`})`;
     throw new ScvError(
       "AGENT_FAILED",
-      `npm install ${entry.packages.join(" ")} failed (${typeof outcome === "number" ? `exit ${outcome}` : outcome}) — see npm's messages above`,
+      `npm install ${entry.packages.join(" ")} ${how} — see npm's messages above`,
     );
   }
   const path = resolveAgentExecutable(entry.command, [bin], "");

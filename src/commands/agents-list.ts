@@ -13,6 +13,8 @@ import { renderTable } from "./table.js";
 export interface AgentListing {
   readonly name: string;
   readonly product: string;
+  /** What the agent offers, for choosing one. */
+  readonly offers: string;
   readonly installed: boolean;
   readonly path: string | null;
   readonly version: string | null;
@@ -35,6 +37,7 @@ export async function listAgents(env: NodeJS.ProcessEnv): Promise<AgentListing[]
       return {
         name: entry.name,
         product: entry.product,
+        offers: entry.offers,
         installed: path !== null,
         path,
         version:

@@ -1,24 +1,17 @@
-// `scv agents login <agent>` and `scv agents logout <agent>`: sign an agent in or out inside its
-// private home, the way its row says — the CLI's own command with the terminal attached, the CLI
-// opened interactively after a hint, an API key written where the CLI reads it, or a copy of the
-// user's own configuration. The CLI always runs with the isolated environment of a delegated turn.
-// No key is ever taken from an argument, and nothing scv prints contains one.
+// `scv agents login <agent>`: sign an agent in inside its private home, the way its row says — the
+// CLI's own sign-in (src/commands/own-sign-in.ts), the CLI opened interactively after a hint, an
+// API key written where the CLI reads it, or a copy of the user's own configuration. The CLI always
+// runs with the isolated environment of a delegated turn. No key is ever taken from an argument,
+// and nothing scv prints contains one.
 
-import { existsSync } from "node:fs";
+import { fstatSync } from "node:fs";
 import { join } from "node:path";
-import { execa } from "execa";
-import {
-  type AdapterDescriptor,
-  type ApiKeyStore,
-  type ImportFile,
-  type Login,
-  unreachable,
-} from "../adapters.js";
-import { installHint, locateAgent, requireAgent } from "../agents.js";
+import { type AdapterDescriptor, type ApiKeyStore, type ImportFile, unreachable } from "../adapters.js";
+import { locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream } from "../cli/secret-input.js";
 import { type Config, loadConfig } from "../config.js";
-import { EXIT, ScvError } from "../errors.js";
+import { EXIT, fileHint, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
 import { requireValidKey } from "../home/api-key.js";
 import { type CredentialHold, holdCredentials } from "../home/credential-hold.js";
@@ -28,13 +21,21 @@ import {
   importFiles,
   inspectStore,
   keyFile,
-  removeStore,
   saveApiKey,
 } from "../home/keystore.js";
-import { agentHome, userHome } from "../home/paths.js";
+import { userHome } from "../home/paths.js";
+import { clearSignInFailed } from "../home/sign-in-failures.js";
 import { runBounded } from "../os/bounded.js";
-import { cleanUpAtExit, handlingSignals } from "../os/groups.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
+import {
+  apiKeyStoreOf,
+  importFilesOf,
+  otherWays,
+  type Reach,
+  requireInstalled,
+  requireReachable,
+  runOwnCommand,
+} from "./own-sign-in.js";
 
 /** `codex login --with-api-key` and the like only write a file (the lab: ~0.1 s). */
 const KEY_LOGIN_TIMEOUT_MS = 30_000;
@@ -44,41 +45,16 @@ export interface LoginOptions {
   readonly import?: boolean;
 }
 
-/** How this login goes, chosen from the row and the flags. */
+/** How this login goes, chosen from the row and the flags. `needs`: what the CLI's own sign-in needs
+ * from a person, as its row says, unless the arguments after `--` are its device code. */
 type Method =
-  | { kind: "command"; args: readonly string[] }
-  | { kind: "interactive"; args: readonly string[]; hint: string }
+  | { kind: "command"; args: readonly string[]; needs: Reach }
+  | { kind: "interactive"; args: readonly string[]; hint: string; needs: Reach }
   | { kind: "api-key"; store: ApiKeyStore; fromStdin: boolean }
   | { kind: "import"; files: readonly ImportFile[] };
 
-/** The row's `--with-api-key` store, if it has one. */
-function apiKeyStoreOf(login: Login): ApiKeyStore | undefined {
-  switch (login.kind) {
-    case "api-key":
-      return login.store;
-    case "command":
-    case "interactive":
-      return login.apiKey;
-    case "import":
-      return undefined;
-    default:
-      return unreachable(login);
-  }
-}
-
-/** The row's `--import` files, if it has any. */
-function importFilesOf(login: Login): readonly ImportFile[] | undefined {
-  switch (login.kind) {
-    case "import":
-      return login.files;
-    case "command":
-    case "interactive":
-      return login.import;
-    case "api-key":
-      return undefined;
-    default:
-      return unreachable(login);
-  }
+function isDeviceCode(extra: readonly string[], deviceCode: readonly string[] | undefined): boolean {
+  return deviceCode !== undefined && extra.length > 0 && extra.join("\0") === deviceCode.join("\0");
 }
 
 function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: readonly string[]): Method {
@@ -108,9 +84,18 @@ function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: re
   }
   switch (login.kind) {
     case "command":
-      return { kind: "command", args: [...login.args, ...extra] };
+      return {
+        kind: "command",
+        args: [...login.args, ...extra],
+        needs: isDeviceCode(extra, login.deviceCode) ? "elsewhere" : login.needs,
+      };
     case "interactive":
-      return { kind: "interactive", args: [...login.args, ...extra], hint: login.hint };
+      return {
+        kind: "interactive",
+        args: [...login.args, ...extra],
+        hint: login.hint,
+        needs: isDeviceCode(extra, login.deviceCode) ? "elsewhere" : "terminal",
+      };
     case "api-key":
       return { kind: "api-key", store: login.store, fromStdin: false };
     case "import":
@@ -118,58 +103,6 @@ function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: re
     default:
       return unreachable(login);
   }
-}
-
-function requireInstalled(entry: AdapterDescriptor, config: Config, env: NodeJS.ProcessEnv): string {
-  const path = locateAgent(entry, config, env);
-  if (path === undefined) {
-    throw new ScvError(
-      "AGENT_NOT_INSTALLED",
-      `${entry.product} is not installed — ${installHint(entry, config.agents?.[entry.name]?.command)}`,
-    );
-  }
-  return path;
-}
-
-/** Runs the CLI with the terminal attached, in its home and isolated environment. While it runs,
- * Ctrl-C belongs to it (as in a shell): scv ignores SIGINT and SIGQUIT until it exits. */
-async function runAttached(path: string, args: readonly string[], env: Record<string, string>, cwd: string) {
-  const ignore = () => {};
-  process.on("SIGINT", ignore);
-  process.on("SIGQUIT", ignore);
-  const handled = handlingSignals(["SIGINT"]);
-  const subprocess = execa(path, [...args], { stdio: "inherit", env, extendEnv: false, cwd, reject: false });
-  // It shares the terminal's process group (it reads the terminal), so scv's exit hook would not
-  // end it: stopped by SIGTERM or a closed terminal meanwhile, scv ends it on its way out.
-  const forget = cleanUpAtExit(() => subprocess.kill("SIGTERM"));
-  try {
-    return await subprocess;
-  } finally {
-    forget();
-    process.off("SIGINT", ignore);
-    process.off("SIGQUIT", ignore);
-    handled();
-  }
-}
-
-/** Fails unless the attached CLI exited 0. */
-function requireSuccess(
-  result: Awaited<ReturnType<typeof runAttached>>,
-  command: string,
-  retry: string,
-): void {
-  if (result.exitCode === 0) return;
-  if (result.signal === "SIGINT" || result.signal === "SIGTERM") {
-    throw new ScvError("INTERRUPTED", `\`${command}\` was interrupted — run again: ${retry}`);
-  }
-  if (result.exitCode === undefined && result.signal === undefined) {
-    throw new ScvError(
-      "AGENT_FAILED",
-      `\`${command}\` could not be started — check the installation, then: ${retry}`,
-    );
-  }
-  const how = result.exitCode === undefined ? `ended by ${result.signal}` : `exited with ${result.exitCode}`;
-  throw new ScvError("AUTH_FAILED", `\`${command}\` ${how} — see its messages above, then: ${retry}`);
 }
 
 /** After the CLI's own sign-in: what scv can tell now. Exit 4 when it is clearly not signed in. */
@@ -203,12 +136,27 @@ async function readKey(io: CliIo, entry: AdapterDescriptor, fromStdin: boolean):
     return promptKeyNoEcho(io.stdin, io.stderr, `${entry.product} API key (input hidden): `);
   }
   if (!fromStdin) {
+    const run = `scv agents login ${entry.name} --with-api-key`;
+    // Read from a pipe only when asked to: an stdin left open by a caller would be waited on forever.
     throw new ScvError(
       "USAGE",
-      `no terminal to read the key from — pipe it instead: … | scv agents login ${entry.name} --with-api-key`,
+      stdinIsPiped()
+        ? `a key on stdin is read only with --with-api-key — run: … | ${run}`
+        : `no terminal to read the key from — pipe it instead: … | ${run}`,
     );
   }
   return readKeyFromStream(io.stdin);
+}
+
+/** Whether scv's stdin is a pipe, a socket or a file (something given to it), not a terminal, a
+ * device such as /dev/null, or closed. */
+function stdinIsPiped(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isSocket() || stat.isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function loginWithKey(
@@ -234,6 +182,15 @@ async function loginWithKey(
     await saveApiKey(store, home, key, run);
   } catch (error) {
     if (error instanceof ScvError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === "string" && /^E[A-Z0-9]+$/.test(code)) {
+      // scv could not write its own files (a full disk, a read-only folder): not a sign-in failure.
+      throw new ScvError(
+        "IO",
+        `${entry.name}: the API key was not stored, nothing was changed (${code}) — ${fileHint(code)}`,
+        { cause: error },
+      );
+    }
     const reason = error instanceof Error ? error.message : String(error);
     throw new ScvError(
       "AUTH_FAILED",
@@ -312,6 +269,18 @@ export async function agentsLoginCommand(
   extra: readonly string[] | undefined,
   options: LoginOptions,
 ): Promise<number> {
+  const code = await login(io, agent, extra, options);
+  // Signed in anew: an earlier refusal no longer keeps it out of "try instead".
+  if (code === EXIT.ok) clearSignInFailed(agent, io.env);
+  return code;
+}
+
+async function login(
+  io: CliIo,
+  agent: string,
+  extra: readonly string[] | undefined,
+  options: LoginOptions,
+): Promise<number> {
   const entry = requireAgent(agent);
   const { config } = loadConfig(io.env);
   const method = chooseMethod(entry, options, extra ?? []);
@@ -324,26 +293,24 @@ export async function agentsLoginCommand(
     );
   }
   switch (method.kind) {
-    case "command": {
-      const path = requireInstalled(entry, config, io.env);
-      const home = ensureAgentHome(entry.name, io.env);
-      const command = [entry.command, ...method.args].join(" ");
-      const held = holdCredentials(home, entry.credentialFiles);
-      const result = await runAttached(path, method.args, helperEnvironment(entry, config, io.env), home);
-      return concludeOwnLogin(io, entry, held, () => {
-        requireSuccess(result, command, `scv agents login ${entry.name}`);
-        return reportAfter(io, entry, config, "signed in");
-      });
-    }
+    case "command":
     case "interactive": {
+      const command = [entry.command, ...method.args].join(" ");
+      const what = method.kind === "command" ? `\`${command}\`` : `${entry.product}'s own sign-in screen`;
       const path = requireInstalled(entry, config, io.env);
+      requireReachable(io, entry, method.needs, what, otherWays(entry, io.env));
       const home = ensureAgentHome(entry.name, io.env);
-      io.stderr.write(`scv: ${entry.product} opens now in its private home — ${method.hint}\n`);
+      if (method.kind === "interactive")
+        io.stderr.write(`scv: ${entry.product} opens now in its private home — ${method.hint}\n`);
       const held = holdCredentials(home, entry.credentialFiles);
-      const result = await runAttached(path, method.args, helperEnvironment(entry, config, io.env), home);
-      return concludeOwnLogin(io, entry, held, () => {
-        requireSuccess(result, [entry.command, ...method.args].join(" "), `scv agents login ${entry.name}`);
-        return reportAfter(io, entry, config, "done");
+      return concludeOwnLogin(io, entry, held, async () => {
+        await runOwnCommand(io, path, method.args, method.needs, {
+          env: helperEnvironment(entry, config, io.env),
+          cwd: home,
+          command,
+          retry: `scv agents login ${entry.name}`,
+        });
+        return reportAfter(io, entry, config, method.kind === "command" ? "signed in" : "done");
       });
     }
     case "api-key":
@@ -352,53 +319,5 @@ export async function agentsLoginCommand(
       return importOwnFiles(io, entry, config, method.files);
     default:
       return unreachable(method);
-  }
-}
-
-export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<number> {
-  const entry = requireAgent(agent);
-  const { config } = loadConfig(io.env);
-  const logout = entry.logout;
-  switch (logout.kind) {
-    case "command": {
-      const path = requireInstalled(entry, config, io.env);
-      const home = ensureAgentHome(entry.name, io.env);
-      const command = [entry.command, ...logout.args].join(" ");
-      const result = await runAttached(path, logout.args, helperEnvironment(entry, config, io.env), home);
-      requireSuccess(result, command, `scv agents logout ${entry.name}`);
-      // Its exit status alone is not proof: `codex logout` exits 0 whether or not it removed anything.
-      const after = await signInState(entry, path, config, io.env);
-      if (after.state === "signed-in") {
-        throw new ScvError(
-          "AGENT_FAILED",
-          `${entry.name} is still signed in after \`${command}\` (${after.detail}) — run it again: scv agents logout ${entry.name}`,
-        );
-      }
-      io.stderr.write(`scv: ${entry.name}: signed out\n`);
-      return EXIT.ok;
-    }
-    case "stored": {
-      const home = agentHome(entry.name, io.env);
-      const { removed, kept } = existsSync(home)
-        ? await removeStore(logout.store, home)
-        : { removed: [], kept: [] };
-      io.stderr.write(
-        removed.length === 0
-          ? `scv: ${entry.name}: nothing to remove — it was not signed in\n`
-          : `scv: ${entry.name}: signed out; removed ${removed.join(", ")}\n`,
-      );
-      for (const item of kept) io.stderr.write(`scv: ${entry.name}: left ${item}\n`);
-      return EXIT.ok;
-    }
-    case "interactive": {
-      const path = requireInstalled(entry, config, io.env);
-      const home = ensureAgentHome(entry.name, io.env);
-      io.stderr.write(`scv: ${entry.product} opens now in its private home — ${logout.hint}\n`);
-      const result = await runAttached(path, logout.args, helperEnvironment(entry, config, io.env), home);
-      requireSuccess(result, [entry.command, ...logout.args].join(" "), `scv agents logout ${entry.name}`);
-      return EXIT.ok;
-    }
-    default:
-      return unreachable(logout);
   }
 }

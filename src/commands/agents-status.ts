@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ADAPTERS, type AdapterDescriptor, summarizeStatus, unreachable } from "../adapters.js";
+import { ADAPTERS, type AdapterDescriptor, type StatusSummary, unreachable } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
@@ -51,6 +51,48 @@ export function helperEnvironment(
     policy: "default",
     extra: agentSettings(config, entry.name).env,
   });
+}
+
+/** One line describing a CLI's own status result without echoing it: the raw output names the
+ * signed-in account or part of a key. */
+export function summarizeStatus(summary: StatusSummary, succeeded: boolean, output: string): string {
+  const signedOut = "not signed in";
+  switch (summary) {
+    case "codex-text": {
+      const lower = output.toLowerCase();
+      if (!succeeded || lower.includes("not logged in")) return signedOut;
+      if (lower.includes("api key")) return "signed in (API key)";
+      if (lower.includes("chatgpt")) return "signed in (ChatGPT account)";
+      return "signed in";
+    }
+    case "claude-json": {
+      const state = parseClaudeAuthStatus(output);
+      if (!succeeded || state?.loggedIn !== true) return signedOut;
+      switch (state.authMethod) {
+        case "api_key_helper":
+        case "api_key":
+          return "signed in (API key)";
+        case "claude.ai":
+        case "oauth_token":
+          return "signed in (Claude account)";
+        default:
+          return "signed in";
+      }
+    }
+    case "exit-status":
+      return succeeded ? "signed in" : signedOut;
+    default:
+      return unreachable(summary);
+  }
+}
+
+function parseClaudeAuthStatus(output: string): { loggedIn?: unknown; authMethod?: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(output);
+    return typeof value === "object" && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The sign-in part of a status row. */
@@ -230,11 +272,14 @@ export async function agentsCheckCommand(
   }
   if (result.conversation !== null) removeConversation(result.conversation, io.env);
   const seconds = `${(result.duration / 1000).toFixed(1)}s`;
+  // A failure the turn could only say "check it with: scv agents check …" about is said as it is.
+  const failure = result.hint?.includes(`scv agents check ${entry.name}`)
+    ? result.error
+    : failureLine(result);
   const check: CheckResult = {
     agent: entry.name,
     state: checkState(result.exitCode),
-    detail:
-      result.exitCode === EXIT.ok ? `a real turn answered in ${seconds}` : (failureLine(result) ?? "failed"),
+    detail: result.exitCode === EXIT.ok ? `a real turn answered in ${seconds}` : (failure ?? "failed"),
     exitCode: result.exitCode,
     duration: result.duration,
   };

@@ -60,6 +60,11 @@ export function agentHome(name: string, env: Env = process.env): string {
   return join(scvHome(env), "agents", name);
 }
 
+/** Files scv can rebuild (the code cache, `--version` answers): `$SCV_HOME/cache`, safe to delete. */
+export function cacheDir(env: Env = process.env): string {
+  return join(scvHome(env), "cache");
+}
+
 /** scv's own npm prefix for `scv agents install`, and its bin folder searched before PATH. */
 export function toolsPrefix(env: Env = process.env): string {
   return join(scvHome(env), "tools");

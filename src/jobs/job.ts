@@ -7,10 +7,10 @@ import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { lazy } from "../lazy.js";
+import { READY_FD } from "../os/bounded.js";
 
 /** The environment variable naming the detached scv's "started" pipe. */
 export const READY_FD_VARIABLE = "SCV_READY_FD";
-export const READY_FD = 3;
 
 const jobSchema = lazy(() =>
   z.object({

@@ -3,22 +3,26 @@
 // runs. The turns are planned here first, so what cannot start (not installed, a busy
 // conversation) is a result at once, with no detached scv.
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
-import { Readable } from "node:stream";
 import type { Config } from "../config.js";
+import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { type Env, scvHome } from "../home/paths.js";
 import { turnFile, turnsDir } from "../home/turn-files.js";
 import { consumeResult, readFinished, readRunning } from "../home/turn-records.js";
+import { READY_FD, startDetached } from "../os/bounded.js";
 import { TAG_VARIABLE } from "../os/tagged.js";
 import type { TurnResult } from "../result.js";
 import { planTurns } from "../turn/batch.js";
 import { failedResult } from "../turn/outcome.js";
 import { turnOwnerAlive } from "../turn/reap.js";
 import type { TurnRequest } from "../turn/types.js";
-import { type Job, READY_FD, READY_FD_VARIABLE } from "./job.js";
+import { type Job, READY_FD_VARIABLE } from "./job.js";
+
+/** Beyond a lock wait set with SCV_LOCK_WAIT, how long a detached scv may take to start its agent
+ * before it is taken for stuck and ended (the default lock wait, 10 s, fits well within it). */
+const START_LIMIT_MS = 60_000;
 
 export interface Launch {
   /** Undefined for a turn that was never planned (its agent is not installed, say). */
@@ -79,25 +83,21 @@ async function launch(env: Env, cwd: string, job: Job, agent: string): Promise<L
   ensurePrivateDir(turnsDir(env));
   const logPath = turnFile(job.handle, "log", env);
   const log = openSync(logPath, "a", 0o600);
-  let child: ChildProcess;
+  let started: Awaited<ReturnType<typeof startDetached>>;
   try {
-    child = spawn(process.execPath, [...process.execArgv, scvScript(), "background-turn"], {
+    // Its own session: a closing terminal or a Ctrl-C in it does not reach the turn.
+    started = await startDetached(process.execPath, [...process.execArgv, scvScript(), "background-turn"], {
       cwd,
       env: backgroundEnv(env),
-      // Its own session: a closing terminal or a Ctrl-C in it does not reach the turn.
-      detached: true,
-      stdio: ["pipe", log, log, "pipe"],
+      input: JSON.stringify(job),
+      output: log,
+      readyWord: "started",
+      readyWithinMs: START_LIMIT_MS + (job.lockWaitMs ?? 0),
     });
   } finally {
     closeSync(log);
   }
-  // A detached scv that dies before reading its turn must not take the launcher with it (EPIPE).
-  child.stdin?.on("error", () => {});
-  child.stdin?.end(JSON.stringify(job));
-  const started = await startedOrEnded(child);
-  child.unref();
-  child.stdio[READY_FD]?.destroy();
-  if (started) return { handle: job.handle, agent, started: true };
+  if (started === "ready") return { handle: job.handle, agent, started: true };
 
   const finished = readFinished(job.handle, env);
   // (A turn that ran without saying so still has its result kept for scv wait.)
@@ -109,9 +109,13 @@ async function launch(env: Env, cwd: string, job: Job, agent: string): Promise<L
     return { handle: job.handle, agent, started: false, result: finished.result };
   }
   const last = lastLine(logPath);
+  const what =
+    started === "timed-out"
+      ? `the background scv had not started its turn after ${formatDuration(START_LIMIT_MS + (job.lockWaitMs ?? 0))} and was stopped`
+      : "the background scv ended before its turn started";
   const error = new ScvError(
     "AGENT_FAILED",
-    `the background scv ended before its turn started${last === undefined ? "" : `: ${last}`} — see ${logPath}`,
+    `${what}${last === undefined ? "" : `: ${last}`} — see ${logPath}`,
   );
   return { handle: job.handle, agent, started: false, result: failedResult(error, agent) };
 }
@@ -131,26 +135,6 @@ function scvScript(): string {
   if (script === undefined)
     throw new ScvError("USAGE", "cannot tell where scv runs from — start scv by its path");
   return script;
-}
-
-/** True once the detached scv says "started"; false when its pipe closes without (it ended). */
-function startedOrEnded(child: ChildProcess): Promise<boolean> {
-  return new Promise((resolve) => {
-    const ready = child.stdio[READY_FD];
-    if (!(ready instanceof Readable)) {
-      resolve(false);
-      return;
-    }
-    let text = "";
-    ready.setEncoding("utf8");
-    ready.on("data", (chunk: string) => {
-      text += chunk;
-      if (text.includes("started")) resolve(true);
-    });
-    ready.on("close", () => resolve(text.includes("started")));
-    ready.on("error", () => resolve(false));
-    child.on("error", () => resolve(false));
-  });
 }
 
 function lastLine(path: string): string | undefined {

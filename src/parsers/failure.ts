@@ -15,8 +15,10 @@ const RATE_LIMIT =
 // pass it on as an auth error or a plain failure; signing in again changes nothing, another model
 // does. So it is checked before authentication, and wins over a bare 403. (Not Codex's warning "Model
 // metadata for `x` not found", which it prints for every model it has no table entry for.)
+// Also a model that was not given where one must be (Copilot CLI's bring-your-own-key mode:
+// "BYOK providers require an explicit model").
 const MODEL_UNAVAILABLE =
-  /model_not_found|not_found_error[^\n]{0,40}\bmodel\b|\bmodels\/\S+ is not found|\bmodel\b(?! metadata)[^\n]{0,120}?\b(?:does not exist|doesn't exist|may not exist|not found|is not (?:supported|available)|not allowed)|(?:do(?:es)? not|don't|doesn't) have access to (?:the |this )?model|not allowed to use (?:the |this )?model|\b(?:unknown|invalid|unsupported) model\b/i;
+  /\brequires? an? (?:explicit |specific )?model\b|\bno model (?:was )?(?:specified|selected|configured|given)\b|model_not_found|not_found_error[^\n]{0,40}\bmodel\b|\bmodels\/\S+ is not found|\bmodel\b(?! metadata)[^\n]{0,120}?\b(?:does not exist|doesn't exist|may not exist|not found|is not (?:supported|available)|not allowed)|(?:do(?:es)? not|don't|doesn't) have access to (?:the |this )?model|not allowed to use (?:the |this )?model|\b(?:unknown|invalid|unsupported) model\b/i;
 const AUTH =
   /\b401\b|\b403\b|unauthori[sz]ed|unauthenticated|authenticat(?:e|ion)|not logged in|\blog ?in\b|\/login|(?:invalid|incorrect|missing) api key|api key not valid|invalid_api_key|no api key|no auth type|auth method|token could not be refreshed|sign in again/i;
 

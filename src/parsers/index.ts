@@ -1,32 +1,30 @@
-// Maps each output format to its parser, every parser loaded up front: for synchronous callers
-// (tests, the parser benchmark). A turn imports only its own through load.ts.
+// The parser of each output format, imported when a turn first needs it: a turn reads one format,
+// and loading all ten parsers with their schemas would cost every turn start-up time for nine it
+// never uses. This is the one map from format to parser; callers that need parsers synchronously
+// (tests, the parser benchmark) load theirs first.
 
 import type { OutputFormatKind } from "../adapters.js";
-import { createAmpStreamJsonParser } from "./amp-stream-json.js";
-import { createClaudeStreamJsonParser } from "./claude-stream-json.js";
-import { createCodexJsonlParser } from "./codex-jsonl.js";
-import { createCopilotJsonParser } from "./copilot-json.js";
-import { createCursorStreamJsonParser } from "./cursor-stream-json.js";
-import { createGeminiStreamJsonParser } from "./gemini-stream-json.js";
-import { createOpencodeJsonParser } from "./opencode-json.js";
-import { createPiJsonParser } from "./pi-json.js";
-import { createQwenStreamJsonParser } from "./qwen-stream-json.js";
-import { createTextParser } from "./text.js";
 import type { StreamParser } from "./types.js";
 
-export const PARSER_FACTORIES: Readonly<Record<OutputFormatKind, () => StreamParser>> = {
-  text: createTextParser,
-  "claude-stream-json": createClaudeStreamJsonParser,
-  "codex-jsonl": createCodexJsonlParser,
-  "pi-json": createPiJsonParser,
-  "gemini-stream-json": createGeminiStreamJsonParser,
-  "qwen-stream-json": createQwenStreamJsonParser,
-  "opencode-json": createOpencodeJsonParser,
-  "copilot-json": createCopilotJsonParser,
-  "cursor-stream-json": createCursorStreamJsonParser,
-  "amp-stream-json": createAmpStreamJsonParser,
+export type ParserFactory = () => StreamParser;
+
+const PARSERS: Readonly<Record<OutputFormatKind, () => Promise<ParserFactory>>> = {
+  text: async () => (await import("./text.js")).createTextParser,
+  "claude-stream-json": async () => (await import("./claude-stream-json.js")).createClaudeStreamJsonParser,
+  "codex-jsonl": async () => (await import("./codex-jsonl.js")).createCodexJsonlParser,
+  "pi-json": async () => (await import("./pi-json.js")).createPiJsonParser,
+  "gemini-stream-json": async () => (await import("./gemini-stream-json.js")).createGeminiStreamJsonParser,
+  "qwen-stream-json": async () => (await import("./qwen-stream-json.js")).createQwenStreamJsonParser,
+  "opencode-json": async () => (await import("./opencode-json.js")).createOpencodeJsonParser,
+  "copilot-json": async () => (await import("./copilot-json.js")).createCopilotJsonParser,
+  "cursor-stream-json": async () => (await import("./cursor-stream-json.js")).createCursorStreamJsonParser,
+  "amp-stream-json": async () => (await import("./amp-stream-json.js")).createAmpStreamJsonParser,
 };
 
-export function createParser(format: OutputFormatKind): StreamParser {
-  return PARSER_FACTORIES[format]();
+/** Every output format scv has a parser for. */
+export const OUTPUT_FORMAT_KINDS = Object.keys(PARSERS) as OutputFormatKind[];
+
+/** The factory of `format`'s parser, importing its module on first use. */
+export function loadParser(format: OutputFormatKind): Promise<ParserFactory> {
+  return PARSERS[format]();
 }

@@ -55,7 +55,7 @@ export function buildAgentCommand(request: ArgvRequest): AgentCommand {
       );
     }
     checkSessionId(entry, session.id);
-    if (session.kind === "start" && resume.start.length === 0) {
+    if (session.kind === "start" && resume.start === undefined) {
       throw new Error(`internal: ${entry.name} picks its own session ids`);
     }
   }
@@ -63,11 +63,11 @@ export function buildAgentCommand(request: ArgvRequest): AgentCommand {
   const sessionId = session?.id ?? "";
 
   const args: string[] = [...entry.args];
-  if (continuing) args.push(...resume.subcommand);
-  args.push(...entry.headlessArgs);
+  if (continuing) args.push(...(resume.subcommand ?? []));
+  args.push(...(entry.headlessArgs ?? []));
   if (policy === "auto") args.push(...entry.fullPermissionArgs);
   args.push(...entry.output.args);
-  if (entry.output.kind === "codex-jsonl" && request.lastMessageFile !== undefined) {
+  if (entry.output.lastMessageArgs !== undefined && request.lastMessageFile !== undefined) {
     args.push(...fill(entry.output.lastMessageArgs, "{file}", request.lastMessageFile));
   }
   if (request.model !== undefined) {
@@ -77,9 +77,11 @@ export function buildAgentCommand(request: ArgvRequest): AgentCommand {
     args.push(...fill(entry.effortArgs, "{effort}", checkEffort(entry, request.effort)));
   }
   if (resume.kind === "supported" && session !== undefined) {
-    args.push(...fill(session.kind === "start" ? resume.start : resume.options, "{session}", sessionId));
+    args.push(
+      ...fill((session.kind === "start" ? resume.start : resume.options) ?? [], "{session}", sessionId),
+    );
   }
-  const positional = continuing ? fill(resume.positional, "{session}", sessionId) : [];
+  const positional = continuing ? fill(resume.positional ?? [], "{session}", sessionId) : [];
   const delivery = promptDelivery(entry, positional, prompt);
   args.push(...delivery.args);
   if (args.some((arg) => Buffer.byteLength(arg) >= MAX_ARG_BYTES)) {

@@ -35,7 +35,7 @@ export function agentEnvironment(request: AgentEnvRequest): Record<string, strin
   for (const [name, dir] of entry.homeEnvironment) env[name] = dir === "" ? home : join(home, dir);
   for (const [name, value] of entry.fixedEnvironment) env[name] = value;
   if (policy === "auto") {
-    for (const [name, value] of entry.fullPermissionEnvironment) env[name] = value;
+    for (const [name, value] of entry.fullPermissionEnvironment ?? []) env[name] = value;
   }
   for (const [name, value] of Object.entries(request.extra ?? {})) env[name] = value;
   return env;

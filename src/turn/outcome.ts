@@ -91,7 +91,7 @@ export function describeFailure(
     case "failed":
       switch (parsed.failure?.kind) {
         case "auth":
-          return [`${name} failed to authenticate${why ? `: ${why}` : ""}`, `run: scv agents login ${name}`];
+          return [`${name} failed to authenticate${why ? `: ${why}` : ""}`, signInHint(plan)];
         case "rate-limit":
           return [
             `${name} is rate limited${why ? `: ${why}` : ""}`,
@@ -118,6 +118,15 @@ export function describeFailure(
     default:
       return [`${name} failed`, null];
   }
+}
+
+/** What to do about a refused sign-in: sign in again, unless the turn pointed the CLI at a provider
+ * of the user's own (the row's `providerEnvironment`), whose key is then the one refused. */
+function signInHint(plan: TurnPlan): string {
+  const own = plan.entry.providerEnvironment;
+  const name = plan.entry.name;
+  if (own === undefined || plan.extraEnv[own.endpoint] === undefined) return `run: scv agents login ${name}`;
+  return `check ${own.key} in [agents.${name}.env] of scv's config (or --env): with ${own.endpoint} set there, it is the key ${name} signs in with`;
 }
 
 /** The longest failure text a result carries: an agent may print megabytes on one stderr line. */

@@ -56,7 +56,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
       );
     }
     session = { kind: "continue", id: record.sessionId };
-  } else if (entry.resume.kind === "supported" && entry.resume.start.length > 0) {
+  } else if (entry.resume.kind === "supported" && entry.resume.start !== undefined) {
     // This CLI lets the caller choose the id, so the conversation is known before the turn runs.
     session = { kind: "start", id: randomUUID() };
   }
@@ -86,7 +86,9 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
 
   const home = agentHome(entry.name, context.env);
   const lastMessageFile =
-    entry.output.kind === "codex-jsonl" ? join(home, ".scv", `last-message-${nanoid(10)}.txt`) : undefined;
+    entry.output.lastMessageArgs !== undefined
+      ? join(home, ".scv", `last-message-${nanoid(10)}.txt`)
+      : undefined;
   const { args, stdin } = buildAgentCommand({
     entry,
     prompt: request.prompt,

@@ -8,12 +8,12 @@ import { join } from "node:path";
 import type { AdapterDescriptor } from "../adapters.js";
 import { signInStore } from "../agents.js";
 import { ScvError } from "../errors.js";
-import { fallbackAgents, wantsFallbacks } from "../fallbacks.js";
+import { fallbackAgents, noteSignIn, wantsFallbacks } from "../fallbacks.js";
 import { ensureAgentHome, ensurePrivateDir, tightenCredentialFiles } from "../home/agent-home.js";
 import { lockConversation } from "../home/conversations.js";
 import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import { removeIfPresent } from "../home/remove.js";
-import { loadParser } from "../parsers/load.js";
+import { loadParser } from "../parsers/index.js";
 import type { ParsedTurn } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
@@ -143,6 +143,7 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
     if (!(error instanceof ScvError)) throw error;
     result = failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
   }
+  noteSignIn(result.agent, result.exitCode, context.env);
   if (!wantsFallbacks(result.exitCode)) return result;
   return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
 }

@@ -9,7 +9,10 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
+  statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
@@ -92,6 +95,51 @@ describe.each([
     expect(version("codex")).toBe("0.0.0-fake");
     expect(existsSync(join(world.scvHome, "agents"))).toBe(false);
     expect(existsSync(join(world.project, "y"))).toBe(false);
+    // The listing says what each agent offers, for choosing one.
+    if (args[1] === "list") {
+      expect(rows.find((row) => row.name === "codex")).toMatchObject({
+        offers: expect.stringMatching(/^OpenAI's coding agent/),
+      });
+    }
+  });
+});
+
+describe("the --version answers scv keeps", () => {
+  /** A CLI not from npm that counts how often it is asked. */
+  function countingCli(path: string, answer: string, count: string): void {
+    writeFileSync(
+      path,
+      `#!/bin/sh\necho asked >> ${JSON.stringify(count)}\necho ${JSON.stringify(answer)}\n`,
+    );
+    chmodSync(path, 0o755);
+  }
+
+  it("are asked once per executable as it is; a changed file, or a deleted cache, is asked again", async () => {
+    // An scv home as any sign-in leaves it (a listing alone does not make one).
+    mkdirSync(world.scvHome, { recursive: true });
+    const count = join(world.calls, "asked");
+    const cli = join(world.root, "native", "gemini");
+    countingCli(cli, "gemini 0.61.0", count);
+    const asked = () => (existsSync(count) ? readFileSync(count, "utf8").split("\n").length - 1 : 0);
+    const version = async () => {
+      const run = await scv(world, ["agents", "list", "--json"], { env });
+      expect(run.exitCode).toBe(0);
+      return (JSON.parse(run.stdout) as { name: string; version: string | null }[]).find(
+        (row) => row.name === "gemini",
+      )?.version;
+    };
+    expect(await version()).toBe("0.61.0");
+    expect(await version()).toBe("0.61.0");
+    expect(asked()).toBe(1);
+    expect(statSync(join(world.scvHome, "cache", "versions.json")).mode & 0o777).toBe(0o600);
+    // Reinstalled: another file at the same path.
+    countingCli(cli, "gemini 0.62.0", count);
+    utimesSync(cli, new Date(), new Date(Date.now() + 5_000));
+    expect(await version()).toBe("0.62.0");
+    expect(asked()).toBe(2);
+    rmSync(join(world.scvHome, "cache"), { recursive: true });
+    expect(await version()).toBe("0.62.0");
+    expect(asked()).toBe(3);
   });
 });
 

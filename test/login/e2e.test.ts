@@ -83,6 +83,32 @@ function scv(args: readonly string[], input = ""): Run {
   return run;
 }
 
+const hasScript = spawnSync("script", ["--version"]).status === 0;
+
+/** scv in a pseudo-terminal (`script`), with `input` typed ahead: a person at a terminal. Its stdout
+ * and stderr arrive together, as a terminal shows them. */
+async function scvInTerminal(
+  args: readonly string[],
+  input: string,
+): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, SCV, ...args]
+    .map((arg) => `'${arg.replaceAll("'", "'\\''")}'`)
+    .join(" ");
+  const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stdin.write(input);
+  const code = await new Promise<number | null>((resolveCode) => child.on("close", resolveCode));
+  const run = { code, stdout: output.replaceAll("\r\n", "\n"), stderr: "" };
+  expectNoSecret(run);
+  return { code, output: run.stdout };
+}
+
 function expectNoSecret(run: Run): void {
   for (const canary of CANARIES) {
     expect(run.stdout).not.toContain(canary);
@@ -183,10 +209,24 @@ describe("api-key login (claude): stored status, stored logout", () => {
     expect(existsSync(join(scvHome, "agents", "claude"))).toBe(false);
   });
 
-  it("without --with-api-key and no terminal, says how to pipe the key", () => {
+  it("without --with-api-key, a piped key is not read, and scv says to add the flag", () => {
     const run = scv(["agents", "login", "claude"], "CANARY-KEY-7f3a\n");
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
+      "scv: a key on stdin is read only with --with-api-key — run: … | scv agents login claude --with-api-key\n",
+    );
+    expect(existsSync(agentFile("claude", ".anthropic-api-key"))).toBe(false);
+  });
+
+  it("with neither a terminal nor a pipe, says how to pipe the key", () => {
+    const result = spawnSync(process.execPath, [SCV, "agents", "login", "claude"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
       "scv: no terminal to read the key from — pipe it instead: … | scv agents login claude --with-api-key\n",
     );
   });
@@ -212,7 +252,31 @@ describe("api-key login (claude): stored status, stored logout", () => {
     expect(existsSync(agentFile("claude", ".anthropic-api-key"))).toBe(false);
   });
 
-  const hasScript = spawnSync("script", ["--version"]).status === 0;
+  it("a disk that cannot take the key is exit 1 with what to do, and nothing is left", () => {
+    // A file size limit far below the key makes the write fail part-way, as a full disk does
+    // (EFBIG here, ENOSPC there: the same failure of scv's own files, exit 1).
+    const result = spawnSync(
+      "/bin/sh",
+      [
+        "-c",
+        'ulimit -f 0 && exec "$0" "$@"',
+        process.execPath,
+        SCV,
+        "agents",
+        "login",
+        "claude",
+        "--with-api-key",
+      ],
+      { env, input: "CANARY-KEY-7f3a\n", encoding: "utf8", timeout: 20_000 },
+    );
+    expectNoSecret({ code: result.status, stdout: result.stdout, stderr: result.stderr });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      "scv: claude: the API key was not stored, nothing was changed (EFBIG) — the file size limit (ulimit -f) is too low: raise it\n",
+    );
+    expect(readdirSync(join(scvHome, "agents", "claude"))).toEqual([]);
+  });
+
   it.skipIf(!hasScript)("reads a typed key from a terminal without echoing it", async () => {
     // `script` gives scv a pseudo-terminal; the key is typed only once the prompt is up, as a person would.
     // `-E always` keeps the terminal's own echo on, as a real one has it, until scv turns it off.
@@ -267,6 +331,7 @@ describe("codex: command login and status, --with-api-key through its own login,
   });
 
   it("a failed sign-in is one line with exit 4", () => {
+    env.DISPLAY = ":0";
     env.FAKE_LOGIN_FAIL = "1";
     const run = scv(["agents", "login", "codex"]);
     expect(run.code).toBe(4);
@@ -278,6 +343,7 @@ describe("codex: command login and status, --with-api-key through its own login,
   it("a sign-in that fails after removing the working one gets it back", () => {
     expect(scv(["agents", "login", "codex", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
     const before = readFileSync(agentFile("codex", "auth.json"), "utf8");
+    env.DISPLAY = ":0";
     env.FAKE_LOGIN_FAIL = "1";
     const run = scv(["agents", "login", "codex"]);
     expect(run.code).toBe(4);
@@ -290,7 +356,7 @@ describe("codex: command login and status, --with-api-key through its own login,
     expect(scv(["agents", "login", "codex", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
     const before = readFileSync(agentFile("codex", "auth.json"), "utf8");
     const child = spawn(process.execPath, [SCV, "agents", "login", "codex"], {
-      env: { ...env, FAKE_LOGIN_HANG: "1" },
+      env: { ...env, FAKE_LOGIN_HANG: "1", DISPLAY: ":0" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     await new Promise<void>((resolve) => {
@@ -370,6 +436,30 @@ describe("codex: command login and status, --with-api-key through its own login,
     expectNoSecretInFiles("codex", ["auth.json"]);
   });
 
+  it("with neither a terminal nor a display, its browser sign-in is refused at once with the other ways", () => {
+    const run = scv(["agents", "login", "codex"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "scv: `codex login` finishes in a browser on this machine or at a terminal, and there is neither — " +
+        "pipe an API key: … | scv agents login codex --with-api-key, or use its device code: " +
+        "scv agents login codex -- --device-auth, or copy your own ~/.codex/auth.json: scv agents login codex --import\n",
+    );
+    expect(existsSync(agentFile("codex", "auth.json"))).toBe(false);
+  });
+
+  it.skipIf(!hasScript)(
+    "at a terminal without a display, it says how to do without a browser, then runs",
+    async () => {
+      const run = await scvInTerminal(["agents", "login", "codex"], "");
+      expect(run.code).toBe(0);
+      expect(run.output).toContain(
+        "scv: codex: no display here — if no browser here can finish it, pipe an API key: … | scv agents login codex --with-api-key, or use its device code: scv agents login codex -- --device-auth",
+      );
+      expect(run.output).toContain("fake codex login args: \n");
+      expect(lastLine(run.output)).toBe("scv: codex: signed in; signed in (ChatGPT account)");
+    },
+  );
+
   it("a CLI that is not installed is exit 3 with the install hint", () => {
     env.PATH = "/usr/bin:/bin";
     const run = scv(["agents", "login", "codex"]);
@@ -382,6 +472,8 @@ describe("codex: command login and status, --with-api-key through its own login,
 
 describe("claude-ai: command login, stored status, command logout", () => {
   it("signs in with the CLI's own sign-in and reads the result from its credentials file", () => {
+    // A browser (a display) finishes it without a terminal.
+    env.DISPLAY = ":0";
     const login = scv(["agents", "login", "claude-ai"]);
     expect(login.code).toBe(0);
     expect(login.stdout).toContain("fake claude auth login args: --claudeai");
@@ -400,49 +492,78 @@ describe("claude-ai: command login, stored status, command logout", () => {
 });
 
 describe("interactive login and logout", () => {
-  it("pi: prints the hint first, opens the CLI in its home, then reads the key store", () => {
-    const login = scv(["agents", "login", "pi"], "/login\n/quit\n");
-    expect(login.code).toBe(0);
-    expect(login.stderr.split("\n")[0]).toBe(
-      "scv: pi opens now in its private home — run /login and choose a provider, then /quit",
-    );
-    expect(login.stdout).toContain(`fake pi started in HOME=${join(scvHome, "agents", "pi")}`);
-    expect(lastLine(login.stderr)).toBe("scv: pi: done; 1 provider sign-in in auth.json");
+  it.skipIf(!hasScript)(
+    "pi: prints the hint first, opens the CLI in its home, then reads the key store",
+    async () => {
+      const login = await scvInTerminal(["agents", "login", "pi"], "/login\n/quit\n");
+      expect(login.code).toBe(0);
+      // (The terminal echoes what was typed ahead as well.)
+      const hint = login.output.indexOf(
+        "scv: pi opens now in its private home — run /login and choose a provider, then /quit\n",
+      );
+      const started = login.output.indexOf(`fake pi started in HOME=${join(scvHome, "agents", "pi")}`);
+      expect(hint).toBeGreaterThanOrEqual(0);
+      expect(started).toBeGreaterThan(hint);
+      expect(lastLine(login.output)).toBe("scv: pi: done; 1 provider sign-in in auth.json");
 
-    const logout = scv(["agents", "logout", "pi"]);
-    expect(logout.code).toBe(0);
-    expect(logout.stderr).toBe("scv: pi: signed out; removed .pi/agent/auth.json\n");
-    expect(scv(["agents", "status", "pi"]).code).toBe(4);
-  });
+      const logout = scv(["agents", "logout", "pi"]);
+      expect(logout.code).toBe(0);
+      expect(logout.stderr).toBe("scv: pi: signed out; removed .pi/agent/auth.json\n");
+      expect(scv(["agents", "status", "pi"]).code).toBe(4);
+    },
+  );
 
-  it("pi: leaving without signing in is exit 4 with what to do", () => {
-    const login = scv(["agents", "login", "pi"], "/quit\n");
+  it.skipIf(!hasScript)("pi: leaving without signing in is exit 4 with what to do", async () => {
+    const login = await scvInTerminal(["agents", "login", "pi"], "/quit\n");
     expect(login.code).toBe(4);
-    expect(lastLine(login.stderr)).toBe(
+    expect(lastLine(login.output)).toBe(
       "scv: pi is still not signed in (no key or sign-in in auth.json or models.json) — run again: scv agents login pi",
     );
   });
 
-  it("copilot: unchecked status says how to check; interactive logout shows its hint", () => {
-    const login = scv(["agents", "login", "copilot"], "/login\n/exit\n");
-    expect(login.code).toBe(0);
-    expect(login.stderr).toBe(
-      "scv: GitHub Copilot CLI opens now in its private home — run /login, then /exit\n" +
-        "scv: copilot: done; installed; sign-in not checkable — `scv agents check copilot` tries a real call\n",
+  it("without a terminal, an interactive sign-in is refused at once, naming what works instead", () => {
+    const pi = scv(["agents", "login", "pi"], "/login\n/quit\n");
+    expect(pi.code).toBe(2);
+    expect(pi.stderr).toBe(
+      "scv: pi's own sign-in screen asks at a terminal, and there is none — run it in a terminal\n",
     );
-    const status = JSON.parse(scv(["agents", "status", "copilot", "--json"]).stdout);
-    expect(status).toMatchObject({
-      state: "unknown",
-      source: "unchecked",
-      detail: "installed; sign-in not checkable — `scv agents check copilot` tries a real call",
-    });
-    const logout = scv(["agents", "logout", "copilot"], "/logout\n/exit\n");
-    expect(logout.code).toBe(0);
-    expect(logout.stderr).toBe(
-      "scv: GitHub Copilot CLI opens now in its private home — run /logout, then /exit\n",
-    );
-    expect(logout.stdout).toContain("Signed out.");
+    expect(existsSync(join(scvHome, "agents", "pi"))).toBe(false);
+    const gemini = scv(["agents", "login", "gemini"]);
+    expect(gemini.code).toBe(3);
+    expect(gemini.stderr).toMatch(/^scv: Gemini CLI is not installed/);
   });
+
+  it.skipIf(!hasScript)(
+    "copilot: unchecked status says how to check; interactive logout shows its hint",
+    async () => {
+      const login = await scvInTerminal(["agents", "login", "copilot"], "/login\n/exit\n");
+      expect(login.code).toBe(0);
+      expect(login.output).toContain(
+        "scv: GitHub Copilot CLI opens now in its private home — run /login, then /exit\n",
+      );
+      expect(lastLine(login.output)).toBe(
+        "scv: copilot: done; installed; sign-in not checkable — `scv agents check copilot` tries a real call",
+      );
+      const status = JSON.parse(scv(["agents", "status", "copilot", "--json"]).stdout);
+      expect(status).toMatchObject({
+        state: "unknown",
+        source: "unchecked",
+        detail: "installed; sign-in not checkable — `scv agents check copilot` tries a real call",
+      });
+      const logout = await scvInTerminal(["agents", "logout", "copilot"], "/logout\n/exit\n");
+      expect(logout.code).toBe(0);
+      expect(logout.output).toContain(
+        "scv: GitHub Copilot CLI opens now in its private home — run /logout, then /exit\n",
+      );
+      expect(logout.output).toContain("Signed out.");
+      // Without a terminal its own sign-out cannot run: refused, not left waiting.
+      const headless = scv(["agents", "logout", "copilot"]);
+      expect(headless.code).toBe(2);
+      expect(headless.stderr).toBe(
+        "scv: GitHub Copilot CLI's own sign-out asks at a terminal, and there is none — run it in a terminal\n",
+      );
+    },
+  );
 
   it("a flag the row does not offer is a usage error", () => {
     expect(scv(["agents", "login", "copilot", "--with-api-key"]).stderr).toBe(
@@ -478,6 +599,59 @@ describe("gemini and qwen: --with-api-key into the files the lab's recipes use",
       security: { auth: { selectedType: "openai" } },
     });
     expect(mode(settings)).toBe(0o600);
+  });
+});
+
+describe("gemini and qwen: logout removes the key scv stored, with no CLI and no terminal", () => {
+  it("gemini: the key and its selection go, the endpoint stays; its own sign-in needs its own screen", () => {
+    mkdirSync(join(scvHome, "agents", "gemini", ".gemini"), { recursive: true });
+    writeFileSync(agentFile("gemini", ".gemini/.env"), "GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9\n");
+    expect(scv(["agents", "login", "gemini", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+    const logout = scv(["agents", "logout", "gemini"]);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toBe(
+      "scv: gemini: signed out; removed GEMINI_API_KEY in .gemini/.env, security.auth.selectedType in .gemini/settings.json\n",
+    );
+    expect(readFileSync(agentFile("gemini", ".gemini/.env"), "utf8")).toBe(
+      "GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9\n",
+    );
+    expect(JSON.parse(readFileSync(agentFile("gemini", ".gemini/settings.json"), "utf8"))).toEqual({});
+    expect(scv(["agents", "logout", "gemini"]).stderr).toBe(
+      "scv: gemini: nothing to remove — it was not signed in\n",
+    );
+
+    // A sign-in of the CLI's own (Login with Google) is the CLI's to remove, in its own screen.
+    expect(scv(["agents", "login", "gemini", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+    writeFileSync(
+      agentFile("gemini", ".gemini/oauth_creds.json"),
+      '{"refresh_token":"CANARY-REFRESH-TOKEN"}',
+    );
+    const bin = join(root, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "gemini"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    env.PATH = `${bin}:${env.PATH}`;
+    const own = scv(["agents", "logout", "gemini"]);
+    expect(own.code).toBe(2);
+    expect(own.stderr).toBe(
+      "scv: gemini: removed GEMINI_API_KEY in .gemini/.env, security.auth.selectedType in .gemini/settings.json\n" +
+        "scv: Gemini CLI's own sign-out (.gemini/oauth_creds.json remain) asks at a terminal, and there is none — run it in a terminal\n",
+    );
+    expect(readFileSync(agentFile("gemini", ".gemini/.env"), "utf8")).not.toContain("CANARY");
+  });
+
+  it("qwen: the key leaves the env block, the endpoint stays", () => {
+    mkdirSync(join(scvHome, "agents", "qwen", ".qwen"), { recursive: true });
+    writeFileSync(
+      agentFile("qwen", ".qwen/settings.json"),
+      JSON.stringify({ env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" } }),
+    );
+    expect(scv(["agents", "login", "qwen", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+    const logout = scv(["agents", "logout", "qwen"]);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toBe("scv: qwen: signed out; removed OPENAI_API_KEY in .qwen/settings.json\n");
+    expect(JSON.parse(readFileSync(agentFile("qwen", ".qwen/settings.json"), "utf8"))).toEqual({
+      env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
+    });
   });
 });
 

@@ -44,15 +44,17 @@ const CLAUDE_ACCOUNT: KeyStore = {
 };
 const CODEX: ApiKeyStore = { kind: "codex-auth", auth: "auth.json", loginArgs: ["login", "--with-api-key"] };
 const GEMINI: ApiKeyStore = {
-  kind: "gemini-env",
-  env: ".gemini/.env",
-  settings: ".gemini/settings.json",
+  kind: "selected-key",
   variable: "GEMINI_API_KEY",
+  dotenv: ".gemini/.env",
+  settings: ".gemini/settings.json",
+  selectedType: "gemini-api-key",
 };
 const QWEN: ApiKeyStore = {
-  kind: "qwen-settings",
-  settings: ".qwen/settings.json",
+  kind: "selected-key",
   variable: "OPENAI_API_KEY",
+  settings: ".qwen/settings.json",
+  selectedType: "openai",
 };
 const DSH: ApiKeyStore = { kind: "dsh-refs", path: ".dsh/.credentials.yaml", variable: "DEEPSEEK_API_KEY" };
 const GROK: KeyStore = { kind: "grok", auth: ".grok/auth.json", config: ".grok/config.toml" };

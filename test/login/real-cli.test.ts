@@ -1,13 +1,16 @@
-// Sign-in against the real Codex and Claude Code, where the contract suite's pinned install exists
+// Sign-in against the real CLIs, where the contract suite's pinned install exists
 // (scripts/install-real-clis.mjs; skipped otherwise). Everything here is offline: `codex login
 // --with-api-key`, `codex login status`, `codex logout` and `claude auth status|logout` only read
-// and write files. It proves the files scv writes are the ones the real CLIs read.
+// and write files. It proves the files scv writes are the ones the real CLIs read, that logout takes
+// away what they would sign in with, and that a sign-in that needs a terminal is not started
+// without one (the real `codex login` and `opencode auth login` would wait forever).
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
 
 const SCV = resolve("dist/scv.js");
 
@@ -42,12 +45,12 @@ afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function scv(args: readonly string[], input = "") {
+function scv(args: readonly string[], input = "", timeout = 60_000) {
   const result = spawnSync(process.execPath, [SCV, ...args], {
     env,
     input,
     encoding: "utf8",
-    timeout: 60_000,
+    timeout,
   });
   for (const fragment of FRAGMENTS) {
     expect(result.stdout).not.toContain(fragment);
@@ -100,4 +103,47 @@ describe.skipIf(BIN === undefined)("real CLIs", () => {
     expect(logout.stdout).toContain("Successfully logged out");
     expect(scv(["agents", "status", "claude-ai"]).code).toBe(4);
   });
+
+  it.each(["gemini", "qwen"])(
+    "%s: logout removes the key login --with-api-key wrote, without opening the CLI, and the CLI has none then",
+    (cli) => {
+      expect(scv(["agents", "login", cli, "--with-api-key"], `${KEY}\n`).code).toBe(0);
+      const logout = scv(["agents", "logout", cli], "", 20_000);
+      expect(logout.code).toBe(0);
+      expect(logout.stderr).toMatch(new RegExp(`^scv: ${cli}: signed out; removed `));
+      const home = join(root, "scv", "agents", cli);
+      for (const file of [".gemini/.env", ".gemini/settings.json", ".qwen/settings.json"]) {
+        if (existsSync(join(home, file))) expect(readFileSync(join(home, file), "utf8")).not.toContain(KEY);
+      }
+      // The real CLI, asked for a turn: no key, so no model call (nothing listens anyway), and it says
+      // it is not signed in.
+      const turn = scv(["delegate", cli, "say hi", "--json", "--timeout", "60s"], "", 90_000);
+      expect(turn.code).toBe(4);
+    },
+  );
+
+  it.each([
+    ["codex", "`codex login` finishes in a browser on this machine or at a terminal, and there is neither"],
+    ["opencode", "`opencode auth login` asks at a terminal, and there is none"],
+  ])(
+    "%s: its own sign-in is not started without a terminal (or a display), and the way instead is real",
+    (cli, said) => {
+      const started = Date.now();
+      const run = scv(["agents", "login", cli], "", 20_000);
+      expect(run.code).toBe(2);
+      expect(run.stderr.startsWith(`scv: ${said} — `)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const login = (ADAPTERS as readonly AdapterDescriptor[]).find((entry) => entry.name === cli)?.login;
+      const deviceCode = login?.kind === "command" ? (login.deviceCode ?? []) : [];
+      if (deviceCode.length > 0) {
+        // The device code named is a flag of the installed CLI's own sign-in.
+        const help = spawnSync(join(BIN ?? "", cli), ["login", "--help"], {
+          encoding: "utf8",
+          timeout: 60_000,
+        });
+        for (const flag of deviceCode) expect(help.stdout).toContain(flag);
+        expect(run.stderr).toContain(`scv agents login ${cli} -- ${deviceCode.join(" ")}`);
+      }
+    },
+  );
 });

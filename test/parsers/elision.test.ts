@@ -8,8 +8,16 @@ import { generateStream, type StreamFormat, type StreamTally } from "../../bench
 import type { OutputFormatKind } from "../../src/adapters.js";
 import { claudeElidable } from "../../src/parsers/claude-wire.js";
 import { codexElidable } from "../../src/parsers/codex-jsonl.js";
-import { createParser } from "../../src/parsers/index.js";
-import { endWith, type FeedOptions, FIXTURES, feed, fixtureEnd, fixtureStdout, type Run } from "./run.js";
+import {
+  createParser,
+  endWith,
+  type FeedOptions,
+  FIXTURES,
+  feed,
+  fixtureEnd,
+  fixtureStdout,
+  type Run,
+} from "./run.js";
 
 const FORMAT_OF_CLI: Readonly<Record<string, OutputFormatKind>> = {
   claude: "claude-stream-json",

@@ -60,6 +60,12 @@ describe("classifyErrorText", () => {
     ["403 Permission denied: this project is not allowed to use model gemini-mock-denied.", "model"],
     ["Error: code: model_not_found", "model"],
     ["Unknown model: sonnet-9", "model"],
+    // A model that must be given and was not (Copilot CLI's bring-your-own-key mode).
+    [
+      "BYOK providers require an explicit model. Run `copilot help providers` for configuration details.",
+      "model",
+    ],
+    ["Error: no model specified", "model"],
     ["403 Forbidden", "auth"],
     [
       "Model metadata for `gpt-local` not found. Defaulting to fallback metadata; this can degrade performance and cause issues.",

@@ -572,6 +572,17 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
     "signed-out",
     stderrOnly(false, { kind: "auth", message: "Error: No authentication information found." }),
   ],
+  // Its own provider configured but no model: refused before any request, on stderr only.
+  [
+    "copilot-json",
+    "copilot",
+    "byok-no-model",
+    stderrOnly(false, {
+      kind: "model",
+      message:
+        "exited with code 1 without a final result event (stderr: BYOK providers require an explicit model. Run `copilot help providers` for configuration details.)",
+    }),
+  ],
   // A plain-text login prompt: signed out, however the process was ended.
   [
     "amp-stream-json",

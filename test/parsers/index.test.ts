@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ADAPTERS } from "../../src/adapters.js";
-import { createParser, PARSER_FACTORIES } from "../../src/parsers/index.js";
-import { loadParser } from "../../src/parsers/load.js";
+import { loadParser, OUTPUT_FORMAT_KINDS } from "../../src/parsers/index.js";
 import { parse } from "./run.js";
 
-describe("createParser", () => {
-  it("gives every adapter's output format a parser that reads its own shape", () => {
+describe("loadParser", () => {
+  it("gives every adapter's output format a parser that reads its own shape", async () => {
     for (const entry of ADAPTERS) {
-      const parser = createParser(entry.output.kind);
+      const parser = (await loadParser(entry.output.kind))();
       // A structured parser does not take a plain line for a reply; the text parser does.
       parser.push("plain words");
       const turn = parser.finish({ exitCode: 0, signal: null, stderrTail: "" });
@@ -16,17 +15,13 @@ describe("createParser", () => {
     }
   });
 
-  it("returns a fresh parser each time", () => {
-    const first = createParser("codex-jsonl");
-    first.push('{"type":"thread.started","thread_id":"a"}');
+  it("has a parser for every format, each a factory of fresh parsers", async () => {
+    expect(new Set(ADAPTERS.map((entry) => entry.output.kind)).size).toBeLessThanOrEqual(
+      OUTPUT_FORMAT_KINDS.length,
+    );
+    const create = await loadParser("codex-jsonl");
+    create().push('{"type":"thread.started","thread_id":"a"}');
+    expect(create()).not.toBe(create());
     expect(parse("codex-jsonl", "").turn.sessionId).toBeUndefined();
-  });
-});
-
-describe("loadParser", () => {
-  it("imports, for every format, the very factory the eager map holds", async () => {
-    for (const format of Object.keys(PARSER_FACTORIES) as (keyof typeof PARSER_FACTORIES)[]) {
-      expect(await loadParser(format), format).toBe(PARSER_FACTORIES[format]);
-    }
   });
 });

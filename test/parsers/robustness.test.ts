@@ -3,8 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { OutputFormatKind } from "../../src/adapters.js";
-import { createParser } from "../../src/parsers/index.js";
-import { feed, fixtureEnd, fixtureStdout } from "./run.js";
+import { createParser, feed, fixtureEnd, fixtureStdout } from "./run.js";
 
 const SUCCESSFUL_CAPTURES: readonly (readonly [OutputFormatKind, string, string])[] = [
   ["claude-stream-json", "claude", "turn1"],

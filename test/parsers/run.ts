@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { OutputFormatKind } from "../../src/adapters.js";
 import type { ElisionLimits } from "../../src/parsers/elision.js";
-import { createParser } from "../../src/parsers/index.js";
+import { loadParser, OUTPUT_FORMAT_KINDS, type ParserFactory } from "../../src/parsers/index.js";
 import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/parsers/types.js";
 import { createLineFramer } from "../../src/transport/framing.js";
 
@@ -13,6 +13,18 @@ export interface Run {
   readonly events: TurnEvent[];
   /** The characters of the lines the parser was handed (after any elision). */
   readonly parsedChars: number;
+}
+
+/** Every format's parser, loaded once, so that the helpers below run synchronously. */
+const FACTORIES = new Map<OutputFormatKind, ParserFactory>(
+  await Promise.all(OUTPUT_FORMAT_KINDS.map(async (kind) => [kind, await loadParser(kind)] as const)),
+);
+
+/** A fresh parser of `format`. */
+export function createParser(format: OutputFormatKind): StreamParser {
+  const factory = FACTORIES.get(format);
+  if (factory === undefined) throw new Error(`no parser for ${format}`);
+  return factory();
 }
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));

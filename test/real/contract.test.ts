@@ -79,6 +79,17 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
     expect(result.mode, `${who}: the mode scv read (${report.kind}) under --policy ${policy}`).toBe(want);
   }
 
+  /** A refused sign-in's hint: the CLI's own sign-in, or, for a CLI the lab points at the mock as a
+   * provider of the user's own (copilot), the key given in scv's config. */
+  function expectSignInHint(hint: string | null, run: string): void {
+    const own = entry.providerEnvironment;
+    if (own !== undefined && agentEnv[own.endpoint] !== undefined) {
+      expect(hint, run).toMatch(new RegExp(`^check ${own.key} in \\[agents\\.${cli}\\.env\\]`));
+    } else {
+      expect(hint, run).toBe(`run: scv agents login ${cli}`);
+    }
+  }
+
   async function status(): Promise<{ state: string; detail: string; version: string | null }> {
     const run = await lab.scv(["agents", "status", cli, "--json"], { limitMs: 60_000 });
     expect([0, 4], describeRun(run)).toContain(run.code);
@@ -230,7 +241,7 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
     mock.setMode("ok");
     const result = expectTurn(cli, run, 4);
     expect(result.status).toBe("failed");
-    expect(result.hint, describeRun(run)).toBe(`run: scv agents login ${cli}`);
+    expectSignInHint(result.hint, describeRun(run));
     expect(mock.requests.slice(from).some((request) => request.status === 401)).toBe(true);
   });
 
@@ -248,7 +259,7 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
       ).toBe(true);
       if (mode === "403-model" && profile.modelRefusalHidden !== undefined) {
         // Nothing in what the CLI printed names the model (profiles.ts says why).
-        expect(expectTurn(cli, run, 4).hint).toBe(`run: scv agents login ${cli}`);
+        expectSignInHint(expectTurn(cli, run, 4).hint, describeRun(run));
         return;
       }
       const result = expectTurn(cli, run, 1);
@@ -335,6 +346,14 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
       expect(refused.code, describeRun(refused)).toBe(4);
       expect(refused.stderr).toContain(`scv agents login ${cli}`);
       expect(mock.requests.length, `${who}: the signed-out turn reached the model`).toBe(from);
+    } else if (profile.signIn === "api-key") {
+      // scv cannot tell, but the key it stored is gone: the CLI itself finds none and says so.
+      const from = mock.requests.length;
+      const after = await scvTurn([cli, "contract turn after logout"]);
+      expect(after.code, describeRun(after)).toBe(4);
+      for (const request of mock.requests.slice(from)) {
+        expect(wireText(request), `${who}: the key scv removed was still sent`).not.toContain(key);
+      }
     }
   });
 });

@@ -62,8 +62,8 @@ export const PROFILES: readonly Profile[] = [
     cli: "gemini",
     signIn: "api-key",
     // The row's status is "unchecked": scv cannot tell without a real call (`scv agents check`).
-    status: { before: "unknown", after: "unknown" },
-    logoutSkipped: "its logout is interactive (/auth inside the CLI)",
+    // Its logout removes the key scv stored; the status stays "unknown" (unchecked).
+    status: { before: "unknown", after: "unknown", afterLogout: "unknown" },
     // general.maxAttempts = 1: Gemini gives up on the first 429.
     rateLimit: { exits: [5], timeout: "60s" },
     usage: true,
@@ -72,8 +72,7 @@ export const PROFILES: readonly Profile[] = [
   {
     cli: "qwen",
     signIn: "api-key",
-    status: { before: "unknown", after: "unknown" },
-    logoutSkipped: "its logout is interactive (/auth inside the CLI)",
+    status: { before: "unknown", after: "unknown", afterLogout: "unknown" },
     // maxRetries 0 still leaves qwen's fixed inner loop of 7 quick attempts (10–30 s), then exit 5.
     rateLimit: { exits: [5], timeout: "90s" },
     usage: true,

@@ -29,7 +29,7 @@ describe("agentEnvironment", () => {
         for (const [name, dir] of entry.homeEnvironment)
           expect(env[name]).toBe(dir === "" ? HOME : `${HOME}/${dir}`);
         for (const [name, value] of entry.fixedEnvironment) expect(env[name]).toBe(value);
-        for (const [name, value] of entry.fullPermissionEnvironment) {
+        for (const [name, value] of entry.fullPermissionEnvironment ?? []) {
           expect(env[name]).toBe(policy === "auto" ? value : undefined);
         }
       }

@@ -20,7 +20,7 @@ import {
   snapshot,
   writePrivate,
 } from "./files.js";
-import type { InspectOptions, RemoveResult } from "./types.js";
+import type { ApiKeyStoreKind, InspectOptions, RemoveResult, StoreKind } from "./types.js";
 
 type ClaudeKeyStore = Extract<KeyStore, { kind: "claude-api-key" }>;
 type ClaudeAccountStore = Extract<KeyStore, { kind: "claude-account" }>;
@@ -30,7 +30,7 @@ export function claudeKeyHelper(keyPath: string): string {
   return `cat '${keyPath.replaceAll("'", `'\\''`)}'`;
 }
 
-export async function inspectClaudeKey(store: ClaudeKeyStore, home: string): Promise<StoreInspection> {
+async function inspectClaudeKey(store: ClaudeKeyStore, home: string): Promise<StoreInspection> {
   const keyPath = join(home, store.key);
   const conflict = (await exists(join(home, store.credentials)))
     ? `; ${store.credentials} also holds a Claude subscription sign-in`
@@ -65,7 +65,7 @@ export async function inspectClaudeKey(store: ClaudeKeyStore, home: string): Pro
 }
 
 /** Stores `key` and points the settings' `apiKeyHelper` at it; both or neither. */
-export async function saveClaudeKey(store: ClaudeKeyStore, home: string, key: string): Promise<void> {
+async function saveClaudeKey(store: ClaudeKeyStore, home: string, key: string): Promise<void> {
   const keyPath = join(home, store.key);
   const settingsPath = join(home, store.settings);
   const settings = await readSmall(settingsPath);
@@ -90,7 +90,7 @@ export async function saveClaudeKey(store: ClaudeKeyStore, home: string, key: st
 }
 
 /** A Claude subscription sign-in in the same home, which the API-key agent must not bill. */
-export async function claudeKeyConflict(store: ClaudeKeyStore, home: string): Promise<string | undefined> {
+async function claudeKeyConflict(store: ClaudeKeyStore, home: string): Promise<string | undefined> {
   if (!(await exists(join(home, store.credentials)))) return undefined;
   return (
     `${join(home, store.credentials)} also holds a Claude subscription sign-in; Claude Code uses the ` +
@@ -100,7 +100,7 @@ export async function claudeKeyConflict(store: ClaudeKeyStore, home: string): Pr
 
 /** Removes the key file and the `apiKeyHelper` scv wrote; other settings, and a helper scv did not
  * write, stay. */
-export async function removeClaudeKey(store: ClaudeKeyStore, home: string): Promise<RemoveResult> {
+async function removeClaudeKey(store: ClaudeKeyStore, home: string): Promise<RemoveResult> {
   const keyPath = join(home, store.key);
   const removed: string[] = [];
   const kept: string[] = [];
@@ -121,7 +121,7 @@ export async function removeClaudeKey(store: ClaudeKeyStore, home: string): Prom
   return { removed, kept };
 }
 
-export async function inspectClaudeAccount(
+async function inspectClaudeAccount(
   store: ClaudeAccountStore,
   home: string,
   options: InspectOptions,
@@ -158,3 +158,22 @@ export async function inspectClaudeAccount(
   }
   return { state: "signed-in", detail: `${what}${mode}` };
 }
+
+export const claudeKeyStore: ApiKeyStoreKind<ClaudeKeyStore> = {
+  files: (store) => [store.key, store.settings, store.credentials],
+  keyFile: (store) => store.key,
+  inspect: inspectClaudeKey,
+  save: saveClaudeKey,
+  conflict: claudeKeyConflict,
+  remove: removeClaudeKey,
+};
+
+export const claudeAccountStore: StoreKind<ClaudeAccountStore> = {
+  files: (store) => [store.credentials, store.config],
+  inspect: inspectClaudeAccount,
+  // `.claude.json` is the CLI's whole config (projects, settings), not a credential.
+  remove: async (store, home) => ({
+    removed: (await removeFile(join(home, store.credentials))) ? [store.credentials] : [],
+    kept: [],
+  }),
+};

@@ -16,12 +16,9 @@ import {
   type StoreInspection,
   snapshot,
 } from "./files.js";
-import type { CliRunner, RemoveResult } from "./types.js";
+import type { ApiKeyStoreKind, CliRunner, RemoveResult } from "./types.js";
 
 type CodexStore = Extract<KeyStore, { kind: "codex-auth" }>;
-
-/** How long `codex login --with-api-key` may take; it only writes a file (the lab: ~0.1 s). */
-const LOGIN_TIMEOUT_MS = 30_000;
 
 type CodexAuth = "api-key" | "chatgpt" | "none";
 
@@ -47,7 +44,7 @@ export function codexImportRefusal(text: string): string | undefined {
   return undefined;
 }
 
-export async function inspectCodex(store: CodexStore, home: string): Promise<StoreInspection> {
+async function inspectCodex(store: CodexStore, home: string): Promise<StoreInspection> {
   const file = await readSmall(join(home, store.auth));
   if (file.kind === "unreadable") {
     return { state: "unknown", detail: `${store.auth} cannot be read (${file.reason})` };
@@ -85,7 +82,7 @@ async function usesKeyring(home: string): Promise<boolean> {
 }
 
 /** A ChatGPT sign-in that storing an API key replaces. */
-export async function codexConflict(store: CodexStore, home: string): Promise<string | undefined> {
+async function codexConflict(store: CodexStore, home: string): Promise<string | undefined> {
   const file = await readSmall(join(home, store.auth));
   const auth = file.kind === "text" ? parseJsonObject(file.text) : undefined;
   if (auth === undefined || codexAuthKind(auth) !== "chatgpt") return undefined;
@@ -94,14 +91,14 @@ export async function codexConflict(store: CodexStore, home: string): Promise<st
 
 /** Runs the CLI's own `login --with-api-key`; on any failure the earlier `auth.json` (or none) is put
  * back, so a failed login leaves no partial credential file. */
-export async function saveCodex(store: CodexStore, home: string, key: string, run: CliRunner): Promise<void> {
+async function saveCodex(store: CodexStore, home: string, key: string, run: CliRunner): Promise<void> {
   const authPath = join(home, store.auth);
   const before = await snapshot(authPath);
   const result = await run(store.loginArgs, `${key}\n`);
   // Its output is not shown: a CLI may echo part of what it was given.
   let failure: string | undefined;
   if (result.spawnError !== undefined) failure = `could not be started (${result.spawnError})`;
-  else if (result.timedOut) failure = `did not finish within ${LOGIN_TIMEOUT_MS / 1000}s`;
+  else if (result.timedOut) failure = "did not finish within its time limit";
   else if (result.code !== 0) failure = `failed (exit ${result.code ?? "by a signal"})`;
   else if ((await inspectCodex(store, home)).state !== "signed-in") failure = `wrote no key to ${store.auth}`;
   if (failure !== undefined) {
@@ -110,8 +107,15 @@ export async function saveCodex(store: CodexStore, home: string, key: string, ru
   }
 }
 
-export const CODEX_LOGIN_TIMEOUT_MS = LOGIN_TIMEOUT_MS;
-
-export async function removeCodex(store: CodexStore, home: string): Promise<RemoveResult> {
+async function removeCodex(store: CodexStore, home: string): Promise<RemoveResult> {
   return { removed: (await removeFile(join(home, store.auth))) ? [store.auth] : [], kept: [] };
 }
+
+export const codexStore: ApiKeyStoreKind<CodexStore> = {
+  files: (store) => [store.auth],
+  keyFile: (store) => store.auth,
+  inspect: inspectCodex,
+  save: saveCodex,
+  conflict: codexConflict,
+  remove: removeCodex,
+};

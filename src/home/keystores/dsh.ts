@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { KeyStore } from "../../adapters.js";
 import { looseModeNote, readSmall, removeFile, type StoreInspection, writePrivate } from "./files.js";
-import type { RemoveResult } from "./types.js";
+import type { ApiKeyStoreKind, RemoveResult } from "./types.js";
 
 type DshStore = Extract<KeyStore, { kind: "dsh-refs" }>;
 
@@ -61,7 +61,7 @@ export function dshWith(text: string, variable: string, value: string | undefine
   return rebuilt.length === 0 ? "" : `${rebuilt.join("\n")}\n`;
 }
 
-export async function inspectDsh(store: DshStore, home: string): Promise<StoreInspection> {
+async function inspectDsh(store: DshStore, home: string): Promise<StoreInspection> {
   const file = await readSmall(join(home, store.path));
   if (file.kind === "unreadable")
     return { state: "unknown", detail: `${store.path} cannot be read (${file.reason})` };
@@ -73,7 +73,7 @@ export async function inspectDsh(store: DshStore, home: string): Promise<StoreIn
   return { state: "signed-in", detail: `API key in ${store.path}${looseModeNote(file.mode)}` };
 }
 
-export async function saveDsh(store: DshStore, home: string, key: string): Promise<void> {
+async function saveDsh(store: DshStore, home: string, key: string): Promise<void> {
   const path = join(home, store.path);
   const file = await readSmall(path);
   if (file.kind === "unreadable") throw new Error(`${store.path} cannot be read (${file.reason})`);
@@ -81,7 +81,7 @@ export async function saveDsh(store: DshStore, home: string, key: string): Promi
 }
 
 /** Removes `refs.<variable>`, and the file when nothing else is left in it. */
-export async function removeDsh(store: DshStore, home: string): Promise<RemoveResult> {
+async function removeDsh(store: DshStore, home: string): Promise<RemoveResult> {
   const path = join(home, store.path);
   const file = await readSmall(path);
   if (file.kind !== "text" || dshRef(file.text, store.variable) === undefined)
@@ -94,3 +94,12 @@ export async function removeDsh(store: DshStore, home: string): Promise<RemoveRe
   await writePrivate(path, rest);
   return { removed: [`refs.${store.variable} in ${store.path}`], kept: [] };
 }
+
+export const dshStore: ApiKeyStoreKind<DshStore> = {
+  files: (store) => [store.path],
+  keyFile: (store) => store.path,
+  inspect: inspectDsh,
+  save: saveDsh,
+  conflict: async () => undefined,
+  remove: removeDsh,
+};

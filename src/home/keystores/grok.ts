@@ -10,12 +10,14 @@ import {
   looseModeNote,
   parseJsonObject,
   readSmall,
+  removeFile,
   type StoreInspection,
 } from "./files.js";
+import type { RemoveResult, StoreKind } from "./types.js";
 
 type GrokStore = Extract<KeyStore, { kind: "grok" }>;
 
-export async function inspectGrok(store: GrokStore, home: string): Promise<StoreInspection> {
+async function inspectGrok(store: GrokStore, home: string): Promise<StoreInspection> {
   const auth = await readSmall(join(home, store.auth));
   if (auth.kind === "unreadable") {
     return { state: "unknown", detail: `${store.auth} cannot be read (${auth.reason})` };
@@ -50,3 +52,14 @@ function hasApiKey(value: unknown, depth = 0): boolean {
     ([name, inner]) => (name === "api_key" && isFilled(inner)) || hasApiKey(inner, depth + 1),
   );
 }
+
+export const grokStore: StoreKind<GrokStore> = {
+  files: (store) => [store.auth, store.config],
+  inspect: inspectGrok,
+  async remove(store, home): Promise<RemoveResult> {
+    const removed = (await removeFile(join(home, store.auth))) ? [store.auth] : [];
+    // A key in a model profile of config.toml is in the CLI's own shape; scv leaves the file alone.
+    const left = await inspectGrok(store, home);
+    return { removed, kept: left.state === "signed-in" ? [`the API key in ${store.config}`] : [] };
+  },
+};

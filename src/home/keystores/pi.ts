@@ -15,12 +15,12 @@ import {
   type StoreInspection,
   writePrivate,
 } from "./files.js";
-import type { RemoveResult } from "./types.js";
+import type { RemoveResult, StoreKind } from "./types.js";
 
 type PiStore = Extract<KeyStore, { kind: "pi" }>;
 
 /** The files of the store, relative to the agent home. */
-export function piFiles(store: PiStore): string[] {
+function piFiles(store: PiStore): string[] {
   return [`${store.dir}/auth.json`, `${store.dir}/models.json`];
 }
 
@@ -28,7 +28,7 @@ function plural(count: number, one: string): string {
   return count === 1 ? `1 ${one}` : `${count} ${one}s`;
 }
 
-export async function inspectPi(store: PiStore, home: string): Promise<StoreInspection> {
+async function inspectPi(store: PiStore, home: string): Promise<StoreInspection> {
   const [authName, modelsName] = piFiles(store) as [string, string];
   const found: string[] = [];
   let loose = "";
@@ -62,7 +62,7 @@ export async function inspectPi(store: PiStore, home: string): Promise<StoreInsp
 
 /** `auth.json` holds only credentials and goes whole; in `models.json` only the providers' `apiKey`
  * fields go — the provider and model definitions are the user's configuration, not a sign-in. */
-export async function removePi(store: PiStore, home: string): Promise<RemoveResult> {
+async function removePi(store: PiStore, home: string): Promise<RemoveResult> {
   const [authName, modelsName] = piFiles(store) as [string, string];
   const removed: string[] = [];
   const kept: string[] = [];
@@ -95,3 +95,5 @@ export async function removePi(store: PiStore, home: string): Promise<RemoveResu
   }
   return { removed, kept };
 }
+
+export const piStore: StoreKind<PiStore> = { files: piFiles, inspect: inspectPi, remove: removePi };

@@ -1,0 +1,105 @@
+// `scv agents logout <agent>`: removes the agent's sign-in from its private home, the way its row
+// says — the CLI's own sign-out (src/commands/own-sign-in.ts), scv removing its key store's
+// credentials, or the CLI opened interactively. Whatever scv itself stored (a key written by
+// `login --with-api-key`) scv removes itself, with no CLI and no terminal; the CLI is opened only
+// where a sign-in of its own may remain.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { type AdapterDescriptor, unreachable } from "../adapters.js";
+import { requireAgent } from "../agents.js";
+import type { CliIo } from "../cli/io.js";
+import { type Config, loadConfig } from "../config.js";
+import { EXIT, ScvError } from "../errors.js";
+import { ensureAgentHome } from "../home/agent-home.js";
+import { type RemoveResult, removeStore, storeFiles } from "../home/keystore.js";
+import { agentHome } from "../home/paths.js";
+import { helperEnvironment, signInState } from "./agents-status.js";
+import { apiKeyStoreOf, requireInstalled, requireReachable, runOwnCommand } from "./own-sign-in.js";
+
+export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<number> {
+  const entry = requireAgent(agent);
+  const { config } = loadConfig(io.env);
+  const logout = entry.logout;
+  const retry = `scv agents logout ${entry.name}`;
+  switch (logout.kind) {
+    case "command": {
+      const command = [entry.command, ...logout.args].join(" ");
+      const path = requireInstalled(entry, config, io.env);
+      requireReachable(io, entry, logout.needs, `\`${command}\``, []);
+      const home = ensureAgentHome(entry.name, io.env);
+      await runOwnCommand(io, path, logout.args, logout.needs, {
+        env: helperEnvironment(entry, config, io.env),
+        cwd: home,
+        command,
+        retry,
+      });
+      // Its exit status alone is not proof: `codex logout` exits 0 whether or not it removed anything.
+      const after = await signInState(entry, path, config, io.env);
+      if (after.state === "signed-in") {
+        throw new ScvError(
+          "AGENT_FAILED",
+          `${entry.name} is still signed in after \`${command}\` (${after.detail}) — run it again: ${retry}`,
+        );
+      }
+      io.stderr.write(`scv: ${entry.name}: signed out\n`);
+      return EXIT.ok;
+    }
+    case "stored": {
+      const home = agentHome(entry.name, io.env);
+      const result = existsSync(home) ? await removeStore(logout.store, home) : { removed: [], kept: [] };
+      tellRemoved(io, entry, result);
+      return EXIT.ok;
+    }
+    case "interactive":
+      return interactiveLogout(io, entry, config, logout.args, logout.hint);
+    default:
+      return unreachable(logout);
+  }
+}
+
+/** The key scv stored goes first. The CLI's own sign-out screen is opened only where the CLI may
+ * hold a sign-in of its own: scv stored nothing for it, or one of its other credential files is
+ * there. */
+async function interactiveLogout(
+  io: CliIo,
+  entry: AdapterDescriptor,
+  config: Config,
+  args: readonly string[],
+  hint: string,
+): Promise<number> {
+  const home = agentHome(entry.name, io.env);
+  const store = apiKeyStoreOf(entry.login);
+  const result: RemoveResult =
+    store !== undefined && existsSync(home) ? await removeStore(store, home) : { removed: [], kept: [] };
+  const scvs = store === undefined ? [] : storeFiles(store);
+  const others = entry.credentialFiles.filter((file) => !scvs.includes(file) && existsSync(join(home, file)));
+  if (store !== undefined && others.length === 0) {
+    tellRemoved(io, entry, result);
+    return EXIT.ok;
+  }
+  if (result.removed.length > 0) {
+    io.stderr.write(`scv: ${entry.name}: removed ${result.removed.join(", ")}\n`);
+  }
+  const left = others.length === 0 ? "" : ` (${others.join(", ")} remain)`;
+  const path = requireInstalled(entry, config, io.env);
+  requireReachable(io, entry, "terminal", `${entry.product}'s own sign-out${left}`, []);
+  ensureAgentHome(entry.name, io.env);
+  io.stderr.write(`scv: ${entry.product} opens now in its private home — ${hint}\n`);
+  await runOwnCommand(io, path, args, "terminal", {
+    env: helperEnvironment(entry, config, io.env),
+    cwd: home,
+    command: [entry.command, ...args].join(" "),
+    retry: `scv agents logout ${entry.name}`,
+  });
+  return EXIT.ok;
+}
+
+function tellRemoved(io: CliIo, entry: AdapterDescriptor, result: RemoveResult): void {
+  io.stderr.write(
+    result.removed.length === 0
+      ? `scv: ${entry.name}: nothing to remove — it was not signed in\n`
+      : `scv: ${entry.name}: signed out; removed ${result.removed.join(", ")}\n`,
+  );
+  for (const item of result.kept) io.stderr.write(`scv: ${entry.name}: left ${item}\n`);
+}

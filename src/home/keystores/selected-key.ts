@@ -1,0 +1,143 @@
+// Gemini CLI and its fork Qwen Code with an API key: the key as a variable in a dotenv file
+// (`GEMINI_API_KEY` in `~/.gemini/.env`) or in the `env` block of the JSON settings
+// (`OPENAI_API_KEY` in `~/.qwen/settings.json`), and `security.auth.selectedType` in those settings
+// selecting it — the lab's working recipes. An endpoint beside the key (`GOOGLE_GEMINI_BASE_URL`,
+// `OPENAI_BASE_URL`) stays where it is. (Gemini CLI reads that .env only in a trusted folder; scv's
+// headless args pass `--skip-trust`.) Without a selection, both CLIs pick the key up from its
+// variable, so a missing one does not count against the sign-in.
+
+import { join } from "node:path";
+import type { KeyStore } from "../../adapters.js";
+import {
+  dotenvValue,
+  dotenvWith,
+  isFilled,
+  jsonText,
+  looseModeNote,
+  parseJsonObject,
+  readSettingsObject,
+  readSmall,
+  removeFile,
+  restore,
+  type StoreInspection,
+  snapshot,
+  valueAt,
+  withValueAt,
+  writePrivate,
+} from "./files.js";
+import type { ApiKeyStoreKind, RemoveResult } from "./types.js";
+
+type SelectedKeyStore = Extract<KeyStore, { kind: "selected-key" }>;
+
+const SELECTION = ["security", "auth", "selectedType"] as const;
+
+/** Where the key lives in the settings JSON when there is no dotenv file. */
+function envPath(store: SelectedKeyStore): string[] {
+  return ["env", store.variable];
+}
+
+/** The key's file, its text (or none), and the key in it. */
+async function readKey(
+  store: SelectedKeyStore,
+  home: string,
+): Promise<{ state: "unreadable"; reason: string } | { state: "read"; key: unknown; mode?: number }> {
+  const file = store.dotenv ?? store.settings;
+  const read = await readSmall(join(home, file));
+  if (read.kind === "unreadable") return { state: "unreadable", reason: read.reason };
+  if (read.kind === "absent") return { state: "read", key: undefined };
+  if (store.dotenv !== undefined)
+    return { state: "read", key: dotenvValue(read.text, store.variable), mode: read.mode };
+  const settings = parseJsonObject(read.text);
+  if (settings === undefined) return { state: "unreadable", reason: "not a JSON object" };
+  return { state: "read", key: valueAt(settings, envPath(store)), mode: read.mode };
+}
+
+/** The sign-in the settings select, or undefined when they select none (or cannot be read). */
+async function selection(store: SelectedKeyStore, home: string): Promise<unknown> {
+  const settings = await readSmall(join(home, store.settings));
+  return settings.kind === "text" ? valueAt(parseJsonObject(settings.text), SELECTION) : undefined;
+}
+
+export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
+  files: (store) => (store.dotenv === undefined ? [store.settings] : [store.dotenv, store.settings]),
+
+  keyFile: (store) => store.dotenv ?? store.settings,
+
+  async inspect(store, home): Promise<StoreInspection> {
+    const file = store.dotenv ?? store.settings;
+    const key = await readKey(store, home);
+    if (key.state === "unreadable")
+      return { state: "unknown", detail: `${file} cannot be read (${key.reason})` };
+    if (!isFilled(key.key)) return { state: "signed-out", detail: `no ${store.variable} in ${file}` };
+    const selected = await selection(store, home);
+    if (selected !== undefined && selected !== store.selectedType) {
+      return { state: "unknown", detail: `API key present, but ${store.settings} selects another sign-in` };
+    }
+    return { state: "signed-in", detail: `API key in ${file}${looseModeNote(key.mode ?? 0o600)}` };
+  },
+
+  async conflict(store, home) {
+    const selected = await selection(store, home);
+    if (selected === undefined || selected === store.selectedType) return undefined;
+    return `${store.settings} selected another sign-in; it now selects the API key`;
+  },
+
+  /** The key where the CLI reads it and the selection of it; both or neither. */
+  async save(store, home, key) {
+    const settingsPath = join(home, store.settings);
+    const settings = await readSettingsObject(settingsPath, store.settings);
+    if (store.dotenv === undefined) {
+      // One atomic write: the key and the selection land together or not at all.
+      const withKey = withValueAt(settings, envPath(store), key);
+      await writePrivate(settingsPath, jsonText(withValueAt(withKey, SELECTION, store.selectedType)));
+      return;
+    }
+    const dotenvPath = join(home, store.dotenv);
+    const dotenv = await readSmall(dotenvPath);
+    if (dotenv.kind === "unreadable") throw new Error(`${store.dotenv} cannot be read (${dotenv.reason})`);
+    const before = [await snapshot(dotenvPath), await snapshot(settingsPath)];
+    try {
+      await writePrivate(
+        dotenvPath,
+        dotenvWith(dotenv.kind === "text" ? dotenv.text : "", store.variable, key),
+      );
+      await writePrivate(settingsPath, jsonText(withValueAt(settings, SELECTION, store.selectedType)));
+    } catch (error) {
+      await restore(before);
+      throw error;
+    }
+  },
+
+  /** Removes the key (a dotenv file too when nothing else is left in it) and the selection of it;
+   * every other line and setting stays. A home without the key is left as it is: a selection there
+   * is the user's own. */
+  async remove(store, home): Promise<RemoveResult> {
+    const removed: string[] = [];
+    const settingsPath = join(home, store.settings);
+    const settingsFile = await readSmall(settingsPath);
+    const before = settingsFile.kind === "text" ? parseJsonObject(settingsFile.text) : undefined;
+    let settings = before;
+    if (store.dotenv === undefined) {
+      if (settings === undefined || valueAt(settings, envPath(store)) === undefined)
+        return { removed, kept: [] };
+      settings = withValueAt(settings, envPath(store), undefined);
+      removed.push(`${store.variable} in ${store.settings}`);
+    } else {
+      const dotenvPath = join(home, store.dotenv);
+      const dotenv = await readSmall(dotenvPath);
+      if (dotenv.kind !== "text" || dotenvValue(dotenv.text, store.variable) === undefined) {
+        return { removed, kept: [] };
+      }
+      const rest = dotenvWith(dotenv.text, store.variable, undefined);
+      if (rest.trim() === "") await removeFile(dotenvPath);
+      else await writePrivate(dotenvPath, rest);
+      removed.push(`${store.variable} in ${store.dotenv}`);
+    }
+    if (settings !== undefined && valueAt(settings, SELECTION) === store.selectedType) {
+      settings = withValueAt(settings, SELECTION, undefined);
+      if (store.dotenv !== undefined) removed.push(`${SELECTION.join(".")} in ${store.settings}`);
+    }
+    if (settings !== before && settings !== undefined) await writePrivate(settingsPath, jsonText(settings));
+    return { removed, kept: [] };
+  },
+};

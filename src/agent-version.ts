@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { AdapterDescriptor } from "./adapters.js";
 import { runBounded } from "./transport/bounded.js";
-import { agentEnvironment } from "./transport/env.js";
+import { agentEnvironment, type IsolationSettings } from "./transport/env.js";
 import { cleanUpAtExit } from "./transport/groups.js";
 
 // On two cores gemini, pi, opencode and amp took 5–7 s to answer `--version` together (1.5–3 s alone),
@@ -126,6 +126,8 @@ export interface VersionRequest {
   readonly env: NodeJS.ProcessEnv;
   /** The agent's variables from scv's config. */
   readonly extra?: Readonly<Record<string, string>>;
+  /** The config's `[isolation]`. */
+  readonly isolation?: IsolationSettings;
 }
 
 /** The installed CLI's version: from its npm package when it has one, else its `--version` answer;
@@ -159,6 +161,7 @@ async function askVersion(request: VersionRequest): Promise<string | null> {
       home: scratch,
       policy: "default",
       extra: request.extra,
+      isolation: request.isolation,
     });
     const result = await runBounded(request.executable, ["--version"], {
       env: { ...env, TMPDIR: temp },

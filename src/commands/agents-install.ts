@@ -87,6 +87,7 @@ export async function agentsInstallCommand(
     executable: path,
     env: io.env,
     extra: agentSettings(config, entry.name).env,
+    isolation: config.isolation,
   });
   io.stderr.write(`scv: ${entry.name} ${version ?? "(version unknown)"} installed at ${path}\n`);
   const used = locateAgent(entry, config, io.env);

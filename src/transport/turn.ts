@@ -258,6 +258,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       home,
       policy: plan.policy,
       extra: plan.extraEnv,
+      isolation: context.config.isolation,
     });
     // The turn's tag and depth, scv's home and config and its own TMPDIR, set after isolation
     // removed every SCV_* variable.

@@ -1,7 +1,7 @@
 // Credential isolation and private homes, through the built scv: what reached each fake agent, and
 // what a turn did to the user's own HOME and to scv's agent homes.
 
-import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
@@ -101,6 +101,43 @@ describe("credential isolation", () => {
       env: { SCV_CONFIG: config },
     });
     expect(agentCalls(world)[0]?.env).toMatchObject({ IS_SANDBOX: "1", FROM: "flag", EMPTY: "" });
+  });
+
+  it("follows the config's [isolation]: strict passes only the allow-list and keep, and scv's own variables still come", async () => {
+    const config = join(world.root, "config.toml");
+    writeFileSync(
+      config,
+      `[isolation]\nstrict = true\nkeep = ["DATABASE_URL", "FAKE_AGENT_*"]\n[agents.gemini.env]\nIS_SANDBOX = "1"\n`,
+    );
+    const canaries = canaryVariables();
+    const run = await scv(world, ["delegate", "gemini", "Say hi"], {
+      env: { ...canaries, ...KEPT, EDITOR: "vi", SCV_CONFIG: config },
+    });
+    expect(run.exitCode).toBe(0);
+    const env = agentCalls(world)[0]?.env ?? {};
+    expect(Object.entries(env).filter(([, value]) => value.includes("canary-value-of-"))).toEqual([]);
+    expect(env).toMatchObject({
+      PATH: world.env.PATH,
+      LANG: KEPT.LANG,
+      TZ: KEPT.TZ,
+      HTTPS_PROXY: KEPT.HTTPS_PROXY,
+      NODE_EXTRA_CA_CERTS: KEPT.NODE_EXTRA_CA_CERTS,
+      DATABASE_URL: KEPT.DATABASE_URL,
+      IS_SANDBOX: "1",
+      GEMINI_TELEMETRY_ENABLED: "false",
+      SCV_HOME: world.scvHome,
+    });
+    for (const name of ["EDITOR", "NPM_TOKEN", "SSH_AUTH_SOCK", "AWS_REGION", "HF_HOME"])
+      expect(env[name], name).toBeUndefined();
+  });
+
+  it("removes the config's own names as well; other secrets pass by default", async () => {
+    const config = join(world.root, "config.toml");
+    writeFileSync(config, `[isolation]\nremove = ["NPM_TOKEN"]\n`);
+    await scv(world, ["delegate", "gemini", "Say hi"], { env: { ...KEPT, SCV_CONFIG: config } });
+    const env = agentCalls(world)[0]?.env ?? {};
+    expect(env.NPM_TOKEN).toBeUndefined();
+    expect(env).toMatchObject({ DATABASE_URL: KEPT.DATABASE_URL, SSH_AUTH_SOCK: KEPT.SSH_AUTH_SOCK });
   });
 });
 

@@ -13,6 +13,7 @@ import { createPiJsonParser } from "./pi-json.js";
 import { createQwenStreamJsonParser } from "./qwen-stream-json.js";
 import { createTextParser } from "./text.js";
 import type { StreamParser } from "./types.js";
+import { withCleanUsage } from "./usage.js";
 
 export const PARSER_FACTORIES: Readonly<Record<OutputFormatKind, () => StreamParser>> = {
   text: createTextParser,
@@ -27,6 +28,7 @@ export const PARSER_FACTORIES: Readonly<Record<OutputFormatKind, () => StreamPar
   "amp-stream-json": createAmpStreamJsonParser,
 };
 
+/** `format`'s parser, its usage cleaned as a turn's is (load.ts). */
 export function createParser(format: OutputFormatKind): StreamParser {
-  return PARSER_FACTORIES[format]();
+  return withCleanUsage(PARSER_FACTORIES[format]());
 }

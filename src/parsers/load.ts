@@ -4,6 +4,7 @@
 
 import type { OutputFormatKind } from "../adapters.js";
 import type { StreamParser } from "./types.js";
+import { withCleanUsage } from "./usage.js";
 
 type ParserFactory = () => StreamParser;
 
@@ -20,7 +21,9 @@ const LOADERS: Readonly<Record<OutputFormatKind, () => Promise<ParserFactory>>> 
   "amp-stream-json": async () => (await import("./amp-stream-json.js")).createAmpStreamJsonParser,
 };
 
-/** The factory of `format`'s parser, importing its module on first use. */
-export function loadParser(format: OutputFormatKind): Promise<ParserFactory> {
-  return LOADERS[format]();
+/** The factory of `format`'s parser, importing its module on first use; what it reports of usage
+ * is cleaned (usage.ts). */
+export async function loadParser(format: OutputFormatKind): Promise<ParserFactory> {
+  const create = await LOADERS[format]();
+  return () => withCleanUsage(create());
 }

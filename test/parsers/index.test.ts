@@ -24,9 +24,22 @@ describe("createParser", () => {
 });
 
 describe("loadParser", () => {
-  it("imports, for every format, the very factory the eager map holds", async () => {
-    for (const format of Object.keys(PARSER_FACTORIES) as (keyof typeof PARSER_FACTORIES)[]) {
-      expect(await loadParser(format), format).toBe(PARSER_FACTORIES[format]);
+  it("imports, for every format, the parser the eager map holds, its usage cleaned as createParser's", async () => {
+    const end = { exitCode: 0, signal: null, stderrTail: "" };
+    for (const entry of ADAPTERS) {
+      const format = entry.output.kind;
+      const lines = [
+        "plain words",
+        '{"type":"result","subtype":"success","result":"hi","session_id":"s","usage":{"input_tokens":-3,"output_tokens":2.6},"total_cost_usd":1e308}',
+      ];
+      const loaded = (await loadParser(format))();
+      const eager = createParser(format);
+      const raw = PARSER_FACTORIES[format]();
+      for (const line of lines) expect(loaded.push(line), format).toEqual(eager.push(line));
+      for (const line of lines) raw.push(line);
+      const turn = loaded.finish(end);
+      expect(turn, format).toEqual(eager.finish(end));
+      expect({ ...turn, usage: undefined }, format).toEqual({ ...raw.finish(end), usage: undefined });
     }
   });
 });

@@ -9,8 +9,8 @@ import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
-import { ensurePrivateDir } from "../home/agent-home.js";
-import { scvHome, toolsBin, toolsPrefix } from "../home/paths.js";
+import { ensureScvDir } from "../home/agent-home.js";
+import { toolsBin } from "../home/paths.js";
 
 /** Runs npm with the user's environment (their registry and its credentials are npm's business);
  * its output goes to scv's stderr so stdout stays clean. Resolves with the exit code, or a signal. */
@@ -44,8 +44,8 @@ export async function agentsInstallCommand(
       `npm is not on PATH — install Node.js with npm, or install ${entry.packages.join(" ")} yourself`,
     );
   }
-  ensurePrivateDir(scvHome(io.env));
-  const prefix = toolsPrefix(io.env);
+  // npm would make and write the prefix through a link planted there.
+  const prefix = ensureScvDir(io.env, "tools");
   const args = [
     "install",
     "--global",

@@ -6,7 +6,7 @@
 // $SCV_HOME/turns/<handle>.done.json until `scv wait` reads it.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, readFileSync, writeSync } from "node:fs";
 import { Readable } from "node:stream";
 import * as z from "zod/mini";
 import { withInterrupts } from "../cli/interrupts.js";
@@ -14,9 +14,8 @@ import type { CliIo } from "../cli/io.js";
 import { type Config, loadConfig } from "../config.js";
 import { durationOption, formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
-import { ensurePrivateDir } from "../home/agent-home.js";
+import { ensureScvDir, openOwnFileForAppend } from "../home/agent-home.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
-import { scvHome } from "../home/paths.js";
 import {
   consumeResult,
   killTurn,
@@ -28,7 +27,7 @@ import {
   TAG_VARIABLE,
   turnOwnerAlive,
 } from "../home/running.js";
-import { turnFile, turnsDir } from "../home/turn-files.js";
+import { turnFile } from "../home/turn-files.js";
 import { lazy } from "../lazy.js";
 import type { TurnResult } from "../result.js";
 import { failedResult, runTurn, type TurnRequest } from "../transport/turn.js";
@@ -136,10 +135,9 @@ export async function startBackgroundTurns(
 
 /** Starts one detached scv and waits until its agent runs, or until it ends without running it. */
 async function launch(io: CliIo, job: Job, agent: string): Promise<Launch> {
-  ensurePrivateDir(scvHome(io.env));
-  ensurePrivateDir(turnsDir(io.env));
+  ensureScvDir(io.env, "turns");
   const logPath = turnFile(job.handle, "log", io.env);
-  const log = openSync(logPath, "a", 0o600);
+  const log = openOwnFileForAppend(logPath);
   let child: ChildProcess;
   try {
     child = spawn(process.execPath, [...process.execArgv, scvScript(), "background-turn"], {

@@ -7,7 +7,7 @@ import { customAlphabet } from "nanoid/non-secure";
 import * as z from "zod/mini";
 import { fileHint, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
-import { ensurePrivateDir } from "./agent-home.js";
+import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { heldLock, type LockIdentity, removeDeadLock, takeLock } from "./lock.js";
 import { type Env, scvHome } from "./paths.js";
@@ -104,9 +104,10 @@ export function recordExists(handle: string, env: Env = process.env): boolean {
 export function writeConversation(record: ConversationRecord, env: Env = process.env): void {
   const path = recordPath(record.handle, env);
   try {
-    ensurePrivateDir(conversationsDir(env));
+    ensureScvDir(env, "conversations");
     writeAtomicSync(path, `${JSON.stringify(record, null, 2)}\n`, { fsync: false });
   } catch (error) {
+    if (error instanceof ScvError) throw error;
     const { code } = error as NodeJS.ErrnoException;
     throw new ScvError(
       "IO",
@@ -163,7 +164,7 @@ export async function lockConversation(
   env: Env = process.env,
   waitMs = 10_000,
 ): Promise<() => Promise<void>> {
-  ensurePrivateDir(conversationsDir(env));
+  ensureScvDir(env, "conversations");
   const retries = Math.max(0, Math.ceil(waitMs / 250));
   try {
     return await takeLock(recordPath(handle, env), {

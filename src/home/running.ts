@@ -23,7 +23,7 @@ import type { TurnEvent } from "../parsers/types.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
 import type { TurnContext, TurnPlan } from "../transport/turn.js";
-import { ensurePrivateDir } from "./agent-home.js";
+import { ensureScvDir } from "./agent-home.js";
 import { createAtomicSync, writeAtomicSync } from "./atomic.js";
 import {
   HANDLE_PATTERN,
@@ -45,7 +45,7 @@ import {
   systemProcessTable,
 } from "./processes.js";
 import { removeIfPresent } from "./remove.js";
-import { runningHandles, turnFile, turnsDir } from "./turn-files.js";
+import { runningHandles, turnFile } from "./turn-files.js";
 import { createTurnTemp, isTurnTemp, removeTurnTemp } from "./turn-temp.js";
 
 /** The variable naming a turn in its agent's environment (and its tools'). */
@@ -188,8 +188,7 @@ function writeRecord(path: string, value: unknown, fsync: boolean): void {
 }
 
 function ensureTurnsDir(env: Env): void {
-  ensurePrivateDir(scvHome(env));
-  ensurePrivateDir(turnsDir(env));
+  ensureScvDir(env, "turns");
 }
 
 let cachedBoot: string | undefined | null = null;

@@ -251,7 +251,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       ? undefined
       : await untilAborted(lockConversation(plan.handle, context.env, context.lockWaitMs), context.signal);
   try {
-    if (plan.lastMessageFile !== undefined) ensurePrivateDir(join(home, ".scv"));
+    if (plan.lastMessageFile !== undefined) ensurePrivateDir(join(home, ".scv"), home);
     const env = agentEnvironment({
       parent: context.env,
       entry,

@@ -60,10 +60,10 @@ export async function saveGemini(store: GeminiStore, home: string, key: string):
   if (env.kind === "unreadable") throw new Error(`${store.env} cannot be read (${env.reason})`);
   const before = [await snapshot(envPath), await snapshot(settingsPath)];
   try {
-    await writePrivate(envPath, dotenvWith(env.kind === "text" ? env.text : "", store.variable, key));
-    await writePrivate(settingsPath, jsonText(withValueAt(settings, SELECTED, API_KEY_TYPE)));
+    await writePrivate(home, envPath, dotenvWith(env.kind === "text" ? env.text : "", store.variable, key));
+    await writePrivate(home, settingsPath, jsonText(withValueAt(settings, SELECTED, API_KEY_TYPE)));
   } catch (error) {
-    await restore(before);
+    await restore(home, before);
     throw error;
   }
 }
@@ -77,14 +77,14 @@ export async function removeGemini(store: GeminiStore, home: string): Promise<Re
   if (env.kind === "text" && dotenvValue(env.text, store.variable) !== undefined) {
     const rest = dotenvWith(env.text, store.variable, undefined);
     if (rest.trim() === "") await removeFile(envPath);
-    else await writePrivate(envPath, rest);
+    else await writePrivate(home, envPath, rest);
     removed.push(`${store.variable} in ${store.env}`);
   }
   const settingsPath = join(home, store.settings);
   const settings = await readSmall(settingsPath);
   const object = settings.kind === "text" ? parseJsonObject(settings.text) : undefined;
   if (object !== undefined && valueAt(object, SELECTED) === API_KEY_TYPE) {
-    await writePrivate(settingsPath, jsonText(withValueAt(object, SELECTED, undefined)));
+    await writePrivate(home, settingsPath, jsonText(withValueAt(object, SELECTED, undefined)));
     removed.push(`${SELECTED.join(".")} in ${store.settings}`);
   }
   return { removed, kept: [] };

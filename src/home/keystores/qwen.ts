@@ -54,7 +54,7 @@ export async function saveQwen(store: QwenStore, home: string, key: string): Pro
   const settings = await readSettingsObject(path, store.settings);
   // One atomic write: the key and the selection land together or not at all.
   const withKey = withValueAt(settings, ["env", store.variable], key);
-  await writePrivate(path, jsonText(withValueAt(withKey, SELECTED, KEY_TYPE)));
+  await writePrivate(home, path, jsonText(withValueAt(withKey, SELECTED, KEY_TYPE)));
 }
 
 /** Removes the key (and the auth selection scv made) from the settings; every other setting stays. */
@@ -67,6 +67,6 @@ export async function removeQwen(store: QwenStore, home: string): Promise<Remove
   }
   let rest = withValueAt(settings, ["env", store.variable], undefined);
   if (valueAt(rest, SELECTED) === KEY_TYPE) rest = withValueAt(rest, SELECTED, undefined);
-  await writePrivate(path, jsonText(rest));
+  await writePrivate(home, path, jsonText(rest));
   return { removed: [`${store.variable} in ${store.settings}`], kept: [] };
 }

@@ -5,6 +5,7 @@
 import { adapter } from "../adapters.js";
 import { withInterrupts } from "../cli/interrupts.js";
 import { type CliIo, stdoutDelivered } from "../cli/io.js";
+import { forStream, jsonLine, visibleLine } from "../cli/terminal-text.js";
 import { turnOutput } from "../cli/turn-output.js";
 import { type Config, loadConfig, MAX_PARALLEL } from "../config.js";
 import { durationOption } from "../duration.js";
@@ -113,19 +114,21 @@ export function print(io: CliIo, result: TurnResult, options: DelegateOptions): 
   if (options.events) {
     // nothing more on stdout
   } else if (options.json) {
-    io.stdout.write(`${JSON.stringify(result)}\n`);
+    io.stdout.write(`${jsonLine(result)}\n`);
   } else if (result.reply !== "") {
-    io.stdout.write(result.reply.endsWith("\n") ? result.reply : `${result.reply}\n`);
+    // Byte for byte into a pipe; on a terminal its escape sequences are shown, never run.
+    const reply = forStream(io.stdout, result.reply);
+    io.stdout.write(reply.endsWith("\n") ? reply : `${reply}\n`);
   }
   const failure = failureLine(result);
-  if (failure !== undefined) io.stderr.write(`scv: ${failure}\n`);
+  if (failure !== undefined) io.stderr.write(`scv: ${visibleLine(failure)}\n`);
   // Not prefixed "scv:": it belongs to the failure line above, which stays the one message line.
   if (failure !== undefined && result.fallbacks.length > 0)
     io.stderr.write(`try instead: ${result.fallbacks.join(", ")}\n`);
   // What scv did differently from usual (a turn it could not record, a session id it refused):
   // in --json they are the `notes` field.
   if (!options.quiet && !options.json && !options.events)
-    for (const note of result.notes) io.stderr.write(`scv: note: ${note}\n`);
+    for (const note of result.notes) io.stderr.write(`scv: note: ${visibleLine(note)}\n`);
   if (!options.quiet && result.conversation !== null && result.session !== null) {
     io.stderr.write(
       `conversation: ${result.conversation} — continue with: scv delegate -c ${result.conversation} "…"\n`,

@@ -8,6 +8,7 @@ import PQueue from "p-queue";
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import { summaryLine } from "../cli/progress.js";
+import { forStream, jsonLine } from "../cli/terminal-text.js";
 import { turnOutput } from "../cli/turn-output.js";
 import type { Config } from "../config.js";
 import { durationOption } from "../duration.js";
@@ -108,7 +109,7 @@ export async function runFanOut(
     return done;
   });
 
-  if (options.json && !options.events) io.stdout.write(`${JSON.stringify(results)}\n`);
+  if (options.json && !options.events) io.stdout.write(`${jsonLine(results)}\n`);
   reportFailures(io, planned, results);
   const continuable = results.find((result) => result.conversation !== null && result.session !== null);
   if (!options.quiet && continuable !== undefined) {
@@ -117,7 +118,10 @@ export async function runFanOut(
   return results.find((result) => result.exitCode !== EXIT.ok)?.exitCode ?? EXIT.ok;
 }
 
-/** `=== codex (codex-k3f9x2) ===` and the reply; a blank line between sections. */
+/** `=== codex (codex-k3f9x2) · 3 lines ===` and the reply's lines; a blank line between sections.
+ * The count is what tells scv's headers from a reply line that looks like one: a section is its
+ * header and exactly that many lines, whatever they say (an empty reply is `· no reply` and none).
+ * On a terminal the header is also bold, which the reply's text cannot be: its escapes are shown. */
 export function printSection(
   io: CliIo,
   turn: PlannedTurn | undefined,
@@ -127,9 +131,13 @@ export function printSection(
   const agent = result.agent || turn?.agent || "scv";
   const handle =
     result.conversation ?? (turn?.kind === "ready" ? `${turn.plan.handle}, not recorded` : "did not start");
-  const body =
-    result.reply === "" ? "(no reply)\n" : result.reply.endsWith("\n") ? result.reply : `${result.reply}\n`;
-  io.stdout.write(`${index > 0 ? "\n" : ""}=== ${agent} (${handle}) ===\n${body}`);
+  const reply = forStream(io.stdout, result.reply);
+  const body = reply === "" || reply.endsWith("\n") ? reply : `${reply}\n`;
+  const count = body.split("\n").length - 1;
+  const size = count === 0 ? "no reply" : `${count} ${count === 1 ? "line" : "lines"}`;
+  const header = `=== ${agent} (${handle}) · ${size} ===`;
+  const bold = io.stdout.isTTY === true && !io.env.NO_COLOR;
+  io.stdout.write(`${index > 0 ? "\n" : ""}${bold ? `\x1b[1m${header}\x1b[0m` : header}\n${body}`);
 }
 
 /** One line on stderr naming every failed turn and why: `scv: 2 of 3 turns failed — claude

@@ -132,7 +132,7 @@ describe("scv delegate --background", () => {
     expect(waited.exitCode).toBe(0);
     // Gemini's capture has no reply to replace: it says its own.
     expect(waited.stdout).toBe(
-      `=== claude (${handles[0]}) ===\nREPLY Say hi\n\n=== gemini (${handles[1]}) ===\nMOCK-REPLY-1\n`,
+      `=== claude (${handles[0]}) · 1 line ===\nREPLY Say hi\n\n=== gemini (${handles[1]}) · 1 line ===\nMOCK-REPLY-1\n`,
     );
   });
 

@@ -306,22 +306,6 @@ export interface AdapterDescriptor {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Removed from every agent whatever its row says: scv's own selectors, cloud keys naming no single
- * agent, and the markers that make a nested Claude Code refuse to start. Any `*_API_KEY` goes too. */
-const COMMON_REMOVED_ENVIRONMENT: readonly string[] = [
-  "SCV_*",
-  "AZURE_OPENAI_API_KEY",
-  "AZURE_OPENAI_ENDPOINT",
-  // Static AWS keys and the Bedrock bearer token: OpenCode and Amp can use them as model
-  // credentials. Profile and web-identity variables are not keys and stay.
-  "AWS_ACCESS_KEY_ID",
-  "AWS_SECRET_ACCESS_KEY",
-  "AWS_SESSION_TOKEN",
-  "AWS_BEARER_TOKEN_BEDROCK",
-  "CLAUDECODE",
-  "CLAUDE_CODE_ENTRYPOINT",
-];
-
 /** Claude Code's own terminal asks before some actions even with its prompts off. */
 const CLAUDE_TAKEOVER =
   "Claude Code's own terminal asks before some actions even with its prompts off (deleting files, " +
@@ -1007,23 +991,6 @@ export const AGENT_NAMES: readonly AgentName[] = ADAPTERS.map((entry) => entry.n
 /** The descriptor for `name`, such as "codex"; undefined for an unknown name. */
 export function adapter(name: string): AdapterDescriptor | undefined {
   return (ADAPTERS as readonly AdapterDescriptor[]).find((entry) => entry.name === name);
-}
-
-/** Every removal rule: each adapter's list plus the common one (a trailing `*` is a prefix). */
-const REMOVAL_RULES: readonly string[] = [
-  ...new Set([...COMMON_REMOVED_ENVIRONMENT, ...ADAPTERS.flatMap((entry) => entry.removedEnvironment)]),
-];
-const REMOVED_EXACT = new Set(REMOVAL_RULES.filter((rule) => !rule.endsWith("*")));
-const REMOVED_PREFIXES = REMOVAL_RULES.filter((rule) => rule.endsWith("*")).map((rule) => rule.slice(0, -1));
-
-/** Whether a delegated agent must not inherit `variable`: any `*_API_KEY`, scv's own `SCV_*`, cloud
- * keys, and every adapter's credential and state variables, so no agent sees another's. */
-export function isRemovedAgentVariable(variable: string): boolean {
-  return (
-    variable.endsWith("_API_KEY") ||
-    REMOVED_EXACT.has(variable) ||
-    REMOVED_PREFIXES.some((prefix) => variable.startsWith(prefix))
-  );
 }
 
 export function unreachable(value: never): never {

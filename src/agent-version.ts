@@ -21,7 +21,7 @@ import type { AdapterDescriptor } from "./adapters.js";
 import { cachedVersion, keepVersion } from "./home/version-cache.js";
 import { runBounded } from "./os/bounded.js";
 import { cleanUpAtExit } from "./os/groups.js";
-import { agentEnvironment } from "./transport/env.js";
+import { agentEnvironment, type IsolationSettings } from "./transport/env.js";
 
 // On two cores gemini, pi, opencode and amp took 5–7 s to answer `--version` together (1.5–3 s alone),
 // so 3 s dropped their versions (contract suite); `agents list` now asks as many at a time as there
@@ -127,6 +127,8 @@ export interface VersionRequest {
   readonly env: NodeJS.ProcessEnv;
   /** The agent's variables from scv's config. */
   readonly extra?: Readonly<Record<string, string>>;
+  /** The config's `[isolation]`. */
+  readonly isolation?: IsolationSettings;
 }
 
 /** The installed CLI's version: from its npm package when it has one, else its `--version` answer
@@ -165,6 +167,7 @@ async function askVersion(request: VersionRequest): Promise<{ answered: boolean;
       home: scratch,
       policy: "default",
       extra: request.extra,
+      isolation: request.isolation,
     });
     const result = await runBounded(request.executable, ["--version"], {
       env: { ...env, TMPDIR: temp },

@@ -1,7 +1,7 @@
 // scv's config file (TOML), validated with zod. A malformed file is an error naming the file, the
 // key and what was expected: scv never runs on a half-loaded config.
 
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
 import { AGENT_NAMES } from "./adapters.js";
@@ -25,6 +25,35 @@ const envName = lazy(() =>
     .check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected a variable name such as IS_SANDBOX" })),
 );
 const text = lazy(() => z.string().check(z.minLength(1)));
+/** A variable name, or a prefix of names ending in `*`. */
+const ENV_RULE = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
+const ENV_RULE_ERROR = "expected a variable name, or a prefix ending in *, such as CORP_*";
+const envRule = lazy(() => z.string().check(z.regex(ENV_RULE, { error: ENV_RULE_ERROR })));
+
+const keepRule = lazy(() =>
+  z.string().check(
+    z.regex(ENV_RULE, { error: ENV_RULE_ERROR }),
+    z.refine((rule: string) => !rule.toUpperCase().startsWith("SCV_"), {
+      error: "scv's own SCV_* variables are never passed on — remove it",
+    }),
+  ),
+);
+
+/** The most turns a fan-out runs at once (`parallel`, `--parallel`). */
+export const MAX_PARALLEL = 64;
+const MAX_DEPTH = 16;
+
+/** A whole number in `[min, max]`, and a message that says both ends whatever is wrong. */
+function wholeNumber(min: number, max: number) {
+  const error = `expected a whole number from ${min} to ${max}`;
+  return z.int().check(z.gte(min, { error }), z.lte(max, { error }));
+}
+
+/** The config file is small; a bigger one (or a device that never ends) is refused, not read. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Keys that would name an object's prototype machinery rather than a setting. */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 const agentConfig = lazy(() =>
   z.strictObject({
@@ -43,9 +72,17 @@ const agentConfig = lazy(() =>
 const configSchema = lazy(() =>
   z.strictObject({
     /** How many turns `scv delegate a b c` runs at once. */
-    parallel: z.optional(z.int().check(z.gte(1), z.lte(64))),
+    parallel: z.optional(wholeNumber(1, MAX_PARALLEL)),
     /** How deep agents may delegate to agents through scv. */
-    max_depth: z.optional(z.int().check(z.gte(0), z.lte(16))),
+    max_depth: z.optional(wholeNumber(0, MAX_DEPTH)),
+    /** Which inherited variables delegated agents get (src/transport/env.ts). */
+    isolation: z.optional(
+      z.strictObject({
+        remove: z.optional(z.array(envRule())),
+        keep: z.optional(z.array(keepRule())),
+        strict: z.optional(z.boolean()),
+      }),
+    ),
     defaults: z.optional(
       z.strictObject({
         policy: z.optional(policy()),
@@ -75,15 +112,62 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     }
     return { path: candidates.at(-1) ?? "config.toml", exists: false, config: {} };
   }
-  let text: string;
+  return { path, exists: true, config: parseConfig(readConfigText(path), path) };
+}
+
+/** The text of the config file at `path`: a regular file of at most MAX_CONFIG_BYTES. Opened without
+ * waiting (a FIFO would block the open until a writer came) and read to the limit only (a device
+ * such as /dev/zero never ends). */
+function readConfigText(path: string): string {
+  let fd: number;
   try {
-    text = readFileSync(path, "utf8");
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     throw new ScvError("BAD_CONFIG", `cannot read config file ${path}: ${(error as Error).message}`, {
       cause: error,
     });
   }
-  return { path, exists: true, config: parseConfig(text, path) };
+  try {
+    if (!fstatSync(fd).isFile()) {
+      throw new ScvError(
+        "BAD_CONFIG",
+        `config file ${path} is not a regular file — point SCV_CONFIG at a TOML file`,
+      );
+    }
+    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      if (length > MAX_CONFIG_BYTES) {
+        throw new ScvError(
+          "BAD_CONFIG",
+          `config file ${path} is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB, the most scv reads — shorten it`,
+        );
+      }
+    }
+    return buffer.toString("utf8", 0, length);
+  } catch (error) {
+    if (error instanceof ScvError) throw error;
+    throw new ScvError("BAD_CONFIG", `cannot read config file ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The dotted path of the first reserved key (`__proto__`, `constructor`, `prototype`) anywhere in
+ * the parsed TOML; the TOML parser keeps them as plain keys, and a schema would drop them silently. */
+function reservedKeyPath(value: unknown, path: readonly string[] = []): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (RESERVED_KEYS.has(key)) return [...path, key].join(".");
+    const found = reservedKeyPath(inner, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Parse and validate config text; `path` names the file in messages. */
@@ -94,6 +178,10 @@ export function parseConfig(text: string, path: string): Config {
   } catch (error) {
     const reason = ((error as Error).message.split("\n")[0] ?? "").trim();
     throw new ScvError("BAD_CONFIG", `${path} is not valid TOML: ${reason}`, { cause: error });
+  }
+  const reserved = reservedKeyPath(raw);
+  if (reserved !== undefined) {
+    throw new ScvError("BAD_CONFIG", `${path}: ${reserved}: not a key scv allows — remove it`);
   }
   const result = configSchema().safeParse(raw, { error: issueText });
   if (!result.success) {

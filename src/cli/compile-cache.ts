@@ -8,12 +8,26 @@
 // rewritten: the CLI runs the same either way. The checksum catches corruption, not an attacker: a
 // process that can write scv's home as its user can as well change scv itself.
 
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { crc32 } from "node:zlib";
 import { makeDirs } from "../home/make-dirs.js";
 import { configCandidates, scvHome } from "../home/paths.js";
+
+const NEW_FILE_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 export interface CompileCache {
   readonly dir: string;
@@ -94,7 +108,10 @@ export const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
  * half-written one, and prunes other builds' caches written over a week ago. */
 function writeCache(cache: CompileCache, data: Buffer): void {
   try {
+    // Never through a link planted inside scv's home (README: nothing there is followed): no cache then.
+    if (lstatSync(dirname(cache.dir), { throwIfNoEntry: false })?.isSymbolicLink()) return;
     makeDirs(cache.dir, 0o700);
+    if (lstatSync(cache.dir).isSymbolicLink()) return;
     const now = Date.now();
     for (const name of readdirSync(cache.dir)) {
       const path = join(cache.dir, name);
@@ -103,7 +120,12 @@ function writeCache(cache: CompileCache, data: Buffer): void {
     }
     const temp = `${cache.file}.${process.pid}.tmp`;
     try {
-      writeFileSync(temp, cacheFile(data), { mode: 0o600 });
+      const fd = openSync(temp, NEW_FILE_NO_FOLLOW, 0o600);
+      try {
+        writeFileSync(fd, cacheFile(data));
+      } finally {
+        closeSync(fd);
+      }
       renameSync(temp, cache.file);
     } catch (error) {
       // A full disk leaves part of a file; it must not stay behind, one per run.

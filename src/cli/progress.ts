@@ -6,6 +6,7 @@
 
 import type { TurnEvent } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
+import { visibleControls } from "./terminal-text.js";
 
 /** Carriage return, then erase the whole line: the live line is redrawn in place. */
 const CLEAR_LINE = "\r\x1b[2K";
@@ -40,10 +41,10 @@ export function formatCost(usd: number): string {
 }
 
 /** Control characters (escape sequences above all) out of text an agent wrote: it goes to a
- * terminal. */
+ * terminal, on one line. Bidi overrides and other invisible formatting are shown (`<U+202E>`). */
 export function printable(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
+  return visibleControls(text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " "));
 }
 
 /** `text` cut to `width` columns with an ellipsis (code points; wide characters may overrun). */

@@ -6,6 +6,7 @@ import type { TurnResult } from "../result.js";
 import type { PlannedTurn } from "../turn/batch.js";
 import { failureLine } from "../turn/outcome.js";
 import type { CliIo } from "./io.js";
+import { forStream, jsonLine, visibleLine } from "./terminal-text.js";
 
 /** What the command line asked stdout and stderr to carry. */
 export interface ResultOptions {
@@ -21,19 +22,21 @@ export function print(io: CliIo, result: TurnResult, options: ResultOptions): vo
   if (options.events) {
     // nothing more on stdout
   } else if (options.json) {
-    io.stdout.write(`${JSON.stringify(result)}\n`);
+    io.stdout.write(`${jsonLine(result)}\n`);
   } else if (result.reply !== "") {
-    io.stdout.write(result.reply.endsWith("\n") ? result.reply : `${result.reply}\n`);
+    // Byte for byte into a pipe; on a terminal its escape sequences are shown, never run.
+    const reply = forStream(io.stdout, result.reply);
+    io.stdout.write(reply.endsWith("\n") ? reply : `${reply}\n`);
   }
   const failure = failureLine(result);
-  if (failure !== undefined) io.stderr.write(`scv: ${failure}\n`);
+  if (failure !== undefined) io.stderr.write(`scv: ${visibleLine(failure)}\n`);
   // Not prefixed "scv:": it belongs to the failure line above, which stays the one message line.
   if (failure !== undefined && result.fallbacks.length > 0)
     io.stderr.write(`try instead: ${result.fallbacks.join(", ")}\n`);
   // What scv did differently from usual (a turn it could not record, a session id it refused):
   // in --json they are the `notes` field.
   if (!options.quiet && !options.json && !options.events)
-    for (const note of result.notes) io.stderr.write(`scv: note: ${note}\n`);
+    for (const note of result.notes) io.stderr.write(`scv: note: ${visibleLine(note)}\n`);
   if (!options.quiet && result.conversation !== null && result.session !== null) {
     io.stderr.write(
       `conversation: ${result.conversation} — continue with: scv delegate -c ${result.conversation} "…"\n`,
@@ -41,7 +44,10 @@ export function print(io: CliIo, result: TurnResult, options: ResultOptions): vo
   }
 }
 
-/** `=== codex (codex-k3f9x2) ===` and the reply; a blank line between sections. */
+/** `=== codex (codex-k3f9x2) · 3 lines ===` and the reply's lines; a blank line between sections.
+ * The count is what tells scv's headers from a reply line that looks like one: a section is its
+ * header and exactly that many lines, whatever they say (an empty reply is `· no reply` and none).
+ * On a terminal the header is also bold, which the reply's text cannot be: its escapes are shown. */
 export function printSection(
   io: CliIo,
   turn: PlannedTurn | undefined,
@@ -51,9 +57,13 @@ export function printSection(
   const agent = result.agent || turn?.agent || "scv";
   const handle =
     result.conversation ?? (turn?.kind === "ready" ? `${turn.plan.handle}, not recorded` : "did not start");
-  const body =
-    result.reply === "" ? "(no reply)\n" : result.reply.endsWith("\n") ? result.reply : `${result.reply}\n`;
-  io.stdout.write(`${index > 0 ? "\n" : ""}=== ${agent} (${handle}) ===\n${body}`);
+  const reply = forStream(io.stdout, result.reply);
+  const body = reply === "" || reply.endsWith("\n") ? reply : `${reply}\n`;
+  const count = body.split("\n").length - 1;
+  const size = count === 0 ? "no reply" : `${count} ${count === 1 ? "line" : "lines"}`;
+  const header = `=== ${agent} (${handle}) · ${size} ===`;
+  const bold = io.stdout.isTTY === true && !io.env.NO_COLOR;
+  io.stdout.write(`${index > 0 ? "\n" : ""}${bold ? `\x1b[1m${header}\x1b[0m` : header}\n${body}`);
 }
 
 /** One line on stderr naming every failed turn and why: `scv: 2 of 3 turns failed — claude
@@ -71,7 +81,7 @@ export function reportFailures(
     const handle =
       result.conversation ?? (turn?.kind === "ready" ? `${turn.plan.handle}, not recorded` : undefined);
     const who = `${result.agent || turn?.agent || "scv"}${handle === undefined ? "" : ` (${handle})`}`;
-    return [`${who}: ${failureLine(result) ?? `exit ${result.exitCode}`}`];
+    return [`${who}: ${visibleLine(failureLine(result) ?? `exit ${result.exitCode}`)}`];
   });
   if (failed.length === 0) return;
   const noun = results.length === 1 ? "turn" : "turns";

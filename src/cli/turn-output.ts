@@ -9,6 +9,7 @@ import type { TurnResult } from "../result.js";
 import type { TurnPlan } from "../turn/types.js";
 import type { CliIo } from "./io.js";
 import { createProgress, type Progress } from "./progress.js";
+import { jsonLine } from "./terminal-text.js";
 
 export interface TurnOutputOptions {
   readonly events?: boolean;
@@ -38,14 +39,14 @@ export function turnOutput(io: CliIo, options: TurnOutputOptions, label: string,
   return {
     onEvent(event, turn) {
       if (options.events)
-        io.stdout.write(`${JSON.stringify(eventLine(event, origin(turn.entry.name, turn.handle)))}\n`);
+        io.stdout.write(`${jsonLine(eventLine(event, origin(turn.entry.name, turn.handle)))}\n`);
       progress?.event(event, turn.entry.name);
     },
     finish(result) {
       progress?.done(result);
       if (options.events) {
         const line = resultLine(result, origin(result.agent, result.conversation ?? undefined));
-        io.stdout.write(`${JSON.stringify(line)}\n`);
+        io.stdout.write(`${jsonLine(line)}\n`);
       }
     },
   };

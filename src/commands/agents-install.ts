@@ -7,8 +7,8 @@ import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
-import { ensurePrivateDir } from "../home/agent-home.js";
-import { scvHome, toolsBin, toolsPrefix } from "../home/paths.js";
+import { ensureScvDir } from "../home/agent-home.js";
+import { toolsBin } from "../home/paths.js";
 import { runBounded } from "../os/bounded.js";
 
 /** An install that has not finished by then is stuck (a registry that never answers); copilot's,
@@ -37,8 +37,8 @@ export async function agentsInstallCommand(
       `npm is not on PATH — install Node.js with npm, or install ${entry.packages.join(" ")} yourself`,
     );
   }
-  ensurePrivateDir(scvHome(io.env));
-  const prefix = toolsPrefix(io.env);
+  // npm would make and write the prefix through a link planted there.
+  const prefix = ensureScvDir(io.env, "tools");
   const args = [
     "install",
     "--global",
@@ -84,6 +84,7 @@ export async function agentsInstallCommand(
     executable: path,
     env: io.env,
     extra: agentSettings(config, entry.name).env,
+    isolation: config.isolation,
   });
   io.stderr.write(`scv: ${entry.name} ${version ?? "(version unknown)"} installed at ${path}\n`);
   const used = locateAgent(entry, config, io.env);

@@ -44,7 +44,13 @@ export async function listAgents(env: NodeJS.ProcessEnv): Promise<AgentListing[]
           path === null
             ? null
             : await probes.add(() =>
-                agentVersion({ entry, executable: path, env, extra: agentSettings(config, entry.name).env }),
+                agentVersion({
+                  entry,
+                  executable: path,
+                  env,
+                  extra: agentSettings(config, entry.name).env,
+                  isolation: config.isolation,
+                }),
               ),
         resume: caps.resume,
         structuredOutput: caps.structured,

@@ -50,6 +50,7 @@ export function helperEnvironment(
     home: agentHome(entry.name, env),
     policy: "default",
     extra: agentSettings(config, entry.name).env,
+    isolation: config.isolation,
   });
 }
 
@@ -155,7 +156,13 @@ export async function statusRow(
   const [version, signIn] = await Promise.all([
     path === undefined
       ? null
-      : agentVersion({ entry, executable: path, env, extra: agentSettings(config, entry.name).env }),
+      : agentVersion({
+          entry,
+          executable: path,
+          env,
+          extra: agentSettings(config, entry.name).env,
+          isolation: config.isolation,
+        }),
     signInState(entry, path, config, env),
   ]);
   return {

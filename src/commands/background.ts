@@ -7,6 +7,7 @@
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import type { ResultOptions } from "../cli/results.js";
+import { jsonLine } from "../cli/terminal-text.js";
 import { type Config, loadConfig } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
@@ -41,7 +42,7 @@ export async function startBackgroundTurns(
       started: each.started,
       ...(each.result === undefined ? {} : { result: each.result }),
     }));
-    io.stdout.write(`${JSON.stringify(rows.length === 1 ? rows[0] : rows)}\n`);
+    io.stdout.write(`${jsonLine(rows.length === 1 ? rows[0] : rows)}\n`);
   }
   for (const each of launches) {
     if (each.started && !options.json) io.stdout.write(`${each.handle}\n`);

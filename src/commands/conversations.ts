@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { adapter } from "../adapters.js";
 import type { CliIo } from "../cli/io.js";
+import { visibleLine } from "../cli/terminal-text.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import {
@@ -79,7 +80,8 @@ export async function conversationsShowCommand(
   ];
   if (record.cumulative !== undefined) lines.push(["cli total", describeUsage(record.cumulative)]);
   const width = Math.max(...lines.map(([label]) => label.length));
-  io.stdout.write(lines.map(([label, value]) => `${label.padEnd(width)}  ${value}\n`).join(""));
+  // Values an agent wrote (its session id, a prompt) show their control characters, never act on them.
+  io.stdout.write(lines.map(([label, value]) => `${label.padEnd(width)}  ${visibleLine(value)}\n`).join(""));
   return EXIT.ok;
 }
 

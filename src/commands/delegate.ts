@@ -7,7 +7,7 @@ import { withInterrupts } from "../cli/interrupts.js";
 import { type CliIo, stdoutDelivered } from "../cli/io.js";
 import { print } from "../cli/results.js";
 import { turnOutput } from "../cli/turn-output.js";
-import { type Config, loadConfig } from "../config.js";
+import { type Config, loadConfig, MAX_PARALLEL } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT, fileHint, ScvError } from "../errors.js";
 import type { Policy } from "../transport/env.js";
@@ -34,10 +34,10 @@ export interface DelegateOptions {
 export function parallelism(options: DelegateOptions, config: Config): number {
   if (options.parallel === undefined) return config.parallel ?? DEFAULT_PARALLEL;
   const n = Number(options.parallel);
-  if (!Number.isInteger(n) || n < 1 || n > 64) {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PARALLEL) {
     throw new ScvError(
       "USAGE",
-      `--parallel '${options.parallel}' is not a count — give a whole number from 1 to 64`,
+      `--parallel '${options.parallel}' is not a count — give a whole number from 1 to ${MAX_PARALLEL}`,
     );
   }
   return n;

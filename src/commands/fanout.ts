@@ -9,6 +9,7 @@ import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import { summaryLine } from "../cli/progress.js";
 import { printSection, type ResultOptions, reportFailures } from "../cli/results.js";
+import { jsonLine } from "../cli/terminal-text.js";
 import { turnOutput } from "../cli/turn-output.js";
 import type { Config } from "../config.js";
 import { durationOption } from "../duration.js";
@@ -70,7 +71,7 @@ export async function runFanOut(
     return done;
   });
 
-  if (options.json && !options.events) io.stdout.write(`${JSON.stringify(results)}\n`);
+  if (options.json && !options.events) io.stdout.write(`${jsonLine(results)}\n`);
   reportFailures(io, planned, results);
   const continuable = results.find((result) => result.conversation !== null && result.session !== null);
   if (!options.quiet && continuable !== undefined) {

@@ -1,6 +1,7 @@
 // `scv ps`: the turns running now, foreground and background, with the tool each is running.
 
 import type { CliIo } from "../cli/io.js";
+import { jsonLine } from "../cli/terminal-text.js";
 import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { runningTurns } from "../jobs/list.js";
@@ -9,7 +10,7 @@ import { renderTable } from "./table.js";
 export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Promise<number> {
   const turns = runningTurns(io.env);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(turns)}\n`);
+    io.stdout.write(`${jsonLine(turns)}\n`);
     return EXIT.ok;
   }
   if (turns.length === 0) {

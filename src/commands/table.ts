@@ -1,6 +1,10 @@
-// Plain aligned columns for listings on stdout.
+// Plain aligned columns for listings on stdout. Cells may hold what an agent wrote (a prompt, a
+// tool summary, a model name): their control characters are shown, never acted on.
 
-export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+import { visibleLine } from "../cli/terminal-text.js";
+
+export function renderTable(headers: readonly string[], cellRows: readonly (readonly string[])[]): string {
+  const rows = cellRows.map((row) => row.map(visibleLine));
   const widths = headers.map((header, column) =>
     Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)),
   );

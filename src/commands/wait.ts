@@ -3,6 +3,7 @@
 
 import type { CliIo } from "../cli/io.js";
 import { print, printSection, reportFailures } from "../cli/results.js";
+import { jsonLine } from "../cli/terminal-text.js";
 import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { consumeResult } from "../home/turn-records.js";
@@ -25,7 +26,7 @@ export async function waitCommand(
   if (ordered.length === 1 && ordered[0] !== undefined) {
     print(io, ordered[0], { json: options.json, quiet: options.quiet });
   } else if (options.json) {
-    io.stdout.write(`${JSON.stringify(ordered)}\n`);
+    io.stdout.write(`${jsonLine(ordered)}\n`);
   } else {
     for (const [index, result] of ordered.entries()) printSection(io, undefined, result, index);
     reportFailures(io, [], ordered);

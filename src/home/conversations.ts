@@ -7,15 +7,25 @@ import { customAlphabet } from "nanoid/non-secure";
 import * as z from "zod/mini";
 import { fileHint, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
-import { usageSchema as turnUsageSchema } from "../result.js";
-import { ensurePrivateDir } from "./agent-home.js";
+import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { heldLock, type LockIdentity, removeDeadLock, takeLock } from "./lock.js";
 import { type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 
-/** A turn's usage fields, kept whatever else a later scv adds. */
-const usageSchema = lazy(() => z.looseObject(turnUsageSchema().shape));
+/** A turn's usage fields, kept whatever else a later scv adds. A field that is not a number (a
+ * `null` an older scv wrote for a sum that overflowed) is dropped, never the record. */
+const usageSchema = lazy(() => {
+  const number = () => z.catch(z.optional(z.number()), undefined);
+  return z.looseObject({
+    input: number(),
+    cached: number(),
+    cacheWrite: number(),
+    output: number(),
+    reasoning: number(),
+    costUsd: number(),
+  });
+});
 
 export const conversationSchema = lazy(() =>
   z.looseObject({
@@ -94,9 +104,10 @@ export function recordExists(handle: string, env: Env = process.env): boolean {
 export function writeConversation(record: ConversationRecord, env: Env = process.env): void {
   const path = recordPath(record.handle, env);
   try {
-    ensurePrivateDir(conversationsDir(env));
+    ensureScvDir(env, "conversations");
     writeAtomicSync(path, `${JSON.stringify(record, null, 2)}\n`, { fsync: false });
   } catch (error) {
+    if (error instanceof ScvError) throw error;
     const { code } = error as NodeJS.ErrnoException;
     throw new ScvError(
       "IO",
@@ -153,7 +164,7 @@ export async function lockConversation(
   env: Env = process.env,
   waitMs = 10_000,
 ): Promise<() => Promise<void>> {
-  ensurePrivateDir(conversationsDir(env));
+  ensureScvDir(env, "conversations");
   const retries = Math.max(0, Math.ceil(waitMs / 250));
   try {
     return await takeLock(recordPath(handle, env), {

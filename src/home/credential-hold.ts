@@ -6,8 +6,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { cleanUpAtExit } from "../os/groups.js";
+import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
-import { makeDirs } from "./make-dirs.js";
 
 /** Larger files are not credentials scv knows; they are not held. */
 const MAX_HELD_BYTES = 1024 * 1024;
@@ -43,7 +43,7 @@ export function holdCredentials(home: string, files: readonly string[]): Credent
       if (now?.equals(content)) continue;
       try {
         // The CLI may have removed the folder too (0700, as scv creates them).
-        makeDirs(dirname(path), 0o700);
+        ensurePrivateDir(dirname(path), home);
         writeAtomicSync(path, content);
         restored.push(file);
       } catch {

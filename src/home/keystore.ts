@@ -134,7 +134,7 @@ export async function importFiles(
     accepted.push({ to: file.to, text: source.text });
   }
   const target = home();
-  for (const file of accepted) await writePrivate(join(target, file.to), file.text);
+  for (const file of accepted) await writePrivate(target, join(target, file.to), file.text);
   return undefined;
 }
 

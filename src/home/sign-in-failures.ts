@@ -5,10 +5,10 @@
 // counts (the user may have fixed the key elsewhere, in a config file scv does not watch). The
 // folder is a cache: safe to delete.
 
-import { statSync, writeFileSync } from "node:fs";
+import { closeSync, constants, futimesSync, lstatSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "./agent-home.js";
-import { cacheDir, type Env } from "./paths.js";
+import { cacheDir, type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 
 /** How long a failed sign-in counts as "just". */
@@ -25,8 +25,19 @@ const AGENT_NAME = /^[a-z][a-z0-9-]{0,63}$/;
 export function markSignInFailed(agent: string, env: Env): void {
   if (!AGENT_NAME.test(agent)) return;
   try {
-    ensurePrivateDir(markDir(env));
-    writeFileSync(join(markDir(env), agent), "", { mode: 0o600 });
+    ensurePrivateDir(markDir(env), scvHome(env));
+    // Never through a link planted in its place, and nothing truncated: the mark is its mtime.
+    const fd = openSync(
+      join(markDir(env), agent),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o600,
+    );
+    try {
+      const now = new Date();
+      futimesSync(fd, now, now);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // Without the mark, the agent may be offered once more.
   }
@@ -47,8 +58,8 @@ export function clearSignInFailed(agent: string, env: Env): void {
 export function signInFailedRecently(agent: string, env: Env, now = Date.now()): boolean {
   if (!AGENT_NAME.test(agent)) return false;
   try {
-    const marked = statSync(join(markDir(env), agent), { throwIfNoEntry: false });
-    return marked !== undefined && now - marked.mtimeMs < RECENT_MS;
+    const marked = lstatSync(join(markDir(env), agent), { throwIfNoEntry: false });
+    return marked?.isFile() === true && now - marked.mtimeMs < RECENT_MS;
   } catch {
     return false;
   }

@@ -11,13 +11,13 @@ import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
-import { ensurePrivateDir } from "./agent-home.js";
+import { ensureScvDir } from "./agent-home.js";
 import { createAtomicSync, writeAtomicSync } from "./atomic.js";
 import { HANDLE_PATTERN } from "./conversations.js";
 import { takeLock } from "./lock.js";
-import { type Env, scvHome } from "./paths.js";
+import type { Env } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
-import { turnFile, turnsDir } from "./turn-files.js";
+import { turnFile } from "./turn-files.js";
 
 const identitySchema = lazy(() => z.object({ pid: z.int().check(z.positive()), startTime: z.string() }));
 
@@ -108,8 +108,7 @@ export function writeTurnRecord(path: string, value: unknown, fsync: boolean): v
 }
 
 export function ensureTurnsDir(env: Env): void {
-  ensurePrivateDir(scvHome(env));
-  ensurePrivateDir(turnsDir(env));
+  ensureScvDir(env, "turns");
 }
 
 /** Creates a turn record that must not exist yet; false when it does, or when this file system

@@ -74,7 +74,7 @@ export function keepVersion(executable: string, version: string | null, env: Env
       ([path, entry]) => path !== executable && isEntry(entry),
     );
     entries.push([executable, { ...now, version }]);
-    ensurePrivateDir(cacheDir(env));
+    ensurePrivateDir(cacheDir(env), scvHome(env));
     writeAtomicSync(cacheFile(env), `${JSON.stringify(Object.fromEntries(entries.slice(-MAX_ENTRIES)))}\n`, {
       fsync: false,
     });

@@ -3,13 +3,13 @@
 // runs. The turns are planned here first, so what cannot start (not installed, a busy
 // conversation) is a result at once, with no detached scv.
 
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, readFileSync } from "node:fs";
 import type { Config } from "../config.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
-import { ensurePrivateDir } from "../home/agent-home.js";
-import { type Env, scvHome } from "../home/paths.js";
-import { turnFile, turnsDir } from "../home/turn-files.js";
+import { ensureScvDir, openOwnFileForAppend } from "../home/agent-home.js";
+import type { Env } from "../home/paths.js";
+import { turnFile } from "../home/turn-files.js";
 import { consumeResult, readFinished, readRunning } from "../home/turn-records.js";
 import { READY_FD, startDetached } from "../os/bounded.js";
 import { TAG_VARIABLE } from "../os/tagged.js";
@@ -79,10 +79,9 @@ export async function launchTurns(
 
 /** Starts one detached scv and waits until its agent runs, or until it ends without running it. */
 async function launch(env: Env, cwd: string, job: Job, agent: string): Promise<Launch> {
-  ensurePrivateDir(scvHome(env));
-  ensurePrivateDir(turnsDir(env));
+  ensureScvDir(env, "turns");
   const logPath = turnFile(job.handle, "log", env);
-  const log = openSync(logPath, "a", 0o600);
+  const log = openOwnFileForAppend(logPath);
   let started: Awaited<ReturnType<typeof startDetached>>;
   try {
     // Its own session: a closing terminal or a Ctrl-C in it does not reach the turn.

@@ -5,6 +5,7 @@
 
 import type { OutputFormatKind } from "../adapters.js";
 import type { StreamParser } from "./types.js";
+import { withCleanUsage } from "./usage.js";
 
 export type ParserFactory = () => StreamParser;
 
@@ -24,7 +25,9 @@ const PARSERS: Readonly<Record<OutputFormatKind, () => Promise<ParserFactory>>> 
 /** Every output format scv has a parser for. */
 export const OUTPUT_FORMAT_KINDS = Object.keys(PARSERS) as OutputFormatKind[];
 
-/** The factory of `format`'s parser, importing its module on first use. */
-export function loadParser(format: OutputFormatKind): Promise<ParserFactory> {
-  return PARSERS[format]();
+/** The factory of `format`'s parser, importing its module on first use; what it reports of usage
+ * is cleaned (usage.ts). */
+export async function loadParser(format: OutputFormatKind): Promise<ParserFactory> {
+  const create = await PARSERS[format]();
+  return () => withCleanUsage(create());
 }

@@ -1,10 +1,32 @@
 // The environment of a delegated agent, as a pure function of the parent's environment, the
-// descriptor, the agent home and the policy. No agent inherits any agent's credential variables.
+// descriptor, the agent home, the policy and the config's isolation settings. No agent inherits
+// any agent's, model provider's or model cloud's credential variables (the families in
+// src/credentials.ts, every adapter's own list in src/adapters.ts); the user's config may remove
+// more, keep some, or pass only an allow-list.
 
 import { join } from "node:path";
-import { type AdapterDescriptor, isRemovedAgentVariable } from "../adapters.js";
+import { ADAPTERS, type AdapterDescriptor } from "../adapters.js";
+import {
+  ALWAYS_REMOVED,
+  API_KEY_ENDINGS,
+  CLOUD_SECRET_FRAGMENTS,
+  CLOUD_WORDS,
+  PROVIDER_WORDS,
+  SCV_OWN,
+  SECRET_FRAGMENTS,
+  SECRET_WORDS,
+  STRICT_PASSED,
+} from "../credentials.js";
 
 export type Policy = "auto" | "default";
+
+/** The config's `[isolation]`: names or `*` prefixes to remove as well, to keep although a rule
+ * removes them, and whether to pass only STRICT_PASSED (and `keep`). */
+export interface IsolationSettings {
+  readonly remove?: readonly string[];
+  readonly keep?: readonly string[];
+  readonly strict?: boolean;
+}
 
 export interface AgentEnvRequest {
   readonly parent: Readonly<Record<string, string | undefined>>;
@@ -14,6 +36,7 @@ export interface AgentEnvRequest {
   readonly policy: Policy;
   /** Variables from the agent's section of scv's config; set last, on purpose. */
   readonly extra?: Readonly<Record<string, string>>;
+  readonly isolation?: IsolationSettings;
 }
 
 /** XDG base variables, each pointing inside the agent home. */
@@ -26,9 +49,10 @@ const XDG_DIRS: readonly (readonly [string, string])[] = [
 
 export function agentEnvironment(request: AgentEnvRequest): Record<string, string> {
   const { parent, entry, home, policy } = request;
+  const withheld = withheldVariables(request.isolation);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
-    if (value !== undefined && !isRemovedAgentVariable(name)) env[name] = value;
+    if (value !== undefined && !withheld(name)) env[name] = value;
   }
   env.HOME = home;
   for (const [name, dir] of XDG_DIRS) env[name] = join(home, dir);
@@ -39,4 +63,94 @@ export function agentEnvironment(request: AgentEnvRequest): Record<string, strin
   }
   for (const [name, value] of Object.entries(request.extra ?? {})) env[name] = value;
   return env;
+}
+
+/** Names and `*` prefixes, matched in upper case. */
+interface NameRules {
+  readonly exact: ReadonlySet<string>;
+  readonly prefixes: readonly string[];
+}
+
+function nameRules(rules: readonly string[]): NameRules {
+  const upper = rules.map((rule) => rule.toUpperCase());
+  return {
+    exact: new Set(upper.filter((rule) => !rule.endsWith("*"))),
+    prefixes: upper.filter((rule) => rule.endsWith("*")).map((rule) => rule.slice(0, -1)),
+  };
+}
+
+function matchesRules(upperName: string, rules: NameRules): boolean {
+  return rules.exact.has(upperName) || rules.prefixes.some((prefix) => upperName.startsWith(prefix));
+}
+
+/** Every adapter's own list, applied to every agent so that no agent sees another's, and the
+ * common one. */
+const TABLE_RULES = nameRules([
+  ...ALWAYS_REMOVED,
+  ...(ADAPTERS as readonly AdapterDescriptor[]).flatMap((entry) => entry.removedEnvironment),
+]);
+const STRICT_RULES = nameRules(STRICT_PASSED);
+
+const wordsOf = (phrase: string): string[] => phrase.split(" ");
+const PROVIDERS = PROVIDER_WORDS.map(wordsOf);
+const CLOUDS = CLOUD_WORDS.map(wordsOf);
+const API_KEYS = API_KEY_ENDINGS.map(wordsOf);
+const SHORT_SECRETS: ReadonlySet<string> = new Set(SECRET_WORDS);
+
+/** The words of a variable name: `azure-openai.key` → AZURE, OPENAI, KEY. */
+function nameWords(upperName: string): string[] {
+  return upperName.split(/[^A-Z0-9]+/).filter((word) => word !== "");
+}
+
+/** Whether `phrase` occurs in `words` as consecutive words. */
+function containsPhrase(words: readonly string[], phrase: readonly string[]): boolean {
+  for (let start = 0; start + phrase.length <= words.length; start += 1) {
+    if (phrase.every((word, offset) => words[start + offset] === word)) return true;
+  }
+  return false;
+}
+
+function endsWithPhrase(words: readonly string[], phrase: readonly string[]): boolean {
+  const start = words.length - phrase.length;
+  return start >= 0 && phrase.every((word, offset) => words[start + offset] === word);
+}
+
+function namesSecret(words: readonly string[], fragments: readonly string[]): boolean {
+  return words.some(
+    (word) => SHORT_SECRETS.has(word) || fragments.some((fragment) => word.includes(fragment)),
+  );
+}
+
+const CLOUD_FRAGMENTS = [...SECRET_FRAGMENTS, ...CLOUD_SECRET_FRAGMENTS];
+
+/** Whether `name` is a model-provider, model-cloud or coding-agent credential (or an agent's own
+ * state variable, by its row in the table), whatever the config says: any `*_API_KEY`; a provider's
+ * or agent's word with a secret's word (`HF_TOKEN`, `AZURE_OPENAI_AD_TOKEN`); a cloud's word with a
+ * secret's or a credential location's word (`AWS_SECURITY_TOKEN`, `AWS_CONFIG_FILE`); every
+ * adapter's `removedEnvironment`. Case does not matter. */
+export function isCredentialVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  if (matchesRules(upper, TABLE_RULES)) return true;
+  const words = nameWords(upper);
+  if (words.length === 0) return false;
+  if (API_KEYS.some((ending) => endsWithPhrase(words, ending))) return true;
+  if (PROVIDERS.some((provider) => containsPhrase(words, provider)) && namesSecret(words, SECRET_FRAGMENTS))
+    return true;
+  return CLOUDS.some((cloud) => containsPhrase(words, cloud)) && namesSecret(words, CLOUD_FRAGMENTS);
+}
+
+/** The test deciding which inherited variables a delegated agent does not get, under `isolation`:
+ * scv's own `SCV_*` always; then what `keep` names passes; under `strict` nothing else but
+ * STRICT_PASSED; otherwise what `remove` names and every credential (`isCredentialVariable`). */
+export function withheldVariables(isolation: IsolationSettings = {}): (name: string) => boolean {
+  const keep = nameRules(isolation.keep ?? []);
+  const remove = nameRules(isolation.remove ?? []);
+  const strict = isolation.strict === true;
+  return (name) => {
+    const upper = name.toUpperCase();
+    if (upper.startsWith(SCV_OWN)) return true;
+    if (matchesRules(upper, keep)) return false;
+    if (strict) return !matchesRules(upper, STRICT_RULES);
+    return matchesRules(upper, remove) || isCredentialVariable(name);
+  };
 }

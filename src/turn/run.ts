@@ -48,13 +48,14 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       ? undefined
       : await untilAborted(lockConversation(plan.handle, context.env, context.lockWaitMs), context.signal);
   try {
-    if (plan.lastMessageFile !== undefined) ensurePrivateDir(join(home, ".scv"));
+    if (plan.lastMessageFile !== undefined) ensurePrivateDir(join(home, ".scv"), home);
     const env = agentEnvironment({
       parent: context.env,
       entry,
       home,
       policy: plan.policy,
       extra: plan.extraEnv,
+      isolation: context.config.isolation,
     });
     // The turn's tag and depth, scv's home and config and its own TMPDIR, set after isolation
     // removed every SCV_* variable.

@@ -132,7 +132,7 @@ describe("scv delegate --background", () => {
     expect(waited.exitCode).toBe(0);
     // Gemini's capture has no reply to replace: it says its own.
     expect(waited.stdout).toBe(
-      `=== claude (${handles[0]}) ===\nREPLY Say hi\n\n=== gemini (${handles[1]}) ===\nMOCK-REPLY-1\n`,
+      `=== claude (${handles[0]}) · 1 line ===\nREPLY Say hi\n\n=== gemini (${handles[1]}) · 1 line ===\nMOCK-REPLY-1\n`,
     );
   });
 
@@ -209,6 +209,44 @@ describe("scv delegate --background", () => {
     const waited = await scv(world, ["wait", started.stdout.trim()]);
     expect(waited.exitCode).toBe(1);
     expect(waited.stderr).toMatch(/^scv: gemini failed/);
+  });
+});
+
+describe("--json of scv ps and scv wait", () => {
+  // Characters a terminal acts on or hides that JSON.stringify leaves raw: DEL, C1, bidi, line separator.
+  const HOSTILE = "hi \u202eevil\u2066 \u009b31m \x7f \u2028 done";
+  const RAW = ["\u202e", "\u2066", "\u009b", "\x7f", "\u2028"];
+
+  it("writes what an agent wrote with those characters as \\u escapes, the same JSON value", async () => {
+    await signIn(world, "claude");
+    const hanging = await scv(world, ["delegate", "--background", "claude", "Work"], {
+      env: { FAKE_AGENT_MODE: "tool-hang", FAKE_AGENT_TOOL_COMMAND: `echo ${HOSTILE}` },
+    });
+    expect(hanging.exitCode, hanging.stderr).toBe(0);
+    leftovers.push(...(await agentPids(world)));
+    const deadline = Date.now() + 10_000;
+    let listed = await scv(world, ["ps", "--json"]);
+    while (!listed.stdout.includes("evil") && Date.now() < deadline)
+      listed = await scv(world, ["ps", "--json"]);
+    for (const raw of RAW) expect(listed.stdout.includes(raw), `ps ${JSON.stringify(raw)}`).toBe(false);
+    // (The tool summary itself already made the line separator a space.)
+    expect((JSON.parse(listed.stdout) as PsRow[])[0]?.tool).toBe(
+      "$ echo hi \u202eevil\u2066 \u009b31m \x7f done",
+    );
+    const handle = hanging.stdout.trim();
+    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
+    await scv(world, ["wait", handle]);
+
+    const started = await scv(world, ["delegate", "--background", "claude", "claude", HOSTILE], {
+      env: { FAKE_AGENT_MODE: "reply" },
+    });
+    expect(started.exitCode, started.stderr).toBe(0);
+    const handles = started.stdout.trim().split("\n");
+    const waited = await scv(world, ["wait", "--json", ...handles]);
+    expect(waited.exitCode, waited.stderr).toBe(0);
+    for (const raw of RAW) expect(waited.stdout.includes(raw), `wait ${JSON.stringify(raw)}`).toBe(false);
+    const results = JSON.parse(waited.stdout) as { reply: string }[];
+    expect(results.map((result) => result.reply)).toEqual([`REPLY ${HOSTILE}`, `REPLY ${HOSTILE}`]);
   });
 });
 

@@ -1,7 +1,15 @@
 // Credential isolation and private homes, through the built scv: what reached each fake agent, and
 // what a turn did to the user's own HOME and to scv's agent homes.
 
-import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
@@ -102,6 +110,43 @@ describe("credential isolation", () => {
     });
     expect(agentCalls(world)[0]?.env).toMatchObject({ IS_SANDBOX: "1", FROM: "flag", EMPTY: "" });
   });
+
+  it("follows the config's [isolation]: strict passes only the allow-list and keep, and scv's own variables still come", async () => {
+    const config = join(world.root, "config.toml");
+    writeFileSync(
+      config,
+      `[isolation]\nstrict = true\nkeep = ["DATABASE_URL", "FAKE_AGENT_*"]\n[agents.gemini.env]\nIS_SANDBOX = "1"\n`,
+    );
+    const canaries = canaryVariables();
+    const run = await scv(world, ["delegate", "gemini", "Say hi"], {
+      env: { ...canaries, ...KEPT, EDITOR: "vi", SCV_CONFIG: config },
+    });
+    expect(run.exitCode).toBe(0);
+    const env = agentCalls(world)[0]?.env ?? {};
+    expect(Object.entries(env).filter(([, value]) => value.includes("canary-value-of-"))).toEqual([]);
+    expect(env).toMatchObject({
+      PATH: world.env.PATH,
+      LANG: KEPT.LANG,
+      TZ: KEPT.TZ,
+      HTTPS_PROXY: KEPT.HTTPS_PROXY,
+      NODE_EXTRA_CA_CERTS: KEPT.NODE_EXTRA_CA_CERTS,
+      DATABASE_URL: KEPT.DATABASE_URL,
+      IS_SANDBOX: "1",
+      GEMINI_TELEMETRY_ENABLED: "false",
+      SCV_HOME: world.scvHome,
+    });
+    for (const name of ["EDITOR", "NPM_TOKEN", "SSH_AUTH_SOCK", "AWS_REGION", "HF_HOME"])
+      expect(env[name], name).toBeUndefined();
+  });
+
+  it("removes the config's own names as well; other secrets pass by default", async () => {
+    const config = join(world.root, "config.toml");
+    writeFileSync(config, `[isolation]\nremove = ["NPM_TOKEN"]\n`);
+    await scv(world, ["delegate", "gemini", "Say hi"], { env: { ...KEPT, SCV_CONFIG: config } });
+    const env = agentCalls(world)[0]?.env ?? {};
+    expect(env.NPM_TOKEN).toBeUndefined();
+    expect(env).toMatchObject({ DATABASE_URL: KEPT.DATABASE_URL, SSH_AUTH_SOCK: KEPT.SSH_AUTH_SOCK });
+  });
 });
 
 describe("homes", () => {
@@ -118,5 +163,61 @@ describe("homes", () => {
     await scv(world, ["delegate", "gemini", "Say hi"]);
     expect(statSync(home).mode & 0o777).toBe(0o700);
     expect(statSync(world.scvHome).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe("links planted inside scv's home", () => {
+  function plant(relativePath: string): string {
+    const outside = join(world.root, "outside");
+    mkdirSync(outside, { recursive: true, mode: 0o755 });
+    chmodSync(outside, 0o755);
+    mkdirSync(join(world.scvHome, relativePath, ".."), { recursive: true, mode: 0o700 });
+    symlinkSync(outside, join(world.scvHome, relativePath));
+    return outside;
+  }
+
+  it("agents login refuses a linked agent home in one line: nothing chmodded, no key written outside", async () => {
+    const outside = plant("agents/claude");
+    const run = await scv(world, ["agents", "login", "claude", "--with-api-key"], {
+      input: "sk-canary-key\n",
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(
+      `scv: ${join(world.scvHome, "agents", "claude")} is a symbolic link, and scv never follows one inside its home — move it away (scv makes the folder anew) and run scv again\n`,
+    );
+    expect(statSync(outside).mode & 0o777).toBe(0o755);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it.each(["agents", "turns"])("delegate refuses a linked $SCV_HOME/%s", async (planted) => {
+    const outside = plant(planted);
+    const run = await scv(world, ["delegate", "gemini", "Say hi"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.split("\n")[0]).toBe(
+      `scv: ${join(world.scvHome, planted)} is a symbolic link, and scv never follows one inside its home — move it away (scv makes the folder anew) and run scv again`,
+    );
+    expect(statSync(outside).mode & 0o777).toBe(0o755);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it("delegate gives the reply but saves no record through a linked $SCV_HOME/conversations", async () => {
+    const outside = plant("conversations");
+    const run = await scv(world, ["delegate", "gemini", "Say hi"]);
+    expect(run.stdout).not.toBe("");
+    expect(run.stderr).toContain(`${join(world.scvHome, "conversations")} is a symbolic link`);
+    expect(statSync(outside).mode & 0o777).toBe(0o755);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it("a background turn never opens its log through a link", async () => {
+    const first = await scv(world, ["delegate", "gemini", "--json", "Say hi"]);
+    const handle = JSON.parse(first.stdout).conversation as string;
+    const target = join(world.root, "user-file.txt");
+    writeFileSync(target, "the user's own file\n");
+    symlinkSync(target, join(world.scvHome, "turns", `${handle}.log`));
+    const run = await scv(world, ["delegate", "-c", handle, "--background", "again"]);
+    expect(run.exitCode).not.toBe(0);
+    expect(run.stderr).toContain(`${handle}.log is a symbolic link`);
+    expect(readFileSync(target, "utf8")).toBe("the user's own file\n");
   });
 });

@@ -78,7 +78,7 @@ describe("scv's home", () => {
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe("MOCK-REPLY-1\n");
     expect(run.stderr).toMatch(
-      /^scv: note: this turn is not recorded: cannot save conversation record \S+\/conversations\/claude-[0-9a-z]{6}\.json \(E[A-Z]+\) — /m,
+      /^scv: note: this turn is not recorded: \S+\/conversations is not a folder — move it away \(scv makes the folder anew\) and run scv again$/m,
     );
     noStack(run.stderr);
     const json = await scv(world, ["delegate", "claude", "--json", "hi"]);

@@ -480,6 +480,9 @@ async function behave(parsedArgs) {
       return drip(turn.start ?? turn.resume ?? "");
     case "reply":
       return replay(turn, "turn1", { reply: `REPLY ${turn.prompt}` });
+    case "usage-numbers":
+      // The capture with every token count and cost replaced by `arg` (1e308, -5, 2.5).
+      return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume", { usageNumbers: arg });
     case "login-prompt":
       // Byte for byte, and then forever: the lab killed that capture at its timeout.
       writePids([process.pid]);
@@ -501,7 +504,7 @@ async function behave(parsedArgs) {
 
 /** Replays a capture; a session it was told to resume must have been started in this HOME.
  * `hangAfter` lines, it waits forever instead; `tools` Bash calls go after Claude's init. */
-function replay(turn, name, { hangAfter, tools = 0, reply } = {}) {
+function replay(turn, name, { hangAfter, tools = 0, reply, usageNumbers } = {}) {
   const base = join(FIXTURES, cli, name);
   if (!existsSync(`${base}.json`)) {
     // No capture of this CLI (not on npm): a plain-text reply.
@@ -524,6 +527,11 @@ function replay(turn, name, { hangAfter, tools = 0, reply } = {}) {
       ? withSession(text)
       : withSession(text).replaceAll("MOCK-REPLY-1", JSON.stringify(reply).slice(1, -1));
   let stdout = fill(readFileSync(`${base}.stdout`, "utf8"));
+  if (usageNumbers !== undefined)
+    stdout = stdout.replace(
+      /"(\w*(?:token|cost|input|output|cache|reasoning|total)\w*)":(-?[0-9][0-9.eE+-]*)/gi,
+      (_, key) => `"${key}":${usageNumbers}`,
+    );
   if (cli === "claude") {
     stdout = stdout.replaceAll(/"permissionMode":"[^"]*"/g, `"permissionMode":"${claudeMode()}"`);
     if (tools > 0) stdout = withToolCalls(stdout, tools);
@@ -588,7 +596,14 @@ function toolCall(i, session) {
         id: `msg_fake_${i}`,
         type: "message",
         role: "assistant",
-        content: [{ type: "tool_use", id, name: "Bash", input: { command: `echo step ${i}` } }],
+        content: [
+          {
+            type: "tool_use",
+            id,
+            name: "Bash",
+            input: { command: process.env.FAKE_AGENT_TOOL_COMMAND ?? `echo step ${i}` },
+          },
+        ],
       },
       parent_tool_use_id: null,
       session_id: session,

@@ -33,11 +33,11 @@ describe("scv delegate <agent>… <prompt>", () => {
       env: { FAKE_AGENT_MODE: "reply" },
     });
     expect(run.exitCode, run.stderr).toBe(0);
-    const headers = [...run.stdout.matchAll(/^=== ([a-z]+) \(([a-z]+-[0-9a-z]{6})\) ===$/gm)];
+    const headers = [...run.stdout.matchAll(/^=== ([a-z]+) \(([a-z]+-[0-9a-z]{6})\) · 1 line ===$/gm)];
     expect(headers.map((match) => match[1])).toEqual(["claude", "pi", "gemini"]);
     const [claude, pi, gemini] = headers.map((match) => match[2] ?? "");
     expect(run.stdout).toBe(
-      `=== claude (${claude}) ===\nREPLY Say hi\n\n=== pi (${pi}) ===\nREPLY Say hi\n\n=== gemini (${gemini}) ===\nMOCK-REPLY-1\n`,
+      `=== claude (${claude}) · 1 line ===\nREPLY Say hi\n\n=== pi (${pi}) · 1 line ===\nREPLY Say hi\n\n=== gemini (${gemini}) · 1 line ===\nMOCK-REPLY-1\n`,
     );
     for (const handle of [claude, pi, gemini]) {
       expect(conversationRecord(lab.world, handle ?? "")).toMatchObject({

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
@@ -69,8 +70,10 @@ COPILOT_PROVIDER_BASE_URL = "http://127.0.0.1:9/v1"
   });
 
   it("says what kind of value was expected and found, whole numbers and ranges included", () => {
-    expectConfigError(`parallel = 0`, /: parallel: expected at least 1$/);
-    expectConfigError(`parallel = 65`, /: parallel: expected at most 64$/);
+    // A bound says the whole range, the real one: --parallel's too.
+    expectConfigError(`parallel = 0`, /: parallel: expected a whole number from 1 to 64$/);
+    expectConfigError(`parallel = 65`, /: parallel: expected a whole number from 1 to 64$/);
+    expectConfigError(`max_depth = 17`, /: max_depth: expected a whole number from 0 to 16$/);
     expectConfigError(`parallel = 2.5`, /: parallel: expected a whole number, got a fraction$/);
     expectConfigError(`max_depth = true`, /: max_depth: expected a number, got a boolean$/);
     expectConfigError(`[agents.claude]\nmodel = ""`, /: agents\.claude\.model: expected a non-empty string$/);
@@ -119,6 +122,60 @@ COPILOT_PROVIDER_BASE_URL = "http://127.0.0.1:9/v1"
     const none = loadConfig({ HOME: join(root, "user"), XDG_CONFIG_HOME: join(root, "xdg") });
     expect(none).toEqual({ path: join(root, "xdg", "scv", "config.toml"), exists: false, config: {} });
     expect(() => loadConfig({ ...env, SCV_CONFIG: join(root, "missing.toml") })).toThrow(/does not exist/);
+  });
+
+  it("reads [isolation]: names and prefixes to remove and keep, and strict", () => {
+    const config = parseConfig(
+      `[isolation]\nremove = ["NPM_TOKEN", "CORP_*"]\nkeep = ["GH_TOKEN"]\nstrict = true\n`,
+      "c.toml",
+    );
+    expect(config.isolation).toEqual({ remove: ["NPM_TOKEN", "CORP_*"], keep: ["GH_TOKEN"], strict: true });
+    expectConfigError(
+      `[isolation]\nremove = ["BAD NAME"]`,
+      /: isolation\.remove\.0: expected a variable name, or a prefix ending in \*/,
+    );
+    expectConfigError(`[isolation]\nremove = ["*"]`, /: isolation\.remove\.0: expected a variable name/);
+    expectConfigError(
+      `[isolation]\nkeep = ["SCV_HOME"]`,
+      /: isolation\.keep\.0: scv's own SCV_\* variables are never passed on/,
+    );
+    expectConfigError(
+      `[isolation]\nstrict = "yes"`,
+      /: isolation\.strict: expected true or false, got a string$/,
+    );
+    expectConfigError(`[isolation]\nallow = []`, /: isolation\.allow: unknown key$/);
+  });
+
+  it("refuses __proto__, constructor and prototype keys anywhere, naming them", () => {
+    expectConfigError(`"__proto__" = { parallel = 2 }`, /\/etc\/scv\.toml: __proto__: not a key scv allows/);
+    expectConfigError(`[agents.codex.env]\n"__proto__" = "x"`, /: agents\.codex\.env\.__proto__: not a key/);
+    expectConfigError(`[agents."__proto__"]\nmodel = "x"`, /: agents\.__proto__: not a key/);
+    expectConfigError(
+      `[agents.claude.env]\nconstructor = "x"`,
+      /: agents\.claude\.env\.constructor: not a key/,
+    );
+    expectConfigError(`[defaults.prototype]\nx = 1`, /: defaults\.prototype: not a key/);
+    expectConfigError(
+      `[isolation]\nkeep = [{ __proto__ = 1 }]`,
+      /: isolation\.keep\.0\.__proto__: not a key/,
+    );
+  });
+
+  it("reads only a regular file of at most 1 MiB: not a device, a FIFO or a folder", () => {
+    const root = mkdtempSync(join(tmpdir(), "scv-config-"));
+    const env = (path: string) => ({ HOME: root, SCV_CONFIG: path });
+    expect(() => loadConfig(env("/dev/zero"))).toThrow(/config file \/dev\/zero is not a regular file/);
+    expect(() => loadConfig(env(root))).toThrow(/is not a regular file/);
+    const fifo = join(root, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    // Opened without waiting for a writer: a blocking open would hang this test.
+    expect(() => loadConfig(env(fifo))).toThrow(/config file .*fifo is not a regular file/);
+    const big = join(root, "big.toml");
+    writeFileSync(big, `# ${"x".repeat(1024 * 1024)}\n`);
+    expect(() => loadConfig(env(big))).toThrow(/larger than 1 MiB, the most scv reads/);
+    const fits = join(root, "fits.toml");
+    writeFileSync(fits, `parallel = 2\n# ${"x".repeat(1024 * 1024 - 20)}\n`);
+    expect(loadConfig(env(fits)).config.parallel).toBe(2);
   });
 
   it("never half-loads a malformed file", () => {

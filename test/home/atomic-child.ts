@@ -1,6 +1,8 @@
 // Run by atomic.test.ts in a process whose file size limit (ulimit -f) is far below what it writes:
 // the kernel takes part of the text, then refuses the rest (EFBIG), as on a disk that fills up
 // mid-write (ENOSPC). Prints what the write threw.
+
+import { dirname } from "node:path";
 import { writeConversation } from "../../src/home/conversations.js";
 import { writePrivate } from "../../src/home/keystores/files.js";
 
@@ -24,7 +26,7 @@ try {
       lastPrompt: big,
     });
   } else {
-    await writePrivate(path ?? "", `{"key":"${big}"}\n`);
+    await writePrivate(dirname(path ?? ""), path ?? "", `{"key":"${big}"}\n`);
   }
   console.log(JSON.stringify({ error: null }));
 } catch (error) {

@@ -84,7 +84,7 @@ describe("atomic writes", () => {
     mkdirSync(join(root, "home"));
     const link = join(root, "home", "auth.json");
     symlinkSync(outside, link);
-    await writePrivate(link, '{"key":"sk-canary"}\n');
+    await writePrivate(join(root, "home"), link, '{"key":"sk-canary"}\n');
     expect(lstatSync(link).isSymbolicLink()).toBe(false);
     expect(readFileSync(link, "utf8")).toBe('{"key":"sk-canary"}\n');
     expect(mode(link)).toBe(0o600);

@@ -47,4 +47,67 @@ describe("agentEnvironment", () => {
     });
     expect(env.IS_SANDBOX).toBe("1");
   });
+
+  for (const entry of ADAPTERS as readonly AdapterDescriptor[]) {
+    it(`${entry.name}: under strict isolation only the allow-list passes, and scv's own variables come back`, () => {
+      const env = agentEnvironment({
+        parent: { ...parent, EDITOR: "vi", NPM_TOKEN: "npm-canary" },
+        entry,
+        home: HOME,
+        policy: "auto",
+        extra: { FROM_CONFIG: "1" },
+        isolation: { strict: true, keep: ["NPM_TOKEN"] },
+      });
+      const set = new Set([
+        "HOME",
+        "XDG_CONFIG_HOME",
+        "XDG_DATA_HOME",
+        "XDG_CACHE_HOME",
+        "XDG_STATE_HOME",
+        "FROM_CONFIG",
+        ...entry.homeEnvironment.map(([name]) => name),
+        ...entry.fixedEnvironment.map(([name]) => name),
+        ...(entry.fullPermissionEnvironment ?? []).map(([name]) => name),
+      ]);
+      const inherited = Object.keys(env)
+        .filter((name) => !set.has(name))
+        .sort();
+      expect(inherited).toEqual(
+        [
+          "COLORTERM",
+          "HTTPS_PROXY",
+          "HTTP_PROXY",
+          "LANG",
+          "LC_ALL",
+          "NODE_EXTRA_CA_CERTS",
+          "NO_PROXY",
+          "NPM_TOKEN",
+          "PATH",
+          "SSL_CERT_FILE",
+          "TERM",
+          "TZ",
+          "https_proxy",
+          "no_proxy",
+        ].sort(),
+      );
+      for (const [name, value] of entry.fixedEnvironment) expect(env[name]).toBe(value);
+      for (const [name, value] of entry.fullPermissionEnvironment ?? []) expect(env[name]).toBe(value);
+      expect(env.HOME).toBe(HOME);
+    });
+  }
+
+  it("removes the config's extra variables and passes its kept ones", () => {
+    const entry = ADAPTERS.find((candidate) => candidate.name === "codex") as AdapterDescriptor;
+    const env = agentEnvironment({
+      parent: { ...parent, NPM_TOKEN: "npm", CORP_SECRET_A: "a", GH_TOKEN: "gh" },
+      entry,
+      home: HOME,
+      policy: "default",
+      isolation: { remove: ["NPM_TOKEN", "CORP_*"], keep: ["GH_TOKEN"] },
+    });
+    expect(env.NPM_TOKEN).toBeUndefined();
+    expect(env.CORP_SECRET_A).toBeUndefined();
+    expect(env.GH_TOKEN).toBe("gh");
+    expect(env.DATABASE_URL).toBe(KEPT.DATABASE_URL);
+  });
 });

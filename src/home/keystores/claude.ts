@@ -78,13 +78,14 @@ async function saveClaudeKey(store: ClaudeKeyStore, home: string, key: string): 
   }
   const before = [await snapshot(keyPath), await snapshot(settingsPath)];
   try {
-    await writePrivate(keyPath, `${key}\n`);
+    await writePrivate(home, keyPath, `${key}\n`);
     await writePrivate(
+      home,
       settingsPath,
       `${JSON.stringify({ ...current, apiKeyHelper: claudeKeyHelper(keyPath) }, null, 2)}\n`,
     );
   } catch (error) {
-    await restore(before);
+    await restore(home, before);
     throw error;
   }
 }
@@ -111,7 +112,7 @@ async function removeClaudeKey(store: ClaudeKeyStore, home: string): Promise<Rem
     if (current.apiKeyHelper === claudeKeyHelper(keyPath)) {
       const { apiKeyHelper: _removed, ...rest } = current;
       if (Object.keys(rest).length === 0) await removeFile(settingsPath);
-      else await writePrivate(settingsPath, `${JSON.stringify(rest, null, 2)}\n`);
+      else await writePrivate(home, settingsPath, `${JSON.stringify(rest, null, 2)}\n`);
       removed.push(`apiKeyHelper in ${store.settings}`);
     } else {
       kept.push(`the apiKeyHelper in ${store.settings} (scv did not write it)`);

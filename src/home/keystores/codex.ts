@@ -102,7 +102,7 @@ async function saveCodex(store: CodexStore, home: string, key: string, run: CliR
   else if (result.code !== 0) failure = `failed (exit ${result.code ?? "by a signal"})`;
   else if ((await inspectCodex(store, home)).state !== "signed-in") failure = `wrote no key to ${store.auth}`;
   if (failure !== undefined) {
-    await restore([before]);
+    await restore(home, [before]);
     throw new Error(`its \`${store.loginArgs.join(" ")}\` ${failure}`);
   }
 }

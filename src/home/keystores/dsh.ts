@@ -77,7 +77,7 @@ async function saveDsh(store: DshStore, home: string, key: string): Promise<void
   const path = join(home, store.path);
   const file = await readSmall(path);
   if (file.kind === "unreadable") throw new Error(`${store.path} cannot be read (${file.reason})`);
-  await writePrivate(path, dshWith(file.kind === "text" ? file.text : "", store.variable, key));
+  await writePrivate(home, path, dshWith(file.kind === "text" ? file.text : "", store.variable, key));
 }
 
 /** Removes `refs.<variable>`, and the file when nothing else is left in it. */
@@ -91,7 +91,7 @@ async function removeDsh(store: DshStore, home: string): Promise<RemoveResult> {
     await removeFile(path);
     return { removed: [store.path], kept: [] };
   }
-  await writePrivate(path, rest);
+  await writePrivate(home, path, rest);
   return { removed: [`refs.${store.variable} in ${store.path}`], kept: [] };
 }
 

@@ -105,9 +105,10 @@ export function looseModeNote(mode: number): string {
 
 /** Writes `path` atomically with mode 0600 and flushed to disk (src/home/atomic.ts), its folder 0700: a
  * crash or a full disk leaves the old file or the new one, never half, and the key is never readable
- * by others even for a moment. */
-export async function writePrivate(path: string, text: string): Promise<void> {
-  ensurePrivateDir(dirname(path));
+ * by others even for a moment. No folder below `home` (the agent home) may be a symbolic link: the
+ * key goes into the agent home itself, never wherever a planted link points. */
+export async function writePrivate(home: string, path: string, text: string): Promise<void> {
+  ensurePrivateDir(dirname(path), home);
   writeAtomicSync(path, text, { mode: 0o600, fsync: true });
 }
 
@@ -130,10 +131,10 @@ export async function snapshot(path: string): Promise<Snapshot> {
 }
 
 /** Puts every snapshot back: the file as it was, or no file where there was none. */
-export async function restore(snapshots: readonly Snapshot[]): Promise<void> {
+export async function restore(home: string, snapshots: readonly Snapshot[]): Promise<void> {
   for (const { path, text } of snapshots) {
     if (text === undefined) rmSync(path, { force: true });
-    else await writePrivate(path, text);
+    else await writePrivate(home, path, text);
   }
 }
 

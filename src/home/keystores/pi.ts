@@ -86,7 +86,7 @@ async function removePi(store: PiStore, home: string): Promise<RemoveResult> {
             return [name, rest];
           }),
         );
-        await writePrivate(modelsPath, jsonText({ ...config, providers: unkeyed }));
+        await writePrivate(home, modelsPath, jsonText({ ...config, providers: unkeyed }));
         removed.push(`the apiKey of ${keyed.map(([name]) => name).join(", ")} in ${modelsName}`);
       }
     }

@@ -89,7 +89,7 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
     if (store.dotenv === undefined) {
       // One atomic write: the key and the selection land together or not at all.
       const withKey = withValueAt(settings, envPath(store), key);
-      await writePrivate(settingsPath, jsonText(withValueAt(withKey, SELECTION, store.selectedType)));
+      await writePrivate(home, settingsPath, jsonText(withValueAt(withKey, SELECTION, store.selectedType)));
       return;
     }
     const dotenvPath = join(home, store.dotenv);
@@ -98,12 +98,13 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
     const before = [await snapshot(dotenvPath), await snapshot(settingsPath)];
     try {
       await writePrivate(
+        home,
         dotenvPath,
         dotenvWith(dotenv.kind === "text" ? dotenv.text : "", store.variable, key),
       );
-      await writePrivate(settingsPath, jsonText(withValueAt(settings, SELECTION, store.selectedType)));
+      await writePrivate(home, settingsPath, jsonText(withValueAt(settings, SELECTION, store.selectedType)));
     } catch (error) {
-      await restore(before);
+      await restore(home, before);
       throw error;
     }
   },
@@ -130,14 +131,15 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
       }
       const rest = dotenvWith(dotenv.text, store.variable, undefined);
       if (rest.trim() === "") await removeFile(dotenvPath);
-      else await writePrivate(dotenvPath, rest);
+      else await writePrivate(home, dotenvPath, rest);
       removed.push(`${store.variable} in ${store.dotenv}`);
     }
     if (settings !== undefined && valueAt(settings, SELECTION) === store.selectedType) {
       settings = withValueAt(settings, SELECTION, undefined);
       if (store.dotenv !== undefined) removed.push(`${SELECTION.join(".")} in ${store.settings}`);
     }
-    if (settings !== before && settings !== undefined) await writePrivate(settingsPath, jsonText(settings));
+    if (settings !== before && settings !== undefined)
+      await writePrivate(home, settingsPath, jsonText(settings));
     return { removed, kept: [] };
   },
 };

@@ -1,0 +1,294 @@
+// `scv mcp install|uninstall <host> [--dry-run] [--agent-home]`: registers scv's MCP server in a host
+// agent's user configuration (hosts.ts says how for each), or removes it, and prints what it did. The
+// agents scv delegates to run with HOME in their private homes, so they never see this registration;
+// `--agent-home` registers it there on purpose, for delegated agents that should delegate in turn
+// (still bounded by max_depth).
+
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, isAbsolute, join, relative } from "node:path";
+import { installHint, locateAgent, requireAgent } from "../agents.js";
+import type { CliIo } from "../cli/io.js";
+import { helperEnvironment } from "../commands/agents-status.js";
+import { type Config, loadConfig } from "../config.js";
+import { EXIT, ScvError } from "../errors.js";
+import { writeAtomicSync } from "../home/atomic.js";
+import { makeDirs } from "../home/make-dirs.js";
+import { scvHome, userHome } from "../home/paths.js";
+import { runBounded } from "../transport/bounded.js";
+import { hasJsonMember, setJsonMember, setTomlKey } from "./host-config.js";
+import {
+  ARGS,
+  COMMAND,
+  type ConfigDir,
+  HOST_NAMES,
+  type HostRegistration,
+  MCP_HOSTS,
+  NAME,
+} from "./hosts.js";
+
+export interface InstallOptions {
+  readonly dryRun?: boolean;
+  readonly agentHome?: boolean;
+}
+
+/** The server as a host starts it. */
+interface ServerSpec {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** A host's `mcp` commands answer at once; a slow one (a first run unpacking itself) gets a minute. */
+const HOST_COMMAND_TIMEOUT_MS = 60_000;
+
+export async function mcpInstallCommand(
+  io: CliIo,
+  host: string,
+  options: InstallOptions = {},
+): Promise<number> {
+  const target = hostTarget(io, host, options);
+  const say = (line: string) => io.stdout.write(`${line}\n`);
+  const registration = target.registration;
+  if (registration.kind === "command") {
+    const remove = expand(registration.remove, target.server);
+    const add = expand(registration.add, target.server);
+    if (options.dryRun) {
+      say(`would run: ${shellLine(target.executable, remove)}   (drops an earlier registration, if any)`);
+      say(`would run: ${shellLine(target.executable, add)}`);
+    } else {
+      await removeRegistration(target, remove, registration.absent);
+      await runHost(target, add, "register scv");
+      say(`registered scv with ${target.product} (${target.where}): ${shellLine(target.executable, add)}`);
+    }
+  } else {
+    const file = jsonFile(target, registration);
+    const entry = expandEntry(registration.entry, target.server);
+    const path = expand(registration.path, target.server);
+    if (options.dryRun) say(`would set ${path.join(".")} in ${file} to ${JSON.stringify(entry)}`);
+    else {
+      const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+      writeConfigFile(file, setJsonMember(text, path, entry, file));
+      say(`registered scv with ${target.product} (${target.where}): ${path.join(".")} in ${file}`);
+    }
+  }
+  say(timeoutLine(target, options.dryRun ?? false));
+  return EXIT.ok;
+}
+
+export async function mcpUninstallCommand(
+  io: CliIo,
+  host: string,
+  options: InstallOptions = {},
+): Promise<number> {
+  const target = hostTarget(io, host, options);
+  const say = (line: string) => io.stdout.write(`${line}\n`);
+  const registration = target.registration;
+  if (registration.kind === "command") {
+    const remove = expand(registration.remove, target.server);
+    if (options.dryRun) say(`would run: ${shellLine(target.executable, remove)}`);
+    else {
+      const removed = await removeRegistration(target, remove, registration.absent);
+      say(
+        removed
+          ? `removed scv from ${target.product} (${target.where})`
+          : `scv was not registered with ${target.product} (${target.where})`,
+      );
+    }
+    return EXIT.ok;
+  }
+  const path = expand(registration.path, target.server);
+  const dir = configDir(registration.dir, target.env);
+  const files = registration.files
+    .map((name) => join(dir, name))
+    .filter((file) => existsSync(file) && hasJsonMember(readFileSync(file, "utf8"), path, file));
+  if (files.length === 0) say(`scv was not registered with ${target.product} (${target.where})`);
+  for (const file of files) {
+    if (options.dryRun) say(`would remove ${path.join(".")} from ${file}`);
+    else {
+      writeConfigFile(file, setJsonMember(readFileSync(file, "utf8"), path, undefined, file));
+      say(`removed scv from ${target.product}: ${path.join(".")} in ${file}`);
+    }
+  }
+  return EXIT.ok;
+}
+
+interface HostTarget {
+  readonly registration: HostRegistration;
+  readonly product: string;
+  /** The host CLI, for hosts registered with their own command. */
+  readonly executable: string;
+  /** The host's environment: the user's own, or the agent's in scv's private home. */
+  readonly env: Record<string, string | undefined>;
+  /** Said in messages: whose configuration. */
+  readonly where: string;
+  readonly server: ServerSpec;
+}
+
+function hostTarget(io: CliIo, host: string, options: InstallOptions): HostTarget {
+  const registration = MCP_HOSTS[host];
+  if (registration === undefined) {
+    throw new ScvError(
+      "USAGE",
+      `scv cannot register itself with '${host}' — hosts: ${HOST_NAMES.join(", ")}`,
+    );
+  }
+  const entry = requireAgent(registration.agent);
+  const { config } = loadConfig(io.env);
+  const env = options.agentHome ? helperEnvironment(entry, config, io.env) : userEnvironment(io.env);
+  const where = options.agentHome
+    ? `scv's private home of ${entry.name}, ${env.HOME}`
+    : `your user configuration in ${env.HOME}`;
+  return {
+    registration,
+    product: entry.product,
+    executable: registration.kind === "command" ? hostExecutable(registration.agent, config, io.env) : "",
+    env,
+    where,
+    server: { name: "scv", command: scvCommand(), args: ["mcp"] },
+  };
+}
+
+/** The user's own environment, refused inside a delegated agent's turn: its HOME is scv's private
+ * home of that agent, and what is registered there is what that agent would run. */
+function userEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const home = userHome(env);
+  const agents = join(scvHome(env), "agents");
+  const inside = relative(agents, home);
+  if (inside !== "" && !inside.startsWith("..")) {
+    const agent = inside.split("/")[0] ?? "";
+    throw new ScvError(
+      "USAGE",
+      `HOME is ${home}, scv's private home of ${agent}: this runs inside a delegated turn — run scv mcp install from your own shell, or add --agent-home to register scv for delegated ${agent} turns on purpose`,
+    );
+  }
+  return env;
+}
+
+function hostExecutable(agent: string, config: Config, env: NodeJS.ProcessEnv): string {
+  const entry = requireAgent(agent);
+  const path = locateAgent(entry, config, env);
+  if (path === undefined) {
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `${entry.product} is not installed ('${entry.command}' not found) — ${installHint(entry, config.agents?.[entry.name]?.command)}`,
+    );
+  }
+  return path;
+}
+
+/** The scv a host should start: the script this one runs from, as it was invoked (an npm bin link
+ * keeps pointing at the installed scv across upgrades). */
+function scvCommand(): string {
+  const script = process.argv[1];
+  if (script === undefined)
+    throw new ScvError("USAGE", "cannot tell where scv runs from — start scv by its path");
+  return script;
+}
+
+function expand(template: readonly string[], server: ServerSpec): string[] {
+  return template.flatMap((part) =>
+    part === ARGS ? [...server.args] : [part.replace(NAME, server.name).replace(COMMAND, server.command)],
+  );
+}
+
+function expandEntry(entry: Readonly<Record<string, unknown>>, server: ServerSpec): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(entry).map(([key, value]) => [
+      key,
+      Array.isArray(value) ? expand(value as string[], server) : value,
+    ]),
+  );
+}
+
+/** Removes an earlier registration; false when there was none. */
+async function removeRegistration(
+  target: HostTarget,
+  args: readonly string[],
+  absent: RegExp,
+): Promise<boolean> {
+  const result = await runBounded(target.executable, args, {
+    env: target.env,
+    cwd: target.env.HOME,
+    timeoutMs: HOST_COMMAND_TIMEOUT_MS,
+  });
+  const said = `${result.stdout}\n${result.stderr}`;
+  if (absent.test(said)) return false;
+  if (result.code !== 0) throw hostFailure(target, args, "remove scv's registration", result.code, said);
+  return true;
+}
+
+async function runHost(target: HostTarget, args: readonly string[], what: string): Promise<void> {
+  const result = await runBounded(target.executable, args, {
+    env: target.env,
+    cwd: target.env.HOME,
+    timeoutMs: HOST_COMMAND_TIMEOUT_MS,
+  });
+  if (result.code !== 0)
+    throw hostFailure(target, args, what, result.code, `${result.stdout}\n${result.stderr}`);
+}
+
+function hostFailure(
+  target: HostTarget,
+  args: readonly string[],
+  what: string,
+  code: number | null,
+  said: string,
+): ScvError {
+  const last = said.trim().split("\n").at(-1)?.trim() ?? "";
+  return new ScvError(
+    "AGENT_FAILED",
+    `${target.product} could not ${what} (${code === null ? "no answer in time" : `exit ${code}`}${last === "" ? "" : `: ${last.slice(0, 300)}`}) — run it yourself: ${shellLine(target.executable, args)}`,
+  );
+}
+
+/** Sets the host's tool-call limit where its `mcp add` cannot, and says what it did. */
+function timeoutLine(target: HostTarget, dryRun: boolean): string {
+  const timeout = target.registration.timeout;
+  if (timeout.kind !== "toml-key") return `tool-call time limit: ${timeout.why}`;
+  const file = join(configDir(timeout.dir, target.env), timeout.file);
+  const table = expand(timeout.table, target.server);
+  const setting = `${timeout.key} = ${timeout.value} in [${table.join(".")}] of ${file}`;
+  if (dryRun) return `would set ${setting}`;
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const edited = setTomlKey(text, table, timeout.key, timeout.value, file);
+  if (edited === undefined) {
+    throw new ScvError(
+      "AGENT_FAILED",
+      `${target.product} registered scv, but ${file} has no [${table.join(".")}] table to set ${timeout.key} in — add ${timeout.key} = ${timeout.value} there by hand`,
+    );
+  }
+  writeConfigFile(file, edited);
+  return `set ${setting} (its default, 60 s, is shorter than a delegate call may take)`;
+}
+
+function configDir(dir: ConfigDir, env: Record<string, string | undefined>): string {
+  const home = userHome(env);
+  const fromVariable = dir.variable === undefined ? undefined : env[dir.variable];
+  const base =
+    fromVariable !== undefined && isAbsolute(fromVariable) ? fromVariable : join(home, dir.fallback);
+  return dir.sub === undefined ? base : join(base, dir.sub);
+}
+
+/** The file the host itself would write: the first of its files that exists, else the first. */
+function jsonFile(
+  target: HostTarget,
+  registration: Extract<HostRegistration, { kind: "json-file" }>,
+): string {
+  const dir = configDir(registration.dir, target.env);
+  const files = registration.files.map((name) => join(dir, name));
+  return files.find((file) => existsSync(file)) ?? (files[0] as string);
+}
+
+/** Replaces a config file whole, keeping its mode; a new one is private to the user. */
+function writeConfigFile(file: string, text: string): void {
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
+  makeDirs(join(file, ".."), 0o700);
+  writeAtomicSync(file, text, { mode });
+}
+
+/** A command as a shell line, quoted where it needs to be. */
+function shellLine(executable: string, args: readonly string[]): string {
+  return [basename(executable), ...args]
+    .map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`))
+    .join(" ");
+}

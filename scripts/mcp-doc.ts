@@ -1,7 +1,7 @@
 // Renders docs/mcp.md from the MCP server's tool table (src/mcp/tools.ts) and its host table
 // (src/mcp/hosts.ts), so the documented tools, schemas and host commands can never drift from the code.
 
-import { ARGS, COMMAND, type HostRegistration, MCP_HOSTS, NAME } from "../src/mcp/hosts.js";
+import { ARGS, COMMAND, ENV, type HostRegistration, MCP_HOSTS, NAME } from "../src/mcp/hosts.js";
 import { replyBudget } from "../src/mcp/replies.js";
 import { inputJsonSchema, MAX_WAIT_SECONDS, TOOLS, type ToolDefinition } from "../src/mcp/tools.js";
 
@@ -67,16 +67,20 @@ function toolSection(tool: ToolDefinition): string {
   ].join("\n");
 }
 
-function shown(args: readonly string[]): string {
+function shown(args: readonly string[], envFlag = ""): string {
   return args
-    .flatMap((part) => (part === ARGS ? ["mcp"] : [part.replace(NAME, "scv").replace(COMMAND, "<scv>")]))
+    .flatMap((part) => {
+      if (part === ARGS) return ["mcp"];
+      if (part === ENV) return [`[${envFlag} SCV_HOME=… ${envFlag} SCV_CONFIG=…]`];
+      return [part.replace(NAME, "scv").replace(COMMAND, "<scv>")];
+    })
     .join(" ");
 }
 
 function hostRow(host: string, registration: HostRegistration): string {
   const how =
     registration.kind === "command"
-      ? `\`${registration.agent} ${shown(registration.add)}\` (after \`${registration.agent} ${shown(registration.remove)}\`)`
+      ? `\`${registration.agent} ${shown(registration.add, registration.envFlag)}\` (after \`${registration.agent} ${shown(registration.remove)}\`)`
       : `\`${registration.path.map((part) => part.replace(NAME, "scv")).join(".")}\` in the first of ${registration.files.map((file) => `\`${file}\``).join(", ")} in ${registration.dir.variable === undefined ? "" : `\`$${registration.dir.variable}\` or `}\`~/${registration.dir.fallback}\`${registration.dir.sub === undefined ? "" : `/${registration.dir.sub}`}: \`${JSON.stringify(registration.entry).replace(`"${COMMAND}","${ARGS}"`, '"<scv>","mcp"')}\``;
   const timeout = registration.timeout;
   const limit =
@@ -129,7 +133,9 @@ export function renderMcpDoc(): string {
     "prints what either would do. Agents scv delegates to run with HOME in their private homes and never",
     "see it; `--agent-home` registers it in scv's private home of that agent on purpose (nested",
     "delegation stays bounded by `max_depth`). Inside a delegated turn (HOME is a private home) install",
-    "refuses without `--agent-home`.",
+    "refuses without `--agent-home`. `SCV_HOME` and `SCV_CONFIG`, when set (for `--agent-home`: always),",
+    "are registered in the server's environment (`environment` in OpenCode's entry): hosts pass few of",
+    "their own variables on to a server (Codex: HOME, PATH and a handful).",
     "",
     "| host | command | what it does | tool-call time limit |",
     "| --- | --- | --- | --- |",

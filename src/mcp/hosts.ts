@@ -5,10 +5,12 @@
 // CLIs (test/real, and their `mcp add --help` in a throwaway HOME): claude 2.1.332, codex 0.171.0,
 // gemini, qwen, copilot 1.0.102, opencode 1.18.33.
 
-/** Placeholders in argument templates: the server's name, its command, and its arguments (spread). */
+/** Placeholders in argument templates: the server's name, its command, its arguments (spread), and
+ * its environment (spread: the host's `envFlag` and `NAME=value` for each variable). */
 export const NAME = "{name}";
 export const COMMAND = "{command}";
 export const ARGS = "{args}";
+export const ENV = "{env}";
 
 /** A folder of the host's configuration: `$<variable>` when set, else `<fallback>` in HOME. */
 export interface ConfigDir {
@@ -41,6 +43,8 @@ export type HostRegistration =
       /** The adapter whose CLI runs the commands. */
       readonly agent: string;
       readonly add: readonly string[];
+      /** The option of `add` that sets one variable of the server's environment. */
+      readonly envFlag: string;
       readonly remove: readonly string[];
       /** What `remove` says when nothing is registered under the name (some exit 1 then). */
       readonly absent: RegExp;
@@ -59,6 +63,8 @@ export type HostRegistration =
       readonly path: readonly string[];
       /** The server's entry, with {command} and {args} in its arrays. */
       readonly entry: Readonly<Record<string, unknown>>;
+      /** The entry's member that holds the server's environment, when it has one. */
+      readonly envKey: string;
       readonly timeout: ToolTimeout;
     };
 
@@ -70,7 +76,8 @@ export const MCP_HOSTS: Readonly<Record<string, HostRegistration>> = {
   claude: {
     kind: "command",
     agent: "claude",
-    add: ["mcp", "add", "--scope", "user", NAME, "--", COMMAND, ARGS],
+    add: ["mcp", "add", "--scope", "user", NAME, ENV, "--", COMMAND, ARGS],
+    envFlag: "-e",
     remove: ["mcp", "remove", "--scope", "user", NAME],
     absent: /No MCP server named/i,
     taken: /already exists/i,
@@ -82,7 +89,8 @@ export const MCP_HOSTS: Readonly<Record<string, HostRegistration>> = {
   codex: {
     kind: "command",
     agent: "codex",
-    add: ["mcp", "add", NAME, "--", COMMAND, ARGS],
+    add: ["mcp", "add", NAME, ENV, "--", COMMAND, ARGS],
+    envFlag: "--env",
     remove: ["mcp", "remove", NAME],
     absent: /No MCP server named/i,
     timeout: {
@@ -97,7 +105,8 @@ export const MCP_HOSTS: Readonly<Record<string, HostRegistration>> = {
   gemini: {
     kind: "command",
     agent: "gemini",
-    add: ["mcp", "add", "--scope", "user", NAME, COMMAND, ARGS],
+    add: ["mcp", "add", "--scope", "user", ENV, NAME, COMMAND, ARGS],
+    envFlag: "-e",
     remove: ["mcp", "remove", "--scope", "user", NAME],
     absent: /not found/i,
     timeout: { kind: "default-suffices", why: "Gemini CLI lets an MCP call run 10 minutes by default" },
@@ -105,7 +114,8 @@ export const MCP_HOSTS: Readonly<Record<string, HostRegistration>> = {
   qwen: {
     kind: "command",
     agent: "qwen",
-    add: ["mcp", "add", "--scope", "user", NAME, COMMAND, ARGS],
+    add: ["mcp", "add", "--scope", "user", ENV, NAME, COMMAND, ARGS],
+    envFlag: "-e",
     remove: ["mcp", "remove", "--scope", "user", NAME],
     absent: /not found/i,
     timeout: { kind: "default-suffices", why: "Qwen Code lets an MCP call run 10 minutes by default" },
@@ -113,7 +123,18 @@ export const MCP_HOSTS: Readonly<Record<string, HostRegistration>> = {
   copilot: {
     kind: "command",
     agent: "copilot",
-    add: ["mcp", "add", "--timeout", String(HOST_TOOL_TIMEOUT_SECONDS * 1000), NAME, "--", COMMAND, ARGS],
+    add: [
+      "mcp",
+      "add",
+      "--timeout",
+      String(HOST_TOOL_TIMEOUT_SECONDS * 1000),
+      ENV,
+      NAME,
+      "--",
+      COMMAND,
+      ARGS,
+    ],
+    envFlag: "--env",
     remove: ["mcp", "remove", NAME],
     absent: /not found/i,
     taken: /already exists/i,
@@ -132,6 +153,7 @@ export const MCP_HOSTS: Readonly<Record<string, HostRegistration>> = {
       enabled: true,
       timeout: HOST_TOOL_TIMEOUT_SECONDS * 1000,
     },
+    envKey: "environment",
     timeout: {
       kind: "in-add",
       why: "OpenCode cuts an MCP call at 60 s unless the server's timeout says otherwise",

@@ -20,6 +20,7 @@ import {
   ARGS,
   COMMAND,
   type ConfigDir,
+  ENV,
   HOST_NAMES,
   type HostRegistration,
   MCP_HOSTS,
@@ -36,6 +37,9 @@ interface ServerSpec {
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
+  /** Where scv's files are, when the host would not find them by itself: hosts pass on few of their
+   * own variables (Codex: HOME, PATH and a handful), and inside a delegated agent HOME is its own. */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 /** A host's `mcp` commands answer at once; a slow one (a first run unpacking itself) gets a minute. */
@@ -51,7 +55,7 @@ export async function mcpInstallCommand(
   const registration = target.registration;
   if (registration.kind === "command") {
     const remove = expand(registration.remove, target.server);
-    const add = expand(registration.add, target.server);
+    const add = expand(registration.add, target.server, registration.envFlag);
     if (options.dryRun) {
       say(`would run: ${shellLine(target.executable, remove)}   (drops an earlier registration, if any)`);
       say(`would run: ${shellLine(target.executable, add)}`);
@@ -62,7 +66,7 @@ export async function mcpInstallCommand(
     }
   } else {
     const file = jsonFile(target, registration);
-    const entry = expandEntry(registration.entry, target.server);
+    const entry = expandEntry(registration, target.server);
     const path = expand(registration.path, target.server);
     if (options.dryRun) say(`would set ${path.join(".")} in ${file} to ${JSON.stringify(entry)}`);
     else {
@@ -144,8 +148,18 @@ function hostTarget(io: CliIo, host: string, options: InstallOptions): HostTarge
     executable: registration.kind === "command" ? hostExecutable(registration.agent, config, io.env) : "",
     env,
     where,
-    server: { name: "scv", command: scvCommand(), args: ["mcp"] },
+    server: { name: "scv", command: scvCommand(), args: ["mcp"], env: serverEnvironment(io.env, options) },
   };
+}
+
+/** SCV_HOME and SCV_CONFIG as this scv has them: set ones are passed on; for a delegated agent's host
+ * both always, since its HOME would lead scv elsewhere. */
+function serverEnvironment(env: NodeJS.ProcessEnv, options: InstallOptions): Record<string, string> {
+  const server: Record<string, string> = {};
+  const loaded = loadConfig(env);
+  if (options.agentHome || env.SCV_HOME) server.SCV_HOME = scvHome(env);
+  if (env.SCV_CONFIG || (options.agentHome && loaded.exists)) server.SCV_CONFIG = loaded.path;
+  return server;
 }
 
 /** The user's own environment, refused inside a delegated agent's turn: its HOME is scv's private
@@ -185,19 +199,28 @@ function scvCommand(): string {
   return script;
 }
 
-function expand(template: readonly string[], server: ServerSpec): string[] {
-  return template.flatMap((part) =>
-    part === ARGS ? [...server.args] : [part.replace(NAME, server.name).replace(COMMAND, server.command)],
-  );
+function expand(template: readonly string[], server: ServerSpec, envFlag = ""): string[] {
+  return template.flatMap((part) => {
+    if (part === ARGS) return [...server.args];
+    if (part === ENV)
+      return Object.entries(server.env).flatMap(([name, value]) => [envFlag, `${name}=${value}`]);
+    return [part.replace(NAME, server.name).replace(COMMAND, server.command)];
+  });
 }
 
-function expandEntry(entry: Readonly<Record<string, unknown>>, server: ServerSpec): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(entry).map(([key, value]) => [
+function expandEntry(
+  registration: Extract<HostRegistration, { kind: "json-file" }>,
+  server: ServerSpec,
+): Record<string, unknown> {
+  const entry = Object.fromEntries(
+    Object.entries(registration.entry).map(([key, value]) => [
       key,
       Array.isArray(value) ? expand(value as string[], server) : value,
     ]),
   );
+  return Object.keys(server.env).length === 0
+    ? entry
+    : { ...entry, [registration.envKey]: { ...server.env } };
 }
 
 /** Removes an earlier registration; false when there was none. */

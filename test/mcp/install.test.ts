@@ -22,7 +22,7 @@ describe("scv mcp install", () => {
     expect(run.stdout).toBe(
       [
         "would run: codex mcp remove scv   (drops an earlier registration, if any)",
-        `would run: codex mcp add scv -- ${SCV} mcp`,
+        `would run: codex mcp add scv --env SCV_HOME=${world.scvHome} -- ${SCV} mcp`,
         `would set tool_timeout_sec = 120 in [mcp_servers.scv] of ${join(world.home, ".codex", "config.toml")}`,
         "",
       ].join("\n"),
@@ -32,7 +32,9 @@ describe("scv mcp install", () => {
     );
 
     const claude = await scv(world, ["mcp", "install", "claude", "--dry-run"]);
-    expect(claude.stdout).toContain(`would run: claude mcp add --scope user scv -- ${SCV} mcp\n`);
+    expect(claude.stdout).toContain(
+      `would run: claude mcp add --scope user scv -e SCV_HOME=${world.scvHome} -- ${SCV} mcp\n`,
+    );
     expect(claude.stdout).toContain("tool-call time limit: Claude Code lets a tool call run 27 hours");
   });
 
@@ -61,8 +63,15 @@ describe("scv mcp install", () => {
     expect(inside.stderr).toBe(
       `scv: HOME is ${agentHome}, scv's private home of codex: this runs inside a delegated turn — run scv mcp install from your own shell, or add --agent-home to register scv for delegated codex turns on purpose\n`,
     );
-    const asked = await scv(world, ["mcp", "install", "codex", "--agent-home", "--dry-run"]);
+    writeFileSync(join(world.root, "config.toml"), "parallel = 2\n");
+    const asked = await scv(world, ["mcp", "install", "codex", "--agent-home", "--dry-run"], {
+      env: { SCV_CONFIG: join(world.root, "config.toml") },
+    });
     expect(asked.exitCode, asked.stderr).toBe(0);
+    // Where scv's files are: the delegated codex's HOME would lead scv elsewhere.
+    expect(asked.stdout).toContain(
+      `codex mcp add scv --env SCV_HOME=${world.scvHome} --env SCV_CONFIG=${join(world.root, "config.toml")} -- ${SCV} mcp\n`,
+    );
     // Codex's home variable points at the agent home itself.
     expect(asked.stdout).toContain(`of ${join(agentHome, "config.toml")}\n`);
   });
@@ -84,6 +93,7 @@ describe("scv mcp install", () => {
     expect(text).toContain(`"command": [\n        "${SCV}",\n        "mcp"\n      ]`);
     expect(text.match(/"scv"/g)).toHaveLength(1);
     expect(text).toContain('"timeout": 120000');
+    expect(text).toContain(`"environment": {\n        "SCV_HOME": "${world.scvHome}"\n      }`);
     const removed = await scv(world, ["mcp", "uninstall", "opencode"]);
     expect(removed.stdout).toBe(`removed scv from OpenCode: mcp.scv in ${file}\n`);
     expect(readFileSync(file, "utf8")).not.toContain('"scv"');
@@ -114,7 +124,7 @@ describe("scv mcp install", () => {
     });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe(
-      `scv: GitHub Copilot CLI could not register scv (exit 1: Error: the config is locked) — run it yourself: copilot mcp add --timeout 120000 scv -- ${SCV} mcp\n`,
+      `scv: GitHub Copilot CLI could not register scv (exit 1: Error: the config is locked) — run it yourself: copilot mcp add --timeout 120000 --env SCV_HOME=${world.scvHome} scv -- ${SCV} mcp\n`,
     );
     expect(
       readFileSync(join(world.home, "copilot-calls"), "utf8")
@@ -123,7 +133,7 @@ describe("scv mcp install", () => {
         .map((line) => JSON.parse(line)),
     ).toEqual([
       ["mcp", "remove", "scv"],
-      ["mcp", "add", "--timeout", "120000", "scv", "--", SCV, "mcp"],
+      ["mcp", "add", "--timeout", "120000", "--env", `SCV_HOME=${world.scvHome}`, "scv", "--", SCV, "mcp"],
     ]);
     expect(existsSync(join(world.scvHome, "agents"))).toBe(false);
   });

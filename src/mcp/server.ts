@@ -11,7 +11,7 @@ import {
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type * as z from "zod/mini";
 import type { CliIo } from "../cli/io.js";
-import { asFileError, EXIT } from "../errors.js";
+import { asFileError, EXIT, ScvError } from "../errors.js";
 import { VERSION } from "../version.js";
 import { agentsTool, conversationsTool } from "./info-tools.js";
 import { type CallContext, cancelTool, delegateTool, statusTool, waitTool } from "./job-tools.js";
@@ -24,9 +24,11 @@ const PROGRESS_MS = 5_000;
 const INSTRUCTIONS =
   "scv hands tasks to other coding agents' own CLIs (Codex, Claude Code, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, …) and brings their replies back. Call delegate with an agent and a prompt; a long turn returns a job to wait for. The agents tool says which agents are installed and signed in.";
 
-type Handler = (input: never, context: CallContext) => Promise<ToolOutcome>;
+type InputOf<N extends ToolName> = z.infer<Extract<(typeof TOOLS)[number], { name: N }>["input"]>;
 
-const HANDLERS: Record<ToolName, Handler> = {
+const HANDLERS: {
+  readonly [N in ToolName]: (input: InputOf<N>, context: CallContext) => Promise<ToolOutcome>;
+} = {
   delegate: delegateTool,
   wait: waitTool,
   cancel: cancelTool,
@@ -86,13 +88,12 @@ async function call(io: CliIo, name: ToolName, input: unknown, ctx: ServerContex
   };
   let outcome: ToolOutcome;
   try {
-    outcome = await (HANDLERS[name] as (input: unknown, context: CallContext) => Promise<ToolOutcome>)(
-      input,
-      context,
-    );
+    // The SDK has validated `input` with this tool's own schema.
+    const handler = HANDLERS[name] as (input: unknown, context: CallContext) => Promise<ToolOutcome>;
+    outcome = await handler(input, context);
   } catch (thrown) {
     const error = asFileError(thrown);
-    if (!(error instanceof Error && error.name === "ScvError")) {
+    if (!(error instanceof ScvError)) {
       io.stderr.write(
         `scv mcp: ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
       );

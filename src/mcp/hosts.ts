@@ -72,6 +72,10 @@ export type HostRegistration =
  * answers within 55 s (its longest wait) plus the turn's start. */
 export const HOST_TOOL_TIMEOUT_SECONDS = 120;
 
+/** Gemini CLI's `mcp` commands, and Qwen Code's (a fork of it). */
+const GEMINI_ADD = ["mcp", "add", "--scope", "user", ENV, NAME, COMMAND, ARGS] as const;
+const GEMINI_REMOVE = ["mcp", "remove", "--scope", "user", NAME] as const;
+
 export const MCP_HOSTS: Readonly<Record<string, HostRegistration>> = {
   claude: {
     kind: "command",
@@ -105,18 +109,18 @@ export const MCP_HOSTS: Readonly<Record<string, HostRegistration>> = {
   gemini: {
     kind: "command",
     agent: "gemini",
-    add: ["mcp", "add", "--scope", "user", ENV, NAME, COMMAND, ARGS],
+    add: GEMINI_ADD,
     envFlag: "-e",
-    remove: ["mcp", "remove", "--scope", "user", NAME],
+    remove: GEMINI_REMOVE,
     absent: /not found/i,
     timeout: { kind: "default-suffices", why: "Gemini CLI lets an MCP call run 10 minutes by default" },
   },
   qwen: {
     kind: "command",
     agent: "qwen",
-    add: ["mcp", "add", "--scope", "user", ENV, NAME, COMMAND, ARGS],
+    add: GEMINI_ADD,
     envFlag: "-e",
-    remove: ["mcp", "remove", "--scope", "user", NAME],
+    remove: GEMINI_REMOVE,
     absent: /not found/i,
     timeout: { kind: "default-suffices", why: "Qwen Code lets an MCP call run 10 minutes by default" },
   },

@@ -61,7 +61,7 @@ export async function mcpInstallCommand(
       say(`would run: ${shellLine(target.executable, add)}`);
     } else {
       await removeRegistration(target, remove, registration.absent);
-      await runHost(target, add, "register scv");
+      await addRegistration(target, add);
       say(`registered scv with ${target.product} (${target.where}): ${shellLine(target.executable, add)}`);
     }
   } else {
@@ -223,31 +223,34 @@ function expandEntry(
     : { ...entry, [registration.envKey]: { ...server.env } };
 }
 
+/** Runs the host's command in its HOME: its exit code and all it said. */
+async function runHost(
+  target: HostTarget,
+  args: readonly string[],
+): Promise<{ code: number | null; said: string }> {
+  const result = await runBounded(target.executable, args, {
+    env: target.env,
+    cwd: target.env.HOME,
+    timeoutMs: HOST_COMMAND_TIMEOUT_MS,
+  });
+  return { code: result.code, said: `${result.stdout}\n${result.stderr}` };
+}
+
 /** Removes an earlier registration; false when there was none. */
 async function removeRegistration(
   target: HostTarget,
   args: readonly string[],
   absent: RegExp,
 ): Promise<boolean> {
-  const result = await runBounded(target.executable, args, {
-    env: target.env,
-    cwd: target.env.HOME,
-    timeoutMs: HOST_COMMAND_TIMEOUT_MS,
-  });
-  const said = `${result.stdout}\n${result.stderr}`;
+  const { code, said } = await runHost(target, args);
   if (absent.test(said)) return false;
-  if (result.code !== 0) throw hostFailure(target, args, "remove scv's registration", result.code, said);
+  if (code !== 0) throw hostFailure(target, args, "remove scv's registration", code, said);
   return true;
 }
 
-async function runHost(target: HostTarget, args: readonly string[], what: string): Promise<void> {
-  const result = await runBounded(target.executable, args, {
-    env: target.env,
-    cwd: target.env.HOME,
-    timeoutMs: HOST_COMMAND_TIMEOUT_MS,
-  });
-  if (result.code !== 0)
-    throw hostFailure(target, args, what, result.code, `${result.stdout}\n${result.stderr}`);
+async function addRegistration(target: HostTarget, args: readonly string[]): Promise<void> {
+  const { code, said } = await runHost(target, args);
+  if (code !== 0) throw hostFailure(target, args, "register scv", code, said);
 }
 
 function hostFailure(

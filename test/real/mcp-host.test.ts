@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configureClaude, configureCodex } from "./clis.js";
-import { describeRun, type Lab, scvEntry } from "./harness.js";
+import { describeRun, type Lab, type ScvRun, scvEntry } from "./harness.js";
 import {
   agentToml,
   BIN,
@@ -23,12 +23,30 @@ import {
   wireText,
   writeEndpoint,
 } from "./kit.js";
-import { type MockServer, startMock } from "./mock/server.mjs";
+import { type MockRequest, type MockServer, startMock } from "./mock/server.mjs";
 import { PROFILES } from "./profiles.js";
 
 const CODEX_PROFILE = PROFILES.find((profile) => profile.cli === "codex");
 /** What Codex's mock answers (the first answer is CODEX-SAYS-1). */
 const CODEX_SAYS = "CODEX-SAYS";
+
+/** The host's model requests that carry `text` (the delegated agent's reply); at least one. */
+function requestsCarrying(host: MockServer, text: string, who: string, run: ScvRun): MockRequest[] {
+  const found = requestsWith(host, text);
+  expect(
+    found.length,
+    `Codex's reply never reached ${who}'s next request\n${describeRun(run)}`,
+  ).toBeGreaterThan(0);
+  return found;
+}
+
+/** The JSON lines a host printed (its stream-json or JSONL events). */
+function jsonLines<T>(run: ScvRun): T[] {
+  return run.stdout
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as T);
+}
 
 describe.skipIf(BIN === undefined || CODEX_PROFILE === undefined)("scv mcp in a real host", () => {
   let trap: MockServer;
@@ -133,16 +151,8 @@ describe.skipIf(BIN === undefined || CODEX_PROFILE === undefined)("scv mcp in a 
       "the delegated codex never got the prompt",
     ).toBeGreaterThan(0);
     const codexReply = `${CODEX_SAYS}-1`;
-    const after = requestsWith(host, codexReply);
-    expect(
-      after.length,
-      `Codex's reply never reached ${who}'s next request\n${describeRun(run)}`,
-    ).toBeGreaterThan(0);
-    const final = run.stdout
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as { type?: string; result?: string })
-      .find((event) => event.type === "result");
+    const after = requestsCarrying(host, codexReply, who, run);
+    const final = jsonLines<{ type?: string; result?: string }>(run).find((event) => event.type === "result");
     expect(final?.result, describeRun(run)).toBe(after.at(-1)?.reply);
     expect(final?.result).toContain(codexReply);
     await expectNothingLeft(lab, "claude", "Claude Code with scv mcp");
@@ -201,18 +211,8 @@ describe.skipIf(BIN === undefined || CODEX_PROFILE === undefined)("scv mcp in a 
     expect(requestsWith(codexMock, prompt, before).length, "the delegated codex never got the prompt").toBe(
       1,
     );
-    const after = requestsWith(host, codexReply);
-    expect(
-      after.length,
-      `Codex's reply never reached ${who}'s next request\n${describeRun(run)}`,
-    ).toBeGreaterThan(0);
-    const events = run.stdout
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map(
-        (line) =>
-          JSON.parse(line) as { type?: string; item?: { type?: string; text?: string; tool?: string } },
-      );
+    const after = requestsCarrying(host, codexReply, who, run);
+    const events = jsonLines<{ type?: string; item?: { type?: string; text?: string } }>(run);
     expect(
       events.some((event) => event.type === "item.completed" && event.item?.type === "mcp_tool_call"),
       describeRun(run),

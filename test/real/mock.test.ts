@@ -335,7 +335,10 @@ describe("a scripted tool call (toolCall)", () => {
       shape: "anthropic",
       toolCall: { suffix: "__delegate", input: { agent: "codex" } },
     });
-    const tools = [{ name: "Bash" }, { name: "mcp__scv__delegate" }];
+    const tools = [
+      { name: "Bash", input_schema: { type: "object" } },
+      { name: "mcp__scv__delegate", input_schema: { type: "object" } },
+    ];
     const first = sseData(await (await post(mock, GENERATE.anthropic, { ...REQUEST, tools })).text());
     const events = first as WireEvent[];
     expect(events.find((e) => e.type === "content_block_start")?.content_block).toMatchObject({

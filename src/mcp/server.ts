@@ -16,10 +16,7 @@ import { VERSION } from "../version.js";
 import { agentsTool, conversationsTool } from "./info-tools.js";
 import { type CallContext, cancelTool, delegateTool, statusTool, waitTool } from "./job-tools.js";
 import { errorOutcome, type ToolOutcome } from "./replies.js";
-import { inputJsonSchema, TOOLS, type ToolDefinition, type ToolName } from "./tools.js";
-
-/** Hosts reset their idle timers on progress (the issue asks for at least every 10 s). */
-const PROGRESS_MS = 5_000;
+import { inputJsonSchema, PROGRESS_MS, TOOLS, type ToolDefinition, type ToolName } from "./tools.js";
 
 const INSTRUCTIONS =
   "scv hands tasks to other coding agents' own CLIs (Codex, Claude Code, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, …) and brings their replies back. Call delegate with an agent and a prompt; a long turn returns a job to wait for. The agents tool says which agents are installed and signed in.";

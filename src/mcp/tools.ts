@@ -11,6 +11,9 @@ import { HANDLE_PATTERN } from "../home/conversations.js";
 export const MAX_WAIT_SECONDS = 55;
 export const DEFAULT_WAIT_SECONDS = 45;
 export const DEFAULT_CONVERSATIONS = 20;
+/** How often a waiting call tells a client that asked for progress: hosts reset their idle timers on
+ * it (Claude Code cuts an idle stdio call after 30 minutes). */
+export const PROGRESS_MS = 5_000;
 
 const job = () =>
   z

@@ -70,6 +70,15 @@ function turnFiles(): string[] {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
 
+/** The turn files once the background scv that saved a result (read at once) has dropped its running
+ * record, which it does right after (up to 5 s). */
+async function settledTurnFiles(): Promise<string[]> {
+  const deadline = Date.now() + 5_000;
+  while (turnFiles().some((name) => /^[^.]+\.json$/.test(name)) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  return turnFiles();
+}
+
 /** A result without what differs between two runs of the same turn. */
 function comparable(result: Record<string, unknown>): Record<string, unknown> {
   return { ...result, duration: 0, conversation: "<handle>", session: "<session>" };
@@ -118,7 +127,7 @@ describe("scv mcp", () => {
     expect(comparable(result.structured)).toEqual(comparable(printed));
     expect(turnResultSchema().parse(result.structured)).toEqual(result.structured);
     // Read: nothing kept.
-    expect(turnFiles()).toEqual([]);
+    expect(await settledTurnFiles()).toEqual([]);
 
     // The conversation continues by its handle, the agent coming from it.
     const next = await call(client, "delegate", { conversation: handle, prompt: "Again" });
@@ -147,7 +156,7 @@ describe("scv mcp", () => {
       status: "completed",
       conversation: job,
     });
-    expect(turnFiles()).toEqual([]);
+    expect(await settledTurnFiles()).toEqual([]);
     const again = await call(client, "wait", { job });
     expect(again).toMatchObject({ isError: true });
     expect(again.text).toMatch(/^no job .* \(exit 2, usage error\)$/);
@@ -180,7 +189,7 @@ describe("scv mcp", () => {
     expect(await survivors(leftovers)).toEqual([]);
     expect(JSON.parse((await scv(world, ["ps", "--json"])).stdout)).toEqual([]);
     // Its result was read by the cancel; only a log would be left for gc, and not even that.
-    expect(turnFiles()).toEqual([]);
+    expect(await settledTurnFiles()).toEqual([]);
   });
 
   it("failures are tool errors in the command line's classes; bad arguments get the schema's message", async () => {
@@ -216,7 +225,7 @@ describe("scv mcp", () => {
     );
     // The server is still there.
     expect((await call(client, "status", {})).text).toBe("No agent turns are running.");
-    expect(turnFiles()).toEqual([]);
+    expect(await settledTurnFiles()).toEqual([]);
   });
 
   it("fan-out: each agent in its own conversation, the replies under headers in the order given", async () => {
@@ -235,7 +244,7 @@ describe("scv mcp", () => {
         `^=== claude \\(${claude}\\) ===\\nREPLY Say hi\\n[^]*\\n\\n=== gemini \\(${gemini}\\) ===\\nMOCK-REPLY-1\\n`,
       ),
     );
-    expect(turnFiles()).toEqual([]);
+    expect(await settledTurnFiles()).toEqual([]);
   });
 
   it("a reply longer than a tool result comes in parts, each saying where the next starts", async () => {
@@ -260,7 +269,7 @@ describe("scv mcp", () => {
       read += next.structured.reply as string;
     }
     expect(read).toBe(whole);
-    expect(turnFiles()).toEqual([]);
+    expect(await settledTurnFiles()).toEqual([]);
   });
 
   it("a job outlives the server: a new server waits for it", async () => {

@@ -3,6 +3,7 @@
 // progress notifications, cancel leaving no process, bad input and failures as tool errors in the
 // command line's classes, fan-out, replies too long for one result, and jobs that outlive the server.
 
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
@@ -270,6 +271,54 @@ describe("scv mcp", () => {
     }
     expect(read).toBe(whole);
     expect(await settledTurnFiles()).toEqual([]);
+  });
+
+  it("stdout carries only protocol, stderr scv's own lines; stdin closing ends the server with exit 0", async () => {
+    const messages = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "delegate", arguments: { agent: "nosuch", prompt: "hi" } },
+      },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "status", arguments: {} } },
+    ];
+    const server = spawn(process.execPath, [SCV, "mcp"], { cwd: world.project, env: world.env });
+    let stdout = "";
+    let stderr = "";
+    server.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const answered = new Promise<void>((resolve) => {
+      server.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.split("\n").length > 3) resolve();
+      });
+    });
+    for (const message of messages) server.stdin.write(`${JSON.stringify(message)}\n`);
+    await answered;
+    server.stdin.end();
+    const code = await new Promise((resolve) => server.on("close", resolve));
+    expect(code, stderr).toBe(0);
+    const replies = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { jsonrpc: string; id?: number; result?: unknown });
+    expect(replies.every((reply) => reply.jsonrpc === "2.0")).toBe(true);
+    expect(replies.map((reply) => reply.id).sort()).toEqual([1, 2, 3]);
+    expect(replies.find((reply) => reply.id === 2)?.result).toMatchObject({ isError: true });
+    expect(stderr).toMatch(/^scv mcp \S+: serving 6 tools on stdio\n$/);
   });
 
   it("a job outlives the server: a new server waits for it", async () => {

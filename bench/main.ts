@@ -1,13 +1,15 @@
 // The benchmark run behind `npm run bench` (see bench/run.mjs and docs/benchmarks.md): parser
-// throughput and memory, start-up overhead, fan-out. Prints the tables docs/benchmarks.md holds and
-// writes them, with the raw figures, to node_modules/.cache/scv-bench/. `--quick` only checks that every benchmark
-// still runs (small sizes, few runs): its figures mean nothing. Targets missed are reported, not
-// failed: only a benchmark that cannot run fails the command.
+// throughput and memory, start-up overhead, fan-out, a delegate round trip through `scv mcp`. Prints
+// the tables docs/benchmarks.md holds and writes them, with the raw figures, to
+// node_modules/.cache/scv-bench/. `--quick` only checks that every benchmark still runs (small sizes,
+// few runs): its figures mean nothing. Targets missed are reported, not failed: only a benchmark that
+// cannot run fails the command.
 
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FAN_OUT, type FanOutResult, fanOutBench } from "./fanout.js";
 import { fixed, type Machine, machine, OUT } from "./lib.js";
+import { type McpResult, mcpBench } from "./mcp.js";
 import { type BuildFigures, type OverheadResult, overheadBench } from "./overhead.js";
 import { type ParserRow, parserBench } from "./parsers/bench.js";
 import { createWorld } from "./world.js";
@@ -21,14 +23,16 @@ const FULL = {
   ],
   overhead: { runs: 24, warmup: 2 },
   fanOutRepeats: 3,
+  mcp: { runs: 24, warmup: 2 },
 };
 const QUICK = {
   parsers: [{ size: 10e6, runs: 1 }],
   overhead: { runs: 3, warmup: 1 },
   fanOutRepeats: 1,
+  mcp: { runs: 2, warmup: 1 },
 };
 
-const BENCHES = ["parsers", "overhead", "fan-out"] as const;
+const BENCHES = ["parsers", "overhead", "fan-out", "mcp"] as const;
 type Bench = (typeof BENCHES)[number];
 const isBench = (name: string): name is Bench => (BENCHES as readonly string[]).includes(name);
 
@@ -100,6 +104,16 @@ function fanOutTable(result: FanOutResult): string {
   ].join("\n");
 }
 
+function mcpTable(result: McpResult): string {
+  return [
+    `| One turn on the fast fake claude (${result.runs} interleaved runs each) | Median wall |`,
+    "|---|---|",
+    `| \`delegate\` through a running \`scv mcp\` (MCP SDK client over stdio) | ${fixed(result.mcpMs)} ms |`,
+    `| \`scv delegate claude "hi"\` as a process | ${fixed(result.cliMs)} ms |`,
+    `| difference (median of per-round differences) | ${fixed(result.differenceMs)} ms |`,
+  ].join("\n");
+}
+
 function machineLine(m: Machine, quick: boolean): string {
   return (
     `${m.date} UTC · ${m.cores} × ${m.cpu} · Node ${m.node} · load average ${m.load} at start · ` +
@@ -149,7 +163,8 @@ async function main(): Promise<void> {
   }
   let overhead: OverheadResult | undefined;
   let fanOut: FanOutResult | undefined;
-  if (wanted("overhead") || wanted("fan-out")) {
+  let mcp: McpResult | undefined;
+  if (wanted("overhead") || wanted("fan-out") || wanted("mcp")) {
     const world = createWorld(baselines);
     try {
       if (wanted("overhead")) {
@@ -159,6 +174,10 @@ async function main(): Promise<void> {
       if (wanted("fan-out")) {
         log("fan-out…");
         fanOut = await fanOutBench(world, plan.fanOutRepeats);
+      }
+      if (wanted("mcp")) {
+        log("mcp…");
+        mcp = await mcpBench(world, plan.mcp.runs, plan.mcp.warmup);
       }
     } finally {
       world.dispose();
@@ -173,6 +192,7 @@ async function main(): Promise<void> {
     ...section("Parsers", parsers && parserTable(parsers)),
     ...section("Overhead", overhead && overheadTable(overhead)),
     ...section("Fan-out", fanOut && fanOutTable(fanOut)),
+    ...section("scv mcp", mcp && mcpTable(mcp)),
     `(benchmark took ${fixed((Date.now() - started) / 1000)} s)`,
     "",
   ].join("\n");
@@ -185,7 +205,7 @@ async function main(): Promise<void> {
   writeFileSync(join(OUT, quick ? "results-quick.md" : "results.md"), report);
   writeFileSync(
     join(OUT, quick ? "results-quick.json" : "results.json"),
-    `${JSON.stringify({ machine: host, quick, parsers, overhead, fanOut }, null, 2)}\n`,
+    `${JSON.stringify({ machine: host, quick, parsers, overhead, fanOut, mcp }, null, 2)}\n`,
   );
 }
 

@@ -25,13 +25,33 @@ await mkdir("dist");
 // The package is "type": "module"; these two files are CommonJS.
 await writeFile("dist/package.json", `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 // Libraries a plain turn does not use live in files of their own beside the bundle, required when a
-// command needs them (execa: sign-in commands; p-queue: fan-out): the launcher reads app.js and its
-// code cache on every run. They share no state with scv's code.
+// command needs them (execa: sign-in commands; p-queue: fan-out; the MCP SDK and jsonc-parser:
+// `scv mcp`): the launcher reads app.js and its code cache on every run. They share no state with
+// scv's code.
 const VENDORED = {
   execa: 'export * from "execa";',
   // `import PQueue from "p-queue"` in a CommonJS bundle is Node's default import: module.exports.
   "p-queue": 'module.exports = require("p-queue").default;',
+  // The MCP server SDK (with the zod it bundles) runs in `scv mcp` only; its stdio entry shares the
+  // one file, so the SDK's core is loaded once.
+  "mcp-server": [
+    'export * from "@modelcontextprotocol/server";',
+    'export { StdioServerTransport } from "@modelcontextprotocol/server/stdio";',
+    'export { toJSONSchema } from "zod/v4";',
+  ].join("\n"),
+  // Its ES build: the UMD one requires its parts through a parameter esbuild cannot follow.
+  "jsonc-parser": 'export * from "jsonc-parser/lib/esm/main.js";',
 };
+/** The vendored file an import resolves to. */
+const VENDOR_IMPORTS = {
+  ...Object.fromEntries(Object.keys(VENDORED).map((name) => [name, name])),
+  "@modelcontextprotocol/server": "mcp-server",
+  "@modelcontextprotocol/server/stdio": "mcp-server",
+  // Classic zod, which the SDK bundles: its JSON Schema converter lists the tools' inputs, and
+  // stays out of app.js.
+  "zod/v4": "mcp-server",
+};
+delete VENDOR_IMPORTS["mcp-server"];
 for (const [name, contents] of Object.entries(VENDORED)) {
   await build({
     ...common,
@@ -47,9 +67,9 @@ await build({
     {
       name: "vendored",
       setup(context) {
-        const names = Object.keys(VENDORED).map((name) => name.replace(/[-]/g, "\\-"));
+        const names = Object.keys(VENDOR_IMPORTS).map((name) => name.replace(/[-/@.]/g, "\\$&"));
         context.onResolve({ filter: new RegExp(`^(${names.join("|")})$`) }, (args) => ({
-          path: `./vendor/${args.path}.js`,
+          path: `./vendor/${VENDOR_IMPORTS[args.path]}.js`,
           external: true,
         }));
       },

@@ -163,6 +163,37 @@ export function buildProgram(io: CliIo): Command {
     .description("stop a running turn and its whole process group")
     .argument("<handle>", "turn handle")
     .action(lazy(io, async () => (await import("../commands/kill.js")).killCommand));
+  const mcp = program
+    .command("mcp")
+    .description("an MCP server on stdio, for agents to delegate through scv; install <host> registers it")
+    .usage("[install|uninstall <host>]")
+    .argument("[command]")
+    .allowExcessArguments(true)
+    .action(async (operand: string | undefined) => {
+      if (operand !== undefined) throw unknownCommand("mcp command", operand, mcp);
+      io.exitCode = await (await import("../mcp/server.js")).mcpServeCommand(io);
+    });
+  for (const [name, verb] of [
+    ["install", "register scv's MCP server in a host agent's user configuration"],
+    ["uninstall", "remove scv's MCP server from a host agent's user configuration"],
+  ] as const) {
+    mcp
+      .command(name)
+      .description(`${verb} (claude, codex, gemini, qwen, opencode, copilot)`)
+      .argument("<host>", "the host agent")
+      .option("--dry-run", "print what would be done, change nothing")
+      .option(
+        "--agent-home",
+        "in scv's private home of that agent instead, so delegated turns of it can delegate too",
+      )
+      .action(
+        lazy(io, async () =>
+          name === "install"
+            ? (await import("../mcp/install.js")).mcpInstallCommand
+            : (await import("../mcp/install.js")).mcpUninstallCommand,
+        ),
+      );
+  }
   // The detached scv of `scv delegate --background`: reads its turn as JSON on stdin.
   program
     .command("background-turn", { hidden: true })

@@ -1,6 +1,7 @@
 // The turns running now, as `scv ps` shows them (and `--json` prints them).
 
 import type { Env } from "../home/paths.js";
+import type { RunningTurnRecord } from "../home/turn-records.js";
 import { listRunning } from "../turn/reap.js";
 
 export interface RunningTurn {
@@ -22,7 +23,12 @@ export interface RunningTurn {
 
 /** Every turn whose scv is alive, oldest first. */
 export function runningTurns(env: Env, now = Date.now()): RunningTurn[] {
-  return listRunning(env).map((record) => ({
+  return listRunning(env).map((record) => runningTurn(record, now));
+}
+
+/** A running turn's record as listed. */
+export function runningTurn(record: RunningTurnRecord, now = Date.now()): RunningTurn {
+  return {
     handle: record.handle,
     agent: record.agent,
     model: record.model ?? null,
@@ -35,5 +41,5 @@ export function runningTurns(env: Env, now = Date.now()): RunningTurn[] {
     depth: record.depth,
     cwd: record.cwd,
     prompt: record.prompt,
-  }));
+  };
 }

@@ -4,7 +4,7 @@
 import { formatDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
-import { readFinished, readRunning } from "../home/turn-records.js";
+import { type RunningTurnRecord, readFinished, readRunning } from "../home/turn-records.js";
 import type { TurnResult } from "../result.js";
 import { reapHandle, turnOwnerAlive } from "../turn/reap.js";
 import { checkHandle } from "./handle.js";
@@ -54,18 +54,32 @@ export async function waitForResults(
   return handles.map((handle) => results.get(handle) as TurnResult);
 }
 
-/** The turn's result once it has one; a turn whose scv died is reaped (and so has one). */
-async function settled(handle: string, env: Env): Promise<TurnResult | undefined> {
+/** Where a turn stands now: finished with its result (a turn whose scv died is reaped first, and so
+ * has one), running under a live scv, or unknown (no such turn, or its result was read). */
+export type TurnState =
+  | { readonly kind: "finished"; readonly result: TurnResult }
+  | { readonly kind: "running"; readonly record: RunningTurnRecord }
+  | { readonly kind: "unknown" };
+
+export async function turnState(handle: string, env: Env): Promise<TurnState> {
   const running = readRunning(handle, env);
   const finished = readFinished(handle, env);
   if (finished !== undefined && (running === undefined || running.tag === finished.tag))
-    return finished.result;
-  if (running !== undefined && !turnOwnerAlive(running)) {
+    return { kind: "finished", result: finished.result };
+  if (running === undefined) return { kind: "unknown" };
+  if (!turnOwnerAlive(running)) {
     await reapHandle(handle, env);
-    return readFinished(handle, env)?.result;
+    const reaped = readFinished(handle, env);
+    return reaped === undefined ? { kind: "unknown" } : { kind: "finished", result: reaped.result };
   }
-  if (running === undefined && finished === undefined) {
+  return { kind: "running", record: running };
+}
+
+/** The turn's result once it has one. */
+async function settled(handle: string, env: Env): Promise<TurnResult | undefined> {
+  const state = await turnState(handle, env);
+  if (state.kind === "unknown") {
     throw new ScvError("USAGE", `the result of ${handle} was read meanwhile (by another scv wait)`);
   }
-  return undefined;
+  return state.kind === "finished" ? state.result : undefined;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { renderAgentsDoc } from "../../scripts/agents-doc.js";
+import { renderMcpDoc } from "../../scripts/mcp-doc.js";
 import { ADAPTERS } from "../../src/adapters.js";
 import { EXIT } from "../../src/errors.js";
 
@@ -12,6 +13,12 @@ describe("docs/agents.md", () => {
   it("has one row per agent", () => {
     const doc = renderAgentsDoc();
     for (const entry of ADAPTERS) expect(doc).toContain(`| \`${entry.name}\` | ${entry.product} |`);
+  });
+});
+
+describe("docs/mcp.md", () => {
+  it("matches the MCP server's tool and host tables (run `npm run docs` when this fails)", () => {
+    expect(readFileSync("docs/mcp.md", "utf8")).toBe(renderMcpDoc());
   });
 });
 

@@ -181,6 +181,21 @@ export class Lab implements AsyncDisposable {
     }).then((run) => ({ ...run, args }));
   }
 
+  /** Runs another program in the lab's project (an MCP host CLI that starts scv itself), with `env`
+   * as its whole environment (default: the lab's); bounded like `scv`. */
+  run(
+    file: string,
+    args: readonly string[],
+    options: { env?: Record<string, string>; input?: string; limitMs?: number } = {},
+  ): Promise<ScvRun> {
+    return runBounded(file, args, {
+      cwd: this.cwd,
+      env: options.env ?? this.env,
+      input: options.input,
+      limitMs: options.limitMs ?? 120_000,
+    }).then((run) => ({ ...run, args }));
+  }
+
   /** Processes still alive that were started from this lab. */
   leftovers(): LeftProcess[] {
     return processesOf(this.tag, this.root);

@@ -320,3 +320,72 @@ describe("startMock", () => {
     }
   });
 });
+
+/** What the tool-call tests read of a streamed event. */
+interface WireEvent {
+  type?: string;
+  item?: unknown;
+  content_block?: unknown;
+  delta?: { partial_json?: string; stop_reason?: string };
+}
+
+describe("a scripted tool call (toolCall)", () => {
+  it("anthropic: a tool_use of the offered tool, then a reply quoting its tool_result", async () => {
+    mock = await startMock({
+      shape: "anthropic",
+      toolCall: { suffix: "__delegate", input: { agent: "codex" } },
+    });
+    const tools = [
+      { name: "Bash", input_schema: { type: "object" } },
+      { name: "mcp__scv__delegate", input_schema: { type: "object" } },
+    ];
+    const first = sseData(await (await post(mock, GENERATE.anthropic, { ...REQUEST, tools })).text());
+    const events = first as WireEvent[];
+    expect(events.find((e) => e.type === "content_block_start")?.content_block).toMatchObject({
+      type: "tool_use",
+      name: "mcp__scv__delegate",
+    });
+    expect(events.find((e) => e.type === "content_block_delta")?.delta?.partial_json).toBe(
+      '{"agent":"codex"}',
+    );
+    expect(events.find((e) => e.type === "message_delta")?.delta?.stop_reason).toBe("tool_use");
+    const withResult = {
+      ...REQUEST,
+      tools,
+      messages: [
+        { role: "user", content: "hi" },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "t", content: [{ type: "text", text: "CODEX-SAID" }] },
+          ],
+        },
+      ],
+    };
+    const second = await (await post(mock, GENERATE.anthropic, withResult)).text();
+    expect(streamedText("anthropic", sseData(second))).toBe("MOCK-REPLY-2 saw: CODEX-SAID");
+    expect(mock.requests.map((request) => request.toolCall)).toEqual(["mcp__scv__delegate", null]);
+  });
+
+  it("openai-responses: a function_call in Codex's namespace, then a reply quoting its output", async () => {
+    mock = await startMock({
+      shape: "openai-responses",
+      toolCall: { suffix: "mcp__scv__delegate", input: { agent: "claude" } },
+    });
+    const tools = [{ type: "namespace", name: "mcp__scv", tools: [{ type: "function", name: "delegate" }] }];
+    const events = sseData(
+      await (await post(mock, GENERATE["openai-responses"], { ...REQUEST, tools })).text(),
+    ) as WireEvent[];
+    expect(events.find((e) => e.type === "response.output_item.done")?.item).toMatchObject({
+      type: "function_call",
+      name: "delegate",
+      namespace: "mcp__scv",
+      arguments: '{"agent":"claude"}',
+    });
+    const input = [{ type: "function_call_output", call_id: "c", output: "CLAUDE-SAID" }];
+    const second = await (
+      await post(mock, GENERATE["openai-responses"], { ...REQUEST, tools, input })
+    ).text();
+    expect(streamedText("openai-responses", sseData(second))).toBe("MOCK-REPLY-2 saw: CLAUDE-SAID");
+  });
+});

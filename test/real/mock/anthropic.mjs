@@ -154,3 +154,26 @@ export function replyToolCall(res, ctx) {
     stopReason: "tool_use",
   });
 }
+
+/** The offered tool whose name ends with `suffix` (`mcp__scv__delegate` for `__delegate`), as `{name}`:
+ * the `toolCall` option's tool. */
+export function offeredTool(body, suffix) {
+  const tool = offeredTools(body).find((each) => each.name.endsWith(suffix));
+  return tool === undefined ? undefined : { name: tool.name };
+}
+
+/** The text of the conversation's tool results, or undefined when it has none yet. */
+export function toolResultText(body) {
+  const texts = [];
+  for (const message of Array.isArray(body?.messages) ? body.messages : []) {
+    if (!Array.isArray(message?.content)) continue;
+    for (const block of message.content) {
+      if (block?.type !== "tool_result") continue;
+      const content = block.content;
+      if (typeof content === "string") texts.push(content);
+      else if (Array.isArray(content))
+        for (const part of content) if (part?.type === "text") texts.push(part.text);
+    }
+  }
+  return texts.length === 0 ? undefined : texts.join("\n");
+}

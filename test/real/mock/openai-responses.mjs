@@ -93,7 +93,7 @@ export function carriesToolResult(body) {
   return typeof type === "string" && type.endsWith("_output");
 }
 
-/** Answers with one `function_call` output item. */
+/** Answers with one `function_call` output item (in `ctx.call.namespace`, when the call names one). */
 export function replyToolCall(res, ctx) {
   const args = JSON.stringify(ctx.call.args);
   const item = {
@@ -102,6 +102,7 @@ export function replyToolCall(res, ctx) {
     status: "completed",
     call_id: ctx.call.id,
     name: ctx.call.name,
+    ...(ctx.call.namespace === undefined ? {} : { namespace: ctx.call.namespace }),
     arguments: args,
   };
   const position = { item_id: item.id, output_index: 0 };
@@ -115,4 +116,31 @@ export function replyToolCall(res, ctx) {
       { type: "response.function_call_arguments.done", ...position, arguments: args },
     ],
   ]);
+}
+
+/** The offered function whose `<namespace>__<name>` (or name) ends with `suffix`, as `{name, namespace}`:
+ * the `toolCall` option's tool. Codex offers an MCP server's tools as one namespace tool, `mcp__<server>`. */
+export function offeredTool(body, suffix) {
+  for (const tool of Array.isArray(body?.tools) ? body.tools : []) {
+    if (tool?.type === "namespace" && Array.isArray(tool.tools)) {
+      const inner = tool.tools.find(
+        (each) => typeof each?.name === "string" && `${tool.name}__${each.name}`.endsWith(suffix),
+      );
+      if (inner !== undefined) return { name: inner.name, namespace: tool.name };
+    } else if (typeof tool?.name === "string" && tool.name.endsWith(suffix)) return { name: tool.name };
+  }
+  return undefined;
+}
+
+/** The text of the input's function call outputs, or undefined when it has none yet. */
+export function toolResultText(body) {
+  const texts = [];
+  for (const item of Array.isArray(body?.input) ? body.input : []) {
+    if (item?.type !== "function_call_output") continue;
+    const output = item.output;
+    if (typeof output === "string") texts.push(output);
+    else if (Array.isArray(output))
+      for (const part of output) if (typeof part?.text === "string") texts.push(part.text);
+  }
+  return texts.length === 0 ? undefined : texts.join("\n");
 }

@@ -48,6 +48,9 @@ export interface MockRequest {
   status: number;
   /** The reply text sent, for successful generation requests. */
   reply: string | null;
+  /** The tool a scripted tool call (`toolCall`) called in answer (`mcp__scv__delegate`; a Codex
+   * namespace's tool as `<namespace>__<name>`); null otherwise. */
+  toolCall: string | null;
 }
 
 export interface StartMockOptions {
@@ -60,6 +63,13 @@ export interface StartMockOptions {
   port?: number;
   /** Append every request as one JSON line to this file. */
   log?: string;
+  /**
+   * Script an MCP host's model (anthropic, openai-responses): a request offering a tool whose name ends
+   * with `suffix` (Codex's namespaced tools as `<namespace>__<name>`), and no result of it yet, is
+   * answered with a call of that tool with `input`; a request carrying the result, with the reply
+   * `<text>-<n> saw: <result text>`.
+   */
+  toolCall?: { suffix: string; input: unknown };
 }
 
 export interface MockServer extends AsyncDisposable {

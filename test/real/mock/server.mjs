@@ -13,7 +13,9 @@
 // Each generation request answered in mode `ok` gets the text `<text>-<n>` (n counts this server's
 // successful generation requests, so a CLI's side calls consume numbers too) and usage numbers
 // input = ceil(request bytes / 4), output = 5 + n. Mode `tool` answers a request that offers a shell
-// tool with a call of it (tools.mjs), and the request carrying its result with the text reply.
+// tool with a call of it (tools.mjs), and the request carrying its result with the text reply. The
+// `toolCall` option scripts an MCP host's model instead: the tool it names is called with its input,
+// and the request carrying the result gets `<text>-<n> saw: <result>`.
 // Failing modes answer every generation request with the vendor's real error body; side routes
 // (models, count_tokens) always succeed; unknown routes get 404.
 import { appendFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
@@ -73,12 +75,14 @@ function decodeBody(buffer, encoding) {
 
 /**
  * Starts a mock on 127.0.0.1.
- * @param {{ shape: keyof typeof SHAPES, mode?: string | string[], text?: string, port?: number, log?: string }} options
+ * @param {{ shape: keyof typeof SHAPES, mode?: string | string[], text?: string, port?: number, log?: string,
+ *   toolCall?: { suffix: string, input: unknown } }} options
  */
-export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port = 0, log } = {}) {
+export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port = 0, log, toolCall } = {}) {
   const api = SHAPES[shape];
   if (!api)
     throw new Error(`unknown mock shape ${JSON.stringify(shape)}; known: ${Object.keys(SHAPES).join(", ")}`);
+  if (toolCall && !api.offeredTool) throw new Error(`the ${shape} mock cannot script a tool call`);
   let modes = (Array.isArray(mode) ? mode : [mode]).map(checkMode);
   let generations = 0;
   let seq = 0;
@@ -139,6 +143,7 @@ export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port 
         mode: "ok",
         status: 0,
         reply: null,
+        toolCall: null,
       };
       requests.push(record);
       const finish = () => {
@@ -193,11 +198,25 @@ export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port 
         return;
       }
       const n = ++generations;
-      const reply = `${text}-${n}`;
+      const ctx = { body, path, n, inputTokens, outputTokens: 5 + n };
+      // A scripted tool call: the first request offering the tool gets a call of it; one that carries
+      // its result gets a reply quoting that result.
+      const offered = toolCall ? api.offeredTool(body, toolCall.suffix) : undefined;
+      const result = toolCall ? api.toolResultText(body) : undefined;
+      if (offered !== undefined && result === undefined) {
+        record.status = 200;
+        record.toolCall =
+          offered.namespace === undefined ? offered.name : `${offered.namespace}__${offered.name}`;
+        finish();
+        const call = { id: `call_mock_${String(n).padStart(4, "0")}`, ...offered, args: toolCall.input };
+        api.replyToolCall(res, { ...ctx, call });
+        return;
+      }
+      const reply = result === undefined ? `${text}-${n}` : `${text}-${n} saw: ${result}`;
       record.status = 200;
       record.reply = reply;
       finish();
-      api.reply(res, { body, path, n, text: reply, inputTokens, outputTokens: 5 + n });
+      api.reply(res, { ...ctx, text: reply });
     });
   });
 

@@ -1,0 +1,151 @@
+// Renders docs/mcp.md from the MCP server's tool table (src/mcp/tools.ts) and its host table
+// (src/mcp/hosts.ts), so the documented tools, schemas and host commands can never drift from the code.
+
+import { ARGS, COMMAND, ENV, type HostRegistration, MCP_HOSTS, NAME } from "../src/mcp/hosts.js";
+import { replyBudget } from "../src/mcp/replies.js";
+import {
+  inputJsonSchema,
+  MAX_WAIT_SECONDS,
+  PROGRESS_MS,
+  TOOLS,
+  type ToolDefinition,
+} from "../src/mcp/tools.js";
+
+interface JsonSchema {
+  type?: string;
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+  items?: JsonSchema;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+}
+
+function typeOf(schema: JsonSchema): string {
+  if (schema.anyOf !== undefined) return schema.anyOf.map(typeOf).join(" or ");
+  if (schema.enum !== undefined)
+    return schema.enum.map((value) => `\`${JSON.stringify(value)}\``).join(" or ");
+  if (schema.type === "array" && schema.items !== undefined) {
+    const count = schema.maxItems === undefined ? "" : `, ${schema.minItems ?? 0}–${schema.maxItems}`;
+    return `array of ${typeOf(schema.items)}${count}`;
+  }
+  const bounds: string[] = [];
+  if (schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < 2 ** 53 - 1)
+    bounds.push(`${schema.minimum}–${schema.maximum}`);
+  else if (schema.minimum !== undefined) bounds.push(`≥ ${schema.minimum}`);
+  if (schema.pattern !== undefined) bounds.push(`\`${schema.pattern}\``);
+  return `${schema.type ?? "any"}${bounds.length === 0 ? "" : ` (${bounds.join(", ")})`}`;
+}
+
+function cell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}
+
+function toolSection(tool: ToolDefinition): string {
+  const schema = inputJsonSchema(tool) as JsonSchema;
+  const required = new Set(schema.required ?? []);
+  const rows = Object.entries(schema.properties ?? {}).map(
+    ([name, property]) =>
+      `| \`${name}\` | ${cell(typeOf(property))} | ${required.has(name) ? "yes" : "no"} | ${cell(property.description ?? "")} |`,
+  );
+  return [
+    `## \`${tool.name}\` — ${tool.title}`,
+    "",
+    tool.description,
+    "",
+    `${tool.readOnly ? "Read-only" : "Starts, reads or stops turns"}; unknown arguments are refused.`,
+    "",
+    "| argument | type | required | what it is |",
+    "| --- | --- | --- | --- |",
+    ...rows,
+    "",
+    "```json",
+    JSON.stringify(schema, null, 2),
+    "```",
+    "",
+  ].join("\n");
+}
+
+function shown(args: readonly string[], envFlag = ""): string {
+  return args
+    .flatMap((part) => {
+      if (part === ARGS) return ["mcp"];
+      if (part === ENV) return [`[${envFlag} SCV_HOME=… ${envFlag} SCV_CONFIG=…]`];
+      return [part.replace(NAME, "scv").replace(COMMAND, "<scv>")];
+    })
+    .join(" ");
+}
+
+function hostRow(host: string, registration: HostRegistration): string {
+  const how =
+    registration.kind === "command"
+      ? `\`${registration.agent} ${shown(registration.add, registration.envFlag)}\` (after \`${registration.agent} ${shown(registration.remove)}\`)`
+      : `\`${registration.path.map((part) => part.replace(NAME, "scv")).join(".")}\` in the first of ${registration.files.map((file) => `\`${file}\``).join(", ")} in ${registration.dir.variable === undefined ? "" : `\`$${registration.dir.variable}\` or `}\`~/${registration.dir.fallback}\`${registration.dir.sub === undefined ? "" : `/${registration.dir.sub}`}: \`${JSON.stringify(registration.entry).replace(`"${COMMAND}","${ARGS}"`, '"<scv>","mcp"')}\``;
+  const timeout = registration.timeout;
+  const limit =
+    timeout.kind === "toml-key"
+      ? `sets \`${timeout.key} = ${timeout.value}\` in \`[${timeout.table.map((part) => part.replace(NAME, "scv")).join(".")}]\` of \`${timeout.dir.variable === undefined ? "" : `$${timeout.dir.variable}/`}${timeout.file}\` (default \`~/${timeout.dir.fallback}/${timeout.file}\`)`
+      : timeout.why;
+  return `| \`${host}\` | \`scv mcp install ${host}\` | ${cell(how)} | ${cell(limit)} |`;
+}
+
+export function renderMcpDoc(): string {
+  return [
+    "# scv mcp",
+    "",
+    "<!-- Generated from src/mcp/tools.ts and src/mcp/hosts.ts by `npm run docs`; a test fails when this file is stale. -->",
+    "",
+    "`scv mcp` is an MCP server on stdio. Its tools start other agents' turns as scv's background turns",
+    "(so `scv ps`, `scv wait` and `scv kill` see them, and they outlive the server), wait for them, stop",
+    "them and list them.",
+    "",
+    "Every call answers with text for the model and the same facts as `structuredContent`:",
+    "",
+    "- a finished turn: its reply as text (then one line naming the conversation), and as structured",
+    '  content the object `scv delegate --json` prints (`turnResultSchema`, README "JSON output"); a turn',
+    "  that failed is a tool error (`isError`) whose text starts with one line in the command line's",
+    "  classes: `codex failed (exit 4, not signed in): … — run: scv agents login codex`;",
+    '- a turn still running when the wait ends: `{"status": "running", "job", "conversation"}`, and a',
+    "  line telling the model to call `wait` with the job;",
+    '- several agents (`agent` as a list): `{"results": [...]}`, one of the above per agent in the order',
+    "  given, the text under `=== agent (handle) ===` headers;",
+    "- a refused call (unknown agent or job, a conversation busy, a config to fix): a tool error, one",
+    "  line ending with the command line's exit code and class, `(exit 2, usage error)`; arguments the",
+    "  schema refuses get its message.",
+    "",
+    `A call waits at most ${MAX_WAIT_SECONDS} s (hosts cut tool calls at 60 s by default). While it waits, a`,
+    `client that sent a progress token gets \`notifications/progress\` every ${PROGRESS_MS / 1000} s: the seconds waited and`,
+    "the agent's current tool (`codex 35s — $ npm test`).",
+    "",
+    `Replies are bounded: one result carries at most ${replyBudget({}).toLocaleString("en-US").replaceAll(",", " ")} characters of reply (half of Claude`,
+    "Code's default tool-output limit of 25 000 tokens, at its own 4 characters a token; a host that",
+    "passes `MAX_MCP_OUTPUT_TOKENS` to the server sets it), shared among the agents of a fan-out. A longer",
+    "reply comes in parts: each starts with a note giving the `offset` to pass to `wait` for the next,",
+    "and the result stays in `$SCV_HOME/turns/` (where `scv wait <job>` reads it whole) until the last",
+    "part is read.",
+    "",
+    ...TOOLS.map(toolSection),
+    "## Registering scv with a host",
+    "",
+    "`scv mcp install <host>` registers `<scv> mcp` (`<scv>`: the path scv runs from) in the host's user",
+    "configuration, replacing an earlier registration; `scv mcp uninstall <host>` removes it; `--dry-run`",
+    "prints what either would do. Agents scv delegates to run with HOME in their private homes and never",
+    "see it; `--agent-home` registers it in scv's private home of that agent on purpose (nested",
+    "delegation stays bounded by `max_depth`). Inside a delegated turn (HOME is a private home) install",
+    "refuses without `--agent-home`. `SCV_HOME` and `SCV_CONFIG`, when set (for `--agent-home`: always),",
+    "are registered in the server's environment (`environment` in OpenCode's entry): hosts pass few of",
+    "their own variables on to a server (Codex: HOME, PATH and a handful).",
+    "",
+    "| host | command | what it does | tool-call time limit |",
+    "| --- | --- | --- | --- |",
+    ...Object.entries(MCP_HOSTS).map(([host, registration]) => hostRow(host, registration)),
+    "",
+  ].join("\n");
+}

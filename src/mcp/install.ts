@@ -1,0 +1,334 @@
+// `scv mcp install|uninstall <host> [--dry-run] [--agent-home]`: registers scv's MCP server in a host
+// agent's user configuration (hosts.ts says how for each), or removes it, and prints what it did. The
+// agents scv delegates to run with HOME in their private homes, so they never see this registration;
+// `--agent-home` registers it there on purpose, for delegated agents that should delegate in turn
+// (still bounded by max_depth).
+
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
+import { installHint, locateAgent, requireAgent } from "../agents.js";
+import type { CliIo } from "../cli/io.js";
+import { helperEnvironment } from "../commands/agents-status.js";
+import { type Config, loadConfig } from "../config.js";
+import { EXIT, ScvError } from "../errors.js";
+import { ensurePrivateDir } from "../home/agent-home.js";
+import { writeAtomicSync } from "../home/atomic.js";
+import { makeDirs } from "../home/make-dirs.js";
+import { scvHome, userHome } from "../home/paths.js";
+import { runBounded } from "../os/bounded.js";
+import { hasJsonMember, setJsonMember, setTomlKey } from "./host-config.js";
+import {
+  ARGS,
+  COMMAND,
+  type ConfigDir,
+  ENV,
+  HOST_NAMES,
+  type HostRegistration,
+  MCP_HOSTS,
+  NAME,
+} from "./hosts.js";
+
+export interface InstallOptions {
+  readonly dryRun?: boolean;
+  readonly agentHome?: boolean;
+}
+
+/** The server as a host starts it. */
+interface ServerSpec {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Where scv's files are, when the host would not find them by itself: hosts pass on few of their
+   * own variables (Codex: HOME, PATH and a handful), and inside a delegated agent HOME is its own. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** A host's `mcp` commands answer at once; a slow one (a first run unpacking itself) gets a minute. */
+const HOST_COMMAND_TIMEOUT_MS = 60_000;
+
+export async function mcpInstallCommand(
+  io: CliIo,
+  host: string,
+  options: InstallOptions = {},
+): Promise<number> {
+  const target = hostTarget(io, host, options);
+  const say = (line: string) => io.stdout.write(`${line}\n`);
+  const registration = target.registration;
+  if (registration.kind === "command") {
+    const remove = expand(registration.remove, target.server);
+    const add = expand(registration.add, target.server, registration.envFlag);
+    if (options.dryRun) {
+      say(`would run: ${shellLine(target.executable, remove)}   (drops an earlier registration, if any)`);
+      say(`would run: ${shellLine(target.executable, add)}`);
+    } else {
+      await removeRegistration(target, remove, registration.absent);
+      await addRegistration(target, add);
+      say(`registered scv with ${target.product} (${target.where}): ${shellLine(target.executable, add)}`);
+    }
+  } else {
+    const file = jsonFile(target, registration);
+    const entry = expandEntry(registration, target.server);
+    const path = expand(registration.path, target.server);
+    if (options.dryRun) say(`would set ${path.join(".")} in ${file} to ${JSON.stringify(entry)}`);
+    else {
+      const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+      writeConfigFile(target, file, setJsonMember(text, path, entry, file));
+      say(`registered scv with ${target.product} (${target.where}): ${path.join(".")} in ${file}`);
+    }
+  }
+  say(timeoutLine(target, options.dryRun ?? false));
+  return EXIT.ok;
+}
+
+export async function mcpUninstallCommand(
+  io: CliIo,
+  host: string,
+  options: InstallOptions = {},
+): Promise<number> {
+  const target = hostTarget(io, host, options);
+  const say = (line: string) => io.stdout.write(`${line}\n`);
+  const registration = target.registration;
+  if (registration.kind === "command") {
+    const remove = expand(registration.remove, target.server);
+    if (options.dryRun) say(`would run: ${shellLine(target.executable, remove)}`);
+    else {
+      const removed = await removeRegistration(target, remove, registration.absent);
+      say(
+        removed
+          ? `removed scv from ${target.product} (${target.where})`
+          : `scv was not registered with ${target.product} (${target.where})`,
+      );
+    }
+    return EXIT.ok;
+  }
+  const path = expand(registration.path, target.server);
+  const dir = configDir(registration.dir, target.env);
+  const files = registration.files
+    .map((name) => join(dir, name))
+    .filter((file) => existsSync(file) && hasJsonMember(readFileSync(file, "utf8"), path, file));
+  if (files.length === 0) say(`scv was not registered with ${target.product} (${target.where})`);
+  for (const file of files) {
+    if (options.dryRun) say(`would remove ${path.join(".")} from ${file}`);
+    else {
+      writeConfigFile(target, file, setJsonMember(readFileSync(file, "utf8"), path, undefined, file));
+      say(`removed scv from ${target.product}: ${path.join(".")} in ${file}`);
+    }
+  }
+  return EXIT.ok;
+}
+
+interface HostTarget {
+  readonly registration: HostRegistration;
+  readonly product: string;
+  /** The host CLI, for hosts registered with their own command. */
+  readonly executable: string;
+  /** The host's environment: the user's own, or the agent's in scv's private home. */
+  readonly env: Record<string, string | undefined>;
+  /** Said in messages: whose configuration. */
+  readonly where: string;
+  readonly server: ServerSpec;
+  /** With --agent-home, scv's home: folders made below it never follow a link (home/agent-home.ts). */
+  readonly privateRoot?: string;
+}
+
+function hostTarget(io: CliIo, host: string, options: InstallOptions): HostTarget {
+  const registration = MCP_HOSTS[host];
+  if (registration === undefined) {
+    throw new ScvError(
+      "USAGE",
+      `scv cannot register itself with '${host}' — hosts: ${HOST_NAMES.join(", ")}`,
+    );
+  }
+  const entry = requireAgent(registration.agent);
+  const { config } = loadConfig(io.env);
+  const env = options.agentHome ? helperEnvironment(entry, config, io.env) : userEnvironment(io.env);
+  const where = options.agentHome
+    ? `scv's private home of ${entry.name}, ${env.HOME}`
+    : `your user configuration in ${env.HOME}`;
+  return {
+    registration,
+    product: entry.product,
+    executable: registration.kind === "command" ? hostExecutable(registration.agent, config, io.env) : "",
+    env,
+    where,
+    server: { name: "scv", command: scvCommand(), args: ["mcp"], env: serverEnvironment(io.env, options) },
+    ...(options.agentHome ? { privateRoot: scvHome(io.env) } : {}),
+  };
+}
+
+/** SCV_HOME and SCV_CONFIG as this scv has them: set ones are passed on; for a delegated agent's host
+ * both always, since its HOME would lead scv elsewhere. */
+function serverEnvironment(env: NodeJS.ProcessEnv, options: InstallOptions): Record<string, string> {
+  const server: Record<string, string> = {};
+  const loaded = loadConfig(env);
+  if (options.agentHome || env.SCV_HOME) server.SCV_HOME = scvHome(env);
+  if (env.SCV_CONFIG || (options.agentHome && loaded.exists)) server.SCV_CONFIG = loaded.path;
+  return server;
+}
+
+/** The user's own environment, refused inside a delegated agent's turn: its HOME is scv's private
+ * home of that agent, and what is registered there is what that agent would run. */
+function userEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const home = userHome(env);
+  const agents = join(scvHome(env), "agents");
+  const inside = relative(agents, home);
+  if (inside !== "" && !inside.startsWith("..")) {
+    const agent = inside.split("/")[0] ?? "";
+    throw new ScvError(
+      "USAGE",
+      `HOME is ${home}, scv's private home of ${agent}: this runs inside a delegated turn — run scv mcp install from your own shell, or add --agent-home to register scv for delegated ${agent} turns on purpose`,
+    );
+  }
+  return env;
+}
+
+function hostExecutable(agent: string, config: Config, env: NodeJS.ProcessEnv): string {
+  const entry = requireAgent(agent);
+  const path = locateAgent(entry, config, env);
+  if (path === undefined) {
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `${entry.product} is not installed ('${entry.command}' not found) — ${installHint(entry, config.agents?.[entry.name]?.command)}`,
+    );
+  }
+  return path;
+}
+
+/** The scv a host should start: the script this one runs from, as it was invoked (an npm bin link
+ * keeps pointing at the installed scv across upgrades). */
+function scvCommand(): string {
+  const script = process.argv[1];
+  if (script === undefined)
+    throw new ScvError("USAGE", "cannot tell where scv runs from — start scv by its path");
+  return script;
+}
+
+function expand(template: readonly string[], server: ServerSpec, envFlag = ""): string[] {
+  return template.flatMap((part) => {
+    if (part === ARGS) return [...server.args];
+    if (part === ENV)
+      return Object.entries(server.env).flatMap(([name, value]) => [envFlag, `${name}=${value}`]);
+    return [part.replace(NAME, server.name).replace(COMMAND, server.command)];
+  });
+}
+
+function expandEntry(
+  registration: Extract<HostRegistration, { kind: "json-file" }>,
+  server: ServerSpec,
+): Record<string, unknown> {
+  const entry = Object.fromEntries(
+    Object.entries(registration.entry).map(([key, value]) => [
+      key,
+      Array.isArray(value) ? expand(value as string[], server) : value,
+    ]),
+  );
+  return Object.keys(server.env).length === 0
+    ? entry
+    : { ...entry, [registration.envKey]: { ...server.env } };
+}
+
+/** Runs the host's command in its HOME: its exit code and all it said. */
+async function runHost(
+  target: HostTarget,
+  args: readonly string[],
+): Promise<{ code: number | null; said: string }> {
+  const result = await runBounded(target.executable, args, {
+    env: target.env,
+    cwd: target.env.HOME,
+    timeoutMs: HOST_COMMAND_TIMEOUT_MS,
+  });
+  return { code: result.code, said: `${result.stdout}\n${result.stderr}` };
+}
+
+/** Removes an earlier registration; false when there was none. */
+async function removeRegistration(
+  target: HostTarget,
+  args: readonly string[],
+  absent: RegExp,
+): Promise<boolean> {
+  const { code, said } = await runHost(target, args);
+  if (absent.test(said)) return false;
+  if (code !== 0) throw hostFailure(target, args, "remove scv's registration", code, said);
+  return true;
+}
+
+async function addRegistration(target: HostTarget, args: readonly string[]): Promise<void> {
+  const { code, said } = await runHost(target, args);
+  if (code !== 0) throw hostFailure(target, args, "register scv", code, said);
+}
+
+function hostFailure(
+  target: HostTarget,
+  args: readonly string[],
+  what: string,
+  code: number | null,
+  said: string,
+): ScvError {
+  const last = said.trim().split("\n").at(-1)?.trim() ?? "";
+  return new ScvError(
+    "AGENT_FAILED",
+    `${target.product} could not ${what} (${code === null ? "no answer in time" : `exit ${code}`}${last === "" ? "" : `: ${last.slice(0, 300)}`}) — run it yourself: ${shellLine(target.executable, args)}`,
+  );
+}
+
+/** Sets the host's tool-call limit where its `mcp add` cannot, and says what it did. */
+function timeoutLine(target: HostTarget, dryRun: boolean): string {
+  const timeout = target.registration.timeout;
+  if (timeout.kind !== "toml-key") return `tool-call time limit: ${timeout.why}`;
+  const file = join(configDir(timeout.dir, target.env), timeout.file);
+  const table = expand(timeout.table, target.server);
+  const setting = `${timeout.key} = ${timeout.value} in [${table.join(".")}] of ${file}`;
+  if (dryRun) return `would set ${setting}`;
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const edited = setTomlKey(text, table, timeout.key, timeout.value, file);
+  if (edited === undefined) {
+    throw new ScvError(
+      "AGENT_FAILED",
+      `${target.product} registered scv, but ${file} has no [${table.join(".")}] table to set ${timeout.key} in — add ${timeout.key} = ${timeout.value} there by hand`,
+    );
+  }
+  writeConfigFile(target, file, edited);
+  return `set ${setting} (its default, 60 s, is shorter than a delegate call may take)`;
+}
+
+function configDir(dir: ConfigDir, env: Record<string, string | undefined>): string {
+  const home = userHome(env);
+  const fromVariable = dir.variable === undefined ? undefined : env[dir.variable];
+  const base =
+    fromVariable !== undefined && isAbsolute(fromVariable) ? fromVariable : join(home, dir.fallback);
+  return dir.sub === undefined ? base : join(base, dir.sub);
+}
+
+/** The file the host itself would write: the first of its files that exists, else the first. */
+function jsonFile(
+  target: HostTarget,
+  registration: Extract<HostRegistration, { kind: "json-file" }>,
+): string {
+  const dir = configDir(registration.dir, target.env);
+  const files = registration.files.map((name) => join(dir, name));
+  return files.find((file) => existsSync(file)) ?? (files[0] as string);
+}
+
+/** Replaces a config file whole, keeping its mode; a new one is private to the user. */
+function writeConfigFile(target: HostTarget, file: string, text: string): void {
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
+  const dir = dirname(file);
+  const below = target.privateRoot === undefined ? undefined : relative(target.privateRoot, dir);
+  if (
+    target.privateRoot !== undefined &&
+    below !== undefined &&
+    below !== "" &&
+    !below.startsWith("..") &&
+    !isAbsolute(below)
+  )
+    ensurePrivateDir(dir, target.privateRoot);
+  else makeDirs(dir, 0o700);
+  writeAtomicSync(file, text, { mode });
+}
+
+/** A command as a shell line, quoted where it needs to be. */
+function shellLine(executable: string, args: readonly string[]): string {
+  return [basename(executable), ...args]
+    .map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`))
+    .join(" ");
+}

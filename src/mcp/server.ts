@@ -1,0 +1,119 @@
+// `scv mcp`: an MCP server on stdio (the official SDK's server) whose tools delegate turns to other
+// agents, wait for them, stop them and list them. stdout carries only the protocol; scv's own lines go
+// to stderr. A tool never crashes the server: every failure is a tool result marked as an error.
+
+import {
+  type CallToolResult,
+  McpServer,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+} from "@modelcontextprotocol/server";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import type * as z from "zod/mini";
+import type { CliIo } from "../cli/io.js";
+import { asFileError, EXIT, ScvError } from "../errors.js";
+import { VERSION } from "../version.js";
+import { agentsTool, conversationsTool } from "./info-tools.js";
+import { type CallContext, cancelTool, delegateTool, statusTool, waitTool } from "./job-tools.js";
+import { errorOutcome, type ToolOutcome } from "./replies.js";
+import { inputJsonSchema, PROGRESS_MS, TOOLS, type ToolDefinition, type ToolName } from "./tools.js";
+
+const INSTRUCTIONS =
+  "scv hands tasks to other coding agents' own CLIs (Codex, Claude Code, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, …) and brings their replies back. Call delegate with an agent and a prompt; a long turn returns a job to wait for. The agents tool says which agents are installed and signed in.";
+
+type InputOf<N extends ToolName> = z.infer<Extract<(typeof TOOLS)[number], { name: N }>["input"]>;
+
+const HANDLERS: {
+  readonly [N in ToolName]: (input: InputOf<N>, context: CallContext) => Promise<ToolOutcome>;
+} = {
+  delegate: delegateTool,
+  wait: waitTool,
+  cancel: cancelTool,
+  status: statusTool,
+  agents: agentsTool,
+  conversations: conversationsTool,
+};
+
+/** Runs the server until the host closes its stdin. */
+export async function mcpServeCommand(io: CliIo): Promise<number> {
+  const server = new McpServer({ name: "scv", version: VERSION }, { instructions: INSTRUCTIONS });
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: standardSchema(tool),
+        annotations: { readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: true },
+      },
+      (input: unknown, ctx: ServerContext) => call(io, tool.name, input, ctx),
+    );
+  }
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = resolve;
+  });
+  server.server.onerror = (error) => io.stderr.write(`scv mcp: ${error.message}\n`);
+  await server.connect(new StdioServerTransport(io.stdin, io.stdout));
+  io.stderr.write(`scv mcp ${VERSION}: serving ${TOOLS.length} tools on stdio\n`);
+  await closed;
+  return EXIT.ok;
+}
+
+async function call(io: CliIo, name: ToolName, input: unknown, ctx: ServerContext): Promise<CallToolResult> {
+  const token = ctx.mcpReq._meta?.progressToken;
+  const startedAt = Date.now();
+  let step = 0;
+  const context: CallContext = {
+    env: io.env,
+    cwd: io.cwd,
+    signal: ctx.mcpReq.signal,
+    progressMs: PROGRESS_MS,
+    progress:
+      token === undefined
+        ? undefined
+        : (message) => {
+            // Each notification's progress grows (the protocol requires it): seconds waited, and a step.
+            step += 1;
+            const progress = Math.floor((Date.now() - startedAt) / 1000) + step / 1000;
+            ctx.mcpReq
+              .notify({
+                method: "notifications/progress",
+                params: { progressToken: token, progress, message },
+              })
+              .catch(() => {});
+          },
+  };
+  let outcome: ToolOutcome;
+  try {
+    // The SDK has validated `input` with this tool's own schema.
+    const handler = HANDLERS[name] as (input: unknown, context: CallContext) => Promise<ToolOutcome>;
+    outcome = await handler(input, context);
+  } catch (thrown) {
+    const error = asFileError(thrown);
+    if (!(error instanceof ScvError)) {
+      io.stderr.write(
+        `scv mcp: ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+    }
+    outcome = errorOutcome(error);
+  }
+  return {
+    content: [{ type: "text", text: outcome.text }],
+    structuredContent: outcome.structured,
+    ...(outcome.isError ? { isError: true } : {}),
+  };
+}
+
+/** The SDK takes a Standard Schema that also converts itself to JSON Schema; zod's mini build
+ * validates but leaves the conversion out, so it is added here (the SDK would warn and convert it
+ * itself otherwise). */
+function standardSchema(tool: ToolDefinition): StandardSchemaWithJSON<unknown, never> {
+  const schema = tool.input as z.ZodMiniObject;
+  const json = () => inputJsonSchema(tool);
+  return {
+    "~standard": {
+      ...(schema["~standard"] as StandardSchemaWithJSON<unknown, never>["~standard"]),
+      jsonSchema: { input: json, output: json },
+    },
+  };
+}

@@ -1,0 +1,235 @@
+// The tools `scv mcp` offers, as data: each one's name, the description a model reads to decide when
+// and how to call it, and its input schema (zod, which the server validates calls with and lists as
+// JSON Schema). docs/mcp.md is generated from this table (`npm run docs`; a test checks it).
+
+import * as z from "zod/mini";
+import { toJSONSchema } from "zod/v4";
+import { HANDLE_PATTERN } from "../home/conversations.js";
+
+/** Hosts cut a tool call at 60 s by default (Codex's tool_timeout_sec, Copilot CLI, OpenCode): a wait
+ * ends early enough to answer within that. */
+export const MAX_WAIT_SECONDS = 55;
+export const DEFAULT_WAIT_SECONDS = 45;
+export const DEFAULT_CONVERSATIONS = 20;
+/** How often a waiting call tells a client that asked for progress: hosts reset their idle timers on
+ * it (Claude Code cuts an idle stdio call after 30 minutes). */
+export const PROGRESS_MS = 5_000;
+
+const job = () =>
+  z
+    .string({ error: "the job a delegate call returned, like codex-k3f9x2" })
+    .check(
+      z.regex(HANDLE_PATTERN, { error: "give the job a delegate call returned, like codex-k3f9x2" }),
+      z.describe("the job a delegate call returned (like codex-k3f9x2)"),
+    );
+
+const waitSeconds = () =>
+  z.optional(
+    z
+      .number({ error: "a number of seconds" })
+      .check(
+        z.gte(0, { error: "give 0 to 55 seconds" }),
+        z.lte(MAX_WAIT_SECONDS, { error: `at most ${MAX_WAIT_SECONDS} (hosts cut a call at 60 s)` }),
+        z.describe(
+          `how long to wait for the reply before returning the job instead (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}; 0 returns at once)`,
+        ),
+      ),
+  );
+
+const agentName = () =>
+  z
+    .string({ error: "an agent's name, like codex" })
+    .check(
+      z.minLength(1, { error: "name an agent, like codex" }),
+      z.maxLength(200, { error: "too long for an agent name" }),
+    );
+
+export const delegateInput = z.strictObject({
+  agent: z.optional(
+    z
+      .union(
+        [
+          agentName(),
+          z
+            .array(agentName())
+            .check(
+              z.minLength(1, { error: "name at least one agent" }),
+              z.maxLength(16, { error: "at most 16 agents at once" }),
+            ),
+        ],
+        { error: "an agent's name (codex) or a list of names" },
+      )
+      .check(
+        z.describe(
+          "who does the work: an agent's name (codex, claude, gemini, qwen, opencode, copilot, pi, …; the agents tool lists them), optionally with a model and effort as agent:model/effort (codex:gpt-5.5/high, claude:opus, claude/high); a list asks each agent the same prompt, each in its own conversation. Leave it out when continuing a conversation.",
+        ),
+      ),
+  ),
+  prompt: z
+    .string({ error: "the task for the agent, as text" })
+    .check(
+      z.minLength(1, { error: "write the task for the agent" }),
+      z.describe(
+        "the task, written as to a colleague: the agent sees only this prompt (and the conversation so far) and the project's files",
+      ),
+    ),
+  conversation: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(HANDLE_PATTERN, { error: "give a conversation handle, like codex-k3f9x2" }),
+        z.describe(
+          "continue this scv conversation (a handle from an earlier result, like codex-k3f9x2): the same agent, folder and model, with the history of its earlier turns",
+        ),
+      ),
+  ),
+  cwd: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1, { error: "give a folder" }),
+        z.describe(
+          "the project folder the agent works in: absolute, or relative to where scv mcp runs (the default)",
+        ),
+      ),
+  ),
+  model: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1, { error: "give a model name" }),
+        z.describe("the model, in the agent's own naming (the agents tool shows what its names look like)"),
+      ),
+  ),
+  effort: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1, { error: "give an effort level" }),
+        z.describe("reasoning effort, one of the agent's levels (the agents tool lists them)"),
+      ),
+  ),
+  policy: z.optional(
+    z
+      .enum(["auto", "default"], { error: "auto or default" })
+      .check(
+        z.describe(
+          "auto: the agent edits files and runs commands without asking (its full-autonomy mode); default: the agent CLI's own defaults, where what would need approval is refused",
+        ),
+      ),
+  ),
+  wait_seconds: waitSeconds(),
+});
+
+export const waitInput = z.strictObject({
+  job: job(),
+  wait_seconds: waitSeconds(),
+  offset: z.optional(
+    z
+      .int({ error: "a whole number of characters" })
+      .check(
+        z.gte(0, { error: "0 or more" }),
+        z.describe(
+          "for a reply that came in parts: where the next part starts, as the earlier part's note says",
+        ),
+      ),
+  ),
+});
+
+export const cancelInput = z.strictObject({ job: job() });
+
+export const statusInput = z.strictObject({
+  job: z.optional(job()),
+});
+
+export const agentsInput = z.strictObject({
+  agent: z.optional(
+    agentName().check(z.describe("only this agent (faster: the others' sign-in is not checked)")),
+  ),
+});
+
+export const conversationsInput = z.strictObject({
+  agent: z.optional(agentName().check(z.describe("only this agent's conversations"))),
+  limit: z.optional(
+    z
+      .int({ error: "a whole number" })
+      .check(
+        z.gte(1, { error: "at least 1" }),
+        z.lte(200, { error: "at most 200" }),
+        z.describe(`how many, newest first (default ${DEFAULT_CONVERSATIONS})`),
+      ),
+  ),
+});
+
+export type DelegateInput = z.infer<typeof delegateInput>;
+export type WaitInput = z.infer<typeof waitInput>;
+export type CancelInput = z.infer<typeof cancelInput>;
+export type StatusInput = z.infer<typeof statusInput>;
+export type AgentsInput = z.infer<typeof agentsInput>;
+export type ConversationsInput = z.infer<typeof conversationsInput>;
+
+export interface ToolDefinition {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: z.ZodMiniObject;
+  /** Changes nothing (the host may call it without asking). */
+  readonly readOnly: boolean;
+}
+
+export const TOOLS = [
+  {
+    name: "delegate",
+    title: "Delegate to a coding agent",
+    description: `Hand a task to another coding agent (Codex, Claude Code, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, …) and get its reply. The agent runs in its own CLI, headless, in the project folder, signed in as scv set it up. This call waits up to wait_seconds (default ${DEFAULT_WAIT_SECONDS}); a turn that takes longer keeps running and the result names its job: call wait with it. Every result names the conversation: pass it as conversation to continue where the agent left off.`,
+    input: delegateInput,
+    readOnly: false,
+  },
+  {
+    name: "wait",
+    title: "Wait for a delegated turn",
+    description: `Wait for a job that delegate started and return the agent's reply. Waits up to wait_seconds (default ${DEFAULT_WAIT_SECONDS}); if the agent is still working, the result says so: call wait again. A reply too long for one result comes in parts, each saying the offset of the next.`,
+    input: waitInput,
+    readOnly: false,
+  },
+  {
+    name: "cancel",
+    title: "Stop a delegated turn",
+    description:
+      "Stop a running job: its agent and every process it started end, and the result has what the agent had said so far. The conversation stays and can be continued.",
+    input: cancelInput,
+    readOnly: false,
+  },
+  {
+    name: "status",
+    title: "Running agent turns",
+    description:
+      "The agent turns running now (jobs from delegate, and turns started from a shell): agent, how long, the tool it is running. With job: that job's state, or its result once finished (the result stays until wait reads it).",
+    input: statusInput,
+    readOnly: true,
+  },
+  {
+    name: "agents",
+    title: "Agents scv can delegate to",
+    description:
+      "Which coding agents scv can delegate to: installed or not (and how to install), version, signed in or not (never a secret), effort levels and what model names look like. Use it to choose an agent, or when delegate says one is not installed or not signed in.",
+    input: agentsInput,
+    readOnly: true,
+  },
+  {
+    name: "conversations",
+    title: "Recent conversations",
+    description:
+      "Recent scv conversations, newest first: handle, agent, turns, folder, model, last prompt. Pass a handle as conversation to delegate to continue one.",
+    input: conversationsInput,
+    readOnly: true,
+  },
+] as const satisfies readonly ToolDefinition[];
+
+export type ToolName = (typeof TOOLS)[number]["name"];
+
+/** A tool's input schema as JSON Schema, as `tools/list` shows it. Classic zod's converter (in the
+ * bundle, the copy the MCP SDK brings: scripts/build.mjs) reads mini's schemas as well. */
+export function inputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
+  return toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
+}

@@ -1,0 +1,334 @@
+// `scv mcp` through the MCP SDK's own client over stdio, the built scv against fake agents: the tools
+// and their schemas, a turn that answers within the call and one that outlasts it (job → wait),
+// progress notifications, cancel leaving no process, bad input and failures as tool errors in the
+// command line's classes, fan-out, replies too long for one result, and jobs that outlive the server.
+
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { turnResultSchema } from "../../src/result.js";
+import { killAll, survivors } from "../helpers/pids.js";
+import { agentPids, createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
+
+let world: World;
+const clients: Client[] = [];
+const leftovers: number[] = [];
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => {});
+  killAll(leftovers.splice(0));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  world.dispose();
+});
+
+/** A client connected to `scv mcp` started in the world's project, with `env` added to its own. */
+async function connect(env: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: "scv-test", version: "1.0.0" });
+  const stderr: string[] = [];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SCV, "mcp"],
+    cwd: world.project,
+    env: { ...world.env, ...env },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+interface CallResult {
+  readonly text: string;
+  readonly structured: Record<string, unknown>;
+  readonly isError: boolean;
+}
+
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  onprogress?: (progress: { progress: number; message?: string }) => void,
+): Promise<CallResult> {
+  const result = await client.callTool({ name, arguments: args }, { onprogress, timeout: 90_000 });
+  const content = result.content as { type: string; text: string }[];
+  expect(content).toHaveLength(1);
+  return {
+    text: content[0]?.text ?? "",
+    structured: (result.structuredContent ?? {}) as Record<string, unknown>,
+    isError: result.isError === true,
+  };
+}
+
+function turnFiles(): string[] {
+  const dir = join(world.scvHome, "turns");
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+/** The turn files once the background scv that saved a result (read at once) has dropped its running
+ * record, which it does right after (up to 5 s). */
+async function settledTurnFiles(): Promise<string[]> {
+  const deadline = Date.now() + 5_000;
+  while (turnFiles().some((name) => /^[^.]+\.json$/.test(name)) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  return turnFiles();
+}
+
+/** A result without what differs between two runs of the same turn. */
+function comparable(result: Record<string, unknown>): Record<string, unknown> {
+  return { ...result, duration: 0, conversation: "<handle>", session: "<session>" };
+}
+
+describe("scv mcp", () => {
+  it("lists its six tools, each with a description and a JSON Schema of its input", async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "delegate",
+      "wait",
+      "cancel",
+      "status",
+      "agents",
+      "conversations",
+    ]);
+    for (const tool of tools) {
+      expect(tool.description?.length, tool.name).toBeGreaterThan(80);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((property as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
+      }
+    }
+    const delegate = tools[0]?.inputSchema;
+    expect(delegate?.required).toEqual(["prompt"]);
+    expect(delegate?.properties?.wait_seconds).toMatchObject({ type: "number", minimum: 0, maximum: 55 });
+  });
+
+  it("delegate: a fast turn's reply inline, and as structured content the object --json prints", async () => {
+    await signIn(world, "claude");
+    const client = await connect({ FAKE_AGENT_MODE: "reply" });
+    const result = await call(client, "delegate", { agent: "claude", prompt: "Say hi" });
+    expect(result.isError).toBe(false);
+    const handle = result.structured.conversation as string;
+    expect(handle).toMatch(/^claude-[0-9a-z]{6}$/);
+    expect(result.text).toBe(
+      `REPLY Say hi\n\n[conversation ${handle} — to continue it, call delegate with "conversation": "${handle}"]`,
+    );
+    const cli = await scv(world, ["delegate", "--json", "claude", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "reply" },
+    });
+    expect(cli.exitCode, cli.stderr).toBe(0);
+    const printed = JSON.parse(cli.stdout) as Record<string, unknown>;
+    expect(comparable(result.structured)).toEqual(comparable(printed));
+    expect(turnResultSchema().parse(result.structured)).toEqual(result.structured);
+    // Read: nothing kept.
+    expect(await settledTurnFiles()).toEqual([]);
+
+    // The conversation continues by its handle, the agent coming from it.
+    const next = await call(client, "delegate", { conversation: handle, prompt: "Again" });
+    expect(next.isError, next.text).toBe(false);
+    expect(next.structured).toMatchObject({ conversation: handle, reply: "REPLY Again" });
+  });
+
+  it("delegate: a slow turn returns its job; scv ps sees it; wait returns the reply", async () => {
+    const client = await connect({ FAKE_AGENT_MODE: "slow:3000" });
+    const started = await call(client, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
+    expect(started.isError).toBe(false);
+    const job = started.structured.job as string;
+    expect(started.structured).toEqual({ status: "running", job, conversation: job });
+    expect(started.text).toMatch(
+      new RegExp(`^gemini is still working on job ${job} \\(\\d+s so far\\) — call wait`),
+    );
+    const ps = await scv(world, ["ps", "--json"]);
+    expect(JSON.parse(ps.stdout)).toMatchObject([{ handle: job, agent: "gemini", background: true }]);
+
+    const early = await call(client, "wait", { job, wait_seconds: 0 });
+    expect(early.structured).toEqual({ status: "running", job, conversation: job });
+    const waited = await call(client, "wait", { job, wait_seconds: 20 });
+    expect(waited.isError, waited.text).toBe(false);
+    expect(waited.structured).toMatchObject({
+      reply: "MOCK-REPLY-1",
+      status: "completed",
+      conversation: job,
+    });
+    expect(await settledTurnFiles()).toEqual([]);
+    const again = await call(client, "wait", { job });
+    expect(again).toMatchObject({ isError: true });
+    expect(again.text).toMatch(/^no job .* \(exit 2, usage error\)$/);
+  });
+
+  it("progress while it waits (elapsed, current tool); cancel stops the agent's whole group", async () => {
+    await signIn(world, "claude");
+    const client = await connect({ FAKE_AGENT_MODE: "tool-hang" });
+    const progress: { progress: number; message?: string }[] = [];
+    const result = await call(
+      client,
+      "delegate",
+      { agent: "claude", prompt: "Work", wait_seconds: 6 },
+      (each) => progress.push(each),
+    );
+    const job = result.structured.job as string;
+    expect(result.structured.status).toBe("running");
+    expect(result.text).toMatch(/now: \$ /);
+    leftovers.push(...(await agentPids(world)));
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]?.message).toBe(`started claude (${job})`);
+    expect(progress.at(-1)?.message).toMatch(/^claude [5-9]s — \$ /);
+    const values = progress.map((each) => each.progress);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+
+    const cancelled = await call(client, "cancel", { job });
+    expect(cancelled.isError, cancelled.text).toBe(false);
+    expect(cancelled.text).toMatch(new RegExp(`^Stopped ${job} and everything its agent started\\.`));
+    expect(cancelled.structured).toMatchObject({ status: "cancelled", exitCode: 143, conversation: job });
+    expect(await survivors(leftovers)).toEqual([]);
+    expect(JSON.parse((await scv(world, ["ps", "--json"])).stdout)).toEqual([]);
+    // Its result was read by the cancel; only a log would be left for gc, and not even that.
+    expect(await settledTurnFiles()).toEqual([]);
+  });
+
+  it("failures are tool errors in the command line's classes; bad arguments get the schema's message", async () => {
+    writeFileSync(join(world.root, "config.toml"), '[agents.codex]\ncommand = "/nonexistent/codex"\n');
+    const client = await connect({ SCV_CONFIG: join(world.root, "config.toml") });
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [
+        { agent: "claude", prompt: "hi" },
+        /^claude failed \(exit 4, not signed in\): .*scv agents login claude/,
+      ],
+      [{ agent: "codex", prompt: "hi" }, /^codex failed \(exit 3, not installed\): /],
+      [{ agent: "nosuch", prompt: "hi" }, /^unknown agent 'nosuch' — known: .* \(exit 2, usage error\)$/],
+      [{ prompt: "hi" }, /^name an agent .* \(exit 2, usage error\)$/],
+      [
+        { agent: ["claude", "gemini"], conversation: "claude-aaaaaa", prompt: "hi" },
+        /continues with its own agent/,
+      ],
+      [{ agent: "gemini", prompt: "hi", wait_seconds: 99 }, /wait_seconds: at most 55/],
+      [{ agent: "gemini", prompt: "" }, /prompt: write the task for the agent/],
+      [{ agent: "gemini", prompt: "hi", timeout: "5m" }, /Unrecognized key.*timeout/i],
+      [{ agent: 3, prompt: "hi" }, /agent: an agent's name \(codex\) or a list of names/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await call(client, "delegate", args);
+      expect([JSON.stringify(args), result.isError]).toEqual([JSON.stringify(args), true]);
+      expect(result.text).toMatch(message);
+      expect(result.text).not.toContain("\n    at ");
+    }
+    const badJob = await call(client, "wait", { job: "../etc/passwd" });
+    expect(badJob).toMatchObject({ isError: true });
+    expect(badJob.text).toMatch(
+      /job: the job a delegate call returned|give the job a delegate call returned/,
+    );
+    // The server is still there.
+    expect((await call(client, "status", {})).text).toBe("No agent turns are running.");
+    expect(await settledTurnFiles()).toEqual([]);
+  });
+
+  it("fan-out: each agent in its own conversation, the replies under headers in the order given", async () => {
+    await signIn(world, "claude");
+    const client = await connect({ FAKE_AGENT_MODE: "reply" });
+    const result = await call(client, "delegate", { agent: ["claude", "gemini"], prompt: "Say hi" });
+    expect(result.isError, result.text).toBe(false);
+    const results = result.structured.results as Record<string, unknown>[];
+    expect(results.map((each) => [each.agent, each.reply])).toEqual([
+      ["claude", "REPLY Say hi"],
+      ["gemini", "MOCK-REPLY-1"],
+    ]);
+    const [claude, gemini] = results.map((each) => each.conversation as string);
+    expect(result.text).toMatch(
+      new RegExp(
+        `^=== claude \\(${claude}\\) ===\\nREPLY Say hi\\n[^]*\\n\\n=== gemini \\(${gemini}\\) ===\\nMOCK-REPLY-1\\n`,
+      ),
+    );
+    expect(await settledTurnFiles()).toEqual([]);
+  });
+
+  it("a reply longer than a tool result comes in parts, each saying where the next starts", async () => {
+    await signIn(world, "claude");
+    const prompt = Array.from({ length: 900 }, (_, i) => `line ${i} ${"x".repeat(60)}`).join("\n");
+    const client = await connect({ FAKE_AGENT_MODE: "reply", MAX_MCP_OUTPUT_TOKENS: "10000" });
+    const first = await call(client, "delegate", { agent: "claude", prompt });
+    const job = first.structured.conversation as string;
+    const whole = `REPLY ${prompt}`;
+    let read = first.structured.reply as string;
+    expect(read.length).toBeLessThanOrEqual(20_000);
+    expect(first.text).toMatch(
+      new RegExp(
+        `^\\[reply cut to fit the tool result: characters 0–${read.length} of ${whole.length} — the rest: call wait with \\{"job": "${job}", "offset": ${read.length}\\}`,
+      ),
+    );
+    // Until it is read whole, the shell can read it too.
+    expect(turnFiles()).toContain(`${job}.done.json`);
+    for (let part = 0; part < 10 && read.length < whole.length; part += 1) {
+      const next = await call(client, "wait", { job, offset: read.length });
+      expect(next.isError, next.text).toBe(false);
+      read += next.structured.reply as string;
+    }
+    expect(read).toBe(whole);
+    expect(await settledTurnFiles()).toEqual([]);
+  });
+
+  it("stdout carries only protocol, stderr scv's own lines; stdin closing ends the server with exit 0", async () => {
+    const messages = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "delegate", arguments: { agent: "nosuch", prompt: "hi" } },
+      },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "status", arguments: {} } },
+    ];
+    const server = spawn(process.execPath, [SCV, "mcp"], { cwd: world.project, env: world.env });
+    let stdout = "";
+    let stderr = "";
+    server.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const answered = new Promise<void>((resolve) => {
+      server.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.split("\n").length > 3) resolve();
+      });
+    });
+    for (const message of messages) server.stdin.write(`${JSON.stringify(message)}\n`);
+    await answered;
+    server.stdin.end();
+    const code = await new Promise((resolve) => server.on("close", resolve));
+    expect(code, stderr).toBe(0);
+    const replies = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { jsonrpc: string; id?: number; result?: unknown });
+    expect(replies.every((reply) => reply.jsonrpc === "2.0")).toBe(true);
+    expect(replies.map((reply) => reply.id).sort()).toEqual([1, 2, 3]);
+    expect(replies.find((reply) => reply.id === 2)?.result).toMatchObject({ isError: true });
+    expect(stderr).toMatch(/^scv mcp \S+: serving 6 tools on stdio\n$/);
+  });
+
+  it("a job outlives the server: a new server waits for it", async () => {
+    const first = await connect({ FAKE_AGENT_MODE: "slow:2000" });
+    const started = await call(first, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
+    const job = started.structured.job as string;
+    await first.close();
+    const second = await connect();
+    expect((await call(second, "status", {})).text).toMatch(new RegExp(`^${job}  gemini  \\d+s  `));
+    const waited = await call(second, "wait", { job, wait_seconds: 20 });
+    expect(waited.structured).toMatchObject({ reply: "MOCK-REPLY-1", conversation: job });
+  });
+});

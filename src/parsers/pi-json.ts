@@ -1,6 +1,11 @@
 // pi: `pi --mode json` (pi-coding-agent docs/json.md, print-mode.js). The first line is the
 // session header; the reply is the last assistant message. In json mode pi exits 0 even when that
 // message ended with `stopReason:"error"`, so the verdict comes from the message, not the exit code.
+// A retried attempt is reported in this order (agent-session.js, and the retry-* captures):
+// `agent_end` (stopReason error), `auto_retry_start`, the backoff in silence, the next attempt's
+// events, `auto_retry_end {success:true}` after its message, `agent_end`. When retries run out,
+// `auto_retry_end {success:false}` follows the last `agent_end`. A retry withdraws the verdict of
+// the `agent_end` before it (turn-record.ts, turn/verdict.ts).
 
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";

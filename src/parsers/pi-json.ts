@@ -10,6 +10,7 @@
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -171,6 +172,10 @@ export function createPiJsonParser(): StreamParser {
   }
 
   return createJsonLinesParser({
+    // The reply is the last assistant message, at its `message_end` and again in `agent_end`.
+    // `message_update` lines repeat the message so far and are left to the ordinary bound: their
+    // deltas are only progress.
+    replyLines: linesOfTypes(["message_end", "agent_end"]),
     cumulativeUsage: false,
     event: byType(onTyped),
     reply() {

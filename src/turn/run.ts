@@ -14,6 +14,7 @@ import { lockConversation } from "../home/conversations.js";
 import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import { removeIfPresent } from "../home/remove.js";
 import { loadParser } from "../parsers/index.js";
+import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
 import type { ParsedTurn } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
@@ -81,6 +82,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     });
     const framer = createLineFramer({
       elision: parser.elision,
+      replyLines: parser.replyLines,
       onLine: (line) => {
         for (const event of parser.push(line)) {
           turnEnd.observe(event);
@@ -171,7 +173,7 @@ function withoutFailure(parsed: ParsedTurn): ParsedTurn {
 function takeLastMessage(path: string | undefined): string | undefined {
   if (path === undefined || !existsSync(path)) return undefined;
   try {
-    if (statSync(path).size > 8 * 1024 * 1024) return undefined;
+    if (statSync(path).size > MAX_REPLY_BYTES) return undefined;
     return readFileSync(path, "utf8");
   } catch {
     return undefined;

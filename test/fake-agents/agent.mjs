@@ -18,7 +18,8 @@
 //   ignore-term         ignore SIGTERM (noting it in got-sigterm), write pids.json, wait forever
 //   start-hang          replay turn1's first two lines (Claude's init, Codex's thread.started and
 //                       turn.started, with its rollout file written), write pids.json, wait forever
-//   tools:<n>           (claude) replay turn1 with n Bash tool calls after its init line
+//   tools:<n>           (claude) replay turn1 with n Bash tool calls after its init line; each
+//                       call's output is $FAKE_AGENT_TOOL_OUTPUT_BYTES x's when that is set
 //   tool-hang           (claude) replay turn1's init and the start of a Bash call, write pids.json,
 //                       wait forever
 //   escape              like grandchild, plus one more that leaves the group with setsid; all three
@@ -27,6 +28,7 @@
 //                       50 ms forever: a turn whose events never stop
 //   reply               replay turn1 with its reply replaced by "REPLY <prompt>", so that turns
 //                       running at once can each be checked for their own reply
+//   reply-file:<path>   replay turn1 with its reply replaced by the file's text (replies of MiBs)
 //   login-prompt        (amp) write pids.json, replay its signed-out capture (a plain-text login
 //                       prompt with a one-time URL), then wait forever for a code, as the real one
 // $FAKE_AGENT_LINGER (self | child | escaped-child) keeps something running after a replayed capture
@@ -486,6 +488,8 @@ async function behave(parsedArgs) {
       return drip(turn.start ?? turn.resume ?? "");
     case "reply":
       return replay(turn, "turn1", { reply: `REPLY ${turn.prompt}` });
+    case "reply-file":
+      return replay(turn, "turn1", { reply: readFileSync(arg, "utf8") });
     case "usage-numbers":
       // The capture with every token count and cost replaced by `arg` (1e308, -5, 2.5).
       return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume", { usageNumbers: arg });
@@ -652,11 +656,19 @@ function toolCall(i, session) {
     }),
     JSON.stringify({
       type: "user",
-      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: `step ${i}` }] },
+      message: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: id, content: toolOutput(i) }],
+      },
       parent_tool_use_id: null,
       session_id: session,
     }),
   ];
+}
+
+function toolOutput(i) {
+  const bytes = Number(process.env.FAKE_AGENT_TOOL_OUTPUT_BYTES ?? 0);
+  return bytes > 0 ? "x".repeat(bytes) : `step ${i}`;
 }
 
 /** Codex's rollout file for `thread` in $CODEX_HOME/sessions/YYYY/MM/DD, as codex exec writes it:

@@ -1,9 +1,10 @@
 // Cuts a child's stdout into lines for a parser: LF only, one trailing CR stripped, UTF-8 decoded
 // once per whole line (so a character cut by a chunk boundary is never split), and every line
 // bounded so a runaway line cannot grow memory: 4 MiB, or 64 MiB for a line the parser says may
-// carry the reply (src/parsers/reply-lines.ts), told by its head once it passes 4 MiB. When the parser names string values it can do
-// without, long lines have those cut to a prefix while still bytes (src/parsers/elide-strings.ts):
-// decoding them is most of what reading an agent's stream costs.
+// carry the reply (src/parsers/reply-lines.ts), told by its head once it passes 4 MiB. When the
+// parser names string values it can do without, long lines have those cut to a prefix while still
+// bytes (src/parsers/elide-strings.ts): decoding them is most of what reading an agent's stream
+// costs.
 
 import { StringElider } from "../parsers/elide-strings.js";
 import type { ElisionLimits, ElisionPolicy } from "../parsers/elision.js";
@@ -53,14 +54,14 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
   // The bound of the line being read: raised once, when it passes the ordinary one, for a line that
   // may carry the reply.
   let lineLimit = maxLineBytes;
-  let typeRead = false;
+  let headRead = false;
 
   /** Whether the line being read, `length` more bytes of it at `start` in `chunk`, is past its
    * bound. */
   function tooLong(chunk: Buffer, start: number, length: number): boolean {
     if (carried + length <= lineLimit) return false;
-    if (typeRead || replyLines === undefined) return true;
-    typeRead = true;
+    if (headRead || replyLines === undefined) return true;
+    headRead = true;
     if (replyLines(headOf(chunk, start, length))) lineLimit = maxReplyLineBytes;
     return carried + length > lineLimit;
   }
@@ -77,7 +78,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
   function nextLine(): void {
     carried = 0;
     lineLimit = maxLineBytes;
-    typeRead = false;
+    headRead = false;
     if (carry.length > maxLineBytes) carry = Buffer.alloc(0);
   }
 

@@ -128,5 +128,30 @@ export function renderAgentsDoc(): string {
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",
     "delegating to one of them, not as an agent of its own.",
     "",
+    ...TURN_END_NOTES,
   ].join("\n");
 }
+
+/** What the CLIs' real streams showed of retries and the end of a turn (test/parsers/retries.test.ts
+ * replays the captures): facts about the CLIs, not the table, so kept here as prose. */
+const TURN_END_NOTES: readonly string[] = [
+  "## When a turn is over",
+  "",
+  "A turn ends when the CLI exits, or 5 s (`END_GRACE_MS`, `src/turn/verdict.ts`) after its own",
+  "end-of-turn event (its final result, or an error it reports as terminal) if it is still running",
+  "then: scv ends its whole process group, and the CLI's verdict stands (a success is a completed turn",
+  "with its reply, exit 0). A retry, a new tool call or more reply text after that event withdraws it:",
+  "the CLI was not finished. Where each CLI puts its retries, from captures of a 429 answered by a",
+  "success and of 429s until it gave up (`test/fixtures/<cli>/retry-*`, retries set to 2):",
+  "",
+  "| CLI | retries reported as | relative to the terminal event |",
+  "| --- | --- | --- |",
+  "| claude | `system/api_retry` | before its one `result` |",
+  "| codex | `error` `Reconnecting... n/N` | before `turn.completed` / `turn.failed` |",
+  "| pi | `auto_retry_start`, `auto_retry_end` | **after** each failed attempt's `agent_end` (stopReason `error`); `auto_retry_end {success:false}` after the last `agent_end` |",
+  "| gemini | nothing on stdout (stderr `Attempt n failed`) | before its one `result` |",
+  "| qwen | `system/retry` | before its one `result` |",
+  "| opencode | nothing (silent retries) | before `step_finish` / `error` |",
+  "| copilot | `assistant.turn_retry` | before `session.error` and `result` |",
+  "",
+];

@@ -25,6 +25,7 @@ export function createAmpStreamJsonParser(): StreamParser {
   let loginPrompt = false;
   return {
     ...(stream.elision === undefined ? {} : { elision: stream.elision }),
+    ...(stream.replyLines === undefined ? {} : { replyLines: stream.replyLines }),
     push(line: string): TurnEvent[] {
       // Only plain-text lines are looked at: JSON (even an assistant's text quoting the prompt) is amp's stream.
       if (line.charCodeAt(0) !== OPEN_BRACE) {

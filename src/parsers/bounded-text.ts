@@ -1,7 +1,10 @@
 // Accumulates reply text with a ceiling, so a runaway stream of text deltas cannot grow memory
 // without bound: past the ceiling the rest is dropped and the reply says so.
 
-export const DEFAULT_MAX_REPLY_CHARS = 8 * 1024 * 1024;
+import { MAX_REPLY_BYTES } from "./reply-lines.js";
+
+/** As long as the longest reply line (reply-lines.ts): a reply read whole is never cut here. */
+export const DEFAULT_MAX_REPLY_CHARS = MAX_REPLY_BYTES;
 
 export const TRUNCATION_NOTE = "\n[… reply truncated by scv]";
 

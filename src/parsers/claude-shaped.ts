@@ -18,6 +18,7 @@ import type { ElisionPolicy } from "./elision.js";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText, epochToIso, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import { linesOfTypes } from "./reply-lines.js";
 import type * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -254,6 +255,9 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
   const { extraElidable } = flavour;
   return createJsonLinesParser({
     cumulativeUsage: flavour.cumulativeUsage,
+    // The reply is an assistant message's text, and again the result's `result`, which Claude
+    // writes before the result's `type`.
+    replyLines: linesOfTypes(["assistant", "result"], ["result"]),
     elision:
       extraElidable === undefined ? claudeElidable : (place) => claudeElidable(place) || extraElidable(place),
     event: byType((type, value) => {

@@ -6,6 +6,7 @@ import type { StringPlace } from "./elision.js";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { isSummaryArgument, summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -221,6 +222,8 @@ export function createCodexJsonlParser(): StreamParser {
   }
 
   return createJsonLinesParser({
+    // The reply is an `agent_message` item's text.
+    replyLines: linesOfTypes(["item.completed"]),
     cumulativeUsage: true,
     elision: codexElidable,
     event: byType((type, value) => {

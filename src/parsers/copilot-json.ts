@@ -6,6 +6,7 @@ import { BoundedText } from "./bounded-text.js";
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -140,6 +141,7 @@ export function createCopilotJsonParser(): StreamParser {
   }
 
   return createJsonLinesParser({
+    replyLines: linesOfTypes(["assistant.message"]),
     cumulativeUsage: false,
     event: byType(onTyped),
     reply() {

@@ -7,6 +7,7 @@ import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
 import { classifyErrorText, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -221,6 +222,7 @@ export function createGeminiStreamJsonParser(): StreamParser {
   }
 
   return createJsonLinesParser({
+    replyLines: linesOfTypes(["message"]),
     cumulativeUsage: false,
     multiLineObjects: true,
     exitCodeKind: geminiExitCodeKind,

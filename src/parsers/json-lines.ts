@@ -4,6 +4,7 @@
 import { stripAnsi } from "./ansi.js";
 import type { ElisionPolicy } from "./elision.js";
 import { PrettyObjectAssembler } from "./pretty-object.js";
+import type { ReplyLinePolicy } from "./reply-lines.js";
 import { type ConcludeOptions, conclude, TurnRecord } from "./turn-record.js";
 import type { FailureKind, ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "./types.js";
 
@@ -22,6 +23,8 @@ export interface JsonLinesFormat {
   readonly multiLineObjects?: boolean;
   /** The long strings `event` never reads (see `StreamParser.elision`). */
   readonly elision?: ElisionPolicy;
+  /** The lines that may carry the reply (see `StreamParser.replyLines`). */
+  readonly replyLines?: ReplyLinePolicy;
 }
 
 /** The JSON value of a line, or undefined when it holds none (ANSI escapes around it are ignored). */
@@ -73,6 +76,7 @@ export function createJsonLinesParser(format: JsonLinesFormat): StreamParser {
 
   return {
     ...(format.elision === undefined ? {} : { elision: format.elision }),
+    ...(format.replyLines === undefined ? {} : { replyLines: format.replyLines }),
     push(line: string): TurnEvent[] {
       if (assembler === undefined) return handle(line);
       const assembled = assembler.push(line);

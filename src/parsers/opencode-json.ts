@@ -6,6 +6,7 @@ import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
@@ -121,6 +122,7 @@ export function createOpencodeJsonParser(): StreamParser {
   }
 
   return createJsonLinesParser({
+    replyLines: linesOfTypes(["text"]),
     cumulativeUsage: false,
     event(value) {
       const line = readAs(Line, value);

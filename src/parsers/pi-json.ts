@@ -1,10 +1,16 @@
 // pi: `pi --mode json` (pi-coding-agent docs/json.md, print-mode.js). The first line is the
 // session header; the reply is the last assistant message. In json mode pi exits 0 even when that
 // message ended with `stopReason:"error"`, so the verdict comes from the message, not the exit code.
+// A retried attempt is reported in this order (agent-session.js, and the retry-* captures):
+// `agent_end` (stopReason error), `auto_retry_start`, the backoff in silence, the next attempt's
+// events, `auto_retry_end {success:true}` after its message, `agent_end`. When retries run out,
+// `auto_retry_end {success:false}` follows the last `agent_end`. A retry withdraws the verdict of
+// the `agent_end` before it (turn-record.ts, turn/verdict.ts).
 
 import { byType, failedTurn } from "./events.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -166,6 +172,10 @@ export function createPiJsonParser(): StreamParser {
   }
 
   return createJsonLinesParser({
+    // The reply is the last assistant message, at its `message_end` and again in `agent_end`.
+    // `message_update` lines repeat the message so far and are left to the ordinary bound: their
+    // deltas are only progress.
+    replyLines: linesOfTypes(["message_end", "agent_end"]),
     cumulativeUsage: false,
     event: byType(onTyped),
     reply() {

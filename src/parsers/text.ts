@@ -2,6 +2,7 @@
 // from stderr, never from stdout (which is the model's prose).
 
 import { BoundedText } from "./bounded-text.js";
+import { everyLine } from "./reply-lines.js";
 import { conclude, TurnRecord } from "./turn-record.js";
 import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "./types.js";
 
@@ -9,6 +10,7 @@ export function createTextParser(): StreamParser {
   const reply = new BoundedText();
   const record = new TurnRecord();
   return {
+    replyLines: everyLine,
     push(line: string): TurnEvent[] {
       reply.append(`${line}\n`);
       return [{ type: "text", text: `${line}\n`, delta: true }];

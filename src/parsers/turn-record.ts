@@ -41,6 +41,11 @@ export class TurnRecord {
         return;
       case "retry":
         this.lastRetry = failureFromText(event.message);
+        // A CLI that retries after its terminal event was not finished (pi ends the failed attempt
+        // before retrying it): that verdict is withdrawn, its error only a clue if no other comes.
+        if (this.terminalError !== undefined) this.lastError = this.terminalError;
+        this.terminalError = undefined;
+        this.terminal = undefined;
         return;
       case "error": {
         const resetsAt =

@@ -2,6 +2,7 @@
 // runner drives. A parser is a pure, line-at-a-time state machine: it never touches a process.
 
 import type { ElisionPolicy } from "./elision.js";
+import type { ReplyLinePolicy } from "./reply-lines.js";
 
 /** Token usage of one turn (or a CLI's cumulative total, before `usage.ts` turns it into a share). */
 export interface Usage {
@@ -89,6 +90,9 @@ export interface StreamParser {
   /** The long string values this parser never reads, which the framer may cut to a prefix before
    * decoding a line (elision.ts); absent when it reads every value. */
   readonly elision?: ElisionPolicy;
+  /** Which lines may carry the reply, and so are read past the line bound (reply-lines.ts); absent
+   * when no line may. */
+  readonly replyLines?: ReplyLinePolicy;
   /** Counts a line the framer dropped (over the size limit). */
   skipped(): void;
   /** The turn's conclusion once the process has ended. */

@@ -46,6 +46,9 @@ export function withCleanUsage(parser: StreamParser): StreamParser {
     get elision() {
       return parser.elision;
     },
+    get replyLines() {
+      return parser.replyLines;
+    },
     push: (line) => {
       const events = parser.push(line);
       return events.some((event) => event.type === "usage") ? events.map(cleanEvent) : events;

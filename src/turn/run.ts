@@ -14,6 +14,7 @@ import { lockConversation } from "../home/conversations.js";
 import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import { removeIfPresent } from "../home/remove.js";
 import { loadParser } from "../parsers/index.js";
+import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
 import type { ParsedTurn } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
@@ -26,9 +27,7 @@ import { planTurn } from "./plan.js";
 import { interrupted } from "./stops.js";
 import { trackTurn } from "./track.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
-
-/** How long a CLI may stay silent after reporting a terminal error before scv ends it. */
-const TERMINAL_ERROR_GRACE_MS = 2_000;
+import { watchTurnEnd } from "./verdict.js";
 
 /** Runs a planned turn: home, sign-in check, lock, process, parse, record. Throws `ScvError` only
  * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. */
@@ -74,25 +73,21 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       // The agent must not go on in a mode its policy forbids; "cancelled" is rewritten below.
       onMismatch: () => child?.terminate("cancelled"),
     });
-    // After a terminal error the CLI should exit; one that goes quiet instead (amp at its login
-    // prompt) is ended: its turn has failed already, so the parser's failure stays the result.
-    let afterTerminalError: NodeJS.Timeout | undefined;
-    // Whether the CLI gave its verdict (a terminal event) before scv began ending it.
-    let verdictInTime = false;
+    // The CLI's end-of-turn event starts a short grace to exit, after which it is ended with its
+    // group (verdict.ts): a CLI, or a process it left holding stdout, never keeps a finished turn.
+    const turnEnd = watchTurnEnd({
+      graceMs: context.endGraceMs,
+      stopping: () => child?.stopping === true,
+      onOver: () => child?.terminate("cancelled"),
+    });
     const framer = createLineFramer({
       elision: parser.elision,
+      replyLines: parser.replyLines,
       onLine: (line) => {
-        afterTerminalError?.refresh();
         for (const event of parser.push(line)) {
-          if ((event.type === "turn-end" || (event.type === "error" && event.terminal)) && !child?.stopping)
-            verdictInTime = true;
+          turnEnd.observe(event);
           context.onEvent?.(event, plan);
           mode.observe(event);
-          if (event.type === "error" && event.terminal)
-            afterTerminalError ??= setTimeout(
-              () => child?.terminate("cancelled"),
-              TERMINAL_ERROR_GRACE_MS,
-            ).unref();
         }
       },
       onOversized: () => parser.skipped(),
@@ -111,13 +106,14 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     });
     tracker.spawned(child.pid);
     const end = await child.done;
-    clearTimeout(afterTerminalError);
+    // A last line without its newline is read first: it may be the verdict.
     framer.end();
+    turnEnd.dispose();
     mode.finish();
     if (end.spawnError !== undefined) return spawnFailure(plan, end, started);
     if (end.pid === undefined) throw interrupted(context.signal, "interrupted before the agent started");
     const lastMessage = takeLastMessage(plan.lastMessageFile);
-    const parsed = parser.finish({ ...end, lastMessage, verdictAfterStop: !verdictInTime });
+    const parsed = parser.finish({ ...end, lastMessage, verdictAfterStop: !turnEnd.verdictInTime });
     const checked =
       mode.mismatch === undefined ? parsed : { ...withoutFailure(parsed), status: "failed" as const };
     return conclude(plan, checked, end, lastMessage, started, context, {
@@ -177,7 +173,7 @@ function withoutFailure(parsed: ParsedTurn): ParsedTurn {
 function takeLastMessage(path: string | undefined): string | undefined {
   if (path === undefined || !existsSync(path)) return undefined;
   try {
-    if (statSync(path).size > 8 * 1024 * 1024) return undefined;
+    if (statSync(path).size > MAX_REPLY_BYTES) return undefined;
     return readFileSync(path, "utf8");
   } catch {
     return undefined;

@@ -1,6 +1,7 @@
 // A CLI that reports a terminal error and then hangs: amp signed out prints a login prompt on stdout
-// and waits for a pasted code forever. The turn ends a moment after the error, with the parser's
-// failure, and leaves nothing running; a CLI that goes on printing, or exits, is not cut short.
+// and waits for a pasted code forever. The turn ends a moment after the error (the end-of-turn grace,
+// src/turn/verdict.ts), with the parser's failure, and leaves nothing running; a CLI that shows it is
+// still working (a tool call, a retry), or exits, is not cut short.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/
 import { turnResultSchema } from "../../src/result.js";
 import { runTurn } from "../../src/turn/run.js";
 import type { TurnContext } from "../../src/turn/types.js";
+import { END_GRACE_MS } from "../../src/turn/verdict.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
 import { scv } from "../helpers/scv.js";
@@ -36,8 +38,8 @@ describe("amp signed out, at its login prompt", () => {
     const seconds = (Date.now() - started) / 1000;
     const pids = await lab.pidsOf();
     expect(run.exitCode, run.stderr).toBe(4);
-    // The 2 s grace after the error, plus scv's and the fake's start-up; the default timeout is long.
-    expect(seconds).toBeLessThan(10);
+    // The grace after the error, plus scv's and the fake's start-up; the default timeout is long.
+    expect(seconds).toBeLessThan(END_GRACE_MS / 1000 + 8);
     expect(oneLine(run.stderr)).toBe(SIGNED_OUT);
     expect(run.stdout).toBe("");
     for (const output of [run.stdout, run.stderr]) {
@@ -75,8 +77,9 @@ describe("amp signed out, at its login prompt", () => {
   });
 });
 
-/** A parser that reports a terminal auth error on the first line and counts the lines it is given. */
-function terminalOnFirstLine() {
+/** A parser that reports a terminal auth error on the first line and counts the lines it is given;
+ * `later` is what it makes of each line after it. */
+function terminalOnFirstLine(later: () => TurnEvent[] = () => []) {
   const seen = { lines: 0, end: undefined as ProcessEnd | undefined };
   const parser = (): StreamParser => ({
     push(): TurnEvent[] {
@@ -86,7 +89,7 @@ function terminalOnFirstLine() {
             { type: "error", message: "scripted", kind: "auth", terminal: true },
             { type: "turn-end", ok: false },
           ]
-        : [];
+        : later();
     },
     skipped() {},
     finish(end): ParsedTurn {
@@ -109,6 +112,7 @@ function context(mode: string, parserFor: () => StreamParser): TurnContext {
     cwd: lab.world.project,
     config: {},
     graceMs: 500,
+    endGraceMs: 1_000,
     signInCheck: async () => undefined,
     parserFor,
   };
@@ -128,8 +132,23 @@ describe("any agent: a terminal error, then", () => {
     expect(await survivors(pids)).toEqual([]);
   });
 
-  it("more output: not cut short while the CLI goes on printing", async () => {
+  it("lines that are no event of a turn going on: ended after the grace all the same", async () => {
     const { seen, parser } = terminalOnFirstLine();
+    // Claude's init, then a Bash call every 50 ms which this parser reads as nothing.
+    const pending = runTurn({ agent: "claude", prompt: "hi", timeoutMs: 20_000 }, context("drip", parser));
+    const pids = await lab.pidsOf();
+    const result = await pending;
+    expect(seen.end?.termination).toBe("cancelled");
+    expect(result).toMatchObject({ status: "failed", exitCode: 4 });
+    expect(await survivors(pids)).toEqual([]);
+  });
+
+  it("a tool call after it: not cut short while the CLI goes on working", async () => {
+    let call = 0;
+    const { seen, parser } = terminalOnFirstLine(() => {
+      call += 1;
+      return [{ type: "tool-start", id: `t${call}`, name: "Bash", summary: "$ echo" }];
+    });
     // A Bash call every 50 ms, forever: only the time limit ends it.
     const pending = runTurn({ agent: "claude", prompt: "hi", timeoutMs: 4_000 }, context("drip", parser));
     await lab.pidsOf();

@@ -18,7 +18,8 @@
 //   ignore-term         ignore SIGTERM (noting it in got-sigterm), write pids.json, wait forever
 //   start-hang          replay turn1's first two lines (Claude's init, Codex's thread.started and
 //                       turn.started, with its rollout file written), write pids.json, wait forever
-//   tools:<n>           (claude) replay turn1 with n Bash tool calls after its init line
+//   tools:<n>           (claude) replay turn1 with n Bash tool calls after its init line; each
+//                       call's output is $FAKE_AGENT_TOOL_OUTPUT_BYTES x's when that is set
 //   tool-hang           (claude) replay turn1's init and the start of a Bash call, write pids.json,
 //                       wait forever
 //   escape              like grandchild, plus one more that leaves the group with setsid; all three
@@ -27,8 +28,12 @@
 //                       50 ms forever: a turn whose events never stop
 //   reply               replay turn1 with its reply replaced by "REPLY <prompt>", so that turns
 //                       running at once can each be checked for their own reply
+//   reply-file:<path>   replay turn1 with its reply replaced by the file's text (replies of MiBs)
 //   login-prompt        (amp) write pids.json, replay its signed-out capture (a plain-text login
 //                       prompt with a one-time URL), then wait forever for a code, as the real one
+// $FAKE_AGENT_LINGER (self | child | escaped-child) keeps something running after a replayed capture
+// (see linger()); $FAKE_AGENT_PAUSE_AFTER and $FAKE_AGENT_PAUSE_MS pause a replay after the line
+// that holds a marker, as a CLI waits before its retry (see writePaused()).
 // Like the real CLIs, the fake reports the permission mode it was given: claude's init says the
 // --permission-mode value (else "default"), codex writes a rollout file under $CODEX_HOME/sessions
 // whose turn_context has sandbox_policy danger-full-access under
@@ -180,6 +185,9 @@ const CAPTURED_SESSIONS = {
   qwen: "7db7d536-6945-47a5-b41b-98a8777cef2c",
   copilot: "6d2b8f0e-1c4a-4e7b-9a35-0f8e2c7d1b54",
 };
+
+/** Fixture folders not named after the command. */
+const FIXTURE_DIRS = { "cursor-agent": "cursor" };
 
 const cli = basename(process.argv[1] ?? "");
 const argv = process.argv.slice(2);
@@ -480,6 +488,8 @@ async function behave(parsedArgs) {
       return drip(turn.start ?? turn.resume ?? "");
     case "reply":
       return replay(turn, "turn1", { reply: `REPLY ${turn.prompt}` });
+    case "reply-file":
+      return replay(turn, "turn1", { reply: readFileSync(arg, "utf8") });
     case "usage-numbers":
       // The capture with every token count and cost replaced by `arg` (1e308, -5, 2.5).
       return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume", { usageNumbers: arg });
@@ -505,7 +515,7 @@ async function behave(parsedArgs) {
 /** Replays a capture; a session it was told to resume must have been started in this HOME.
  * `hangAfter` lines, it waits forever instead; `tools` Bash calls go after Claude's init. */
 function replay(turn, name, { hangAfter, tools = 0, reply, usageNumbers } = {}) {
-  const base = join(FIXTURES, cli, name);
+  const base = join(FIXTURES, FIXTURE_DIRS[cli] ?? cli, name);
   if (!existsSync(`${base}.json`)) {
     // No capture of this CLI (not on npm): a plain-text reply.
     process.stdout.write(`FAKE-REPLY from ${cli}: ${turn.prompt}\n`);
@@ -553,12 +563,48 @@ function replay(turn, name, { hangAfter, tools = 0, reply, usageNumbers } = {}) 
   if (hangAfter !== undefined) writePids([process.pid]);
   const thread = /"thread_id":"([^"]+)"/.exec(stdout)?.[1];
   if (cli === "codex" && thread !== undefined) writeRollout(thread);
-  process.stdout.write(stdout, () => {
-    if (hangAfter !== undefined) return forever();
+  const lingering = linger();
+  writePaused(stdout, () => {
+    if (hangAfter !== undefined || lingering) return forever();
     // The lab killed a capture that never ended (exit 124): so does this one, by waiting.
     if (meta.exit_code === 124 || meta.timed_out) return forever();
     process.exit(meta.exit_code ?? 0);
   });
+}
+
+/** Writes `text`, pausing $FAKE_AGENT_PAUSE_MS after the first line that contains
+ * $FAKE_AGENT_PAUSE_AFTER (a CLI's backoff before a retry), then calls `done`. */
+function writePaused(text, done) {
+  const marker = process.env.FAKE_AGENT_PAUSE_AFTER;
+  const at = marker ? text.indexOf(marker) : -1;
+  if (at === -1) return process.stdout.write(text, done);
+  const cut = text.indexOf("\n", at) + 1;
+  process.stdout.write(text.slice(0, cut), () =>
+    setTimeout(
+      () => process.stdout.write(text.slice(cut), done),
+      Number(process.env.FAKE_AGENT_PAUSE_MS ?? 0),
+    ),
+  );
+}
+
+/** $FAKE_AGENT_LINGER: what stays after the capture is printed. `self`: this process, which never
+ * exits; `child`: a child in its process group holding stdout, this process exits as captured;
+ * `escaped-child`: the same child in a session of its own. Their pids go to pids.json first.
+ * Returns whether this process stays. */
+function linger() {
+  const how = process.env.FAKE_AGENT_LINGER;
+  if (how === undefined || how === "") return false;
+  if (how === "self") {
+    writePids([process.pid]);
+    return true;
+  }
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: how === "escaped-child",
+  });
+  child.unref();
+  writePids([process.pid, child.pid]);
+  return false;
 }
 
 /** The permission mode claude reports in its init event. */
@@ -610,11 +656,19 @@ function toolCall(i, session) {
     }),
     JSON.stringify({
       type: "user",
-      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: `step ${i}` }] },
+      message: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: id, content: toolOutput(i) }],
+      },
       parent_tool_use_id: null,
       session_id: session,
     }),
   ];
+}
+
+function toolOutput(i) {
+  const bytes = Number(process.env.FAKE_AGENT_TOOL_OUTPUT_BYTES ?? 0);
+  return bytes > 0 ? "x".repeat(bytes) : `step ${i}`;
 }
 
 /** Codex's rollout file for `thread` in $CODEX_HOME/sessions/YYYY/MM/DD, as codex exec writes it:

@@ -51,6 +51,7 @@ export function feed(
   let parsedChars = 0;
   const framer = createLineFramer({
     maxLineBytes: options.maxLineBytes,
+    replyLines: parser.replyLines,
     elision: options.elision === false ? undefined : parser.elision,
     elisionLimits: options.elision === false ? undefined : options.elision?.limits,
     onLine: (line) => {

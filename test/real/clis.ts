@@ -305,6 +305,54 @@ export async function configureCopilot(options: MockConfigOptions): Promise<Mock
   };
 }
 
+/** One headless turn, as the lab's recipes ran it. */
+export function headlessTurn(cli: RealCli, model: string, prompt: string): string[] {
+  switch (cli) {
+    case "claude":
+      return ["claude", "-p", "--output-format", "stream-json", "--verbose", "--model", model, "--", prompt];
+    case "codex":
+      return [
+        "codex",
+        "exec",
+        "--json",
+        "-m",
+        model,
+        "--dangerously-bypass-approvals-and-sandbox",
+        "--",
+        prompt,
+      ];
+    case "pi":
+      return ["pi", "-p", "--mode", "json", "--model", model, "--no-session", prompt];
+    case "gemini":
+      return [
+        "gemini",
+        "-m",
+        model,
+        "--output-format",
+        "stream-json",
+        "--yolo",
+        "--skip-trust",
+        `--prompt=${prompt}`,
+      ];
+    case "qwen":
+      return ["qwen", "-m", model, "--output-format", "stream-json", "--yolo", `--prompt=${prompt}`];
+    case "opencode":
+      return ["opencode", "run", "--format", "json", "-m", model, "--", prompt];
+    case "copilot":
+      return [
+        "copilot",
+        `--prompt=${prompt}`,
+        "--model",
+        model,
+        "--output-format",
+        "json",
+        "--allow-all-tools",
+      ];
+    default:
+      return unreachable(cli);
+  }
+}
+
 /** Configures one CLI for a mock (see the per-CLI functions for what is written). */
 export function configureForMock(cli: RealCli, options: MockConfigOptions): Promise<MockConfig> {
   switch (cli) {

@@ -7,60 +7,12 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configureForMock, MOCK_SHAPE, REAL_CLIS, type RealCli } from "./clis.js";
+import { configureForMock, headlessTurn, MOCK_SHAPE, REAL_CLIS } from "./clis.js";
 import { baseEnv, realBinDir, runCli, tempHome } from "./env.js";
 import { startMock } from "./mock/server.mjs";
 
 const BIN = realBinDir();
 const PROMPT = "say hi to the mock";
-
-/** One headless turn, as the lab's recipes ran it. */
-function turnArgv(cli: RealCli, model: string): string[] {
-  switch (cli) {
-    case "claude":
-      return ["claude", "-p", "--output-format", "stream-json", "--verbose", "--model", model, "--", PROMPT];
-    case "codex":
-      return [
-        "codex",
-        "exec",
-        "--json",
-        "-m",
-        model,
-        "--dangerously-bypass-approvals-and-sandbox",
-        "--",
-        PROMPT,
-      ];
-    case "pi":
-      return ["pi", "-p", "--mode", "json", "--model", model, "--no-session", PROMPT];
-    case "gemini":
-      return [
-        "gemini",
-        "-m",
-        model,
-        "--output-format",
-        "stream-json",
-        "--yolo",
-        "--skip-trust",
-        `--prompt=${PROMPT}`,
-      ];
-    case "qwen":
-      return ["qwen", "-m", model, "--output-format", "stream-json", "--yolo", `--prompt=${PROMPT}`];
-    case "opencode":
-      return ["opencode", "run", "--format", "json", "-m", model, "--", PROMPT];
-    case "copilot":
-      return [
-        "copilot",
-        `--prompt=${PROMPT}`,
-        "--model",
-        model,
-        "--output-format",
-        "json",
-        "--allow-all-tools",
-      ];
-    default:
-      throw new Error(`no recipe for ${String(cli satisfies never)}`);
-  }
-}
 
 describe.skipIf(!BIN || !process.env.SCV_REAL_RECIPES)("real CLIs against their mocks", () => {
   it.each(REAL_CLIS.filter((cli) => BIN && existsSync(join(BIN, cli))))(
@@ -70,7 +22,7 @@ describe.skipIf(!BIN || !process.env.SCV_REAL_RECIPES)("real CLIs against their 
       await using home = await tempHome(`scv-real-${cli}-`);
       await using mock = await startMock({ shape: MOCK_SHAPE[cli] });
       const config = await configureForMock(cli, { home: home.home, mockUrl: mock.url });
-      const run = await runCli(turnArgv(cli, config.model), {
+      const run = await runCli(headlessTurn(cli, config.model, PROMPT), {
         cwd: home.cwd,
         env: baseEnv(home.home, BIN ?? "", config.env),
         timeoutMs: 150_000,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { everyLine, lineHead, linesOfTypes } from "../../src/parsers/reply-lines.js";
 import { createLineFramer } from "../../src/transport/framing.js";
 
 interface Framed {
@@ -106,5 +107,89 @@ describe("createLineFramer", () => {
     }
     chunks.push(Buffer.from('\n{"b":2}\n'));
     expect(frame(chunks)).toEqual({ lines: ['{"a":1}', '{"b":2}'], oversized: 1 });
+  });
+});
+
+describe("createLineFramer: lines that may carry the reply", () => {
+  /** Frames with a 100-byte bound, 1000 for lines of type `result` (or every line with `all`). */
+  function frameReply(chunks: readonly Buffer[], all = false): Framed {
+    const result: Framed = { lines: [], oversized: 0 };
+    const framer = createLineFramer({
+      maxLineBytes: 100,
+      maxReplyLineBytes: 1000,
+      replyLines: all ? everyLine : linesOfTypes(["result"], ["text"]),
+      onLine: (line) => result.lines.push(line),
+      onOversized: () => {
+        result.oversized += 1;
+      },
+    });
+    for (const chunk of chunks) framer.push(chunk);
+    framer.end();
+    return result;
+  }
+
+  const reply = JSON.stringify({ type: "result", result: "é".repeat(300) });
+  const tool = JSON.stringify({ type: "user", content: "x".repeat(300) });
+
+  it("reads a reply line past the ordinary bound, whole, in any chunking", () => {
+    const text = `${tool}\n${reply}\n{"type":"small"}\n${reply}`;
+    for (const size of [1, 7, 64, 99, 100, 101, 4096]) {
+      const bytes = Buffer.from(text, "utf8");
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+      expect(frameReply(chunks)).toEqual({ lines: [reply, '{"type":"small"}', reply], oversized: 1 });
+    }
+  });
+
+  it("still drops a reply line past its own bound", () => {
+    const huge = JSON.stringify({ type: "result", result: "x".repeat(1200) });
+    expect(frameReply([Buffer.from(`${huge}\nafter\n`)])).toEqual({ lines: ["after"], oversized: 1 });
+  });
+
+  it("finds the type after other keys, and not inside a nested object", () => {
+    const later = JSON.stringify({
+      session_id: "s",
+      n: [1, { type: "x" }],
+      type: "result",
+      result: "y".repeat(200),
+    });
+    const nested = JSON.stringify({ message: { type: "result" }, body: "z".repeat(200) });
+    expect(frameReply([Buffer.from(`${later}\n${nested}\n`)])).toEqual({ lines: [later], oversized: 1 });
+  });
+
+  it("a reply key that runs past the bound before the type is given (Claude's result)", () => {
+    const late = `{"n":1,"text":"${"t".repeat(300)}","type":"other"}`;
+    const other = `{"n":1,"pad":"${"t".repeat(300)}","type":"result"}`;
+    expect(frameReply([Buffer.from(`${late}\n${other}\n`)])).toEqual({ lines: [late], oversized: 1 });
+  });
+
+  it("plain text: every line may carry the reply", () => {
+    const line = "word ".repeat(60);
+    expect(frameReply([Buffer.from(`${line}\n`)], true)).toEqual({
+      lines: [line],
+      oversized: 0,
+    });
+  });
+});
+
+describe("lineHead", () => {
+  it.each([
+    ['{"type":"result","x":1}', { type: "result" }],
+    ['  \u001b[0m{"a":"}\\"","type":"item.completed"}', { type: "item.completed" }],
+    ['{"a":{"type":"inner"},"b":[{"type":"no"}],"type":"outer"}', { type: "outer" }],
+    ['{"a":{"type":"inner"}}', {}],
+    ['{"type":5,"x":"type"}', {}],
+    ["not json", {}],
+    ['["type","result"]', {}],
+    ['{"n":1,"result":"unfinished', { openKey: "result" }],
+    ['{"message":{"content":[{"text":"unfinished', { openKey: "message" }],
+  ])("%s → %o", (line, head) => {
+    expect(lineHead(Buffer.from(line))).toEqual(head);
+  });
+
+  it("reads no further than it is told", () => {
+    const line = Buffer.from(`{"pad":"${"p".repeat(100)}","type":"result"}`);
+    expect(lineHead(line, 50)).toEqual({ openKey: "pad" });
+    expect(lineHead(line)).toEqual({ type: "result" });
   });
 });

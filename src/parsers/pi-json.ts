@@ -2,8 +2,8 @@
 // session header; the reply is the last assistant message. In json mode pi exits 0 even when that
 // message ended with `stopReason:"error"`, so the verdict comes from the message, not the exit code.
 
-import { byType, failedTurn } from "./events.js";
-import { classifyErrorText } from "./failure.js";
+import { byType, failedTurn, retryEvent } from "./events.js";
+import { classifyErrorText, retryKind } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
@@ -58,6 +58,9 @@ const ToolEnd = s.object({
 const RetryStart = s.object({
   type: s.literal("auto_retry_start"),
   attempt: maybeNumber,
+  maxAttempts: maybeNumber,
+  delayMs: maybeNumber,
+  /** `429 Rate limit reached for requests`: the provider's status, then its message. */
   errorMessage: maybeString,
 });
 
@@ -142,9 +145,10 @@ export function createPiJsonParser(): StreamParser {
         const retry = readAs(RetryStart, value);
         if (retry === null) return null;
         const message = retry.errorMessage ?? "retrying the model request";
-        return [
-          { type: "retry", message, ...(retry.attempt === undefined ? {} : { attempt: retry.attempt }) },
-        ];
+        const code = /^([1-5]\d\d)\b/.exec(message)?.[1];
+        const status = code === undefined ? undefined : Number(code);
+        const { attempt, maxAttempts, delayMs } = retry;
+        return [retryEvent(message, { attempt, maxAttempts, delayMs, status, kind: retryKind(status) })];
       }
       case "auto_retry_end": {
         const retry = readAs(RetryEnd, value);

@@ -14,7 +14,7 @@ import { lockConversation } from "../home/conversations.js";
 import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import { removeIfPresent } from "../home/remove.js";
 import { loadParser } from "../parsers/index.js";
-import type { ParsedTurn } from "../parsers/types.js";
+import type { ParsedTurn, TurnEvent, TurnFailure } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
 import { createLineFramer } from "../transport/framing.js";
@@ -26,9 +26,12 @@ import { planTurn } from "./plan.js";
 import { interrupted } from "./stops.js";
 import { trackTurn } from "./track.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
+import { earlyVerdict, verdictEvent } from "./verdict.js";
 
 /** How long a CLI may stay silent after reporting a terminal error before scv ends it. */
 const TERMINAL_ERROR_GRACE_MS = 2_000;
+/** Longer stderr lines are not read for events (a stack trace's one-line JSON dump). */
+const STDERR_LINE_BYTES = 64 * 1024;
 
 /** Runs a planned turn: home, sign-in check, lock, process, parse, record. Throws `ScvError` only
  * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. */
@@ -79,24 +82,45 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     let afterTerminalError: NodeJS.Timeout | undefined;
     // Whether the CLI gave its verdict (a terminal event) before scv began ending it.
     let verdictInTime = false;
+    // A failure settled before the CLI's own end (verdict.ts): the CLI is ended at once.
+    let early: TurnFailure | undefined;
+    const onEvents = (events: readonly TurnEvent[]) => {
+      for (const event of events) {
+        if ((event.type === "turn-end" || (event.type === "error" && event.terminal)) && !child?.stopping)
+          verdictInTime = true;
+        context.onEvent?.(event, plan);
+        mode.observe(event);
+        if (event.type === "error" && event.terminal)
+          afterTerminalError ??= setTimeout(
+            () => child?.terminate("cancelled"),
+            TERMINAL_ERROR_GRACE_MS,
+          ).unref();
+        const verdict = early === undefined && !child?.stopping ? earlyVerdict(event) : undefined;
+        if (verdict !== undefined) {
+          early = verdict;
+          context.onEvent?.(verdictEvent(verdict), plan);
+          child?.terminate("cancelled");
+        }
+      }
+    };
     const framer = createLineFramer({
       elision: parser.elision,
       onLine: (line) => {
         afterTerminalError?.refresh();
-        for (const event of parser.push(line)) {
-          if ((event.type === "turn-end" || (event.type === "error" && event.terminal)) && !child?.stopping)
-            verdictInTime = true;
-          context.onEvent?.(event, plan);
-          mode.observe(event);
-          if (event.type === "error" && event.terminal)
-            afterTerminalError ??= setTimeout(
-              () => child?.terminate("cancelled"),
-              TERMINAL_ERROR_GRACE_MS,
-            ).unref();
-        }
+        onEvents(parser.push(line));
       },
       onOversized: () => parser.skipped(),
     });
+    // What the CLI says only on stderr (Gemini CLI's retry notices), for parsers that read it.
+    const readStderr = parser.stderr?.bind(parser);
+    const stderrFramer =
+      readStderr === undefined
+        ? undefined
+        : createLineFramer({
+            maxLineBytes: STDERR_LINE_BYTES,
+            onLine: (line) => onEvents(readStderr(line)),
+            onOversized: () => {},
+          });
     child = startProcess({
       file: plan.executable,
       args: plan.args,
@@ -108,18 +132,24 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       graceMs: context.graceMs,
       signal: context.signal,
       onStdout: (chunk) => framer.push(chunk),
+      ...(stderrFramer === undefined ? {} : { onStderr: (chunk: Buffer) => stderrFramer.push(chunk) }),
     });
     tracker.spawned(child.pid);
     const end = await child.done;
     clearTimeout(afterTerminalError);
     framer.end();
+    stderrFramer?.end();
     mode.finish();
     if (end.spawnError !== undefined) return spawnFailure(plan, end, started);
     if (end.pid === undefined) throw interrupted(context.signal, "interrupted before the agent started");
     const lastMessage = takeLastMessage(plan.lastMessageFile);
     const parsed = parser.finish({ ...end, lastMessage, verdictAfterStop: !verdictInTime });
     const checked =
-      mode.mismatch === undefined ? parsed : { ...withoutFailure(parsed), status: "failed" as const };
+      mode.mismatch !== undefined
+        ? { ...withoutFailure(parsed), status: "failed" as const }
+        : early !== undefined
+          ? { ...withoutFailure(parsed), status: "failed" as const, failure: early }
+          : parsed;
     return conclude(plan, checked, end, lastMessage, started, context, {
       reported: mode.reported,
       mismatch: mode.mismatch,

@@ -30,6 +30,8 @@ import { earlyVerdict, verdictEvent } from "./verdict.js";
 
 /** How long a CLI may stay silent after reporting a terminal error before scv ends it. */
 const TERMINAL_ERROR_GRACE_MS = 2_000;
+/** Events that say nothing of the CLI having moved on from a retry. */
+const BOOKKEEPING: ReadonlySet<TurnEvent["type"]> = new Set(["session", "mode", "usage"]);
 /** Longer stderr lines are not read for events (a stack trace's one-line JSON dump). */
 const STDERR_LINE_BYTES = 64 * 1024;
 
@@ -84,8 +86,12 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     let verdictInTime = false;
     // A failure settled before the CLI's own end (verdict.ts): the CLI is ended at once.
     let early: TurnFailure | undefined;
+    // The CLI's last word, when it was a retry: what the turn waits for if a time limit ends it.
+    let retrying: Extract<TurnEvent, { type: "retry" }> | undefined;
     const onEvents = (events: readonly TurnEvent[]) => {
       for (const event of events) {
+        if (event.type === "retry") retrying = event;
+        else if (!BOOKKEEPING.has(event.type)) retrying = undefined;
         if ((event.type === "turn-end" || (event.type === "error" && event.terminal)) && !child?.stopping)
           verdictInTime = true;
         context.onEvent?.(event, plan);
@@ -150,10 +156,16 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
         : early !== undefined
           ? { ...withoutFailure(parsed), status: "failed" as const, failure: early }
           : parsed;
-    return conclude(plan, checked, end, lastMessage, started, context, {
-      reported: mode.reported,
-      mismatch: mode.mismatch,
-    });
+    return conclude(
+      plan,
+      checked,
+      end,
+      lastMessage,
+      started,
+      context,
+      { reported: mode.reported, mismatch: mode.mismatch },
+      retrying,
+    );
   } finally {
     if (plan.lastMessageFile !== undefined) removeIfPresent(plan.lastMessageFile);
     tightenCredentialFiles(home, entry.credentialFiles);

@@ -93,5 +93,7 @@ describe("a 401 the CLI would retry", () => {
     await lab.pidsOf();
     const run = await pending;
     expect(run.exitCode, run.stderr).toBe(124);
+    expect(run.stderr).toContain("claude 0s retrying 1/2 in 1.2s: rate_limit (429)");
+    expect(run.stderr).toContain("scv: claude timed out after 3s while waiting on a rate limit (429) — ");
   });
 });

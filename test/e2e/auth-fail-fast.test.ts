@@ -84,6 +84,16 @@ describe("a 401 the CLI would retry", () => {
     expect(await survivors(pids)).toEqual([]);
   });
 
+  it("gemini: its 401 (which it does not retry) is one readable line, not the API's JSON", async () => {
+    const run = await scv(lab.world, ["delegate", "gemini", "hi"], {
+      env: { FAKE_AGENT_MODE: "fixture:auth-fail" },
+    });
+    expect(run.exitCode, run.stderr).toBe(4);
+    expect(oneLine(run.stderr)).toBe(
+      "scv: gemini failed to authenticate: API key not valid. Please pass a valid API key. (mock) (401 UNAUTHENTICATED) — run: scv agents login gemini",
+    );
+  });
+
   it("a rate limit's retries are waited for: not a verdict", async () => {
     await signIn(lab.world, "claude");
     // claude's rate-limit capture up to its first api_retry 429, then silence, under a short limit.

@@ -14,7 +14,7 @@ import { lockConversation } from "../home/conversations.js";
 import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import { removeIfPresent } from "../home/remove.js";
 import { loadParser } from "../parsers/index.js";
-import type { ParsedTurn, TurnEvent, TurnFailure } from "../parsers/types.js";
+import type { ParsedTurn, TurnEvent } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
 import { createLineFramer } from "../transport/framing.js";
@@ -26,12 +26,10 @@ import { planTurn } from "./plan.js";
 import { interrupted } from "./stops.js";
 import { trackTurn } from "./track.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
-import { earlyVerdict, verdictEvent } from "./verdict.js";
+import { verdictEvent, watchVerdict } from "./verdict.js";
 
 /** How long a CLI may stay silent after reporting a terminal error before scv ends it. */
 const TERMINAL_ERROR_GRACE_MS = 2_000;
-/** Events that say nothing of the CLI having moved on from a retry. */
-const BOOKKEEPING: ReadonlySet<TurnEvent["type"]> = new Set(["session", "mode", "usage"]);
 /** Longer stderr lines are not read for events (a stack trace's one-line JSON dump). */
 const STDERR_LINE_BYTES = 64 * 1024;
 
@@ -84,14 +82,11 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     let afterTerminalError: NodeJS.Timeout | undefined;
     // Whether the CLI gave its verdict (a terminal event) before scv began ending it.
     let verdictInTime = false;
-    // A failure settled before the CLI's own end (verdict.ts): the CLI is ended at once.
-    let early: TurnFailure | undefined;
-    // The CLI's last word, when it was a retry: what the turn waits for if a time limit ends it.
-    let retrying: Extract<TurnEvent, { type: "retry" }> | undefined;
+    // A failure settled before the CLI's own end ends the CLI at once; a retry it was waiting on
+    // names what a time limit cut short (verdict.ts).
+    const verdicts = watchVerdict();
     const onEvents = (events: readonly TurnEvent[]) => {
       for (const event of events) {
-        if (event.type === "retry") retrying = event;
-        else if (!BOOKKEEPING.has(event.type)) retrying = undefined;
         if ((event.type === "turn-end" || (event.type === "error" && event.terminal)) && !child?.stopping)
           verdictInTime = true;
         context.onEvent?.(event, plan);
@@ -101,9 +96,8 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
             () => child?.terminate("cancelled"),
             TERMINAL_ERROR_GRACE_MS,
           ).unref();
-        const verdict = early === undefined && !child?.stopping ? earlyVerdict(event) : undefined;
+        const verdict = verdicts.observe(event, child?.stopping === true);
         if (verdict !== undefined) {
-          early = verdict;
           context.onEvent?.(verdictEvent(verdict), plan);
           child?.terminate("cancelled");
         }
@@ -153,8 +147,8 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     const checked =
       mode.mismatch !== undefined
         ? { ...withoutFailure(parsed), status: "failed" as const }
-        : early !== undefined
-          ? { ...withoutFailure(parsed), status: "failed" as const, failure: early }
+        : verdicts.early !== undefined
+          ? { ...withoutFailure(parsed), status: "failed" as const, failure: verdicts.early }
           : parsed;
     return conclude(
       plan,
@@ -164,7 +158,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       started,
       context,
       { reported: mode.reported, mismatch: mode.mismatch },
-      retrying,
+      verdicts.retrying,
     );
   } finally {
     if (plan.lastMessageFile !== undefined) removeIfPresent(plan.lastMessageFile);

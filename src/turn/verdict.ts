@@ -7,6 +7,41 @@
 import { redact } from "../parsers/redact.js";
 import type { TurnEvent, TurnFailure } from "../parsers/types.js";
 
+export type RetryEvent = Extract<TurnEvent, { type: "retry" }>;
+
+/** Events that say nothing of the CLI having moved on from a retry. */
+const BOOKKEEPING: ReadonlySet<TurnEvent["type"]> = new Set(["session", "mode", "usage"]);
+
+/** What a running turn's events have settled so far. */
+export interface VerdictWatch {
+  /** Reads one event; returns a failure it settles the turn with, once (unless scv is `stopping`). */
+  observe(event: TurnEvent, stopping: boolean): TurnFailure | undefined;
+  /** The failure settled early, if one was. */
+  readonly early: TurnFailure | undefined;
+  /** The CLI's last word, when it was a retry: what it waits for if a time limit ends the turn. */
+  readonly retrying: RetryEvent | undefined;
+}
+
+export function watchVerdict(): VerdictWatch {
+  let early: TurnFailure | undefined;
+  let retrying: RetryEvent | undefined;
+  return {
+    observe(event, stopping) {
+      if (event.type === "retry") retrying = event;
+      else if (!BOOKKEEPING.has(event.type)) retrying = undefined;
+      if (early !== undefined || stopping) return undefined;
+      early = earlyVerdict(event);
+      return early;
+    },
+    get early() {
+      return early;
+    },
+    get retrying() {
+      return retrying;
+    },
+  };
+}
+
 /** The failure one event settles the turn with before the CLI's own end, if it settles one. */
 export function earlyVerdict(event: TurnEvent): TurnFailure | undefined {
   if (event.type !== "retry" || event.kind !== "auth") return undefined;

@@ -47,7 +47,9 @@ export function earlyVerdict(event: TurnEvent): TurnFailure | undefined {
   if (event.type !== "retry" || event.kind !== "auth") return undefined;
   return {
     kind: "auth",
-    message: redact(`${event.message} (ended at its first retry: retrying cannot fix a refused credential)`),
+    message: redact(
+      `${event.message}; ended at its first retry, as retrying cannot fix a refused credential`,
+    ),
   };
 }
 

@@ -36,7 +36,7 @@ describe("a 401 the CLI would retry", () => {
     expect(run.exitCode, run.stderr).toBe(4);
     expect(seconds).toBeLessThan(10);
     expect(oneLine(run.stderr)).toBe(
-      "scv: claude failed to authenticate: authentication_failed (401) (ended at its first retry: retrying cannot fix a refused credential) — run: scv agents login claude",
+      "scv: claude failed to authenticate: authentication_failed (401); ended at its first retry, as retrying cannot fix a refused credential — run: scv agents login claude",
     );
     expect(run.stdout).toBe("");
     expect(await survivors(pids)).toEqual([]);

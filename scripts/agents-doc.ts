@@ -95,6 +95,23 @@ function row(entry: AdapterDescriptor): string {
   return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
 }
 
+function retriesCell(entry: AdapterDescriptor): string {
+  const bound = entry.retries;
+  switch (bound.kind) {
+    case "env":
+      return `\`max_retries\` in \`[agents.${entry.name}]\` of scv's config (scv sets ${code(bound.variable)})`;
+    case "config":
+      return `${bound.setting} in ${code(bound.file)} of its agent home`;
+    case "none":
+      return "no setting";
+  }
+}
+
+function retriesRow(entry: AdapterDescriptor): string {
+  const cells = [code(entry.name), retriesCell(entry), entry.retries.note];
+  return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
+}
+
 export function renderAgentsDoc(): string {
   const header = [
     "agent",
@@ -124,6 +141,18 @@ export function renderAgentsDoc(): string {
     `| ${header.join(" | ")} |`,
     `| ${header.map(() => "---").join(" | ")} |`,
     ...ADAPTERS.map(row),
+    "",
+    "## Retries",
+    "",
+    "How to bound each CLI's own retries of a failed model request (a rate limit, an overloaded API).",
+    "scv sets the bound where the CLI reads it from one variable; elsewhere the CLI's own config file in",
+    "its agent home (`$SCV_HOME/agents/<agent>/…`) is where it goes, and `max_retries` is refused with",
+    "that path. Whatever the bound, a retried 401 ends the turn at its first retry (exit 4), and each",
+    "retry shows as a `retry` event and a progress line.",
+    "",
+    "| agent | bound | without it |",
+    "| --- | --- | --- |",
+    ...ADAPTERS.map(retriesRow),
     "",
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",
     "delegating to one of them, not as an agent of its own.",

@@ -237,6 +237,14 @@ export type ModeReport =
   | { kind: "none" };
 
 /** Whether the row was checked against the published CLI. */
+/** How the CLI's own retries of a failed model request (a rate limit, an overloaded or unreachable
+ * API) are bounded. `env`: one variable, which scv sets from `[agents.<name>] max_retries`; `config`:
+ * only the CLI's own config file in its agent home, where the user sets it; `none`: no setting. */
+export type RetryBound =
+  | { kind: "env"; variable: string; note: string }
+  | { kind: "config"; file: string; setting: string; note: string }
+  | { kind: "none"; note: string };
+
 export type Verified = { kind: "lab"; version: string } | { kind: "unverified"; reason: string };
 
 /** A variable and its value (or, for home variables, a path relative to the agent home). */
@@ -297,6 +305,8 @@ export interface AdapterDescriptor {
   readonly conversationFiles: ConversationFiles | null;
   /** Files in the agent home that hold its sign-in or keys, relative to it. */
   readonly credentialFiles: readonly string[];
+  /** How the user bounds the CLI's own retries (docs/agents.md, "Retries"). */
+  readonly retries: RetryBound;
   readonly transport: Transport;
   readonly acp: AcpLaunch | null;
   /** Whether its CLI has a verified one-process-per-turn mode. */
@@ -401,6 +411,12 @@ const CLAUDE_BASE = {
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
   resume: RESUME_BY_SESSION_ID,
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
+  // Read from the environment as from its settings' `env` block (lab: honoured in the latter).
+  retries: {
+    kind: "env",
+    variable: "CLAUDE_CODE_MAX_RETRIES",
+    note: "default 10 retries, backing off to ~40 s apart (a 429 or 529 turn runs for minutes)",
+  },
   transport: { kind: "process" },
   cliTurns: true,
   takeover: { kind: "refused", reason: CLAUDE_TAKEOVER },
@@ -504,6 +520,12 @@ export const ADAPTERS = [
     },
     conversationFiles: { dir: "sessions", extension: "jsonl" },
     credentialFiles: ["auth.json"],
+    retries: {
+      kind: "config",
+      file: "config.toml",
+      setting: "model_providers.<id>.request_max_retries and stream_max_retries",
+      note: "per provider table (defaults 4 and 5); CODEX_HOME is the agent home itself",
+    },
     transport: { kind: "process" },
     acp: {
       command: "codex-acp",
@@ -548,6 +570,7 @@ export const ADAPTERS = [
     resume: { kind: "unsupported" },
     conversationFiles: null,
     credentialFiles: [".grok/auth.json", ".grok/config.toml"],
+    retries: { kind: "none", note: "no retry setting known (not on npm, not verified)" },
     transport: { kind: "process" },
     acp: {
       command: "grok",
@@ -588,6 +611,7 @@ export const ADAPTERS = [
     resume: { kind: "unsupported" },
     conversationFiles: null,
     credentialFiles: [".dsh/.credentials.yaml"],
+    retries: { kind: "none", note: "no retry setting known (not on npm, not verified)" },
     transport: { kind: "process" },
     acp: {
       command: "dsh",
@@ -640,6 +664,12 @@ export const ADAPTERS = [
     },
     conversationFiles: { dir: ".pi/agent/sessions", extension: "jsonl" },
     credentialFiles: [".pi/agent/auth.json", ".pi/agent/models.json"],
+    retries: {
+      kind: "config",
+      file: ".pi/agent/settings.json",
+      setting: "retry.maxRetries (and retry.provider.maxRetries for the provider SDK's own)",
+      note: "default 3 agent-level retries, 2 s then 4 s apart",
+    },
     transport: { kind: "process" },
     acp: null,
     cliTurns: true,
@@ -695,6 +725,12 @@ export const ADAPTERS = [
     // part of the session id, so gc could not tell a live conversation's file for sure.
     conversationFiles: null,
     credentialFiles: [".gemini/oauth_creds.json", ".gemini/.env"],
+    retries: {
+      kind: "config",
+      file: ".gemini/settings.json",
+      setting: "general.maxAttempts (attempts, retries included; at most 10)",
+      note: "default 10 attempts, 5 s to 30 s apart: a 429 turn runs for about 5 minutes",
+    },
     transport: { kind: "process" },
     acp: {
       command: "gemini",
@@ -742,6 +778,12 @@ export const ADAPTERS = [
     // Lab: `.qwen/projects/<cwd slug>/chats/<session-id>.jsonl`; memory beside it is `.md`.
     conversationFiles: { dir: ".qwen/projects", extension: "jsonl" },
     credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env", ".qwen/settings.json"],
+    retries: {
+      kind: "config",
+      file: ".qwen/settings.json",
+      setting: "model.generationConfig.maxRetries",
+      note: "default 10 retries, 60 s apart, each a run of 7 quick attempts that no setting changes",
+    },
     transport: { kind: "process" },
     acp: {
       command: "qwen",
@@ -796,6 +838,7 @@ export const ADAPTERS = [
     },
     conversationFiles: null,
     credentialFiles: [".local/share/opencode/auth.json"],
+    retries: { kind: "none", note: "none: 9 attempts with a fixed backoff, about 11 s" },
     transport: { kind: "process" },
     acp: {
       command: "opencode",
@@ -859,6 +902,7 @@ export const ADAPTERS = [
     // workspace.yaml, checkpoints and locks; removing only the .jsonl would leave half a session.
     conversationFiles: null,
     credentialFiles: [],
+    retries: { kind: "none", note: "none: 5 retries honouring retry-after, 8-15 s" },
     transport: { kind: "process" },
     acp: null,
     cliTurns: true,
@@ -896,6 +940,7 @@ export const ADAPTERS = [
     },
     conversationFiles: null,
     credentialFiles: [],
+    retries: { kind: "none", note: "no retry setting known (not on npm, not verified)" },
     transport: { kind: "process" },
     acp: null,
     cliTurns: true,
@@ -933,6 +978,10 @@ export const ADAPTERS = [
     resume: { kind: "unsupported" },
     conversationFiles: null,
     credentialFiles: [],
+    retries: {
+      kind: "none",
+      note: "no retry setting known (its model traffic goes through the Amp service)",
+    },
     transport: { kind: "process" },
     acp: null,
     cliTurns: true,
@@ -969,6 +1018,7 @@ export const ADAPTERS = [
     resume: { kind: "unsupported" },
     conversationFiles: null,
     credentialFiles: [],
+    retries: { kind: "none", note: "no retry setting known (not on npm, not verified)" },
     transport: { kind: "process" },
     // Its one-prompt mode is unverified, so it runs over ACP only (a transport scv does not have yet).
     acp: {

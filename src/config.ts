@@ -42,6 +42,8 @@ const keepRule = lazy(() =>
 /** The most turns a fan-out runs at once (`parallel`, `--parallel`). */
 export const MAX_PARALLEL = 64;
 const MAX_DEPTH = 16;
+/** More retries than any CLI makes by default (Claude Code: 10). */
+const MAX_RETRIES = 100;
 
 /** A whole number in `[min, max]`, and a message that says both ends whatever is wrong. */
 function wholeNumber(min: number, max: number) {
@@ -64,6 +66,8 @@ const agentConfig = lazy(() =>
     policy: z.optional(policy()),
     timeout: z.optional(duration()),
     idle_timeout: z.optional(duration()),
+    /** A bound on the CLI's own retries, where its row's `retries` is one variable scv can set. */
+    max_retries: z.optional(wholeNumber(0, MAX_RETRIES)),
     /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
     env: z.optional(z.record(envName(), z.string())),
   }),

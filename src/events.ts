@@ -50,12 +50,17 @@ export const eventLineSchema = lazy(() =>
     /** Usage so far as the CLI reports it (each replaces the previous one; for some CLIs a running
      * total across resumed turns, of which the result gives this turn's share). */
     z.object({ type: z.literal("usage"), usage: usageSchema(), ...envelope() }),
-    /** The CLI will retry (a rate limit, a dropped connection); not the end. */
+    /** The CLI will retry (a rate limit, a dropped connection); not the end. `attempt` of
+     * `maxAttempts` failed, the next comes after `delayMs`; `status` is the HTTP status and `kind` the
+     * failure's kind, where the CLI says. */
     z.object({
       type: z.literal("retry"),
       message: z.string(),
       attempt: z.optional(z.number()),
+      maxAttempts: z.optional(z.number()),
+      delayMs: z.optional(z.number()),
       status: z.optional(z.number()),
+      kind: z.optional(failureKindSchema()),
       ...envelope(),
     }),
     /** An error the CLI reported; `terminal` when it ends the turn. */

@@ -1,7 +1,8 @@
 // Progress of a running turn on stderr. On a terminal: one live line (agent, elapsed time, the
-// current tool) redrawn in place at most ten times a second, then a one-line summary (duration,
-// tokens, cost). Elsewhere (a log, a pipe, CI): one plain line per tool start, a few a second at
-// most — a burst is counted and told as one line rather than flooding the log. The formatting is
+// current tool, or the retry it waits for) redrawn in place at most ten times a second, then a
+// one-line summary (duration, tokens, cost). Elsewhere (a log, a pipe, CI): one plain line per tool
+// start, a few a second at most — a burst is counted and told as one line rather than flooding the
+// log — and one per retry. The formatting is
 // pure functions; the renderer only decides when to write.
 
 import type { TurnEvent } from "../parsers/types.js";
@@ -78,9 +79,30 @@ export function toolLine(label: string, elapsedMs: number, summary: string): str
   return `${label} ${formatElapsed(elapsedMs)} ${printable(summary)}`;
 }
 
-/** A retry notice off a terminal: `claude 40s retrying: overloaded (529)`. */
-export function retryLine(label: string, elapsedMs: number, message: string): string {
-  return `${label} ${formatElapsed(elapsedMs)} retrying: ${printable(message)}`;
+type RetryEvent = Extract<TurnEvent, { type: "retry" }>;
+
+/** A wait: `0.5s`, `2.3s`, `12s`, `1m05s`. */
+export function formatDelay(ms: number): string {
+  if (ms >= 10_000) return formatElapsed(ms);
+  return `${trimZero((Math.max(0, ms) / 1000).toFixed(1))}s`;
+}
+
+/** What a retry is, as much as the CLI said: `retrying 3/10 in 2.3s: rate_limit (429)`. */
+export function retryActivity(event: RetryEvent): string {
+  const { attempt, maxAttempts, delayMs, status } = event;
+  let what = "retrying";
+  if (attempt !== undefined) what += maxAttempts === undefined ? ` ${attempt}` : ` ${attempt}/${maxAttempts}`;
+  if (delayMs !== undefined) what += ` in ${formatDelay(delayMs)}`;
+  const message =
+    status === undefined || event.message.includes(String(status))
+      ? event.message
+      : `${event.message} (${status})`;
+  return `${what}: ${message}`;
+}
+
+/** A retry notice off a terminal: `claude 12s retrying 3/10 in 2.3s: rate_limit (429)`. */
+export function retryLine(label: string, elapsedMs: number, event: RetryEvent): string {
+  return `${label} ${formatElapsed(elapsedMs)} ${printable(retryActivity(event))}`;
 }
 
 /** Lines left out of a burst: `claude … 12 more`. */
@@ -201,7 +223,7 @@ class LiveProgress implements Progress {
         this.activity = "writing";
         break;
       case "retry":
-        this.activity = `retrying: ${event.message}`;
+        this.activity = retryActivity(event);
         break;
       case "session":
       case "mode":
@@ -274,7 +296,9 @@ class PlainProgress implements Progress {
         this.line(toolLine(agent, elapsed, event.summary));
         return;
       case "retry":
-        this.line(retryLine(agent, elapsed, event.message));
+        // Never held back: each one is a wait the user should see, and they come seconds apart.
+        this.flushDropped();
+        this.options.stream.write(`${retryLine(agent, elapsed, event)}\n`);
         return;
       default:
         return;

@@ -15,8 +15,8 @@ import {
   usageOfCounts,
 } from "./claude-wire.js";
 import type { ElisionPolicy } from "./elision.js";
-import { byType, failedTurn } from "./events.js";
-import { classifyErrorText, epochToIso, kindFromStatus, unavailableModel } from "./failure.js";
+import { byType, failedTurn, retryEvent } from "./events.js";
+import { classifyErrorText, epochToIso, kindFromStatus, retryKind, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import type * as s from "./shape.js";
@@ -134,20 +134,19 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
       const message = [system.error ?? "API error", status === undefined ? "" : `(${status})`]
         .join(" ")
         .trim();
-      events.push({
-        type: "retry",
-        message,
-        ...(system.attempt === undefined ? {} : { attempt: system.attempt }),
-        ...(status === undefined ? {} : { status }),
-      });
+      events.push(
+        retryEvent(message, {
+          attempt: system.attempt,
+          maxAttempts: system.max_retries,
+          delayMs: system.retry_delay_ms,
+          status,
+          kind: retryKind(status),
+        }),
+      );
     }
     if (system.subtype === "retry" && system.data !== undefined) {
-      const { attempt } = system.data;
-      events.push({
-        type: "retry",
-        message: "retrying the model request",
-        ...(attempt === undefined ? {} : { attempt }),
-      });
+      const { attempt, maxRetries, delayMs } = system.data;
+      events.push(retryEvent("retrying the model request", { attempt, maxAttempts: maxRetries, delayMs }));
     }
   });
 

@@ -56,6 +56,8 @@ export const SystemEvent = s.object({
   permission_mode: maybeString,
   /** api_retry */
   attempt: maybeNumber,
+  max_retries: maybeNumber,
+  retry_delay_ms: maybeNumber,
   error_status: maybe(s.nullable(s.number())),
   error: maybeString,
   /** Qwen retry */

@@ -3,8 +3,8 @@
 // terminal; exit 0 without `turn.completed` is not a success. The `-o` file is the backstop.
 
 import type { StringPlace } from "./elision.js";
-import { byType, failedTurn } from "./events.js";
-import { classifyErrorText } from "./failure.js";
+import { byType, failedTurn, retryEvent } from "./events.js";
+import { classifyErrorText, retryKind } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
@@ -72,7 +72,15 @@ const TOOL_ITEMS = new Set([
 ]);
 /** Item types whose events scv reads; the others (reasoning, todo_list, …) are valid and yield nothing. */
 const READ_ITEMS = new Set(["agent_message", "assistant_message", "plan", "error", ...TOOL_ITEMS]);
-const RECONNECTING = /^Reconnecting\.\.\.\s*(?:(\d+)\/\d+)?/;
+const RECONNECTING = /^Reconnecting\.\.\.\s*(?:(\d+)\/(\d+))?\s*(?:\((.*)\))?\s*$/s;
+/** The HTTP status in Codex's error text: `unexpected status 401 Unauthorized: …`,
+ * `exceeded retry limit, last status: 429 Too Many Requests`. */
+const HTTP_STATUS = /\b(?:unexpected status|last status:)\s*(\d{3})\b/;
+
+/** "rate-limit" when a retry's reason names one without a status (`stream disconnected: rate limit`). */
+function rateLimitIn(reason: string | undefined): "rate-limit" | undefined {
+  return reason !== undefined && classifyErrorText(reason) === "rate-limit" ? "rate-limit" : undefined;
+}
 
 /** An item's type: `type`, or `item_type` before Codex 0.44-0.130 (`assistant_message`). */
 function itemType(item: Record<string, unknown>): string {
@@ -215,8 +223,18 @@ export function createCodexJsonlParser(): StreamParser {
     const message = line.message ?? "error";
     const retry = RECONNECTING.exec(message);
     if (retry !== null) {
-      const attempt = retry[1] === undefined ? undefined : Number(retry[1]);
-      return [{ type: "retry", message, ...(attempt === undefined ? {} : { attempt }) }];
+      // `Reconnecting... 2/5 (unexpected status 429 Too Many Requests: …)`: the reason is the message.
+      const [, attempt, maxAttempts, reason] = retry;
+      const code = HTTP_STATUS.exec(reason ?? "")?.[1];
+      const status = code === undefined ? undefined : Number(code);
+      return [
+        retryEvent(reason ?? message, {
+          attempt: attempt === undefined ? undefined : Number(attempt),
+          maxAttempts: maxAttempts === undefined ? undefined : Number(maxAttempts),
+          status,
+          kind: retryKind(status) ?? rateLimitIn(reason),
+        }),
+      ];
     }
     return [{ type: "error", message, kind: classifyErrorText(message), terminal: false }];
   }

@@ -3,8 +3,8 @@
 // code. Shapes from captures of 1.0.36, 1.0.63 and 1.0.102; no vendor schema is published.
 
 import { BoundedText } from "./bounded-text.js";
-import { byType, failedTurn } from "./events.js";
-import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.js";
+import { byType, failedTurn, retryEvent } from "./events.js";
+import { classifyErrorText, kindFromStatus, retryKind, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
@@ -33,6 +33,8 @@ const ToolStart = withData({
 });
 const ToolComplete = withData({ toolCallId: s.string(), success: maybeBoolean });
 const TurnRetry = withData({ reason: maybeString });
+/** A model request that failed; the `assistant.turn_retry` that follows retries it. */
+const CallFailure = withData({ statusCode: maybeNumber, retryAttempt: maybeNumber, isByok: maybeBoolean });
 const SessionError = withData({
   /** `authentication`, `authorization`, `rate_limit`, … */
   errorType: maybeString,
@@ -59,6 +61,7 @@ export function createCopilotJsonParser(): StreamParser {
   let lastMessage: string | undefined;
   let usage: Usage | undefined;
   let sessionError: TurnFailure | undefined;
+  let lastCallFailure: s.Infer<typeof CallFailure>["data"] | undefined;
 
   function onTyped(type: string, value: unknown): TurnEvent[] | null {
     switch (type) {
@@ -107,7 +110,25 @@ export function createCopilotJsonParser(): StreamParser {
       case "assistant.turn_retry": {
         const retry = readAs(TurnRetry, value);
         if (retry === null) return null;
-        return [{ type: "retry", message: retry.data.reason ?? "retrying the model request" }];
+        const failed = lastCallFailure;
+        lastCallFailure = undefined;
+        const status = failed?.statusCode;
+        const kind = retryKind(status);
+        return [
+          retryEvent(retry.data.reason ?? "retrying the model request", {
+            attempt: failed?.retryAttempt === undefined ? undefined : failed.retryAttempt + 1,
+            status,
+            // A refused key of the user's own provider (BYOK) stays refused; a GitHub token may be
+            // refreshed by the retry itself ("transient_auth_error").
+            kind: kind === "auth" && failed?.isByok !== true ? undefined : kind,
+          }),
+        ];
+      }
+      case "model.call_failure": {
+        const failure = readAs(CallFailure, value);
+        if (failure === null) return null;
+        lastCallFailure = failure.data;
+        return [];
       }
       case "session.error": {
         const error = readAs(SessionError, value);

@@ -15,6 +15,21 @@ export function byType(
   };
 }
 
+type RetryEvent = Extract<TurnEvent, { type: "retry" }>;
+
+/** A retry event without the fields the CLI left out. */
+export function retryEvent(
+  message: string,
+  fields: Omit<Partial<RetryEvent>, "type" | "message">,
+): RetryEvent {
+  const event: RetryEvent = { type: "retry", message };
+  for (const key of ["attempt", "maxAttempts", "delayMs", "status", "kind"] as const) {
+    const value = fields[key];
+    if (value !== undefined && value !== null) Object.assign(event, { [key]: value });
+  }
+  return event;
+}
+
 /** The events of a turn the CLI itself ended with an error. */
 export function failedTurn(
   message: string,

@@ -46,6 +46,15 @@ export function kindFromStatus(status: number | null | undefined): FailureKind |
   return undefined;
 }
 
+/** The kind of a failure a CLI is retrying, from its HTTP status. A refused credential only on a 401:
+ * a 403 also refuses a model the account may not use (Claude Code calls both `authentication_failed`,
+ * Copilot CLI both "Authentication failed"), which a retry's notice does not tell apart, and ending a
+ * turn there would say "sign in" where "pick another model" is the answer. */
+export function retryKind(status: number | null | undefined): FailureKind | undefined {
+  if (status === 403) return undefined;
+  return kindFromStatus(status);
+}
+
 /** An epoch time in seconds (or milliseconds) as ISO 8601. */
 export function epochToIso(epoch: number): string {
   return new Date(epoch < 1e12 ? epoch * 1000 : epoch).toISOString();

@@ -6,6 +6,7 @@
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
 import { classifyErrorText, unavailableModel } from "./failure.js";
+import { createGeminiStderrReader } from "./gemini-stderr.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
@@ -117,7 +118,30 @@ function failureEvents(error: { type?: string; message?: string } | undefined): 
     unavailableModel(message) ??
     (error?.type === undefined ? undefined : KIND_BY_ERROR_TYPE[error.type]) ??
     (GEMINI_RATE_LIMIT_NOTE.test(message) ? "rate-limit" : classifyErrorText(message));
-  return failedTurn(message, kind);
+  return failedTurn(readableApiError(message), kind);
+}
+
+/** The API's error body Gemini CLI wraps whole into its message. */
+const API_ERROR = /^\[API Error: (\{[\s\S]*\})\]$/;
+const ApiErrorBody = s.object({
+  error: s.object({ code: maybeNumber, message: maybeString, status: maybeString }),
+});
+
+/** `[API Error: {"error":{"code":401,"message":"API key not valid…","status":"UNAUTHENTICATED",…}}]`
+ * as `API key not valid… (401 UNAUTHENTICATED)`: a user reads one line, not the raw JSON. */
+export function readableApiError(message: string): string {
+  const body = API_ERROR.exec(message.trim())?.[1];
+  if (body === undefined) return message;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return message;
+  }
+  const error = readAs(ApiErrorBody, value)?.error;
+  if (error?.message === undefined) return message;
+  const said = [error.code, error.status].filter((part) => part !== undefined).join(" ");
+  return said === "" ? error.message : `${error.message} (${said})`;
 }
 
 function streamUsage(stats: s.Infer<typeof StreamStats>): Usage {
@@ -149,6 +173,7 @@ function jsonOutputUsage(output: JsonOutput): Usage | undefined {
 
 export function createGeminiStreamJsonParser(): StreamParser {
   const reply = new BoundedText();
+  const stderrEvents = createGeminiStderrReader();
   const tools = new ToolTracker();
   let jsonResponse: string | undefined;
 
@@ -226,6 +251,7 @@ export function createGeminiStreamJsonParser(): StreamParser {
     cumulativeUsage: false,
     multiLineObjects: true,
     exitCodeKind: geminiExitCodeKind,
+    stderrEvents,
     event(value) {
       const typed = readAs(TypedEvent, value);
       return typed === null ? onJsonOutput(value) : onTyped(typed.type, value);

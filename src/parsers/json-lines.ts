@@ -15,6 +15,8 @@ export interface JsonLinesFormat {
   event(value: unknown): TurnEvent[] | null;
   /** Events the format concludes only once the process has ended (Codex's `-o` backstop). */
   finishEvents?(end: ProcessEnd, record: TurnRecord): TurnEvent[];
+  /** Events of one stderr line, for a CLI that says something only there (`StreamParser.stderr`). */
+  stderrEvents?(line: string): TurnEvent[];
   /** The reply once the process has ended. */
   reply(end: ProcessEnd, record: TurnRecord): string;
   readonly cumulativeUsage: boolean;
@@ -92,6 +94,15 @@ export function createJsonLinesParser(format: JsonLinesFormat): StreamParser {
           return [];
       }
     },
+    ...(format.stderrEvents === undefined
+      ? {}
+      : {
+          stderr(line: string): TurnEvent[] {
+            const events = format.stderrEvents?.(line) ?? [];
+            record.observe(events);
+            return events;
+          },
+        }),
     skipped(): void {
       record.badLines += 1;
     },

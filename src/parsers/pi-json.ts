@@ -7,8 +7,8 @@
 // `auto_retry_end {success:false}` follows the last `agent_end`. A retry withdraws the verdict of
 // the `agent_end` before it (turn-record.ts, turn/verdict.ts).
 
-import { byType, failedTurn } from "./events.js";
-import { classifyErrorText } from "./failure.js";
+import { byType, failedTurn, retryEvent } from "./events.js";
+import { classifyErrorText, retryKind } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
@@ -64,6 +64,9 @@ const ToolEnd = s.object({
 const RetryStart = s.object({
   type: s.literal("auto_retry_start"),
   attempt: maybeNumber,
+  maxAttempts: maybeNumber,
+  delayMs: maybeNumber,
+  /** `429 Rate limit reached for requests`: the provider's status, then its message. */
   errorMessage: maybeString,
 });
 
@@ -148,9 +151,10 @@ export function createPiJsonParser(): StreamParser {
         const retry = readAs(RetryStart, value);
         if (retry === null) return null;
         const message = retry.errorMessage ?? "retrying the model request";
-        return [
-          { type: "retry", message, ...(retry.attempt === undefined ? {} : { attempt: retry.attempt }) },
-        ];
+        const code = /^([1-5]\d\d)\b/.exec(message)?.[1];
+        const status = code === undefined ? undefined : Number(code);
+        const { attempt, maxAttempts, delayMs } = retry;
+        return [retryEvent(message, { attempt, maxAttempts, delayMs, status, kind: retryKind(status) })];
       }
       case "auto_retry_end": {
         const retry = readAs(RetryEnd, value);

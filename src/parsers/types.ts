@@ -42,8 +42,19 @@ export type TurnEvent =
   | { type: "tool-end"; id: string; name: string; ok: boolean }
   /** The turn's usage so far, as the CLI reports it (each replaces the previous one). */
   | { type: "usage"; usage: Usage }
-  /** The CLI will retry (a rate limit or a dropped connection); not terminal. */
-  | { type: "retry"; message: string; attempt?: number; status?: number }
+  /** The CLI will retry (a rate limit or a dropped connection); not terminal. `attempt` of
+   * `maxAttempts` is the one that failed, `delayMs` the wait before the next, `status` the HTTP status
+   * and `kind` what the failure was, where the CLI says. `kind: "auth"` only where the CLI retries a
+   * credential the API refused, which no retry fixes (turn/early-verdict.ts ends such a turn). */
+  | {
+      type: "retry";
+      message: string;
+      attempt?: number;
+      maxAttempts?: number;
+      delayMs?: number;
+      status?: number;
+      kind?: FailureKind;
+    }
   /** An error the CLI reported; `terminal` when it ends the turn. */
   | { type: "error"; message: string; kind: FailureKind; terminal: boolean; resetsAt?: string }
   /** The CLI's own terminal event; `declined` when the model refused (a refusal stop reason). */
@@ -93,6 +104,9 @@ export interface StreamParser {
   /** Which lines may carry the reply, and so are read past the line bound (reply-lines.ts); absent
    * when no line may. */
   readonly replyLines?: ReplyLinePolicy;
+  /** One stderr line, for the formats whose CLI says something only there (Gemini CLI's retry
+   * notices); absent when stderr carries no events. Never throws. */
+  stderr?(line: string): TurnEvent[];
   /** Counts a line the framer dropped (over the size limit). */
   skipped(): void;
   /** The turn's conclusion once the process has ended. */

@@ -53,6 +53,7 @@ export function withCleanUsage(parser: StreamParser): StreamParser {
       const events = parser.push(line);
       return events.some((event) => event.type === "usage") ? events.map(cleanEvent) : events;
     },
+    ...(parser.stderr === undefined ? {} : { stderr: parser.stderr.bind(parser) }),
     skipped: () => parser.skipped(),
     finish: (end) => {
       const turn = parser.finish(end);

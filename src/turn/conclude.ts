@@ -12,7 +12,7 @@ import {
   writeConversation,
 } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
-import type { ParsedTurn, Usage } from "../parsers/types.js";
+import type { ParsedTurn, TurnEvent, Usage } from "../parsers/types.js";
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
 import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
@@ -30,6 +30,8 @@ export function conclude(
   started: number,
   context: TurnContext,
   mode: { reported?: string; mismatch?: ModeMismatch },
+  /** The CLI's last event, when it was a retry: what a timed-out turn was waiting for. */
+  retrying?: Extract<TurnEvent, { type: "retry" }>,
 ): TurnResult {
   const { entry } = plan;
   const notes: string[] = [];
@@ -74,7 +76,7 @@ export function conclude(
   const exitCode = exitCodeOf(parsed, context.signal);
   const [error, hint] =
     mode.mismatch === undefined
-      ? describeFailure(plan, parsed, end, context.signal?.reason)
+      ? describeFailure(plan, parsed, end, context.signal?.reason, retrying)
       : [mode.mismatch.error, mode.mismatch.hint];
   return {
     reply: parsed.reply,

@@ -5,11 +5,13 @@ import { existsSync } from "node:fs";
 import { installHint } from "../agents.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
-import type { ParsedTurn } from "../parsers/types.js";
+import type { ParsedTurn, TurnEvent } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import type { ProcessExit } from "../transport/process.js";
 import { STOPS, stopExitCode, stopOf } from "./stops.js";
 import type { TurnPlan } from "./types.js";
+
+type RetryEvent = Extract<TurnEvent, { type: "retry" }>;
 
 /** A result for a turn that never ran. */
 export function failedResult(error: ScvError, agent: string | undefined, started = Date.now()): TurnResult {
@@ -67,6 +69,7 @@ export function describeFailure(
   parsed: ParsedTurn,
   end: ProcessExit,
   stopReason?: unknown,
+  retrying?: RetryEvent,
 ): [string | null, string | null] {
   const { entry } = plan;
   const name = entry.name;
@@ -74,16 +77,19 @@ export function describeFailure(
   switch (parsed.status) {
     case "completed":
       return [null, null];
-    case "timeout":
+    case "timeout": {
+      const waiting = retrying === undefined ? "" : ` ${waitingOn(retrying)}`;
+      const later = retrying === undefined ? "" : ", or try again later";
       return end.termination !== "idle-timeout"
         ? [
-            `${name} timed out after ${formatDuration(plan.timeoutMs ?? 0)}`,
-            `raise --timeout (or [agents.${name}] timeout in scv's config)`,
+            `${name} timed out after ${formatDuration(plan.timeoutMs ?? 0)}${waiting}`,
+            `raise --timeout (or [agents.${name}] timeout in scv's config)${later}`,
           ]
         : [
-            `${name} printed nothing for ${formatDuration(plan.idleTimeoutMs ?? 0)}`,
-            `raise --idle-timeout (or [agents.${name}] idle_timeout in scv's config)`,
+            `${name} printed nothing for ${formatDuration(plan.idleTimeoutMs ?? 0)}${waiting}`,
+            `raise --idle-timeout (or [agents.${name}] idle_timeout in scv's config)${later}`,
           ];
+    }
     case "cancelled":
       return [`${name} ${stopOf(stopReason).ended}`, null];
     case "declined":
@@ -118,6 +124,14 @@ export function describeFailure(
     default:
       return [`${name} failed`, null];
   }
+}
+
+/** What a CLI was waiting for when its last word was a retry: `while waiting on a rate limit (429)`,
+ * `while waiting to retry: overloaded (529)`. */
+function waitingOn(retry: RetryEvent): string {
+  if (retry.kind === "rate-limit")
+    return `while waiting on a rate limit${retry.status === undefined ? "" : ` (${retry.status})`}`;
+  return `while waiting to retry: ${firstLine(retry.message) ?? "an error"}`;
 }
 
 /** What to do about a refused sign-in: sign in again, unless the turn pointed the CLI at a provider

@@ -18,6 +18,7 @@ import { randomUUID } from "../random.js";
 import { buildAgentCommand, checkEffort, checkModel, type SessionArg } from "../transport/argv.js";
 import { refuseTooDeep } from "./depth.js";
 import { splitMessage } from "./outcome.js";
+import { retryEnvironment } from "./retry-bound.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
 
 /** Resolves and validates a request without side effects; throws `ScvError` for what the user must
@@ -81,6 +82,12 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
       `conversation ${record.handle} works in ${record.cwd} — drop --cwd to continue it there, or start a new conversation in ${cwd}`,
     );
   }
+  let retryEnv: Record<string, string> = {};
+  const maxRetries = settings.max_retries;
+  if (maxRetries !== undefined)
+    checkConfigured(context.env, entry, "max_retries", () => {
+      retryEnv = retryEnvironment(entry, maxRetries);
+    });
   const timeoutMs = request.timeoutMs ?? configDuration(settings.timeout);
   const idleTimeoutMs = request.idleTimeoutMs ?? configDuration(settings.idle_timeout);
 
@@ -129,7 +136,8 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     policy,
     timeoutMs,
     idleTimeoutMs,
-    extraEnv: { ...settings.env, ...request.env },
+    // The bound first: the same variable given in the agent's env (or --env) is the user's word.
+    extraEnv: { ...retryEnv, ...settings.env, ...request.env },
     lastMessageFile,
     prompt: request.prompt,
     recordConversation: request.record ?? true,

@@ -15,19 +15,23 @@ import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import { removeIfPresent } from "../home/remove.js";
 import { loadParser } from "../parsers/index.js";
 import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
-import type { ParsedTurn } from "../parsers/types.js";
+import type { ParsedTurn, TurnEvent } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
 import { createLineFramer } from "../transport/framing.js";
 import { refuseGrantedMode, watchMode } from "../transport/mode.js";
 import { type AgentProcess, startProcess } from "../transport/process.js";
 import { conclude } from "./conclude.js";
+import { verdictEvent, watchVerdict } from "./early-verdict.js";
 import { failedResult, spawnFailure } from "./outcome.js";
 import { planTurn } from "./plan.js";
 import { interrupted } from "./stops.js";
 import { trackTurn } from "./track.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
 import { watchTurnEnd } from "./verdict.js";
+
+/** Longer stderr lines are not read for events (a stack trace's one-line JSON dump). */
+const STDERR_LINE_BYTES = 64 * 1024;
 
 /** Runs a planned turn: home, sign-in check, lock, process, parse, record. Throws `ScvError` only
  * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. */
@@ -80,18 +84,39 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       stopping: () => child?.stopping === true,
       onOver: () => child?.terminate("cancelled"),
     });
+    // A failure settled before the CLI's own end ends the CLI at once; a retry it was waiting on
+    // names what a time limit cut short (early-verdict.ts).
+    const verdicts = watchVerdict();
+    const onEvents = (events: readonly TurnEvent[]) => {
+      for (const event of events) {
+        turnEnd.observe(event);
+        context.onEvent?.(event, plan);
+        mode.observe(event);
+        const verdict = verdicts.observe(event, child?.stopping === true);
+        if (verdict !== undefined) {
+          context.onEvent?.(verdictEvent(verdict), plan);
+          child?.terminate("cancelled");
+        }
+      }
+    };
     const framer = createLineFramer({
       elision: parser.elision,
       replyLines: parser.replyLines,
       onLine: (line) => {
-        for (const event of parser.push(line)) {
-          turnEnd.observe(event);
-          context.onEvent?.(event, plan);
-          mode.observe(event);
-        }
+        onEvents(parser.push(line));
       },
       onOversized: () => parser.skipped(),
     });
+    // What the CLI says only on stderr (Gemini CLI's retry notices), for parsers that read it.
+    const readStderr = parser.stderr?.bind(parser);
+    const stderrFramer =
+      readStderr === undefined
+        ? undefined
+        : createLineFramer({
+            maxLineBytes: STDERR_LINE_BYTES,
+            onLine: (line) => onEvents(readStderr(line)),
+            onOversized: () => {},
+          });
     child = startProcess({
       file: plan.executable,
       args: plan.args,
@@ -103,23 +128,35 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
       graceMs: context.graceMs,
       signal: context.signal,
       onStdout: (chunk) => framer.push(chunk),
+      ...(stderrFramer === undefined ? {} : { onStderr: (chunk: Buffer) => stderrFramer.push(chunk) }),
     });
     tracker.spawned(child.pid);
     const end = await child.done;
     // A last line without its newline is read first: it may be the verdict.
     framer.end();
     turnEnd.dispose();
+    stderrFramer?.end();
     mode.finish();
     if (end.spawnError !== undefined) return spawnFailure(plan, end, started);
     if (end.pid === undefined) throw interrupted(context.signal, "interrupted before the agent started");
     const lastMessage = takeLastMessage(plan.lastMessageFile);
     const parsed = parser.finish({ ...end, lastMessage, verdictAfterStop: !turnEnd.verdictInTime });
     const checked =
-      mode.mismatch === undefined ? parsed : { ...withoutFailure(parsed), status: "failed" as const };
-    return conclude(plan, checked, end, lastMessage, started, context, {
-      reported: mode.reported,
-      mismatch: mode.mismatch,
-    });
+      mode.mismatch !== undefined
+        ? { ...withoutFailure(parsed), status: "failed" as const }
+        : verdicts.early !== undefined
+          ? { ...withoutFailure(parsed), status: "failed" as const, failure: verdicts.early }
+          : parsed;
+    return conclude(
+      plan,
+      checked,
+      end,
+      lastMessage,
+      started,
+      context,
+      { reported: mode.reported, mismatch: mode.mismatch },
+      verdicts.retrying,
+    );
   } finally {
     if (plan.lastMessageFile !== undefined) removeIfPresent(plan.lastMessageFile);
     tightenCredentialFiles(home, entry.credentialFiles);

@@ -7,11 +7,14 @@ import {
   createProgress,
   droppedLine,
   formatCost,
+  formatDelay,
   formatElapsed,
   formatTokens,
   liveLine,
   printable,
   RateGate,
+  retryActivity,
+  retryLine,
   summaryLine,
   toolLine,
 } from "../../src/cli/progress.js";
@@ -98,6 +101,65 @@ describe("formatting", () => {
     expect(summaryLine(result({ usage: { input: 0, output: 0, costUsd: 0 }, cost: 0 }))).toBe(
       "claude done in 12s · 0 in / 0 out tokens",
     );
+  });
+});
+
+describe("retries", () => {
+  it("say which attempt of how many, the wait and why, leaving out what the CLI did not say", () => {
+    const full = {
+      type: "retry",
+      message: "rate_limit (429)",
+      attempt: 3,
+      maxAttempts: 10,
+      delayMs: 2_300,
+      status: 429,
+    } as const;
+    expect(retryLine("claude", 12_000, full)).toBe("claude 12s retrying 3/10 in 2.3s: rate_limit (429)");
+    expect(retryActivity({ type: "retry", message: "transient_auth_error", attempt: 1, status: 401 })).toBe(
+      "retrying 1: transient_auth_error (401)",
+    );
+    expect(retryActivity({ type: "retry", message: "overloaded" })).toBe("retrying: overloaded");
+    expect(formatDelay(500)).toBe("0.5s");
+    expect(formatDelay(2_000)).toBe("2s");
+    expect(formatDelay(32_702)).toBe("32s");
+    expect(formatDelay(65_000)).toBe("1m05s");
+  });
+
+  it("on a terminal: the live line says what the turn waits for", () => {
+    vi.useFakeTimers();
+    try {
+      const stream = new FakeStream(true);
+      const progress = createProgress({ stream, label: "gemini", now: () => 21_000 });
+      progress.event(
+        { type: "retry", message: "quota exceeded", attempt: 3, delayMs: 23_927, kind: "rate-limit" },
+        "gemini",
+      );
+      vi.advanceTimersByTime(100);
+      expect(stream.text.split("\r\u001b[2K").at(-1)).toBe("gemini 0s · retrying 3 in 23s: quota exceeded");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("off a terminal: one line per retry, never held back by a burst of tools", () => {
+    const stream = new FakeStream(false);
+    const progress = createProgress({ stream, label: "pi", now: () => 0 });
+    for (let i = 1; i <= 5; i += 1)
+      progress.event({ type: "tool-start", id: String(i), name: "bash", summary: `$ step ${i}` }, "pi");
+    progress.event(
+      { type: "retry", message: "429 Rate limit", attempt: 1, maxAttempts: 3, delayMs: 2_000 },
+      "pi",
+    );
+    progress.event(
+      { type: "retry", message: "429 Rate limit", attempt: 2, maxAttempts: 3, delayMs: 4_000 },
+      "pi",
+    );
+    expect(stream.text.split("\n").slice(-4)).toEqual([
+      "pi … 2 more",
+      "pi 0s retrying 1/3 in 2s: 429 Rate limit",
+      "pi 0s retrying 2/3 in 4s: 429 Rate limit",
+      "",
+    ]);
   });
 });
 

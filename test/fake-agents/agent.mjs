@@ -9,6 +9,8 @@
 //   ok (default)        replay turn1, or turn2-resume when continuing
 //   echo                print "REPLY: <prompt>" as plain text
 //   fixture:<case>      replay test/fixtures/<cli>/<case> (stdout, stderr, exit code)
+//   fixture-hang:<case>:<n>  replay that capture's stderr and first <n> stdout lines, write
+//                       pids.json, then wait forever (a CLI waiting to retry)
 //   exit:<code>         print "fake failure" on stderr and exit with <code>
 //   long-failure:<n>    one stderr line "fatal: " and <n> x, then exit 1
 //   slow:<ms>           wait, then behave as ok
@@ -477,6 +479,11 @@ async function behave(parsedArgs) {
       return forever();
     case "fixture":
       return replay(turn, arg);
+    case "fixture-hang": {
+      // The first <n> stdout lines of a capture (and its stderr), then forever: a CLI waiting to retry.
+      const [name, lines] = arg.split(":");
+      return replay(turn, name, { hangAfter: Number(lines) });
+    }
     case "start-hang":
       return replay(turn, "turn1", { hangAfter: cli === "codex" ? 2 : 1 });
     case "tools":

@@ -748,8 +748,9 @@ describe("check: one tiny real turn", () => {
     env.FAKE_TURN = "auth-fail";
     const denied = scv(["agents", "check", "claude"]);
     expect(denied.code).toBe(4);
+    // Ended at the capture's first api_retry 401: Claude Code would retry it for minutes.
     expect(denied.stdout).toMatch(
-      /^claude: not signed in — .*Invalid API key.* — run: scv agents login claude\n$/,
+      /^claude: not signed in — .*authentication_failed \(401\).* — run: scv agents login claude\n$/,
     );
     expect(
       existsSync(join(scvHome, "conversations")) ? readdirSync(join(scvHome, "conversations")) : [],

@@ -374,8 +374,8 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
       cumulativeUsage: false,
       failure: {
         kind: "auth",
-        message:
-          '[API Error: {"error":{"code":401,"message":"API key not valid. Please pass a valid API key. (mock)","status":"UNAUTHENTICATED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}]',
+        // One readable line, not the API's JSON body that Gemini CLI wraps into its message.
+        message: "API key not valid. Please pass a valid API key. (mock) (401 UNAUTHENTICATED)",
       },
       badLines: 0,
     },
@@ -601,18 +601,29 @@ describe("real captures", () => {
 describe("events of real captures", () => {
   it("claude auth-fail: api_retry lines are retries; the synthetic error message is no text", () => {
     const { events } = runFixture("claude-stream-json", "claude", "auth-fail");
+    const retry = { type: "retry", message: "authentication_failed (401)", attempt: 2, maxAttempts: 2 };
+    // A refused credential (kind auth): turn/early-verdict.ts ends the turn at the first of them.
     expect(events.filter((event) => event.type === "retry")).toEqual([
-      { type: "retry", message: "authentication_failed (401)", attempt: 2, status: 401 },
-      { type: "retry", message: "authentication_failed (401)", attempt: 2, status: 401 },
+      { ...retry, delayMs: 1074, status: 401, kind: "auth" },
+      { ...retry, delayMs: 1205, status: 401, kind: "auth" },
     ]);
     expect(events.some((event) => event.type === "text")).toBe(false);
   });
 
   it("codex auth-fail: Reconnecting lines are retries, not errors", () => {
     const { events } = runFixture("codex-jsonl", "codex", "auth-fail");
-    expect(events.filter((event) => event.type === "retry").map((event) => event.attempt)).toEqual([
-      1, 2, 3, 4, 5,
-    ]);
+    const retries = events.filter((event) => event.type === "retry");
+    expect(retries.map((event) => event.attempt)).toEqual([1, 2, 3, 4, 5]);
+    // The reason inside `Reconnecting... 1/5 (…)`, its status, and that the credential was refused.
+    expect(retries[0]).toEqual({
+      type: "retry",
+      message:
+        "unexpected status 401 Unauthorized: Incorrect API key provided: sk-mock***. (mock), url: http://127.0.0.1:45509/v1/responses, request id: req_mock_401",
+      attempt: 1,
+      maxAttempts: 5,
+      status: 401,
+      kind: "auth",
+    });
     expect(events.filter((event) => event.type === "error").map((event) => event.terminal)).toEqual([
       false,
       true,
@@ -621,9 +632,11 @@ describe("events of real captures", () => {
 
   it("copilot auth-fail: turn retries are reported", () => {
     const { events } = runFixture("copilot-json", "copilot", "auth-fail");
+    // The failed call before each retry gives its status; the key is the user's own provider's
+    // (isByok), so a 401 is a refused credential.
     expect(events.filter((event) => event.type === "retry")).toEqual([
-      { type: "retry", message: "transient_auth_error" },
-      { type: "retry", message: "transient_auth_error" },
+      { type: "retry", message: "transient_auth_error", attempt: 1, status: 401, kind: "auth" },
+      { type: "retry", message: "transient_auth_error", attempt: 2, status: 401, kind: "auth" },
     ]);
   });
 });

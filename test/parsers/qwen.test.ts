@@ -22,7 +22,13 @@ describe("qwen-stream-json traps", () => {
       },
     );
     const { turn, events } = parse("qwen-stream-json", stream);
-    expect(events).toContainEqual({ type: "retry", message: "retrying the model request", attempt: 1 });
+    expect(events).toContainEqual({
+      type: "retry",
+      message: "retrying the model request",
+      attempt: 1,
+      maxAttempts: 10,
+      delayMs: 60000,
+    });
     expect(turn).toEqual({
       status: "completed",
       reply: "hi",

@@ -119,3 +119,18 @@ export function runFixture(
     chunks.push(stdout.subarray(offset, offset + 4096));
   return feed(createParser(format), chunks, fixtureEnd(cli, name), elision === undefined ? {} : { elision });
 }
+
+/** The events of a stderr text, line by line through the framer, as a turn wires a parser's `stderr`. */
+export function stderrEvents(parser: StreamParser, stderr: string): TurnEvent[] {
+  const events: TurnEvent[] = [];
+  const read = parser.stderr?.bind(parser);
+  if (read === undefined) return events;
+  const framer = createLineFramer({ onLine: (line) => events.push(...read(line)), onOversized: () => {} });
+  framer.push(Buffer.from(stderr, "utf8"));
+  framer.end();
+  return events;
+}
+
+export function fixtureStderr(cli: string, name: string): string {
+  return readFileSync(`${FIXTURES}${cli}/${name}.stderr`, "utf8");
+}

@@ -119,11 +119,19 @@ export async function writeEndpoint(
   profile: Profile,
   mock: MockServer,
   key: string,
+  /** The CLI's own retries: 0 keeps a failing turn short; "defaults" leaves the CLI's own. */
+  retries: number | "defaults" = 0,
 ): Promise<{ config: MockConfig; agentEnv: Record<string, string> }> {
   const { cli } = profile;
   const home = lab.agentHome(cli);
   if (cli === "copilot") linkCopilotCache(home, sharedCopilotPkg(BIN ?? "", pinVersion("copilot")));
-  const base = { home, mockUrl: mock.url, retries: 0, apiKey: key, withKey: profile.signIn === "files" };
+  const base = {
+    home,
+    mockUrl: mock.url,
+    retries: retries === "defaults" ? undefined : retries,
+    apiKey: key,
+    withKey: profile.signIn === "files",
+  };
   let config: MockConfig;
   if (cli === "codex") config = await configureCodex({ ...base, codexHome: home } satisfies CodexMockOptions);
   else if (cli === "claude") config = await configureClaude(base satisfies ClaudeMockOptions);

@@ -8,6 +8,7 @@ import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.j
 import { createJsonLinesParser } from "./json-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
+import { toolStartEvent } from "./tool-tracker.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
@@ -88,9 +89,8 @@ export function createOpencodeJsonParser(): StreamParser {
         const tool = readAs(ToolUse, value);
         if (tool === null) return null;
         const { part } = tool;
-        const summary = summarizeTool(part.tool, part.state.input);
         return [
-          { type: "tool-start", id: part.callID, name: part.tool, summary },
+          toolStartEvent(part.callID, part.tool, () => summarizeTool(part.tool, part.state.input)),
           { type: "tool-end", id: part.callID, name: part.tool, ok: part.state.status === "completed" },
         ];
       }

@@ -9,30 +9,41 @@ export type Summary = string | (() => string);
 
 /** A tool-start event. A summary given as a function is made on first read, once: on a busy turn
  * most are never read (the progress line shows a few a second, the running record is written a few
- * times a second), and making one (redaction above all) cost more than parsing the tool's line. */
+ * times a second), and making them all (redaction above all) took a tenth of such a turn's time. */
 export function toolStartEvent(id: string, name: string, summary: Summary): TurnEvent {
   if (typeof summary === "string") return { type: "tool-start", id, name, summary };
-  const event = { type: "tool-start" as const, id, name };
-  Object.defineProperty(event, MAKE, { value: summary, writable: true });
-  return Object.defineProperty(event, "summary", LAZY_SUMMARY) as TurnEvent;
+  return new LazyToolStart(id, name, summary) as unknown as TurnEvent;
 }
 
-/** Where a lazy event keeps how to make its summary (not enumerable: no copy of the event has it). */
-const MAKE = Symbol("make summary");
+/** A tool start whose `summary` is an accessor until first read, then a plain value. Every one
+ * shares one accessor: a getter made per object (one in an object literal) gives each object its
+ * own hidden class, and 50,000 tool calls doubled scv's memory. */
+class LazyToolStart {
+  readonly type: "tool-start";
+  readonly id: string;
+  readonly name: string;
+  // Private: invisible to a copy, to JSON and to an equality check, as the summary's source should be.
+  #make: (() => string) | undefined;
 
-/** One accessor shared by every lazy event: an accessor made per object (a getter in an object
- * literal) gives each object its own hidden class, and 50,000 tool calls doubled scv's memory. On
- * first read the summary is made and becomes a plain value. */
-const LAZY_SUMMARY: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get(this: { [MAKE]?: () => string }): string {
-    const text = this[MAKE]?.() ?? "";
-    this[MAKE] = undefined;
-    Object.defineProperty(this, "summary", { value: text, enumerable: true, configurable: true });
-    return text;
-  },
-};
+  constructor(id: string, name: string, make: () => string) {
+    this.type = "tool-start";
+    this.id = id;
+    this.name = name;
+    this.#make = make;
+    Object.defineProperty(this, "summary", LazyToolStart.#summary);
+  }
+
+  static readonly #summary: PropertyDescriptor = {
+    enumerable: true,
+    configurable: true,
+    get(this: LazyToolStart): string {
+      const text = this.#make?.() ?? "";
+      this.#make = undefined;
+      Object.defineProperty(this, "summary", { value: text, enumerable: true, configurable: true });
+      return text;
+    },
+  };
+}
 
 export class ToolTracker {
   private readonly open = new Map<string, string>();

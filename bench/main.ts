@@ -28,7 +28,7 @@ const BUSY_QUICK: readonly BusyStream[] = [
 ];
 
 const FULL = {
-  busy: { streams: BUSY_STREAMS, runs: 3 },
+  busy: { streams: BUSY_STREAMS, runs: 5 },
   parsers: [
     { size: 100e6, runs: 3 },
     { size: 1e9, runs: 1 },

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cleanEnv, median, mustRun, OUT, ROOT, type Run } from "./lib.js";
 import { generateStream, type StreamOptions, type StreamTally } from "./parsers/generate.js";
-import { SCV, signIn } from "./world.js";
+import { signIn } from "./world.js";
 
 const CPU_AT_EXIT = join(ROOT, "bench", "cpu-at-exit.cjs");
 const BARE_READER = join(ROOT, "bench", "bare-reader.mjs");
@@ -35,14 +35,17 @@ export interface BusyStream {
   readonly shortTools?: number;
 }
 
+/** One build's figures on one stream. */
 export interface BusyRow {
   readonly label: string;
+  /** The build's `scv.js`: this build's copy first, then each `--baseline`. */
+  readonly scv: string;
   readonly bytes: number;
   readonly tools: number;
   readonly runs: number;
   readonly scvMs: number;
   readonly bareMs: number;
-  /** Median over runs of scv's time / the bare reader's, each pair measured back to back. */
+  /** Median over runs of scv's time / the bare reader's in the same round. */
   readonly ratio: number;
   /** Highest peak RSS over the runs, in MB (10^6 bytes). */
   readonly scvRssMB: number;
@@ -81,9 +84,12 @@ function reported(run: Run, name: string): number {
   return Number(match[1]);
 }
 
+/** `builds`: the `scv.js` of each build to measure, this one first; each gets its own SCV_HOME (a code
+ * cache belongs to one build). */
 export async function busyBench(
   streams: readonly BusyStream[],
   runs: number,
+  builds: readonly string[],
   log: (line: string) => void,
 ): Promise<BusyRow[]> {
   const root = diskDir();
@@ -92,58 +98,64 @@ export async function busyBench(
     const bin = join(root, "bin");
     for (const dir of [project, bin, join(root, "home")]) mkdirSync(dir);
     const agent = join(bin, "claude");
-    const env = cleanEnv({
+    const base = cleanEnv({
       HOME: join(root, "home"),
-      SCV_HOME: join(root, "scv-home"),
       PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     });
-    signIn(SCV, env, project);
+    const envs = builds.map((scv, i) => {
+      const env = { ...base, SCV_HOME: join(root, `scv-home-${i}`) };
+      signIn(scv, env, project);
+      return env;
+    });
     const rows: BusyRow[] = [];
     for (const stream of streams) {
       const file = join(root, "stream.jsonl");
       const tally = writeStream(file, stream);
       writeFileSync(agent, `#!/bin/sh\nexec cat '${file}'\n`);
       chmodSync(agent, 0o755);
-      const node = (args: readonly string[]) =>
+      const node = (args: readonly string[], env = base) =>
         mustRun(process.execPath, ["--require", CPU_AT_EXIT, ...args], { env, cwd: project });
-      const measured = { scv: [] as Run[], bare: [] as Run[] };
-      const check = {
-        scv(run: Run) {
-          if (!run.stdout.startsWith(tally.reply.trimEnd()))
-            throw new Error(`scv replied ${JSON.stringify(run.stdout.slice(0, 200))}`);
-        },
-        bare(run: Run) {
-          if (Number(run.stdout) !== tally.lines)
-            throw new Error(`the bare reader read ${run.stdout.trim()} of ${tally.lines} lines`);
-        },
-      };
+      // Subject 0 is the bare reader, subject i + 1 build i.
+      const subjects = [undefined, ...builds];
+      const measured = subjects.map((): Run[] => []);
       for (let i = 0; i < runs; i += 1) {
-        // Alternate which goes first, so neither always meets the same moment of a noisy machine.
-        const order = i % 2 === 0 ? (["scv", "bare"] as const) : (["bare", "scv"] as const);
-        for (const side of order) {
+        // Rotate the order, so none always meets the same moment of a noisy machine.
+        for (let k = 0; k < subjects.length; k += 1) {
+          const index = (k + i) % subjects.length;
+          const scv = subjects[index];
           const run =
-            side === "scv" ? await node([SCV, "delegate", "claude", "hi"]) : await node([BARE_READER, agent]);
-          check[side](run);
-          measured[side].push(run);
-          log(`  busy ${stream.label} ${side}: ${(run.ms / 1000).toFixed(2)} s`);
+            scv === undefined
+              ? await node([BARE_READER, agent])
+              : await node([scv, "delegate", "claude", "hi"], envs[index - 1]);
+          if (scv === undefined && Number(run.stdout) !== tally.lines)
+            throw new Error(`the bare reader read ${run.stdout.trim()} of ${tally.lines} lines`);
+          if (scv !== undefined && !run.stdout.startsWith(tally.reply.trimEnd()))
+            throw new Error(`${scv} replied ${JSON.stringify(run.stdout.slice(0, 200))}`);
+          measured[index]?.push(run);
+          log(`  busy ${stream.label} ${scv ?? "bare"}: ${(run.ms / 1000).toFixed(2)} s`);
         }
       }
       // maxRSS comes in KiB.
       const rss = (list: Run[]) =>
         (Math.max(...list.map((run) => reported(run, "bench-max-rss-kb"))) * 1024) / 1e6;
       const cpu = (list: Run[]) => median(list.map((run) => reported(run, "bench-cpu-ms")));
-      rows.push({
-        label: stream.label,
-        bytes: tally.bytes,
-        tools: tally.tools,
-        runs,
-        scvMs: median(measured.scv.map((run) => run.ms)),
-        bareMs: median(measured.bare.map((run) => run.ms)),
-        ratio: median(measured.scv.map((run, i) => run.ms / (measured.bare[i] as Run).ms)),
-        scvRssMB: rss(measured.scv),
-        bareRssMB: rss(measured.bare),
-        scvCpuMs: cpu(measured.scv),
-        bareCpuMs: cpu(measured.bare),
+      const bare = measured[0] as Run[];
+      builds.forEach((scv, i) => {
+        const own = measured[i + 1] as Run[];
+        rows.push({
+          label: stream.label,
+          scv,
+          bytes: tally.bytes,
+          tools: tally.tools,
+          runs,
+          scvMs: median(own.map((run) => run.ms)),
+          bareMs: median(bare.map((run) => run.ms)),
+          ratio: median(own.map((run, k) => run.ms / (bare[k] as Run).ms)),
+          scvRssMB: rss(own),
+          bareRssMB: rss(bare),
+          scvCpuMs: cpu(own),
+          bareCpuMs: cpu(bare),
+        });
       });
       rmSync(file);
     }

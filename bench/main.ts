@@ -14,7 +14,7 @@ import { fixed, type Machine, machine, OUT } from "./lib.js";
 import { type McpResult, mcpBench } from "./mcp.js";
 import { type BuildFigures, type OverheadResult, overheadBench } from "./overhead.js";
 import { type ParserRow, parserBench } from "./parsers/bench.js";
-import { createWorld } from "./world.js";
+import { createWorld, SCV } from "./world.js";
 
 const TARGET = { mbps: 200, rssMB: 120, overhead: 1.35, fanOut: 1.2, busy: 1.25, busyRssMB: 150 };
 
@@ -56,18 +56,21 @@ function sizeLabel(bytes: number): string {
 }
 
 function busyTable(rows: readonly BusyRow[]): string {
+  const builds = [...new Set(rows.map((row) => row.scv))];
+  const name = (scv: string) => (builds.indexOf(scv) === 0 ? "scv" : `baseline ${builds.indexOf(scv)}`);
   const lines = [
-    "| Stream | Tools | Runs | scv wall | bare reader wall | scv / bare (median of pairs) | scv CPU | bare CPU | scv peak RSS | bare peak RSS | ≤ 1.25× | ≤ 150 MB RSS |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| Stream | Tools | Runs | Build | scv wall | bare reader wall | scv / bare (median of rounds) | scv CPU | bare CPU | scv peak RSS | bare peak RSS | ≤ 1.25× | ≤ 150 MB RSS |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.label}, ${fixed(row.bytes / 1e6)} MB | ${row.tools} | ${row.runs} | ${fixed(row.scvMs)} ms | ${fixed(row.bareMs)} ms | ` +
+      `| ${row.label}, ${fixed(row.bytes / 1e6)} MB | ${row.tools} | ${row.runs} | ${name(row.scv)} | ${fixed(row.scvMs)} ms | ${fixed(row.bareMs)} ms | ` +
         `${fixed(row.ratio, 2)}× | ${fixed(row.scvCpuMs)} ms | ${fixed(row.bareCpuMs)} ms | ${fixed(row.scvRssMB)} MB | ${fixed(row.bareRssMB)} MB | ` +
         `${met(row.ratio <= TARGET.busy)} | ${met(row.scvRssMB <= TARGET.busyRssMB)} |`,
     );
   }
-  return lines.join("\n");
+  const baselines = builds.slice(1).map((scv, i) => `Baseline ${i + 1}: \`${scv}\``);
+  return [...lines, ...(baselines.length === 0 ? [] : ["", ...baselines])].join("\n");
 }
 
 function parserTable(rows: readonly ParserRow[]): string {
@@ -187,7 +190,7 @@ async function main(): Promise<void> {
   let busy: BusyRow[] | undefined;
   if (wanted("busy")) {
     log("busy…");
-    busy = await busyBench(plan.busy.streams, plan.busy.runs, log);
+    busy = await busyBench(plan.busy.streams, plan.busy.runs, [SCV, ...baselines], log);
   }
   let parsers: ParserRow[] | undefined;
   if (wanted("parsers")) {

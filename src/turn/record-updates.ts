@@ -24,7 +24,9 @@ export interface RecordUpdates<T> {
 export function recordUpdates<T>(
   write: (text: string) => void,
   intervalMs = UPDATE_MS,
-  clock: () => number = () => performance.now(),
+  // Monotonic, and not `performance.now()`: the first use of `performance` loads perf_hooks, a few
+  // ms of every turn's start-up.
+  clock: () => number = () => process.uptime() * 1000,
 ): RecordUpdates<T> {
   let pending: (() => T) | undefined;
   let timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,8 @@
-// Synthetic agent output for the parser benchmark: Claude stream-json and Codex JSONL built on the
-// envelopes of the real captures (test/fixtures/{claude,codex}/turn1.stdout), with many tool calls,
-// long assistant texts, large tool outputs and multi-byte text. Produced on the fly in pipe-sized
-// chunks (lines and characters cut across chunk boundaries), never held whole or written anywhere.
+// Synthetic agent output for the parser and busy-turn benchmarks: Claude stream-json and Codex JSONL
+// built on the envelopes of the real captures (test/fixtures/{claude,codex}/turn1.stdout), with many
+// tool calls, long assistant texts, large tool outputs and multi-byte text — or, for Claude, a turn
+// of many short tool calls. Produced on the fly in pipe-sized chunks (lines and characters cut across
+// chunk boundaries), never held whole (the busy benchmark writes them to a file for its fake agent).
 // Seeded, so the parser run and the ceiling run of one case read the same bytes.
 //
 // Speed matters (1 GB per case): texts and tool outputs come from a small pool of JSON string

@@ -6,10 +6,10 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The repository: the bundles run from node_modules/.cache/scv-bench/ (bench/run.mjs). */
-export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+/** The repository, as bench/run.mjs says (the bundles run from node_modules/.cache/scv-bench/). */
+export const ROOT = process.env.SCV_BENCH_ROOT ?? fileURLToPath(new URL("../../../", import.meta.url));
 /** Where the bundles are, and where results are written. */
-export const OUT = join(ROOT, "node_modules", ".cache", "scv-bench");
+export const OUT = process.env.SCV_BENCH_OUT ?? join(ROOT, "node_modules", ".cache", "scv-bench");
 
 /** This environment without NODE_EXTRA_CA_CERTS: set on these machines, it costs ~110 ms of every
  * Node start-up by itself, which would drown what is measured here. */

@@ -1,5 +1,6 @@
-// The benchmark run behind `npm run bench` (see bench/run.mjs and docs/benchmarks.md): parser
-// throughput and memory, start-up overhead, fan-out, a delegate round trip through `scv mcp`. Prints
+// The benchmark run behind `npm run bench` (see bench/run.mjs and docs/benchmarks.md): a whole busy
+// turn against a bare reader, parser throughput and memory, start-up overhead, fan-out, a delegate
+// round trip through `scv mcp`. Prints
 // the tables docs/benchmarks.md holds and writes them, with the raw figures, to
 // node_modules/.cache/scv-bench/. `--quick` only checks that every benchmark still runs (small sizes,
 // few runs): its figures mean nothing. Targets missed are reported, not failed: only a benchmark that
@@ -7,16 +8,27 @@
 
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type BusyRow, type BusyStream, busyBench } from "./busy.js";
 import { FAN_OUT, type FanOutResult, fanOutBench } from "./fanout.js";
 import { fixed, type Machine, machine, OUT } from "./lib.js";
 import { type McpResult, mcpBench } from "./mcp.js";
 import { type BuildFigures, type OverheadResult, overheadBench } from "./overhead.js";
 import { type ParserRow, parserBench } from "./parsers/bench.js";
-import { createWorld } from "./world.js";
+import { createWorld, SCV } from "./world.js";
 
-const TARGET = { mbps: 200, rssMB: 120, overhead: 1.35, fanOut: 1.2 };
+const TARGET = { mbps: 200, rssMB: 120, overhead: 1.35, fanOut: 1.2, busy: 1.25, busyRssMB: 150 };
+
+const BUSY_STREAMS: readonly BusyStream[] = [
+  { label: "large, tool-heavy", bytes: 200e6 },
+  { label: "short tool calls", bytes: 0, shortTools: 50_000 },
+];
+const BUSY_QUICK: readonly BusyStream[] = [
+  { label: "large, tool-heavy", bytes: 5e6 },
+  { label: "short tool calls", bytes: 0, shortTools: 1_000 },
+];
 
 const FULL = {
+  busy: { streams: BUSY_STREAMS, runs: 5 },
   parsers: [
     { size: 100e6, runs: 3 },
     { size: 1e9, runs: 1 },
@@ -26,13 +38,14 @@ const FULL = {
   mcp: { runs: 24, warmup: 2 },
 };
 const QUICK = {
+  busy: { streams: BUSY_QUICK, runs: 1 },
   parsers: [{ size: 10e6, runs: 1 }],
   overhead: { runs: 3, warmup: 1 },
   fanOutRepeats: 1,
   mcp: { runs: 2, warmup: 1 },
 };
 
-const BENCHES = ["parsers", "overhead", "fan-out", "mcp"] as const;
+const BENCHES = ["busy", "parsers", "overhead", "fan-out", "mcp"] as const;
 type Bench = (typeof BENCHES)[number];
 const isBench = (name: string): name is Bench => (BENCHES as readonly string[]).includes(name);
 
@@ -40,6 +53,24 @@ const met = (ok: boolean) => (ok ? "met" : "**missed**");
 
 function sizeLabel(bytes: number): string {
   return bytes >= 1e9 ? `${bytes / 1e9} GB` : `${bytes / 1e6} MB`;
+}
+
+function busyTable(rows: readonly BusyRow[]): string {
+  const builds = [...new Set(rows.map((row) => row.scv))];
+  const name = (scv: string) => (builds.indexOf(scv) === 0 ? "scv" : `baseline ${builds.indexOf(scv)}`);
+  const lines = [
+    "| Stream | Tools | Runs | Build | scv wall | bare reader wall | scv / bare (median of rounds) | scv CPU | bare CPU | scv peak RSS | bare peak RSS | ≤ 1.25× | ≤ 150 MB RSS |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const row of rows) {
+    lines.push(
+      `| ${row.label}, ${fixed(row.bytes / 1e6)} MB | ${row.tools} | ${row.runs} | ${name(row.scv)} | ${fixed(row.scvMs)} ms | ${fixed(row.bareMs)} ms | ` +
+        `${fixed(row.ratio, 2)}× | ${fixed(row.scvCpuMs)} ms | ${fixed(row.bareCpuMs)} ms | ${fixed(row.scvRssMB)} MB | ${fixed(row.bareRssMB)} MB | ` +
+        `${met(row.ratio <= TARGET.busy)} | ${met(row.scvRssMB <= TARGET.busyRssMB)} |`,
+    );
+  }
+  const baselines = builds.slice(1).map((scv, i) => `Baseline ${i + 1}: \`${scv}\``);
+  return [...lines, ...(baselines.length === 0 ? [] : ["", ...baselines])].join("\n");
 }
 
 function parserTable(rows: readonly ParserRow[]): string {
@@ -156,6 +187,11 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line} (${fixed((Date.now() - started) / 1000)} s)\n`);
 
   const wanted = (bench: Bench) => only === undefined || only === bench;
+  let busy: BusyRow[] | undefined;
+  if (wanted("busy")) {
+    log("busy…");
+    busy = await busyBench(plan.busy.streams, plan.busy.runs, [SCV, ...baselines], log);
+  }
   let parsers: ParserRow[] | undefined;
   if (wanted("parsers")) {
     log("parsers…");
@@ -189,6 +225,7 @@ async function main(): Promise<void> {
   const report = [
     machineLine(host, quick),
     "",
+    ...section("Busy turn", busy && busyTable(busy)),
     ...section("Parsers", parsers && parserTable(parsers)),
     ...section("Overhead", overhead && overheadTable(overhead)),
     ...section("Fan-out", fanOut && fanOutTable(fanOut)),
@@ -205,7 +242,7 @@ async function main(): Promise<void> {
   writeFileSync(join(OUT, quick ? "results-quick.md" : "results.md"), report);
   writeFileSync(
     join(OUT, quick ? "results-quick.json" : "results.json"),
-    `${JSON.stringify({ machine: host, quick, parsers, overhead, fanOut, mcp }, null, 2)}\n`,
+    `${JSON.stringify({ machine: host, quick, busy, parsers, overhead, fanOut, mcp }, null, 2)}\n`,
   );
 }
 

@@ -50,7 +50,8 @@ function fakeAgent(dir: string, stream: string, sleep: boolean): string {
   return path;
 }
 
-function signIn(scv: string, env: Record<string, string>, project: string): void {
+/** Signs claude in under `env`'s SCV_HOME with scv's own login and a made-up key. */
+export function signIn(scv: string, env: Record<string, string>, project: string): void {
   const login = spawnSync(process.execPath, [scv, "agents", "login", "claude", "--with-api-key"], {
     env,
     cwd: project,

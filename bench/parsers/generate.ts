@@ -1,7 +1,8 @@
-// Synthetic agent output for the parser benchmark: Claude stream-json and Codex JSONL built on the
-// envelopes of the real captures (test/fixtures/{claude,codex}/turn1.stdout), with many tool calls,
-// long assistant texts, large tool outputs and multi-byte text. Produced on the fly in pipe-sized
-// chunks (lines and characters cut across chunk boundaries), never held whole or written anywhere.
+// Synthetic agent output for the parser and busy-turn benchmarks: Claude stream-json and Codex JSONL
+// built on the envelopes of the real captures (test/fixtures/{claude,codex}/turn1.stdout), with many
+// tool calls, long assistant texts, large tool outputs and multi-byte text — or, for Claude, a turn
+// of many short tool calls. Produced on the fly in pipe-sized chunks (lines and characters cut across
+// chunk boundaries), never held whole (the busy benchmark writes them to a file for its fake agent).
 // Seeded, so the parser run and the ceiling run of one case read the same bytes.
 //
 // Speed matters (1 GB per case): texts and tool outputs come from a small pool of JSON string
@@ -84,6 +85,8 @@ class Material {
   readonly prose: Literal[];
   readonly outputs: Literal[];
   readonly snippets: Literal[];
+  /** One sentence each. */
+  readonly notes = PROSE.map((sentence) => literal(sentence));
   /** Thinking blocks carry an opaque base64 signature. */
   readonly signature: string;
   private readonly prefix: string;
@@ -98,6 +101,14 @@ class Material {
     this.outputs = Array.from({ length: POOL_SIZE }, () => literal(this.code(this.size(4_000, 60_000))));
     this.signature = Buffer.from(this.text(PROSE, 250)).toString("base64");
     this.snippets = Array.from({ length: POOL_SIZE }, () => literal(this.code(this.int(200, 900))));
+  }
+
+  /** A few lines of tool output each, for short tool calls; made on first use, so that the other
+   * streams stay as they were. */
+  private shortPool: Literal[] | undefined;
+  get short(): Literal[] {
+    this.shortPool ??= Array.from({ length: POOL_SIZE }, () => literal(this.code(this.int(40, 400))));
+    return this.shortPool;
   }
 
   int(min: number, max: number): number {
@@ -265,48 +276,107 @@ function claudeTool(m: Material): { name: string; input: Line; output: Literal; 
   }
 }
 
-/** The lines of a Claude `stream-json` turn: the captured init line, then model calls (thinking,
- * text, tool use as one line per content block, each tool result as a user line), then the
- * captured result line carrying the final text. */
-function* claudeLines(root: string, m: Material, budget: number, tally: StreamTally): Generator<Line> {
+/** Claude's line templates, from the capture's envelopes, under one session id. */
+function claudeTemplates(root: string, m: Material, permissionMode: string | undefined) {
   const fixture = fixtureLines(root, "claude");
   const session = m.uuid();
   const assistant = byType(fixture, "assistant");
   const message = assistant.message as JsonObject;
-  const assistantLine = template({
-    ...assistant,
-    message: { ...message, id: hole("id"), content: hole("content") },
-    parent_tool_use_id: hole("parent"),
-    session_id: session,
-    uuid: hole("uuid"),
-    timestamp: hole("time"),
-    request_id: hole("request"),
-  });
-  const userLine = template({
-    type: "user",
-    message: { role: "user", content: hole("content") },
-    parent_tool_use_id: hole("parent"),
-    session_id: session,
-    uuid: hole("uuid"),
-    timestamp: hole("time"),
-    tool_use_result: hole("result"),
-  });
-  const resultLine = template({ ...byType(fixture, "result"), session_id: session, result: hole("result") });
+  const system = byType(fixture, "system");
   const start = Date.parse("2026-12-02T10:22:11.935Z");
   let call = 0;
-  const fields = (id: Buffer, content: Line, parent: Buffer) => ({
-    id,
-    content,
-    parent,
-    uuid: str(m.uuid()),
-    time: str(new Date(start + call * 1000).toISOString()),
-    request: str(`req_${m.hex(24)}`),
-  });
-  const text = (literal: Literal) => [frag('[{"type":"text","text":'), literal.json, frag("}]")];
+  const templates = {
+    init: [
+      bytes(
+        JSON.stringify({
+          ...system,
+          session_id: session,
+          ...(permissionMode === undefined ? {} : { permissionMode }),
+        }),
+      ),
+      NEWLINE,
+    ],
+    assistantLine: template({
+      ...assistant,
+      message: { ...message, id: hole("id"), content: hole("content") },
+      parent_tool_use_id: hole("parent"),
+      session_id: session,
+      uuid: hole("uuid"),
+      timestamp: hole("time"),
+      request_id: hole("request"),
+    }),
+    userLine: template({
+      type: "user",
+      message: { role: "user", content: hole("content") },
+      parent_tool_use_id: hole("parent"),
+      session_id: session,
+      uuid: hole("uuid"),
+      timestamp: hole("time"),
+      tool_use_result: hole("result"),
+    }),
+    resultLine: template({ ...byType(fixture, "result"), session_id: session, result: hole("result") }),
+    /** The next model call: its timestamps move on. */
+    nextCall() {
+      call += 1;
+    },
+    fields: (id: Buffer, content: Line, parent: Buffer) => ({
+      id,
+      content,
+      parent,
+      uuid: str(m.uuid()),
+      time: str(new Date(start + call * 1000).toISOString()),
+      request: str(`req_${m.hex(24)}`),
+    }),
+    text: (literal: Literal) => [frag('[{"type":"text","text":'), literal.json, frag("}]")],
+    /** A tool_use line and its tool_result line. */
+    *toolCall(
+      id: Buffer,
+      tool: { name: string; input: Line; output: Literal; result: Line },
+      parent: Buffer,
+    ) {
+      const toolId = str(`toolu_${m.hex(24)}`);
+      const use = [
+        frag('[{"type":"tool_use","id":'),
+        toolId,
+        frag(`,"name":"${tool.name}","input":`),
+        ...tool.input,
+        frag("}]"),
+      ];
+      yield templates.assistantLine(templates.fields(id, use, parent));
+      const result = [
+        frag('[{"tool_use_id":'),
+        toolId,
+        frag(',"type":"tool_result","content":'),
+        tool.output.json,
+        frag(',"is_error":false}]'),
+      ];
+      yield templates.userLine({ ...templates.fields(id, result, parent), result: tool.result });
+    },
+    /** The final reply and the result line carrying it. */
+    *end(reply: Literal) {
+      yield templates.assistantLine(
+        templates.fields(str(`msg_${m.hex(24)}`), templates.text(reply), frag("null")),
+      );
+      yield templates.resultLine({ result: reply.json });
+    },
+  };
+  return templates;
+}
 
-  yield [bytes(JSON.stringify({ ...byType(fixture, "system"), session_id: session })), NEWLINE];
+/** The lines of a Claude `stream-json` turn: the captured init line, then model calls (thinking,
+ * text, tool use as one line per content block, each tool result as a user line), then the
+ * captured result line carrying the final text. */
+function* claudeLines(
+  root: string,
+  m: Material,
+  budget: number,
+  tally: StreamTally,
+  options: StreamOptions,
+): Generator<Line> {
+  const t = claudeTemplates(root, m, options.permissionMode);
+  yield t.init;
   while (tally.bytes < budget) {
-    call += 1;
+    t.nextCall();
     const id = str(`msg_${m.hex(24)}`);
     // A subagent's messages (under a Task tool) are not the main agent's reply.
     const parent = m.chance(0.05) ? str(`toolu_${m.hex(24)}`) : frag("null");
@@ -316,35 +386,79 @@ function* claudeLines(root: string, m: Material, budget: number, tally: StreamTa
         m.pick(m.prose).json,
         frag(`,"signature":"${m.signature}"}]`),
       ];
-      yield assistantLine(fields(id, thinking, parent));
+      yield t.assistantLine(t.fields(id, thinking, parent));
     }
-    if (m.chance(0.7)) yield assistantLine(fields(id, text(m.pick(m.prose)), parent));
+    if (m.chance(0.7)) yield t.assistantLine(t.fields(id, t.text(m.pick(m.prose)), parent));
     if (m.chance(0.85)) {
-      const toolId = str(`toolu_${m.hex(24)}`);
-      const tool = claudeTool(m);
-      const use = [
-        frag('[{"type":"tool_use","id":'),
-        toolId,
-        frag(`,"name":"${tool.name}","input":`),
-        ...tool.input,
-        frag("}]"),
-      ];
-      yield assistantLine(fields(id, use, parent));
       tally.tools += 1;
-      const result = [
-        frag('[{"tool_use_id":'),
-        toolId,
-        frag(',"type":"tool_result","content":'),
-        tool.output.json,
-        frag(',"is_error":false}]'),
-      ];
-      yield userLine({ ...fields(id, result, parent), result: tool.result });
+      yield* t.toolCall(id, claudeTool(m), parent);
     }
   }
   const reply = m.pick(m.prose);
   tally.reply = reply.text;
-  yield assistantLine(fields(str(`msg_${m.hex(24)}`), text(reply), frag("null")));
-  yield resultLine({ result: reply.json });
+  yield* t.end(reply);
+}
+
+/** A short tool call: a shell command, a read or a search, and a few lines of output. */
+function shortTool(m: Material): { name: string; input: Line; output: Literal; result: Line } {
+  const output = m.pick(m.short);
+  const path = str(`/home/user/work/${m.pick(PATHS)}`);
+  switch (m.int(0, 3)) {
+    case 0:
+      return {
+        name: "Read",
+        input: [frag('{"file_path":'), path, frag(',"limit":20}')],
+        output,
+        result: [
+          frag('{"type":"text","file":{"filePath":'),
+          path,
+          frag(',"content":'),
+          output.json,
+          frag(',"numLines":4,"startLine":1}}'),
+        ],
+      };
+    case 1:
+      return {
+        name: "Grep",
+        input: [frag('{"pattern":"createParser","path":"src","output_mode":"content"}')],
+        output,
+        result: [
+          frag('{"mode":"content","numFiles":2,"filenames":[],"content":'),
+          output.json,
+          frag(',"numLines":4}'),
+        ],
+      };
+    default:
+      return {
+        name: "Bash",
+        input: [frag('{"command":'), str(m.pick(SHELL)), frag(',"description":"Run a command"}')],
+        output,
+        result: [frag('{"stdout":'), output.json, frag(',"stderr":"","interrupted":false,"isImage":false}')],
+      };
+  }
+}
+
+/** A Claude turn of `count` short tool calls, one a model call, a short text now and then: the
+ * stream where what scv does per tool, not per byte, sets its speed. */
+function* claudeShortLines(
+  root: string,
+  m: Material,
+  count: number,
+  tally: StreamTally,
+  options: StreamOptions,
+): Generator<Line> {
+  const t = claudeTemplates(root, m, options.permissionMode);
+  yield t.init;
+  while (tally.tools < count) {
+    t.nextCall();
+    const id = str(`msg_${m.hex(24)}`);
+    if (m.chance(0.1)) yield t.assistantLine(t.fields(id, t.text(m.pick(m.notes)), frag("null")));
+    tally.tools += 1;
+    yield* t.toolCall(id, shortTool(m), frag("null"));
+  }
+  const reply = m.pick(m.prose);
+  tally.reply = reply.text;
+  yield* t.end(reply);
 }
 
 /** The lines of a Codex `exec --json` turn (exec_events.rs): the captured thread and turn start,
@@ -432,6 +546,15 @@ function* codexLines(root: string, m: Material, budget: number, tally: StreamTal
   yield json(byType(fixture, "turn.completed"));
 }
 
+export interface StreamOptions {
+  readonly seed?: number;
+  /** Claude only: a turn of this many short tool calls (and `bytes` ignored), not the usual mix. */
+  readonly shortTools?: number;
+  /** Claude only: the permission mode its init line reports instead of the capture's (scv stops a
+   * turn whose reported mode contradicts its policy). */
+  readonly permissionMode?: string;
+}
+
 /** About `bytes` bytes of one turn's output (a little more: the turn always ends whole), as
  * CHUNK_BYTES buffers. `tally` fills in as the chunks go by. */
 export function* generateStream(
@@ -439,13 +562,15 @@ export function* generateStream(
   format: StreamFormat,
   bytes: number,
   tally: StreamTally,
-  seed = 1,
+  options: StreamOptions = {},
 ): Generator<Buffer> {
-  const material = new Material(seeded(seed));
+  const material = new Material(seeded(options.seed ?? 1));
   const lines =
-    format === "claude"
-      ? claudeLines(root, material, bytes, tally)
-      : codexLines(root, material, bytes, tally);
+    format === "codex"
+      ? codexLines(root, material, bytes, tally)
+      : options.shortTools !== undefined
+        ? claudeShortLines(root, material, options.shortTools, tally, options)
+        : claudeLines(root, material, bytes, tally, options);
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
   for (const line of lines) {

@@ -55,6 +55,8 @@ export function clip(text: string, width: number): string {
   return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join("")}…`;
 }
 
+type ToolStart = Extract<TurnEvent, { type: "tool-start" }>;
+
 export interface LiveState {
   /** The agent, or the conversation handle while the turn starts. */
   readonly label: string;
@@ -190,7 +192,8 @@ export function createProgress(options: ProgressOptions): Progress {
 class LiveProgress implements Progress {
   private label: string;
   private tools = 0;
-  private activity: string | undefined = "starting";
+  /** What the line says the agent is doing; a running tool's summary is read only when drawn. */
+  private activity: string | ToolStart = "starting";
   private lastDraw = Number.NEGATIVE_INFINITY;
   private pending: NodeJS.Timeout | undefined;
   private readonly ticker: NodeJS.Timeout;
@@ -214,7 +217,7 @@ class LiveProgress implements Progress {
     switch (event.type) {
       case "tool-start":
         this.tools += 1;
-        this.activity = event.summary;
+        this.activity = event;
         break;
       case "tool-end":
         this.activity = "thinking";
@@ -262,7 +265,7 @@ class LiveProgress implements Progress {
         label: this.label,
         elapsedMs: this.lastDraw - this.started,
         tools: this.tools,
-        activity: this.activity,
+        activity: typeof this.activity === "string" ? this.activity : this.activity.summary,
       },
       this.options.stream.columns ?? 80,
     );
@@ -290,15 +293,14 @@ class PlainProgress implements Progress {
 
   event(event: TurnEvent, agent: string): void {
     this.label = agent;
-    const elapsed = this.now() - this.started;
     switch (event.type) {
       case "tool-start":
-        this.line(toolLine(agent, elapsed, event.summary));
+        this.line((elapsed) => toolLine(agent, elapsed, event.summary));
         return;
       case "retry":
         // Never held back: each one is a wait the user should see, and they come seconds apart.
         this.flushDropped();
-        this.options.stream.write(`${retryLine(agent, elapsed, event)}\n`);
+        this.options.stream.write(`${retryLine(agent, this.now() - this.started, event)}\n`);
         return;
       default:
         return;
@@ -309,13 +311,14 @@ class PlainProgress implements Progress {
     this.flushDropped();
   }
 
-  private line(text: string): void {
+  /** `text` is made only for a line that is written: most of a burst's are counted, not shown. */
+  private line(text: (elapsedMs: number) => string): void {
     if (!this.gate.take()) {
       this.dropped += 1;
       return;
     }
     this.flushDropped();
-    this.options.stream.write(`${text}\n`);
+    this.options.stream.write(`${text(this.now() - this.started)}\n`);
   }
 
   private flushDropped(): void {

@@ -36,15 +36,28 @@ export function turnOutput(io: CliIo, options: TurnOutputOptions, label: string,
     conversation,
     t: now() - started,
   });
+  // The event lines of one stretch of work (a chunk of the agent's output holds dozens) go out as
+  // one write once it is done: a write per line was most of what --events cost on a busy turn. No
+  // later than a line each would have: the flush runs before anything else does.
+  let lines: string[] = [];
+  const flush = () => {
+    if (lines.length === 0) return;
+    const text = lines.join("");
+    lines = [];
+    io.stdout.write(text);
+  };
   return {
     onEvent(event, turn) {
-      if (options.events)
-        io.stdout.write(`${jsonLine(eventLine(event, origin(turn.entry.name, turn.handle)))}\n`);
+      if (options.events) {
+        if (lines.length === 0) queueMicrotask(flush);
+        lines.push(`${jsonLine(eventLine(event, origin(turn.entry.name, turn.handle)))}\n`);
+      }
       progress?.event(event, turn.entry.name);
     },
     finish(result) {
       progress?.done(result);
       if (options.events) {
+        flush();
         const line = resultLine(result, origin(result.agent, result.conversation ?? undefined));
         io.stdout.write(`${jsonLine(line)}\n`);
       }

@@ -98,8 +98,13 @@ export function readFinished(handle: string, env: Env = process.env): FinishedTu
 /** Atomic and 0600. Results are flushed to disk; a running record describes processes that a power
  * cut ends anyway, so its frequent updates skip the flush. */
 export function writeTurnRecord(path: string, value: unknown, fsync: boolean): void {
+  writeTurnRecordText(path, `${JSON.stringify(value, null, 2)}\n`, fsync);
+}
+
+/** `writeTurnRecord` of a record already serialized. */
+export function writeTurnRecordText(path: string, text: string, fsync: boolean): void {
   try {
-    writeAtomicSync(path, `${JSON.stringify(value, null, 2)}\n`, { fsync });
+    writeAtomicSync(path, text, { fsync });
   } catch (error) {
     throw new ScvError("IO", `cannot write turn record ${path}: ${(error as Error).message}`, {
       cause: error,

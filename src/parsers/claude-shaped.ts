@@ -21,7 +21,7 @@ import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import type * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
-import { ToolTracker } from "./tool-tracker.js";
+import { type Summary, ToolTracker } from "./tool-tracker.js";
 import type { FailureKind, StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { readAs } from "./wire.js";
@@ -30,7 +30,7 @@ import { readAs } from "./wire.js";
 export interface ClaudeShapedState {
   /** Emits the session event when the id is new. */
   session(id: string | undefined, events: TurnEvent[]): void;
-  toolStarted(id: string, name: string, summary: string, events: TurnEvent[]): void;
+  toolStarted(id: string, name: string, summary: Summary, events: TurnEvent[]): void;
   toolEnded(id: string, ok: boolean, events: TurnEvent[]): void;
 }
 
@@ -183,7 +183,8 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
         events.push({ type: "text", text: block.text });
       } else if (block.type === "tool_use" && block.id !== undefined) {
         const name = block.name ?? "tool";
-        state.toolStarted(block.id, name, summarizeTool(name, block.input), events);
+        const input = block.input;
+        state.toolStarted(block.id, name, () => summarizeTool(name, input), events);
       }
     }
   });

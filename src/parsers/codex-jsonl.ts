@@ -9,7 +9,7 @@ import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { isSummaryArgument, summarizeTool } from "./tool-summary.js";
-import { ToolTracker } from "./tool-tracker.js";
+import { type Summary, ToolTracker } from "./tool-tracker.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
 
@@ -111,11 +111,13 @@ export function codexElidable({ path, types }: StringPlace): boolean {
 }
 
 /** The tool's name and one-line summary, or null when the item is not that tool's shape. */
-function toolStart(type: string, item: unknown): { name: string; summary: string } | null {
+function toolStart(type: string, item: unknown): { name: string; summary: Summary } | null {
   switch (type) {
     case "command_execution": {
       const details = readAs(CommandDetails, item);
-      return details && { name: "shell", summary: summarizeTool("shell", { command: details.command }) };
+      return (
+        details && { name: "shell", summary: () => summarizeTool("shell", { command: details.command }) }
+      );
     }
     case "file_change": {
       const details = readAs(FileChangeDetails, item);
@@ -124,24 +126,27 @@ function toolStart(type: string, item: unknown): { name: string; summary: string
         change.path === undefined ? [] : [change.path],
       );
       const more = paths.length > 1 ? ` (+${paths.length - 1} more)` : "";
-      return { name: "apply_patch", summary: `${summarizeTool("edit", { path: paths[0] })}${more}` };
+      return { name: "apply_patch", summary: () => `${summarizeTool("edit", { path: paths[0] })}${more}` };
     }
     case "web_search": {
       const details = readAs(WebSearchDetails, item);
       return (
-        details && { name: "web_search", summary: summarizeTool("web_search", { query: details.query }) }
+        details && {
+          name: "web_search",
+          summary: () => summarizeTool("web_search", { query: details.query }),
+        }
       );
     }
     case "mcp_tool_call": {
       const details = readAs(CallDetails, item);
       if (details === null) return null;
       const name = [details.server, details.tool].filter((part) => part !== undefined).join(".") || "mcp";
-      return { name, summary: summarizeTool(name, details.arguments) };
+      return { name, summary: () => summarizeTool(name, details.arguments) };
     }
     default: {
       const details = readAs(CallDetails, item);
       const name = details?.tool ?? type;
-      return details && { name, summary: summarizeTool(name, details.arguments) };
+      return details && { name, summary: () => summarizeTool(name, details.arguments) };
     }
   }
 }

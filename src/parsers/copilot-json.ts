@@ -100,7 +100,9 @@ export function createCopilotJsonParser(): StreamParser {
         const start = readAs(ToolStart, value);
         if (start === null) return null;
         const { data } = start;
-        return [tools.start(data.toolCallId, data.toolName, summarizeTool(data.toolName, data.arguments))];
+        return [
+          tools.start(data.toolCallId, data.toolName, () => summarizeTool(data.toolName, data.arguments)),
+        ];
       }
       case "tool.execution_complete": {
         const complete = readAs(ToolComplete, value);

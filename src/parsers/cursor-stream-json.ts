@@ -49,7 +49,7 @@ function onToolCall(value: unknown, state: ClaudeShapedState): TurnEvent[] | nul
   state.session(event.session_id, events);
   const { name, args, result } = describeToolCall(event.tool_call);
   if (event.subtype === "started") {
-    state.toolStarted(event.call_id, name, summarizeTool(name, args), events);
+    state.toolStarted(event.call_id, name, () => summarizeTool(name, args), events);
   } else if (event.subtype === "completed") {
     // `{success}` | `{error}` | `{rejected}` (a shell command outside the allowlist).
     state.toolEnded(event.call_id, "success" in asRecord(result), events);

@@ -214,7 +214,9 @@ export function createGeminiStreamJsonParser(): StreamParser {
         if (tool === null) return null;
         // JSON mode clears `response` at each tool request; the stream's reply does the same.
         reply.clear();
-        return [tools.start(tool.tool_id, tool.tool_name, summarizeTool(tool.tool_name, tool.parameters))];
+        return [
+          tools.start(tool.tool_id, tool.tool_name, () => summarizeTool(tool.tool_name, tool.parameters)),
+        ];
       }
       case "tool_result": {
         const result = readAs(ToolResult, value);

@@ -9,6 +9,7 @@ import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
+import { toolStartEvent } from "./tool-tracker.js";
 import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
@@ -89,9 +90,8 @@ export function createOpencodeJsonParser(): StreamParser {
         const tool = readAs(ToolUse, value);
         if (tool === null) return null;
         const { part } = tool;
-        const summary = summarizeTool(part.tool, part.state.input);
         return [
-          { type: "tool-start", id: part.callID, name: part.tool, summary },
+          toolStartEvent(part.callID, part.tool, () => summarizeTool(part.tool, part.state.input)),
           { type: "tool-end", id: part.callID, name: part.tool, ok: part.state.status === "completed" },
         ];
       }

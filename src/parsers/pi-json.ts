@@ -140,7 +140,9 @@ export function createPiJsonParser(): StreamParser {
       case "tool_execution_start": {
         const start = readAs(ToolStart, value);
         if (start === null) return null;
-        return [tools.start(start.toolCallId, start.toolName, summarizeTool(start.toolName, start.args))];
+        return [
+          tools.start(start.toolCallId, start.toolName, () => summarizeTool(start.toolName, start.args)),
+        ];
       }
       case "tool_execution_end": {
         const end = readAs(ToolEnd, value);

@@ -1,9 +1,10 @@
 // A running turn's registration: its record in $SCV_HOME/turns (home/turn-records.ts) from the moment
 // its conversation is locked until its processes are gone, the variables its agent gets after
 // isolation (its tag, its depth, scv's home and config, its own TMPDIR), its tool in the record for
-// `scv ps`, and its end on `scv kill`: that writes <handle>.cancel and sends SIGUSR2, and this scv
-// aborts the turn as on SIGTERM. The agent's tools inherit the tag even when they leave its process
-// group with setsid, so they can be found and ended with it (os/tagged.ts).
+// `scv ps` (a few writes a second at most: record-updates.ts), and its end on `scv kill`: that
+// writes <handle>.cancel and sends SIGUSR2, and this scv aborts the turn as on SIGTERM. The agent's
+// tools inherit the tag even when they leave its process group with setsid, so they can be found and
+// ended with it (os/tagged.ts).
 
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -21,6 +22,7 @@ import {
   readRunning,
   withRecordLock,
   writeTurnRecord,
+  writeTurnRecordText,
 } from "../home/turn-records.js";
 import type { PidMark } from "../os/pid-marks.js";
 import { bootId } from "../os/proc.js";
@@ -30,6 +32,7 @@ import type { TurnEvent } from "../parsers/types.js";
 import { isoTimestamp } from "../timestamp.js";
 import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
 import { ownerAlive, reapLocked } from "./reap.js";
+import { recordUpdates } from "./record-updates.js";
 import { KILL_REASON } from "./stops.js";
 import { createTurnTemp, removeTurnTemp } from "./temp.js";
 import type { TurnContext, TurnPlan } from "./types.js";
@@ -89,7 +92,6 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
   let path = "";
   // Taken before the agent is spawned: whatever it leaves behind was created after this.
   let pidMark: PidMark | undefined;
-  let toolId: string | undefined;
   /** The agent's TMPDIR, removed when the turn ends. */
   let temp: string | undefined;
   const removeTemp = () => {
@@ -97,24 +99,26 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
     temp = undefined;
   };
 
-  const save = (next: RunningTurnRecord) => {
-    record = next;
+  /** The tool running now, as its start event: its summary is read only when a record is written. */
+  let tool: Extract<TurnEvent, { type: "tool-start" }> | undefined;
+  const updates = recordUpdates<RunningTurnRecord>((text) => {
     try {
-      writeTurnRecord(path, next, false);
+      writeTurnRecordText(path, text, false);
     } catch {
       // Only scv ps reads these updates; the turn goes on.
     }
+  });
+  /** The record as it stands, with the running tool. */
+  const current = (): RunningTurnRecord => {
+    const base = record as RunningTurnRecord;
+    return tool === undefined ? base : { ...base, tool: tool.summary || tool.name };
   };
   const note = (event: TurnEvent) => {
     if (record === undefined) return;
-    if (event.type === "tool-start") {
-      toolId = event.id;
-      save({ ...record, tool: event.summary || event.name });
-    } else if (event.type === "tool-end" && event.id === toolId) {
-      toolId = undefined;
-      const { tool: _done, ...rest } = record;
-      save(rest);
-    }
+    if (event.type === "tool-start") tool = event;
+    else if (event.type === "tool-end" && event.id === tool?.id) tool = undefined;
+    else return;
+    updates.soon(current);
   };
 
   const context: TurnContext = {
@@ -208,12 +212,19 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
     spawned(pid) {
       if (pid === undefined) return;
       const agent = identify(pid, table);
-      if (record !== undefined && agent !== undefined) save({ ...record, agentProcess: agent });
+      // At once: scv kill and the reaper find the agent by it.
+      if (record !== undefined && agent !== undefined) {
+        record = { ...record, agentProcess: agent };
+        updates.now(current());
+      }
       caller.background?.onStarted();
     },
     async end() {
       caller.signal?.removeEventListener("abort", forward);
       const done = record;
+      // The last state, for `scv ps` while the sweep runs (and a background turn's record stays).
+      updates.flush();
+      updates.stop();
       record = undefined;
       if (done !== undefined) {
         localTurns.delete(done.tag);

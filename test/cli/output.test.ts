@@ -109,6 +109,35 @@ describe("turnOutput", () => {
     expect(err()).toBe("claude 0s $ ls\n");
   });
 
+  it("--events: the lines of one stretch of events go out as one write, in order, before the result", async () => {
+    const { io: cli, out } = io();
+    const writes: string[] = [];
+    const write = cli.stdout.write.bind(cli.stdout);
+    cli.stdout.write = ((chunk: string) => {
+      writes.push(chunk);
+      return write(chunk);
+    }) as typeof cli.stdout.write;
+    const output = turnOutput(cli, { events: true, quiet: true }, "claude", () => 0);
+    for (let i = 1; i <= 1_000; i += 1)
+      output.onEvent({ type: "tool-start", id: String(i), name: "Bash", summary: `$ step ${i}` }, TURN);
+    await Promise.resolve();
+    expect(writes).toHaveLength(1);
+    output.onEvent({ type: "tool-end", id: "1000", name: "Bash", ok: true }, TURN);
+    output.finish(RESULT);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(3);
+    const lines = out()
+      .trimEnd()
+      .split("\n")
+      .map((line) => eventLineSchema().parse(JSON.parse(line)));
+    expect(lines).toHaveLength(1_002);
+    expect(lines.map((line) => (line.type === "tool-start" ? line.summary : line.type)).slice(-3)).toEqual([
+      "$ step 1000",
+      "tool-end",
+      "result",
+    ]);
+  });
+
   it("--quiet without --events: nothing at all", async () => {
     const { io: cli, out, err } = io();
     const output = turnOutput(cli, { quiet: true }, "claude");

@@ -18,6 +18,7 @@ import {
   summaryLine,
   toolLine,
 } from "../../src/cli/progress.js";
+import { toolStartEvent } from "../../src/parsers/tool-tracker.js";
 import type { TurnResult } from "../../src/result.js";
 
 function result(overrides: Partial<TurnResult> = {}): TurnResult {
@@ -279,5 +280,56 @@ describe("off a terminal", () => {
     }
     progress.done(result({ agent: "pi" }));
     expect(stream.text.split("\n").slice(-2)).toEqual(["pi … 2 more", ""]);
+  });
+
+  it("makes the summaries only of the lines it shows: a burst of 10,000 tools makes three", () => {
+    const stream = new FakeStream(false);
+    const progress = createProgress({ stream, label: "pi", now: () => 0 });
+    let made = 0;
+    for (let i = 1; i <= 10_000; i += 1) {
+      const start = toolStartEvent(String(i), "bash", () => {
+        made += 1;
+        return `$ step ${i}`;
+      });
+      progress.event(start, "pi");
+    }
+    progress.done(result({ agent: "pi" }));
+    expect(made).toBe(3);
+    expect(stream.text.split("\n")).toEqual([
+      "pi 0s $ step 1",
+      "pi 0s $ step 2",
+      "pi 0s $ step 3",
+      "pi … 9997 more",
+      "",
+    ]);
+  });
+});
+
+describe("on a terminal, a burst of tools", () => {
+  it("makes the summary of a tool only when the line is drawn with it", () => {
+    vi.useFakeTimers();
+    try {
+      const stream = new FakeStream(true);
+      let now = 0;
+      const progress = createProgress({ stream, label: "claude", now: () => now });
+      let made = 0;
+      now = 200;
+      for (let i = 1; i <= 1_000; i += 1) {
+        progress.event(
+          toolStartEvent(String(i), "Bash", () => {
+            made += 1;
+            return `$ step ${i}`;
+          }),
+          "claude",
+        );
+      }
+      now = 300;
+      vi.advanceTimersByTime(100);
+      expect(made).toBe(2);
+      expect(stream.text.endsWith("claude 0s · 1000 tools · $ step 1000")).toBe(true);
+      progress.done(result());
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

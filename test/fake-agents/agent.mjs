@@ -22,8 +22,8 @@
 //                       turn.started, with its rollout file written), write pids.json, wait forever
 //   tools:<n>           (claude) replay turn1 with n Bash tool calls after its init line; each
 //                       call's output is $FAKE_AGENT_TOOL_OUTPUT_BYTES x's when that is set
-//   tool-hang           (claude) replay turn1's init and the start of a Bash call, write pids.json,
-//                       wait forever
+//   tool-hang[:<n>]     (claude) replay turn1's init, n - 1 Bash calls (1 by default) and the start
+//                       of call n, write pids.json, wait forever
 //   escape              like grandchild, plus one more that leaves the group with setsid; all three
 //                       pids to pids.json
 //   drip                (claude) replay turn1's init, write pids.json, then a Bash tool call every
@@ -488,8 +488,11 @@ async function behave(parsedArgs) {
       return replay(turn, "turn1", { hangAfter: cli === "codex" ? 2 : 1 });
     case "tools":
       return replay(turn, "turn1", { tools: Number(arg) });
-    case "tool-hang":
-      return replay(turn, "turn1", { tools: 1, hangAfter: 2 });
+    case "tool-hang": {
+      // The init line, then two lines a call: the last one shown is call n's tool_use.
+      const calls = arg === undefined ? 1 : Number(arg);
+      return replay(turn, "turn1", { tools: calls, hangAfter: 2 * calls });
+    }
     case "drip":
       replay(turn, "turn1", { hangAfter: 1 });
       return drip(turn.start ?? turn.resume ?? "");

@@ -80,7 +80,9 @@ describe("every capture reads the same with and without elision", () => {
 describe.each(["claude", "codex"] as const)("a generated %s stream of 4 MB", (format: StreamFormat) => {
   const kind: OutputFormatKind = format === "claude" ? "claude-stream-json" : "codex-jsonl";
   const tally: StreamTally = { lines: 0, bytes: 0, tools: 0, reply: "" };
-  const chunks = [...generateStream(process.cwd(), format, 4e6, tally, 3)].map((chunk) => Buffer.from(chunk));
+  const chunks = [...generateStream(process.cwd(), format, 4e6, tally, { seed: 3 })].map((chunk) =>
+    Buffer.from(chunk),
+  );
   const plain = feed(createParser(kind), chunks, endWith(), { elision: false });
 
   it("reads as the generator wrote it", () => {

@@ -92,7 +92,12 @@ describe("exit codes", () => {
       [
         "a bad time limit",
         ["delegate", "codex", "--timeout", "soon", "hi"],
-        "scv: --timeout 'soon' is not a duration — write it like 90s, 20m or 1h30m",
+        "scv: --timeout 'soon' is not a duration — write a positive duration, e.g. 90s, 20m, 1h (at most 24d)",
+      ],
+      [
+        "a time limit of no time: says what a limit is",
+        ["delegate", "codex", "--timeout", "0s", "hi"],
+        "scv: --timeout '0s' is no time at all — write a positive duration, e.g. 90s, 20m, 1h (at most 24d)",
       ],
       [
         "a time limit no timer can wait (a Node timer fires at once past 2^31 ms)",

@@ -274,6 +274,10 @@ export interface AdapterDescriptor {
   /** Under policy `auto`: the CLI's own switches that turn off approval prompts and sandbox. */
   readonly fullPermissionArgs: readonly string[];
   readonly fullPermissionEnvironment?: readonly EnvPair[];
+  /** The variable with which a CLI that refuses its full-permission mode to root is told it runs in
+   * a sandbox (a container or VM) and grants it after all. scv never sets it; the hint after such a
+   * refusal names it, for the user to set in the agent's config `env` or with `--env`. */
+  readonly rootSandboxEnvironment?: EnvPair;
   readonly modeReport: ModeReport;
   /** Per-user install directories searched before `PATH`, relative to the user's home. */
   readonly searchDirs: readonly string[];
@@ -396,6 +400,9 @@ const CLAUDE_BASE = {
     "CLAUDE_CODE_USE_VERTEX",
   ],
   fullPermissionArgs: ["--permission-mode", "bypassPermissions"],
+  // Lab (2.1.332): as uid 0 it exits "--dangerously-skip-permissions cannot be used with root/sudo
+  // privileges" under bypassPermissions unless IS_SANDBOX is "1".
+  rootSandboxEnvironment: ["IS_SANDBOX", "1"],
   modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".claude/settings.json" },
   searchDirs: [".claude/local", ".npm-global/bin"],
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },

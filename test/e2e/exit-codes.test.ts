@@ -47,6 +47,19 @@ describe("exit codes", () => {
     expect(run.stderr).toMatch(/^try instead: /m);
   });
 
+  it("1 when Claude Code refuses its full mode to root, naming the sandbox variable its row gives", async () => {
+    await signIn(world, "claude");
+    const run = await scv(world, ["delegate", "claude", "--policy", "auto", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "fixture:root-bypass-refused" },
+    });
+    expect(run.exitCode).toBe(1);
+    expect(oneLine(run.stderr)).toBe(
+      "scv: claude refused its full-permission mode as root: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons — run scv as a non-root user, use --policy default, or inside a container or VM set IS_SANDBOX=1 for it (--env IS_SANDBOX=1, or [agents.claude.env] in scv's config)",
+    );
+    // scv never sets the variable itself.
+    expect(agentCalls(world).at(-1)?.env.IS_SANDBOX).toBeUndefined();
+  });
+
   it("5 when rate limited, with the wait the CLI suggests, its bracketed message whole", async () => {
     const run = await scv(world, ["delegate", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "fixture:rate-limit" },

@@ -183,7 +183,8 @@ export type Resume =
       idPattern: RegExp;
       /** Where the CLI keeps a session it started under scv's id (relative to the agent home,
        * `{session}` for the id), for a CLI whose stream names the session only at its end: after a
-       * stopped turn, its presence shows that there is a session to continue. */
+       * stopped turn, its presence shows that there is a session to continue. Where the row names
+       * no `conversationFiles`, it is also the folder `conversations rm --transcript` removes whole. */
       sessionPath?: string;
     };
 
@@ -863,7 +864,8 @@ export const ADAPTERS = [
       sessionPath: ".copilot/session-state/{session}",
     },
     // Lab: a folder per session, `.copilot/session-state/<id>/`, holding events.jsonl beside
-    // workspace.yaml, checkpoints and locks; removing only the .jsonl would leave half a session.
+    // workspace.yaml, checkpoints and locks; removing only the .jsonl would leave half a session, so
+    // `conversations rm --transcript` removes the whole folder (`sessionPath`), and gc leaves them.
     conversationFiles: null,
     credentialFiles: [],
     transport: { kind: "process" },

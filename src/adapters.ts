@@ -237,6 +237,15 @@ export type ModeReport =
   /** Nothing scv reads. */
   | { kind: "none" };
 
+/** The CLI's own settings file. */
+export interface OwnConfig {
+  /** Relative to the agent home. */
+  readonly file: string;
+  /** A model provider and its key set there by hand sign the CLI in, instead of its own sign-in
+   * (named as a way to sign in when that cannot run). */
+  readonly signsIn: boolean;
+}
+
 /** Whether the row was checked against the published CLI. */
 export type Verified = { kind: "lab"; version: string } | { kind: "unverified"; reason: string };
 
@@ -283,9 +292,9 @@ export interface AdapterDescriptor {
   /** Per-user install directories searched before `PATH`, relative to the user's home. */
   readonly searchDirs: readonly string[];
   readonly login: Login;
-  /** The CLI's own config file, relative to the agent home, where a provider and its key may be set
-   * by hand instead of signing in (named when its sign-in cannot run). */
-  readonly configFile?: string;
+  /** The CLI's own settings file inside the agent home (the README's table of each CLI's files is
+   * generated from it): where its settings go, such as a custom endpoint or MCP servers. */
+  readonly ownConfig: OwnConfig;
   /** Variables that point the CLI at a model provider of the user's own (bring your own key), given
    * in `[agents.<name>.env]` of scv's config or `--env`: with `endpoint` set there, the CLI signs in
    * with `key`, and a refused sign-in is that key's, not the CLI's own sign-in's. */
@@ -406,6 +415,7 @@ const CLAUDE_BASE = {
   rootSandboxEnvironment: ["IS_SANDBOX", "1"],
   modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".claude/settings.json" },
   searchDirs: [".claude/local", ".npm-global/bin"],
+  ownConfig: { file: ".claude/settings.json", signsIn: false },
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
   resume: RESUME_BY_SESSION_ID,
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
@@ -487,6 +497,8 @@ export const ADAPTERS = [
       settings: "config.toml",
       settingKey: "sandbox_mode",
     },
+    // CODEX_HOME is the agent home itself.
+    ownConfig: { file: "config.toml", signsIn: false },
     searchDirs: [".npm-global/bin"],
     // Lab: it waits for the browser's redirect to localhost:1455; `--device-auth` shows a code instead.
     login: {
@@ -547,6 +559,8 @@ export const ADAPTERS = [
     // Web search is on unless `--disable-web-search` is passed.
     fullPermissionArgs: ["--always-approve"],
     modeReport: { kind: "none" },
+    // The seed's: its profiles live in config.toml under GROK_HOME.
+    ownConfig: { file: ".grok/config.toml", signsIn: false },
     searchDirs: [".grok/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "stored", store: { kind: "grok", auth: ".grok/auth.json", config: ".grok/config.toml" } },
@@ -588,6 +602,8 @@ export const ADAPTERS = [
     // Bypasses its file sandbox and sets its approval policy to `never`.
     fullPermissionEnvironment: [["DSH_PERMISSION_MODE", "danger-full-access"]],
     modeReport: { kind: "none" },
+    // Its published docs: `$DSH_HOME/settings.yaml` (providers, models) beside .credentials.yaml.
+    ownConfig: { file: ".dsh/settings.yaml", signsIn: false },
     searchDirs: [],
     login: { kind: "api-key", store: DSH_STORE },
     status: { kind: "stored", store: DSH_STORE },
@@ -634,6 +650,8 @@ export const ADAPTERS = [
     // pi has no approval prompts or sandbox.
     fullPermissionArgs: [],
     modeReport: { kind: "none" },
+    // Checked in its code (getSettingsPath); custom providers and their keys go in models.json beside it.
+    ownConfig: { file: ".pi/agent/settings.json", signsIn: false },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login and choose a provider, then /quit" },
     status: { kind: "stored", store: PI_STORE },
@@ -686,6 +704,7 @@ export const ADAPTERS = [
     ],
     fullPermissionArgs: ["--yolo"],
     modeReport: { kind: "none" },
+    ownConfig: { file: ".gemini/settings.json", signsIn: false },
     searchDirs: [".npm-global/bin"],
     login: {
       kind: "interactive",
@@ -735,6 +754,7 @@ export const ADAPTERS = [
     removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
     fullPermissionArgs: ["--yolo"],
     modeReport: { kind: "none" },
+    ownConfig: { file: ".qwen/settings.json", signsIn: false },
     searchDirs: [".npm-global/bin"],
     login: {
       kind: "interactive",
@@ -787,11 +807,11 @@ export const ADAPTERS = [
     // Today's `run --auto` approves what is not explicitly denied (the seed had no switch).
     fullPermissionArgs: ["--auto"],
     modeReport: { kind: "none" },
+    ownConfig: { file: ".config/opencode/opencode.json", signsIn: true },
     searchDirs: [".opencode/bin", ".npm-global/bin"],
     // Lab: both ask at the terminal (which provider, then its key); the lab's recipe writes a
     // provider and its key into its config instead.
     login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
-    configFile: ".config/opencode/opencode.json",
     status: { kind: "unchecked" },
     logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
     // Today's CLI has `run --format json` (the seed read text).
@@ -847,6 +867,8 @@ export const ADAPTERS = [
     // Without it a prompt run denies every tool that needs approval.
     fullPermissionArgs: ["--allow-all-tools"],
     modeReport: { kind: "none" },
+    // Checked in its code: user settings in $COPILOT_HOME/settings.json (MCP servers in mcp-config.json).
+    ownConfig: { file: ".copilot/settings.json", signsIn: false },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login, then /exit" },
     // Its README: COPILOT_PROVIDER_BASE_URL and COPILOT_PROVIDER_API_KEY select bring-your-own-key
@@ -892,6 +914,8 @@ export const ADAPTERS = [
     // Runs commands without asking.
     fullPermissionArgs: ["--force"],
     modeReport: { kind: "none" },
+    // Its docs: $XDG_CONFIG_HOME/cursor/cli-config.json on Linux when XDG_CONFIG_HOME is set, as scv sets it.
+    ownConfig: { file: ".config/cursor/cli-config.json", signsIn: false },
     searchDirs: [".cursor/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
@@ -933,6 +957,8 @@ export const ADAPTERS = [
     // Accepted though not in `--help`; the documented form is `"amp.dangerouslyAllowAll": true`.
     fullPermissionArgs: ["--dangerously-allow-all"],
     modeReport: { kind: "none" },
+    // Its help text: ~/.config/amp/settings.json, keys prefixed "amp.".
+    ownConfig: { file: ".config/amp/settings.json", signsIn: false },
     searchDirs: [".amp/bin", ".npm-global/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
@@ -965,6 +991,8 @@ export const ADAPTERS = [
     removedEnvironment: ["KIMI_*", "MOONSHOT_*"],
     fullPermissionArgs: [],
     modeReport: { kind: "none" },
+    // Its docs: ~/.kimi-code/config.toml (providers, models and keys).
+    ownConfig: { file: ".kimi-code/config.toml", signsIn: false },
     searchDirs: [".kimi-code/bin"],
     login: {
       kind: "interactive",

@@ -110,8 +110,32 @@ export function geminiExitCodeKind(code: number): FailureKind | undefined {
  * details", would otherwise read as billing (contract suite: the 429 turn came back exit 1). */
 const GEMINI_RATE_LIMIT_NOTE = /Please wait and try again later\.|Possible quota limitations in place/;
 
+/** An API error Gemini CLI passes on as the response body's JSON (`[API Error: {"error":{"code":401,
+ * "message":…,"status":"UNAUTHENTICATED","details":[…]}}]`, its 401) as one readable line:
+ * `[API Error: 401 UNAUTHENTICATED: API key not valid. …]`. Any other text is kept as it is. */
+export function readableApiError(message: string): string {
+  const body = /^\[API Error: (\{[\s\S]*\})\]$/.exec(message.trim())?.[1];
+  if (body === undefined) return message;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return message;
+  }
+  const error =
+    typeof parsed === "object" && parsed !== null ? (parsed as { error?: unknown }).error : undefined;
+  if (typeof error !== "object" || error === null) return message;
+  const { code, status, message: text } = error as { code?: unknown; status?: unknown; message?: unknown };
+  if (typeof text !== "string" || text.trim() === "") return message;
+  const label = [code, status].filter((part) => typeof part === "number" || typeof part === "string");
+  return `[API Error: ${label.length > 0 ? `${label.join(" ")}: ` : ""}${text.trim()}]`;
+}
+
 function failureEvents(error: { type?: string; message?: string } | undefined): TurnEvent[] {
-  const message = error?.message ?? `Gemini reported an error${error?.type ? ` (${error.type})` : ""}`;
+  const message =
+    error?.message === undefined
+      ? `Gemini reported an error${error?.type ? ` (${error.type})` : ""}`
+      : readableApiError(error.message);
   const kind =
     unavailableModel(message) ??
     (error?.type === undefined ? undefined : KIND_BY_ERROR_TYPE[error.type]) ??

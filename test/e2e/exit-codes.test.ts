@@ -257,6 +257,16 @@ describe("exit codes", () => {
     );
   });
 
+  it("4 when Gemini CLI's API refuses its key: one readable line, not the response's JSON", async () => {
+    const run = await scv(world, ["delegate", "gemini", "hi"], {
+      env: { FAKE_AGENT_MODE: "fixture:auth-fail" },
+    });
+    expect(run.exitCode).toBe(4);
+    expect(oneLine(run.stderr)).toBe(
+      "scv: gemini failed to authenticate: [API Error: 401 UNAUTHENTICATED: API key not valid. Please pass a valid API key. (mock)] — run: scv agents login gemini",
+    );
+  });
+
   it("5 when the agent is rate limited", async () => {
     await signIn(world, "claude");
     const run = await scv(world, ["delegate", "claude", "hi"], {

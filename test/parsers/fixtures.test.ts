@@ -374,8 +374,7 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
       cumulativeUsage: false,
       failure: {
         kind: "auth",
-        message:
-          '[API Error: {"error":{"code":401,"message":"API key not valid. Please pass a valid API key. (mock)","status":"UNAUTHENTICATED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}]',
+        message: "[API Error: 401 UNAUTHENTICATED: API key not valid. Please pass a valid API key. (mock)]",
       },
       badLines: 0,
     },

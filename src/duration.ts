@@ -59,11 +59,12 @@ export function formatDuration(ms: number): string {
 /** What a duration option takes, for the line that refuses one. */
 const WAITABLE = "a positive duration, e.g. 90s, 20m, 1h (at most 24d)";
 
-/** A duration option or variable; `allowZero` for a wait that may be none (`SCV_LOCK_WAIT=0`). */
+/** A duration option or variable; `allowZero` for a wait that may be none (`SCV_LOCK_WAIT=0`),
+ * `byDefault` for one that has a limit when left out (`agents check`: 3m), not none. */
 export function durationOption(
   flag: string,
   text: string | undefined,
-  { allowZero = false } = {},
+  { allowZero = false, byDefault }: { allowZero?: boolean; byDefault?: string } = {},
 ): number | undefined {
   if (text === undefined) return undefined;
   const ms = parseDuration(text);
@@ -75,7 +76,7 @@ export function durationOption(
   if (ms > LONGEST_WAIT_MS) {
     throw new ScvError(
       "USAGE",
-      `${flag} '${text}' is longer than scv can wait — write at most 24d, or leave it out for no limit`,
+      `${flag} '${text}' is longer than scv can wait — write at most 24d, or leave it out for ${byDefault ?? "no limit"}`,
     );
   }
   return ms;

@@ -11,7 +11,7 @@ import { agentVersion } from "../agent-version.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, type Config, loadConfig } from "../config.js";
-import { durationOption } from "../duration.js";
+import { durationOption, formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { removeConversation } from "../home/conversations.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
@@ -275,7 +275,9 @@ export async function agentsCheckCommand(
   options: { json?: boolean; timeout?: string },
 ): Promise<number> {
   const entry = requireAgent(agent);
-  const timeoutMs = durationOption("--timeout", options.timeout) ?? CHECK_TIMEOUT_MS;
+  const timeoutMs =
+    durationOption("--timeout", options.timeout, { byDefault: formatDuration(CHECK_TIMEOUT_MS) }) ??
+    CHECK_TIMEOUT_MS;
   const { config } = loadConfig(io.env);
   // Loaded only here: the turn runner and its parsers are not needed by `agents status`.
   const { runTurn } = await import("../turn/run.js");

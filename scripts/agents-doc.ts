@@ -112,6 +112,49 @@ function retriesRow(entry: AdapterDescriptor): string {
   return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
 }
 
+/** Where a CLI keeps its transcripts, relative to its agent home, as far as the row knows. */
+function transcripts(entry: AdapterDescriptor): string {
+  if (entry.conversationFiles !== null)
+    return code(`${entry.conversationFiles.dir}/…/*.${entry.conversationFiles.extension}`);
+  if (entry.resume.kind === "supported" && entry.resume.sessionPath !== undefined)
+    return `${code(`${entry.resume.sessionPath.replace("{session}", "<session>")}/`)} (a folder per session)`;
+  return "not known to scv";
+}
+
+function ownVariables(entry: AdapterDescriptor): string {
+  if (entry.homeEnvironment.length === 0) return "— (`HOME`, `XDG_*`)";
+  return entry.homeEnvironment
+    .map(([name, dir]) => `${code(name)} = ${dir === "" ? "the agent home itself" : code(dir)}`)
+    .join(", ");
+}
+
+export const AGENT_FILES_START = "<!-- agent-files: generated from src/adapters.ts by `npm run docs` -->";
+export const AGENT_FILES_END = "<!-- /agent-files -->";
+
+/** The README's table of each CLI's own files inside its agent home, between its markers. */
+export function renderAgentFiles(): string {
+  const header = ["agent", "its home variables", "its settings file", "its transcripts"];
+  return [
+    AGENT_FILES_START,
+    `| ${header.join(" | ")} |`,
+    `| ${header.map(() => "---").join(" | ")} |`,
+    ...ADAPTERS.map((entry) => {
+      const settings = `${code(entry.ownConfig.file)}${entry.ownConfig.signsIn ? " (a provider and its key there sign it in)" : ""}`;
+      const cells = [code(entry.name), ownVariables(entry), settings, transcripts(entry)];
+      return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
+    }),
+    AGENT_FILES_END,
+  ].join("\n");
+}
+
+/** `readme` with its agent-files table replaced by today's. */
+export function withAgentFiles(readme: string): string {
+  const start = readme.indexOf(AGENT_FILES_START);
+  const end = readme.indexOf(AGENT_FILES_END);
+  if (start === -1 || end < start) throw new Error("README.md has no agent-files markers");
+  return readme.slice(0, start) + renderAgentFiles() + readme.slice(end + AGENT_FILES_END.length);
+}
+
 export function renderAgentsDoc(): string {
   const header = [
     "agent",

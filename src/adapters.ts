@@ -183,7 +183,8 @@ export type Resume =
       idPattern: RegExp;
       /** Where the CLI keeps a session it started under scv's id (relative to the agent home,
        * `{session}` for the id), for a CLI whose stream names the session only at its end: after a
-       * stopped turn, its presence shows that there is a session to continue. */
+       * stopped turn, its presence shows that there is a session to continue. Where the row names
+       * no `conversationFiles`, it is also the folder `conversations rm --transcript` removes whole. */
       sessionPath?: string;
     };
 
@@ -236,6 +237,15 @@ export type ModeReport =
   /** Nothing scv reads. */
   | { kind: "none" };
 
+/** The CLI's own settings file. */
+export interface OwnConfig {
+  /** Relative to the agent home. */
+  readonly file: string;
+  /** A model provider and its key set there by hand sign the CLI in, instead of its own sign-in
+   * (named as a way to sign in when that cannot run). */
+  readonly signsIn: boolean;
+}
+
 /** Whether the row was checked against the published CLI. */
 /** How the CLI's own retries of a failed model request (a rate limit, an overloaded or unreachable
  * API) are bounded. `env`: one variable, which scv sets from `[agents.<name>] max_retries`; `config`:
@@ -282,13 +292,17 @@ export interface AdapterDescriptor {
   /** Under policy `auto`: the CLI's own switches that turn off approval prompts and sandbox. */
   readonly fullPermissionArgs: readonly string[];
   readonly fullPermissionEnvironment?: readonly EnvPair[];
+  /** The variable with which a CLI that refuses its full-permission mode to root is told it runs in
+   * a sandbox (a container or VM) and grants it after all. scv never sets it; the hint after such a
+   * refusal names it, for the user to set in the agent's config `env` or with `--env`. */
+  readonly rootSandboxEnvironment?: EnvPair;
   readonly modeReport: ModeReport;
   /** Per-user install directories searched before `PATH`, relative to the user's home. */
   readonly searchDirs: readonly string[];
   readonly login: Login;
-  /** The CLI's own config file, relative to the agent home, where a provider and its key may be set
-   * by hand instead of signing in (named when its sign-in cannot run). */
-  readonly configFile?: string;
+  /** The CLI's own settings file inside the agent home (the README's table of each CLI's files is
+   * generated from it): where its settings go, such as a custom endpoint or MCP servers. */
+  readonly ownConfig: OwnConfig;
   /** Variables that point the CLI at a model provider of the user's own (bring your own key), given
    * in `[agents.<name>.env]` of scv's config or `--env`: with `endpoint` set there, the CLI signs in
    * with `key`, and a refused sign-in is that key's, not the CLI's own sign-in's. */
@@ -406,8 +420,12 @@ const CLAUDE_BASE = {
     "CLAUDE_CODE_USE_VERTEX",
   ],
   fullPermissionArgs: ["--permission-mode", "bypassPermissions"],
+  // Lab (2.1.332): as uid 0 it exits "--dangerously-skip-permissions cannot be used with root/sudo
+  // privileges" under bypassPermissions unless IS_SANDBOX is "1".
+  rootSandboxEnvironment: ["IS_SANDBOX", "1"],
   modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".claude/settings.json" },
   searchDirs: [".claude/local", ".npm-global/bin"],
+  ownConfig: { file: ".claude/settings.json", signsIn: false },
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
   resume: RESUME_BY_SESSION_ID,
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
@@ -495,6 +513,8 @@ export const ADAPTERS = [
       settings: "config.toml",
       settingKey: "sandbox_mode",
     },
+    // CODEX_HOME is the agent home itself.
+    ownConfig: { file: "config.toml", signsIn: false },
     searchDirs: [".npm-global/bin"],
     // Lab: it waits for the browser's redirect to localhost:1455; `--device-auth` shows a code instead.
     login: {
@@ -561,6 +581,8 @@ export const ADAPTERS = [
     // Web search is on unless `--disable-web-search` is passed.
     fullPermissionArgs: ["--always-approve"],
     modeReport: { kind: "none" },
+    // The seed's: its profiles live in config.toml under GROK_HOME.
+    ownConfig: { file: ".grok/config.toml", signsIn: false },
     searchDirs: [".grok/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "stored", store: { kind: "grok", auth: ".grok/auth.json", config: ".grok/config.toml" } },
@@ -603,6 +625,8 @@ export const ADAPTERS = [
     // Bypasses its file sandbox and sets its approval policy to `never`.
     fullPermissionEnvironment: [["DSH_PERMISSION_MODE", "danger-full-access"]],
     modeReport: { kind: "none" },
+    // Its published docs: `$DSH_HOME/settings.yaml` (providers, models) beside .credentials.yaml.
+    ownConfig: { file: ".dsh/settings.yaml", signsIn: false },
     searchDirs: [],
     login: { kind: "api-key", store: DSH_STORE },
     status: { kind: "stored", store: DSH_STORE },
@@ -650,6 +674,8 @@ export const ADAPTERS = [
     // pi has no approval prompts or sandbox.
     fullPermissionArgs: [],
     modeReport: { kind: "none" },
+    // Checked in its code (getSettingsPath); custom providers and their keys go in models.json beside it.
+    ownConfig: { file: ".pi/agent/settings.json", signsIn: false },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login and choose a provider, then /quit" },
     status: { kind: "stored", store: PI_STORE },
@@ -708,6 +734,7 @@ export const ADAPTERS = [
     ],
     fullPermissionArgs: ["--yolo"],
     modeReport: { kind: "none" },
+    ownConfig: { file: ".gemini/settings.json", signsIn: false },
     searchDirs: [".npm-global/bin"],
     login: {
       kind: "interactive",
@@ -763,6 +790,7 @@ export const ADAPTERS = [
     removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
     fullPermissionArgs: ["--yolo"],
     modeReport: { kind: "none" },
+    ownConfig: { file: ".qwen/settings.json", signsIn: false },
     searchDirs: [".npm-global/bin"],
     login: {
       kind: "interactive",
@@ -821,11 +849,11 @@ export const ADAPTERS = [
     // Today's `run --auto` approves what is not explicitly denied (the seed had no switch).
     fullPermissionArgs: ["--auto"],
     modeReport: { kind: "none" },
+    ownConfig: { file: ".config/opencode/opencode.json", signsIn: true },
     searchDirs: [".opencode/bin", ".npm-global/bin"],
     // Lab: both ask at the terminal (which provider, then its key); the lab's recipe writes a
     // provider and its key into its config instead.
     login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
-    configFile: ".config/opencode/opencode.json",
     status: { kind: "unchecked" },
     logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
     // Today's CLI has `run --format json` (the seed read text).
@@ -882,6 +910,8 @@ export const ADAPTERS = [
     // Without it a prompt run denies every tool that needs approval.
     fullPermissionArgs: ["--allow-all-tools"],
     modeReport: { kind: "none" },
+    // Checked in its code: user settings in $COPILOT_HOME/settings.json (MCP servers in mcp-config.json).
+    ownConfig: { file: ".copilot/settings.json", signsIn: false },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login, then /exit" },
     // Its README: COPILOT_PROVIDER_BASE_URL and COPILOT_PROVIDER_API_KEY select bring-your-own-key
@@ -899,7 +929,8 @@ export const ADAPTERS = [
       sessionPath: ".copilot/session-state/{session}",
     },
     // Lab: a folder per session, `.copilot/session-state/<id>/`, holding events.jsonl beside
-    // workspace.yaml, checkpoints and locks; removing only the .jsonl would leave half a session.
+    // workspace.yaml, checkpoints and locks; removing only the .jsonl would leave half a session, so
+    // `conversations rm --transcript` removes the whole folder (`sessionPath`), and gc leaves them.
     conversationFiles: null,
     credentialFiles: [],
     retries: { kind: "none", note: "none: 5 retries honouring retry-after, 8-15 s" },
@@ -927,6 +958,8 @@ export const ADAPTERS = [
     // Runs commands without asking.
     fullPermissionArgs: ["--force"],
     modeReport: { kind: "none" },
+    // Its docs: $XDG_CONFIG_HOME/cursor/cli-config.json on Linux when XDG_CONFIG_HOME is set, as scv sets it.
+    ownConfig: { file: ".config/cursor/cli-config.json", signsIn: false },
     searchDirs: [".cursor/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
@@ -969,6 +1002,8 @@ export const ADAPTERS = [
     // Accepted though not in `--help`; the documented form is `"amp.dangerouslyAllowAll": true`.
     fullPermissionArgs: ["--dangerously-allow-all"],
     modeReport: { kind: "none" },
+    // Its help text: ~/.config/amp/settings.json, keys prefixed "amp.".
+    ownConfig: { file: ".config/amp/settings.json", signsIn: false },
     searchDirs: [".amp/bin", ".npm-global/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
@@ -1005,6 +1040,8 @@ export const ADAPTERS = [
     removedEnvironment: ["KIMI_*", "MOONSHOT_*"],
     fullPermissionArgs: [],
     modeReport: { kind: "none" },
+    // Its docs: ~/.kimi-code/config.toml (providers, models and keys).
+    ownConfig: { file: ".kimi-code/config.toml", signsIn: false },
     searchDirs: [".kimi-code/bin"],
     login: {
       kind: "interactive",

@@ -56,21 +56,27 @@ export function formatDuration(ms: number): string {
   return parts.join("");
 }
 
-/** A duration option or variable; `allowZero` for a wait that may be none (`SCV_LOCK_WAIT=0`). */
+/** What a duration option takes, for the line that refuses one. */
+const WAITABLE = "a positive duration, e.g. 90s, 20m, 1h (at most 24d)";
+
+/** A duration option or variable; `allowZero` for a wait that may be none (`SCV_LOCK_WAIT=0`),
+ * `byDefault` for one that has a limit when left out (`agents check`: 3m), not none. */
 export function durationOption(
   flag: string,
   text: string | undefined,
-  { allowZero = false } = {},
+  { allowZero = false, byDefault }: { allowZero?: boolean; byDefault?: string } = {},
 ): number | undefined {
   if (text === undefined) return undefined;
   const ms = parseDuration(text);
-  if (ms === undefined || (ms === 0 && !allowZero) || ms < 0) {
-    throw new ScvError("USAGE", `${flag} '${text}' is not a duration — write it like 90s, 20m or 1h30m`);
+  const takes = allowZero ? `0 or ${WAITABLE}` : WAITABLE;
+  if (ms === undefined) throw new ScvError("USAGE", `${flag} '${text}' is not a duration — write ${takes}`);
+  if (ms === 0 && !allowZero) {
+    throw new ScvError("USAGE", `${flag} '${text}' is no time at all — write ${takes}`);
   }
   if (ms > LONGEST_WAIT_MS) {
     throw new ScvError(
       "USAGE",
-      `${flag} '${text}' is longer than scv can wait — write at most 24d, or leave it out for no limit`,
+      `${flag} '${text}' is longer than scv can wait — write at most 24d, or leave it out for ${byDefault ?? "no limit"}`,
     );
   }
   return ms;

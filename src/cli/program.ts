@@ -36,7 +36,7 @@ export function buildProgram(io: CliIo): Command {
     .exitOverride();
 
   // Its options are commands/delegate.ts's DelegateOptions, as commander names them.
-  program
+  const delegate = program
     .command("delegate")
     .description("run one turn of one or more agents: scv delegate <agent>… <prompt | ->")
     .argument("<agent-and-prompt...>", "agent[:model][/effort]… then the prompt ('-' reads stdin)")
@@ -54,6 +54,7 @@ export function buildProgram(io: CliIo): Command {
     .option("--background", "start the turn detached and print its handle")
     .option("--env <NAME=value>", "extra variable for the agent (repeatable)", collect)
     .action(lazy(io, async () => (await import("../commands/delegate.js")).delegateCommand));
+  TAKES_A_PROMPT.add(delegate);
 
   const agents = program
     .command("agents")
@@ -242,6 +243,33 @@ function defaultToList(
     });
 }
 
+/** The commands whose last operand is a prompt, which a user may begin with a dash. */
+const TAKES_A_PROMPT = new WeakSet<Command>();
+
+/** Prompts longer than this are not echoed back whole: the line stays one readable line. */
+const ECHOED_PROMPT_CHARS = 60;
+
+/** For an "option" with a space in it — prompt text commander took for an option — the line that
+ * says so and the command line that passes it as the prompt: after `--`, behind the agents given. */
+function promptTakenForOption(command: Command, path: string, text: string): string | undefined {
+  if (!TAKES_A_PROMPT.has(command)) return undefined;
+  const option = /^error: unknown option '(.*)'\s*$/s.exec(text)?.[1];
+  if (option === undefined || !/\s/.test(option)) return undefined;
+  const index = command.args.indexOf(option);
+  const conversation: unknown = command.opts().continue;
+  const agents =
+    index > 0
+      ? command.args.slice(0, index).join(" ")
+      : typeof conversation === "string"
+        ? `-c ${conversation}`
+        : "<agent>";
+  // A long or multi-line prompt, or one that may carry a value (`--key=…`), shows its first word.
+  const echoed = option.length <= ECHOED_PROMPT_CHARS && !/[\n\r=]/.test(option) && redact(option) === option;
+  const shown = echoed ? option : `${redact(option.split(/[\s=]/)[0] ?? "")} …`;
+  const prompt = echoed ? `'${option.replaceAll("'", "'\\''")}'` : "'<prompt>'";
+  return `scv: unknown option '${shown}' — put the prompt after --: ${path} ${agents} -- ${prompt}\n`;
+}
+
 /** Commander's usage errors as scv's one line: what is wrong (with its suggestion, which commander
  * puts on a line of its own), then where the command's options are listed. Each command gets its
  * own, so that the line names that command's help. */
@@ -258,7 +286,7 @@ function oneLineErrors(command: Command, path = "scv"): void {
           .replace(/\s*\n\s*/g, " ")
           .replace(/'(--?[^'=\s]+)=[^']*'/g, `'$1=${REDACTED}'`),
       );
-      write(`scv: ${what} — see: ${path} --help\n`);
+      write(promptTakenForOption(command, path, text) ?? `scv: ${what} — see: ${path} --help\n`);
     },
   });
   for (const sub of command.commands) oneLineErrors(sub, `${path} ${sub.name()}`);

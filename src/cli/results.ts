@@ -37,10 +37,16 @@ export function print(io: CliIo, result: TurnResult, options: ResultOptions): vo
   // in --json they are the `notes` field.
   if (!options.quiet && !options.json && !options.events)
     for (const note of result.notes) io.stderr.write(`scv: note: ${visibleLine(note)}\n`);
-  if (!options.quiet && result.conversation !== null && result.session !== null) {
-    io.stderr.write(
-      `conversation: ${result.conversation} — continue with: scv delegate -c ${result.conversation} "…"\n`,
-    );
+  if (result.conversation !== null && result.session !== null) {
+    // -q keeps the handle, the one thing stderr carries that a user needs to go on; in --json and
+    // --events it is in the result on stdout.
+    if (!options.quiet) {
+      io.stderr.write(
+        `conversation: ${result.conversation} — continue with: scv delegate -c ${result.conversation} "…"\n`,
+      );
+    } else if (!options.json && !options.events) {
+      io.stderr.write(`conversation: ${result.conversation}\n`);
+    }
   }
 }
 

@@ -61,6 +61,17 @@ export async function listAgents(env: NodeJS.ProcessEnv): Promise<AgentListing[]
   );
 }
 
+/** The listing's columns (the README explains each). */
+export const LIST_COLUMNS = [
+  "AGENT",
+  "PRODUCT",
+  "INSTALLED",
+  "VERSION",
+  "RESUME",
+  "STRUCTURED",
+  "ACP",
+] as const;
+
 export async function agentsListCommand(io: CliIo, options: { json?: boolean }): Promise<number> {
   const listings = await listAgents(io.env);
   if (options.json) {
@@ -70,7 +81,7 @@ export async function agentsListCommand(io: CliIo, options: { json?: boolean }):
   const yes = (flag: boolean) => (flag ? "yes" : "-");
   io.stdout.write(
     renderTable(
-      ["AGENT", "PRODUCT", "INSTALLED", "VERSION", "RESUME", "STRUCTURED", "ACP"],
+      [...LIST_COLUMNS],
       listings.map((row) => [
         row.name,
         row.product,

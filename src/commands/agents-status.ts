@@ -11,7 +11,7 @@ import { agentVersion } from "../agent-version.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, type Config, loadConfig } from "../config.js";
-import { durationOption } from "../duration.js";
+import { durationOption, formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { removeConversation } from "../home/conversations.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
@@ -20,6 +20,7 @@ import { runBounded } from "../os/bounded.js";
 import { handlingSignals } from "../os/groups.js";
 import { agentEnvironment } from "../transport/env.js";
 import { failureLine } from "../turn/outcome.js";
+import { apiKeyStoreOf } from "./own-sign-in.js";
 import { renderTable } from "./table.js";
 
 /** A CLI's own status check only reads a file or two (the lab: 0.1–0.4 s). */
@@ -134,7 +135,11 @@ export async function signInState(
     }
     case "stored":
       return inspectStore(status.store, home);
-    case "unchecked":
+    case "unchecked": {
+      // The CLI cannot be asked, but a key `login --with-api-key` wrote in scv's store of it is a
+      // sign-in all the same (Gemini CLI's `.gemini/.env`, Qwen Code's settings).
+      const byKey = await storedKey(entry, home);
+      if (byKey !== undefined) return byKey;
       return {
         state: "unknown",
         detail:
@@ -142,9 +147,23 @@ export async function signInState(
             ? "not installed"
             : `installed; sign-in not checkable — \`scv agents check ${entry.name}\` tries a real call`,
       };
+    }
     default:
       return unreachable(status);
   }
+}
+
+/** Signed in by key, when the row's `--with-api-key` store holds one; otherwise nothing is known. */
+async function storedKey(
+  entry: AdapterDescriptor,
+  home: string,
+): Promise<{ state: SignInState; detail: string } | undefined> {
+  const store = apiKeyStoreOf(entry.login);
+  if (store === undefined || !existsSync(home)) return undefined;
+  const inspection = await inspectStore(store, home);
+  return inspection.state === "signed-in"
+    ? { state: "signed-in", detail: `signed in by key: ${inspection.detail}` }
+    : undefined;
 }
 
 export async function statusRow(
@@ -173,7 +192,8 @@ export async function statusRow(
     version,
     state: signIn.state,
     detail: signIn.detail,
-    source: entry.status.kind,
+    // An unchecked row signed in by its key store was known by that store.
+    source: entry.status.kind === "unchecked" && signIn.state === "signed-in" ? "stored" : entry.status.kind,
   };
 }
 
@@ -216,7 +236,7 @@ export async function agentsStatusCommand(
           row.path ?? "not installed",
           row.version ?? "-",
           STATE_LABEL[row.state],
-          sourceLabel(entries[index] as AdapterDescriptor),
+          row.source === "stored" ? "its key store" : sourceLabel(entries[index] as AdapterDescriptor),
           row.detail,
         ]),
       ),
@@ -255,7 +275,9 @@ export async function agentsCheckCommand(
   options: { json?: boolean; timeout?: string },
 ): Promise<number> {
   const entry = requireAgent(agent);
-  const timeoutMs = durationOption("--timeout", options.timeout) ?? CHECK_TIMEOUT_MS;
+  const timeoutMs =
+    durationOption("--timeout", options.timeout, { byDefault: formatDuration(CHECK_TIMEOUT_MS) }) ??
+    CHECK_TIMEOUT_MS;
   const { config } = loadConfig(io.env);
   // Loaded only here: the turn runner and its parsers are not needed by `agents status`.
   const { runTurn } = await import("../turn/run.js");

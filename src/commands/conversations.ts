@@ -126,14 +126,25 @@ function removeSessionTranscripts(io: CliIo, record: ConversationRecord): number
   const search = findTranscripts(entry, record.sessionId, io.env);
   if (search.kind === "unknown") throw new ScvError("USAGE", `${search.reason} — ${without}`);
   const files = search.items.filter((item) => item.kind === "transcript");
-  if (files.length === 0) {
+  if (search.folder ? search.items.length === 0 : files.length === 0) {
     io.stderr.write(`scv: no transcript of session ${record.sessionId} under ${search.dir}\n`);
     return EXIT.ok;
   }
   const result = removeTranscripts(entry, search.items, io.env);
-  for (const item of result.removed) {
-    if (item.kind === "transcript")
-      io.stderr.write(`scv: removed transcript ${item.path} (${formatBytes(item.bytes)})\n`);
+  if (search.folder) {
+    // The session's folder, one line for all its files: a CLI keeps many small ones there.
+    if (result.removed.some((item) => item.path === search.dir)) {
+      const bytes = result.removed.reduce((sum, item) => sum + item.bytes, 0);
+      const count = result.removed.filter((item) => item.kind === "transcript").length;
+      io.stderr.write(
+        `scv: removed transcript folder ${search.dir} (${count} ${count === 1 ? "file" : "files"}, ${formatBytes(bytes)})\n`,
+      );
+    }
+  } else {
+    for (const item of result.removed) {
+      if (item.kind === "transcript")
+        io.stderr.write(`scv: removed transcript ${item.path} (${formatBytes(item.bytes)})\n`);
+    }
   }
   for (const note of result.kept) io.stderr.write(`scv: left ${note.path} — ${note.reason}\n`);
   for (const note of result.failed) {

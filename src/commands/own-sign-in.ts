@@ -91,8 +91,10 @@ export function otherWays(entry: AdapterDescriptor, env: NodeJS.ProcessEnv): str
       `copy your own ${files.map((file) => `~/${file.from}`).join(", ")}: scv agents login ${name} --import`,
     );
   }
-  if (entry.configFile !== undefined) {
-    ways.push(`set a provider and its key in its config, ${join(agentHome(name, env), entry.configFile)}`);
+  if (entry.ownConfig.signsIn) {
+    ways.push(
+      `set a provider and its key in its config, ${join(agentHome(name, env), entry.ownConfig.file)}`,
+    );
   }
   return ways;
 }

@@ -116,7 +116,7 @@ export function describeFailure(
         case "root-refused":
           return [
             `${name} refused its full-permission mode as root${why ? `: ${why}` : ""}`,
-            "run scv as a non-root user, or use --policy default",
+            rootRefusalHint(plan),
           ];
         default:
           return [`${name} failed${why ? `: ${why}` : ""}`, `check it with: scv agents check ${name}`];
@@ -132,6 +132,15 @@ function waitingOn(retry: RetryEvent): string {
   if (retry.kind === "rate-limit")
     return `while waiting on a rate limit${retry.status === undefined ? "" : ` (${retry.status})`}`;
   return `while waiting to retry: ${firstLine(retry.message) ?? "an error"}`;
+}
+
+/** What to do about a full-permission mode refused to root: another user, the default policy, or —
+ * where the row names the variable that declares a sandbox — that variable, set by the user. */
+function rootRefusalHint(plan: TurnPlan): string {
+  const { name, rootSandboxEnvironment: sandbox } = plan.entry;
+  if (sandbox === undefined) return "run scv as a non-root user, or use --policy default";
+  const [variable, value] = sandbox;
+  return `run scv as a non-root user, use --policy default, or inside a container or VM set ${variable}=${value} for it (--env ${variable}=${value}, or [agents.${name}.env] in scv's config)`;
 }
 
 /** What to do about a refused sign-in: sign in again, unless the turn pointed the CLI at a provider

@@ -92,9 +92,53 @@ describe("scv delegate's command line", () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/^scv: unknown option '--api-key=.*' — see: scv delegate --help\n$/);
     expect(stderr).not.toContain("CANARY");
+    expect(await run(["-x", "claude", "hi"])).toEqual([
+      2,
+      "scv: unknown option '-x' — see: scv delegate --help\n",
+    ]);
     expect(await run(["--policy", "yolo", "claude", "hi"])).toEqual([
       2,
       "scv: option '--policy <mode>' argument 'yolo' is invalid. Allowed choices are auto, default. — see: scv delegate --help\n",
     ]);
+  });
+
+  it("takes an option with a space in it for the prompt it is, and says to put it after --", async () => {
+    const run = async (args: readonly string[]) => {
+      const each = memoryIo();
+      const code = await runProgram(["delegate", ...args], each);
+      return [code, String(each.stderr.read() ?? "")];
+    };
+    const cases: [readonly string[], string][] = [
+      [
+        ["codex", "-x means?"],
+        "scv: unknown option '-x means?' — put the prompt after --: scv delegate codex -- '-x means?'\n",
+      ],
+      [
+        ["-m", "o3", "codex:gpt-5/high", "claude", "--what is this?"],
+        "scv: unknown option '--what is this?' — put the prompt after --: scv delegate codex:gpt-5/high claude -- '--what is this?'\n",
+      ],
+      [
+        ["-c", "codex-k3f9x2", "-it's broken"],
+        "scv: unknown option '-it's broken' — put the prompt after --: scv delegate -c codex-k3f9x2 -- '-it'\\''s broken'\n",
+      ],
+      [
+        ["-ha ha"],
+        "scv: unknown option '-ha ha' — put the prompt after --: scv delegate <agent> -- '-ha ha'\n",
+      ],
+      // Long, multi-line or carrying a value: only its first word is echoed.
+      [
+        ["codex", `-x ${"word ".repeat(20)}`],
+        "scv: unknown option '-x …' — put the prompt after --: scv delegate codex -- '<prompt>'\n",
+      ],
+      [
+        ["codex", "-x\nsecond line"],
+        "scv: unknown option '-x …' — put the prompt after --: scv delegate codex -- '<prompt>'\n",
+      ],
+      [
+        ["codex", "--api-key=CANARY-7f3a and more"],
+        "scv: unknown option '--api-key …' — put the prompt after --: scv delegate codex -- '<prompt>'\n",
+      ],
+    ];
+    for (const [args, line] of cases) expect([args, await run(args)]).toEqual([args, [2, line]]);
   });
 });

@@ -3,7 +3,8 @@
 // transcript of that session), and unknown or malformed handles exit 2 with one line.
 
 import { spawnSync } from "node:child_process";
-import { resolve } from "node:path";
+import { rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type ConversationRecord,
@@ -198,6 +199,70 @@ describe("scv conversations rm", () => {
       ].map((path) => `scv/${path}`),
     );
     expect(home.snapshot()).toEqual(before.filter((path) => !gone.has(path)));
+  });
+
+  describe("with --transcript, for Copilot CLI (a folder per session, the row's sessionPath)", () => {
+    const STATE = "agents/copilot/.copilot/session-state";
+    beforeEach(() => {
+      record({ handle: "copilot-c0p1l0", agent: "copilot", sessionId: uuid(4) }, DAY);
+      home.file(`${STATE}/${uuid(4)}/events.jsonl`, DAY, "x".repeat(200));
+      home.file(`${STATE}/${uuid(4)}/workspace.yaml`, DAY, "cwd: /work/project\n");
+      home.file(`${STATE}/${uuid(4)}/checkpoints/001.md`, DAY, "step\n");
+      home.file(`${STATE}/${uuid(5)}/events.jsonl`, DAY); // another session
+      home.file(`${home.outside}/secret.txt`, DAY, "keep me\n");
+    });
+
+    it("removes the session's whole folder and only it", () => {
+      const before = home.snapshot();
+      const result = scv(["conversations", "rm", "copilot-c0p1l0", "--transcript"], home.env);
+      expect(result).toEqual({
+        code: 0,
+        stdout: "",
+        stderr: `scv: removed transcript folder ${home.scv}/${STATE}/${uuid(4)} (3 files, 224 B)\nscv: removed conversation copilot-c0p1l0\n`,
+      });
+      const session = `scv/${STATE}/${uuid(4)}`;
+      expect(home.snapshot()).toEqual(
+        before.filter(
+          (path) => !path.startsWith(session) && path !== "scv/conversations/copilot-c0p1l0.json",
+        ),
+      );
+    });
+
+    it("never follows a link: one inside stays (and the folders holding it), one in place of the folder is refused", () => {
+      home.symlink(`${STATE}/${uuid(4)}/linked`, home.outside);
+      const inside = scv(["conversations", "rm", "copilot-c0p1l0", "--transcript"], home.env);
+      expect(inside.code).toBe(0);
+      expect(inside.stderr).toBe(
+        `scv: left ${home.scv}/${STATE}/${uuid(4)} — not empty\nscv: removed conversation copilot-c0p1l0\n`,
+      );
+      expect(home.snapshot()).toEqual(
+        expect.arrayContaining([`scv/${STATE}/${uuid(4)}/linked`, "outside/secret.txt"]),
+      );
+      expect(home.snapshot()).not.toContain(`scv/${STATE}/${uuid(4)}/events.jsonl`);
+
+      record({ handle: "copilot-l1nk3d", agent: "copilot", sessionId: uuid(6) }, DAY);
+      home.symlink(`${STATE}/${uuid(6)}`, home.outside);
+      const before = home.snapshot();
+      const swapped = scv(["conversations", "rm", "copilot-l1nk3d", "--transcript"], home.env);
+      expect(swapped.code).toBe(2);
+      expect(swapped.stderr).toBe(
+        `scv: ${home.scv}/${STATE}/${uuid(6)} is a link or not a folder — left alone — run without --transcript to remove only the record\n`,
+      );
+      expect(home.snapshot()).toEqual(before);
+    });
+
+    it("refuses a session-state folder reached through a link", () => {
+      rmSync(join(home.scv, STATE), { recursive: true });
+      home.file(`${home.outside}/state/${uuid(4)}/events.jsonl`, DAY);
+      home.symlink(STATE, `${home.outside}/state`);
+      const before = home.snapshot();
+      const result = scv(["conversations", "rm", "copilot-c0p1l0", "--transcript"], home.env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `scv: ${home.scv}/${STATE} is reached through a symlink or not a folder — left alone — run without --transcript to remove only the record\n`,
+      );
+      expect(home.snapshot()).toEqual(before);
+    });
   });
 
   it("with --transcript refuses, removing nothing, when scv cannot know the agent's transcripts", () => {

@@ -95,14 +95,27 @@ describe("progress", () => {
     expect(json.stderr).toMatch(/^claude \d+s \$ echo step 2$/m);
   });
 
-  it("--quiet prints nothing on stderr for a successful turn", async () => {
+  it("--quiet prints no progress, only the handle to continue with, plainly", async () => {
     await signIn(world, "claude");
     const run = await scv(world, ["delegate", "claude", "--quiet", "Say hi"], {
       env: { FAKE_AGENT_MODE: "tools:3" },
     });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe("MOCK-REPLY-1\n");
-    expect(run.stderr).toBe("");
+    expect(run.stderr).toMatch(/^conversation: claude-[0-9a-z]{6}\n$/);
+    const handle = run.stderr.slice("conversation: ".length).trim();
+    const next = await scv(world, ["delegate", "-q", "-c", handle, "again"], {
+      env: { FAKE_AGENT_MODE: "tools:3" },
+    });
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(next.stderr).toBe(`conversation: ${handle}\n`);
+    // With --json or --events the handle is in the result on stdout: stderr stays empty.
+    for (const flag of ["--json", "--events"]) {
+      const machine = await scv(world, ["delegate", "claude", "-q", flag, "Say hi"], {
+        env: { FAKE_AGENT_MODE: "tools:3" },
+      });
+      expect([flag, machine.stderr]).toEqual([flag, ""]);
+    }
   });
 });
 

@@ -47,6 +47,19 @@ describe("exit codes", () => {
     expect(run.stderr).toMatch(/^try instead: /m);
   });
 
+  it("1 when Claude Code refuses its full mode to root, naming the sandbox variable its row gives", async () => {
+    await signIn(world, "claude");
+    const run = await scv(world, ["delegate", "claude", "--policy", "auto", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "fixture:root-bypass-refused" },
+    });
+    expect(run.exitCode).toBe(1);
+    expect(oneLine(run.stderr)).toBe(
+      "scv: claude refused its full-permission mode as root: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons — run scv as a non-root user, use --policy default, or inside a container or VM set IS_SANDBOX=1 for it (--env IS_SANDBOX=1, or [agents.claude.env] in scv's config)",
+    );
+    // scv never sets the variable itself.
+    expect(agentCalls(world).at(-1)?.env.IS_SANDBOX).toBeUndefined();
+  });
+
   it("5 when rate limited, with the wait the CLI suggests, its bracketed message whole", async () => {
     const run = await scv(world, ["delegate", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "fixture:rate-limit" },
@@ -92,7 +105,12 @@ describe("exit codes", () => {
       [
         "a bad time limit",
         ["delegate", "codex", "--timeout", "soon", "hi"],
-        "scv: --timeout 'soon' is not a duration — write it like 90s, 20m or 1h30m",
+        "scv: --timeout 'soon' is not a duration — write a positive duration, e.g. 90s, 20m, 1h (at most 24d)",
+      ],
+      [
+        "a time limit of no time: says what a limit is",
+        ["delegate", "codex", "--timeout", "0s", "hi"],
+        "scv: --timeout '0s' is no time at all — write a positive duration, e.g. 90s, 20m, 1h (at most 24d)",
       ],
       [
         "a time limit no timer can wait (a Node timer fires at once past 2^31 ms)",
@@ -236,6 +254,16 @@ describe("exit codes", () => {
     expect(run.exitCode).toBe(4);
     expect(oneLine(run.stderr)).toMatch(
       /^scv: claude failed to authenticate: .+ — run: scv agents login claude$/,
+    );
+  });
+
+  it("4 when Gemini CLI's API refuses its key: one readable line, not the response's JSON", async () => {
+    const run = await scv(world, ["delegate", "gemini", "hi"], {
+      env: { FAKE_AGENT_MODE: "fixture:auth-fail" },
+    });
+    expect(run.exitCode).toBe(4);
+    expect(oneLine(run.stderr)).toBe(
+      "scv: gemini failed to authenticate: API key not valid. Please pass a valid API key. (mock) (401 UNAUTHENTICATED) — run: scv agents login gemini",
     );
   });
 

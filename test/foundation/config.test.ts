@@ -4,7 +4,13 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { agentSettings, loadConfig, parseConfig } from "../../src/config.js";
-import { formatDuration, isWaitable, LONGEST_WAIT_MS, parseDuration } from "../../src/duration.js";
+import {
+  durationOption,
+  formatDuration,
+  isWaitable,
+  LONGEST_WAIT_MS,
+  parseDuration,
+} from "../../src/duration.js";
 import { ScvError } from "../../src/errors.js";
 import { agentHome, configPath, scvHome } from "../../src/home/paths.js";
 
@@ -232,6 +238,30 @@ describe("durations", () => {
     expect(isWaitable(parseDuration("25d"))).toBe(false);
     expect(isWaitable(parseDuration("0s"))).toBe(false);
     expect(isWaitable(undefined)).toBe(false);
+  });
+
+  it("refuses a bad option in one line that says what a duration is", () => {
+    const refusal = (text: string, options?: Parameters<typeof durationOption>[2]) => {
+      try {
+        durationOption("--timeout", text, options);
+      } catch (error) {
+        expect((error as ScvError).exitCode).toBe(2);
+        return (error as ScvError).message;
+      }
+      return "accepted";
+    };
+    const what = "a positive duration, e.g. 90s, 20m, 1h (at most 24d)";
+    expect(refusal("soon")).toBe(`--timeout 'soon' is not a duration — write ${what}`);
+    expect(refusal("0s")).toBe(`--timeout '0s' is no time at all — write ${what}`);
+    expect(refusal("0", { allowZero: true })).toBe("accepted");
+    expect(refusal("x", { allowZero: true })).toBe(`--timeout 'x' is not a duration — write 0 or ${what}`);
+    expect(refusal("30d")).toBe(
+      "--timeout '30d' is longer than scv can wait — write at most 24d, or leave it out for no limit",
+    );
+    // Where leaving it out means a default limit, the line says that one.
+    expect(refusal("30d", { byDefault: "3m" })).toBe(
+      "--timeout '30d' is longer than scv can wait — write at most 24d, or leave it out for 3m",
+    );
   });
 
   it("formats for messages", () => {

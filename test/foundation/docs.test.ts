@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { renderAgentsDoc } from "../../scripts/agents-doc.js";
+import { renderAgentFiles, renderAgentsDoc } from "../../scripts/agents-doc.js";
 import { renderMcpDoc } from "../../scripts/mcp-doc.js";
 import { ADAPTERS } from "../../src/adapters.js";
+import { LIST_COLUMNS } from "../../src/commands/agents-list.js";
 import { EXIT } from "../../src/errors.js";
 
 describe("docs/agents.md", () => {
@@ -23,6 +24,25 @@ describe("docs/mcp.md", () => {
 });
 
 describe("README", () => {
+  const readme = readFileSync("README.md", "utf8");
+
+  it("has the table of each CLI's files in its home as the rows give them (run `npm run docs` when this fails)", () => {
+    expect(readme).toContain(renderAgentFiles());
+  });
+
+  it("lists every agent in that table, with its settings file", () => {
+    const table = renderAgentFiles();
+    for (const entry of ADAPTERS) {
+      expect(table).toMatch(new RegExp(`^\\| \`${entry.name}\` \\| .* \\| \`${entry.ownConfig.file}\``, "m"));
+    }
+    expect(table.split("\n").filter((line) => line.startsWith("| `"))).toHaveLength(ADAPTERS.length);
+  });
+
+  it("explains every column of scv agents list, and --env", () => {
+    for (const column of LIST_COLUMNS) expect(readme).toContain(`\`${column}\``);
+    expect(readme).toMatch(/^\s+--env <NAME=value>\s+\S/m);
+  });
+
   it("documents every exit code scv uses in its exit-code table", () => {
     const readme = readFileSync("README.md", "utf8");
     const table = readme.slice(

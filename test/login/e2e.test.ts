@@ -600,6 +600,33 @@ describe("gemini and qwen: --with-api-key into the files the lab's recipes use",
     });
     expect(mode(settings)).toBe(0o600);
   });
+
+  it("status: an unchecked row whose key store holds the key scv wrote is signed in, by key", () => {
+    const unchecked = (agent: string) => JSON.parse(scv(["agents", "status", agent, "--json"]).stdout);
+    // Before: nothing scv can tell (and not installed here).
+    expect(unchecked("gemini")).toMatchObject({ state: "unknown", source: "unchecked" });
+    for (const [agent, file] of [
+      ["gemini", ".gemini/.env"],
+      ["qwen", ".qwen/settings.json"],
+    ] as const) {
+      expect(scv(["agents", "login", agent, "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+      const json = scv(["agents", "status", agent, "--json"]);
+      expectNoSecret(json);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        state: "signed-in",
+        source: "stored",
+        detail: `signed in by key: API key in ${file}`,
+      });
+      const table = scv(["agents", "status"]);
+      expectNoSecret(table);
+      expect(table.stdout).toMatch(
+        new RegExp(`^${agent}\\s+not installed\\s+-\\s+yes\\s+its key store\\s+signed in by key`, "m"),
+      );
+      // Removed again by logout: back to what scv cannot tell.
+      expect(scv(["agents", "logout", agent]).code).toBe(0);
+      expect(unchecked(agent)).toMatchObject({ state: "unknown", source: "unchecked" });
+    }
+  });
 });
 
 describe("gemini and qwen: logout removes the key scv stored, with no CLI and no terminal", () => {

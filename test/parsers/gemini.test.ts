@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { readableApiError } from "../../src/parsers/gemini-stream-json.js";
 import { PrettyObjectAssembler } from "../../src/parsers/pretty-object.js";
 import { jsonLines, parse, runFixture } from "./run.js";
 
@@ -114,5 +115,24 @@ describe("gemini-stream-json traps", () => {
     const stream = jsonLines(INIT, assistant("partial"), { type: "result", status: "error" });
     const { turn } = parse("gemini-stream-json", stream, { exitCode: 1 });
     expect([turn.status, turn.failure?.message]).toEqual(["failed", "Gemini reported an error"]);
+  });
+
+  it("reads an API error passed on as the response's JSON as one readable line (its 401)", () => {
+    const { turn } = runFixture("gemini-stream-json", "gemini", "auth-fail");
+    expect(turn.failure).toEqual({
+      kind: "auth",
+      message: "API key not valid. Please pass a valid API key. (mock) (401 UNAUTHENTICATED)",
+    });
+    const cases: [string, string][] = [
+      ['[API Error: {"error":{"code":403,"message":"Forbidden"}}]', "Forbidden (403)"],
+      ['[API Error: {"error":{"message":"no code"}}]', "no code"],
+      // Anything else stays as it came.
+      ["[API Error: You exceeded your current quota]", "[API Error: You exceeded your current quota]"],
+      ['[API Error: {"error":"flat"}]', '[API Error: {"error":"flat"}]'],
+      ['[API Error: {"error":{"code":500}}]', '[API Error: {"error":{"code":500}}]'],
+      ["[API Error: {not json}]", "[API Error: {not json}]"],
+      ['{"error":{"message":"bare"}}', '{"error":{"message":"bare"}}'],
+    ];
+    for (const [raw, readable] of cases) expect([raw, readableApiError(raw)]).toEqual([raw, readable]);
   });
 });

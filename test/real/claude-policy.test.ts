@@ -130,7 +130,7 @@ describe.skipIf(BIN === undefined || profile === undefined)(
           expect(refused.code, describeRun(refused)).toBe(1);
           expect(JSON.parse(refused.stdout)).toMatchObject({
             status: "failed",
-            hint: "run scv as a non-root user, or use --policy default",
+            hint: "run scv as a non-root user, use --policy default, or inside a container or VM set IS_SANDBOX=1 for it (--env IS_SANDBOX=1, or [agents.claude.env] in scv's config)",
           });
           expect(refused.stderr).toContain("refused its full-permission mode as root");
           expect(

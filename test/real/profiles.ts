@@ -61,9 +61,9 @@ export const PROFILES: readonly Profile[] = [
   {
     cli: "gemini",
     signIn: "api-key",
-    // The row's status is "unchecked": scv cannot tell without a real call (`scv agents check`).
-    // Its logout removes the key scv stored; the status stays "unknown" (unchecked).
-    status: { before: "unknown", after: "unknown", afterLogout: "unknown" },
+    // The row's status is "unchecked": scv cannot tell without a real call (`scv agents check`),
+    // except that the key `login --with-api-key` stored signs it in; logout removes that key.
+    status: { before: "unknown", after: "signed-in", afterLogout: "unknown" },
     // general.maxAttempts = 1: Gemini gives up on the first 429.
     rateLimit: { exits: [5], timeout: "60s" },
     usage: true,
@@ -72,7 +72,7 @@ export const PROFILES: readonly Profile[] = [
   {
     cli: "qwen",
     signIn: "api-key",
-    status: { before: "unknown", after: "unknown", afterLogout: "unknown" },
+    status: { before: "unknown", after: "signed-in", afterLogout: "unknown" },
     // maxRetries 0 still leaves qwen's fixed inner loop of 7 quick attempts (10–30 s), then exit 5.
     rateLimit: { exits: [5], timeout: "90s" },
     usage: true,

@@ -280,6 +280,9 @@ export interface AdapterDescriptor {
   /** Effort levels the CLI accepts; empty when it takes none. */
   readonly effortLevels: readonly string[];
   readonly modelHint: string;
+  /** The CLI's model ids may contain `/` (`provider/model`): `agent:a/b` with a `b` that is no effort
+   * level is then read as the model `a/b`; without it, such a spec is refused as a misspelt effort. */
+  readonly modelsMayHaveSlash?: boolean;
   /** Variables pointing the CLI's state into the agent home, as paths relative to it. */
   readonly homeEnvironment: readonly EnvPair[];
   /** Fixed variables for every delegated turn. */
@@ -638,6 +641,7 @@ export const ADAPTERS = [
     effortArgs: ["--thinking", "{effort}"],
     effortLevels: ["off", "minimal", "low", "medium", "high", "xhigh"],
     modelHint: "pi model pattern or provider/id, such as openai/gpt-5.5.",
+    modelsMayHaveSlash: true,
     homeEnvironment: [["PI_CODING_AGENT_DIR", ".pi/agent"]],
     fixedEnvironment: [
       ["PI_SKIP_VERSION_CHECK", "1"],
@@ -756,6 +760,8 @@ export const ADAPTERS = [
     effortArgs: [],
     effortLevels: [],
     modelHint: "Qwen model id, such as qwen3-coder-plus.",
+    // OpenAI-compatible providers name models like `Qwen/Qwen3-Coder-480B-A35B-Instruct` (ModelScope).
+    modelsMayHaveSlash: true,
     homeEnvironment: [],
     fixedEnvironment: [["QWEN_TELEMETRY_ENABLED", "false"]],
     removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
@@ -805,6 +811,7 @@ export const ADAPTERS = [
     effortArgs: ["--variant", "{effort}"],
     effortLevels: ["minimal", "low", "medium", "high", "max"],
     modelHint: "provider/model as OpenCode names it, such as anthropic/claude-sonnet-4-5.",
+    modelsMayHaveSlash: true,
     homeEnvironment: [],
     fixedEnvironment: [
       ["OPENCODE_DISABLE_AUTOUPDATE", "1"],

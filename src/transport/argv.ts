@@ -5,6 +5,7 @@
 // and so does one too large for an argument, where the CLI reads it there.
 
 import { type AdapterDescriptor, unreachable } from "../adapters.js";
+import { nearestEffort } from "../effort.js";
 import { ScvError } from "../errors.js";
 import type { Policy } from "./env.js";
 
@@ -220,9 +221,10 @@ export function checkEffort(entry: AdapterDescriptor, effort: string): string {
     throw new ScvError("USAGE", `${entry.product} takes no effort level — omit --effort`);
   }
   if (!entry.effortLevels.includes(effort)) {
+    const near = nearestEffort(entry.effortLevels, effort);
     throw new ScvError(
       "USAGE",
-      `'${printable(effort)}' is not an effort level of ${entry.product} — use one of: ${entry.effortLevels.join(", ")}`,
+      `'${printable(effort)}' is not an effort level of ${entry.product} — ${near === undefined ? "" : `did you mean ${near}? `}use one of: ${entry.effortLevels.join(", ")}`,
     );
   }
   return effort;

@@ -410,6 +410,9 @@ describe("model and effort values", () => {
     ).toBe(
       "'extreme' is not an effort level of Claude Code (API key) — use one of: low, medium, high, xhigh, max",
     );
+    expect(usageError(() => argv("codex", { policy: "default", prompt: "hi", effort: "hgih" })).message).toBe(
+      "'hgih' is not an effort level of Codex — did you mean high? use one of: minimal, low, medium, high, xhigh",
+    );
   });
 
   it("refuses any effort for an agent without effort arguments", () => {

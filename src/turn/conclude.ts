@@ -110,9 +110,11 @@ function saveRecord(
     agent: plan.entry.name,
     sessionId: sessionId ?? previous?.sessionId,
     cwd: plan.cwd,
-    model: plan.model,
-    effort: plan.effort,
-    policy: plan.policy,
+    // The first turn's settings stay the conversation's: -m, -e and --policy on a later turn are
+    // that turn's only (plan.ts, continuedDefaults).
+    ...(previous === undefined
+      ? { model: plan.model, effort: plan.effort, policy: plan.policy }
+      : { model: previous.model, effort: previous.effort, policy: previous.policy }),
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
     turns: (previous?.turns ?? 0) + 1,

@@ -5,6 +5,7 @@ import {
   type AdapterDescriptor,
   type Login,
   type Logout,
+  type PromptOnStdin,
   type PromptStyle,
   type Resume,
   type Status,
@@ -61,13 +62,27 @@ function promptKind(prompt: PromptStyle): string {
       const dash = prompt.endOfOptions
         ? "after `--` when it begins with `-`"
         : "refused when it begins with `-`";
-      return `argument, ${dash}${prompt.stdinDash ? "; a lone `-` also on stdin" : ""}`;
+      return `argument, ${dash}; ${largePrompt(prompt.onStdin)}`;
     }
     case "flag":
-      return `${argv(prompt.args)} value, ${code(`${prompt.joined}…`)} when it begins with \`-\``;
+      return `${argv(prompt.args)} value, ${code(`${prompt.joined}…`)} when it begins with \`-\`; ${largePrompt(prompt.onStdin)}`;
     case "stdin":
       return prompt.trims ? "stdin (which it trims: trailing whitespace as an argument)" : "stdin";
   }
+}
+
+/** What happens to a prompt of 128 KiB or more, which no argument carries. */
+function largePrompt(onStdin: PromptOnStdin | undefined): string {
+  if (onStdin === undefined) return "from 128 KiB refused";
+  const how = onStdin.args.length > 0 ? `stdin with ${argv(onStdin.args)}` : "stdin";
+  const strips = {
+    nothing: "",
+    "strips-end": ", which it strips of whitespace at the end",
+    "appends-two-newlines": ", to which it appends two newlines",
+  }[onStdin.alters];
+  const limit = onStdin.maxBytes === undefined ? "" : ` (refused over ${onStdin.maxBytes / 1024 / 1024} MiB)`;
+  const lone = onStdin.args.includes("-") ? "; a lone `-` also on stdin" : "";
+  return `from 128 KiB on ${how}${strips}${limit}${lone}`;
 }
 
 function resumeKind(resume: Resume): string {

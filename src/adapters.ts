@@ -150,15 +150,30 @@ export interface OutputFormat {
   readonly lastMessageArgs?: readonly string[];
 }
 
+/** How a CLI that takes its prompt as an argument reads it from its stdin instead, which scv uses for
+ * a prompt too large for one argument (Linux: 128 KiB). Checked on the pinned CLI against a mock with
+ * a 300 KiB prompt (test/real/prompt-verbatim.test.ts). */
+export interface PromptOnStdin {
+  /** In place of the prompt's argument(s): `-` for a CLI that needs one (Codex, which then also reads a
+   * prompt that is just `-` there), none for one that reads piped stdin when given no prompt. */
+  readonly args: readonly string[];
+  /** What the CLI does to the text before the model sees it: nothing, strips the whitespace at its
+   * end, or appends two newlines (a blank line). */
+  readonly alters: "nothing" | "strips-end" | "appends-two-newlines";
+  /** The CLI silently cuts stdin after this many bytes (Gemini CLI: 8 MiB); scv refuses a longer
+   * prompt rather than send part of it. */
+  readonly maxBytes?: number;
+}
+
 /** How the prompt reaches the CLI so that it arrives as written, whatever it begins with (`-`, `@`). */
 export type PromptStyle =
   /** The prompt is the last positional argument; `endOfOptions` says the CLI honours `--` before it;
-   * `stdinDash` that an argument `-` makes it read the prompt from stdin, so a prompt that is just
-   * `-` is written there too. */
-  | { kind: "positional"; endOfOptions: boolean; stdinDash: boolean }
+   * `onStdin`, where the CLI has a way, how it reads the prompt from stdin instead (absent: a prompt
+   * no argument can carry is refused). */
+  | { kind: "positional"; endOfOptions: boolean; onStdin?: PromptOnStdin }
   /** The prompt is the value of a flag: `args` before it normally, and `joined` (`--prompt=`) glued to
-   * it as one argv element when it begins with `-`. */
-  | { kind: "flag"; args: readonly string[]; joined: string }
+   * it as one argv element when it begins with `-`; `onStdin` as for a positional prompt. */
+  | { kind: "flag"; args: readonly string[]; joined: string; onStdin?: PromptOnStdin }
   /** The prompt is written to the CLI's stdin, which is then closed: no argument carries it, so
    * nothing in it reads as an option or a file to attach, and it may be larger than one argument.
    * `trims`: the CLI strips whitespace from both ends of what it reads and appends its first
@@ -283,6 +298,9 @@ export interface AdapterDescriptor {
   /** Effort levels the CLI accepts; empty when it takes none. */
   readonly effortLevels: readonly string[];
   readonly modelHint: string;
+  /** The CLI's model ids may contain `/` (`provider/model`): `agent:a/b` with a `b` that is no effort
+   * level is then read as the model `a/b`; without it, such a spec is refused as a misspelt effort. */
+  readonly modelsMayHaveSlash?: boolean;
   /** Variables pointing the CLI's state into the agent home, as paths relative to it. */
   readonly homeEnvironment: readonly EnvPair[];
   /** Fixed variables for every delegated turn. */
@@ -399,8 +417,13 @@ const CLAUDE_BASE = {
   verified: { kind: "lab", version: "2.1.332" },
   command: "claude",
   args: ["-p"],
-  // `-p` is a boolean (`--print`); the prompt is positional and commander honours `--`.
-  prompt: { kind: "positional", endOfOptions: true, stdinDash: false },
+  // `-p` is a boolean (`--print`); the prompt is positional and commander honours `--`. Given no
+  // prompt, it reads piped stdin as the prompt, verbatim.
+  prompt: {
+    kind: "positional",
+    endOfOptions: true,
+    onStdin: { args: [], alters: "nothing" },
+  },
   modelArgs: ["--model", "{model}"],
   effortArgs: ["--effort", "{effort}"],
   effortLevels: ["low", "medium", "high", "xhigh", "max"],
@@ -489,8 +512,9 @@ export const ADAPTERS = [
     args: ["exec"],
     // Today's CLI refuses a folder outside a git repository without it (exec and exec resume).
     headlessArgs: ["--skip-git-repo-check"],
-    // `codex exec -- -` reads its prompt from stdin ("No prompt provided via stdin." on /dev/null).
-    prompt: { kind: "positional", endOfOptions: true, stdinDash: true },
+    // `codex exec -- -` reads its prompt from stdin, verbatim ("No prompt provided via stdin." on
+    // /dev/null), and so does `exec resume <id> -`.
+    prompt: { kind: "positional", endOfOptions: true, onStdin: { args: ["-"], alters: "nothing" } },
     modelArgs: ["-m", "{model}"],
     effortArgs: ["-c", 'model_reasoning_effort="{effort}"'],
     effortLevels: ["minimal", "low", "medium", "high", "xhigh"],
@@ -613,7 +637,7 @@ export const ADAPTERS = [
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "dsh",
     args: ["--profile", "headless"],
-    prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
+    prompt: { kind: "positional", endOfOptions: false },
     modelArgs: [],
     effortArgs: [],
     effortLevels: [],
@@ -665,6 +689,7 @@ export const ADAPTERS = [
     effortArgs: ["--thinking", "{effort}"],
     effortLevels: ["off", "minimal", "low", "medium", "high", "xhigh"],
     modelHint: "pi model pattern or provider/id, such as openai/gpt-5.5.",
+    modelsMayHaveSlash: true,
     homeEnvironment: [["PI_CODING_AGENT_DIR", ".pi/agent"]],
     fixedEnvironment: [
       ["PI_SKIP_VERSION_CHECK", "1"],
@@ -712,7 +737,14 @@ export const ADAPTERS = [
     // Today's CLI silently drops `--yolo` and ignores `~/.gemini/.env` in an untrusted folder;
     // `--skip-trust` trusts the cwd for this run only.
     headlessArgs: ["--skip-trust"],
-    prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
+    // Without `-p` and with stdin piped it runs headless on stdin as the prompt, verbatim, cut after
+    // 8 MiB (its readStdin's MAX_STDIN_SIZE, with only a debug-log warning).
+    prompt: {
+      kind: "flag",
+      args: ["-p"],
+      joined: "--prompt=",
+      onStdin: { args: [], alters: "nothing", maxBytes: 8 * 1024 * 1024 },
+    },
     modelArgs: ["-m", "{model}"],
     effortArgs: [],
     effortLevels: [],
@@ -779,12 +811,20 @@ export const ADAPTERS = [
     verified: { kind: "lab", version: "0.24.4" },
     command: "qwen",
     args: [],
-    // Today's CLI deprecates `-p` in favour of the positional prompt.
-    prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
+    // Today's CLI deprecates `-p` in favour of the positional prompt. Without either and with stdin
+    // piped it runs headless on stdin as the prompt, followed by "\n\n" (`${stdinData}\n\n${input}`).
+    prompt: {
+      kind: "flag",
+      args: ["-p"],
+      joined: "--prompt=",
+      onStdin: { args: [], alters: "appends-two-newlines" },
+    },
     modelArgs: ["-m", "{model}"],
     effortArgs: [],
     effortLevels: [],
     modelHint: "Qwen model id, such as qwen3-coder-plus.",
+    // OpenAI-compatible providers name models like `Qwen/Qwen3-Coder-480B-A35B-Instruct` (ModelScope).
+    modelsMayHaveSlash: true,
     homeEnvironment: [],
     fixedEnvironment: [["QWEN_TELEMETRY_ENABLED", "false"]],
     removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
@@ -834,12 +874,14 @@ export const ADAPTERS = [
     verified: { kind: "lab", version: "1.18.33" },
     command: "opencode",
     args: ["run"],
-    prompt: { kind: "positional", endOfOptions: true, stdinDash: false },
+    // `run` with no message reads piped stdin as the message, verbatim.
+    prompt: { kind: "positional", endOfOptions: true, onStdin: { args: [], alters: "nothing" } },
     modelArgs: ["-m", "{model}"],
     // Today's `--variant` is its provider-specific reasoning effort.
     effortArgs: ["--variant", "{effort}"],
     effortLevels: ["minimal", "low", "medium", "high", "max"],
     modelHint: "provider/model as OpenCode names it, such as anthropic/claude-sonnet-4-5.",
+    modelsMayHaveSlash: true,
     homeEnvironment: [],
     fixedEnvironment: [
       ["OPENCODE_DISABLE_AUTOUPDATE", "1"],
@@ -888,7 +930,9 @@ export const ADAPTERS = [
     command: "copilot",
     args: [],
     headlessArgs: ["--no-auto-update", "--disable-client-telemetry"],
-    prompt: { kind: "flag", args: ["-p"], joined: "--prompt=" },
+    // Without `-p` and with stdin piped it runs headless on stdin as the prompt, stripped of
+    // whitespace at its end.
+    prompt: { kind: "flag", args: ["-p"], joined: "--prompt=", onStdin: { args: [], alters: "strips-end" } },
     modelArgs: ["--model", "{model}"],
     // Today's CLI has `--reasoning-effort` (the seed had none).
     effortArgs: ["--reasoning-effort", "{effort}"],
@@ -947,7 +991,7 @@ export const ADAPTERS = [
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "cursor-agent",
     args: ["-p"],
-    prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
+    prompt: { kind: "positional", endOfOptions: false },
     modelArgs: ["--model", "{model}"],
     effortArgs: [],
     effortLevels: [],
@@ -1030,7 +1074,7 @@ export const ADAPTERS = [
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
     command: "kimi",
     args: [],
-    prompt: { kind: "positional", endOfOptions: false, stdinDash: false },
+    prompt: { kind: "positional", endOfOptions: false },
     modelArgs: [],
     effortArgs: [],
     effortLevels: [],

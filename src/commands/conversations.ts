@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { adapter } from "../adapters.js";
 import type { CliIo } from "../cli/io.js";
 import { visibleLine } from "../cli/terminal-text.js";
+import { agentSettings, loadConfig } from "../config.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import {
@@ -19,6 +20,7 @@ import {
   removeConversation,
 } from "../home/conversations.js";
 import { findTranscripts, removeTranscripts } from "../home/gc/transcripts.js";
+import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
 import { formatBytes } from "./gc.js";
 import { renderTable } from "./table.js";
 
@@ -58,8 +60,16 @@ export async function conversationsShowCommand(
   flags: { json?: boolean } = {},
 ): Promise<number> {
   const record = readConversation(checkHandle(handle), io.env);
+  const next = continuedDefaults(record, agentSettings(loadConfig(io.env).config, record.agent));
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+    const nextTurn = {
+      agent: record.agent,
+      cwd: record.cwd,
+      model: next.model ?? null,
+      effort: next.effort ?? null,
+      policy: next.policy,
+    };
+    io.stdout.write(`${JSON.stringify({ ...record, next: nextTurn }, null, 2)}\n`);
     return EXIT.ok;
   }
   const now = Date.now();
@@ -70,7 +80,7 @@ export async function conversationsShowCommand(
     ["cwd", record.cwd],
     ["model", record.model ?? "(the CLI's default)"],
     ["effort", record.effort ?? "(the CLI's default)"],
-    ["policy", record.policy],
+    ["policy", `${record.policy} (the first turn's; a later turn asks for its own)`],
     ["turns", String(record.turns)],
     ["created", `${record.createdAt} (${ago(record.createdAt, now)})`],
     ["last used", `${record.updatedAt} (${ago(record.updatedAt, now)})`],
@@ -79,6 +89,7 @@ export async function conversationsShowCommand(
     ["usage", describeUsage(record.usage)],
   ];
   if (record.cumulative !== undefined) lines.push(["cli total", describeUsage(record.cumulative)]);
+  lines.push(["next turn", describeNext(next)]);
   const width = Math.max(...lines.map(([label]) => label.length));
   // Values an agent wrote (its session id, a prompt) show their control characters, never act on them.
   io.stdout.write(lines.map(([label, value]) => `${label.padEnd(width)}  ${visibleLine(value)}\n`).join(""));
@@ -176,6 +187,14 @@ function checkHandle(handle: string): string {
     );
   }
   return handle;
+}
+
+/** What `scv delegate -c <handle>` without -m, -e or --policy would use. */
+function describeNext(next: TurnDefaults): string {
+  const model = `model ${next.model ?? "(the CLI's default)"}`;
+  const effort = `effort ${next.effort ?? "(the CLI's default)"}`;
+  const policy = `policy ${next.policy}${next.policy === "default" ? " (--policy auto to ask again)" : " (from scv's config)"}`;
+  return `${model} · ${effort} · ${policy}`;
 }
 
 function describeUsage(usage: ConversationRecord["usage"]): string {

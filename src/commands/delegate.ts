@@ -2,7 +2,7 @@
 // one turn, its reply on stdout (or the `--json` result), failures and the conversation handle on
 // stderr. scv's own SIGINT/SIGTERM end the agent's whole process group and exit 130/143.
 
-import { adapter } from "../adapters.js";
+import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
 import { withInterrupts } from "../cli/interrupts.js";
 import { type CliIo, stdoutDelivered } from "../cli/io.js";
 import { print } from "../cli/results.js";
@@ -41,13 +41,6 @@ export function parallelism(options: DelegateOptions, config: Config): number {
     );
   }
   return n;
-}
-
-/** An agent as written on the command line: `agent[:model][/effort]`. */
-export interface AgentSpec {
-  readonly agent: string;
-  readonly model?: string;
-  readonly effort?: string;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -143,36 +136,6 @@ function splitPositionals(
     throw new ScvError("USAGE", "name an agent and a prompt — scv delegate <agent> <prompt | ->");
   }
   return { agents: names.map(parseAgentSpec), promptArg };
-}
-
-/** `agent[:model][/effort]`. A model may itself contain `/` (`openai/gpt-5.5`) and `:`, so only a
- * last `/…` naming one of the agent's effort levels is read as the effort. */
-export function parseAgentSpec(text: string): AgentSpec {
-  const match = /^([a-z][a-z0-9-]*)(.*)$/s.exec(text);
-  const agent = match?.[1];
-  const rest = match?.[2] ?? "";
-  if (agent === undefined || (rest !== "" && !rest.startsWith(":") && !rest.startsWith("/"))) {
-    throw new ScvError(
-      "USAGE",
-      `'${text}' is not an agent — write agent[:model][/effort], such as codex:gpt-5.5/high`,
-    );
-  }
-  if (rest === "") return { agent };
-  if (rest.startsWith("/")) return { agent, effort: nonEmpty(rest.slice(1), text) };
-  const spec = rest.slice(1);
-  if (spec.endsWith("/")) nonEmpty("", text);
-  const slash = spec.lastIndexOf("/");
-  const levels = adapter(agent)?.effortLevels ?? [];
-  if (slash !== -1 && levels.includes(spec.slice(slash + 1))) {
-    return { agent, model: nonEmpty(spec.slice(0, slash), text), effort: spec.slice(slash + 1) };
-  }
-  return { agent, model: nonEmpty(spec, text) };
-}
-
-function nonEmpty(value: string, text: string): string {
-  if (value === "")
-    throw new ScvError("USAGE", `'${text}' names an empty model or effort — write agent[:model][/effort]`);
-  return value;
 }
 
 function envOptions(pairs: readonly string[]): Record<string, string> {

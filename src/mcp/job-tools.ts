@@ -1,8 +1,8 @@
 // The tools that start, wait for, stop and look at delegated turns: delegate, wait, cancel, status.
 // Each returns a ToolOutcome; a refusal is thrown as ScvError and said by the server as one line.
 
+import { parseAgentSpec } from "../agent-spec.js";
 import { formatElapsed } from "../cli/progress.js";
-import { parseAgentSpec } from "../commands/delegate.js";
 import { loadConfig } from "../config.js";
 import { ScvError } from "../errors.js";
 import type { TurnRequest } from "../turn/types.js";

@@ -79,7 +79,7 @@ export const delegateInput = z.strictObject({
       .check(
         z.regex(HANDLE_PATTERN, { error: "give a conversation handle, like codex-k3f9x2" }),
         z.describe(
-          "continue this scv conversation (a handle from an earlier result, like codex-k3f9x2): the same agent, folder and model, with the history of its earlier turns",
+          "continue this scv conversation (a handle from an earlier result, like codex-k3f9x2): the agent, folder, model and effort of its first turn, with the history of its earlier turns; model, effort and policy given here apply to this turn only",
         ),
       ),
   ),

@@ -40,8 +40,9 @@ export interface ClaudeFlavour {
   /** This turn's usage from the result, given the sum of the assistant messages' usage when the
    * flavour `sumsAssistantUsage`. */
   usage(result: ResultEvent, assistantUsage: Usage | undefined): Usage | undefined;
-  /** Whether `usage` reads the assistant messages' usage (Amp's result may carry none): summing it
-   * costs every assistant line, so the flavours that take usage from the result alone skip it. */
+  /** Whether `usage` reads the assistant messages' usage (Amp's result may carry none), or, for a
+   * cumulative flavour, a turn stopped before its result is to report it (`unreportedUsage`): summing
+   * it costs every assistant line, so the flavours that need neither skip it. */
   readonly sumsAssistantUsage?: boolean;
   /** Events only this CLI sends (Cursor's `tool_call`); null when the value is not valid. */
   extraEvent?(type: string, value: unknown, state: ClaudeShapedState): TurnEvent[] | null;
@@ -258,6 +259,9 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
     // The reply is an assistant message's text, and again the result's `result`, which Claude
     // writes before the result's `type`.
     replyLines: linesOfTypes(["assistant", "result"], ["result"]),
+    ...(flavour.cumulativeUsage && flavour.sumsAssistantUsage === true
+      ? { unreportedUsage: summedAssistantUsage }
+      : {}),
     elision:
       extraElidable === undefined ? claudeElidable : (place) => claudeElidable(place) || extraElidable(place),
     event: byType((type, value) => {

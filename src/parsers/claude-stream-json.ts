@@ -20,6 +20,13 @@ export function claudeResultUsage(result: ResultEvent): Usage | undefined {
   return usage;
 }
 
+/** A turn stopped before its result (Ctrl-C) reports nothing, but its model calls are in the session's
+ * transcript, and the next turn's total counts them: the assistant messages' usage (input tokens as
+ * billed; output as first counted, before the message ended) is what the stopped turn spent. */
 export function createClaudeStreamJsonParser(): StreamParser {
-  return createClaudeShapedParser({ cumulativeUsage: true, usage: claudeResultUsage });
+  return createClaudeShapedParser({
+    cumulativeUsage: true,
+    usage: claudeResultUsage,
+    sumsAssistantUsage: true,
+  });
 }

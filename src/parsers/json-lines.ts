@@ -6,7 +6,7 @@ import type { ElisionPolicy } from "./elision.js";
 import { PrettyObjectAssembler } from "./pretty-object.js";
 import type { ReplyLinePolicy } from "./reply-lines.js";
 import { type ConcludeOptions, conclude, TurnRecord } from "./turn-record.js";
-import type { FailureKind, ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "./types.js";
+import type { FailureKind, ParsedTurn, ProcessEnd, StreamParser, TurnEvent, Usage } from "./types.js";
 
 /** One output format's knowledge: what its events mean and what its reply is. */
 export interface JsonLinesFormat {
@@ -20,6 +20,9 @@ export interface JsonLinesFormat {
   /** The reply once the process has ended. */
   reply(end: ProcessEnd, record: TurnRecord): string;
   readonly cumulativeUsage: boolean;
+  /** For a cumulative format: the usage of the model calls seen so far, for a turn that ends before
+   * the CLI's own report. */
+  unreportedUsage?(): Usage | undefined;
   readonly exitCodeKind?: (code: number) => FailureKind | undefined;
   /** Also accept one pretty-printed object spread over many lines (Gemini's `json` output). */
   readonly multiLineObjects?: boolean;
@@ -109,9 +112,11 @@ export function createJsonLinesParser(format: JsonLinesFormat): StreamParser {
     finish(end: ProcessEnd): ParsedTurn {
       if (assembler?.unfinished) record.badLines += 1;
       if (format.finishEvents !== undefined) record.observe(format.finishEvents(end, record));
+      const unreportedUsage = format.unreportedUsage?.();
       const options: ConcludeOptions = {
         reply: format.reply(end, record),
         cumulativeUsage: format.cumulativeUsage,
+        ...(unreportedUsage === undefined ? {} : { unreportedUsage }),
         ...(format.exitCodeKind === undefined ? {} : { exitCodeKind: format.exitCodeKind }),
       };
       return conclude(record, end, options);

@@ -77,6 +77,8 @@ export interface ConcludeOptions {
   readonly reply: string;
   /** Whether the usage is a running total across resumed turns (see `usage.ts`). */
   readonly cumulativeUsage: boolean;
+  /** The usage the stream showed, kept when the CLI reported none (`ParsedTurn.unreportedUsage`). */
+  readonly unreportedUsage?: Usage;
   /** A failure kind an exit code names by itself (Gemini's 41: authentication). */
   readonly exitCodeKind?: (code: number) => FailureKind | undefined;
   /** False for plain text output, which has no terminal event to miss. */
@@ -96,6 +98,9 @@ export function conclude(record: TurnRecord, end: ProcessEnd, options: ConcludeO
     ...(record.mode === undefined ? {} : { mode: record.mode }),
     ...(record.usage === undefined ? {} : { usage: record.usage }),
     cumulativeUsage: options.cumulativeUsage,
+    ...(record.usage === undefined && options.cumulativeUsage && options.unreportedUsage !== undefined
+      ? { unreportedUsage: options.unreportedUsage }
+      : {}),
     ...(failure === undefined ? {} : { failure }),
     badLines: record.badLines,
   };

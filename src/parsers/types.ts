@@ -89,6 +89,9 @@ export interface ParsedTurn {
   readonly usage?: Usage;
   /** Whether `usage` is a running total across resumed turns of the session. */
   readonly cumulativeUsage: boolean;
+  /** A cumulative CLI's turn that ended before its report (stopped, killed): the usage of the model
+   * calls its stream showed, which the CLI counts in its next report all the same. */
+  readonly unreportedUsage?: Usage;
   /** Set when `status` is `failed`. */
   readonly failure?: TurnFailure;
   /** Lines that were not valid events (garbage, truncated, oversized). */

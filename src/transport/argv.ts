@@ -1,9 +1,11 @@
 // The command line of one headless turn, as a pure function of the descriptor and the request.
 // Every value (model, effort, session id, prompt) becomes exactly one argv element; nothing goes
 // through a shell. Values are checked here because this is the last place before they reach a CLI.
-// A CLI that would misread a prompt passed as an argument gets it on stdin instead (its row says so).
+// A CLI that would misread a prompt passed as an argument gets it on stdin instead (its row says so),
+// and so does one too large for an argument, where the CLI reads it there.
 
 import { type AdapterDescriptor, unreachable } from "../adapters.js";
+import { nearestEffort } from "../effort.js";
 import { ScvError } from "../errors.js";
 import type { Policy } from "./env.js";
 
@@ -84,20 +86,37 @@ export function buildAgentCommand(request: ArgvRequest): AgentCommand {
   const positional = continuing ? fill(resume.positional ?? [], "{session}", sessionId) : [];
   const delivery = promptDelivery(entry, positional, prompt);
   args.push(...delivery.args);
-  if (args.some((arg) => Buffer.byteLength(arg) >= MAX_ARG_BYTES)) {
-    throw new ScvError(
-      "USAGE",
-      `the prompt is ${Math.ceil(Buffer.byteLength(prompt) / 1024)} KiB, more than one command-line argument can carry (128 KiB) — put the bulk in a file and point the prompt at it`,
-    );
-  }
   return { args, stdin: delivery.stdin };
 }
 
 /** Linux refuses a single argv string of 128 KiB or more (MAX_ARG_STRLEN) with E2BIG. */
 const MAX_ARG_BYTES = 128 * 1024;
 
-/** The prompt and any positional session id, kept from reading as options or file references. */
+const fitsOneArgument = (arg: string): boolean => Buffer.byteLength(arg) < MAX_ARG_BYTES;
+
+/** The prompt and any positional session id, kept from reading as options or file references. A
+ * prompt no argument can carry goes on stdin where the CLI reads it there, and is refused otherwise. */
 function promptDelivery(
+  entry: AdapterDescriptor,
+  positional: readonly string[],
+  prompt: string,
+): AgentCommand {
+  const style = entry.prompt;
+  if (style.kind === "stdin") return stdinDelivery(style.trims, positional, prompt);
+  const onStdin = style.onStdin;
+  // A CLI that reads an argument `-` as "the prompt is on stdin" gets a prompt that is just `-` there.
+  if (onStdin?.args.includes("-") && prompt === "-") return onStdinDelivery(entry, positional, prompt);
+  const argument = style.kind === "flag" && prompt.startsWith("-") ? `${style.joined}${prompt}` : prompt;
+  if (fitsOneArgument(argument)) return argumentDelivery(entry, positional, prompt);
+  if (onStdin !== undefined) return onStdinDelivery(entry, positional, prompt);
+  throw new ScvError(
+    "USAGE",
+    `the prompt is ${kib(prompt)}, and ${entry.product} takes it only as a command-line argument, which carries less than 128 KiB — put the bulk in a file and point the prompt at it`,
+  );
+}
+
+/** The prompt as the argument the row names. */
+function argumentDelivery(
   entry: AdapterDescriptor,
   positional: readonly string[],
   prompt: string,
@@ -107,10 +126,6 @@ function promptDelivery(
   switch (style.kind) {
     case "positional":
       if (!looksLikeOption) return { args: [...positional, prompt], stdin: undefined };
-      // The CLI reads a `-` argument as "the prompt is on stdin": so it is, and it is `-`.
-      if (style.stdinDash && prompt === "-") {
-        return { args: [...(style.endOfOptions ? ["--"] : []), ...positional, prompt], stdin: prompt };
-      }
       if (style.endOfOptions) return { args: ["--", ...positional, prompt], stdin: undefined };
       throw new ScvError(
         "USAGE",
@@ -124,22 +139,54 @@ function promptDelivery(
           : [...positional, ...style.args, prompt],
         stdin: undefined,
       };
-    case "stdin": {
-      if (!style.trims) return { args: [...positional], stdin: prompt };
-      // The CLI trims what it reads. A prompt beginning with whitespace begins with neither `-` nor
-      // `@`, so it goes whole as the argument the CLI appends, unless it is too large for one (then
-      // the CLI drops that leading whitespace). Otherwise stdin carries it up to its trailing
-      // whitespace, and the argument carries that whitespace back.
-      if (prompt.trimStart() !== prompt && Buffer.byteLength(prompt) < MAX_ARG_BYTES) {
-        return { args: [...positional, prompt], stdin: undefined };
-      }
-      const kept = prompt.trimEnd();
-      const tail = prompt.slice(kept.length);
-      return { args: tail === "" ? [...positional] : [...positional, tail], stdin: kept };
-    }
+    case "stdin":
+      return stdinDelivery(style.trims, positional, prompt);
     default:
       return unreachable(style);
   }
+}
+
+/** The prompt on the stdin of a CLI that otherwise takes it as an argument (the row's `onStdin`). */
+function onStdinDelivery(
+  entry: AdapterDescriptor,
+  positional: readonly string[],
+  prompt: string,
+): AgentCommand {
+  const style = entry.prompt;
+  const onStdin = style.kind === "stdin" ? undefined : style.onStdin;
+  if (onStdin === undefined) throw new Error(`internal: ${entry.name} reads no prompt on stdin`);
+  if (onStdin.maxBytes !== undefined && Buffer.byteLength(prompt) > onStdin.maxBytes) {
+    throw new ScvError(
+      "USAGE",
+      `the prompt is ${kib(prompt)}, more than ${entry.product} reads from stdin (${kib(onStdin.maxBytes)}) — put the bulk in a file and point the prompt at it`,
+    );
+  }
+  // `-` after `--` is still "stdin" to the CLI, and a session id after it can be nothing but one.
+  const endOfOptions = style.kind === "positional" && style.endOfOptions && onStdin.args.length > 0;
+  return { args: [...(endOfOptions ? ["--"] : []), ...positional, ...onStdin.args], stdin: prompt };
+}
+
+/** The prompt on the stdin of a CLI that always reads it there (the row's `prompt.kind` "stdin"). */
+function stdinDelivery(trims: boolean, positional: readonly string[], prompt: string): AgentCommand {
+  if (!trims) return { args: [...positional], stdin: prompt };
+  // The CLI trims what it reads. A prompt beginning with whitespace begins with neither `-` nor `@`,
+  // so it goes whole as the argument the CLI appends, unless it is too large for one (then the CLI
+  // drops that leading whitespace). Otherwise stdin carries it up to its trailing whitespace, and the
+  // argument carries that whitespace back.
+  if (prompt.trimStart() !== prompt && fitsOneArgument(prompt)) {
+    return { args: [...positional, prompt], stdin: undefined };
+  }
+  const kept = prompt.trimEnd();
+  const tail = prompt.slice(kept.length);
+  return { args: tail === "" ? [...positional] : [...positional, tail], stdin: kept };
+}
+
+/** A size as a message shows it, rounded up (so that a size over a limit never reads as the limit):
+ * whole KiB, or MiB with one decimal from 1 MiB. */
+function kib(value: string | number): string {
+  const bytes = typeof value === "number" ? value : Buffer.byteLength(value);
+  if (bytes >= 1024 * 1024) return `${Math.ceil((bytes * 10) / (1024 * 1024)) / 10} MiB`;
+  return `${Math.ceil(bytes / 1024)} KiB`;
 }
 
 function fill(template: readonly string[], placeholder: string, value: string): string[] {
@@ -174,9 +221,10 @@ export function checkEffort(entry: AdapterDescriptor, effort: string): string {
     throw new ScvError("USAGE", `${entry.product} takes no effort level — omit --effort`);
   }
   if (!entry.effortLevels.includes(effort)) {
+    const near = nearestEffort(entry.effortLevels, effort);
     throw new ScvError(
       "USAGE",
-      `'${printable(effort)}' is not an effort level of ${entry.product} — use one of: ${entry.effortLevels.join(", ")}`,
+      `'${printable(effort)}' is not an effort level of ${entry.product} — ${near === undefined ? "" : `did you mean ${near}? `}use one of: ${entry.effortLevels.join(", ")}`,
     );
   }
   return effort;

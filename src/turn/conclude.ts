@@ -59,13 +59,14 @@ export function conclude(
   // Read once: the turn's usage share and the updated record both start from it.
   const previous = latestRecord(plan, context.env);
   const turnUsage = usageOfTurn(parsed, previous?.cumulative);
+  const cumulative = cumulativeBase(parsed, previous?.cumulative);
   // A first turn is recorded when it completed, or when its session exists on the CLI's side (so a
   // failed or stopped turn can still be continued); a continued turn always updates its record.
   let record: ConversationRecord | undefined;
   const recordable = plan.record !== undefined || parsed.status === "completed" || confirmed !== undefined;
   if (plan.recordConversation && recordable) {
     try {
-      record = saveRecord(plan, parsed, sessionId, turnUsage, previous, context);
+      record = saveRecord(plan, parsed, sessionId, { turn: turnUsage, cumulative }, previous, context);
     } catch (error) {
       // The reply is here already; losing the record must not lose it.
       if (!(error instanceof ScvError)) throw error;
@@ -101,10 +102,11 @@ function saveRecord(
   plan: TurnPlan,
   parsed: ParsedTurn,
   sessionId: string | undefined,
-  turnUsage: Usage | undefined,
+  usage: { turn: Usage | undefined; cumulative: Usage | undefined },
   previous: ConversationRecord | undefined,
   context: TurnContext,
 ): ConversationRecord {
+  const turnUsage = usage.turn;
   const now = isoTimestamp(context.now?.());
   const record: ConversationRecord = {
     ...previous,
@@ -112,15 +114,17 @@ function saveRecord(
     agent: plan.entry.name,
     sessionId: sessionId ?? previous?.sessionId,
     cwd: plan.cwd,
-    model: plan.model,
-    effort: plan.effort,
-    policy: plan.policy,
+    // The first turn's settings stay the conversation's: -m, -e and --policy on a later turn are
+    // that turn's only (plan.ts, continuedDefaults).
+    ...(previous === undefined
+      ? { model: plan.model, effort: plan.effort, policy: plan.policy }
+      : { model: previous.model, effort: previous.effort, policy: previous.policy }),
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
     turns: (previous?.turns ?? 0) + 1,
     lastPrompt: preview(plan.prompt),
     usage: turnUsage === undefined ? (previous?.usage ?? {}) : { ...addUsage(previous?.usage, turnUsage) },
-    cumulative: parsed.cumulativeUsage && parsed.usage !== undefined ? { ...parsed.usage } : undefined,
+    cumulative: usage.cumulative === undefined ? undefined : { ...usage.cumulative },
     lastStatus: parsed.status,
   };
   writeConversation(record, context.env);
@@ -149,11 +153,23 @@ function startedSession(plan: TurnPlan): string | undefined {
 }
 
 /** This turn's usage: as reported, or its share of a running total across resumed turns (a total
- * below the previous one means the CLI's counter restarted, so all of it is this turn's). */
+ * below the previous one means the CLI's counter restarted, so all of it is this turn's); for a turn
+ * stopped before its report, what its stream showed. */
 function usageOfTurn(parsed: ParsedTurn, previousTotal: Usage | undefined): Usage | undefined {
-  if (parsed.usage === undefined || !parsed.cumulativeUsage || previousTotal === undefined)
-    return parsed.usage;
+  if (parsed.usage === undefined) return parsed.unreportedUsage;
+  if (!parsed.cumulativeUsage || previousTotal === undefined) return parsed.usage;
   return cumulativeWentDown(parsed.usage, previousTotal)
     ? parsed.usage
     : turnShare(parsed.usage, previousTotal);
+}
+
+/** The running total the CLI's next report starts from, kept in the conversation record: the report,
+ * or for a turn stopped before it (which reports nothing though the CLI counts its model calls in its
+ * next total: Claude Code after Ctrl-C) the last total plus what the stream showed of them. Without
+ * that, the next turn would count the stopped turn's tokens, and every turn's before it, as its own. */
+function cumulativeBase(parsed: ParsedTurn, previousTotal: Usage | undefined): Usage | undefined {
+  if (!parsed.cumulativeUsage) return undefined;
+  if (parsed.usage !== undefined) return parsed.usage;
+  if (parsed.unreportedUsage === undefined) return previousTotal;
+  return addUsage(previousTotal, parsed.unreportedUsage);
 }

@@ -8,14 +8,15 @@ import { join, resolve } from "node:path";
 import { nanoid } from "nanoid/non-secure";
 import type { AdapterDescriptor } from "../adapters.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
-import { agentSettings } from "../config.js";
+import { type AgentConfig, agentSettings } from "../config.js";
 import { parseDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
-import { newHandle, readConversation, recordExists } from "../home/conversations.js";
+import { type ConversationRecord, newHandle, readConversation, recordExists } from "../home/conversations.js";
 import { agentHome, configCandidates, type Env } from "../home/paths.js";
 import { turnExists } from "../home/turn-files.js";
 import { randomUUID } from "../random.js";
 import { buildAgentCommand, checkEffort, checkModel, type SessionArg } from "../transport/argv.js";
+import type { Policy } from "../transport/env.js";
 import { refuseTooDeep } from "./depth.js";
 import { splitMessage } from "./outcome.js";
 import { retryEnvironment } from "./retry-bound.js";
@@ -63,9 +64,10 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   }
 
   const settings = agentSettings(context.config, entry.name);
-  const model = request.model ?? (record !== undefined ? record.model : settings.model);
-  const effort = request.effort ?? (record !== undefined ? record.effort : settings.effort);
-  const policy = request.policy ?? record?.policy ?? settings.policy ?? "default";
+  const defaults = record === undefined ? settingsDefaults(settings) : continuedDefaults(record, settings);
+  const model = request.model ?? defaults.model;
+  const effort = request.effort ?? defaults.effort;
+  const policy = request.policy ?? defaults.policy;
   // A model or effort the config file gave is the file's to fix, not a flag's.
   if (record === undefined && request.model === undefined && model !== undefined)
     checkConfigured(context.env, entry, "model", () => checkModel(entry, model));
@@ -142,6 +144,25 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     prompt: request.prompt,
     recordConversation: request.record ?? true,
   };
+}
+
+/** What a turn uses where the command line names nothing. */
+export interface TurnDefaults {
+  readonly model: string | undefined;
+  readonly effort: string | undefined;
+  readonly policy: Policy;
+}
+
+function settingsDefaults(settings: AgentConfig): TurnDefaults {
+  return { model: settings.model, effort: settings.effort, policy: settings.policy ?? "default" };
+}
+
+/** A continued turn's defaults: the model and effort of the conversation's first turn (agent and cwd
+ * come from it too), which `-m`/`-e` on a later turn change for that turn only; and never the policy
+ * an earlier turn asked for — `--policy auto` is asked for per turn, so the safe default (or the
+ * config's policy for the agent) holds unless it is asked again. */
+export function continuedDefaults(record: ConversationRecord, settings: AgentConfig): TurnDefaults {
+  return { model: record.model, effort: record.effort, policy: settings.policy ?? "default" };
 }
 
 function projectDir(dir: string): string {

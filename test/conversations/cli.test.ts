@@ -3,7 +3,7 @@
 // transcript of that session), and unknown or malformed handles exit 2 with one line.
 
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -121,10 +121,30 @@ describe("scv conversations list", () => {
 });
 
 describe("scv conversations show", () => {
-  it("prints the record as JSON exactly as stored", () => {
+  it("prints the record as JSON exactly as stored, and what the next turn uses", () => {
     const result = scv(["conversations", "show", "codex-k3f9x2", "--json"], home.env);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual(codex);
+    const { next, ...stored } = JSON.parse(result.stdout);
+    expect(stored).toEqual(codex);
+    // The first turn's model and effort; its policy (auto) is never carried to a later turn.
+    expect(next).toEqual({
+      agent: "codex",
+      cwd: "/work/project",
+      model: "gpt-5.2",
+      effort: "high",
+      policy: "default",
+    });
+  });
+
+  it("says the policy of the next turn is the config's for the agent, when it has one", () => {
+    const config = join(home.root, "config.toml");
+    writeFileSync(config, '[agents.codex]\npolicy = "auto"\nmodel = "gpt-5.5"\n');
+    const result = scv(["conversations", "show", "codex-k3f9x2"], { ...home.env, SCV_CONFIG: config });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^policy\s+auto \(the first turn's; a later turn asks for its own\)$/m);
+    expect(result.stdout).toMatch(
+      /^next turn\s+model gpt-5\.2 · effort high · policy auto \(from scv's config\)$/m,
+    );
   });
 
   it("prints the session id and usage totals", () => {

@@ -148,6 +148,16 @@ describe("exit codes", () => {
         "scv: Cursor CLI would read a prompt starting with '-' as an option — reword its start (e.g. a leading space or word)",
       ],
       [
+        "a misspelt effort after a model with a '/' of its own",
+        ["delegate", "opencode:mock/mock-model/hgih", "hi"],
+        "scv: 'opencode:mock/mock-model/hgih': did you mean opencode:mock/mock-model/high? efforts for opencode: minimal, low, medium, high, max",
+      ],
+      [
+        "a '/' after a model whose ids have none",
+        ["delegate", "claude:opus/bogus", "hi"],
+        "scv: 'claude:opus/bogus': 'bogus' is not an effort level of claude — efforts for claude: low, medium, high, xhigh, max (a model id with that '/' goes in -m)",
+      ],
+      [
         "an agent without a one-turn command line",
         ["delegate", "kimi", "hi"],
         "scv: Kimi Code has no verified one-turn command line (scv would need its ACP server) — delegate to another agent",

@@ -94,3 +94,57 @@ describe("pi gets the prompt verbatim", () => {
     expect(agentCalls(world)[1]?.argv).toEqual(["-p", "--mode", "json", "--session", PI_SESSION, "\n"]);
   });
 });
+
+// A prompt of 128 KiB or more fits in no argument (Linux refuses one with E2BIG). The fake CLIs read
+// stdin as their prompt when given no prompt argument, as the pinned real ones do
+// (test/real/prompt-verbatim.test.ts sends the real ones 300 KiB).
+describe("a prompt too large for one argument", () => {
+  const LARGE = `-x @README.md ${"ünïcödé ✓ ".repeat(30_000)}end\n`;
+  for (const agent of ["claude", "codex", "gemini", "opencode", "qwen", "copilot"]) {
+    it(`reaches ${agent} on its stdin, and no argument carries it`, async () => {
+      await signIn(world, agent);
+      const run = await scv(world, ["delegate", "--json", agent, "-"], {
+        env: { FAKE_AGENT_MODE: "reply" },
+        input: LARGE,
+      });
+      expect(run.stderr).not.toContain("scv:");
+      expect(run.exitCode).toBe(0);
+      const call: AgentCall & { stdinText?: string } = onlyCall(world);
+      expect(call.stdinText === LARGE, "stdin carried the prompt whole").toBe(true);
+      for (const arg of call.argv) expect(Buffer.byteLength(arg)).toBeLessThan(1024);
+      // The captures of OpenCode (a title request first) and Gemini CLI (the reply in deltas) have no
+      // reply the fake can replace.
+      if (agent === "opencode" || agent === "gemini") return;
+      // qwen appends two newlines to what it reads, copilot strips whitespace at its end.
+      const got = { qwen: `${LARGE}\n\n`, copilot: LARGE.trimEnd() }[agent] ?? LARGE;
+      const reply = turnResultSchema().parse(JSON.parse(run.stdout)).reply;
+      expect(reply === `REPLY ${got}`, `${agent} read its prompt from stdin`).toBe(true);
+    }, 60_000);
+  }
+
+  it("reaches codex on stdin when continuing, with the session id still an argument", async () => {
+    await signIn(world, "codex");
+    const first = await scv(world, ["delegate", "--json", "codex", "hi"], {
+      env: { FAKE_AGENT_MODE: "reply" },
+    });
+    const handle = turnResultSchema().parse(JSON.parse(first.stdout)).conversation ?? "";
+    const run = await scv(world, ["delegate", "--json", "-c", handle, "-"], {
+      env: { FAKE_AGENT_MODE: "reply" },
+      input: LARGE,
+    });
+    expect(run.exitCode).toBe(0);
+    expect(turnResultSchema().parse(JSON.parse(run.stdout)).reply === `REPLY ${LARGE}`).toBe(true);
+    const call = agentCalls(world)[1];
+    expect(call?.argv.slice(0, 2)).toEqual(["exec", "resume"]);
+    expect(call?.argv.slice(-3)).toEqual(["--", expect.stringMatching(/^[0-9a-f-]{36}$/), "-"]);
+  }, 60_000);
+
+  it("is refused before anything runs where the CLI takes it only as an argument (exit 2)", async () => {
+    const run = await scv(world, ["delegate", "--json", "cursor", "-"], { input: LARGE });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain(
+      "scv: the prompt is 469 KiB, and Cursor CLI takes it only as a command-line argument, which carries less than 128 KiB — put the bulk in a file and point the prompt at it\n",
+    );
+    expect(agentCalls(world)).toEqual([]);
+  });
+});

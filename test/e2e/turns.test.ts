@@ -95,7 +95,7 @@ describe("claude", () => {
     });
   });
 
-  it("passes model, effort and full permissions as the CLI spells them, and keeps them for the next turn", async () => {
+  it("passes model, effort and full permissions as the CLI spells them; later turns keep the first one's model and effort, never its policy", async () => {
     await signIn(world, "claude");
     const first = await scv(world, ["delegate", "claude:sonnet/high", "--policy", "auto", "Say hi"]);
     expect(first.exitCode).toBe(0);
@@ -123,25 +123,53 @@ describe("claude", () => {
       policy: "auto",
     });
 
-    // -m overrides the model for this and later turns; effort and policy carry over.
-    const second = await scv(world, ["delegate", "-c", handle, "-m", "opus", "Again"]);
-    expect(second.exitCode).toBe(0);
-    expect(agentCalls(world)[1]?.argv).toEqual([
+    // -m and --policy on a continued turn are that turn's only; the policy is never carried over.
+    const resumed = (model: string, prompt: string, auto = false) => [
       "-p",
-      "--permission-mode",
-      "bypassPermissions",
+      ...(auto ? ["--permission-mode", "bypassPermissions"] : []),
       "--output-format",
       "stream-json",
       "--verbose",
       "--model",
-      "opus",
+      model,
       "--effort",
       "high",
       "--resume",
       session,
-      "Again",
-    ]);
-    expect(conversationRecord(world, handle)).toMatchObject({ model: "opus", effort: "high", turns: 2 });
+      prompt,
+    ];
+    const second = await scv(world, ["delegate", "-c", handle, "-m", "opus", "Again"]);
+    expect(second.exitCode).toBe(0);
+    expect(agentCalls(world)[1]?.argv).toEqual(resumed("opus", "Again"));
+    expect(conversationRecord(world, handle)).toMatchObject({ model: "sonnet", effort: "high", turns: 2 });
+
+    const third = await scv(world, ["delegate", "-c", handle, "--policy", "auto", "Third"]);
+    expect(third.exitCode).toBe(0);
+    expect(agentCalls(world)[2]?.argv).toEqual(resumed("sonnet", "Third", true));
+
+    const fourth = await scv(world, ["delegate", "-c", handle, "Fourth"]);
+    expect(fourth.exitCode).toBe(0);
+    expect(agentCalls(world)[3]?.argv).toEqual(resumed("sonnet", "Fourth"));
+    expect(conversationRecord(world, handle)).toMatchObject({
+      model: "sonnet",
+      effort: "high",
+      policy: "auto",
+      turns: 4,
+    });
+
+    // `conversations show` says what the next turn uses.
+    const shown = await scv(world, ["conversations", "show", handle, "--json"]);
+    expect(JSON.parse(shown.stdout).next).toEqual({
+      agent: "claude",
+      cwd: world.project,
+      model: "sonnet",
+      effort: "high",
+      policy: "default",
+    });
+    const text = await scv(world, ["conversations", "show", handle]);
+    expect(text.stdout).toContain(
+      "next turn    model sonnet · effort high · policy default (--policy auto to ask again)\n",
+    );
   });
 
   it("takes the policy from the agent's config section", async () => {
@@ -166,7 +194,7 @@ describe("claude", () => {
     const cases: [string, string][] = [
       [
         'effort = "hihg"',
-        "agents.claude.effort: 'hihg' is not an effort level of Claude Code (API key) — use one of: low, medium, high, xhigh, max; or remove it",
+        "agents.claude.effort: 'hihg' is not an effort level of Claude Code (API key) — did you mean high? use one of: low, medium, high, xhigh, max; or remove it",
       ],
       ['model = "bad model"', "agents.claude.model: 'bad model' is not a model id"],
     ];
@@ -184,7 +212,7 @@ describe("claude", () => {
     });
     expect([flag.exitCode, flag.stderr]).toEqual([
       2,
-      "scv: 'hihg' is not an effort level of Claude Code (API key) — use one of: low, medium, high, xhigh, max\n",
+      "scv: 'hihg' is not an effort level of Claude Code (API key) — did you mean high? use one of: low, medium, high, xhigh, max\n",
     ]);
   });
 });

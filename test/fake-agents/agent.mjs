@@ -4,7 +4,9 @@
 // given (argv, environment, cwd, stdin, pid) as JSON in $FAKE_AGENT_DIR, and replays a real capture
 // from test/fixtures/<cli>/ with the session id it was given. Like the real pi, the fake pi reads
 // piped stdin as its prompt (trimmed, its message argument appended) and an `@file` argument as a
-// file to attach; the record keeps what came on stdin (`stdinText`). $FAKE_AGENT_MODE picks a
+// file to attach; claude, codex, gemini, qwen, opencode and copilot read it as their prompt when given
+// no prompt argument (codex: `-`), as the real ones do; the record keeps what came on stdin
+// (`stdinText`). $FAKE_AGENT_MODE picks a
 // behaviour:
 //   ok (default)        replay turn1, or turn2-resume when continuing
 //   echo                print "REPLY: <prompt>" as plain text
@@ -202,7 +204,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 }
 
 const parsed = parse(grammar, argv);
-const stdinText = grammar.readsStdin ? await readStdin() : undefined;
+const stdinText = grammar.readsStdin || promptOnStdin(parsed) ? await readStdin() : undefined;
 record(parsed);
 touchState();
 await behave(parsed);
@@ -290,8 +292,41 @@ function last(options, ...names) {
   return undefined;
 }
 
+/** Whether this CLI reads its prompt from stdin with these arguments, as the real one does (checked
+ * with the pinned CLIs, test/real/prompt-verbatim.test.ts): claude -p, opencode run and gemini, qwen
+ * and copilot given no prompt argument, codex given `-` or no prompt. */
+function promptOnStdin({ subcommand, options, positionals }) {
+  switch (cli) {
+    case "claude":
+    case "opencode":
+      return positionals.length === 0;
+    case "codex":
+      return positionals.length < subcommand.length || positionals.at(-1) === "-";
+    case "gemini":
+    case "qwen":
+    case "copilot":
+      return last(options, "-p", "--prompt") === undefined;
+    default:
+      return false;
+  }
+}
+
+/** The prompt a CLI read from stdin: what each real one does to the text (qwen appends "\n\n",
+ * copilot strips whitespace at the end), or its own error for an empty stdin. */
+function stdinPrompt() {
+  if (stdinText === undefined || stdinText.trim() === "") {
+    fail(
+      cli === "codex"
+        ? "No prompt provided via stdin."
+        : "Error: Input must be provided either through stdin or as a prompt argument",
+    );
+  }
+  return { qwen: `${stdinText}\n\n`, copilot: stdinText.trimEnd() }[cli] ?? stdinText;
+}
+
 /** The prompt and session as this CLI's grammar places them. */
 function interpret({ subcommand, options, positionals, files }) {
+  const onStdin = promptOnStdin({ subcommand, options, positionals });
   switch (cli) {
     case "claude":
       if (!options["-p"] && !options["--print"]) fail("fake claude: interactive mode is not faked");
@@ -299,16 +334,17 @@ function interpret({ subcommand, options, positionals, files }) {
         fail("Error: When using --print, --output-format=stream-json requires --verbose");
       }
       return {
-        prompt: only(positionals),
+        prompt: onStdin ? stdinPrompt() : only(positionals),
         start: last(options, "--session-id"),
         resume: last(options, "--resume", "-r"),
       };
     case "codex":
       if (subcommand.length === 2) {
-        if (positionals.length !== 2) fail("error: exec resume takes SESSION_ID and PROMPT here");
-        return { prompt: positionals[1], resume: positionals[0] };
+        if (positionals.length === 0 || positionals.length > 2)
+          fail("error: exec resume takes SESSION_ID and PROMPT here");
+        return { prompt: onStdin ? stdinPrompt() : positionals[1], resume: positionals[0] };
       }
-      return { prompt: only(positionals) };
+      return { prompt: onStdin ? stdinPrompt() : only(positionals) };
     case "pi": {
       if (!options["-p"] && !options["--print"]) fail("fake pi: interactive mode is not faked");
       // As pi's buildInitialMessage: trimmed stdin, then the attached files, then the first message
@@ -327,12 +363,15 @@ function interpret({ subcommand, options, positionals, files }) {
     case "grok":
       if (positionals.length > 0) fail(`fake ${cli}: a positional prompt would start interactive mode`);
       return {
-        prompt: last(options, "-p", "--prompt"),
+        prompt: onStdin ? stdinPrompt() : last(options, "-p", "--prompt"),
         start: last(options, "--session-id"),
         resume: last(options, "--resume", "-r"),
       };
     case "opencode":
-      return { prompt: only(positionals), resume: last(options, "-s", "--session") };
+      return {
+        prompt: onStdin ? stdinPrompt() : only(positionals),
+        resume: last(options, "-s", "--session"),
+      };
     case "cursor-agent":
       return { prompt: only(positionals), resume: last(options, "--resume") };
     case "amp":

@@ -3,7 +3,10 @@
 // writes pi's prompt to its stdin), the other CLIs read `-x` as an option unless scv puts it after `--`
 // or glues it to its flag, and `codex exec -- -` reads its prompt from stdin. The built scv drives each
 // CLI against its loopback mock, and the mock's request shows what the model got: one text part of the
-// last user message must be the prompt, byte for byte.
+// last user message must be the prompt, byte for byte. A prompt of 300 KiB, which no argument carries,
+// goes on the CLI's stdin where its row says it reads it there (`onStdin`), and must arrive whole, or
+// altered only as the row says the CLI alters it (copilot strips whitespace at its end, qwen appends two
+// newlines).
 //
 // What no way of passing the prompt changes: Claude Code, Gemini CLI and Qwen Code attach a file the
 // text mentions as `@path`, wherever it stands in the prompt and however the prompt arrives (argument,
@@ -12,6 +15,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adapter } from "../../src/adapters.js";
 import { MOCK_SHAPE, type RealCli } from "./clis.js";
 import { describeRun, type Lab } from "./harness.js";
 import {
@@ -40,6 +44,8 @@ interface Case {
   readonly prompt: string;
   /** Passed as `scv delegate <cli> -` with the prompt on scv's stdin. */
   readonly viaStdin?: boolean;
+  /** What the model must get, when the CLI changes the prompt (strips whitespace at its ends). */
+  readonly sent?: string;
 }
 
 /** What every CLI is given: the prompts a CLI could read as something else. */
@@ -82,10 +88,27 @@ function userTexts(request: MockRequest): string[] {
 /** Copilot puts the time in front of the prompt, in the same text part. */
 const PREAMBLE = /^<current_datetime>[^<]*<\/current_datetime>\n\n/;
 
-const profiles = PROFILES.map((profile) => ({
-  profile,
-  cases: profile.cli === "pi" ? PI_CASES : TRAPS,
-}));
+/** 300 KiB, more than one argument carries (Linux: 128 KiB): scv writes it to the CLI's stdin where the
+ * row says the CLI reads it there, and it ends in whitespace, which some CLIs strip. */
+const LARGE = `-x a large prompt ✓\n${"0123456789abcdef 日本語\n".repeat(12_000)}the end ✓ \n\n`;
+
+/** The large prompt as the model gets it from `cli`, by its row: whole, or as the CLI alters what it
+ * reads; undefined where scv refuses it (no way to pass it). */
+function largeAsSent(cli: RealCli): string | undefined {
+  const style = adapter(cli)?.prompt;
+  if (style === undefined) return undefined;
+  // pi: the whitespace it trims from the end goes back as the argument it appends.
+  if (style.kind === "stdin") return style.trims ? LARGE.trimStart() : LARGE;
+  const alters = style.onStdin?.alters;
+  if (alters === undefined) return undefined;
+  return { nothing: LARGE, "strips-end": LARGE.trimEnd(), "appends-two-newlines": `${LARGE}\n\n` }[alters];
+}
+
+const profiles = PROFILES.map((profile) => {
+  const sent = largeAsSent(profile.cli);
+  const large: Case[] = sent === undefined ? [] : [{ name: "300 KiB", prompt: LARGE, viaStdin: true, sent }];
+  return { profile, cases: [...(profile.cli === "pi" ? PI_CASES : TRAPS), ...large] };
+});
 
 describe.skipIf(BIN === undefined).each(profiles)(
   "prompt verbatim: scv → $profile.cli",
@@ -116,7 +139,7 @@ describe.skipIf(BIN === undefined).each(profiles)(
       await lab?.[Symbol.asyncDispose]();
     });
 
-    for (const { name, prompt, viaStdin } of cases) {
+    for (const { name, prompt, viaStdin, sent = prompt } of cases) {
       it(`${name} reaches the model verbatim`, async () => {
         const from = mock.requests.length;
         // After scv's own `--`, so that scv does not read `-x` as an option of its own.
@@ -130,10 +153,10 @@ describe.skipIf(BIN === undefined).each(profiles)(
         expectTurn(cli, run, 0);
         const asked = mock.requests.slice(from).filter((request) => request.kind === "generate");
         const got = asked.map((request) => userTexts(request).map((text) => text.replace(PREAMBLE, "")));
-        const shown = `the model got: ${JSON.stringify(got).slice(0, 2000)}\n${describeRun(run)}`;
+        const shown = `the model got: ${JSON.stringify(got.map((texts) => texts.map((text) => (text.length > 400 ? `${text.slice(0, 150)}…(${text.length} chars)…${text.slice(-150)}` : text))))}\n${describeRun(run)}`;
         expect(
-          got.some((texts) => texts.includes(prompt)),
-          `${who}: no request carried the prompt ${JSON.stringify(prompt)} as one text part; ${shown}`,
+          got.some((texts) => texts.includes(sent)),
+          `${who}: no request carried the prompt ${JSON.stringify(sent).slice(0, 200)} as one text part; ${shown}`,
         ).toBe(true);
         const attached = asked.some((request) => request.rawBody.includes(FILE_CONTENT));
         const mentions = /(?:^|\s)@foo\b/.test(prompt);

@@ -410,6 +410,9 @@ describe("model and effort values", () => {
     ).toBe(
       "'extreme' is not an effort level of Claude Code (API key) — use one of: low, medium, high, xhigh, max",
     );
+    expect(usageError(() => argv("codex", { policy: "default", prompt: "hi", effort: "hgih" })).message).toBe(
+      "'hgih' is not an effort level of Codex — did you mean high? use one of: minimal, low, medium, high, xhigh",
+    );
   });
 
   it("refuses any effort for an agent without effort arguments", () => {
@@ -435,15 +438,90 @@ describe("session ids", () => {
   });
 });
 
-describe("prompt size", () => {
-  it("refuses a prompt one argv element cannot carry (Linux: under 128 KiB), exit 2", () => {
-    expect(argv("claude", { policy: "default", prompt: "x".repeat(100_000) }).at(-1)).toHaveLength(100_000);
-    const error = usageError(() => argv("claude", { policy: "default", prompt: "x".repeat(131_072) }));
-    expect(error.exitCode).toBe(2);
-    expect(error.message).toContain("more than one command-line argument can carry");
+// A single argv element of 128 KiB or more is refused by Linux (E2BIG). Checked with the pinned CLIs
+// against a loopback mock and a 300 KiB prompt (test/real/prompt-verbatim.test.ts): given no prompt
+// argument and a piped stdin, claude -p, gemini, qwen, opencode run and copilot take stdin as the
+// prompt, and `codex exec -` too; qwen appends two newlines to it, copilot strips whitespace at its end.
+describe("a prompt too large for one argument", () => {
+  const LARGE = `-x @foo ${"ünïcödé ✓ ".repeat(30_000)}\n`;
+  const large = (name: string, session?: ArgvRequest["session"]) =>
+    command(name, { policy: "default", prompt: LARGE, ...(session === undefined ? {} : { session }) });
+
+  it("goes on stdin, in place of the prompt's argument, for each CLI that reads it there", () => {
+    const cases: readonly [string, ArgvRequest["session"] | undefined, string[]][] = [
+      [
+        "claude",
+        { kind: "start", id: UUID },
+        ["-p", "--output-format", "stream-json", "--verbose", "--session-id", UUID],
+      ],
+      [
+        "claude",
+        { kind: "continue", id: UUID },
+        ["-p", "--output-format", "stream-json", "--verbose", "--resume", UUID],
+      ],
+      ["codex", undefined, ["exec", "--skip-git-repo-check", "--json", "--", "-"]],
+      [
+        "codex",
+        { kind: "continue", id: CODEX_THREAD },
+        ["exec", "resume", "--skip-git-repo-check", "--json", "--", CODEX_THREAD, "-"],
+      ],
+      [
+        "gemini",
+        { kind: "start", id: UUID },
+        ["--skip-trust", "--output-format", "stream-json", "--session-id", UUID],
+      ],
+      ["qwen", { kind: "continue", id: UUID }, ["--output-format", "stream-json", "--resume", UUID]],
+      [
+        "opencode",
+        { kind: "continue", id: OPENCODE_SESSION },
+        ["run", "--format", "json", "-s", OPENCODE_SESSION],
+      ],
+      [
+        "copilot",
+        { kind: "start", id: UUID },
+        ["--no-auto-update", "--disable-client-telemetry", "--output-format", "json", "--session-id", UUID],
+      ],
+    ];
+    for (const [name, session, args] of cases) {
+      expect(large(name, session), `${name} ${session?.kind ?? "first"}`).toEqual({ args, stdin: LARGE });
+    }
   });
 
-  it("has no such limit for a prompt that goes on stdin", () => {
+  it("switches at 128 KiB exactly, counted in bytes", () => {
+    const under = "é".repeat(65_535); // 131,070 bytes
+    expect(command("claude", { policy: "default", prompt: under })).toMatchObject({ stdin: undefined });
+    expect(command("claude", { policy: "default", prompt: `${under}xx` })).toMatchObject({
+      stdin: `${under}xx`,
+    });
+    // `--prompt=` glued to a prompt beginning with `-` makes the argument longer than the prompt.
+    const dashed = `-${"x".repeat(131_062)}`;
+    expect(command("gemini", { policy: "default", prompt: dashed })).toMatchObject({ stdin: dashed });
+  });
+
+  it("is refused (exit 2), naming the agent and the limit, where the CLI has no way to read it", () => {
+    for (const found of ADAPTERS as readonly AdapterDescriptor[]) {
+      if (found.prompt.kind === "stdin" || found.prompt.onStdin !== undefined) continue;
+      const error = usageError(() => command(found.name, { policy: "default", prompt: `a${LARGE}` }));
+      expect(error.exitCode, found.name).toBe(2);
+      expect(error.message).toBe(
+        `the prompt is 469 KiB, and ${found.product} takes it only as a command-line argument, which carries less than 128 KiB — put the bulk in a file and point the prompt at it`,
+      );
+    }
+  });
+
+  it("is refused over the 8 MiB Gemini CLI reads from stdin, which it would cut silently", () => {
+    const prompt = "x".repeat(8 * 1024 * 1024 + 1);
+    expect(command("gemini", { policy: "default", prompt: prompt.slice(1) })).toMatchObject({
+      stdin: prompt.slice(1),
+    });
+    const error = usageError(() => command("gemini", { policy: "default", prompt }));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe(
+      "the prompt is 8.1 MiB, more than Gemini CLI reads from stdin (8 MiB) — put the bulk in a file and point the prompt at it",
+    );
+  });
+
+  it("has no such limit for a prompt that always goes on stdin", () => {
     const prompt = "x".repeat(4 * 1024 * 1024);
     expect(command("pi", { policy: "default", prompt })).toEqual({
       args: ["-p", "--mode", "json"],

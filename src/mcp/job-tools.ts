@@ -5,6 +5,7 @@ import { formatElapsed } from "../cli/progress.js";
 import { parseAgentSpec } from "../commands/delegate.js";
 import { loadConfig } from "../config.js";
 import { ScvError } from "../errors.js";
+import { jobHandle } from "../home/turn-files.js";
 import type { TurnRequest } from "../turn/types.js";
 import {
   cancelJob,
@@ -55,7 +56,8 @@ export async function delegateTool(input: DelegateInput, context: CallContext): 
   const budget = Math.floor(replyBudget(context.env) / started.length);
   const outcomes = started.map((start) => ({
     agent: start.agent,
-    handle: start.kind === "started" ? start.job : start.result.conversation,
+    // The conversation: a running part's text names its job.
+    handle: start.kind === "started" ? start.conversation : start.result.conversation,
     outcome:
       start.kind === "failed"
         ? finishedOutcome(start.result, "", { budget })
@@ -132,7 +134,8 @@ export async function waitTool(input: WaitInput, context: CallContext): Promise<
   const first = await waitableJob(input.job, context.env);
   const job = {
     job: input.job,
-    conversation: first.kind === "running" ? first.progress.conversation : input.job,
+    conversation:
+      first.kind === "running" ? first.progress.conversation : (jobHandle(input.job) ?? input.job),
     agent:
       first.kind === "running" ? first.progress.agent : first.kind === "finished" ? first.result.agent : "",
   };

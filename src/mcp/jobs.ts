@@ -1,12 +1,11 @@
 // The MCP server's jobs are scv's background turns, so `scv ps`, `scv wait` and `scv kill` see them,
 // the reaper covers them, and they outlive the server and its host. This module is the server's one
-// view of them, over src/jobs/ (what the command line's --background, wait, ps and kill use too):
-// today a job is named by its conversation's handle and its result lives in
-// $SCV_HOME/turns/<handle>.done.json.
+// view of them, over src/jobs/ (what the command line's --background, wait, ps and kill use too): a
+// job is one turn (`<handle>.<8 characters>`), and its result lives in $SCV_HOME/turns/<job>.done.json
+// until read, whatever other turns of its conversation do.
 
 import { watch } from "node:fs";
 import type { Config } from "../config.js";
-import { durationOption } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { turnsDir } from "../home/turn-files.js";
 import { consumeResult } from "../home/turn-records.js";
@@ -57,11 +56,10 @@ export type JobState =
  * thrown for all of them, as the command line refuses the whole line. */
 export async function startJobs(requests: readonly TurnRequest[], context: JobContext): Promise<JobStart[]> {
   const { env, cwd, config } = context;
-  const lockWaitMs = durationOption("SCV_LOCK_WAIT", env.SCV_LOCK_WAIT, { allowZero: true });
-  const launches = await launchTurns(requests, { env, cwd, config, lockWaitMs });
+  const launches = await launchTurns(requests, { env, cwd, config });
   return launches.map((launch): JobStart => {
-    if (launch.started && launch.handle !== undefined) {
-      return { kind: "started", job: launch.handle, conversation: launch.handle, agent: launch.agent };
+    if (launch.started && launch.handle !== undefined && launch.job !== undefined) {
+      return { kind: "started", job: launch.job, conversation: launch.handle, agent: launch.agent };
     }
     const result =
       launch.result ??
@@ -84,7 +82,7 @@ export async function jobState(job: string, env: NodeJS.ProcessEnv): Promise<Job
 /** A running turn as a job's progress. */
 function jobProgress(turn: RunningTurn): JobProgress {
   return {
-    job: turn.handle,
+    job: turn.job,
     conversation: turn.handle,
     agent: turn.agent,
     model: turn.model,

@@ -9,7 +9,7 @@ import { EXIT } from "../errors.js";
 import { readConversation, recordExists, releaseDeadLock, writeConversation } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
-import { runningHandles, turnFile } from "../home/turn-files.js";
+import { jobFile, jobHandle, newJob, runningHandles, turnFile } from "../home/turn-files.js";
 import {
   type FinishedTurnRecord,
   type RunningTurnRecord,
@@ -107,15 +107,20 @@ export async function reapLocked(
 ): Promise<ProcessIdentity[]> {
   const victims = killLeftovers(record, table);
   if (record.tmp !== undefined && isTurnTemp(record.tmp, record.handle)) removeTurnTemp(record.tmp);
-  const saved = readFinished(record.handle, env);
-  if (saved?.tag !== record.tag) {
-    // (A background runner that died after saving its result left the result to keep.)
-    writeTurnRecord(turnFile(record.handle, "done", env), cancelledTurn(record, env), true);
+  const job = recordJob(record);
+  // (A background runner that died after saving its result left the result to keep.)
+  if (readFinished(job, env) === undefined) {
+    writeTurnRecord(jobFile(job, "done", env), cancelledTurn(record, env), true);
   }
   removeIfPresent(turnFile(record.handle, "running", env));
   removeIfPresent(turnFile(record.handle, "cancel", env));
   if (record.lock !== undefined) releaseDeadLock(record.handle, record.lock, env);
   return victims;
+}
+
+/** The job of a running record: its tag, which every scv since jobs began writes as one. */
+export function recordJob(record: RunningTurnRecord): string {
+  return jobHandle(record.tag) === record.handle ? record.tag : newJob(record.handle);
 }
 
 /** SIGKILLs the agent's group (when its leader is still the recorded process) and every process

@@ -154,7 +154,9 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
   }
   const items: GcItem[] = [];
   for (const name of names) {
-    const match = /^([a-z][a-z0-9-]*)\.(done\.json|log|cancel)$/.exec(name);
+    // `<job>.done.json`, `<job>.log`, `<job>.reserve` (a job is `<handle>.<8 characters>`), and
+    // `<handle>.cancel`; the `<handle>.done.json` and `<handle>.log` of scvs before jobs, too.
+    const match = /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve)$/.exec(name);
     const handle = match?.[1];
     if (handle === undefined || !HANDLE_PATTERN.test(handle)) continue;
     if (names.includes(`${handle}.json`)) continue;

@@ -2,7 +2,8 @@
 // stderr and the documented exit code, in one place.
 
 import { asFileError, EXIT, ScvError } from "../errors.js";
-import { runningHandles } from "../home/turn-files.js";
+import { sweepDeadTemporaries } from "../home/atomic.js";
+import { turnLeftovers, turnsDir } from "../home/turn-files.js";
 import { type CliIo, processIo } from "./io.js";
 import { runProgram } from "./program.js";
 
@@ -16,10 +17,14 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
   }
 }
 
-/** Turns whose scv was killed leave their records; whatever the command, scv first stops what those
- * turns left running. One readdir when there is none; the registry is loaded only when there is. */
+/** Turns whose scv was killed leave their records, and maybe a temporary file it was writing (one
+ * holds the prompt); whatever the command, scv first stops what those turns left running and removes
+ * temporary files whose writer is dead. One readdir when there is none; the registry is loaded only
+ * when there is. */
 async function reapLeftovers(io: CliIo): Promise<void> {
-  if (runningHandles(io.env).length === 0) return;
+  const { handles, temporaries } = turnLeftovers(io.env);
+  if (temporaries.length > 0) sweepDeadTemporaries(turnsDir(io.env), temporaries);
+  if (handles.length === 0) return;
   const { reapOrphans } = await import("../turn/reap.js");
   await reapOrphans(io.env);
 }

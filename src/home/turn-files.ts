@@ -70,12 +70,23 @@ function turnNames(env: Env): string[] {
 
 /** The handles with a running-turn record: one readdir, nothing read. */
 export function runningHandles(env: Env = process.env): string[] {
+  return handlesAmong(turnNames(env));
+}
+
+function handlesAmong(names: readonly string[]): string[] {
   const handles: string[] = [];
-  for (const name of turnNames(env)) {
+  for (const name of names) {
     const handle = RUNNING_NAME.exec(name)?.[1];
     if (handle !== undefined) handles.push(handle);
   }
   return handles;
+}
+
+/** What every scv start looks for, in one readdir: running records (a killed scv's, to reap) and
+ * temporary files (`.tmp`, a write a killed scv left, to sweep: home/atomic.ts). */
+export function turnLeftovers(env: Env = process.env): { handles: string[]; temporaries: string[] } {
+  const names = turnNames(env);
+  return { handles: handlesAmong(names), temporaries: names.filter((name) => name.endsWith(".tmp")) };
 }
 
 /** The jobs with an unread result, of one conversation or of all. */

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { ADAPTERS, type AdapterDescriptor } from "../../adapters.js";
 import { formatDuration } from "../../duration.js";
 import { ScvError } from "../../errors.js";
+import { pidExists, temporaryWriter } from "../atomic.js";
 import { HANDLE_PATTERN } from "../conversations.js";
 import { agentHome, type Env } from "../paths.js";
 import { turnsDir } from "../turn-files.js";
@@ -105,7 +106,7 @@ export function planGc(options: GcOptions = {}): GcPlan {
       push(recordItems, handleAgent(handle), { kind: "lock", ...lock, bytes: 0 });
   }
   for (const temp of scan.temps) {
-    if (temp.mtimeMs < recentCutoff) {
+    if (temp.mtimeMs < recentCutoff || writerGone(temp.path)) {
       push(recordItems, handleAgent(temp.handle), {
         kind: "temp",
         path: temp.path,
@@ -143,7 +144,14 @@ export function planGc(options: GcOptions = {}): GcPlan {
   return { now, olderThanMs, agents, notes: scan.notes };
 }
 
-/** Unread results, logs and cancel marks of finished turns in `$SCV_HOME/turns`, old enough to go. */
+/** Whether the scv that wrote the temporary file at `path` is gone (home/atomic.ts names it). */
+function writerGone(path: string): boolean {
+  const pid = temporaryWriter(path);
+  return pid !== undefined && pid !== process.pid && !pidExists(pid);
+}
+
+/** Unread results, logs and cancel marks of finished turns in `$SCV_HOME/turns`, old enough to go,
+ * and the temporary files of writes whose scv was killed. */
 function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] {
   const dir = turnsDir(env);
   let names: string[];
@@ -156,11 +164,22 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
   for (const name of names) {
     // `<job>.done.json`, `<job>.log`, `<job>.reserve` (a job is `<handle>.<8 characters>`), and
     // `<handle>.cancel`; the `<handle>.done.json` and `<handle>.log` of scvs before jobs, too.
+    const path = join(dir, name);
+    // A write its scv never finished (SIGKILLed): as soon as that scv is gone, whatever the threshold.
+    const temporary = /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(?:json|done\.json)\.\d+-[0-9a-z]+\.tmp$/.exec(
+      name,
+    );
+    if (temporary?.[1] !== undefined && HANDLE_PATTERN.test(temporary[1])) {
+      const stats = safeLstat(path);
+      if (stats?.isFile() && writerGone(path)) {
+        items.push({ kind: "temp", path, bytes: stats.size, mtimeMs: stats.mtimeMs, handle: temporary[1] });
+      }
+      continue;
+    }
     const match = /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve)$/.exec(name);
     const handle = match?.[1];
     if (handle === undefined || !HANDLE_PATTERN.test(handle)) continue;
     if (names.includes(`${handle}.json`)) continue;
-    const path = join(dir, name);
     const stats = safeLstat(path);
     if (stats === undefined || !stats.isFile() || !isOld(stats.mtimeMs)) continue;
     items.push({ kind: "result", path, bytes: stats.size, mtimeMs: stats.mtimeMs, handle });

@@ -10,6 +10,7 @@ import type { ResultOptions } from "../cli/results.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
+import { holdReserve } from "../home/background-result.js";
 import { jobFile } from "../home/turn-files.js";
 import { saveBackgroundResult } from "../home/turn-records.js";
 import { parseJob, READY_FD_VARIABLE, readyPipe } from "../jobs/job.js";
@@ -63,6 +64,8 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
   const startedAt = new Date();
   const job = parseJob(await readAll(io.stdin));
   const ready = readyPipe(io.env[READY_FD_VARIABLE]);
+  // Room for the result, should the agent fill the disk (home/background-result.ts).
+  holdReserve(jobFile(job.job, "reserve", io.env));
   let result: TurnResult;
   try {
     const config = loadConfig(io.env).config;

@@ -14,6 +14,7 @@ import { lazy } from "../lazy.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
 import { ensureScvDir } from "./agent-home.js";
 import { createAtomicSync, writeAtomicSync } from "./atomic.js";
+import { FILE_WRITER, type ResultWriter, type SaveOutcome, saveWithReserve } from "./background-result.js";
 import { HANDLE_PATTERN } from "./conversations.js";
 import { takeLock } from "./lock.js";
 import type { Env } from "./paths.js";
@@ -155,13 +156,14 @@ export async function withRecordLock<T>(
 }
 
 /** Saves a background turn's result for `scv wait`, then drops its running record: in that order, so
- * a waiter always finds one of the two. */
+ * a waiter always finds one of the two. A full disk is met in steps (background-result.ts). */
 export function saveBackgroundResult(
   job: string,
   result: TurnResult,
   startedAt: Date,
   env: Env = process.env,
-): void {
+  writer: ResultWriter = FILE_WRITER,
+): SaveOutcome {
   const handle = jobHandle(job) ?? job;
   ensureTurnsDir(env);
   const running = readRunning(handle, env);
@@ -177,8 +179,16 @@ export function saveBackgroundResult(
     endedAt: new Date().toISOString(),
     result,
   };
-  writeTurnRecord(jobFile(job, "done", env), finished, true);
-  if (mine !== undefined) removeIfPresent(turnFile(handle, "running", env));
+  const outcome = saveWithReserve(
+    jobFile(job, "done", env),
+    jobFile(job, "reserve", env),
+    finished,
+    job,
+    writer,
+  );
+  // Unsaved, the record stays for the reaper, which reports the log's line as the result.
+  if (mine !== undefined && outcome.startsWith("saved")) removeIfPresent(turnFile(handle, "running", env));
+  return outcome;
 }
 
 /** Removes a job's result once read, with its log; other jobs' stay. */

@@ -6,6 +6,7 @@
 
 import { hostname } from "node:os";
 import { EXIT } from "../errors.js";
+import { unsavedLine } from "../home/background-result.js";
 import { readConversation, recordExists, releaseDeadLock, writeConversation } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
@@ -110,10 +111,11 @@ export async function reapLocked(
   const job = recordJob(record);
   // (A background runner that died after saving its result left the result to keep.)
   if (readFinished(job, env) === undefined) {
-    writeTurnRecord(jobFile(job, "done", env), cancelledTurn(record, env), true);
+    writeTurnRecord(jobFile(job, "done", env), cancelledTurn(record, job, env), true);
   }
   removeIfPresent(turnFile(record.handle, "running", env));
   removeIfPresent(turnFile(record.handle, "cancel", env));
+  removeIfPresent(jobFile(job, "reserve", env));
   if (record.lock !== undefined) releaseDeadLock(record.handle, record.lock, env);
   return victims;
 }
@@ -140,7 +142,7 @@ export function killLeftovers(record: RunningTurnRecord, table: ProcessTable): P
 
 /** The result of a turn whose scv died; the conversation (if it has a record that this turn had not
  * updated yet) is marked cancelled too. */
-function cancelledTurn(record: RunningTurnRecord, env: Env): FinishedTurnRecord {
+function cancelledTurn(record: RunningTurnRecord, job: string, env: Env): FinishedTurnRecord {
   const now = new Date();
   let conversation: string | null = null;
   let session: string | null = null;
@@ -157,17 +159,21 @@ function cancelledTurn(record: RunningTurnRecord, env: Env): FinishedTurnRecord 
   } catch {
     // A damaged conversation record stays as it is; the turn is still recorded cancelled.
   }
+  // A background scv that ended without room for its result said so in its log, as its last word.
+  const unsaved = record.background ? unsavedLine(jobFile(job, "log", env)) : undefined;
   const result: TurnResult = {
     reply: "",
-    status: "cancelled",
+    status: unsaved === undefined ? "cancelled" : "failed",
     agent: record.agent,
     conversation,
     session,
     usage: null,
     cost: null,
     duration: Math.max(0, now.getTime() - Date.parse(record.startedAt)),
-    exitCode: EXIT.terminated,
-    error: `the scv running this turn (pid ${record.scv.pid}) died, and a later scv stopped ${record.agent}`,
+    exitCode: unsaved === undefined ? EXIT.terminated : EXIT.agentFailed,
+    error:
+      unsaved ??
+      `the scv running this turn (pid ${record.scv.pid}) died, and a later scv stopped ${record.agent}`,
     hint:
       conversation === null
         ? "run the turn again"

@@ -1,9 +1,11 @@
 // The entry point: runs the command line (program.ts) and turns every failure into one line on
 // stderr and the documented exit code, in one place.
 
+import { join } from "node:path";
 import { asFileError, EXIT, ScvError } from "../errors.js";
-import { sweepDeadTemporaries } from "../home/atomic.js";
-import { turnLeftovers, turnsDir } from "../home/turn-files.js";
+import { pidExists, sweepDeadTemporaries } from "../home/atomic.js";
+import { removeIfPresent } from "../home/remove.js";
+import { spareLogServer, turnLeftovers, turnsDir } from "../home/turn-files.js";
 import { type CliIo, processIo } from "./io.js";
 import { runProgram } from "./program.js";
 
@@ -22,11 +24,25 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
  * temporary files whose writer is dead. One readdir when there is none; the registry is loaded only
  * when there is. */
 async function reapLeftovers(io: CliIo): Promise<void> {
-  const { handles, temporaries } = turnLeftovers(io.env);
+  const { handles, temporaries, spareLogs } = turnLeftovers(io.env);
   if (temporaries.length > 0) sweepDeadTemporaries(turnsDir(io.env), temporaries);
+  if (spareLogs.length > 0) sweepDeadSpares(turnsDir(io.env), spareLogs);
   if (handles.length === 0) return;
   const { reapOrphans } = await import("../turn/reap.js");
   await reapOrphans(io.env);
+}
+
+/** The logs of spare runners whose `scv mcp` is gone (its spare went with it). */
+function sweepDeadSpares(dir: string, names: readonly string[]): void {
+  for (const name of names) {
+    const server = spareLogServer(name);
+    if (server === undefined || pidExists(server)) continue;
+    try {
+      removeIfPresent(join(dir, name));
+    } catch {
+      // The next start tries again.
+    }
+  }
 }
 
 function report(thrown: unknown, io: CliIo): number {

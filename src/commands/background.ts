@@ -61,8 +61,11 @@ export async function startBackgroundTurns(
 
 /** The detached scv of one background turn (hidden command `background-turn`). */
 export async function backgroundTurnCommand(io: CliIo): Promise<number> {
+  const input = await readAll(io.stdin);
+  // A spare runner released before it got a job (jobs/spare.ts): nothing to do.
+  if (input === "") return EXIT.ok;
   const startedAt = new Date();
-  const job = parseJob(await readAll(io.stdin));
+  const job = parseJob(input);
   const ready = readyPipe(io.env[READY_FD_VARIABLE]);
   // Room for the result, should the agent fill the disk (home/background-result.ts).
   holdReserve(jobFile(job.job, "reserve", io.env));

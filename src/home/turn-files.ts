@@ -11,6 +11,7 @@
 //   $SCV_HOME/turns/<job>.done.json      a finished background or reaped turn, until `scv wait` reads it
 //   $SCV_HOME/turns/<job>.log            stdout and stderr of a background turn's scv
 //   $SCV_HOME/turns/<job>.reserve        space a background turn holds for saving its result
+//   $SCV_HOME/turns/spare.<pid>.<n>.log  the output of `scv mcp` (pid)'s spare runner, until it takes a job
 
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -42,6 +43,19 @@ export function newJob(handle: string): string {
 /** The conversation a job belongs to; undefined when `job` is not one. */
 export function jobHandle(job: string): string | undefined {
   return JOB_PATTERN.exec(job)?.[1];
+}
+
+/** The log of the `n`th spare runner of the `scv mcp` whose pid is `pid` (jobs/spare.ts). */
+export function spareLog(pid: number, n: number, env: Env = process.env): string {
+  return join(turnsDir(env), `spare.${pid}.${n}.log`);
+}
+
+const SPARE_LOG = /^spare\.(\d{1,10})\.\d{1,10}\.log$/;
+
+/** The pid of the server whose spare wrote the log `name`; undefined when `name` is not one. */
+export function spareLogServer(name: string): number | undefined {
+  const pid = SPARE_LOG.exec(name)?.[1];
+  return pid === undefined ? undefined : Number(pid);
 }
 
 /** Handles are `agent-xxxxxx` (no dot), so a running record's name is the only `<no dot>.json`. */
@@ -82,11 +96,20 @@ function handlesAmong(names: readonly string[]): string[] {
   return handles;
 }
 
-/** What every scv start looks for, in one readdir: running records (a killed scv's, to reap) and
- * temporary files (`.tmp`, a write a killed scv left, to sweep: home/atomic.ts). */
-export function turnLeftovers(env: Env = process.env): { handles: string[]; temporaries: string[] } {
+/** What every scv start looks for, in one readdir: running records (a killed scv's, to reap),
+ * temporary files (`.tmp`, a write a killed scv left: home/atomic.ts) and spare runners' logs (of a
+ * server that may be gone: jobs/spare.ts), to sweep. */
+export function turnLeftovers(env: Env = process.env): {
+  handles: string[];
+  temporaries: string[];
+  spareLogs: string[];
+} {
   const names = turnNames(env);
-  return { handles: handlesAmong(names), temporaries: names.filter((name) => name.endsWith(".tmp")) };
+  return {
+    handles: handlesAmong(names),
+    temporaries: names.filter((name) => name.endsWith(".tmp")),
+    spareLogs: names.filter((name) => name.startsWith("spare.")),
+  };
 }
 
 /** The jobs with an unread result, of one conversation or of all. */

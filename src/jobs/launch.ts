@@ -22,6 +22,7 @@ import { failedResult } from "../turn/outcome.js";
 import { turnOwnerAlive } from "../turn/reap.js";
 import type { TurnRequest } from "../turn/types.js";
 import { type Job, READY_FD_VARIABLE } from "./job.js";
+import type { SpareRunner } from "./spare.js";
 
 /** How long a detached scv may take to start its agent, beyond its lock wait, before it is taken for
  * stuck and ended. */
@@ -47,6 +48,8 @@ export interface LaunchContext {
   readonly env: Env;
   readonly cwd: string;
   readonly config: Config;
+  /** A detached scv started ahead of time to hand the first job to (`scv mcp`'s: jobs/spare.ts). */
+  readonly spare?: SpareRunner;
 }
 
 /** Plans every turn, then starts each that can start; one `Launch` per request, in order. */
@@ -54,7 +57,7 @@ export async function launchTurns(
   requests: readonly TurnRequest[],
   context: LaunchContext,
 ): Promise<Launch[]> {
-  const { env, cwd, config } = context;
+  const { env, cwd, config, spare } = context;
   const planned = planTurns(requests, { env, cwd, config });
   return Promise.all(
     planned.map((turn): Promise<Launch> | Launch => {
@@ -79,29 +82,36 @@ export async function launchTurns(
         request: { ...request, cwd: plan.cwd },
         lockWaitMs: BACKGROUND_LOCK_WAIT_MS,
       };
-      return launch(env, cwd, job, plan.entry.name);
+      return launch(env, cwd, job, plan.entry.name, spare);
     }),
   );
 }
 
-/** Starts one detached scv and waits until its agent runs, or until it ends without running it. */
-async function launch(env: Env, cwd: string, job: Job, agent: string): Promise<Launch> {
+/** Starts one detached scv (or hands the job to the spare one) and waits until its agent runs, or
+ * until it ends without running it. */
+async function launch(env: Env, cwd: string, job: Job, agent: string, spare?: SpareRunner): Promise<Launch> {
   ensureScvDir(env, "turns");
   const logPath = jobFile(job.job, "log", env);
-  const log = openOwnFileForAppend(logPath);
-  let started: Awaited<ReturnType<typeof startDetached>>;
-  try {
-    // Its own session: a closing terminal or a Ctrl-C in it does not reach the turn.
-    started = await startDetached(process.execPath, [...process.execArgv, scvScript(), "background-turn"], {
-      cwd,
-      env: backgroundEnv(env),
-      input: JSON.stringify(job),
-      output: log,
-      readyWord: "started",
-      readyWithinMs: START_LIMIT_MS + (job.lockWaitMs ?? 0),
-    });
-  } finally {
-    closeSync(log);
+  const handOff = {
+    input: JSON.stringify(job),
+    readyWord: "started",
+    readyWithinMs: START_LIMIT_MS + (job.lockWaitMs ?? 0),
+  };
+  let started = await spare?.hand(handOff, logPath);
+  if (started === undefined) {
+    const log = openOwnFileForAppend(logPath);
+    try {
+      const command = backgroundCommand();
+      // Its own session: a closing terminal or a Ctrl-C in it does not reach the turn.
+      started = await startDetached(command.file, command.args, {
+        ...handOff,
+        cwd,
+        env: backgroundEnv(env),
+        output: log,
+      });
+    } finally {
+      closeSync(log);
+    }
   }
   const launched = { handle: job.handle, job: job.job, agent };
   if (started === "ready") return { ...launched, started: true };
@@ -125,17 +135,22 @@ async function launch(env: Env, cwd: string, job: Job, agent: string): Promise<L
   return { ...launched, job: undefined, started: false, result: failedResult(error, agent) };
 }
 
+/** The detached scv that runs one background turn: this scv again, with `background-turn`. */
+export function backgroundCommand(): { file: string; args: string[] } {
+  return { file: process.execPath, args: [...process.execArgv, scvScript(), "background-turn"] };
+}
+
 /** The detached scv's environment: the launcher's, with the ready pipe named, and without the tag of
  * the turn whose agent launched it (SCV_DEPTH stays). A background turn is asked to outlive its
  * caller; with the tag, that turn's end would sweep it as an escaped process. It has a record and a
  * tag of its own. */
-function backgroundEnv(env: Env): NodeJS.ProcessEnv {
+export function backgroundEnv(env: Env): NodeJS.ProcessEnv {
   const { [TAG_VARIABLE]: _callerTurn, ...rest } = env;
   return { ...rest, [READY_FD_VARIABLE]: String(READY_FD) };
 }
 
 /** The script this scv runs from, for starting another. */
-function scvScript(): string {
+export function scvScript(): string {
   const script = process.argv[1];
   if (script === undefined)
     throw new ScvError("USAGE", "cannot tell where scv runs from — start scv by its path");

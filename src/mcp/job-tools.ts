@@ -6,6 +6,7 @@ import { parseAgentSpec } from "../commands/delegate.js";
 import { loadConfig } from "../config.js";
 import { ScvError } from "../errors.js";
 import { jobHandle } from "../home/turn-files.js";
+import type { SpareRunner } from "../jobs/spare.js";
 import type { TurnRequest } from "../turn/types.js";
 import {
   cancelJob,
@@ -43,12 +44,19 @@ export interface CallContext {
   /** Told while a call waits, at least every `progressMs`. */
   readonly progress?: (message: string) => void;
   readonly progressMs: number;
+  /** The server's spare runner (jobs/spare.ts). */
+  readonly spare?: SpareRunner;
 }
 
 export async function delegateTool(input: DelegateInput, context: CallContext): Promise<ToolOutcome> {
   const calledAt = Date.now();
   const config = loadConfig(context.env).config;
-  const started = await startJobs(turnRequests(input), { env: context.env, cwd: context.cwd, config });
+  const started = await startJobs(turnRequests(input), {
+    env: context.env,
+    cwd: context.cwd,
+    config,
+    spare: context.spare,
+  });
   const waitMs = (input.wait_seconds ?? DEFAULT_WAIT_SECONDS) * 1000;
   const jobs = started.flatMap((start) => (start.kind === "started" ? [start.job] : []));
   context.progress?.(`started ${started.map(startLabel).join(", ")}`);

@@ -12,6 +12,7 @@ import { consumeResult } from "../home/turn-records.js";
 import { killTurn } from "../jobs/kill.js";
 import { launchTurns } from "../jobs/launch.js";
 import { type RunningTurn, runningTurn, runningTurns } from "../jobs/list.js";
+import type { SpareRunner } from "../jobs/spare.js";
 import { turnState } from "../jobs/wait.js";
 import type { TurnResult } from "../result.js";
 import { failedResult } from "../turn/outcome.js";
@@ -22,6 +23,8 @@ export interface JobContext {
   /** Where relative folders of a request are resolved (the server's own working directory). */
   readonly cwd: string;
   readonly config: Config;
+  /** The server's spare runner, which takes a job faster than a detached scv started for it. */
+  readonly spare?: SpareRunner;
 }
 
 /** A turn as started: running under its job, or failed before its agent ran. */
@@ -55,8 +58,8 @@ export type JobState =
  * once every agent runs (or failed to start). A usage error (unknown agent, delegation too deep) is
  * thrown for all of them, as the command line refuses the whole line. */
 export async function startJobs(requests: readonly TurnRequest[], context: JobContext): Promise<JobStart[]> {
-  const { env, cwd, config } = context;
-  const launches = await launchTurns(requests, { env, cwd, config });
+  const { env, cwd, config, spare } = context;
+  const launches = await launchTurns(requests, { env, cwd, config, spare });
   return launches.map((launch): JobStart => {
     if (launch.started && launch.handle !== undefined && launch.job !== undefined) {
       return { kind: "started", job: launch.job, conversation: launch.handle, agent: launch.agent };

@@ -4,13 +4,13 @@
 // command line's classes, fan-out, replies too long for one result, and jobs that outlive the server.
 
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
-import { killAll, survivors } from "../helpers/pids.js";
+import { isAlive, killAll, survivors } from "../helpers/pids.js";
 import { agentPids, createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
@@ -72,12 +72,12 @@ function turnFiles(): string[] {
 }
 
 /** The turn files once the background scv that saved a result (read at once) has dropped its running
- * record, which it does right after (up to 5 s). */
+ * record, which it does right after (up to 5 s); without the log of the server's next spare runner. */
 async function settledTurnFiles(): Promise<string[]> {
   const deadline = Date.now() + 5_000;
   while (turnFiles().some((name) => /^[^.]+\.json$/.test(name)) && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 25));
-  return turnFiles();
+  return turnFiles().filter((name) => !/^spare\.\d+\.\d+\.log$/.test(name));
 }
 
 /** A result without what differs between two runs of the same turn. */
@@ -381,4 +381,48 @@ describe("scv mcp", () => {
     expect(bad).toMatchObject({ isError: true });
     expect(bad.text).toMatch(/give the job a delegate call returned, like codex-k3f9x2\.a1b2c3d4/);
   }, 60_000);
+
+  it("keeps one spare runner loaded: a delegate's job runs in it, a new one follows, and it goes with the server", async () => {
+    const client = await connect({ FAKE_AGENT_MODE: "slow:2000" });
+    const server = (client.transport as StdioClientTransport).pid ?? -1;
+    const spareLog = (n: number) => join(world.scvHome, "turns", `spare.${server}.${n}.log`);
+    const spare = await writerOf(spareLog(1));
+    expect(spare).toBeGreaterThan(0);
+
+    const started = await call(client, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
+    const job = started.structured.job as string;
+    // The turn runs in the scv that was loaded before the call, its log renamed to the job's.
+    const [row] = JSON.parse((await scv(world, ["ps", "--json"])).stdout) as { scvPid: number }[];
+    expect(row?.scvPid).toBe(spare);
+    expect(existsSync(spareLog(1))).toBe(false);
+    expect(existsSync(join(world.scvHome, "turns", `${job}.log`))).toBe(true);
+    const next = await writerOf(spareLog(2));
+    expect(next).not.toBe(spare);
+
+    expect((await call(client, "wait", { job, wait_seconds: 20 })).structured).toMatchObject({
+      reply: "MOCK-REPLY-1",
+    });
+    await client.close();
+    const deadline = Date.now() + 10_000;
+    while ((isAlive(next) || existsSync(spareLog(2))) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(isAlive(next)).toBe(false);
+    expect(existsSync(spareLog(2))).toBe(false);
+  }, 60_000);
 });
+
+/** The pid of the process whose stdout is `log` (the spare writing its log), once there is one. */
+async function writerOf(log: string): Promise<number> {
+  const deadline = Date.now() + 15_000;
+  for (; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 25))) {
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        if (readlinkSync(`/proc/${name}/fd/1`) === log) return Number(name);
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }
+  }
+  return -1;
+}

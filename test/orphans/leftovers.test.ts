@@ -1,6 +1,6 @@
 // What an scv SIGKILLed mid-write or mid-start leaves, through the built scv: a temporary file of an
 // atomic write (a running record's holds the prompt) is swept by the next scv once its writer is
-// dead, and by `scv agents gc`; a conversation lock no running turn holds is reported as what it is,
+// dead, and by `scv agents gc`, as is the log of a dead `scv mcp`'s spare runner; a conversation lock no running turn holds is reported as what it is,
 // with when it frees, not as "another turn is running".
 
 import { spawn, spawnSync } from "node:child_process";
@@ -24,7 +24,7 @@ function names(folder: string): string[] {
 }
 
 describe("temporary files of writes an scv never finished", () => {
-  it("the next scv, whatever its command, removes those whose writer is dead, never a live writer's", async () => {
+  it("the next scv, whatever its command, removes those whose writer is dead, never a live writer's; and dead servers' spare logs", async () => {
     const turns = join(lab.world.scvHome, "turns");
     mkdirSync(turns, { recursive: true });
     const live = spawn("sleep", ["30"], { stdio: "ignore" });
@@ -37,10 +37,14 @@ describe("temporary files of writes an scv never finished", () => {
       writeFileSync(join(turns, name), '{"prompt": "the secret plan"}');
     // Not a temporary file of scv's: stays.
     writeFileSync(join(turns, "notes.tmp"), "");
+    // The log of a spare runner whose scv mcp died (the spare went with it), and of a live one's.
+    const deadSpare = `spare.${dead}.3.log`;
+    const liveSpare = `spare.${live.pid}.1.log`;
+    for (const name of [deadSpare, liveSpare]) writeFileSync(join(turns, name), "");
 
     const ps = await scv(lab.world, ["ps"]);
     expect(ps.exitCode).toBe(0);
-    expect(names("turns")).toEqual([liveRecord, "notes.tmp"].sort());
+    expect(names("turns")).toEqual([liveRecord, "notes.tmp", liveSpare].sort());
   });
 
   it("scv agents gc removes a dead writer's in conversations/ at once, whatever its age", async () => {

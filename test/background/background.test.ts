@@ -273,8 +273,8 @@ describe("scv delegate --background", () => {
         `scv: claude (${handle}) did not start: conversation ${handle} is busy with job ${job} — wait for it: scv wait ${job}\n`,
       ]);
     }
-    // Nothing of the refused ones is left but the running job's record and log.
-    expect(turnFiles()).toEqual([`${handle}.json`, `${job}.log`]);
+    // Nothing of the refused ones is left but the running job's record, log and reserve.
+    expect(turnFiles()).toEqual([`${job}.log`, `${job}.reserve`, `${handle}.json`].sort());
     expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
     expect((await scv(world, ["wait", handle])).exitCode).toBe(143);
   }, 60_000);

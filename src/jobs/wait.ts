@@ -4,8 +4,9 @@
 
 import { formatDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
+import { unsavedLine } from "../home/background-result.js";
 import type { Env } from "../home/paths.js";
-import { finishedJobs, jobHandle } from "../home/turn-files.js";
+import { finishedJobs, jobFile, jobHandle } from "../home/turn-files.js";
 import { type RunningTurnRecord, readFinished, readRunning } from "../home/turn-records.js";
 import type { TurnResult } from "../result.js";
 import { reapHandle, turnOwnerAlive } from "../turn/reap.js";
@@ -103,7 +104,14 @@ export async function turnState(job: string, env: Env): Promise<TurnState> {
   if (finished !== undefined) return { kind: "finished", result: finished.result };
   if (running === undefined || running.tag !== job) return { kind: "unknown" };
   if (!turnOwnerAlive(running)) {
-    await reapHandle(handle, env);
+    try {
+      await reapHandle(handle, env);
+    } catch (error) {
+      // The disk that took the job's result still takes nothing: what its scv logged says why.
+      const unsaved = running.background ? unsavedLine(jobFile(job, "log", env)) : undefined;
+      if (unsaved !== undefined) throw new ScvError("IO", unsaved, { cause: error });
+      throw error;
+    }
     const reaped = readFinished(job, env);
     return reaped === undefined ? { kind: "unknown" } : { kind: "finished", result: reaped.result };
   }

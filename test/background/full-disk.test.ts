@@ -4,7 +4,8 @@
 // was lost and why — never "the scv running this turn died" with an empty log.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
@@ -67,5 +68,40 @@ describe.skipIf(!asRoot)("a background turn on a disk its agent filled", () => {
       ),
     );
     expect(waited.stderr).not.toMatch(/died/);
+  });
+});
+
+describe.skipIf(!asRoot)("scv wait for a job whose scv could not save its result at all", () => {
+  it("reports the line that scv left in the job's log, while the disk still takes nothing", async () => {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", mount]);
+    const job = "gemini-aaaaaa.q1w2e3r4";
+    const turns = join(mount, "turns");
+    mkdirSync(turns, { mode: 0o700 });
+    // What the scv left: its running record (its pid long gone) and, as its last word, the line.
+    const line = `the result of job ${job} could not be saved: ENOSPC — free some disk space`;
+    writeFileSync(join(turns, `${job}.log`), `scv: ${line}\n`);
+    writeFileSync(
+      join(turns, "gemini-aaaaaa.json"),
+      JSON.stringify({
+        version: 1,
+        handle: "gemini-aaaaaa",
+        tag: job,
+        agent: "gemini",
+        prompt: "Say hi",
+        cwd: world.project,
+        depth: 0,
+        background: true,
+        host: hostname(),
+        startedAt: new Date().toISOString(),
+        scv: { pid: 2 ** 22 + 1, startTime: "1" },
+      }),
+    );
+    try {
+      execFileSync("dd", ["if=/dev/zero", `of=${join(mount, "filler")}`, "bs=64k"], { stdio: "ignore" });
+    } catch {
+      // Full.
+    }
+    const waited = await scv(world, ["wait", job]);
+    expect([waited.exitCode, waited.stdout, waited.stderr]).toEqual([1, "", `scv: ${line}\n`]);
   });
 });

@@ -47,7 +47,7 @@ describe("temporary files of writes an scv never finished", () => {
     expect(names("turns")).toEqual([liveRecord, "notes.tmp", liveSpare].sort());
   });
 
-  it("scv agents gc removes a dead writer's in conversations/ at once, whatever its age", async () => {
+  it("scv agents gc removes a dead writer's in conversations/ and beside key stores at once, whatever its age", async () => {
     const live = spawn("sleep", ["30"], { stdio: "ignore" });
     lab.track([live.pid ?? -1]);
     const dead = deadPid();
@@ -62,9 +62,17 @@ describe("temporary files of writes an scv never finished", () => {
     const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
     utimesSync(join(lab.world.scvHome, oldStyle), twoHoursAgo, twoHoursAgo);
 
+    // A key store's write, with the key in it: beside Claude Code's credentials file.
+    const keys = join(lab.world.scvHome, "agents", "claude", ".claude");
+    mkdirSync(keys, { recursive: true, mode: 0o700 });
+    const deadKey = `.credentials.json.${dead}-ab.tmp`;
+    const liveKey = `.credentials.json.${live.pid}-ab.tmp`;
+    for (const name of [deadKey, liveKey]) writeFileSync(join(keys, name), '{"key": "sk-canary-in-a-temp"}');
+
     const gc = await scv(lab.world, ["agents", "gc", "--json"]);
     expect(gc.exitCode, gc.stderr).toBe(0);
     expect(names("conversations")).toEqual([`codex-bbbbbb.json.${live.pid}-k3f9.tmp`]);
+    expect(readdirSync(keys)).toEqual([liveKey]);
   });
 });
 

@@ -3,11 +3,12 @@
 // may go:
 //   - transcripts last written before the threshold whose session no conversation used within it names;
 //   - conversation records not used within the threshold and not locked by a running turn;
-//   - lock folders and temp files left by crashed runs;
+//   - lock folders and temp files left by crashed runs (of records, results, and key stores: a key
+//     written by an scv killed mid-write stays in the clear beside its store's file);
 //   - folders below the transcript folder that those removals empty.
 
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ADAPTERS, type AdapterDescriptor } from "../../adapters.js";
 import { formatDuration } from "../../duration.js";
 import { ScvError } from "../../errors.js";
@@ -129,7 +130,11 @@ export function planGc(options: GcOptions = {}): GcPlan {
       live: liveSessions.get(entry.name) ?? new Map(),
       old: oldSessions.get(entry.name) ?? new Map(),
     });
-    const items = [...transcripts.items, ...(recordItems.get(entry.name) ?? [])];
+    const items = [
+      ...transcripts.items,
+      ...(recordItems.get(entry.name) ?? []),
+      ...planKeyTemporaries(entry, env),
+    ];
     return transcripts.skipped === undefined
       ? { agent: entry.name, items, notes: transcripts.notes }
       : { agent: entry.name, skipped: transcripts.skipped, items, notes: transcripts.notes };
@@ -142,6 +147,31 @@ export function planGc(options: GcOptions = {}): GcPlan {
     }
   }
   return { now, olderThanMs, agents, notes: scan.notes };
+}
+
+/** Temporary files beside the agent's credential files whose writer is gone: a key store's write
+ * that its scv never finished holds the key. */
+function planKeyTemporaries(entry: AdapterDescriptor, env: Env): GcItem[] {
+  const home = agentHome(entry.name, env);
+  const items = new Map<string, GcItem>();
+  for (const file of entry.credentialFiles) {
+    const folder = realFolder(home, dirname(file));
+    if (folder.kind !== "found") continue;
+    let names: string[];
+    try {
+      names = readdirSync(folder.path);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!name.startsWith(`${basename(file)}.`) || temporaryWriter(name) === undefined) continue;
+      const path = join(folder.path, name);
+      const stats = safeLstat(path);
+      if (stats?.isFile() && writerGone(path))
+        items.set(path, { kind: "temp", path, bytes: stats.size, mtimeMs: stats.mtimeMs });
+    }
+  }
+  return [...items.values()];
 }
 
 /** Whether the scv that wrote the temporary file at `path` is gone (home/atomic.ts names it). */

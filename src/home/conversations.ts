@@ -155,7 +155,7 @@ export function listConversations(env: Env = process.env): {
 
 /** How long a conversation lock nobody refreshes lasts before the next turn takes it over
  * (src/home/lock.ts has the whole rule). */
-const LOCK_STALE_MS = 30_000;
+export const LOCK_STALE_MS = 30_000;
 
 /** Locks a conversation for one turn. Waits up to `waitMs`, then fails with "conversation busy".
  * Returns the release function. */

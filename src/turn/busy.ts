@@ -4,7 +4,7 @@
 
 import { formatDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
-import { lockStaleAt } from "../home/conversations.js";
+import { LOCK_STALE_MS, lockStaleAt } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { readRunning } from "../home/turn-records.js";
 import { systemProcessTable } from "../os/processes.js";
@@ -31,7 +31,8 @@ export function busyError(handle: string, env: Env, now = Date.now()): ScvError 
   const frees =
     staleAt === undefined
       ? "it frees by itself within 30s of its last refresh"
-      : `it frees by itself in ${formatDuration(Math.max(1000, staleAt - now))}`;
+      : // (The lock's mtime may be set a little ahead: proper-lockfile rounds it up to a second.)
+        `it frees by itself in ${formatDuration(Math.min(LOCK_STALE_MS, Math.max(1000, staleAt - now)))}`;
   return new ScvError(
     "CONVERSATION_BUSY",
     `conversation ${handle} is locked, but no running turn holds it (an scv that was killed left it) — ${frees}; continue it then`,

@@ -1,7 +1,9 @@
 // A delegate round trip through a running `scv mcp` (the MCP SDK's client over stdio, as a host
 // calls it) against the same turn through `scv delegate claude "hi"` started as a process, on the
 // fast fake claude; interleaved round by round so both see the same machine. The server is started
-// once, as a host keeps it; each of its turns is a background turn (a detached scv runs it).
+// once, as a host keeps it; each of its turns is a background turn, handed to the spare detached scv
+// the server keeps loaded (src/jobs/spare.ts). Rounds are spaced by IDLE_MS, as a host's calls are
+// spaced by its model's turns, so the spare started after one call is ready for the next.
 
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -17,6 +19,9 @@ export interface McpResult {
   /** Median over rounds of (mcp − cli) in the same round, ms. */
   readonly differenceMs: number;
 }
+
+/** Between rounds: a host's calls are seconds apart (its model writes the next call). */
+const IDLE_MS = 1_000;
 
 export async function mcpBench(world: World, runs: number, warmup: number): Promise<McpResult> {
   const client = new Client({ name: "scv-bench", version: "1.0.0" });
@@ -49,6 +54,7 @@ export async function mcpBench(world: World, runs: number, warmup: number): Prom
   const times = { mcp: [] as number[], cli: [] as number[] };
   try {
     for (let round = 0; round < warmup + runs; round += 1) {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
       // Alternate which goes first.
       const [first, second] = round % 2 === 0 ? [mcp, cli] : [cli, mcp];
       const a = await first();

@@ -1,8 +1,11 @@
 // The entry point: runs the command line (program.ts) and turns every failure into one line on
 // stderr and the documented exit code, in one place.
 
+import { join } from "node:path";
 import { asFileError, EXIT, ScvError } from "../errors.js";
-import { runningHandles } from "../home/turn-files.js";
+import { pidExists, sweepDeadTemporaries } from "../home/atomic.js";
+import { removeIfPresent } from "../home/remove.js";
+import { spareLogServer, turnLeftovers, turnsDir } from "../home/turn-files.js";
 import { type CliIo, processIo } from "./io.js";
 import { runProgram } from "./program.js";
 
@@ -16,12 +19,30 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
   }
 }
 
-/** Turns whose scv was killed leave their records; whatever the command, scv first stops what those
- * turns left running. One readdir when there is none; the registry is loaded only when there is. */
+/** Turns whose scv was killed leave their records, and maybe a temporary file it was writing (one
+ * holds the prompt); whatever the command, scv first stops what those turns left running and removes
+ * temporary files whose writer is dead. One readdir when there is none; the registry is loaded only
+ * when there is. */
 async function reapLeftovers(io: CliIo): Promise<void> {
-  if (runningHandles(io.env).length === 0) return;
+  const { handles, temporaries, spareLogs } = turnLeftovers(io.env);
+  if (temporaries.length > 0) sweepDeadTemporaries(turnsDir(io.env), temporaries);
+  if (spareLogs.length > 0) sweepDeadSpares(turnsDir(io.env), spareLogs);
+  if (handles.length === 0) return;
   const { reapOrphans } = await import("../turn/reap.js");
   await reapOrphans(io.env);
+}
+
+/** The logs of spare runners whose `scv mcp` is gone (its spare went with it). */
+function sweepDeadSpares(dir: string, names: readonly string[]): void {
+  for (const name of names) {
+    const server = spareLogServer(name);
+    if (server === undefined || pidExists(server)) continue;
+    try {
+      removeIfPresent(join(dir, name));
+    } catch {
+      // The next start tries again.
+    }
+  }
 }
 
 function report(thrown: unknown, io: CliIo): number {

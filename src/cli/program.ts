@@ -51,7 +51,7 @@ export function buildProgram(io: CliIo): Command {
     .option("--json", "print one JSON object (an array for several agents)")
     .option("--events", "print normalized events as NDJSON while the turn runs")
     .option("-q, --quiet", "no progress on stderr")
-    .option("--background", "start the turn detached and print its handle")
+    .option("--background", "start the turn detached and print its job")
     .option("--env <NAME=value>", "extra variable for the agent (repeatable)", collect)
     .action(lazy(io, async () => (await import("../commands/delegate.js")).delegateCommand));
   TAKES_A_PROMPT.add(delegate);
@@ -150,7 +150,7 @@ export function buildProgram(io: CliIo): Command {
   program
     .command("wait")
     .description("wait for background turns and print their results")
-    .argument("<handle...>", "turn handles")
+    .argument("<job...>", "jobs, or conversation handles (all their jobs)")
     .option("--timeout <duration>", "give up waiting after this long")
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/wait.js")).waitCommand));
@@ -162,7 +162,7 @@ export function buildProgram(io: CliIo): Command {
   program
     .command("kill")
     .description("stop a running turn and its whole process group")
-    .argument("<handle>", "turn handle")
+    .argument("<job>", "the turn's job, or its conversation's handle")
     .action(lazy(io, async () => (await import("../commands/kill.js")).killCommand));
   const mcp = program
     .command("mcp")

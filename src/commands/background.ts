@@ -1,17 +1,17 @@
-// Background turns: `scv delegate --background …` starts each turn in a detached scv
-// (jobs/launch.ts) and prints the handle once the agent runs; `scv wait`, `scv ps` and `scv kill`
+// Background turns: `scv delegate --background …` starts each turn as a job in a detached scv
+// (jobs/launch.ts) and prints the job once the agent runs; `scv wait`, `scv ps` and `scv kill`
 // follow them (wait.ts, ps.ts, kill.ts). The detached scv is this module's `background-turn`
 // command: it reads its turn as JSON on stdin, says "started" on the pipe named by SCV_READY_FD
-// (jobs/job.ts), and keeps the result in $SCV_HOME/turns/<handle>.done.json until `scv wait` reads it.
+// (jobs/job.ts), and keeps the result in $SCV_HOME/turns/<job>.done.json until `scv wait` reads it.
 
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import type { ResultOptions } from "../cli/results.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { type Config, loadConfig } from "../config.js";
-import { durationOption } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
-import { turnFile } from "../home/turn-files.js";
+import { holdReserve } from "../home/background-result.js";
+import { jobFile } from "../home/turn-files.js";
 import { saveBackgroundResult } from "../home/turn-records.js";
 import { parseJob, READY_FD_VARIABLE, readyPipe } from "../jobs/job.js";
 import { launchTurns } from "../jobs/launch.js";
@@ -32,12 +32,12 @@ export async function startBackgroundTurns(
       "--events streams a turn while it runs in the foreground — drop it with --background and read the result with scv wait",
     );
   }
-  const lockWaitMs = durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true });
-  const launches = await launchTurns(requests, { env: io.env, cwd: io.cwd, config, lockWaitMs });
+  const launches = await launchTurns(requests, { env: io.env, cwd: io.cwd, config });
 
   if (options.json) {
     const rows = launches.map((each) => ({
       handle: each.handle ?? null,
+      job: each.job ?? null,
       agent: each.agent,
       started: each.started,
       ...(each.result === undefined ? {} : { result: each.result }),
@@ -45,7 +45,7 @@ export async function startBackgroundTurns(
     io.stdout.write(`${jsonLine(rows.length === 1 ? rows[0] : rows)}\n`);
   }
   for (const each of launches) {
-    if (each.started && !options.json) io.stdout.write(`${each.handle}\n`);
+    if (each.started && !options.json) io.stdout.write(`${each.job}\n`);
     if (!each.started && each.result !== undefined) {
       const who = each.handle === undefined ? each.agent : `${each.agent} (${each.handle})`;
       io.stderr.write(
@@ -54,16 +54,21 @@ export async function startBackgroundTurns(
     }
   }
   if (!options.quiet && launches.some((each) => each.started)) {
-    io.stderr.write("started in the background — results: scv wait <handle>…, running turns: scv ps\n");
+    io.stderr.write("started in the background — results: scv wait <job>…, running turns: scv ps\n");
   }
   return launches.find((each) => !each.started)?.result?.exitCode ?? EXIT.ok;
 }
 
 /** The detached scv of one background turn (hidden command `background-turn`). */
 export async function backgroundTurnCommand(io: CliIo): Promise<number> {
+  const input = await readAll(io.stdin);
+  // A spare runner released before it got a job (jobs/spare.ts): nothing to do.
+  if (input === "") return EXIT.ok;
   const startedAt = new Date();
-  const job = parseJob(await readAll(io.stdin));
+  const job = parseJob(input);
   const ready = readyPipe(io.env[READY_FD_VARIABLE]);
+  // Room for the result, should the agent fill the disk (home/background-result.ts).
+  holdReserve(jobFile(job.job, "reserve", io.env));
   let result: TurnResult;
   try {
     const config = loadConfig(io.env).config;
@@ -74,7 +79,7 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
         config,
         signal,
         lockWaitMs: job.lockWaitMs,
-        background: { onStarted: ready.started },
+        background: { job: job.job, onStarted: ready.started },
       }),
     );
   } catch (error) {
@@ -83,7 +88,7 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
     else {
       // The log keeps the stack; the result says where it is.
       io.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      const logPath = turnFile(job.handle, "log", io.env);
+      const logPath = jobFile(job.job, "log", io.env);
       result = failedResult(
         new ScvError(
           "AGENT_FAILED",
@@ -93,7 +98,7 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
       );
     }
   }
-  saveBackgroundResult(job.handle, result, startedAt, io.env);
+  saveBackgroundResult(job.job, result, startedAt, io.env);
   ready.close();
   return result.exitCode;
 }

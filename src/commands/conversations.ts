@@ -20,6 +20,7 @@ import {
   removeConversation,
 } from "../home/conversations.js";
 import { findTranscripts, removeTranscripts } from "../home/gc/transcripts.js";
+import { busyError, isBusy } from "../turn/busy.js";
 import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
 import { formatBytes } from "./gc.js";
 import { renderTable } from "./table.js";
@@ -106,7 +107,9 @@ export async function conversationsRmCommand(
     throw new ScvError("UNKNOWN_CONVERSATION", `no conversation '${handle}' — run: scv conversations list`);
   }
   // Held while removing, so a turn of this conversation never runs on a record or transcript half gone.
-  const release = await lockConversation(handle, io.env, 0);
+  const release = await lockConversation(handle, io.env, 0).catch((error: unknown) => {
+    throw isBusy(error) ? busyError(handle, io.env) : error;
+  });
   try {
     if (flags.transcript) {
       const code = removeSessionTranscripts(io, readForTranscript(handle, io));

@@ -19,9 +19,10 @@ export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Pr
   }
   io.stdout.write(
     renderTable(
-      ["HANDLE", "AGENT", "PID", "ELAPSED", "TOOL"],
+      // A job begins with its conversation's handle.
+      ["JOB", "AGENT", "PID", "ELAPSED", "TOOL"],
       turns.map((turn) => [
-        turn.handle,
+        turn.job,
         turn.agent,
         turn.pid === null ? "-" : String(turn.pid),
         formatDuration(turn.elapsedMs),

@@ -1,5 +1,5 @@
-// `scv wait <handle>…`: prints background turns' results as the foreground would have, once every
-// one has ended; a result goes once printed.
+// `scv wait <job|handle>…`: prints background turns' results as the foreground would have, once every
+// one has ended; a result goes once printed, and only that one.
 
 import type { CliIo } from "../cli/io.js";
 import { print, printSection, reportFailures } from "../cli/results.js";
@@ -7,7 +7,7 @@ import { jsonLine } from "../cli/terminal-text.js";
 import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { consumeResult } from "../home/turn-records.js";
-import { waitForResults } from "../jobs/wait.js";
+import { jobsToWaitFor, waitForResults } from "../jobs/wait.js";
 
 export interface WaitOptions {
   readonly timeout?: string;
@@ -17,12 +17,12 @@ export interface WaitOptions {
 
 export async function waitCommand(
   io: CliIo,
-  handles: readonly string[],
+  refs: readonly string[],
   options: WaitOptions = {},
 ): Promise<number> {
   const timeoutMs = durationOption("--timeout", options.timeout);
-  const wanted = [...new Set(handles)];
-  const ordered = await waitForResults(wanted, io.env, timeoutMs);
+  const jobs = jobsToWaitFor(refs, io.env);
+  const ordered = await waitForResults(jobs, io.env, timeoutMs);
   if (ordered.length === 1 && ordered[0] !== undefined) {
     print(io, ordered[0], { json: options.json, quiet: options.quiet });
   } else if (options.json) {
@@ -31,7 +31,7 @@ export async function waitCommand(
     for (const [index, result] of ordered.entries()) printSection(io, undefined, result, index);
     reportFailures(io, [], ordered);
   }
-  // Read: the results go (a result that cannot be printed is not lost: it stays on a failed write).
-  for (const handle of wanted) consumeResult(handle, io.env);
+  // Read: these results go (a result that cannot be printed is not lost: it stays on a failed write).
+  for (const job of jobs) consumeResult(job, io.env);
   return ordered.find((result) => result.exitCode !== EXIT.ok)?.exitCode ?? EXIT.ok;
 }

@@ -1,13 +1,15 @@
 // scv's one way to replace a file atomically: conversation records, running-turn records and
 // results, and the credential and settings files of the key stores all go through here.
 //
-// The text goes into a temporary `<path>.<32-bit number>` beside the file (the name `scv agents gc`
-// knows as a crashed write), created exclusively with the final mode, so it is never readable by
+// The text goes into a temporary `<path>.<pid>-<random>.tmp` beside the file, created exclusively
+// with the final mode, so it is never readable by
 // others even for a moment; it is written whole (Node's writeFile loops over short writes: a disk
 // that fills up or a file size limit takes part of a write without an error), flushed to disk
 // unless the caller says it need not be, and renamed over the file. Anything failing removes the
 // temporary file: a crash, a full disk or a failed write leaves the old file or the new one, never
-// half of one. A symlink at `path` is replaced, never followed — scv writes secrets into its own
+// half of one. Only a SIGKILL mid-write leaves the temporary file; it names the pid that wrote it,
+// so what a dead writer left is told from a write in progress: every scv start sweeps those in
+// `$SCV_HOME/turns` (src/cli/main.ts), `scv agents gc` those of scv's folders. A symlink at `path` is replaced, never followed — scv writes secrets into its own
 // files only, not wherever a link in an agent's home points — and the file belongs to the writing
 // user, as a new file does. `createAtomicSync` does the same but links the file into place, so
 // that it never replaces one: a first turn's record is created that way, without a lock.
@@ -17,6 +19,7 @@
 // good one), and loading it (worker_threads, signal-exit) cost every turn's start-up a few ms.
 
 import { closeSync, fchmodSync, fsyncSync, linkSync, openSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { removeIfPresent } from "./remove.js";
 
 export interface AtomicWriteOptions {
@@ -28,11 +31,49 @@ export interface AtomicWriteOptions {
   readonly fsync?: boolean;
 }
 
-/** `<path>.<32-bit number>`: beside the file, so the rename stays on one file system. The number
- * only has to differ from other writers' of the same file at the same moment (the file is created
- * exclusively, and another name tried if it exists), so it need not cost a call into the CSPRNG. */
+/** `<path>.<pid>-<random>.tmp`: beside the file, so the rename stays on one file system; the pid
+ * tells a sweeper whether its writer still lives. The random part only has to differ from this
+ * process's other writes of the same file (the file is created exclusively, and another name tried
+ * if it exists), so it need not cost a call into the CSPRNG. */
 export function temporaryPath(path: string): string {
-  return `${path}.${Math.floor(Math.random() * 2 ** 32)}`;
+  return `${path}.${process.pid}-${Math.floor(Math.random() * 2 ** 32).toString(36)}.tmp`;
+}
+
+/** A temporary file's name: the pid of the scv that wrote it. */
+const TEMPORARY_NAME = /\.(\d{1,10})-[0-9a-z]{1,7}\.tmp$/;
+
+/** The pid that wrote the temporary file `name`; undefined when `name` is not one. */
+export function temporaryWriter(name: string): number | undefined {
+  const pid = TEMPORARY_NAME.exec(name)?.[1];
+  return pid === undefined ? undefined : Number(pid);
+}
+
+/** Whether a process `pid` exists (signal 0: EPERM is another user's, alive). */
+export function pidExists(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Removes, among `names` in `dir`, the temporary files whose writer is gone (SIGKILLed mid-write):
+ * never one a live process may still rename. Returns the names removed. */
+export function sweepDeadTemporaries(dir: string, names: readonly string[]): string[] {
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = temporaryWriter(name);
+    if (pid === undefined || pid === process.pid || pidExists(pid)) continue;
+    try {
+      removeIfPresent(join(dir, name));
+      removed.push(name);
+    } catch {
+      // Not a file (nothing scv wrote), or not removable now: the next sweep tries again.
+    }
+  }
+  return removed;
 }
 
 /** Tries a few temporary names, in case one is another writer's right now. */

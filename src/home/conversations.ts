@@ -9,7 +9,7 @@ import { fileHint, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
-import { heldLock, type LockIdentity, removeDeadLock, takeLock } from "./lock.js";
+import { heldLock, type LockIdentity, lockRefreshedAt, removeDeadLock, takeLock } from "./lock.js";
 import { type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 
@@ -155,7 +155,7 @@ export function listConversations(env: Env = process.env): {
 
 /** How long a conversation lock nobody refreshes lasts before the next turn takes it over
  * (src/home/lock.ts has the whole rule). */
-const LOCK_STALE_MS = 30_000;
+export const LOCK_STALE_MS = 30_000;
 
 /** Locks a conversation for one turn. Waits up to `waitMs`, then fails with "conversation busy".
  * Returns the release function. */
@@ -188,6 +188,13 @@ export async function lockConversation(
  * record; undefined when it holds none or the file system cannot tell lock folders apart. */
 export function heldLockIdentity(handle: string, env: Env = process.env): LockIdentity | undefined {
   return heldLock(recordPath(handle, env));
+}
+
+/** When the lock on `handle`'s conversation goes stale unless its holder refreshes it (which a live
+ * holder does every few seconds); undefined when it is not locked. */
+export function lockStaleAt(handle: string, env: Env = process.env): number | undefined {
+  const refreshed = lockRefreshedAt(recordPath(handle, env));
+  return refreshed === undefined ? undefined : refreshed + LOCK_STALE_MS;
 }
 
 /** Removes the conversation lock a turn took, once the caller has proven that turn's scv gone

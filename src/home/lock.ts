@@ -80,6 +80,16 @@ export function removeDeadLock(path: string, identity: LockIdentity, staleMs: nu
   }
 }
 
+/** When the lock on `path` was last refreshed (its folder's mtime); undefined when there is none. */
+export function lockRefreshedAt(path: string): number | undefined {
+  try {
+    const stats = lstatSync(lockFolder(path));
+    return stats.isDirectory() ? stats.mtimeMs : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The lock folder's identity and mtime now; undefined when there is none, or when the file system
  * keeps no birth time (then one lock folder cannot be told from a later one). */
 function lockState(folder: string): { identity: LockIdentity; mtimeMs: number } | undefined {

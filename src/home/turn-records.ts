@@ -1,9 +1,10 @@
 // The running-turn registry's records, in $SCV_HOME/turns (turn-files.ts names them).
 //
 // While a turn runs, <handle>.json (0600, written atomically) names scv's own process and the
-// agent's, each as pid plus start time so that a reused pid is never taken for ours, and the tag the
-// agent's environment carries (SCV_TURN, unique to the turn). A background turn's result, and the
-// result of a turn whose scv died, is kept in <handle>.done.json until `scv wait` reads it. The
+// agent's, each as pid plus start time so that a reused pid is never taken for ours, and the turn's
+// job, which is also the tag the agent's environment carries (SCV_TURN, unique to the turn). A
+// background turn's result, and the result of a turn whose scv died, is kept in <job>.done.json until
+// `scv wait` reads it. The
 // turn's own registration is turn/track.ts; the reaper is turn/reap.ts.
 
 import { readFileSync } from "node:fs";
@@ -13,11 +14,12 @@ import { lazy } from "../lazy.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
 import { ensureScvDir } from "./agent-home.js";
 import { createAtomicSync, writeAtomicSync } from "./atomic.js";
+import { FILE_WRITER, type ResultWriter, type SaveOutcome, saveWithReserve } from "./background-result.js";
 import { HANDLE_PATTERN } from "./conversations.js";
 import { takeLock } from "./lock.js";
 import type { Env } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
-import { turnFile } from "./turn-files.js";
+import { jobFile, jobHandle, turnFile } from "./turn-files.js";
 
 const identitySchema = lazy(() => z.object({ pid: z.int().check(z.positive()), startTime: z.string() }));
 
@@ -25,7 +27,8 @@ export const runningTurnSchema = lazy(() =>
   z.looseObject({
     version: z.literal(1),
     handle: z.string().check(z.regex(HANDLE_PATTERN)),
-    /** SCV_TURN in the agent's environment: the handle and a nonce, so no two turns share it. */
+    /** The turn's job (`<handle>.<8 characters>`), which is SCV_TURN in the agent's environment:
+     * no two turns share it. */
     tag: z.string(),
     agent: z.string(),
     model: z.optional(z.string()),
@@ -59,7 +62,7 @@ export const finishedTurnSchema = lazy(() =>
   z.looseObject({
     version: z.literal(1),
     handle: z.string(),
-    /** The tag of the turn that ended; null for a turn that failed before it was registered. */
+    /** The job of the turn that ended; null for a turn that failed before it was registered. */
     tag: z.nullable(z.string()),
     agent: z.string(),
     background: z.boolean(),
@@ -91,8 +94,9 @@ export function readRunning(handle: string, env: Env = process.env): RunningTurn
   return parseFile(turnFile(handle, "running", env), runningTurnSchema());
 }
 
-export function readFinished(handle: string, env: Env = process.env): FinishedTurnRecord | undefined {
-  return parseFile(turnFile(handle, "done", env), finishedTurnSchema());
+/** A finished job's result, until it is read. */
+export function readFinished(job: string, env: Env = process.env): FinishedTurnRecord | undefined {
+  return parseFile(jobFile(job, "done", env), finishedTurnSchema());
 }
 
 /** Atomic and 0600. Results are flushed to disk; a running record describes processes that a power
@@ -157,16 +161,18 @@ export async function withRecordLock<T>(
 }
 
 /** Saves a background turn's result for `scv wait`, then drops its running record: in that order, so
- * a waiter always finds one of the two. */
+ * a waiter always finds one of the two. A full disk is met in steps (background-result.ts). */
 export function saveBackgroundResult(
-  handle: string,
+  job: string,
   result: TurnResult,
   startedAt: Date,
   env: Env = process.env,
-): void {
+  writer: ResultWriter = FILE_WRITER,
+): SaveOutcome {
+  const handle = jobHandle(job) ?? job;
   ensureTurnsDir(env);
   const running = readRunning(handle, env);
-  const mine = running !== undefined && running.scv.pid === process.pid ? running : undefined;
+  const mine = running !== undefined && running.tag === job ? running : undefined;
   const finished: FinishedTurnRecord = {
     version: 1,
     handle,
@@ -178,14 +184,22 @@ export function saveBackgroundResult(
     endedAt: new Date().toISOString(),
     result,
   };
-  writeTurnRecord(turnFile(handle, "done", env), finished, true);
-  if (mine !== undefined) removeIfPresent(turnFile(handle, "running", env));
+  const outcome = saveWithReserve(
+    jobFile(job, "done", env),
+    jobFile(job, "reserve", env),
+    finished,
+    job,
+    writer,
+  );
+  // Unsaved, the record stays for the reaper, which reports the log's line as the result.
+  if (mine !== undefined && outcome.startsWith("saved")) removeIfPresent(turnFile(handle, "running", env));
+  return outcome;
 }
 
-/** Removes a result once read, with its log. */
-export function consumeResult(handle: string, env: Env = process.env): void {
-  removeIfPresent(turnFile(handle, "done", env));
-  removeIfPresent(turnFile(handle, "log", env));
+/** Removes a job's result once read, with its log; other jobs' stay. */
+export function consumeResult(job: string, env: Env = process.env): void {
+  removeIfPresent(jobFile(job, "done", env));
+  removeIfPresent(jobFile(job, "log", env));
 }
 
 /** Whether the turn of `handle` whose tag was `tag` has ended (its record gone or replaced). */

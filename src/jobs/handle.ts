@@ -1,10 +1,20 @@
-// A turn handle as a user or a calling agent writes it, checked before it names a file.
+// What a user or a calling agent names a turn by, checked before it names a file: a job
+// (`codex-k3f9x2.a1b2c3d4`, one turn) or a conversation's handle (`codex-k3f9x2`, its jobs).
 
 import { ScvError } from "../errors.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
+import { jobHandle } from "../home/turn-files.js";
 
-export function checkHandle(handle: string): void {
-  if (!HANDLE_PATTERN.test(handle)) {
-    throw new ScvError("USAGE", `'${handle}' is not a turn handle (like codex-k3f9x2) — scv ps lists them`);
-  }
+export type TurnRef =
+  | { readonly kind: "job"; readonly job: string; readonly handle: string }
+  | { readonly kind: "handle"; readonly handle: string };
+
+export function parseTurnRef(text: string): TurnRef {
+  const handle = jobHandle(text);
+  if (handle !== undefined) return { kind: "job", job: text, handle };
+  if (HANDLE_PATTERN.test(text)) return { kind: "handle", handle: text };
+  throw new ScvError(
+    "USAGE",
+    `'${text}' is not a job or a conversation handle (like codex-k3f9x2.a1b2c3d4 or codex-k3f9x2) — scv ps lists them`,
+  );
 }

@@ -6,6 +6,7 @@ import { closeSync, fstatSync, writeSync } from "node:fs";
 import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
+import { JOB_PATTERN } from "../home/turn-files.js";
 import { lazy } from "../lazy.js";
 import { READY_FD } from "../os/bounded.js";
 
@@ -15,6 +16,8 @@ export const READY_FD_VARIABLE = "SCV_READY_FD";
 const jobSchema = lazy(() =>
   z.object({
     handle: z.string().check(z.regex(HANDLE_PATTERN)),
+    /** The turn's job, `<handle>.<8 characters>`: its tag, and the name of its log and result. */
+    job: z.string().check(z.regex(JOB_PATTERN)),
     request: z.object({
       agent: z.optional(z.string()),
       continue: z.optional(z.string()),

@@ -1,4 +1,4 @@
-// `scv kill <handle>`: asks the turn's scv to stop it, and ends what it can itself when that scv
+// `scv kill <job|handle>`: asks the turn's scv to stop it, and ends what it can itself when that scv
 // does not answer.
 
 import { hostname } from "node:os";
@@ -6,30 +6,36 @@ import { ScvError } from "../errors.js";
 import { writeAtomicSync } from "../home/atomic.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
-import { turnFile } from "../home/turn-files.js";
+import { finishedJobs, turnFile } from "../home/turn-files.js";
 import { readFinished, readRunning, turnEnded } from "../home/turn-records.js";
 import { isRunning, type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { killLeftovers, ownerAlive, reapHandle } from "../turn/reap.js";
+import { parseTurnRef } from "./handle.js";
 
 export type KillOutcome = "stopped" | "reaped";
 
-/** Stops the running turn `handle`: asks its scv (SIGUSR2 and a cancel file naming the turn's tag),
+/** Stops the running turn `name` names (its job, or its conversation's handle): asks its scv (SIGUSR2 and a cancel file naming the turn's tag),
  * which ends the agent's group as on SIGTERM and records the turn; if the scv does not answer in
  * time, kills the agent directly, and a background turn's scv last. */
 export async function killTurn(
-  handle: string,
+  name: string,
   env: Env = process.env,
   options: { table?: ProcessTable; graceMs?: number } = {},
 ): Promise<KillOutcome> {
   const table = options.table ?? systemProcessTable;
   const graceMs = options.graceMs ?? 3_000;
-  const record = readRunning(handle, env);
+  const ref = parseTurnRef(name);
+  const handle = ref.handle;
+  const running = readRunning(handle, env);
+  const record = ref.kind === "job" && running?.tag !== ref.job ? undefined : running;
   if (record === undefined) {
+    const ended =
+      ref.kind === "job" ? readFinished(ref.job, env) !== undefined : finishedJobs(handle, env).length > 0;
     throw new ScvError(
       "USAGE",
-      readFinished(handle, env) === undefined
-        ? `no running turn ${handle} — scv ps lists them`
-        : `turn ${handle} has ended already — read its result: scv wait ${handle}`,
+      ended
+        ? `turn ${name} has ended already — read its result: scv wait ${name}`
+        : `no running turn ${name} — scv ps lists them`,
     );
   }
   if (record.host !== hostname()) {

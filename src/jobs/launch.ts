@@ -1,7 +1,9 @@
-// Starting background turns: each in a detached scv (its own session, stdio to
-// $SCV_HOME/turns/<handle>.log) that runs the `background-turn` command, waited for until its agent
-// runs. The turns are planned here first, so what cannot start (not installed, a busy
-// conversation) is a result at once, with no detached scv.
+// Starting background turns: each its own job (`<handle>.<8 characters>`), run by a detached scv (its
+// own session, stdio to $SCV_HOME/turns/<job>.log) that runs the `background-turn` command, waited for
+// until its agent runs. The turns are planned here first, so what cannot start (not installed, a busy
+// conversation) is a result at once, with no detached scv. A continued conversation that another
+// turn holds is waited for briefly (BACKGROUND_LOCK_WAIT_MS), then refused as busy before anything
+// reports the turn started: no started turn waits in a queue nobody sees.
 
 import { closeSync, readFileSync } from "node:fs";
 import type { Config } from "../config.js";
@@ -9,24 +11,32 @@ import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir, openOwnFileForAppend } from "../home/agent-home.js";
 import type { Env } from "../home/paths.js";
-import { turnFile } from "../home/turn-files.js";
+import { jobFile, newJob } from "../home/turn-files.js";
 import { consumeResult, readFinished, readRunning } from "../home/turn-records.js";
 import { READY_FD, startDetached } from "../os/bounded.js";
 import { TAG_VARIABLE } from "../os/tagged.js";
 import type { TurnResult } from "../result.js";
 import { planTurns } from "../turn/batch.js";
+import { busyError } from "../turn/busy.js";
 import { failedResult } from "../turn/outcome.js";
 import { turnOwnerAlive } from "../turn/reap.js";
 import type { TurnRequest } from "../turn/types.js";
 import { type Job, READY_FD_VARIABLE } from "./job.js";
+import type { SpareRunner } from "./spare.js";
 
-/** Beyond a lock wait set with SCV_LOCK_WAIT, how long a detached scv may take to start its agent
- * before it is taken for stuck and ended (the default lock wait, 10 s, fits well within it). */
+/** How long a detached scv may take to start its agent, beyond its lock wait, before it is taken for
+ * stuck and ended. */
 const START_LIMIT_MS = 60_000;
+
+/** How long a background turn waits for its conversation's lock before it is refused as busy
+ * (SCV_LOCK_WAIT is the foreground's). */
+export const BACKGROUND_LOCK_WAIT_MS = 2_000;
 
 export interface Launch {
   /** Undefined for a turn that was never planned (its agent is not installed, say). */
   readonly handle: string | undefined;
+  /** The turn's job; undefined with the handle. */
+  readonly job: string | undefined;
   readonly agent: string;
   readonly started: boolean;
   /** Why it did not start. */
@@ -38,8 +48,8 @@ export interface LaunchContext {
   readonly env: Env;
   readonly cwd: string;
   readonly config: Config;
-  /** How long a continued turn waits for another turn of its conversation. */
-  readonly lockWaitMs?: number;
+  /** A detached scv started ahead of time to hand the first job to (`scv mcp`'s: jobs/spare.ts). */
+  readonly spare?: SpareRunner;
 }
 
 /** Plans every turn, then starts each that can start; one `Launch` per request, in order. */
@@ -47,65 +57,71 @@ export async function launchTurns(
   requests: readonly TurnRequest[],
   context: LaunchContext,
 ): Promise<Launch[]> {
-  const { env, cwd, config, lockWaitMs } = context;
+  const { env, cwd, config, spare } = context;
   const planned = planTurns(requests, { env, cwd, config });
   return Promise.all(
     planned.map((turn): Promise<Launch> | Launch => {
       if (turn.kind === "failed")
-        return { handle: undefined, agent: turn.agent, started: false, result: turn.result };
+        return { handle: undefined, job: undefined, agent: turn.agent, started: false, result: turn.result };
       const { plan, request } = turn;
-      // Refused at once rather than after the lock wait: its handle, log and result are taken.
+      // Refused at once rather than after the lock wait, when a running turn holds the conversation.
       const running = readRunning(plan.handle, env);
       if (running !== undefined && turnOwnerAlive(running)) {
-        const busy = new ScvError(
-          "CONVERSATION_BUSY",
-          running.background
-            ? `conversation busy — a turn of ${plan.handle} is running; wait for it (scv wait ${plan.handle}) or stop it (scv kill ${plan.handle})`
-            : `conversation busy — a turn of ${plan.handle} is running in the foreground (scv pid ${running.scv.pid}); continue it once that ends, or stop it (scv kill ${plan.handle})`,
-        );
         return {
           handle: plan.handle,
+          job: undefined,
           agent: plan.entry.name,
           started: false,
-          result: failedResult(busy, plan.entry.name),
+          result: failedResult(busyError(plan.handle, env), plan.entry.name),
         };
       }
       // The minted handle (in the request) and the launcher's cwd: the detached scv plans the same turn.
-      const job = { handle: plan.handle, request: { ...request, cwd: plan.cwd }, lockWaitMs };
-      return launch(env, cwd, job, plan.entry.name);
+      const job: Job = {
+        handle: plan.handle,
+        job: newJob(plan.handle),
+        request: { ...request, cwd: plan.cwd },
+        lockWaitMs: BACKGROUND_LOCK_WAIT_MS,
+      };
+      return launch(env, cwd, job, plan.entry.name, spare);
     }),
   );
 }
 
-/** Starts one detached scv and waits until its agent runs, or until it ends without running it. */
-async function launch(env: Env, cwd: string, job: Job, agent: string): Promise<Launch> {
+/** Starts one detached scv (or hands the job to the spare one) and waits until its agent runs, or
+ * until it ends without running it. */
+async function launch(env: Env, cwd: string, job: Job, agent: string, spare?: SpareRunner): Promise<Launch> {
   ensureScvDir(env, "turns");
-  const logPath = turnFile(job.handle, "log", env);
-  const log = openOwnFileForAppend(logPath);
-  let started: Awaited<ReturnType<typeof startDetached>>;
-  try {
-    // Its own session: a closing terminal or a Ctrl-C in it does not reach the turn.
-    started = await startDetached(process.execPath, [...process.execArgv, scvScript(), "background-turn"], {
-      cwd,
-      env: backgroundEnv(env),
-      input: JSON.stringify(job),
-      output: log,
-      readyWord: "started",
-      readyWithinMs: START_LIMIT_MS + (job.lockWaitMs ?? 0),
-    });
-  } finally {
-    closeSync(log);
+  const logPath = jobFile(job.job, "log", env);
+  const handOff = {
+    input: JSON.stringify(job),
+    readyWord: "started",
+    readyWithinMs: START_LIMIT_MS + (job.lockWaitMs ?? 0),
+  };
+  let started = await spare?.hand(handOff, logPath);
+  if (started === undefined) {
+    const log = openOwnFileForAppend(logPath);
+    try {
+      const command = backgroundCommand();
+      // Its own session: a closing terminal or a Ctrl-C in it does not reach the turn.
+      started = await startDetached(command.file, command.args, {
+        ...handOff,
+        cwd,
+        env: backgroundEnv(env),
+        output: log,
+      });
+    } finally {
+      closeSync(log);
+    }
   }
-  if (started === "ready") return { handle: job.handle, agent, started: true };
+  const launched = { handle: job.handle, job: job.job, agent };
+  if (started === "ready") return { ...launched, started: true };
 
-  const finished = readFinished(job.handle, env);
+  const finished = readFinished(job.job, env);
   // (A turn that ran without saying so still has its result kept for scv wait.)
-  if (finished !== undefined && finished.result.exitCode === EXIT.ok) {
-    return { handle: job.handle, agent, started: true };
-  }
+  if (finished !== undefined && finished.result.exitCode === EXIT.ok) return { ...launched, started: true };
   if (finished !== undefined) {
-    consumeResult(job.handle, env);
-    return { handle: job.handle, agent, started: false, result: finished.result };
+    consumeResult(job.job, env);
+    return { ...launched, job: undefined, started: false, result: finished.result };
   }
   const last = lastLine(logPath);
   const what =
@@ -116,20 +132,25 @@ async function launch(env: Env, cwd: string, job: Job, agent: string): Promise<L
     "AGENT_FAILED",
     `${what}${last === undefined ? "" : `: ${last}`} — see ${logPath}`,
   );
-  return { handle: job.handle, agent, started: false, result: failedResult(error, agent) };
+  return { ...launched, job: undefined, started: false, result: failedResult(error, agent) };
+}
+
+/** The detached scv that runs one background turn: this scv again, with `background-turn`. */
+export function backgroundCommand(): { file: string; args: string[] } {
+  return { file: process.execPath, args: [...process.execArgv, scvScript(), "background-turn"] };
 }
 
 /** The detached scv's environment: the launcher's, with the ready pipe named, and without the tag of
  * the turn whose agent launched it (SCV_DEPTH stays). A background turn is asked to outlive its
  * caller; with the tag, that turn's end would sweep it as an escaped process. It has a record and a
  * tag of its own. */
-function backgroundEnv(env: Env): NodeJS.ProcessEnv {
+export function backgroundEnv(env: Env): NodeJS.ProcessEnv {
   const { [TAG_VARIABLE]: _callerTurn, ...rest } = env;
   return { ...rest, [READY_FD_VARIABLE]: String(READY_FD) };
 }
 
 /** The script this scv runs from, for starting another. */
-function scvScript(): string {
+export function scvScript(): string {
   const script = process.argv[1];
   if (script === undefined)
     throw new ScvError("USAGE", "cannot tell where scv runs from — start scv by its path");

@@ -6,6 +6,8 @@ import { listRunning } from "../turn/reap.js";
 
 export interface RunningTurn {
   readonly handle: string;
+  /** The turn's own job, for scv wait and scv kill. */
+  readonly job: string;
   readonly agent: string;
   readonly model: string | null;
   /** The agent's pid; null until it started. */
@@ -30,6 +32,7 @@ export function runningTurns(env: Env, now = Date.now()): RunningTurn[] {
 export function runningTurn(record: RunningTurnRecord, now = Date.now()): RunningTurn {
   return {
     handle: record.handle,
+    job: record.tag,
     agent: record.agent,
     model: record.model ?? null,
     pid: record.agentProcess?.pid ?? null,

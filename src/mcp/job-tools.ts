@@ -5,6 +5,8 @@ import { parseAgentSpec } from "../agent-spec.js";
 import { formatElapsed } from "../cli/progress.js";
 import { loadConfig } from "../config.js";
 import { ScvError } from "../errors.js";
+import { jobHandle } from "../home/turn-files.js";
+import type { SpareRunner } from "../jobs/spare.js";
 import type { TurnRequest } from "../turn/types.js";
 import {
   cancelJob,
@@ -42,12 +44,19 @@ export interface CallContext {
   /** Told while a call waits, at least every `progressMs`. */
   readonly progress?: (message: string) => void;
   readonly progressMs: number;
+  /** The server's spare runner (jobs/spare.ts). */
+  readonly spare?: SpareRunner;
 }
 
 export async function delegateTool(input: DelegateInput, context: CallContext): Promise<ToolOutcome> {
   const calledAt = Date.now();
   const config = loadConfig(context.env).config;
-  const started = await startJobs(turnRequests(input), { env: context.env, cwd: context.cwd, config });
+  const started = await startJobs(turnRequests(input), {
+    env: context.env,
+    cwd: context.cwd,
+    config,
+    spare: context.spare,
+  });
   const waitMs = (input.wait_seconds ?? DEFAULT_WAIT_SECONDS) * 1000;
   const jobs = started.flatMap((start) => (start.kind === "started" ? [start.job] : []));
   context.progress?.(`started ${started.map(startLabel).join(", ")}`);
@@ -55,7 +64,8 @@ export async function delegateTool(input: DelegateInput, context: CallContext): 
   const budget = Math.floor(replyBudget(context.env) / started.length);
   const outcomes = started.map((start) => ({
     agent: start.agent,
-    handle: start.kind === "started" ? start.job : start.result.conversation,
+    // The conversation: a running part's text names its job.
+    handle: start.kind === "started" ? start.conversation : start.result.conversation,
     outcome:
       start.kind === "failed"
         ? finishedOutcome(start.result, "", { budget })
@@ -132,7 +142,8 @@ export async function waitTool(input: WaitInput, context: CallContext): Promise<
   const first = await waitableJob(input.job, context.env);
   const job = {
     job: input.job,
-    conversation: first.kind === "running" ? first.progress.conversation : input.job,
+    conversation:
+      first.kind === "running" ? first.progress.conversation : (jobHandle(input.job) ?? input.job),
     agent:
       first.kind === "running" ? first.progress.agent : first.kind === "finished" ? first.result.agent : "",
   };

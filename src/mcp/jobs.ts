@@ -1,18 +1,18 @@
 // The MCP server's jobs are scv's background turns, so `scv ps`, `scv wait` and `scv kill` see them,
 // the reaper covers them, and they outlive the server and its host. This module is the server's one
-// view of them, over src/jobs/ (what the command line's --background, wait, ps and kill use too):
-// today a job is named by its conversation's handle and its result lives in
-// $SCV_HOME/turns/<handle>.done.json.
+// view of them, over src/jobs/ (what the command line's --background, wait, ps and kill use too): a
+// job is one turn (`<handle>.<8 characters>`), and its result lives in $SCV_HOME/turns/<job>.done.json
+// until read, whatever other turns of its conversation do.
 
 import { watch } from "node:fs";
 import type { Config } from "../config.js";
-import { durationOption } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { turnsDir } from "../home/turn-files.js";
 import { consumeResult } from "../home/turn-records.js";
 import { killTurn } from "../jobs/kill.js";
 import { launchTurns } from "../jobs/launch.js";
 import { type RunningTurn, runningTurn, runningTurns } from "../jobs/list.js";
+import type { SpareRunner } from "../jobs/spare.js";
 import { turnState } from "../jobs/wait.js";
 import type { TurnResult } from "../result.js";
 import { failedResult } from "../turn/outcome.js";
@@ -23,6 +23,8 @@ export interface JobContext {
   /** Where relative folders of a request are resolved (the server's own working directory). */
   readonly cwd: string;
   readonly config: Config;
+  /** The server's spare runner, which takes a job faster than a detached scv started for it. */
+  readonly spare?: SpareRunner;
 }
 
 /** A turn as started: running under its job, or failed before its agent ran. */
@@ -56,12 +58,11 @@ export type JobState =
  * once every agent runs (or failed to start). A usage error (unknown agent, delegation too deep) is
  * thrown for all of them, as the command line refuses the whole line. */
 export async function startJobs(requests: readonly TurnRequest[], context: JobContext): Promise<JobStart[]> {
-  const { env, cwd, config } = context;
-  const lockWaitMs = durationOption("SCV_LOCK_WAIT", env.SCV_LOCK_WAIT, { allowZero: true });
-  const launches = await launchTurns(requests, { env, cwd, config, lockWaitMs });
+  const { env, cwd, config, spare } = context;
+  const launches = await launchTurns(requests, { env, cwd, config, spare });
   return launches.map((launch): JobStart => {
-    if (launch.started && launch.handle !== undefined) {
-      return { kind: "started", job: launch.handle, conversation: launch.handle, agent: launch.agent };
+    if (launch.started && launch.handle !== undefined && launch.job !== undefined) {
+      return { kind: "started", job: launch.job, conversation: launch.handle, agent: launch.agent };
     }
     const result =
       launch.result ??
@@ -84,7 +85,7 @@ export async function jobState(job: string, env: NodeJS.ProcessEnv): Promise<Job
 /** A running turn as a job's progress. */
 function jobProgress(turn: RunningTurn): JobProgress {
   return {
-    job: turn.handle,
+    job: turn.job,
     conversation: turn.handle,
     agent: turn.agent,
     model: turn.model,

@@ -12,6 +12,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type * as z from "zod/mini";
 import type { CliIo } from "../cli/io.js";
 import { asFileError, EXIT, ScvError } from "../errors.js";
+import { backgroundCommand, backgroundEnv, scvScript } from "../jobs/launch.js";
+import { createSpareRunner, type SpareRunner } from "../jobs/spare.js";
 import { VERSION } from "../version.js";
 import { agentsTool, conversationsTool } from "./info-tools.js";
 import { type CallContext, cancelTool, delegateTool, statusTool, waitTool } from "./job-tools.js";
@@ -37,6 +39,16 @@ const HANDLERS: {
 /** Runs the server until the host closes its stdin. */
 export async function mcpServeCommand(io: CliIo): Promise<number> {
   const server = new McpServer({ name: "scv", version: VERSION }, { instructions: INSTRUCTIONS });
+  // A detached scv loaded ahead of the first delegate call, and after each (jobs/spare.ts).
+  const command = backgroundCommand();
+  const spare = createSpareRunner({
+    env: io.env,
+    cwd: io.cwd,
+    command: command.file,
+    args: command.args,
+    spawnEnv: backgroundEnv(io.env),
+    code: scvScript(),
+  });
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
@@ -46,7 +58,7 @@ export async function mcpServeCommand(io: CliIo): Promise<number> {
         inputSchema: standardSchema(tool),
         annotations: { readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: true },
       },
-      (input: unknown, ctx: ServerContext) => call(io, tool.name, input, ctx),
+      (input: unknown, ctx: ServerContext) => call(io, tool.name, input, ctx, spare),
     );
   }
   const closed = new Promise<void>((resolve) => {
@@ -55,11 +67,21 @@ export async function mcpServeCommand(io: CliIo): Promise<number> {
   server.server.onerror = (error) => io.stderr.write(`scv mcp: ${error.message}\n`);
   await server.connect(new StdioServerTransport(io.stdin, io.stdout));
   io.stderr.write(`scv mcp ${VERSION}: serving ${TOOLS.length} tools on stdio\n`);
-  await closed;
+  try {
+    await closed;
+  } finally {
+    spare.release();
+  }
   return EXIT.ok;
 }
 
-async function call(io: CliIo, name: ToolName, input: unknown, ctx: ServerContext): Promise<CallToolResult> {
+async function call(
+  io: CliIo,
+  name: ToolName,
+  input: unknown,
+  ctx: ServerContext,
+  spare: SpareRunner,
+): Promise<CallToolResult> {
   const token = ctx.mcpReq._meta?.progressToken;
   const startedAt = Date.now();
   let step = 0;
@@ -68,6 +90,7 @@ async function call(io: CliIo, name: ToolName, input: unknown, ctx: ServerContex
     cwd: io.cwd,
     signal: ctx.mcpReq.signal,
     progressMs: PROGRESS_MS,
+    spare,
     progress:
       token === undefined
         ? undefined

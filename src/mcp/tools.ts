@@ -5,6 +5,7 @@
 import * as z from "zod/mini";
 import { toJSONSchema } from "zod/v4";
 import { HANDLE_PATTERN } from "../home/conversations.js";
+import { JOB_PATTERN } from "../home/turn-files.js";
 
 /** Hosts cut a tool call at 60 s by default (Codex's tool_timeout_sec, Copilot CLI, OpenCode): a wait
  * ends early enough to answer within that. */
@@ -16,12 +17,14 @@ export const DEFAULT_CONVERSATIONS = 20;
 export const PROGRESS_MS = 5_000;
 
 const job = () =>
-  z
-    .string({ error: "the job a delegate call returned, like codex-k3f9x2" })
-    .check(
-      z.regex(HANDLE_PATTERN, { error: "give the job a delegate call returned, like codex-k3f9x2" }),
-      z.describe("the job a delegate call returned (like codex-k3f9x2)"),
-    );
+  z.string({ error: "the job a delegate call returned, like codex-k3f9x2.a1b2c3d4" }).check(
+    z.regex(JOB_PATTERN, {
+      error: "give the job a delegate call returned, like codex-k3f9x2.a1b2c3d4",
+    }),
+    z.describe(
+      "the job a delegate call returned (like codex-k3f9x2.a1b2c3d4: its conversation's handle, a dot, 8 characters)",
+    ),
+  );
 
 const waitSeconds = () =>
   z.optional(

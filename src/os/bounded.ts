@@ -260,13 +260,18 @@ export async function runAttached(
 /** The pipe a detached process says it is ready on. */
 export const READY_FD = 3;
 
-export interface DetachedOptions {
+export interface DetachedOptions extends DetachedStart, DetachedHandOff {}
+
+export interface DetachedStart {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** An open file its stdout and stderr go to; the caller may close it once this has returned. */
+  readonly output: number;
+}
+
+export interface DetachedHandOff {
   /** Written to its stdin, which is then closed. */
   readonly input: string;
-  /** An open file its stdout and stderr go to; the caller closes it once this has returned. */
-  readonly output: number;
   /** The word it says on its fd `READY_FD` once it is ready. */
   readonly readyWord: string;
   /** Not ready by then: it is ended, whole. */
@@ -274,15 +279,26 @@ export interface DetachedOptions {
   readonly graceMs?: number;
 }
 
-/** Starts a process meant to outlive scv (the detached scv of a background turn) in a session of its
- * own, and waits until it says it is ready, then lets it go: "ready". "ended": it closed its ready
- * pipe without saying so (it exited, or will). "timed-out": it said nothing in time, and it and all
- * it started were ended. */
-export async function startDetached(
+export type DetachedOutcome = "ready" | "ended" | "timed-out";
+
+/** A detached process started and waiting on its stdin for its input. */
+export interface DetachedProcess {
+  readonly pid: number | undefined;
+  /** Whether it has exited already (then handing it anything is pointless). */
+  exited(): boolean;
+  /** Gives it its input, waits until it says it is ready, then lets it go (see `startDetached`). */
+  hand(handOff: DetachedHandOff): Promise<DetachedOutcome>;
+  /** Closes its stdin with nothing on it, and lets it go: it is to exit. */
+  release(): void;
+}
+
+/** Starts a process meant to outlive scv in a session of its own, its stdin left open: it loads,
+ * then waits for what `hand` writes there. */
+export async function spawnDetached(
   command: string,
   args: readonly string[],
-  options: DetachedOptions,
-): Promise<"ready" | "ended" | "timed-out"> {
+  options: DetachedStart,
+): Promise<DetachedProcess> {
   const { execa } = await import("./execa.js");
   const tag = newTag();
   const since = systemProcessTable.pidMark?.();
@@ -301,30 +317,60 @@ export async function startDetached(
   });
   // One that dies before reading its input must not take the launcher with it (EPIPE).
   subprocess.stdin?.on("error", () => {});
-  subprocess.stdin?.end(options.input);
-  const ready = subprocess.stdio[READY_FD];
-  const outcome = await new Promise<"ready" | "ended" | "timed-out">((resolve) => {
-    const limit = setTimeout(() => resolve("timed-out"), options.readyWithinMs);
-    const settle = (value: "ready" | "ended") => {
-      clearTimeout(limit);
-      resolve(value);
-    };
-    if (ready === null || ready === undefined || !("setEncoding" in ready)) {
-      settle("ended");
-      return;
-    }
-    let text = "";
-    ready.setEncoding("utf8");
-    ready.on("data", (chunk: string) => {
-      text += chunk;
-      if (text.includes(options.readyWord)) settle("ready");
-    });
-    ready.on("close", () => settle(text.includes(options.readyWord) ? "ready" : "ended"));
-    ready.on("error", () => settle("ended"));
-    subprocess.once("error", () => settle("ended"));
+  let exited = false;
+  void subprocess.then(() => {
+    exited = true;
   });
-  if (outcome === "timed-out") await endAll(tag, subprocess.pid, since, options.graceMs ?? DEFAULT_GRACE_MS);
-  ready?.destroy();
-  subprocess.unref();
-  return outcome;
+  const ready = subprocess.stdio[READY_FD];
+  const letGo = () => {
+    ready?.destroy();
+    subprocess.unref();
+  };
+  return {
+    pid: subprocess.pid,
+    exited: () => exited || subprocess.pid === undefined,
+    release() {
+      subprocess.stdin?.end();
+      letGo();
+    },
+    async hand(handOff) {
+      subprocess.stdin?.end(handOff.input);
+      const outcome = await new Promise<DetachedOutcome>((resolve) => {
+        const limit = setTimeout(() => resolve("timed-out"), handOff.readyWithinMs);
+        const settle = (value: "ready" | "ended") => {
+          clearTimeout(limit);
+          resolve(value);
+        };
+        if (ready === null || ready === undefined || !("setEncoding" in ready)) {
+          settle("ended");
+          return;
+        }
+        let text = "";
+        ready.setEncoding("utf8");
+        ready.on("data", (chunk: string) => {
+          text += chunk;
+          if (text.includes(handOff.readyWord)) settle("ready");
+        });
+        ready.on("close", () => settle(text.includes(handOff.readyWord) ? "ready" : "ended"));
+        ready.on("error", () => settle("ended"));
+        subprocess.once("error", () => settle("ended"));
+      });
+      if (outcome === "timed-out")
+        await endAll(tag, subprocess.pid, since, handOff.graceMs ?? DEFAULT_GRACE_MS);
+      letGo();
+      return outcome;
+    },
+  };
+}
+
+/** Starts a process meant to outlive scv (the detached scv of a background turn) in a session of its
+ * own, and waits until it says it is ready, then lets it go: "ready". "ended": it closed its ready
+ * pipe without saying so (it exited, or will). "timed-out": it said nothing in time, and it and all
+ * it started were ended. */
+export async function startDetached(
+  command: string,
+  args: readonly string[],
+  options: DetachedOptions,
+): Promise<DetachedOutcome> {
+  return (await spawnDetached(command, args, options)).hand(options);
 }

@@ -13,7 +13,7 @@ import { parseDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { type ConversationRecord, newHandle, readConversation, recordExists } from "../home/conversations.js";
 import { agentHome, configCandidates, type Env } from "../home/paths.js";
-import { turnExists } from "../home/turn-files.js";
+import { jobHandle, turnExists } from "../home/turn-files.js";
 import { randomUUID } from "../random.js";
 import { buildAgentCommand, checkEffort, checkModel, type SessionArg } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
@@ -26,7 +26,10 @@ import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
  * fix (unknown agent or conversation, bad value, CLI not installed). */
 export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   refuseTooDeep(context.env, context.config);
-  const record = request.continue === undefined ? undefined : readConversation(request.continue, context.env);
+  // A job names its conversation: `-c codex-k3f9x2.a1b2c3d4` continues codex-k3f9x2.
+  const continued =
+    request.continue === undefined ? undefined : (jobHandle(request.continue) ?? request.continue);
+  const record = continued === undefined ? undefined : readConversation(continued, context.env);
   if (record !== undefined && request.agent !== undefined && request.agent !== record.agent) {
     throw new ScvError(
       "USAGE",

@@ -6,10 +6,11 @@
 
 import { hostname } from "node:os";
 import { EXIT } from "../errors.js";
+import { unsavedLine } from "../home/background-result.js";
 import { readConversation, recordExists, releaseDeadLock, writeConversation } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
-import { runningHandles, turnFile } from "../home/turn-files.js";
+import { jobFile, jobHandle, newJob, runningHandles, turnFile } from "../home/turn-files.js";
 import {
   type FinishedTurnRecord,
   type RunningTurnRecord,
@@ -107,15 +108,21 @@ export async function reapLocked(
 ): Promise<ProcessIdentity[]> {
   const victims = killLeftovers(record, table);
   if (record.tmp !== undefined && isTurnTemp(record.tmp, record.handle)) removeTurnTemp(record.tmp);
-  const saved = readFinished(record.handle, env);
-  if (saved?.tag !== record.tag) {
-    // (A background runner that died after saving its result left the result to keep.)
-    writeTurnRecord(turnFile(record.handle, "done", env), cancelledTurn(record, env), true);
+  const job = recordJob(record);
+  // (A background runner that died after saving its result left the result to keep.)
+  if (readFinished(job, env) === undefined) {
+    writeTurnRecord(jobFile(job, "done", env), cancelledTurn(record, job, env), true);
   }
   removeIfPresent(turnFile(record.handle, "running", env));
   removeIfPresent(turnFile(record.handle, "cancel", env));
+  removeIfPresent(jobFile(job, "reserve", env));
   if (record.lock !== undefined) releaseDeadLock(record.handle, record.lock, env);
   return victims;
+}
+
+/** The job of a running record: its tag, which every scv since jobs began writes as one. */
+export function recordJob(record: RunningTurnRecord): string {
+  return jobHandle(record.tag) === record.handle ? record.tag : newJob(record.handle);
 }
 
 /** SIGKILLs the agent's group (when its leader is still the recorded process) and every process
@@ -135,7 +142,7 @@ export function killLeftovers(record: RunningTurnRecord, table: ProcessTable): P
 
 /** The result of a turn whose scv died; the conversation (if it has a record that this turn had not
  * updated yet) is marked cancelled too. */
-function cancelledTurn(record: RunningTurnRecord, env: Env): FinishedTurnRecord {
+function cancelledTurn(record: RunningTurnRecord, job: string, env: Env): FinishedTurnRecord {
   const now = new Date();
   let conversation: string | null = null;
   let session: string | null = null;
@@ -152,17 +159,21 @@ function cancelledTurn(record: RunningTurnRecord, env: Env): FinishedTurnRecord 
   } catch {
     // A damaged conversation record stays as it is; the turn is still recorded cancelled.
   }
+  // A background scv that ended without room for its result said so in its log, as its last word.
+  const unsaved = record.background ? unsavedLine(jobFile(job, "log", env)) : undefined;
   const result: TurnResult = {
     reply: "",
-    status: "cancelled",
+    status: unsaved === undefined ? "cancelled" : "failed",
     agent: record.agent,
     conversation,
     session,
     usage: null,
     cost: null,
     duration: Math.max(0, now.getTime() - Date.parse(record.startedAt)),
-    exitCode: EXIT.terminated,
-    error: `the scv running this turn (pid ${record.scv.pid}) died, and a later scv stopped ${record.agent}`,
+    exitCode: unsaved === undefined ? EXIT.terminated : EXIT.agentFailed,
+    error:
+      unsaved ??
+      `the scv running this turn (pid ${record.scv.pid}) died, and a later scv stopped ${record.agent}`,
     hint:
       conversation === null
         ? "run the turn again"

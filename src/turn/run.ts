@@ -21,6 +21,7 @@ import { agentEnvironment } from "../transport/env.js";
 import { createLineFramer } from "../transport/framing.js";
 import { refuseGrantedMode, watchMode } from "../transport/mode.js";
 import { type AgentProcess, startProcess } from "../transport/process.js";
+import { busyError, isBusy } from "./busy.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
 import { failedResult, spawnFailure } from "./outcome.js";
@@ -49,7 +50,12 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
   const release =
     plan.record === undefined
       ? undefined
-      : await untilAborted(lockConversation(plan.handle, context.env, context.lockWaitMs), context.signal);
+      : await untilAborted(
+          lockConversation(plan.handle, context.env, context.lockWaitMs).catch((error: unknown) => {
+            throw isBusy(error) ? busyError(plan.handle, context.env) : error;
+          }),
+          context.signal,
+        );
   try {
     if (plan.lastMessageFile !== undefined) ensurePrivateDir(join(home, ".scv"), home);
     const env = agentEnvironment({
@@ -220,7 +226,7 @@ function takeLastMessage(path: string | undefined): string | undefined {
 }
 
 function agentOfHandle(handle: string | undefined): string | undefined {
-  return handle?.replace(/-[0-9a-z]{6}$/, "");
+  return handle?.replace(/-[0-9a-z]{6}(\.[0-9a-z]{8})?$/, "");
 }
 
 /** Waits for `promise` unless `signal` aborts first; a lock taken after the abort is released. */

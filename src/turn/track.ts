@@ -9,12 +9,10 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { customAlphabet } from "nanoid/non-secure";
-import { ScvError } from "../errors.js";
 import { heldLockIdentity, preview } from "../home/conversations.js";
 import { configPath, scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
-import { turnFile } from "../home/turn-files.js";
+import { jobHandle, newJob, turnFile } from "../home/turn-files.js";
 import {
   createTurnRecord,
   ensureTurnsDir,
@@ -30,14 +28,13 @@ import { identify, type ProcessTable, systemProcessTable } from "../os/processes
 import { sweep, TAG_VARIABLE } from "../os/tagged.js";
 import type { TurnEvent } from "../parsers/types.js";
 import { isoTimestamp } from "../timestamp.js";
+import { busyError } from "./busy.js";
 import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
 import { ownerAlive, reapLocked } from "./reap.js";
 import { recordUpdates } from "./record-updates.js";
 import { KILL_REASON } from "./stops.js";
 import { createTurnTemp, removeTurnTemp } from "./temp.js";
 import type { TurnContext, TurnPlan } from "./types.js";
-
-const nonce = customAlphabet("0123456789abcdefghijkmnpqrstuvwxyz", 8);
 
 interface LocalTurn {
   readonly tag: string;
@@ -132,7 +129,9 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
 
   const registered = async (plan: TurnPlan): Promise<Record<string, string>> => {
     const depth = turnDepth(env);
-    const tag = `${plan.handle}.${nonce()}`;
+    // The turn's job is its tag: a background turn's was chosen by its launcher.
+    const given = caller.background?.job;
+    const tag = given !== undefined && jobHandle(given) === plan.handle ? given : newJob(plan.handle);
     const variables = {
       [TAG_VARIABLE]: tag,
       [DEPTH_VARIABLE]: String(depth + 1),
@@ -171,24 +170,15 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
     // (planTurn checked that nothing of it exists), so that only happens when another scv took it
     // meanwhile; a continued turn holds its conversation's lock, so a record there is one left by
     // a turn whose scv died. When none is, nothing is left to reap and the lock is not needed
-    // (on a first turn proper-lockfile is not even loaded); only an earlier turn's unread result
-    // goes, as under the lock below.
-    if (createTurnRecord(path, fresh)) {
-      if (plan.record !== undefined) removeIfPresent(turnFile(plan.handle, "done", env));
-    } else {
+    // (on a first turn proper-lockfile is not even loaded). Earlier turns' unread results stay: each
+    // is its own job's.
+    if (!createTurnRecord(path, fresh)) {
       await withRecordLock(path, 5_000, async () => {
         const left = readRunning(plan.handle, env);
         if (left !== undefined && left.host === fresh.host) {
-          if (ownerAlive(left, table)) {
-            throw new ScvError(
-              "CONVERSATION_BUSY",
-              `conversation busy — a turn of ${plan.handle} is running (scv pid ${left.scv.pid}); wait for it or stop it: scv kill ${plan.handle}`,
-            );
-          }
+          if (ownerAlive(left, table)) throw busyError(plan.handle, env);
           await reapLocked(left, env, table);
         }
-        // A later turn of a conversation replaces the unread result of an earlier one.
-        removeIfPresent(turnFile(plan.handle, "done", env));
         writeTurnRecord(path, fresh, false);
       });
     }

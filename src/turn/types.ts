@@ -57,9 +57,10 @@ export interface TurnContext {
   readonly parserFor?: (format: OutputFormatKind) => StreamParser;
   /** Tells whether an agent is signed in before it is spawned; defaults to its key store. */
   readonly signInCheck?: (entry: AdapterDescriptor, home: string) => Promise<StoreInspection | undefined>;
-  /** Set for a background turn: `onStarted` is called once its agent runs, and its running record
-   * is left for the background runner to replace with the result (turn/track.ts). */
-  readonly background?: { readonly onStarted: () => void };
+  /** Set for a background turn: its job (chosen by its launcher, and its tag), `onStarted` called
+   * once its agent runs; its running record is left for the background runner to replace with the
+   * result (turn/track.ts). */
+  readonly background?: { readonly job?: string; readonly onStarted: () => void };
 }
 
 /** Everything decided before anything is written or spawned. */

@@ -29,10 +29,14 @@ function turnFiles(): string[] {
 }
 
 const HANDLE = /^[a-z-]+-[0-9a-z]{6}$/;
+const JOB = /^[a-z-]+-[0-9a-z]{6}\.[0-9a-z]{8}$/;
 
-/** The path of a background turn's result, once its runner has written it (up to 20 s). */
-async function resultWritten(handle: string): Promise<string> {
-  const done = join(world.scvHome, "turns", `${handle}.done.json`);
+/** A job's conversation. */
+const handleOf = (job: string) => job.replace(/\.[0-9a-z]{8}$/, "");
+
+/** The path of a background job's result, once its runner has written it (up to 20 s). */
+async function resultWritten(job: string): Promise<string> {
+  const done = join(world.scvHome, "turns", `${job}.done.json`);
   const deadline = Date.now() + 20_000;
   while (!existsSync(done) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   return done;
@@ -40,6 +44,7 @@ async function resultWritten(handle: string): Promise<string> {
 
 interface PsRow {
   handle: string;
+  job: string;
   agent: string;
   pid: number | null;
   scvPid: number;
@@ -56,16 +61,18 @@ async function ps(): Promise<PsRow[]> {
 }
 
 describe("scv delegate --background", () => {
-  it("prints the handle at once; scv wait prints the reply as the foreground would, once", async () => {
+  it("prints the job at once; scv wait prints the reply as the foreground would, once", async () => {
     await signIn(world, "claude");
     const started = await scv(world, ["delegate", "--background", "claude", "Say hi"], {
       env: { FAKE_AGENT_MODE: "reply" },
     });
     expect(started.exitCode, started.stderr).toBe(0);
-    const handle = started.stdout.trim();
-    expect(handle).toMatch(/^claude-[0-9a-z]{6}$/);
-    expect(started.stdout).toBe(`${handle}\n`);
+    const job = started.stdout.trim();
+    expect(job).toMatch(/^claude-[0-9a-z]{6}\.[0-9a-z]{8}$/);
+    expect(started.stdout).toBe(`${job}\n`);
+    const handle = handleOf(job);
 
+    // By its conversation's handle: that conversation's jobs.
     const waited = await scv(world, ["wait", handle]);
     expect(waited.exitCode).toBe(0);
     expect(waited.stdout).toBe("REPLY Say hi\n");
@@ -76,19 +83,23 @@ describe("scv delegate --background", () => {
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toBe(`scv: no turn ${handle} — scv ps lists running turns\n`);
 
-    // The conversation continues like any other.
+    // The conversation continues like any other, named by its handle or by one of its jobs.
     const next = await scv(world, ["delegate", "-c", handle, "Again"]);
     expect(next.exitCode, next.stderr).toBe(0);
+    const byJob = await scv(world, ["delegate", "-c", job, "Again"]);
+    expect(byJob.exitCode, byJob.stderr).toBe(0);
   });
 
   it("keeps a result (0600) until it is read, and --json prints it with the exported schema", async () => {
-    const started = await scv(world, ["delegate", "--background", "gemini", "Say hi"]);
-    const handle = started.stdout.trim();
-    const done = await resultWritten(handle);
+    const started = await scv(world, ["delegate", "--background", "--json", "gemini", "Say hi"]);
+    const row = JSON.parse(started.stdout) as { handle: string; job: string; started: boolean };
+    expect(row).toEqual({ handle: handleOf(row.job), job: row.job, agent: "gemini", started: true });
+    const handle = row.handle;
+    const done = await resultWritten(row.job);
     expect(statSync(done).mode & 0o777).toBe(0o600);
     expect(statSync(join(world.scvHome, "turns")).mode & 0o777).toBe(0o700);
 
-    const waited = await scv(world, ["wait", "--json", handle]);
+    const waited = await scv(world, ["wait", "--json", row.job]);
     expect(waited.exitCode).toBe(0);
     expect(turnResultSchema().parse(JSON.parse(waited.stdout))).toMatchObject({
       reply: "MOCK-REPLY-1",
@@ -98,10 +109,11 @@ describe("scv delegate --background", () => {
     });
   });
 
-  it("a continued turn replaces the unread result of an earlier one, without waiting for the record's lock", async () => {
+  it("a continued turn keeps the unread result of an earlier one, without waiting for the record's lock", async () => {
     const started = await scv(world, ["delegate", "--background", "gemini", "Say hi"]);
-    const handle = started.stdout.trim();
-    const done = await resultWritten(handle);
+    const job = started.stdout.trim();
+    const handle = handleOf(job);
+    const done = await resultWritten(job);
     expect(existsSync(done)).toBe(true);
     // A fresh lock on the turn record (a reaper looking at this handle at this moment): with no
     // record left to reap, the turn need not wait for it; under it, registering waits 5 s and fails.
@@ -109,30 +121,30 @@ describe("scv delegate --background", () => {
     mkdirSync(lock);
     const next = await scv(world, ["delegate", "-c", handle, "Again"], { env: { SCV_LOCK_WAIT: "1ms" } });
     expect([next.exitCode, next.stdout]).toEqual([0, "MOCK-REPLY-2\n"]);
-    expect(existsSync(done)).toBe(false);
     rmdirSync(lock);
-    // Only the earlier turn's log stays, for scv agents gc.
-    expect(turnFiles()).toEqual([`${handle}.log`]);
+    // The earlier job's result and log stay until read.
+    expect(turnFiles()).toEqual([`${job}.done.json`, `${job}.log`]);
     const waited = await scv(world, ["wait", handle]);
-    expect(waited.exitCode).toBe(2);
+    expect([waited.exitCode, waited.stdout]).toEqual([0, "MOCK-REPLY-1\n"]);
+    expect(turnFiles()).toEqual([]);
   });
 
-  it("several agents: one handle per line, in order; scv wait prints each under its header", async () => {
+  it("several agents: one job per line, in order; scv wait prints each under its header", async () => {
     await signIn(world, "claude");
     const started = await scv(world, ["delegate", "--background", "claude", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "reply" },
     });
     expect(started.exitCode, started.stderr).toBe(0);
-    const handles = started.stdout.trim().split("\n");
-    expect(handles).toHaveLength(2);
-    expect(handles[0]).toMatch(/^claude-/);
-    expect(handles[1]).toMatch(/^gemini-/);
+    const jobs = started.stdout.trim().split("\n");
+    expect(jobs).toHaveLength(2);
+    expect(jobs[0]).toMatch(/^claude-/);
+    expect(jobs[1]).toMatch(/^gemini-/);
 
-    const waited = await scv(world, ["wait", ...handles]);
+    const waited = await scv(world, ["wait", ...jobs]);
     expect(waited.exitCode).toBe(0);
-    // Gemini's capture has no reply to replace: it says its own.
+    // Gemini's capture has no reply to replace: it says its own. Each header names the conversation.
     expect(waited.stdout).toBe(
-      `=== claude (${handles[0]}) · 1 line ===\nREPLY Say hi\n\n=== gemini (${handles[1]}) · 1 line ===\nMOCK-REPLY-1\n`,
+      `=== claude (${handleOf(jobs[0] ?? "")}) · 1 line ===\nREPLY Say hi\n\n=== gemini (${handleOf(jobs[1] ?? "")}) · 1 line ===\nMOCK-REPLY-1\n`,
     );
   });
 
@@ -152,26 +164,27 @@ describe("scv delegate --background", () => {
     leftovers.push(...(await agentPids(world)));
     expect(systemProcessTable.pidsWithEnv("SCV_TURN", "claude-aaaaaa.outer123")).toEqual([]);
     const [row] = await ps();
-    expect(row).toMatchObject({ handle: started.stdout.trim(), depth: 1 });
+    expect(row).toMatchObject({ job: started.stdout.trim(), depth: 1 });
     expect((await scv(world, ["kill", started.stdout.trim()])).exitCode).toBe(0);
   });
 
-  it("a second turn of a conversation that is running refuses at once: exit 2", async () => {
+  it("a second turn of a conversation that is running refuses at once: exit 2, naming the job to wait for", async () => {
     await signIn(world, "claude");
     const first = await scv(world, ["delegate", "--json", "claude", "Say hi"]);
     const handle = (JSON.parse(first.stdout) as { conversation: string }).conversation;
     const running = await scv(world, ["delegate", "--background", "-c", handle, "Long"], {
       env: { FAKE_AGENT_MODE: "hang" },
     });
-    expect(running.stdout).toBe(`${handle}\n`);
+    const job = running.stdout.trim();
+    expect(handleOf(job)).toBe(handle);
     leftovers.push(...(await agentPids(world)));
     const second = await scv(world, ["delegate", "--background", "-c", handle, "Again"]);
     expect(second.exitCode).toBe(2);
     expect(second.stderr).toBe(
-      `scv: claude (${handle}) did not start: conversation busy — a turn of ${handle} is running; wait for it (scv wait ${handle}) or stop it (scv kill ${handle})\n`,
+      `scv: claude (${handle}) did not start: conversation ${handle} is busy with job ${job} — wait for it: scv wait ${job}\n`,
     );
-    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
-    expect((await scv(world, ["wait", handle])).exitCode).toBe(143);
+    expect((await scv(world, ["kill", job])).exitCode).toBe(0);
+    expect((await scv(world, ["wait", job])).exitCode).toBe(143);
   });
 
   it("busy with a foreground turn, the refusal does not send the user to scv wait", async () => {
@@ -186,12 +199,85 @@ describe("scv delegate --background", () => {
     expect(second.exitCode).toBe(2);
     expect(second.stderr).toMatch(
       new RegExp(
-        `^scv: claude \\(${handle}\\) did not start: conversation busy — a turn of ${handle} is running in the foreground \\(scv pid \\d+\\); continue it once that ends, or stop it \\(scv kill ${handle}\\)\n$`,
+        `^scv: claude \\(${handle}\\) did not start: conversation ${handle} is busy with job ${handle}\\.[0-9a-z]{8}, in the foreground of scv pid \\d+ — continue it once that ends, or stop it: scv kill ${handle}\\.[0-9a-z]{8}\n$`,
       ),
     );
     expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
     expect((await foreground).exitCode).toBe(143);
   });
+
+  it("simultaneous continues of one conversation: each is refused as busy or its own reply is kept for its own job", async () => {
+    await signIn(world, "claude");
+    const first = await scv(world, ["delegate", "--json", "claude", "Say hi"]);
+    const handle = (JSON.parse(first.stdout) as { conversation: string }).conversation;
+    const count = 5;
+    const launches = await Promise.all(
+      Array.from({ length: count }, (_, index) =>
+        scv(world, ["delegate", "--background", "--json", "-c", handle, `turn ${index}`], {
+          env: { FAKE_AGENT_MODE: "reply" },
+        }),
+      ),
+    );
+    const started: { job: string; prompt: string }[] = [];
+    for (const [index, launch] of launches.entries()) {
+      const row = JSON.parse(launch.stdout) as {
+        job: string | null;
+        started: boolean;
+        result?: { error: string };
+      };
+      if (row.started) {
+        expect(launch.exitCode, launch.stderr).toBe(0);
+        expect(row.job ?? "").toMatch(JOB);
+        started.push({ job: row.job ?? "", prompt: `turn ${index}` });
+      } else {
+        // Refused before it said started: exit 2, one line naming the job that holds the conversation.
+        expect(launch.exitCode).toBe(2);
+        expect(launch.stderr).toMatch(
+          new RegExp(
+            `^scv: claude \\(${handle}\\) did not start: conversation ${handle} is busy with job ${handle}\\.[0-9a-z]{8} — wait for it: scv wait ${handle}\\.[0-9a-z]{8}\n$`,
+          ),
+        );
+      }
+    }
+    expect(started.length).toBeGreaterThan(0);
+    expect(new Set(started.map((each) => each.job)).size).toBe(started.length);
+    for (const each of started) await resultWritten(each.job);
+    // Reading one job's result leaves every other's.
+    for (const [index, each] of started.entries()) {
+      const waited = await scv(world, ["wait", each.job]);
+      expect([waited.exitCode, waited.stdout]).toEqual([0, `REPLY ${each.prompt}\n`]);
+      for (const other of started.slice(index + 1)) expect(turnFiles()).toContain(`${other.job}.done.json`);
+    }
+    expect(turnFiles()).toEqual([]);
+  }, 60_000);
+
+  it("simultaneous continues while a long turn holds the conversation: one runs, the others are refused within 2 s", async () => {
+    await signIn(world, "claude");
+    const first = await scv(world, ["delegate", "--json", "claude", "Say hi"]);
+    const handle = (JSON.parse(first.stdout) as { conversation: string }).conversation;
+    const launches = await Promise.all(
+      Array.from({ length: 4 }, (_, index) =>
+        scv(world, ["delegate", "--background", "-c", handle, `turn ${index}`], {
+          env: { FAKE_AGENT_MODE: "hang", SCV_LOCK_WAIT: "60s" },
+        }),
+      ),
+    );
+    leftovers.push(...(await agentPids(world)));
+    const ran = launches.filter((launch) => launch.exitCode === 0);
+    expect(ran).toHaveLength(1);
+    const job = ran[0]?.stdout.trim() ?? "";
+    for (const launch of launches.filter((each) => each.exitCode !== 0)) {
+      expect([launch.exitCode, launch.stdout, launch.stderr]).toEqual([
+        2,
+        "",
+        `scv: claude (${handle}) did not start: conversation ${handle} is busy with job ${job} — wait for it: scv wait ${job}\n`,
+      ]);
+    }
+    // Nothing of the refused ones is left but the running job's record, log and reserve.
+    expect(turnFiles()).toEqual([`${job}.log`, `${job}.reserve`, `${handle}.json`].sort());
+    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
+    expect((await scv(world, ["wait", handle])).exitCode).toBe(143);
+  }, 60_000);
 
   it("refuses --events: a background turn streams nowhere", async () => {
     const run = await scv(world, ["delegate", "--background", "--events", "gemini", "Say hi"]);
@@ -257,12 +343,13 @@ describe("scv ps, scv wait --timeout, scv kill", () => {
       env: { FAKE_AGENT_MODE: "tool-hang" },
     });
     expect(started.exitCode, started.stderr).toBe(0);
-    const handle = started.stdout.trim();
+    const job = started.stdout.trim();
+    const handle = handleOf(job);
     const [agent] = await agentPids(world);
     leftovers.push(agent ?? -1);
 
     const rows = await ps();
-    expect(rows).toMatchObject([{ handle, agent: "claude", pid: agent, background: true }]);
+    expect(rows).toMatchObject([{ handle, job, agent: "claude", pid: agent, background: true }]);
     // The tool line arrives with the stream; the record follows it.
     const deadline = Date.now() + 10_000;
     let tool = rows[0]?.tool;
@@ -270,18 +357,18 @@ describe("scv ps, scv wait --timeout, scv kill", () => {
     expect(tool).toBe("$ echo step 1");
     const text = await scv(world, ["ps"]);
     expect(text.stdout).toMatch(
-      new RegExp(`^HANDLE +AGENT +PID +ELAPSED +TOOL\n${handle} +claude +${agent} +\\S+ +\\$ echo step 1\n$`),
+      new RegExp(`^JOB +AGENT +PID +ELAPSED +TOOL\n${job} +claude +${agent} +\\S+ +\\$ echo step 1\n$`),
     );
 
     const waited = await scv(world, ["wait", "--timeout", "300ms", handle]);
     expect(waited.exitCode).toBe(124);
     expect(waited.stderr).toBe(
-      `scv: still running after 300ms: ${handle} — wait again later, or stop one: scv kill <handle>\n`,
+      `scv: still running after 300ms: ${job} — wait again later, or stop one: scv kill <job>\n`,
     );
 
-    const killed = await scv(world, ["kill", handle]);
+    const killed = await scv(world, ["kill", job]);
     expect(killed.exitCode, killed.stderr).toBe(0);
-    expect(killed.stderr).toBe(`stopped ${handle} — its result: scv wait ${handle}\n`);
+    expect(killed.stderr).toBe(`stopped ${job} — its result: scv wait ${job}\n`);
     expect(await survivors([agent ?? -1])).toEqual([]);
     expect(await ps()).toEqual([]);
 
@@ -294,7 +381,7 @@ describe("scv ps, scv wait --timeout, scv kill", () => {
     const started = await scv(world, ["delegate", "--background", "gemini", "Work"], {
       env: { FAKE_AGENT_MODE: "escape" },
     });
-    const handle = started.stdout.trim();
+    const handle = handleOf(started.stdout.trim());
     expect(handle).toMatch(HANDLE);
     const pids = await agentPids(world);
     leftovers.push(...pids);
@@ -303,16 +390,25 @@ describe("scv ps, scv wait --timeout, scv kill", () => {
     expect(await survivors(pids)).toEqual([]);
   });
 
-  it("says what is wrong with a handle: malformed, unknown, finished", async () => {
+  it("says what is wrong with a job or handle: malformed, unknown, finished", async () => {
     expect((await scv(world, ["kill", "nope"])).stderr).toBe(
-      "scv: 'nope' is not a turn handle (like codex-k3f9x2) — scv ps lists them\n",
+      "scv: 'nope' is not a job or a conversation handle (like codex-k3f9x2.a1b2c3d4 or codex-k3f9x2) — scv ps lists them\n",
     );
+    const unknownJob = await scv(world, ["wait", "codex-aaaaaa.bbbbbbbb"]);
+    expect([unknownJob.exitCode, unknownJob.stderr]).toEqual([
+      2,
+      "scv: no job codex-aaaaaa.bbbbbbbb — its result was read already, or it never ran (scv ps lists running turns)\n",
+    ]);
     const unknown = await scv(world, ["kill", "codex-aaaaaa"]);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toBe("scv: no running turn codex-aaaaaa — scv ps lists them\n");
     const started = await scv(world, ["delegate", "--background", "gemini", "Say hi"]);
-    const handle = started.stdout.trim();
-    await resultWritten(handle);
+    const job = started.stdout.trim();
+    await resultWritten(job);
+    expect((await scv(world, ["kill", job])).stderr).toBe(
+      `scv: turn ${job} has ended already — read its result: scv wait ${job}\n`,
+    );
+    const handle = handleOf(job);
     expect((await scv(world, ["kill", handle])).stderr).toBe(
       `scv: turn ${handle} has ended already — read its result: scv wait ${handle}\n`,
     );
@@ -330,8 +426,12 @@ describe("scv ps, scv wait --timeout, scv kill", () => {
     expect(waited.stderr).toBe(
       `scv: ${row?.handle} runs in the foreground of scv pid ${row?.scvPid}, which prints its result — only --background turns can be waited for\n`,
     );
+    // By its job too.
+    expect((await scv(world, ["wait", row?.job ?? ""])).stderr).toBe(
+      `scv: ${row?.job} runs in the foreground of scv pid ${row?.scvPid}, which prints its result — only --background turns can be waited for\n`,
+    );
     // scv kill stops one turn of another scv; that scv reports it.
-    expect((await scv(world, ["kill", row?.handle ?? ""])).exitCode).toBe(0);
+    expect((await scv(world, ["kill", row?.job ?? ""])).exitCode).toBe(0);
     const result = await child;
     expect(result.exitCode).toBe(143);
     expect(String(result.stderr)).toContain("scv: gemini was stopped by scv kill");

@@ -66,7 +66,7 @@ describe("a turn with thousands of tool calls", () => {
     expect(statSync(path).mtimeMs - wrote).toBeLessThan(500);
     const ps = await scv(lab.world, ["ps"]);
     expect(ps.stdout).toMatch(
-      new RegExp(`\\n${record.handle} +claude +${pids[0]} +\\S+ +\\$ echo step 400\\n$`),
+      new RegExp(`\\n${record.tag.replace(".", "\\.")} +claude +${pids[0]} +\\S+ +\\$ echo step 400\\n$`),
     );
   });
 
@@ -98,6 +98,6 @@ describe("a turn with thousands of tool calls", () => {
     const ps = await scv(lab.world, ["ps"]);
     expect(ps.stderr).toBe("no running turns\n");
     expect(await survivors(pids)).toEqual([]);
-    expect(existsSync(join(turnsDir(), `${record.handle}.done.json`))).toBe(true);
+    expect(existsSync(join(turnsDir(), `${record.tag}.done.json`))).toBe(true);
   });
 });

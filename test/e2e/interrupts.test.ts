@@ -107,8 +107,11 @@ describe("conversation lock", () => {
 
     const second = await scv(lab.world, ["delegate", "-c", a, "again"], { env: { SCV_LOCK_WAIT: "500ms" } });
     expect(second.exitCode).toBe(2);
-    expect(second.stderr).toBe(
-      `scv: conversation busy — another turn of ${a} is running; wait for it (scv ps) or continue later\n`,
+    // It says which job holds the conversation, and what to do.
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^scv: conversation ${a} is busy with job ${a}\\.[0-9a-z]{8}, in the foreground of scv pid \\d+ — continue it once that ends, or stop it: scv kill ${a}\\.[0-9a-z]{8}\n$`,
+      ),
     );
 
     busyA.kill("SIGINT");

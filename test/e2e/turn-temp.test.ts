@@ -63,10 +63,10 @@ describe("the agent's TMPDIR", () => {
       env: { FAKE_AGENT_MODE: "slow:300" },
     });
     expect(started.exitCode, started.stderr).toBe(0);
-    const handle = started.stdout.trim();
-    const waited = await scv(lab.world, ["wait", handle]);
+    const job = started.stdout.trim();
+    const waited = await scv(lab.world, ["wait", job]);
     expect(waited.exitCode, waited.stderr).toBe(0);
-    turnTemp(agentCalls(lab.world)[0], handle);
+    turnTemp(agentCalls(lab.world)[0], job.replace(/\.[0-9a-z]{8}$/, ""));
     expect(readdirSync(lab.world.tmp)).toEqual([]);
   });
 

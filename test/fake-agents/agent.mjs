@@ -48,14 +48,17 @@ import { spawn } from "node:child_process";
 import {
   appendFileSync,
   chmodSync,
+  closeSync,
   existsSync,
   fstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from "node:fs";
 import { basename, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -613,6 +616,8 @@ function replay(turn, name, { hangAfter, tools = 0, reply, usageNumbers } = {}) 
   const thread = /"thread_id":"([^"]+)"/.exec(stdout)?.[1];
   if (cli === "codex" && thread !== undefined) writeRollout(thread);
   const lingering = linger();
+  // $FAKE_AGENT_FILL: as an agent that fills the disk before its last word.
+  if (process.env.FAKE_AGENT_FILL) fillDisk(process.env.FAKE_AGENT_FILL);
   writePaused(stdout, () => {
     if (hangAfter !== undefined || lingering) return forever();
     // The lab killed a capture that never ended (exit 124): so does this one, by waiting.
@@ -654,6 +659,24 @@ function linger() {
   child.unref();
   writePids([process.pid, child.pid]);
   return false;
+}
+
+/** Writes `path` until the file system has no room left. */
+function fillDisk(path) {
+  const fd = openSync(path, "a");
+  const chunk = Buffer.alloc(64 * 1024, 120);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch {
+    // Full. Then the last few bytes, in smaller writes.
+    try {
+      for (;;) writeSync(fd, chunk.subarray(0, 512));
+    } catch {
+      // Full to the byte.
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The permission mode claude reports in its init event. */

@@ -14,7 +14,13 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createAtomicSync, temporaryPath, writeAtomicSync } from "../../src/home/atomic.js";
+import {
+  createAtomicSync,
+  sweepDeadTemporaries,
+  temporaryPath,
+  temporaryWriter,
+  writeAtomicSync,
+} from "../../src/home/atomic.js";
 import { conversationsDir, readConversation, writeConversation } from "../../src/home/conversations.js";
 import { writePrivate } from "../../src/home/keystores/files.js";
 
@@ -65,14 +71,18 @@ describe("atomic writes", () => {
     const random = vi.spyOn(Math, "random").mockImplementation(() => draws.shift() ?? 0.9);
     try {
       const taken = temporaryPath(path);
-      expect(taken).toBe(`${path}.${2 ** 30}`);
+      // Its writer's pid in the name, for the sweep of a killed writer's.
+      expect(taken).toBe(`${path}.${process.pid}-${(2 ** 30).toString(36)}.tmp`);
       writeFileSync(taken, "another writer's half-written text");
       writeAtomicSync(path, "mine\n");
       expect(readFileSync(path, "utf8")).toBe("mine\n");
       expect(readFileSync(taken, "utf8")).toBe("another writer's half-written text");
       writeAtomicSync(path, "mine again\n");
       expect(readFileSync(path, "utf8")).toBe("mine again\n");
-      expect(readdirSync(root).sort()).toEqual(["r.json", `r.json.${2 ** 30}`]);
+      expect(readdirSync(root).sort()).toEqual([
+        "r.json",
+        `r.json.${process.pid}-${(2 ** 30).toString(36)}.tmp`,
+      ]);
     } finally {
       random.mockRestore();
     }
@@ -153,4 +163,21 @@ describe("atomic writes", () => {
       if (kind === "record") expect(readConversation("codex-k3f9x2", env).turns).toBe(1);
     },
   );
+});
+
+describe("temporary files a killed writer left", () => {
+  it("name their writer, and the sweep removes only those whose writer is gone", () => {
+    const dead = Number(
+      spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" }).stdout,
+    );
+    const mine = temporaryPath(join(root, "a.json")).slice(root.length + 1);
+    expect(temporaryWriter(mine)).toBe(process.pid);
+    const gone = `b.json.${dead}-zz.tmp`;
+    // pid 1 lives (whoever owns it: EPERM is alive too).
+    const init = "c.json.1-zz.tmp";
+    const foreign = "d.json.12345";
+    for (const name of [mine, gone, init, foreign]) writeFileSync(join(root, name), "x");
+    expect(sweepDeadTemporaries(root, readdirSync(root))).toEqual([gone]);
+    expect(readdirSync(root).sort()).toEqual([mine, init, foreign].sort());
+  });
 });

@@ -4,13 +4,13 @@
 // command line's classes, fan-out, replies too long for one result, and jobs that outlive the server.
 
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
-import { killAll, survivors } from "../helpers/pids.js";
+import { isAlive, killAll, survivors } from "../helpers/pids.js";
 import { agentPids, createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
@@ -72,12 +72,12 @@ function turnFiles(): string[] {
 }
 
 /** The turn files once the background scv that saved a result (read at once) has dropped its running
- * record, which it does right after (up to 5 s). */
+ * record, which it does right after (up to 5 s); without the log of the server's next spare runner. */
 async function settledTurnFiles(): Promise<string[]> {
   const deadline = Date.now() + 5_000;
   while (turnFiles().some((name) => /^[^.]+\.json$/.test(name)) && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 25));
-  return turnFiles();
+  return turnFiles().filter((name) => !/^spare\.\d+\.\d+\.log$/.test(name));
 }
 
 /** A result without what differs between two runs of the same turn. */
@@ -141,21 +141,26 @@ describe("scv mcp", () => {
     const started = await call(client, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
     expect(started.isError).toBe(false);
     const job = started.structured.job as string;
-    expect(started.structured).toEqual({ status: "running", job, conversation: job });
+    // A job is one turn: its conversation's handle, a dot and 8 characters.
+    expect(job).toMatch(/^gemini-[0-9a-z]{6}\.[0-9a-z]{8}$/);
+    const conversation = job.replace(/\.[0-9a-z]{8}$/, "");
+    expect(started.structured).toEqual({ status: "running", job, conversation });
     expect(started.text).toMatch(
       new RegExp(`^gemini is still working on job ${job} \\(\\d+s so far\\) — call wait`),
     );
     const ps = await scv(world, ["ps", "--json"]);
-    expect(JSON.parse(ps.stdout)).toMatchObject([{ handle: job, agent: "gemini", background: true }]);
+    expect(JSON.parse(ps.stdout)).toMatchObject([
+      { handle: conversation, job, agent: "gemini", background: true },
+    ]);
 
     const early = await call(client, "wait", { job, wait_seconds: 0 });
-    expect(early.structured).toEqual({ status: "running", job, conversation: job });
+    expect(early.structured).toEqual({ status: "running", job, conversation });
     const waited = await call(client, "wait", { job, wait_seconds: 20 });
     expect(waited.isError, waited.text).toBe(false);
     expect(waited.structured).toMatchObject({
       reply: "MOCK-REPLY-1",
       status: "completed",
-      conversation: job,
+      conversation,
     });
     expect(await settledTurnFiles()).toEqual([]);
     const again = await call(client, "wait", { job });
@@ -186,7 +191,11 @@ describe("scv mcp", () => {
     const cancelled = await call(client, "cancel", { job });
     expect(cancelled.isError, cancelled.text).toBe(false);
     expect(cancelled.text).toMatch(new RegExp(`^Stopped ${job} and everything its agent started\\.`));
-    expect(cancelled.structured).toMatchObject({ status: "cancelled", exitCode: 143, conversation: job });
+    expect(cancelled.structured).toMatchObject({
+      status: "cancelled",
+      exitCode: 143,
+      conversation: job.replace(/\.[0-9a-z]{8}$/, ""),
+    });
     expect(await survivors(leftovers)).toEqual([]);
     expect(JSON.parse((await scv(world, ["ps", "--json"])).stdout)).toEqual([]);
     // Its result was read by the cancel; only a log would be left for gc, and not even that.
@@ -253,15 +262,15 @@ describe("scv mcp", () => {
     const prompt = Array.from({ length: 900 }, (_, i) => `line ${i} ${"x".repeat(60)}`).join("\n");
     const client = await connect({ FAKE_AGENT_MODE: "reply", MAX_MCP_OUTPUT_TOKENS: "10000" });
     const first = await call(client, "delegate", { agent: "claude", prompt });
-    const job = first.structured.conversation as string;
+    const conversation = first.structured.conversation as string;
     const whole = `REPLY ${prompt}`;
     let read = first.structured.reply as string;
     expect(read.length).toBeLessThanOrEqual(20_000);
-    expect(first.text).toMatch(
-      new RegExp(
-        `^\\[reply cut to fit the tool result: characters 0–${read.length} of ${whole.length} — the rest: call wait with \\{"job": "${job}", "offset": ${read.length}\\}`,
-      ),
-    );
+    const note = new RegExp(
+      `^\\[reply cut to fit the tool result: characters 0–${read.length} of ${whole.length} — the rest: call wait with \\{"job": "(${conversation}\\.[0-9a-z]{8})", "offset": ${read.length}\\}`,
+    ).exec(first.text);
+    expect(note, first.text).not.toBeNull();
+    const job = note?.[1] ?? "";
     // Until it is read whole, the shell can read it too.
     expect(turnFiles()).toContain(`${job}.done.json`);
     for (let part = 0; part < 10 && read.length < whole.length; part += 1) {
@@ -329,6 +338,91 @@ describe("scv mcp", () => {
     const second = await connect();
     expect((await call(second, "status", {})).text).toMatch(new RegExp(`^${job}  gemini  \\d+s  `));
     const waited = await call(second, "wait", { job, wait_seconds: 20 });
-    expect(waited.structured).toMatchObject({ reply: "MOCK-REPLY-1", conversation: job });
+    expect(waited.structured).toMatchObject({
+      reply: "MOCK-REPLY-1",
+      conversation: job.replace(/\.[0-9a-z]{8}$/, ""),
+    });
   });
+
+  it("jobs of one conversation: each reply is its own job's; reading one leaves the others'", async () => {
+    await signIn(world, "claude");
+    const client = await connect({ FAKE_AGENT_MODE: "reply" });
+    const first = await call(client, "delegate", { agent: "claude", prompt: "Say hi" });
+    const conversation = first.structured.conversation as string;
+    const starts = await Promise.all(
+      [0, 1, 2, 3, 4].map((index) =>
+        call(client, "delegate", { conversation, prompt: `turn ${index}`, wait_seconds: 0 }),
+      ),
+    );
+    const jobs: { job: string; prompt: string }[] = [];
+    for (const [index, start] of starts.entries()) {
+      if (start.isError) {
+        expect(start.text).toMatch(
+          new RegExp(
+            `^conversation ${conversation} is busy with job ${conversation}\\.[0-9a-z]{8} — wait for it`,
+          ),
+        );
+        continue;
+      }
+      if (start.structured.status === "running") {
+        jobs.push({ job: start.structured.job as string, prompt: `turn ${index}` });
+      } else {
+        expect(start.structured.reply).toBe(`REPLY turn ${index}`);
+      }
+    }
+    expect(new Set(jobs.map((each) => each.job)).size).toBe(jobs.length);
+    for (const [index, each] of jobs.entries()) {
+      const waited = await call(client, "wait", { job: each.job, wait_seconds: 20 });
+      expect(waited.structured).toMatchObject({ reply: `REPLY ${each.prompt}`, conversation });
+      const status = await call(client, "status", { job: jobs[index + 1]?.job ?? each.job });
+      if (index + 1 < jobs.length) expect(status.isError, status.text).toBe(false);
+    }
+    const bad = await call(client, "wait", { job: conversation });
+    expect(bad).toMatchObject({ isError: true });
+    expect(bad.text).toMatch(/give the job a delegate call returned, like codex-k3f9x2\.a1b2c3d4/);
+  }, 60_000);
+
+  it("keeps one spare runner loaded: a delegate's job runs in it, a new one follows, and it goes with the server", async () => {
+    const client = await connect({ FAKE_AGENT_MODE: "slow:2000" });
+    const server = (client.transport as StdioClientTransport).pid ?? -1;
+    const spareLog = (n: number) => join(world.scvHome, "turns", `spare.${server}.${n}.log`);
+    const spare = await writerOf(spareLog(1));
+    expect(spare).toBeGreaterThan(0);
+
+    const started = await call(client, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
+    const job = started.structured.job as string;
+    // The turn runs in the scv that was loaded before the call, its log renamed to the job's.
+    const [row] = JSON.parse((await scv(world, ["ps", "--json"])).stdout) as { scvPid: number }[];
+    expect(row?.scvPid).toBe(spare);
+    expect(existsSync(spareLog(1))).toBe(false);
+    expect(existsSync(join(world.scvHome, "turns", `${job}.log`))).toBe(true);
+    const next = await writerOf(spareLog(2));
+    expect(next).not.toBe(spare);
+
+    expect((await call(client, "wait", { job, wait_seconds: 20 })).structured).toMatchObject({
+      reply: "MOCK-REPLY-1",
+    });
+    await client.close();
+    const deadline = Date.now() + 10_000;
+    while ((isAlive(next) || existsSync(spareLog(2))) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(isAlive(next)).toBe(false);
+    expect(existsSync(spareLog(2))).toBe(false);
+  }, 60_000);
 });
+
+/** The pid of the process whose stdout is `log` (the spare writing its log), once there is one. */
+async function writerOf(log: string): Promise<number> {
+  const deadline = Date.now() + 15_000;
+  for (; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 25))) {
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        if (readlinkSync(`/proc/${name}/fd/1`) === log) return Number(name);
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }
+  }
+  return -1;
+}

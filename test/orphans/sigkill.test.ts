@@ -46,7 +46,9 @@ describe("scv killed with SIGKILL mid-turn", () => {
     expect(await survivors(pids)).toEqual([]);
 
     const handle = (record ?? "").replace(/\.json$/, "");
-    expect(turnFiles()).toEqual([`${handle}.done.json`]);
+    // Its result is its job's: the conversation's handle and 8 characters.
+    const [done] = turnFiles();
+    expect(done).toMatch(new RegExp(`^${handle}\\.[0-9a-z]{8}\\.done\\.json$`));
     const waited = await scv(lab.world, ["wait", handle]);
     expect(waited.exitCode).toBe(143);
     expect(waited.stderr).toMatch(
@@ -121,7 +123,7 @@ describe("scv killed with SIGKILL mid-turn", () => {
     );
     const ps = await scv(lab.world, ["ps"]);
     expect(ps.exitCode).toBe(0);
-    expect(turnFiles()).toEqual(["gemini-aaaaaa.done.json"]);
+    expect(turnFiles()).toEqual(["gemini-aaaaaa.dead1234.done.json"]);
     expect(pids.filter(isAlive)).toEqual(pids);
   });
 });

@@ -18,7 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ScvError } from "../../src/errors.js";
 import type { ConversationRecord } from "../../src/home/conversations.js";
 import { heldLockIdentity, lockConversation, writeConversation } from "../../src/home/conversations.js";
-import { runningHandles, turnFile } from "../../src/home/turn-files.js";
+import { jobFile, runningHandles, turnFile } from "../../src/home/turn-files.js";
 import { type RunningTurnRecord, readFinished } from "../../src/home/turn-records.js";
 import type { ProcessTable } from "../../src/os/processes.js";
 import { listRunning, reapOrphans } from "../../src/turn/reap.js";
@@ -129,7 +129,7 @@ describe("reapOrphans", () => {
     expect(await reapOrphans(env, table)).toEqual(["claude-aaaaaa"]);
     expect(killed).toEqual(["-200 SIGKILL", "-201 SIGKILL", "-300 SIGKILL"]);
     expect(existsSync(turnFile("claude-aaaaaa", "running", env))).toBe(false);
-    const finished = readFinished("claude-aaaaaa", env);
+    const finished = readFinished("claude-aaaaaa.nonce123", env);
     expect(finished).toMatchObject({
       reaped: true,
       tag: "claude-aaaaaa.nonce123",
@@ -172,7 +172,7 @@ describe("reapOrphans", () => {
     const { table, killed } = fakeTable({ 100: { startTime: "9100" }, 200: { startTime: "9200" } });
     expect(await reapOrphans(env, table)).toEqual(["claude-aaaaaa"]);
     expect(killed).toEqual([]);
-    expect(readFinished("claude-aaaaaa", env)?.result.status).toBe("cancelled");
+    expect(readFinished("claude-aaaaaa.nonce123", env)?.result.status).toBe("cancelled");
   });
 
   it("takes a zombie scv for dead", async () => {
@@ -217,9 +217,9 @@ describe("reapOrphans", () => {
         badLines: 0,
       },
     };
-    writeFileSync(turnFile("claude-aaaaaa", "done", env), JSON.stringify(saved));
+    writeFileSync(jobFile("claude-aaaaaa.nonce123", "done", env), JSON.stringify(saved));
     await reapOrphans(env, fakeTable({}).table);
-    expect(readFinished("claude-aaaaaa", env)?.result.reply).toBe("done");
+    expect(readFinished("claude-aaaaaa.nonce123", env)?.result.reply).toBe("done");
     expect(existsSync(turnFile("claude-aaaaaa", "running", env))).toBe(false);
   });
 

@@ -71,12 +71,13 @@ export interface GcOptions {
 }
 
 /** What a file in scv's conversation folder is. Records are `<handle>.json`; proper-lockfile locks one
- * with a `<handle>.json.lock` folder; atomic.ts writes `<handle>.json.<32-bit number>` and
- * renames it over the record, so one still there means a crash mid-write. */
+ * with a `<handle>.json.lock` folder; atomic.ts writes `<handle>.json.<pid>-<random>.tmp` (before it,
+ * `<handle>.json.<32-bit number>`) and renames it over the record, so one still there is a write in
+ * progress or a crash mid-write. */
 export function conversationEntry(
   name: string,
 ): { kind: "record" | "lock" | "temp"; handle: string } | undefined {
-  const match = /^([^.]+)\.json(?:\.(lock|\d{1,10}))?$/.exec(name);
+  const match = /^([^.]+)\.json(?:\.(lock|\d{1,10}|\d{1,10}-[0-9a-z]{1,7}\.tmp))?$/.exec(name);
   const handle = match?.[1];
   if (match === null || handle === undefined || !HANDLE_PATTERN.test(handle)) return undefined;
   const suffix = match[2];

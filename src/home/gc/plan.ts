@@ -3,14 +3,16 @@
 // may go:
 //   - transcripts last written before the threshold whose session no conversation used within it names;
 //   - conversation records not used within the threshold and not locked by a running turn;
-//   - lock folders and temp files left by crashed runs;
+//   - lock folders and temp files left by crashed runs (of records, results, and key stores: a key
+//     written by an scv killed mid-write stays in the clear beside its store's file);
 //   - folders below the transcript folder that those removals empty.
 
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ADAPTERS, type AdapterDescriptor } from "../../adapters.js";
 import { formatDuration } from "../../duration.js";
 import { ScvError } from "../../errors.js";
+import { pidExists, temporaryWriter } from "../atomic.js";
 import { HANDLE_PATTERN } from "../conversations.js";
 import { agentHome, type Env } from "../paths.js";
 import { turnsDir } from "../turn-files.js";
@@ -105,7 +107,7 @@ export function planGc(options: GcOptions = {}): GcPlan {
       push(recordItems, handleAgent(handle), { kind: "lock", ...lock, bytes: 0 });
   }
   for (const temp of scan.temps) {
-    if (temp.mtimeMs < recentCutoff) {
+    if (temp.mtimeMs < recentCutoff || writerGone(temp.path)) {
       push(recordItems, handleAgent(temp.handle), {
         kind: "temp",
         path: temp.path,
@@ -128,7 +130,11 @@ export function planGc(options: GcOptions = {}): GcPlan {
       live: liveSessions.get(entry.name) ?? new Map(),
       old: oldSessions.get(entry.name) ?? new Map(),
     });
-    const items = [...transcripts.items, ...(recordItems.get(entry.name) ?? [])];
+    const items = [
+      ...transcripts.items,
+      ...(recordItems.get(entry.name) ?? []),
+      ...planKeyTemporaries(entry, env),
+    ];
     return transcripts.skipped === undefined
       ? { agent: entry.name, items, notes: transcripts.notes }
       : { agent: entry.name, skipped: transcripts.skipped, items, notes: transcripts.notes };
@@ -143,7 +149,39 @@ export function planGc(options: GcOptions = {}): GcPlan {
   return { now, olderThanMs, agents, notes: scan.notes };
 }
 
-/** Unread results, logs and cancel marks of finished turns in `$SCV_HOME/turns`, old enough to go. */
+/** Temporary files beside the agent's credential files whose writer is gone: a key store's write
+ * that its scv never finished holds the key. */
+function planKeyTemporaries(entry: AdapterDescriptor, env: Env): GcItem[] {
+  const home = agentHome(entry.name, env);
+  const items = new Map<string, GcItem>();
+  for (const file of entry.credentialFiles) {
+    const folder = realFolder(home, dirname(file));
+    if (folder.kind !== "found") continue;
+    let names: string[];
+    try {
+      names = readdirSync(folder.path);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!name.startsWith(`${basename(file)}.`) || temporaryWriter(name) === undefined) continue;
+      const path = join(folder.path, name);
+      const stats = safeLstat(path);
+      if (stats?.isFile() && writerGone(path))
+        items.set(path, { kind: "temp", path, bytes: stats.size, mtimeMs: stats.mtimeMs });
+    }
+  }
+  return [...items.values()];
+}
+
+/** Whether the scv that wrote the temporary file at `path` is gone (home/atomic.ts names it). */
+function writerGone(path: string): boolean {
+  const pid = temporaryWriter(path);
+  return pid !== undefined && pid !== process.pid && !pidExists(pid);
+}
+
+/** Unread results, logs and cancel marks of finished turns in `$SCV_HOME/turns`, old enough to go,
+ * and the temporary files of writes whose scv was killed. */
 function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] {
   const dir = turnsDir(env);
   let names: string[];
@@ -154,11 +192,24 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
   }
   const items: GcItem[] = [];
   for (const name of names) {
-    const match = /^([a-z][a-z0-9-]*)\.(done\.json|log|cancel)$/.exec(name);
+    // `<job>.done.json`, `<job>.log`, `<job>.reserve` (a job is `<handle>.<8 characters>`), and
+    // `<handle>.cancel`; the `<handle>.done.json` and `<handle>.log` of scvs before jobs, too.
+    const path = join(dir, name);
+    // A write its scv never finished (SIGKILLed): as soon as that scv is gone, whatever the threshold.
+    const temporary = /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(?:json|done\.json)\.\d+-[0-9a-z]+\.tmp$/.exec(
+      name,
+    );
+    if (temporary?.[1] !== undefined && HANDLE_PATTERN.test(temporary[1])) {
+      const stats = safeLstat(path);
+      if (stats?.isFile() && writerGone(path)) {
+        items.push({ kind: "temp", path, bytes: stats.size, mtimeMs: stats.mtimeMs, handle: temporary[1] });
+      }
+      continue;
+    }
+    const match = /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve)$/.exec(name);
     const handle = match?.[1];
     if (handle === undefined || !HANDLE_PATTERN.test(handle)) continue;
     if (names.includes(`${handle}.json`)) continue;
-    const path = join(dir, name);
     const stats = safeLstat(path);
     if (stats === undefined || !stats.isFile() || !isOld(stats.mtimeMs)) continue;
     items.push({ kind: "result", path, bytes: stats.size, mtimeMs: stats.mtimeMs, handle });

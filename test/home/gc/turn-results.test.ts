@@ -20,6 +20,10 @@ describe("gc of background turn results", () => {
     const oldDone = home.file("turns/codex-aaaaaa.done.json", 40 * DAY, "{}");
     const oldLog = home.file("turns/codex-aaaaaa.log", 40 * DAY, "log");
     const oldCancel = home.file("turns/claude-bbbbbb.cancel", 40 * DAY, "");
+    // A job's files: `<handle>.<8 characters>`.
+    const oldJobDone = home.file("turns/codex-eeeeee.a1b2c3d4.done.json", 40 * DAY, "{}");
+    const oldJobLog = home.file("turns/codex-eeeeee.a1b2c3d4.log", 40 * DAY, "log");
+    const oldJobReserve = home.file("turns/codex-eeeeee.a1b2c3d4.reserve", 40 * DAY, "");
     const youngDone = home.file("turns/codex-cccccc.done.json", 5 * MINUTE, "{}");
     // A turn still running keeps its log whatever its age.
     const running = home.file("turns/pi-dddddd.json", 40 * DAY, "{}");
@@ -28,10 +32,11 @@ describe("gc of background turn results", () => {
 
     const plan = planGc({ env: home.env, now: NOW });
     const planned = plan.agents.flatMap((agent) => agent.items).filter((item) => item.kind === "result");
-    expect(planned.map((item) => item.path).sort()).toEqual([oldCancel, oldDone, oldLog].sort());
+    const old = [oldCancel, oldDone, oldLog, oldJobDone, oldJobLog, oldJobReserve];
+    expect(planned.map((item) => item.path).sort()).toEqual([...old].sort());
 
     await applyGc(plan, home.env);
-    for (const gone of [oldDone, oldLog, oldCancel]) expect(existsSync(gone)).toBe(false);
+    for (const gone of old) expect(existsSync(gone)).toBe(false);
     for (const kept of [youngDone, running, runningLog, stranger]) expect(existsSync(kept)).toBe(true);
     expect(existsSync(join(home.scv, "turns"))).toBe(true);
   });

@@ -1,0 +1,40 @@
+// What "conversation busy" says: which job holds the conversation and what to do, or, when no running
+// turn holds its lock (an scv killed between taking the lock and registering its turn), what the lock
+// is and when it frees by itself (the stale rule in src/home/lock.ts).
+
+import { formatDuration } from "../duration.js";
+import { ScvError } from "../errors.js";
+import { LOCK_STALE_MS, lockStaleAt } from "../home/conversations.js";
+import type { Env } from "../home/paths.js";
+import { readRunning } from "../home/turn-records.js";
+import { systemProcessTable } from "../os/processes.js";
+import { ownerAlive } from "./reap.js";
+
+/** Whether `error` is the refusal of a busy conversation. */
+export function isBusy(error: unknown): boolean {
+  return error instanceof ScvError && error.code === "CONVERSATION_BUSY";
+}
+
+/** The refusal of a turn of `handle` while its conversation is taken. */
+export function busyError(handle: string, env: Env, now = Date.now()): ScvError {
+  const running = readRunning(handle, env);
+  if (running !== undefined && ownerAlive(running, systemProcessTable)) {
+    const job = running.tag;
+    return new ScvError(
+      "CONVERSATION_BUSY",
+      running.background
+        ? `conversation ${handle} is busy with job ${job} — wait for it: scv wait ${job}`
+        : `conversation ${handle} is busy with job ${job}, in the foreground of scv pid ${running.scv.pid} — continue it once that ends, or stop it: scv kill ${job}`,
+    );
+  }
+  const staleAt = lockStaleAt(handle, env);
+  const frees =
+    staleAt === undefined
+      ? "it frees by itself within 30s of its last refresh"
+      : // (The lock's mtime may be set a little ahead: proper-lockfile rounds it up to a second.)
+        `it frees by itself in ${formatDuration(Math.min(LOCK_STALE_MS, Math.max(1000, staleAt - now)))}`;
+  return new ScvError(
+    "CONVERSATION_BUSY",
+    `conversation ${handle} is locked, but no running turn holds it (an scv that was killed left it) — ${frees}; continue it then`,
+  );
+}

@@ -194,24 +194,40 @@ export interface ConversationFiles {
   readonly extension: string;
 }
 
-/** How scv talks to an agent. */
-export type Transport =
-  /** One CLI process per turn. */
-  | { kind: "process" }
-  /** A long-running `scv server --stdio` per conversation (only a nested scv would; none here). */
-  | { kind: "scv-protocol" };
+/** How scv talks to an agent in a turn: its CLI run once per turn, or its Agent Client Protocol
+ * server (JSON-RPC over stdio) started for the turn. */
+export type TransportKind = "process" | "acp";
 
-/** How to start the agent's Agent Client Protocol server (kept for an ACP transport to come). */
+/** What makes an ACP session run without asking, under policy `auto`. */
+export type AcpFullPermission =
+  /** `session/set_mode` to this mode id, which the session then reports. */
+  | { kind: "mode"; mode: string }
+  /** `session/set_config_option` of `option` to `value`. */
+  | { kind: "option"; option: string; value: string }
+  /** Launch arguments, in place of the `{full}` entry of `args` (dropped under `default`). */
+  | { kind: "args"; args: readonly string[] }
+  /** Nothing: the server asks for nothing scv knows how to turn off. */
+  | { kind: "none" };
+
+/** How to start an agent's ACP server, and what its sessions need. */
 export interface AcpLaunch {
+  /** The executable: the CLI's own, or the adapter's that `package` installs. */
   readonly command: string;
-  /** A `{full}` entry is replaced by `fullArgs` under policy `auto` and dropped otherwise. */
   readonly args: readonly string[];
-  readonly fullArgs: readonly string[];
-  /** The ACP session mode that grants full permissions, where that is a session mode. */
-  readonly fullMode: string | null;
+  /** The npm package of the official adapter that serves ACP for a CLI without a server of its
+   * own: `scv agents install <agent> --acp` installs it into scv's prefix. */
+  readonly package?: string;
+  /** What `auto` sets; scv then checks the mode the session reports. */
+  readonly full: AcpFullPermission;
+  /** Variables set under policy `auto` besides the mode (Codex's live web search). */
   readonly fullEnvironment: readonly EnvPair[];
-  /** The server takes `model` and `effort` as session config options. */
-  readonly sessionOptions: boolean;
+  /** The prompt answer's `usage` is a running total over the session. */
+  readonly cumulativeUsage?: boolean;
+  /** Notices the server sends as message text rather than as errors (see parsers/acp.ts). */
+  readonly textNotices?: { readonly error: RegExp; readonly info: RegExp };
+  /** Whether scv ran this server against the loopback mock (`version` is the server's, or the
+   * adapter's). */
+  readonly verified: Verified;
 }
 
 /** Whether the owner can take a conversation over in the CLI's own interactive terminal. */
@@ -297,9 +313,11 @@ export interface AdapterDescriptor {
   readonly conversationFiles: ConversationFiles | null;
   /** Files in the agent home that hold its sign-in or keys, relative to it. */
   readonly credentialFiles: readonly string[];
-  readonly transport: Transport;
+  /** The transport a turn uses unless `--transport` or the config's `transport` says otherwise. */
+  readonly transport: TransportKind;
+  /** Its ACP server; null when scv knows none. */
   readonly acp: AcpLaunch | null;
-  /** Whether its CLI has a verified one-process-per-turn mode. */
+  /** Whether its CLI has a verified one-process-per-turn mode (the `process` transport). */
   readonly cliTurns: boolean;
   readonly takeover: Takeover;
 }
@@ -401,10 +419,27 @@ const CLAUDE_BASE = {
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
   resume: RESUME_BY_SESSION_ID,
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
-  transport: { kind: "process" },
+  transport: "process",
   cliTurns: true,
   takeover: { kind: "refused", reason: CLAUDE_TAKEOVER },
 } as const;
+
+/** The official adapters were captured in the lab (claude-agent-acp 0.101.0, codex-acp 2.6.0 on
+ * Node 20) but are not installed with the pinned CLIs this machine's contract suite runs. */
+const ADAPTER_UNVERIFIED = {
+  kind: "unverified",
+  reason: "the adapter is not among the CLIs the contract suite installs",
+} as const satisfies Verified;
+
+/** Claude Code has no ACP server of its own; its official adapter drives it. */
+const CLAUDE_ACP = {
+  command: "claude-agent-acp",
+  args: [],
+  package: "@agentclientprotocol/claude-agent-acp",
+  full: { kind: "mode", mode: "bypassPermissions" },
+  fullEnvironment: [],
+  verified: ADAPTER_UNVERIFIED,
+} as const satisfies AcpLaunch;
 
 export const ADAPTERS = [
   {
@@ -416,14 +451,7 @@ export const ADAPTERS = [
     status: { kind: "stored", store: CLAUDE_KEY_STORE },
     logout: { kind: "stored", store: CLAUDE_KEY_STORE },
     credentialFiles: [".anthropic-api-key", ".claude/.credentials.json"],
-    acp: {
-      command: "claude-agent-acp",
-      args: ["--hide-claude-auth"],
-      fullArgs: [],
-      fullMode: "bypassPermissions",
-      fullEnvironment: [],
-      sessionOptions: false,
-    },
+    acp: CLAUDE_ACP,
   },
   {
     ...CLAUDE_BASE,
@@ -435,14 +463,7 @@ export const ADAPTERS = [
     status: { kind: "stored", store: CLAUDE_ACCOUNT_STORE },
     logout: { kind: "command", args: ["auth", "logout"], needs: "nothing" },
     credentialFiles: [".claude/.credentials.json"],
-    acp: {
-      command: "claude-agent-acp",
-      args: [],
-      fullArgs: [],
-      fullMode: "bypassPermissions",
-      fullEnvironment: [],
-      sessionOptions: false,
-    },
+    acp: CLAUDE_ACP,
   },
   {
     name: "codex",
@@ -504,14 +525,14 @@ export const ADAPTERS = [
     },
     conversationFiles: { dir: "sessions", extension: "jsonl" },
     credentialFiles: ["auth.json"],
-    transport: { kind: "process" },
+    transport: "process",
     acp: {
       command: "codex-acp",
       args: [],
-      fullArgs: [],
-      fullMode: "agent-full-access",
+      package: "@agentclientprotocol/codex-acp",
+      full: { kind: "mode", mode: "agent-full-access" },
       fullEnvironment: [["CODEX_CONFIG", '{"web_search":"live"}']],
-      sessionOptions: false,
+      verified: ADAPTER_UNVERIFIED,
     },
     cliTurns: true,
     takeover: {
@@ -548,14 +569,14 @@ export const ADAPTERS = [
     resume: { kind: "unsupported" },
     conversationFiles: null,
     credentialFiles: [".grok/auth.json", ".grok/config.toml"],
-    transport: { kind: "process" },
+    // Its ACP server is its headless interface; `-p` prints text only.
+    transport: "acp",
     acp: {
       command: "grok",
       args: ["agent", "{full}", "stdio"],
-      fullArgs: ["--always-approve"],
-      fullMode: null,
+      full: { kind: "args", args: ["--always-approve"] },
       fullEnvironment: [],
-      sessionOptions: false,
+      verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -588,14 +609,14 @@ export const ADAPTERS = [
     resume: { kind: "unsupported" },
     conversationFiles: null,
     credentialFiles: [".dsh/.credentials.yaml"],
-    transport: { kind: "process" },
+    // Its ACP server is its headless interface; its headless profile prints text only.
+    transport: "acp",
     acp: {
       command: "dsh",
       args: ["--profile", "acp"],
-      fullArgs: [],
-      fullMode: null,
-      fullEnvironment: [],
-      sessionOptions: true,
+      full: { kind: "none" },
+      fullEnvironment: [["DSH_PERMISSION_MODE", "danger-full-access"]],
+      verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -640,7 +661,7 @@ export const ADAPTERS = [
     },
     conversationFiles: { dir: ".pi/agent/sessions", extension: "jsonl" },
     credentialFiles: [".pi/agent/auth.json", ".pi/agent/models.json"],
-    transport: { kind: "process" },
+    transport: "process",
     acp: null,
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -695,15 +716,14 @@ export const ADAPTERS = [
     // part of the session id, so gc could not tell a live conversation's file for sure.
     conversationFiles: null,
     credentialFiles: [".gemini/oauth_creds.json", ".gemini/.env"],
-    transport: { kind: "process" },
+    transport: "process",
     acp: {
       command: "gemini",
-      // Today's flag is `--acp`; `--experimental-acp` is deprecated.
-      args: ["{full}", "--acp"],
-      fullArgs: ["--yolo"],
-      fullMode: null,
+      // Today's flag is `--acp` (`--experimental-acp` is deprecated); `--skip-trust` as in `-p` turns.
+      args: ["--acp", "--skip-trust"],
+      full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
-      sessionOptions: false,
+      verified: { kind: "lab", version: "0.61.0" },
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -742,15 +762,14 @@ export const ADAPTERS = [
     // Lab: `.qwen/projects/<cwd slug>/chats/<session-id>.jsonl`; memory beside it is `.md`.
     conversationFiles: { dir: ".qwen/projects", extension: "jsonl" },
     credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env", ".qwen/settings.json"],
-    transport: { kind: "process" },
+    transport: "process",
     acp: {
       command: "qwen",
       // Today's flag is `--acp`; `--experimental-acp` is gone.
-      args: ["{full}", "--acp"],
-      fullArgs: ["--yolo"],
-      fullMode: null,
+      args: ["--acp"],
+      full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
-      sessionOptions: false,
+      verified: { kind: "lab", version: "0.24.4" },
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -796,14 +815,14 @@ export const ADAPTERS = [
     },
     conversationFiles: null,
     credentialFiles: [".local/share/opencode/auth.json"],
-    transport: { kind: "process" },
+    transport: "process",
     acp: {
       command: "opencode",
       args: ["acp"],
-      fullArgs: [],
-      fullMode: null,
+      // Lab: it asks only where its own config says `ask`; its ACP server has no switch for that.
+      full: { kind: "none" },
       fullEnvironment: [],
-      sessionOptions: false,
+      verified: { kind: "lab", version: "1.18.33" },
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -859,8 +878,20 @@ export const ADAPTERS = [
     // workspace.yaml, checkpoints and locks; removing only the .jsonl would leave half a session.
     conversationFiles: null,
     credentialFiles: [],
-    transport: { kind: "process" },
-    acp: null,
+    transport: "process",
+    acp: {
+      command: "copilot",
+      // As in `-p` turns: no update check, no telemetry.
+      args: ["--acp", "--no-auto-update", "--disable-client-telemetry"],
+      // Lab: a `permissions` option, not a mode (its `autopilot` mode also makes it go on by itself).
+      full: { kind: "option", option: "allow_all", value: "on" },
+      fullEnvironment: [],
+      // Lab: 10144 → 20331 → 30561 input tokens over three prompts of one session.
+      cumulativeUsage: true,
+      // Lab: a failed prompt is answered end_turn after a chunk `Error: …`; retries say `Info: …`.
+      textNotices: { error: /^Error: /, info: /^Info: / },
+      verified: { kind: "lab", version: "1.0.102" },
+    },
     cliTurns: true,
     takeover: { kind: "unsupported" },
   },
@@ -896,8 +927,14 @@ export const ADAPTERS = [
     },
     conversationFiles: null,
     credentialFiles: [],
-    transport: { kind: "process" },
-    acp: null,
+    transport: "process",
+    acp: {
+      command: "cursor-agent",
+      args: ["acp"],
+      full: { kind: "none" },
+      fullEnvironment: [],
+      verified: { kind: "unverified", reason: "not on npm; the launch is its documented one" },
+    },
     cliTurns: true,
     takeover: { kind: "unsupported" },
   },
@@ -933,7 +970,7 @@ export const ADAPTERS = [
     resume: { kind: "unsupported" },
     conversationFiles: null,
     credentialFiles: [],
-    transport: { kind: "process" },
+    transport: "process",
     acp: null,
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -969,15 +1006,14 @@ export const ADAPTERS = [
     resume: { kind: "unsupported" },
     conversationFiles: null,
     credentialFiles: [],
-    transport: { kind: "process" },
-    // Its one-prompt mode is unverified, so it runs over ACP only (a transport scv does not have yet).
+    transport: "acp",
+    // Its one-prompt mode is unverified, so it runs over ACP only.
     acp: {
       command: "kimi",
       args: ["acp"],
-      fullArgs: [],
-      fullMode: null,
+      full: { kind: "none" },
       fullEnvironment: [],
-      sessionOptions: true,
+      verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: false,
     takeover: { kind: "unsupported" },

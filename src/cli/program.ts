@@ -99,6 +99,7 @@ export function buildProgram(io: CliIo): Command {
     .command("install")
     .description("install an agent's npm package into scv's own prefix")
     .argument("<agent>", "the agent")
+    .option("--acp", "install the agent's ACP adapter (claude, codex) instead of its CLI")
     .option("--force", "reinstall")
     .action(lazy(io, async () => (await import("../commands/agents-install.js")).agentsInstallCommand));
 

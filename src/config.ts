@@ -62,6 +62,8 @@ const agentConfig = lazy(() =>
     model: z.optional(text()),
     effort: z.optional(text()),
     policy: z.optional(policy()),
+    /** `acp` runs this agent's turns over its ACP server, `process` its CLI once per turn. */
+    transport: z.optional(z.enum(["process", "acp"])),
     timeout: z.optional(duration()),
     idle_timeout: z.optional(duration()),
     /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */

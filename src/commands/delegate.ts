@@ -2,7 +2,7 @@
 // one turn, its reply on stdout (or the `--json` result), failures and the conversation handle on
 // stderr. scv's own SIGINT/SIGTERM end the agent's whole process group and exit 130/143.
 
-import { adapter } from "../adapters.js";
+import { adapter, type TransportKind } from "../adapters.js";
 import { withInterrupts } from "../cli/interrupts.js";
 import { type CliIo, stdoutDelivered } from "../cli/io.js";
 import { print } from "../cli/results.js";
@@ -20,6 +20,7 @@ export interface DelegateOptions {
   readonly continue?: string;
   readonly cwd?: string;
   readonly policy?: Policy;
+  readonly transport?: TransportKind;
   readonly timeout?: string;
   readonly idleTimeout?: string;
   readonly parallel?: string;
@@ -116,6 +117,7 @@ function turnRequest(spec: AgentSpec | undefined, prompt: string, options: Deleg
     model: spec?.model ?? options.model,
     effort: spec?.effort ?? options.effort,
     policy: options.policy,
+    transport: options.transport,
     cwd: options.cwd,
     timeoutMs: durationOption("--timeout", options.timeout),
     idleTimeoutMs: durationOption("--idle-timeout", options.idleTimeout),

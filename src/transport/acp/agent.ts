@@ -32,6 +32,10 @@ export interface AcpLaunch {
   readonly onPermission?: (ask: PermissionAsk) => Promise<PermissionChoice>;
   /** Notifications no running prompt takes (a mode change between turns, a load's replay). */
   readonly onNotification?: (method: string, params: unknown) => void;
+  /** Called with the process id as soon as the agent is spawned, before `initialize` is answered. */
+  readonly onSpawn?: (pid: number | undefined) => void;
+  /** Aborting it before `start` returns ends the agent (a prompt takes its own signal). */
+  readonly signal?: AbortSignal;
 }
 
 export interface AgentInfo {
@@ -141,6 +145,25 @@ export class AcpAgent {
       if (outputOpen) output.close();
       outputOpen = false;
     });
+    launch.onSpawn?.(process.pid);
+    const onAbort = () => process.terminate("cancelled");
+    if (launch.signal?.aborted) onAbort();
+    launch.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      agent = await AcpAgent.initialize(launch, process, app, stdout);
+    } finally {
+      launch.signal?.removeEventListener("abort", onAbort);
+    }
+    for (const { method, params } of early) agent.notification(method, params);
+    return agent;
+  }
+
+  private static async initialize(
+    launch: AcpLaunch,
+    process: AgentProcess,
+    app: ReturnType<typeof client>,
+    stdout: ReadableStream<Uint8Array>,
+  ): Promise<AcpAgent> {
     if (process.pid === undefined || process.input === undefined) {
       const exit = await process.done;
       throw new AcpAgentError("spawn", `${launch.label} could not be started: ${describeExit(exit)}`, exit);
@@ -184,15 +207,13 @@ export class AcpAgent {
       );
     }
     const agentInfo = record(raw.agentInfo);
-    agent = new AcpAgent(launch, process, connection, {
+    return new AcpAgent(launch, process, connection, {
       protocolVersion: version,
       loadSession: record(raw.agentCapabilities).loadSession === true,
       ...(typeof agentInfo.name === "string" ? { name: agentInfo.name } : {}),
       ...(typeof agentInfo.version === "string" ? { version: agentInfo.version } : {}),
       raw,
     });
-    for (const { method, params } of early) agent.notification(method, params);
-    return agent;
   }
 
   /** The process id, which is also its group's. */
@@ -343,7 +364,12 @@ export class AcpAgent {
     if (answer.kind === "value") return answer.value;
     const label = this.launch.label;
     if (answer.kind === "error")
-      throw new AcpAgentError("request", `${label} refused ${method}: ${errorText(answer.error)}`);
+      throw new AcpAgentError(
+        "request",
+        `${label} refused ${method}: ${errorText(answer.error)}`,
+        undefined,
+        answer.error,
+      );
     if (answer.kind === "timeout") {
       const exit = await stop(this.process, "timeout");
       throw new AcpAgentError("timeout", `${label} did not answer ${method} within ${seconds(limit)}`, exit);

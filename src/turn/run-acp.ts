@@ -1,0 +1,219 @@
+// A cold ACP turn: the agent's ACP server started in the prepared turn (setup.ts: its private home,
+// stripped environment, own process group, registered and reaped like any turn), initialized, a
+// session made (`session/new` in the turn's cwd) or loaded (`session/load`, for a continued
+// conversation, where the agent offers it), set up for the policy, model and effort
+// (session-setup.ts), then one `session/prompt`. Its updates become the same normalized events a
+// per-turn process gives; Ctrl-C, the time limit and `scv kill` send `session/cancel`. The server is
+// closed when the turn ends. Loaded only for an ACP turn.
+
+import { ScvError } from "../errors.js";
+import { createAcpTurnParser } from "../parsers/acp.js";
+import type { ParsedTurn, ProcessEnd } from "../parsers/types.js";
+import type { TurnResult } from "../result.js";
+import { AcpAgent, type SessionAnswer } from "../transport/acp/agent.js";
+import { AcpAgentError } from "../transport/acp/errors.js";
+import {
+  optionOf,
+  type PermissionAsk,
+  type PermissionChoice,
+  rejectChoice,
+} from "../transport/acp/permission.js";
+import { endOf, runAcpPrompt } from "../transport/acp/prompt-turn.js";
+import { setUpSession } from "../transport/acp/session-setup.js";
+import type { ProcessExit } from "../transport/process.js";
+import { conclude } from "./conclude.js";
+import { failedResult } from "./outcome.js";
+import type { PreparedTurn } from "./setup.js";
+import type { TurnPlan } from "./types.js";
+
+/** Start-up to the `initialize` answer, unless the turn's own limit is shorter. */
+const INITIALIZE_LIMIT_MS = 60_000;
+
+export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<TurnResult> {
+  const { entry } = plan;
+  const { context, started, tracker } = turn;
+  const acp = entry.acp;
+  if (acp === null) throw new Error(`${entry.name} has no ACP launch`);
+  const initializeLimit = Math.min(plan.timeoutMs ?? INITIALIZE_LIMIT_MS, INITIALIZE_LIMIT_MS);
+  let agent: AcpAgent;
+  try {
+    agent = await AcpAgent.start({
+      file: plan.executable,
+      args: plan.args,
+      cwd: plan.cwd,
+      env: turn.env,
+      label: entry.name,
+      initializeTimeoutMs: initializeLimit,
+      ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      onSpawn: (pid) => tracker.spawned(pid),
+    });
+  } catch (error) {
+    if (!(error instanceof AcpAgentError)) throw error;
+    return concludeFailure(plan, turn, error, timedOutAtStart(error, plan, initializeLimit));
+  }
+
+  try {
+    let session: SessionAnswer;
+    let mode: string | undefined;
+    try {
+      session =
+        plan.session?.kind === "continue"
+          ? await loadSession(agent, plan, plan.session.id)
+          : await agent.newSession(plan.cwd);
+      mode = await setUpSession({
+        agent,
+        session,
+        product: entry.product,
+        name: entry.name,
+        policy: plan.policy,
+        full: acp.full,
+        ...(plan.model === undefined ? {} : { model: plan.model }),
+        ...(plan.effort === undefined ? {} : { effort: plan.effort }),
+      });
+    } catch (error) {
+      if (error instanceof ScvError) return failedResult(error, entry.name, started);
+      if (!(error instanceof AcpAgentError)) throw error;
+      return concludeFailure(plan, turn, error, false);
+    }
+    if (mode !== undefined) context.onEvent?.({ type: "mode", mode }, plan);
+
+    const tools = new Map<string, { name: string; summary: string }>();
+    const notes: string[] = [];
+    const { turn: parsed, outcome } = await runAcpPrompt({
+      agent,
+      prompt: plan.prompt,
+      sessionId: session.sessionId,
+      ...(mode === undefined ? {} : { mode }),
+      ...(acp.cumulativeUsage === undefined ? {} : { cumulativeUsage: acp.cumulativeUsage }),
+      ...(acp.textNotices === undefined ? {} : { textNotices: acp.textNotices }),
+      onEvent: (event) => {
+        if (event.type === "tool-start") tools.set(event.id, { name: event.name, summary: event.summary });
+        tracker.context.onEvent?.(event, plan);
+      },
+      decide: (ask) => decide(plan, turn, ask, tools, notes),
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...(plan.timeoutMs === undefined ? {} : { timeoutMs: plan.timeoutMs }),
+    });
+    const exit = outcome.kind === "ended" ? outcome.exit : await agent.close();
+    const result = conclude(
+      withSession(plan, session.sessionId),
+      parsed,
+      processExit(endOf(outcome), exit),
+      undefined,
+      started,
+      context,
+      {
+        reported: mode,
+      },
+    );
+    return notes.length === 0 ? result : { ...result, notes: [...result.notes, ...notes] };
+  } finally {
+    await agent.close();
+  }
+}
+
+/** `session/load`, refused in one line where the agent does not offer it. */
+async function loadSession(agent: AcpAgent, plan: TurnPlan, sessionId: string): Promise<SessionAnswer> {
+  if (!agent.info.loadSession)
+    throw new ScvError(
+      "RESUME_UNSUPPORTED",
+      `${plan.entry.product}'s ACP server cannot load an earlier session (it offers no loadSession) — start a new conversation`,
+    );
+  return agent.loadSession(sessionId, plan.cwd);
+}
+
+/** A permission request: granted under `auto` (the policy approved it), asked of the caller under
+ * `default` where one can answer, rejected otherwise, and said so in the result. */
+async function decide(
+  plan: TurnPlan,
+  turn: PreparedTurn,
+  ask: PermissionAsk,
+  tools: ReadonlyMap<string, { name: string; summary: string }>,
+  notes: string[],
+): Promise<PermissionChoice> {
+  const once = optionOf(ask, "allow_once");
+  const always = optionOf(ask, "allow_always");
+  if (plan.policy === "auto") return once ?? always ?? rejectChoice(ask);
+  const tool = (ask.toolCallId === undefined ? undefined : tools.get(ask.toolCallId)) ?? {
+    name: "tool",
+    summary: "",
+  };
+  const what = tool.summary === "" ? tool.name : `${tool.name}: ${tool.summary}`;
+  const ask_ = turn.context.askPermission;
+  if (ask_ === undefined) {
+    notes.push(
+      `${plan.entry.name} asked to run ${what}; scv rejected it, as no terminal could ask you — use --policy auto to allow its tools`,
+    );
+    return rejectChoice(ask);
+  }
+  const answer = await ask_({
+    agent: plan.entry.name,
+    tool: tool.name,
+    summary: tool.summary,
+    offers: { always: always !== undefined },
+  });
+  if (answer === "once" && once !== undefined) return once;
+  if (answer === "always" && always !== undefined) return always;
+  if (answer !== "reject") return once ?? always ?? rejectChoice(ask);
+  notes.push(`you rejected ${plan.entry.name}'s ${what}`);
+  return rejectChoice(ask);
+}
+
+/** A failure before the prompt ran, concluded like a turn: a refused request keeps its class
+ * (auth, rate limit) from its JSON-RPC error, a time limit is a timeout. */
+function concludeFailure(
+  plan: TurnPlan,
+  turn: PreparedTurn,
+  error: AcpAgentError,
+  timedOut: boolean,
+): TurnResult {
+  const parser = createAcpTurnParser({ sessionId: "" });
+  if (error.rpcError !== undefined) parser.rejected(error.rpcError);
+  const exit: ProcessExit = error.exit ?? {
+    exitCode: null,
+    signal: null,
+    stderrTail: "",
+    durationMs: Date.now() - turn.started,
+  };
+  const termination = turn.context.signal?.aborted ? "cancelled" : timedOut ? "timeout" : undefined;
+  const finished = parser.finish({
+    exitCode: exit.exitCode,
+    signal: exit.signal,
+    stderrTail: exit.stderrTail,
+    ...(termination === undefined ? {} : { termination }),
+  });
+  // The agent's own words when its error said nothing scv classifies.
+  const parsed: ParsedTurn =
+    finished.status === "failed" && finished.failure === undefined
+      ? { ...finished, failure: { kind: "other", message: error.message } }
+      : finished;
+  return conclude(
+    { ...plan, recordConversation: false },
+    parsed,
+    exit,
+    undefined,
+    turn.started,
+    turn.context,
+    {},
+  );
+}
+
+/** Whether start-up ran into the turn's own time limit (exit 124) rather than scv's bound on it. */
+function timedOutAtStart(error: AcpAgentError, plan: TurnPlan, limit: number): boolean {
+  return error.reason === "initialize-timeout" && plan.timeoutMs !== undefined && plan.timeoutMs <= limit;
+}
+
+/** The plan with the session the agent made (or loaded), for the conversation record. */
+function withSession(plan: TurnPlan, sessionId: string): TurnPlan {
+  return { ...plan, session: { kind: plan.session?.kind ?? "start", id: sessionId } };
+}
+
+function processExit(end: ProcessEnd, exit: ProcessExit): ProcessExit {
+  return {
+    ...exit,
+    exitCode: end.exitCode,
+    signal: end.signal,
+    ...(end.termination === undefined ? {} : { termination: end.termination }),
+  };
+}

@@ -5,6 +5,7 @@
 import { adapter, type TransportKind } from "../adapters.js";
 import { withInterrupts } from "../cli/interrupts.js";
 import { type CliIo, stdoutDelivered } from "../cli/io.js";
+import { terminalPermission } from "../cli/permission-prompt.js";
 import { print } from "../cli/results.js";
 import { turnOutput } from "../cli/turn-output.js";
 import { type Config, loadConfig, MAX_PARALLEL } from "../config.js";
@@ -90,6 +91,7 @@ export async function delegateCommand(
         signal,
         lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true }),
         onEvent: output.onEvent,
+        askPermission: terminalPermission(io),
       }),
     "the agent",
   );

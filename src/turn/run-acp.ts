@@ -76,7 +76,6 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       if (!(error instanceof AcpAgentError)) throw error;
       return concludeFailure(plan, turn, error, false);
     }
-    if (mode !== undefined) context.onEvent?.({ type: "mode", mode }, plan);
 
     const tools = new Map<string, { name: string; summary: string }>();
     const notes: string[] = [];
@@ -147,12 +146,15 @@ async function decide(
     );
     return rejectChoice(ask);
   }
-  const answer = await ask_({
-    agent: plan.entry.name,
-    tool: tool.name,
-    summary: tool.summary,
-    offers: { always: always !== undefined },
-  });
+  const answer = await ask_(
+    {
+      agent: plan.entry.name,
+      tool: tool.name,
+      summary: tool.summary,
+      offers: { always: always !== undefined },
+    },
+    turn.context.signal,
+  );
   if (answer === "once" && once !== undefined) return once;
   if (answer === "always" && always !== undefined) return always;
   if (answer !== "reject") return once ?? always ?? rejectChoice(ask);

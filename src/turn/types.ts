@@ -71,7 +71,7 @@ export interface TurnContext {
   readonly signInCheck?: (entry: AdapterDescriptor, home: string) => Promise<StoreInspection | undefined>;
   /** Answers an ACP agent's permission request under `--policy default` (a terminal's question);
    * without it every request is rejected, and the result says so. */
-  readonly askPermission?: (ask: PermissionQuestion) => Promise<PermissionAnswer>;
+  readonly askPermission?: (ask: PermissionQuestion, signal?: AbortSignal) => Promise<PermissionAnswer>;
   /** Set for a background turn: `onStarted` is called once its agent runs, and its running record
    * is left for the background runner to replace with the result (turn/track.ts). */
   readonly background?: { readonly onStarted: () => void };

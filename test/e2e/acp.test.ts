@@ -4,13 +4,24 @@
 // permission requests without a terminal, the exit codes (4 auth, 124 timeout, 130 Ctrl-C), and
 // `--events` in the same schema as a process turn.
 
+import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, scv, startScv, type World } from "../helpers/scv.js";
+import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
+
+const hasPython = (() => {
+  try {
+    execFileSync("python3", ["-c", "import pty"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
 
@@ -196,6 +207,77 @@ describe("policy, model and permissions", () => {
     ]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toBe("ALLOWED proceed_once\n");
+  });
+});
+
+describe("a permission request on a terminal", () => {
+  const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
+  async function onTerminal(...steps: string[]) {
+    const run = await execa(
+      "python3",
+      [
+        PTY,
+        "allow [o]nce",
+        ...steps,
+        "--",
+        process.execPath,
+        SCV,
+        "delegate",
+        "gemini",
+        "--transport",
+        "acp",
+        "-q",
+        "use a tool",
+      ],
+      {
+        cwd: world.project,
+        env: world.env,
+        extendEnv: false,
+      },
+    );
+    return JSON.parse(run.stdout) as { output: string; code: number };
+  }
+
+  it.skipIf(!hasPython)(
+    "asks one line naming the agent, the tool and the command; o allows it once",
+    async () => {
+      const run = await onTerminal("0.3:o");
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).toContain(
+        "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject? allowed once",
+      );
+      expect(run.output).toContain("ALLOWED proceed_once");
+    },
+  );
+
+  it.skipIf(!hasPython)(
+    "a key typed before the question showed does not answer it",
+    async () => {
+      // Typed the moment the question appears, before anyone could read it; then r.
+      const run = await onTerminal("0:o", "0.5:r");
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).toContain("[r]eject? rejected");
+      expect(run.output).toContain("REJECTED");
+    },
+    15_000,
+  );
+});
+
+describe("scv ps and scv kill", () => {
+  it("list a running ACP turn, and kill sends session/cancel and ends it", async () => {
+    const child = startScv(world, ["delegate", "gemini", "--transport", "acp", "hang on"]);
+    for (let waited = 0; waited < 20_000 && !methods_().includes("session/prompt"); waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const ps = await scv(world, ["ps", "--json"]);
+    const rows = JSON.parse(ps.stdout) as { handle: string; agent: string }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.agent).toBe("gemini");
+    const killed = await scv(world, ["kill", rows[0]?.handle ?? ""]);
+    expect(killed.exitCode, killed.stderr).toBe(0);
+    const done = await child;
+    expect(done.exitCode).toBe(143);
+    expect(methods()).toContain("session/cancel");
+    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
   });
 });
 

@@ -214,6 +214,9 @@ export interface AcpLaunch {
   /** The executable: the CLI's own, or the adapter's that `package` installs. */
   readonly command: string;
   readonly args: readonly string[];
+  /** Arguments that choose the model at launch (`{model}`), where the server needs it before any
+   * session exists; without them the model is set in the session, from what it offers. */
+  readonly modelArgs?: readonly string[];
   /** The npm package of the official adapter that serves ACP for a CLI without a server of its
    * own: `scv agents install <agent> --acp` installs it into scv's prefix. */
   readonly package?: string;
@@ -883,6 +886,9 @@ export const ADAPTERS = [
       command: "copilot",
       // As in `-p` turns: no update check, no telemetry.
       args: ["--acp", "--no-auto-update", "--disable-client-telemetry"],
+      // Contract suite: with a provider of the user's own it exits before `initialize` without one
+      // ("BYOK providers require an explicit model").
+      modelArgs: ["--model", "{model}"],
       // Lab: a `permissions` option, not a mode (its `autopilot` mode also makes it go on by itself).
       full: { kind: "option", option: "allow_all", value: "on" },
       fullEnvironment: [],

@@ -16,10 +16,14 @@ export function isAcpSessionId(id: string): boolean {
 }
 
 /** The ACP server's arguments: `{full}` is the launch arguments that grant everything under
- * `auto`, and nothing otherwise. */
-export function acpArgs(acp: AcpLaunch, policy: Policy): string[] {
+ * `auto`, and nothing otherwise; the model where the server takes it at launch (`model` is checked
+ * as a model id first: it becomes an argument). */
+export function acpArgs(acp: AcpLaunch, policy: Policy, model: string | undefined): string[] {
   const full = policy === "auto" && acp.full.kind === "args" ? acp.full.args : [];
-  return acp.args.flatMap((arg) => (arg === "{full}" ? [...full] : [arg]));
+  const args = acp.args.flatMap((arg) => (arg === "{full}" ? [...full] : [arg]));
+  if (model !== undefined && acp.modelArgs !== undefined)
+    args.push(...acp.modelArgs.map((arg) => arg.replaceAll("{model}", model)));
+  return args;
 }
 
 /** The session to load for a continued conversation; a first turn's session is the agent's to

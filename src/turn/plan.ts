@@ -96,7 +96,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const home = agentHome(entry.name, context.env);
   const command =
     transport === "acp"
-      ? acpCommand(entry, policy, context)
+      ? acpCommand(entry, policy, model, context)
       : processCommand(entry, context, home, { prompt: request.prompt, policy, model, effort, session });
 
   return {
@@ -141,6 +141,7 @@ function processCommand(
 function acpCommand(
   entry: AdapterDescriptor,
   policy: Policy,
+  model: string | undefined,
   context: TurnContext,
 ): Pick<TurnPlan, "executable" | "args"> {
   const acp = entry.acp;
@@ -157,7 +158,8 @@ function acpCommand(
         : `run: scv agents install ${entry.name} --acp (npm: ${acp.package})`,
       acp.command,
     );
-  return { executable, args: acpArgs(acp, policy) };
+  const launchModel = model === undefined || acp.modelArgs === undefined ? undefined : checkModel(entry, model);
+  return { executable, args: acpArgs(acp, policy, launchModel) };
 }
 
 function notInstalled(

@@ -68,7 +68,8 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
         name: entry.name,
         policy: plan.policy,
         full: acp.full,
-        ...(plan.model === undefined ? {} : { model: plan.model }),
+        // A model given at launch (the row's modelArgs) is the server's already.
+        ...(plan.model === undefined || acp.modelArgs !== undefined ? {} : { model: plan.model }),
         ...(plan.effort === undefined ? {} : { effort: plan.effort }),
       });
     } catch (error) {
@@ -179,7 +180,8 @@ function concludeFailure(
     durationMs: Date.now() - turn.started,
   };
   const termination = turn.context.signal?.aborted ? "cancelled" : timedOut ? "timeout" : undefined;
-  const finished = parser.finish({
+  // No session came of it.
+  const { sessionId: _none, ...finished } = parser.finish({
     exitCode: exit.exitCode,
     signal: exit.signal,
     stderrTail: exit.stderrTail,

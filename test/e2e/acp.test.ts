@@ -322,6 +322,24 @@ describe("how an ACP turn ends", () => {
     expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
   });
 
+  it("garbage on the agent's stdout around its messages changes nothing", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "hi"], {
+      env: { FAKE_ACP_MODE: "garbage" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toBe("MOCK-REPLY\n");
+  });
+
+  it("a flood of session/update notifications: every one is read, the reply whole", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "hi"], {
+      env: { FAKE_ACP_MODE: "flood:20000" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = json(run.stdout);
+    expect(result.reply).toBe("x".repeat(20000));
+    expect(result.usage).toMatchObject({ output: 20000 });
+  });
+
   it("--events prints the same normalized events as a process turn", async () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--events", "hi"]);
     expect(run.exitCode, run.stderr).toBe(0);

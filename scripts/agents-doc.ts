@@ -132,6 +132,14 @@ function row(entry: AdapterDescriptor): string {
   return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
 }
 
+/** The ACP servers' known limits, as a list after the table. */
+function knownLimits(): string[] {
+  const known = (ADAPTERS as readonly AdapterDescriptor[]).flatMap((entry) =>
+    entry.acp?.known === undefined ? [] : [`- \`${entry.name}\` over ACP: ${entry.acp.known}.`],
+  );
+  return known.length === 0 ? [] : ["Known limits of ACP servers:", "", ...known, ""];
+}
+
 export function renderAgentsDoc(): string {
   const header = [
     "agent",
@@ -169,6 +177,7 @@ export function renderAgentsDoc(): string {
     `| ${header.map(() => "---").join(" | ")} |`,
     ...ADAPTERS.map(row),
     "",
+    ...knownLimits(),
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",
     "delegating to one of them, not as an agent of its own.",
     "",

@@ -231,6 +231,8 @@ export interface AcpLaunch {
   /** Whether scv ran this server against the loopback mock (`version` is the server's, or the
    * adapter's). */
   readonly verified: Verified;
+  /** A limit of the server found in the lab, for docs/agents.md. */
+  readonly known?: string;
 }
 
 /** Whether the owner can take a conversation over in the CLI's own interactive terminal. */
@@ -727,6 +729,8 @@ export const ADAPTERS = [
       full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
       verified: { kind: "lab", version: "0.61.0" },
+      known:
+        "0.61.0 fails session/load of a session made within the same UTC minute, so a conversation continued over ACP that soon after its first turn fails; a minute later it loads",
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },

@@ -730,7 +730,7 @@ export const ADAPTERS = [
       fullEnvironment: [],
       verified: { kind: "lab", version: "0.61.0" },
       known:
-        "0.61.0 fails session/load of a session made within the same UTC minute, so a conversation continued over ACP that soon after its first turn fails; a minute later it loads",
+        '0.61.0 answers session/load of a session made within the same UTC minute with "No previous sessions found for this project", so a conversation continued over ACP that soon after its first turn fails (exit 1); a minute later it loads',
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },

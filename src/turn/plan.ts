@@ -158,7 +158,8 @@ function acpCommand(
         : `run: scv agents install ${entry.name} --acp (npm: ${acp.package})`,
       acp.command,
     );
-  const launchModel = model === undefined || acp.modelArgs === undefined ? undefined : checkModel(entry, model);
+  const launchModel =
+    model === undefined || acp.modelArgs === undefined ? undefined : checkModel(entry, model);
   return { executable, args: acpArgs(acp, policy, launchModel) };
 }
 

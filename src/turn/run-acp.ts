@@ -192,8 +192,9 @@ function concludeFailure(
     finished.status === "failed" && finished.failure === undefined
       ? { ...finished, failure: { kind: "other", message: error.message } }
       : finished;
+  // A first turn that made no session leaves no conversation; a continued one is still recorded.
   return conclude(
-    { ...plan, recordConversation: false },
+    plan.record === undefined ? { ...plan, recordConversation: false } : plan,
     parsed,
     exit,
     undefined,

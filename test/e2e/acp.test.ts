@@ -5,7 +5,7 @@
 // `--events` in the same schema as a process turn.
 
 import { execFileSync } from "node:child_process";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
@@ -116,6 +116,19 @@ describe("an ACP turn", () => {
     expect(calls()).toHaveLength(2);
     const load = received().find((message) => message.method === "session/load");
     expect(load?.params).toMatchObject({ sessionId: first.session, cwd: world.project });
+  });
+
+  it("a continued turn that fails before its prompt keeps its conversation", async () => {
+    const first = json(
+      (await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"])).stdout,
+    );
+    // The agent lost the session: its session/load is refused.
+    rmSync(join(world.calls, "sessions"), { recursive: true });
+    const second = await scv(world, ["delegate", "-c", first.conversation ?? "", "--json", "two"]);
+    expect(second.exitCode).toBe(1);
+    const result = json(second.stdout);
+    expect(result.conversation).toBe(first.conversation);
+    expect(result.error).toBe(`gemini failed: Resource not found: ${first.session}`);
   });
 
   it("refuses to continue where the agent cannot load a session, in one line", async () => {

@@ -5,9 +5,9 @@
 // the mock's next request), and a 401 (exit 4). Nothing of a turn may be left running, and no
 // credential exported in scv's own environment may reach the CLI.
 //
-// Known: Gemini CLI 0.61.0 fails `session/load` of a session made within the same UTC minute (it
-// looks the session up by a file name holding the minute it was saved in, and misses it until the
-// minute has turned); the continued turn waits for the next minute for it. docs/agents.md says so.
+// Known: Gemini CLI 0.61.0 answers `session/load` of a session made within the same UTC minute with
+// "No previous sessions found for this project" (seen here on 2026-12-04); a minute later it loads.
+// The continued turn waits for the next minute for it; docs/agents.md says so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnResult } from "../../src/result.js";
 import { MOCK_SHAPE } from "./clis.js";

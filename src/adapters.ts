@@ -429,13 +429,6 @@ const CLAUDE_BASE = {
   takeover: { kind: "refused", reason: CLAUDE_TAKEOVER },
 } as const;
 
-/** The official adapters were captured in the lab (claude-agent-acp 0.101.0, codex-acp 2.6.0 on
- * Node 20) but are not installed with the pinned CLIs this machine's contract suite runs. */
-const ADAPTER_UNVERIFIED = {
-  kind: "unverified",
-  reason: "the adapter is not among the CLIs the contract suite installs",
-} as const satisfies Verified;
-
 /** Claude Code has no ACP server of its own; its official adapter drives it. */
 const CLAUDE_ACP = {
   command: "claude-agent-acp",
@@ -443,7 +436,9 @@ const CLAUDE_ACP = {
   package: "@agentclientprotocol/claude-agent-acp",
   full: { kind: "mode", mode: "bypassPermissions" },
   fullEnvironment: [],
-  verified: ADAPTER_UNVERIFIED,
+  // Contract suite (test/real/acp.test.ts, the adapter installed by hand beside the pinned CLIs),
+  // driving Claude Code 2.1.332 on Node 20 and 22.
+  verified: { kind: "lab", version: "0.49.0" },
 } as const satisfies AcpLaunch;
 
 export const ADAPTERS = [
@@ -537,7 +532,8 @@ export const ADAPTERS = [
       package: "@agentclientprotocol/codex-acp",
       full: { kind: "mode", mode: "agent-full-access" },
       fullEnvironment: [["CODEX_CONFIG", '{"web_search":"live"}']],
-      verified: ADAPTER_UNVERIFIED,
+      // Contract suite (test/real/acp.test.ts, the adapter installed by hand), driving Codex 0.171.0.
+      verified: { kind: "lab", version: "2.6.0" },
     },
     cliTurns: true,
     takeover: {

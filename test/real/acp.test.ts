@@ -8,6 +8,8 @@
 // Known: Gemini CLI 0.61.0 answers `session/load` of a session made within the same UTC minute with
 // "No previous sessions found for this project" (seen here on 2026-12-04); a minute later it loads.
 // The continued turn waits for the next minute for it; docs/agents.md says so.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnResult } from "../../src/result.js";
 import { MOCK_SHAPE } from "./clis.js";
@@ -28,7 +30,22 @@ import {
 import { type MockServer, startMock } from "./mock/server.mjs";
 import { PROFILES, type Profile, row } from "./profiles.js";
 
-const ACP_CLIS = ["gemini", "qwen", "opencode", "copilot"];
+/** The official adapters for Claude Code and Codex, installed by hand (`npm install
+ * @agentclientprotocol/claude-agent-acp @agentclientprotocol/codex-acp` in this folder): they are not
+ * among the pinned CLIs. Each drives the pinned CLI (CLAUDE_CODE_EXECUTABLE, CODEX_PATH). */
+const ADAPTERS = process.env.SCV_ACP_ADAPTERS ?? "/tmp/acp-adapters";
+const ADAPTER_BIN = join(ADAPTERS, "node_modules", ".bin");
+const ADAPTER_ENV: Record<string, (bin: string) => Record<string, string>> = {
+  claude: (bin) => ({ CLAUDE_CODE_EXECUTABLE: join(bin, "claude") }),
+  codex: (bin) => ({ CODEX_PATH: join(bin, "codex") }),
+};
+const ACP_CLIS = [
+  "gemini",
+  "qwen",
+  "opencode",
+  "copilot",
+  ...(existsSync(ADAPTER_BIN) ? Object.keys(ADAPTER_ENV) : []),
+];
 /** Gemini CLI 0.61.0's session/load misses a session saved within the same UTC minute. */
 const LOADS_AFTER_THE_MINUTE = new Set(["gemini"]);
 
@@ -64,12 +81,16 @@ describe.skipIf(BIN === undefined).each(profiles)(
       canary = newCanary();
       key = dummyKey(cli);
       lab = newLab(cli, canary, trap);
+      const adapterEnv = ADAPTER_ENV[cli]?.(BIN ?? "") ?? {};
+      if (ADAPTER_ENV[cli] !== undefined) lab.env.PATH = `${ADAPTER_BIN}:${lab.env.PATH}`;
       const endpoint = await writeEndpoint(lab, profile, mock, key);
       // A server that takes its model at launch (the row's modelArgs) gets the recipe's; the others
       // run the model the recipe configured in their home.
       const model: Record<string, string> =
         row(cli).acp?.modelArgs === undefined ? {} : { model: endpoint.config.model };
-      lab.writeConfig(agentToml(cli, { transport: "acp", ...model }, endpoint.agentEnv));
+      lab.writeConfig(
+        agentToml(cli, { transport: "acp", ...model }, { ...endpoint.agentEnv, ...adapterEnv }),
+      );
       if (profile.signIn === "api-key") {
         const login = await lab.scv(["agents", "login", cli, "--with-api-key"], { input: `${key}\n` });
         expect(login.code, describeRun(login)).toBe(0);

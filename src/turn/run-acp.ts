@@ -140,14 +140,14 @@ async function decide(
     summary: "",
   };
   const what = tool.summary === "" ? tool.name : `${tool.name}: ${tool.summary}`;
-  const ask_ = turn.context.askPermission;
-  if (ask_ === undefined) {
+  const askCaller = turn.context.askPermission;
+  if (askCaller === undefined) {
     notes.push(
       `${plan.entry.name} asked to run ${what}; scv rejected it, as no terminal could ask you — use --policy auto to allow its tools`,
     );
     return rejectChoice(ask);
   }
-  const answer = await ask_(
+  const answer = await askCaller(
     {
       agent: plan.entry.name,
       tool: tool.name,

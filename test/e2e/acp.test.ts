@@ -144,7 +144,15 @@ describe("an ACP turn", () => {
     );
   });
 
-  it('the config\'s transport = "acp" chooses it; --transport process overrides it', async () => {
+  it("runs in the background too: scv wait prints its reply", async () => {
+    const started = await scv(world, ["delegate", "--background", "gemini", "--transport", "acp", "hi"]);
+    expect(started.exitCode, started.stderr).toBe(0);
+    const waited = await scv(world, ["wait", started.stdout.trim()]);
+    expect(waited.exitCode, waited.stderr).toBe(0);
+    expect(waited.stdout).toBe("REPLY hi (turn 1, mode default)\n");
+  });
+
+  it('the config\'s transport = "acp" chooses it', async () => {
     writeFileSync(join(world.root, "config.toml"), '[agents.gemini]\ntransport = "acp"\n');
     const env = { SCV_CONFIG: join(world.root, "config.toml") };
     const run = await scv(world, ["delegate", "gemini", "hi"], { env });
@@ -196,6 +204,13 @@ describe("policy, model and permissions", () => {
     expect(wrong.stderr).toBe(
       "scv: Gemini CLI does not offer the model gemini-9-ultra over ACP — pick one it offers: fake-small, fake-large\n",
     );
+  });
+
+  it("an effort the session offers no option for is refused before the prompt", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--effort", "high", "go"]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe("scv: Gemini CLI takes no effort over ACP — omit --effort\n");
+    expect(methods()).not.toContain("session/prompt");
   });
 
   it("without a terminal, a permission request is rejected and the result says so", async () => {
@@ -300,6 +315,12 @@ describe("how an ACP turn ends", () => {
     expect(run.exitCode).toBe(4);
     expect(run.stderr).toContain("scv: gemini failed to authenticate");
     expect(run.stderr).toContain("run: scv agents login gemini");
+  });
+
+  it("a 429 is exit 5", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "answer 429"]);
+    expect(run.exitCode, run.stderr).toBe(5);
+    expect(run.stderr).toContain("scv: gemini is rate limited");
   });
 
   it("the time limit cancels the prompt (session/cancel) and exits 124", async () => {

@@ -18,7 +18,8 @@
 //                        (current: $FAKE_ACP_START_MODE or default), models fake-small/fake-large,
 //                        sessions kept in $FAKE_AGENT_DIR/sessions so a new process can load them
 //                        (their history replayed); a prompt answers "REPLY <prompt> (turn n)", or
-//                        by its words: "401" a JSON-RPC error 401, "tool" a permission request
+//                        by its words: "401" / "429" a JSON-RPC error with that code (as Gemini CLI
+//                        answers), "tool" a permission request
 //                        (ALLOWED/REJECTED), "hang" waits for session/cancel, "die" exits 3.
 //                        Every message received goes to $FAKE_AGENT_DIR/acp-log.jsonl.
 // Every mode exits when stdin ends. $FAKE_AGENT_DIR/acp-pids.json gets its pid (and the grandchild's).
@@ -268,6 +269,15 @@ async function scripted(message) {
           error: {
             code: 401,
             message: '{"error":{"code":401,"message":"API key not valid","status":"UNAUTHENTICATED"}}',
+          },
+        });
+      if (text.includes("429"))
+        return write({
+          id,
+          error: {
+            code: 429,
+            message:
+              '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}',
           },
         });
       if (text.includes("die")) {

@@ -12,6 +12,7 @@ import type { ParsedTurn, ProcessEnd } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { AcpAgent, type SessionAnswer } from "../transport/acp/agent.js";
 import { AcpAgentError } from "../transport/acp/errors.js";
+import { modeMismatch, reportedMode } from "../transport/acp/mode-watch.js";
 import {
   optionOf,
   type PermissionAsk,
@@ -20,6 +21,7 @@ import {
 } from "../transport/acp/permission.js";
 import { endOf, runAcpPrompt } from "../transport/acp/prompt-turn.js";
 import { setUpSession } from "../transport/acp/session-setup.js";
+import type { ModeMismatch } from "../transport/mode.js";
 import type { ProcessExit } from "../transport/process.js";
 import { conclude } from "./conclude.js";
 import { failedResult } from "./outcome.js";
@@ -35,6 +37,8 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
   const acp = entry.acp;
   if (acp === null) throw new Error(`${entry.name} has no ACP launch`);
   const initializeLimit = Math.min(plan.timeoutMs ?? INITIALIZE_LIMIT_MS, INITIALIZE_LIMIT_MS);
+  // Modes the sessions report outside a prompt (after session/set_mode), latest last.
+  const reports: { sessionId: string; mode: string }[] = [];
   let agent: AcpAgent;
   try {
     agent = await AcpAgent.start({
@@ -47,6 +51,10 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
       onSpawn: (pid) => tracker.spawned(pid),
+      onNotification: (method, params) => {
+        const report = method === "session/update" ? reportedMode(params) : undefined;
+        if (report !== undefined) reports.push(report);
+      },
     });
   } catch (error) {
     if (!(error instanceof AcpAgentError)) throw error;
@@ -77,6 +85,20 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       if (!(error instanceof AcpAgentError)) throw error;
       return concludeFailure(plan, turn, error, false);
     }
+    mode = reports.filter((report) => report.sessionId === session.sessionId).at(-1)?.mode ?? mode;
+    const before = mode === undefined ? undefined : modeMismatch(entry.name, plan.policy, acp.full, mode);
+    if (before !== undefined)
+      return failedResult(
+        new ScvError("AGENT_FAILED", `${before.error} — ${before.hint}`),
+        entry.name,
+        started,
+      );
+
+    // A mode reported during the prompt that contradicts the policy stops it, as for a process turn.
+    let mismatch: ModeMismatch | undefined;
+    const stop = new AbortController();
+    const signal =
+      context.signal === undefined ? stop.signal : AbortSignal.any([context.signal, stop.signal]);
 
     const tools = new Map<string, { name: string; summary: string }>();
     const notes: string[] = [];
@@ -89,28 +111,37 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       ...(acp.textNotices === undefined ? {} : { textNotices: acp.textNotices }),
       onEvent: (event) => {
         if (event.type === "tool-start") tools.set(event.id, { name: event.name, summary: event.summary });
+        if (event.type === "mode" && mismatch === undefined) {
+          mismatch = modeMismatch(entry.name, plan.policy, acp.full, event.mode);
+          if (mismatch !== undefined) stop.abort();
+        }
         tracker.context.onEvent?.(event, plan);
       },
       decide: (ask) => decide(plan, turn, ask, tools, notes),
-      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      signal,
       ...(plan.timeoutMs === undefined ? {} : { timeoutMs: plan.timeoutMs }),
     });
     const exit = outcome.kind === "ended" ? outcome.exit : await agent.close();
+    const checked: ParsedTurn =
+      mismatch === undefined ? parsed : { ...withoutFailure(parsed), status: "failed" };
     const result = conclude(
       withSession(plan, session.sessionId),
-      parsed,
+      checked,
       processExit(endOf(outcome), exit),
       undefined,
       started,
       context,
-      {
-        reported: mode,
-      },
+      { reported: mismatch?.reported ?? parsed.mode ?? mode, mismatch },
     );
     return notes.length === 0 ? result : { ...result, notes: [...result.notes, ...notes] };
   } finally {
     await agent.close();
   }
+}
+
+function withoutFailure(parsed: ParsedTurn): ParsedTurn {
+  const { failure: _failure, ...rest } = parsed;
+  return rest;
 }
 
 /** `session/load`, refused in one line where the agent does not offer it. */

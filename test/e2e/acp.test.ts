@@ -182,6 +182,26 @@ describe("policy, model and permissions", () => {
     });
   });
 
+  it("a session that reports another mode mid-turn under --policy auto is stopped (session/cancel), exit 1", async () => {
+    const run = await scv(world, [
+      "delegate",
+      "gemini",
+      "--transport",
+      "acp",
+      "--policy",
+      "auto",
+      "--json",
+      "flip and hang",
+    ]);
+    expect(run.exitCode).toBe(1);
+    const result = json(run.stdout);
+    expect(result.error).toBe(
+      "gemini's session reported mode 'default' under --policy auto, not 'yolo'; scv stopped it",
+    );
+    expect(result.mode).toBe("default");
+    expect(methods()).toContain("session/cancel");
+  });
+
   it("under --policy default, a session its own settings start in yolo is refused before the prompt", async () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "go"], {
       env: { FAKE_ACP_START_MODE: "yolo" },

@@ -20,7 +20,8 @@
 //                        (their history replayed); a prompt answers "REPLY <prompt> (turn n)", or
 //                        by its words: "401" / "429" a JSON-RPC error with that code (as Gemini CLI
 //                        answers), "tool" a permission request
-//                        (ALLOWED/REJECTED), "hang" waits for session/cancel, "die" exits 3.
+//                        (ALLOWED/REJECTED), "hang" waits for session/cancel, "die" exits 3, "flip"
+//                        reports mode default first.
 //                        Every message received goes to $FAKE_AGENT_DIR/acp-log.jsonl.
 // Every mode exits when stdin ends. $FAKE_AGENT_DIR/acp-pids.json gets its pid (and the grandchild's).
 
@@ -283,6 +284,11 @@ async function scripted(message) {
       if (text.includes("die")) {
         process.stderr.write("fatal: model crashed\n");
         process.exit(3);
+      }
+      if (text.includes("flip")) {
+        // A setting of its own turns the session back to its default mode mid-turn.
+        scriptedModes.mode = "default";
+        update(sessionId, { sessionUpdate: "current_mode_update", currentModeId: "default" });
       }
       if (text.includes("hang")) {
         chunk(sessionId, "partial");

@@ -157,6 +157,31 @@ describe.skipIf(BIN === undefined).each(profiles)(
       expect(result.reply).not.toContain(firstReply);
     }, 150_000);
 
+    it.runIf(process.env.SCV_ACP_TIMING !== undefined && row(cli).cliTurns)(
+      "timing: cold ACP turns against per-turn process turns, alternating (SCV_ACP_TIMING=1)",
+      async () => {
+        const times: Record<"process" | "acp", number[]> = { process: [], acp: [] };
+        for (let round = 0; round < 3; round += 1)
+          for (const transport of ["process", "acp"] as const) {
+            const run = await turn([
+              cli,
+              "--transport",
+              transport,
+              "--policy",
+              "auto",
+              `timing ${round} ${transport}`,
+            ]);
+            expect(run.code, describeRun(run)).toBe(0);
+            times[transport].push(run.durationMs);
+          }
+        const median = (values: number[]) => [...values].sort((a, b) => a - b)[1] ?? 0;
+        console.log(
+          `${who}: process ${times.process.join(", ")} ms (median ${median(times.process)}); ACP ${times.acp.join(", ")} ms (median ${median(times.acp)})`,
+        );
+      },
+      300_000,
+    );
+
     it("a 401 from the model ends the turn with exit 4", async () => {
       mock.setMode("401");
       try {

@@ -30,6 +30,8 @@ import type { TurnPlan } from "./types.js";
 
 /** Start-up to the `initialize` answer, unless the turn's own limit is shorter. */
 const INITIALIZE_LIMIT_MS = 60_000;
+/** How long a server whose prompt was answered has to exit once its stdin is closed. */
+const CLOSE_AFTER_ANSWER_MS = 200;
 
 export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<TurnResult> {
   const { entry } = plan;
@@ -121,7 +123,9 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       signal,
       ...(plan.timeoutMs === undefined ? {} : { timeoutMs: plan.timeoutMs }),
     });
-    const exit = outcome.kind === "ended" ? outcome.exit : await agent.close();
+    // An answered prompt is saved in the agent's session already: the server gets a moment to exit
+    // by itself, then its group is ended (codex-acp takes 2 s to wind down, Gemini CLI 0.5 s).
+    const exit = outcome.kind === "ended" ? outcome.exit : await agent.close(CLOSE_AFTER_ANSWER_MS);
     const checked: ParsedTurn =
       mismatch === undefined ? parsed : { ...withoutFailure(parsed), status: "failed" };
     const result = conclude(

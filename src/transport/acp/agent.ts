@@ -303,11 +303,11 @@ export class AcpAgent {
     }
   }
 
-  /** Closes stdin (an ACP agent exits at its end), then ends the group after the grace period. */
-  close(): Promise<ProcessExit> {
+  /** Closes stdin (an ACP agent exits at its end), then ends the group after `graceMs` (default:
+   * the launch's grace period). */
+  close(graceMs = this.launch.graceMs ?? DEFAULT_GRACE_MS): Promise<ProcessExit> {
     this.closing ??= (async () => {
       this.process.input?.end();
-      const graceMs = this.launch.graceMs ?? DEFAULT_GRACE_MS;
       const timer = setTimeout(() => this.process.terminate("cancelled"), graceMs).unref();
       const exit = await this.process.done;
       clearTimeout(timer);

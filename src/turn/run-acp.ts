@@ -122,6 +122,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       decide: (ask) => decide(plan, turn, ask, tools, notes),
       signal,
       ...(plan.timeoutMs === undefined ? {} : { timeoutMs: plan.timeoutMs }),
+      ...(plan.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: plan.idleTimeoutMs }),
     });
     // An answered prompt is saved in the agent's session already: the server gets a moment to exit
     // by itself, then its group is ended (codex-acp takes 2 s to wind down, Gemini CLI 0.5 s).

@@ -351,6 +351,21 @@ describe("how an ACP turn ends", () => {
     expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
   });
 
+  it("--idle-timeout cancels a prompt whose session goes quiet, exit 124", async () => {
+    const run = await scv(world, [
+      "delegate",
+      "gemini",
+      "--transport",
+      "acp",
+      "--idle-timeout",
+      "1s",
+      "hang on",
+    ]);
+    expect(run.exitCode).toBe(124);
+    expect(run.stderr).toContain("scv: gemini printed nothing for 1s");
+    expect(methods()).toContain("session/cancel");
+  });
+
   it("Ctrl-C cancels the prompt and exits 130", async () => {
     const child = startScv(world, ["delegate", "gemini", "--transport", "acp", "hang on"]);
     for (let waited = 0; waited < 20_000 && !methods_().includes("session/prompt"); waited += 50)

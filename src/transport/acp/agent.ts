@@ -57,17 +57,23 @@ export interface PromptOptions {
   readonly signal?: AbortSignal;
   /** Cancels the prompt, as `signal` does, when it passes. */
   readonly timeoutMs?: number;
+  /** Cancels the prompt when the session sends nothing for this long (a permission question
+   * waiting for its answer does not count). */
+  readonly idleTimeoutMs?: number;
   /** How long a cancelled prompt may take to answer before the agent is ended (default 5 s). */
   readonly cancelGraceMs?: number;
 }
 
+/** Why scv stopped a prompt: cancelled, or one of its time limits. */
+export type PromptStop = "cancelled" | "timeout" | "idle-timeout";
+
 /** How a prompt ended. `stopped`: scv cancelled it (or its time ran out) and the agent answered. */
 export type PromptOutcome =
-  | { readonly kind: "answered"; readonly result: unknown; readonly stopped?: "cancelled" | "timeout" }
-  | { readonly kind: "rejected"; readonly error: unknown; readonly stopped?: "cancelled" | "timeout" }
+  | { readonly kind: "answered"; readonly result: unknown; readonly stopped?: PromptStop }
+  | { readonly kind: "rejected"; readonly error: unknown; readonly stopped?: PromptStop }
   | {
       readonly kind: "ended";
-      readonly reason: "exited" | "cancelled" | "timeout";
+      readonly reason: "exited" | PromptStop;
       readonly exit: ProcessExit;
     };
 
@@ -83,6 +89,8 @@ const CLIENT_CAPABILITIES = { fs: { readTextFile: false, writeTextFile: false },
 
 interface PromptRoute {
   readonly onUpdate?: (params: unknown) => void;
+  /** Called on every message of the session while the prompt runs (the idle limit's clock). */
+  readonly onActivity?: () => void;
   readonly onPermission?: (ask: PermissionAsk) => Promise<PermissionChoice>;
   /** Permission requests still waiting for an answer; a cancel answers them `cancelled`. */
   readonly waiting: Set<(choice: PermissionChoice) => void>;
@@ -263,11 +271,12 @@ export class AcpAgent {
         "busy",
         `${this.launch.label} is already running a prompt in session ${sessionId}`,
       );
-    const route: PromptRoute = { ...options, waiting: new Set() };
+    let idle: NodeJS.Timeout | undefined;
+    const route: PromptRoute = { ...options, waiting: new Set(), onActivity: () => idle?.refresh() };
     this.routes.set(sessionId, route);
-    let stopped: "cancelled" | "timeout" | undefined;
+    let stopped: PromptStop | undefined;
     let killTimer: NodeJS.Timeout | undefined;
-    const stop = (reason: "cancelled" | "timeout") => {
+    const stop = (reason: PromptStop) => {
       if (stopped !== undefined) return;
       stopped = reason;
       void this.connection.agent.notify("session/cancel", { sessionId }).catch(() => {});
@@ -284,6 +293,13 @@ export class AcpAgent {
       options.timeoutMs === undefined
         ? undefined
         : setTimeout(() => stop("timeout"), options.timeoutMs).unref();
+    if (options.idleTimeoutMs !== undefined) {
+      const idleMs = options.idleTimeoutMs;
+      idle = setTimeout(() => {
+        if (route.waiting.size > 0) idle?.refresh();
+        else stop("idle-timeout");
+      }, idleMs).unref();
+    }
     try {
       const answer = await settle(
         this.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }),
@@ -297,6 +313,7 @@ export class AcpAgent {
       return { kind: "ended", reason: stopped ?? "exited", exit };
     } finally {
       clearTimeout(timer);
+      clearTimeout(idle);
       clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
       this.routes.delete(sessionId);
@@ -329,6 +346,7 @@ export class AcpAgent {
       if (typeof sessionId === "string") {
         this.lastUpdate.set(sessionId, Date.now());
         const route = this.routes.get(sessionId);
+        route?.onActivity?.();
         if (route?.onUpdate !== undefined) {
           route.onUpdate(params);
           return;
@@ -342,6 +360,7 @@ export class AcpAgent {
     const ask = readPermissionAsk(params);
     if (ask === undefined) throw RequestError.invalidParams(undefined, "not a permission request");
     const route = this.routes.get(ask.sessionId);
+    route?.onActivity?.();
     const decide =
       route?.onPermission ?? this.launch.onPermission ?? (async (a: PermissionAsk) => rejectChoice(a));
     const choice = await new Promise<PermissionChoice>((resolve) => {
@@ -353,6 +372,8 @@ export class AcpAgent {
       signal.addEventListener("abort", () => answer("cancelled"), { once: true });
       decide(ask).then(answer, () => answer(rejectChoice(ask)));
     });
+    // The time a question waited for its answer is not the agent's silence.
+    route?.onActivity?.();
     return choice === "cancelled"
       ? { outcome: { outcome: "cancelled" } }
       : { outcome: { outcome: "selected", optionId: choice.optionId } };

@@ -121,7 +121,10 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       },
       decide: (ask) => decide(plan, turn, ask, tools, notes),
       signal,
-      ...(plan.timeoutMs === undefined ? {} : { timeoutMs: plan.timeoutMs }),
+      // The turn's limit counts from its start, the server's start-up included.
+      ...(plan.timeoutMs === undefined
+        ? {}
+        : { timeoutMs: Math.max(1, plan.timeoutMs - (Date.now() - started)) }),
       ...(plan.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: plan.idleTimeoutMs }),
     });
     // An answered prompt is saved in the agent's session already: the server gets a moment to exit

@@ -1,6 +1,7 @@
 // Renders docs/agents.md from ADAPTERS, so the per-agent table can never drift from the code.
 
 import {
+  type AcpFullPermission,
   ADAPTERS,
   type AdapterDescriptor,
   type Login,
@@ -92,6 +93,40 @@ function resumeKind(resume: Resume): string {
   return `${start}continue ${argv(cont)}`;
 }
 
+/** Which transports a row has, its default first. */
+function transports(entry: AdapterDescriptor): string {
+  const has = [entry.cliTurns ? "process" : undefined, entry.acp !== null ? "ACP" : undefined].filter(
+    (kind): kind is string => kind !== undefined,
+  );
+  const fallback = entry.transport === "acp" ? "ACP" : "process";
+  return has.length > 1 ? `${has.join(", ")} (default ${fallback})` : `${has[0] ?? "none"} only`;
+}
+
+function fullKind(full: AcpFullPermission): string {
+  switch (full.kind) {
+    case "mode":
+      return `mode ${code(full.mode)}`;
+    case "option":
+      return `option ${code(`${full.option}=${full.value}`)}`;
+    case "args":
+      return argv(full.args);
+    case "none":
+      return "—";
+  }
+}
+
+function acpKind(entry: AdapterDescriptor): string {
+  const { acp } = entry;
+  if (acp === null) return "—";
+  const launch = code([acp.command, ...acp.args.filter((arg) => arg !== "{full}")].join(" "));
+  const adapter =
+    acp.package === undefined
+      ? ""
+      : ` (adapter ${code(acp.package)}: \`scv agents install ${entry.name} --acp\`)`;
+  const verified = acp.verified.kind === "lab" ? `verified ${acp.verified.version}` : "unverified";
+  return `${launch}${adapter}; auto: ${fullKind(acp.full)}; ${verified}`;
+}
+
 function row(entry: AdapterDescriptor): string {
   const cells = [
     code(entry.name),
@@ -99,6 +134,8 @@ function row(entry: AdapterDescriptor): string {
     code(entry.command),
     entry.packages.length > 0 ? entry.packages.map(code).join(", ") : "not on npm",
     entry.verified.kind === "lab" ? entry.verified.version : "unverified",
+    transports(entry),
+    acpKind(entry),
     `${entry.output.kind} ${argv(entry.output.args)}`,
     promptKind(entry.prompt),
     resumeKind(entry.resume),
@@ -170,6 +207,14 @@ export function withAgentFiles(readme: string): string {
   return readme.slice(0, start) + renderAgentFiles() + readme.slice(end + AGENT_FILES_END.length);
 }
 
+/** The ACP servers' known limits, as a list after the table. */
+function knownLimits(): string[] {
+  const known = (ADAPTERS as readonly AdapterDescriptor[]).flatMap((entry) =>
+    entry.acp?.known === undefined ? [] : [`- \`${entry.name}\` over ACP: ${entry.acp.known}.`],
+  );
+  return known.length === 0 ? [] : ["Known limits of ACP servers:", "", ...known, ""];
+}
+
 export function renderAgentsDoc(): string {
   const header = [
     "agent",
@@ -177,6 +222,8 @@ export function renderAgentsDoc(): string {
     "binary",
     "npm package",
     "verified against",
+    "transports",
+    "ACP server",
     "output format",
     "prompt",
     "resume",
@@ -196,6 +243,11 @@ export function renderAgentsDoc(): string {
     '"Verified against" is the CLI version the lab and the contract suite (`npm run test:real`) drove;',
     "unverified rows (not on npm) keep the facts of the descriptor scv was modelled on.",
     "",
+    "Transports: `process` runs the CLI once per turn; `ACP` starts its Agent Client Protocol server for",
+    'the turn (`--transport acp`, or `transport = "acp"` under `[agents.<name>]` in the config). The',
+    "ACP column gives the launch, what `--policy auto` sets in the session, and whether that server",
+    "was run here against the loopback mock (the contract suite's `test/real/acp.test.ts`).",
+    "",
     `| ${header.join(" | ")} |`,
     `| ${header.map(() => "---").join(" | ")} |`,
     ...ADAPTERS.map(row),
@@ -212,6 +264,7 @@ export function renderAgentsDoc(): string {
     "| --- | --- | --- |",
     ...ADAPTERS.map(retriesRow),
     "",
+    ...knownLimits(),
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",
     "delegating to one of them, not as an agent of its own.",
     "",

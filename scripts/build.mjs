@@ -26,7 +26,7 @@ await mkdir("dist");
 await writeFile("dist/package.json", `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 // Libraries a plain turn does not use live in files of their own beside the bundle, required when a
 // command needs them (execa: sign-in commands; p-queue: fan-out; the MCP SDK and jsonc-parser:
-// `scv mcp`): the launcher reads app.js and its code cache on every run. They share no state with
+// `scv mcp`; the ACP SDK: ACP turns): the launcher reads app.js and its code cache on every run. They share no state with
 // scv's code.
 const VENDORED = {
   execa: 'export * from "execa";',
@@ -41,12 +41,15 @@ const VENDORED = {
   ].join("\n"),
   // Its ES build: the UMD one requires its parts through a parameter esbuild cannot follow.
   "jsonc-parser": 'export * from "jsonc-parser/lib/esm/main.js";',
+  // The ACP client SDK (with the classic zod it validates with) runs in ACP turns only.
+  "acp-sdk": 'export * from "@agentclientprotocol/sdk";',
 };
 /** The vendored file an import resolves to. */
 const VENDOR_IMPORTS = {
   ...Object.fromEntries(Object.keys(VENDORED).map((name) => [name, name])),
   "@modelcontextprotocol/server": "mcp-server",
   "@modelcontextprotocol/server/stdio": "mcp-server",
+  "@agentclientprotocol/sdk": "acp-sdk",
   // Classic zod, which the SDK bundles: its JSON Schema converter lists the tools' inputs, and
   // stays out of app.js.
   "zod/v4": "mcp-server",

@@ -210,24 +210,45 @@ export interface ConversationFiles {
   readonly extension: string;
 }
 
-/** How scv talks to an agent. */
-export type Transport =
-  /** One CLI process per turn. */
-  | { kind: "process" }
-  /** A long-running `scv server --stdio` per conversation (only a nested scv would; none here). */
-  | { kind: "scv-protocol" };
+/** How scv talks to an agent in a turn: its CLI run once per turn, or its Agent Client Protocol
+ * server (JSON-RPC over stdio) started for the turn. */
+export type TransportKind = "process" | "acp";
 
-/** How to start the agent's Agent Client Protocol server (kept for an ACP transport to come). */
+/** What makes an ACP session run without asking, under policy `auto`. */
+export type AcpFullPermission =
+  /** `session/set_mode` to this mode id, which the session then reports. */
+  | { kind: "mode"; mode: string }
+  /** `session/set_config_option` of `option` to `value`. */
+  | { kind: "option"; option: string; value: string }
+  /** Launch arguments, in place of the `{full}` entry of `args` (dropped under `default`). */
+  | { kind: "args"; args: readonly string[] }
+  /** Nothing: the server asks for nothing scv knows how to turn off. */
+  | { kind: "none" };
+
+/** How to start an agent's ACP server, and what its sessions need. */
 export interface AcpLaunch {
+  /** The executable: the CLI's own, or the adapter's that `package` installs. */
   readonly command: string;
-  /** A `{full}` entry is replaced by `fullArgs` under policy `auto` and dropped otherwise. */
   readonly args: readonly string[];
-  readonly fullArgs: readonly string[];
-  /** The ACP session mode that grants full permissions, where that is a session mode. */
-  readonly fullMode: string | null;
+  /** Arguments that choose the model at launch (`{model}`), where the server needs it before any
+   * session exists; without them the model is set in the session, from what it offers. */
+  readonly modelArgs?: readonly string[];
+  /** The npm package of the official adapter that serves ACP for a CLI without a server of its
+   * own: `scv agents install <agent> --acp` installs it into scv's prefix. */
+  readonly package?: string;
+  /** What `auto` sets; scv then checks the mode the session reports. */
+  readonly full: AcpFullPermission;
+  /** Variables set under policy `auto` besides the mode (Codex's live web search). */
   readonly fullEnvironment: readonly EnvPair[];
-  /** The server takes `model` and `effort` as session config options. */
-  readonly sessionOptions: boolean;
+  /** The prompt answer's `usage` is a running total over the session. */
+  readonly cumulativeUsage?: boolean;
+  /** Notices the server sends as message text rather than as errors (see parsers/acp.ts). */
+  readonly textNotices?: { readonly error: RegExp; readonly info: RegExp };
+  /** Whether scv ran this server against the loopback mock (`version` is the server's, or the
+   * adapter's). */
+  readonly verified: Verified;
+  /** A limit of the server found in the lab, for docs/agents.md. */
+  readonly known?: string;
 }
 
 /** Whether the owner can take a conversation over in the CLI's own interactive terminal. */
@@ -339,9 +360,11 @@ export interface AdapterDescriptor {
   readonly credentialFiles: readonly string[];
   /** How the user bounds the CLI's own retries (docs/agents.md, "Retries"). */
   readonly retries: RetryBound;
-  readonly transport: Transport;
+  /** The transport a turn uses unless `--transport` or the config's `transport` says otherwise. */
+  readonly transport: TransportKind;
+  /** Its ACP server; null when scv knows none. */
   readonly acp: AcpLaunch | null;
-  /** Whether its CLI has a verified one-process-per-turn mode. */
+  /** Whether its CLI has a verified one-process-per-turn mode (the `process` transport). */
   readonly cliTurns: boolean;
   readonly takeover: Takeover;
 }
@@ -458,10 +481,22 @@ const CLAUDE_BASE = {
     variable: "CLAUDE_CODE_MAX_RETRIES",
     note: "default 10 retries, backing off to ~40 s apart (a 429 or 529 turn runs for minutes)",
   },
-  transport: { kind: "process" },
+  transport: "process",
   cliTurns: true,
   takeover: { kind: "refused", reason: CLAUDE_TAKEOVER },
 } as const;
+
+/** Claude Code has no ACP server of its own; its official adapter drives it. */
+const CLAUDE_ACP = {
+  command: "claude-agent-acp",
+  args: [],
+  package: "@agentclientprotocol/claude-agent-acp",
+  full: { kind: "mode", mode: "bypassPermissions" },
+  fullEnvironment: [],
+  // Contract suite (test/real/acp.test.ts, the adapter installed by hand beside the pinned CLIs),
+  // driving Claude Code 2.1.332 on Node 20 and 22.
+  verified: { kind: "lab", version: "0.49.0" },
+} as const satisfies AcpLaunch;
 
 export const ADAPTERS = [
   {
@@ -473,14 +508,7 @@ export const ADAPTERS = [
     status: { kind: "stored", store: CLAUDE_KEY_STORE },
     logout: { kind: "stored", store: CLAUDE_KEY_STORE },
     credentialFiles: [".anthropic-api-key", ".claude/.credentials.json"],
-    acp: {
-      command: "claude-agent-acp",
-      args: ["--hide-claude-auth"],
-      fullArgs: [],
-      fullMode: "bypassPermissions",
-      fullEnvironment: [],
-      sessionOptions: false,
-    },
+    acp: CLAUDE_ACP,
   },
   {
     ...CLAUDE_BASE,
@@ -492,14 +520,7 @@ export const ADAPTERS = [
     status: { kind: "stored", store: CLAUDE_ACCOUNT_STORE },
     logout: { kind: "command", args: ["auth", "logout"], needs: "nothing" },
     credentialFiles: [".claude/.credentials.json"],
-    acp: {
-      command: "claude-agent-acp",
-      args: [],
-      fullArgs: [],
-      fullMode: "bypassPermissions",
-      fullEnvironment: [],
-      sessionOptions: false,
-    },
+    acp: CLAUDE_ACP,
   },
   {
     name: "codex",
@@ -570,14 +591,15 @@ export const ADAPTERS = [
       setting: "model_providers.<id>.request_max_retries and stream_max_retries",
       note: "per provider table (defaults 4 and 5); CODEX_HOME is the agent home itself",
     },
-    transport: { kind: "process" },
+    transport: "process",
     acp: {
       command: "codex-acp",
       args: [],
-      fullArgs: [],
-      fullMode: "agent-full-access",
+      package: "@agentclientprotocol/codex-acp",
+      full: { kind: "mode", mode: "agent-full-access" },
       fullEnvironment: [["CODEX_CONFIG", '{"web_search":"live"}']],
-      sessionOptions: false,
+      // Contract suite (test/real/acp.test.ts, the adapter installed by hand), driving Codex 0.171.0.
+      verified: { kind: "lab", version: "2.6.0" },
     },
     cliTurns: true,
     takeover: {
@@ -617,14 +639,14 @@ export const ADAPTERS = [
     conversationFiles: null,
     credentialFiles: [".grok/auth.json", ".grok/config.toml"],
     retries: { kind: "none", note: "no retry setting known (not on npm, not verified)" },
-    transport: { kind: "process" },
+    // Its ACP server is its headless interface; `-p` prints text only.
+    transport: "acp",
     acp: {
       command: "grok",
       args: ["agent", "{full}", "stdio"],
-      fullArgs: ["--always-approve"],
-      fullMode: null,
+      full: { kind: "args", args: ["--always-approve"] },
       fullEnvironment: [],
-      sessionOptions: false,
+      verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -660,14 +682,14 @@ export const ADAPTERS = [
     conversationFiles: null,
     credentialFiles: [".dsh/.credentials.yaml"],
     retries: { kind: "none", note: "no retry setting known (not on npm, not verified)" },
-    transport: { kind: "process" },
+    // Its ACP server is its headless interface; its headless profile prints text only.
+    transport: "acp",
     acp: {
       command: "dsh",
       args: ["--profile", "acp"],
-      fullArgs: [],
-      fullMode: null,
-      fullEnvironment: [],
-      sessionOptions: true,
+      full: { kind: "none" },
+      fullEnvironment: [["DSH_PERMISSION_MODE", "danger-full-access"]],
+      verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -721,7 +743,7 @@ export const ADAPTERS = [
       setting: "retry.maxRetries (and retry.provider.maxRetries for the provider SDK's own)",
       note: "default 3 agent-level retries, 2 s then 4 s apart",
     },
-    transport: { kind: "process" },
+    transport: "process",
     acp: null,
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -790,15 +812,16 @@ export const ADAPTERS = [
       setting: "general.maxAttempts (attempts, retries included; at most 10)",
       note: "default 10 attempts, 5 s to 30 s apart: a 429 turn runs for about 5 minutes",
     },
-    transport: { kind: "process" },
+    transport: "process",
     acp: {
       command: "gemini",
-      // Today's flag is `--acp`; `--experimental-acp` is deprecated.
-      args: ["{full}", "--acp"],
-      fullArgs: ["--yolo"],
-      fullMode: null,
+      // Today's flag is `--acp` (`--experimental-acp` is deprecated); `--skip-trust` as in `-p` turns.
+      args: ["--acp", "--skip-trust"],
+      full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
-      sessionOptions: false,
+      verified: { kind: "lab", version: "0.61.0" },
+      known:
+        '0.61.0 answers session/load of a session made within the same UTC minute with "No previous sessions found for this project", so a conversation continued over ACP that soon after its first turn fails (exit 1); a minute later it loads',
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -852,15 +875,14 @@ export const ADAPTERS = [
       setting: "model.generationConfig.maxRetries",
       note: "default 10 retries, 60 s apart, each a run of 7 quick attempts that no setting changes",
     },
-    transport: { kind: "process" },
+    transport: "process",
     acp: {
       command: "qwen",
       // Today's flag is `--acp`; `--experimental-acp` is gone.
-      args: ["{full}", "--acp"],
-      fullArgs: ["--yolo"],
-      fullMode: null,
+      args: ["--acp"],
+      full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
-      sessionOptions: false,
+      verified: { kind: "lab", version: "0.24.4" },
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -909,14 +931,14 @@ export const ADAPTERS = [
     conversationFiles: null,
     credentialFiles: [".local/share/opencode/auth.json"],
     retries: { kind: "none", note: "none: 9 attempts with a fixed backoff, about 11 s" },
-    transport: { kind: "process" },
+    transport: "process",
     acp: {
       command: "opencode",
       args: ["acp"],
-      fullArgs: [],
-      fullMode: null,
+      // Lab: it asks only where its own config says `ask`; its ACP server has no switch for that.
+      full: { kind: "none" },
       fullEnvironment: [],
-      sessionOptions: false,
+      verified: { kind: "lab", version: "1.18.33" },
     },
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -978,8 +1000,23 @@ export const ADAPTERS = [
     conversationFiles: null,
     credentialFiles: [],
     retries: { kind: "none", note: "none: 5 retries honouring retry-after, 8-15 s" },
-    transport: { kind: "process" },
-    acp: null,
+    transport: "process",
+    acp: {
+      command: "copilot",
+      // As in `-p` turns: no update check, no telemetry.
+      args: ["--acp", "--no-auto-update", "--disable-client-telemetry"],
+      // Contract suite: with a provider of the user's own it exits before `initialize` without one
+      // ("BYOK providers require an explicit model").
+      modelArgs: ["--model", "{model}"],
+      // Lab: a `permissions` option, not a mode (its `autopilot` mode also makes it go on by itself).
+      full: { kind: "option", option: "allow_all", value: "on" },
+      fullEnvironment: [],
+      // Lab: 10144 → 20331 → 30561 input tokens over three prompts of one session.
+      cumulativeUsage: true,
+      // Lab: a failed prompt is answered end_turn after a chunk `Error: …`; retries say `Info: …`.
+      textNotices: { error: /^Error: /, info: /^Info: / },
+      verified: { kind: "lab", version: "1.0.102" },
+    },
     cliTurns: true,
     takeover: { kind: "unsupported" },
   },
@@ -1018,8 +1055,14 @@ export const ADAPTERS = [
     conversationFiles: null,
     credentialFiles: [],
     retries: { kind: "none", note: "no retry setting known (not on npm, not verified)" },
-    transport: { kind: "process" },
-    acp: null,
+    transport: "process",
+    acp: {
+      command: "cursor-agent",
+      args: ["acp"],
+      full: { kind: "none" },
+      fullEnvironment: [],
+      verified: { kind: "unverified", reason: "not on npm; the launch is its documented one" },
+    },
     cliTurns: true,
     takeover: { kind: "unsupported" },
   },
@@ -1061,7 +1104,7 @@ export const ADAPTERS = [
       kind: "none",
       note: "no retry setting known (its model traffic goes through the Amp service)",
     },
-    transport: { kind: "process" },
+    transport: "process",
     acp: null,
     cliTurns: true,
     takeover: { kind: "unsupported" },
@@ -1100,15 +1143,14 @@ export const ADAPTERS = [
     conversationFiles: null,
     credentialFiles: [],
     retries: { kind: "none", note: "no retry setting known (not on npm, not verified)" },
-    transport: { kind: "process" },
-    // Its one-prompt mode is unverified, so it runs over ACP only (a transport scv does not have yet).
+    transport: "acp",
+    // Its one-prompt mode is unverified, so it runs over ACP only.
     acp: {
       command: "kimi",
       args: ["acp"],
-      fullArgs: [],
-      fullMode: null,
+      full: { kind: "none" },
       fullEnvironment: [],
-      sessionOptions: true,
+      verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: false,
     takeover: { kind: "unsupported" },

@@ -34,6 +34,18 @@ export function locateAgent(entry: AdapterDescriptor, config: Config, env: Env):
   );
 }
 
+/** The agent's ACP server: the config's `command` where the server is the CLI itself, else the
+ * adapter's command, searched as the CLI is. */
+export function locateAcpServer(entry: AdapterDescriptor, config: Config, env: Env): string | undefined {
+  if (entry.acp === null) return undefined;
+  const own = entry.acp.command === entry.command;
+  return resolveAgentExecutable(
+    (own ? config.agents?.[entry.name]?.command : undefined) ?? entry.acp.command,
+    adapterSearchDirs(entry, userHome(env), toolsBin(env)),
+    env.PATH,
+  );
+}
+
 /** Absolute per-user search directories for `entry` under `home`: its own, then the common ones,
  * then scv's own tool prefix when given. */
 export function adapterSearchDirs(entry: AdapterDescriptor, home: string, toolsBin?: string): string[] {

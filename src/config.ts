@@ -64,6 +64,8 @@ const agentConfig = lazy(() =>
     model: z.optional(text()),
     effort: z.optional(text()),
     policy: z.optional(policy()),
+    /** `acp` runs this agent's turns over its ACP server, `process` its CLI once per turn. */
+    transport: z.optional(z.enum(["process", "acp"])),
     timeout: z.optional(duration()),
     idle_timeout: z.optional(duration()),
     /** A bound on the CLI's own retries, where its row's `retries` is one variable scv can set. */

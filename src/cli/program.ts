@@ -45,6 +45,12 @@ export function buildProgram(io: CliIo): Command {
     .option("-c, --continue <conversation>", "continue an scv conversation (its agent is used)")
     .option("-C, --cwd <dir>", "the project the agent works in (default: the current directory)")
     .addOption(new Option("--policy <mode>", "permission policy").choices(["auto", "default"]))
+    .addOption(
+      new Option("--transport <kind>", "the agent's CLI once per turn, or its ACP server").choices([
+        "process",
+        "acp",
+      ]),
+    )
     .option("--timeout <duration>", "whole-turn limit, e.g. 90s, 20m")
     .option("--idle-timeout <duration>", "end the turn after no output for that long")
     .option("--parallel <n>", "how many agents run at once")
@@ -100,6 +106,7 @@ export function buildProgram(io: CliIo): Command {
     .command("install")
     .description("install an agent's npm package into scv's own prefix")
     .argument("<agent>", "the agent")
+    .option("--acp", "install the agent's ACP adapter (claude, codex) instead of its CLI")
     .option("--force", "reinstall")
     .action(lazy(io, async () => (await import("../commands/agents-install.js")).agentsInstallCommand));
 

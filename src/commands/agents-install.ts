@@ -1,7 +1,9 @@
-// `scv agents install <agent> [--force]`: installs the row's npm package(s) with the user's own npm
-// into scv's prefix (`$SCV_HOME/tools`), whose bin folder scv searches before PATH, and reports the
-// version it got. An agent that is not on npm is refused with how to get it instead.
+// `scv agents install <agent> [--acp] [--force]`: installs the row's npm package(s) with the user's
+// own npm into scv's prefix (`$SCV_HOME/tools`), whose bin folder scv searches before PATH, and
+// reports the version it got. An agent that is not on npm is refused with how to get it instead.
+// With `--acp`, the official ACP adapter its row names, for a CLI that serves no ACP itself.
 
+import type { AdapterDescriptor } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
 import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
@@ -18,23 +20,24 @@ const INSTALL_TIMEOUT_MS = 20 * 60_000;
 export async function agentsInstallCommand(
   io: CliIo,
   agent: string,
-  options: { force?: boolean },
+  options: { force?: boolean; acp?: boolean },
 ): Promise<number> {
   const entry = requireAgent(agent);
-  if (entry.packages.length === 0) {
+  const { packages, command } = options.acp ? acpTarget(entry) : entry;
+  if (packages.length === 0) {
     throw new ScvError("USAGE", `scv cannot install ${entry.name}: ${installHint(entry)}`);
   }
   const bin = toolsBin(io.env);
-  const installed = resolveAgentExecutable(entry.command, [bin], "");
+  const installed = resolveAgentExecutable(command, [bin], "");
   if (installed !== undefined && !options.force) {
-    io.stderr.write(`scv: ${entry.name} is already installed at ${installed} — --force reinstalls it\n`);
+    io.stderr.write(`scv: ${command} is already installed at ${installed} — --force reinstalls it\n`);
     return EXIT.ok;
   }
   const npm = resolveAgentExecutable("npm", [], io.env.PATH);
   if (npm === undefined) {
     throw new ScvError(
       "AGENT_NOT_INSTALLED",
-      `npm is not on PATH — install Node.js with npm, or install ${entry.packages.join(" ")} yourself`,
+      `npm is not on PATH — install Node.js with npm, or install ${packages.join(" ")} yourself`,
     );
   }
   // npm would make and write the prefix through a link planted there.
@@ -47,9 +50,9 @@ export async function agentsInstallCommand(
     "--no-fund",
     "--no-audit",
     ...(options.force ? ["--force"] : []),
-    ...entry.packages,
+    ...packages,
   ];
-  io.stderr.write(`scv: installing ${entry.packages.join(" ")} into ${prefix}\n`);
+  io.stderr.write(`scv: installing ${packages.join(" ")} into ${prefix}\n`);
   // The user's own environment: their registry and its credentials are npm's business. Its output
   // goes to scv's stderr, so stdout stays clean.
   const outcome = await runBounded(npm, args, {
@@ -64,17 +67,18 @@ export async function agentsInstallCommand(
     const how = outcome.timedOut
       ? `did not finish within ${INSTALL_TIMEOUT_MS / 60_000} minutes`
       : `failed (${outcome.code === null ? "ended by a signal" : `exit ${outcome.code}`})`;
-    throw new ScvError(
-      "AGENT_FAILED",
-      `npm install ${entry.packages.join(" ")} ${how} — see npm's messages above`,
-    );
+    throw new ScvError("AGENT_FAILED", `npm install ${packages.join(" ")} ${how} — see npm's messages above`);
   }
-  const path = resolveAgentExecutable(entry.command, [bin], "");
+  const path = resolveAgentExecutable(command, [bin], "");
   if (path === undefined) {
     throw new ScvError(
       "AGENT_FAILED",
-      `npm installed ${entry.packages.join(" ")}, but no \`${entry.command}\` appeared in ${bin} — check the package name in scv's table`,
+      `npm installed ${packages.join(" ")}, but no \`${command}\` appeared in ${bin} — check the package name in scv's table`,
     );
+  }
+  if (options.acp) {
+    io.stderr.write(`scv: ${packages.join(" ")} installed at ${path}: ${entry.name}'s ACP server\n`);
+    return EXIT.ok;
   }
   const { config } = loadConfig(io.env);
   // As `agents list` finds it: from the package just installed, never by running the CLI in the
@@ -92,4 +96,16 @@ export async function agentsInstallCommand(
     io.stderr.write(`scv: note — scv runs ${used} for ${entry.name} (its config names that command)\n`);
   }
   return EXIT.ok;
+}
+
+/** What `--acp` installs: the row's ACP adapter; a CLI serving ACP itself is installed as itself. */
+function acpTarget(entry: AdapterDescriptor): { packages: readonly string[]; command: string } {
+  if (entry.acp === null)
+    throw new ScvError("USAGE", `${entry.product} has no ACP server scv knows — install it without --acp`);
+  if (entry.acp.package === undefined)
+    throw new ScvError(
+      "USAGE",
+      `${entry.product} serves ACP itself (${[entry.acp.command, ...entry.acp.args.filter((arg) => arg !== "{full}")].join(" ")}) — run: scv agents install ${entry.name}`,
+    );
+  return { packages: [entry.acp.package], command: entry.acp.command };
 }

@@ -2,9 +2,11 @@
 // one turn, its reply on stdout (or the `--json` result), failures and the conversation handle on
 // stderr. scv's own SIGINT/SIGTERM end the agent's whole process group and exit 130/143.
 
+import { adapter, type TransportKind } from "../adapters.js";
 import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
 import { withInterrupts } from "../cli/interrupts.js";
 import { type CliIo, stdoutDelivered } from "../cli/io.js";
+import { terminalPermission } from "../cli/permission-prompt.js";
 import { print } from "../cli/results.js";
 import { turnOutput } from "../cli/turn-output.js";
 import { type Config, loadConfig, MAX_PARALLEL } from "../config.js";
@@ -20,6 +22,7 @@ export interface DelegateOptions {
   readonly continue?: string;
   readonly cwd?: string;
   readonly policy?: Policy;
+  readonly transport?: TransportKind;
   readonly timeout?: string;
   readonly idleTimeout?: string;
   readonly parallel?: string;
@@ -82,6 +85,7 @@ export async function delegateCommand(
         signal,
         lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true }),
         onEvent: output.onEvent,
+        askPermission: terminalPermission(io),
       }),
     "the agent",
   );
@@ -109,6 +113,7 @@ function turnRequest(spec: AgentSpec | undefined, prompt: string, options: Deleg
     model: spec?.model ?? options.model,
     effort: spec?.effort ?? options.effort,
     policy: options.policy,
+    transport: options.transport,
     cwd: options.cwd,
     timeoutMs: durationOption("--timeout", options.timeout),
     idleTimeoutMs: durationOption("--idle-timeout", options.idleTimeout),

@@ -33,6 +33,8 @@ export const conversationSchema = lazy(() =>
     agent: z.string(),
     /** The vendor session id; absent until the CLI reported one. */
     sessionId: z.optional(z.string()),
+    /** How its turns reach the agent; absent for one started before scv had ACP (`process`). */
+    transport: z.optional(z.enum(["process", "acp"])),
     cwd: z.string(),
     model: z.optional(z.string()),
     effort: z.optional(z.string()),

@@ -26,6 +26,7 @@ const jobSchema = lazy(() =>
       model: z.optional(z.string()),
       effort: z.optional(z.string()),
       policy: z.optional(z.enum(["auto", "default"])),
+      transport: z.optional(z.enum(["process", "acp"])),
       cwd: z.optional(z.string()),
       timeoutMs: z.optional(z.number()),
       idleTimeoutMs: z.optional(z.number()),

@@ -20,6 +20,7 @@ import { isValidSessionId } from "../transport/argv.js";
 import type { ModeMismatch } from "../transport/mode.js";
 import type { ProcessExit } from "../transport/process.js";
 import { describeFailure, exitCodeOf } from "./outcome.js";
+import { isAcpSessionId } from "./plan-acp.js";
 import type { TurnContext, TurnPlan } from "./types.js";
 
 export function conclude(
@@ -37,7 +38,9 @@ export function conclude(
   const notes: string[] = [];
   let confirmed: string | undefined;
   if (parsed.sessionId !== undefined) {
-    if (isValidSessionId(entry, parsed.sessionId)) confirmed = parsed.sessionId;
+    const valid =
+      plan.transport === "acp" ? isAcpSessionId(parsed.sessionId) : isValidSessionId(entry, parsed.sessionId);
+    if (valid) confirmed = parsed.sessionId;
     else
       notes.push(
         `${entry.product} reported a session id scv does not accept (not its documented shape); it was not recorded`,
@@ -113,6 +116,7 @@ function saveRecord(
     handle: plan.handle,
     agent: plan.entry.name,
     sessionId: sessionId ?? previous?.sessionId,
+    transport: plan.transport,
     cwd: plan.cwd,
     // The first turn's settings stay the conversation's: -m, -e and --policy on a later turn are
     // that turn's only (plan.ts, continuedDefaults).

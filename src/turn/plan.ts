@@ -6,8 +6,8 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { nanoid } from "nanoid/non-secure";
-import type { AdapterDescriptor } from "../adapters.js";
-import { installHint, locateAgent, requireAgent } from "../agents.js";
+import type { AdapterDescriptor, TransportKind } from "../adapters.js";
+import { installHint, locateAcpServer, locateAgent, requireAgent } from "../agents.js";
 import { type AgentConfig, agentSettings } from "../config.js";
 import { parseDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
@@ -15,10 +15,17 @@ import { type ConversationRecord, newHandle, readConversation, recordExists } fr
 import { agentHome, configCandidates, type Env } from "../home/paths.js";
 import { jobHandle, turnExists } from "../home/turn-files.js";
 import { randomUUID } from "../random.js";
-import { buildAgentCommand, checkEffort, checkModel, type SessionArg } from "../transport/argv.js";
+import {
+  type ArgvRequest,
+  buildAgentCommand,
+  checkEffort,
+  checkModel,
+  type SessionArg,
+} from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
 import { refuseTooDeep } from "./depth.js";
 import { splitMessage } from "./outcome.js";
+import { acpArgs, acpSession } from "./plan-acp.js";
 import { retryEnvironment } from "./retry-bound.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
 
@@ -39,15 +46,15 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const name = record?.agent ?? request.agent;
   if (name === undefined) throw new ScvError("USAGE", "no agent named — scv delegate <agent> <prompt>");
   const entry = requireAgent(name);
-  if (!entry.cliTurns) {
-    throw new ScvError(
-      "USAGE",
-      `${entry.product} has no verified one-turn command line (scv would need its ACP server) — delegate to another agent`,
-    );
-  }
+  const settings = agentSettings(context.config, entry.name);
+  const transport = chooseTransport(
+    entry,
+    request.transport ?? record?.transport ?? (record === undefined ? settings.transport : undefined),
+  );
 
   let session: SessionArg | undefined;
-  if (record !== undefined) {
+  if (transport === "acp") session = acpSession(entry, record);
+  else if (record !== undefined) {
     if (entry.resume.kind === "unsupported") {
       throw new ScvError(
         "RESUME_UNSUPPORTED",
@@ -66,15 +73,16 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     session = { kind: "start", id: randomUUID() };
   }
 
-  const settings = agentSettings(context.config, entry.name);
   const defaults = record === undefined ? settingsDefaults(settings) : continuedDefaults(record, settings);
   const model = request.model ?? defaults.model;
   const effort = request.effort ?? defaults.effort;
   const policy = request.policy ?? defaults.policy;
-  // A model or effort the config file gave is the file's to fix, not a flag's.
-  if (record === undefined && request.model === undefined && model !== undefined)
+  // A model or effort the config file gave is the file's to fix, not a flag's. Over ACP both are
+  // checked against what the session offers, once it exists.
+  const fromConfig = record === undefined && transport === "process";
+  if (fromConfig && request.model === undefined && model !== undefined)
     checkConfigured(context.env, entry, "model", () => checkModel(entry, model));
-  if (record === undefined && request.effort === undefined && effort !== undefined)
+  if (fromConfig && request.effort === undefined && effort !== undefined)
     checkConfigured(context.env, entry, "effort", () => checkEffort(entry, effort));
   const cwd = projectDir(
     request.cwd === undefined ? (record?.cwd ?? context.cwd) : resolve(context.cwd, request.cwd),
@@ -97,40 +105,15 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const idleTimeoutMs = request.idleTimeoutMs ?? configDuration(settings.idle_timeout);
 
   const home = agentHome(entry.name, context.env);
-  const lastMessageFile =
-    entry.output.lastMessageArgs !== undefined
-      ? join(home, ".scv", `last-message-${nanoid(10)}.txt`)
-      : undefined;
-  const { args, stdin } = buildAgentCommand({
-    entry,
-    prompt: request.prompt,
-    policy,
-    model,
-    effort,
-    session,
-    lastMessageFile,
-  });
-
-  const executable = locateAgent(entry, context.config, context.env);
-  const configured = context.config.agents?.[entry.name]?.command;
-  if (executable === undefined && configured?.includes("/") && existsSync(resolve(context.cwd, configured))) {
-    throw new ScvError(
-      "AGENT_NOT_INSTALLED",
-      `${configured} ([agents.${entry.name}] command in scv's config) is not an executable file — chmod +x it, or point command at the CLI itself`,
-    );
-  }
-  if (executable === undefined) {
-    throw new ScvError(
-      "AGENT_NOT_INSTALLED",
-      `${entry.product} is not installed ('${configured ?? entry.command}' not found) — ${installHint(entry, configured)}`,
-    );
-  }
+  const command =
+    transport === "acp"
+      ? acpCommand(entry, policy, model, context)
+      : processCommand(entry, context, home, { prompt: request.prompt, policy, model, effort, session });
 
   return {
     entry,
-    executable,
-    args,
-    stdin,
+    transport,
+    ...command,
     home,
     cwd,
     handle: record?.handle ?? request.handle ?? freshHandle(entry.name, context.env),
@@ -143,7 +126,6 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     idleTimeoutMs,
     // The bound first: the same variable given in the agent's env (or --env) is the user's word.
     extraEnv: { ...retryEnv, ...settings.env, ...request.env },
-    lastMessageFile,
     prompt: request.prompt,
     recordConversation: request.record ?? true,
   };
@@ -166,6 +148,86 @@ function settingsDefaults(settings: AgentConfig): TurnDefaults {
  * config's policy for the agent) holds unless it is asked again. */
 export function continuedDefaults(record: ConversationRecord, settings: AgentConfig): TurnDefaults {
   return { model: record.model, effort: record.effort, policy: settings.policy ?? "default" };
+}
+
+/** A per-turn CLI's argv (and stdin), and where it is installed. */
+function processCommand(
+  entry: AdapterDescriptor,
+  context: TurnContext,
+  home: string,
+  turn: Omit<ArgvRequest, "entry" | "lastMessageFile">,
+): Pick<TurnPlan, "executable" | "args" | "stdin" | "lastMessageFile"> {
+  const lastMessageFile =
+    entry.output.lastMessageArgs !== undefined
+      ? join(home, ".scv", `last-message-${nanoid(10)}.txt`)
+      : undefined;
+  const { args, stdin } = buildAgentCommand({ entry, ...turn, lastMessageFile });
+  const configured = context.config.agents?.[entry.name]?.command;
+  const executable = locateAgent(entry, context.config, context.env);
+  if (executable === undefined) notInstalled(entry, context, configured, installHint(entry, configured));
+  return { executable, args, stdin, lastMessageFile };
+}
+
+/** An ACP server's argv, and where it is installed. */
+function acpCommand(
+  entry: AdapterDescriptor,
+  policy: Policy,
+  model: string | undefined,
+  context: TurnContext,
+): Pick<TurnPlan, "executable" | "args"> {
+  const acp = entry.acp;
+  if (acp === null) throw new Error(`${entry.name} has no ACP launch`);
+  const configured = acp.command === entry.command ? context.config.agents?.[entry.name]?.command : undefined;
+  const executable = locateAcpServer(entry, context.config, context.env);
+  if (executable === undefined)
+    notInstalled(
+      entry,
+      context,
+      configured,
+      acp.package === undefined
+        ? installHint(entry, configured)
+        : `run: scv agents install ${entry.name} --acp (npm: ${acp.package})`,
+      acp.command,
+    );
+  const launchModel =
+    model === undefined || acp.modelArgs === undefined ? undefined : checkModel(entry, model);
+  return { executable, args: acpArgs(acp, policy, launchModel) };
+}
+
+function notInstalled(
+  entry: AdapterDescriptor,
+  context: TurnContext,
+  configured: string | undefined,
+  hint: string,
+  command = entry.command,
+): never {
+  if (configured?.includes("/") && existsSync(resolve(context.cwd, configured))) {
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `${configured} ([agents.${entry.name}] command in scv's config) is not an executable file — chmod +x it, or point command at the CLI itself`,
+    );
+  }
+  throw new ScvError(
+    "AGENT_NOT_INSTALLED",
+    `${entry.product} is not installed ('${configured ?? command}' not found) — ${hint}`,
+  );
+}
+
+/** The transport asked for (flag, conversation, config), else the row's; one the row lacks is a
+ * usage error naming the other. */
+function chooseTransport(entry: AdapterDescriptor, asked: TransportKind | undefined): TransportKind {
+  const transport = asked ?? entry.transport;
+  if (transport === "acp" && entry.acp === null)
+    throw new ScvError(
+      "USAGE",
+      `${entry.product} has no ACP server scv knows — use --transport process (or drop transport = "acp" from its config)`,
+    );
+  if (transport === "process" && !entry.cliTurns)
+    throw new ScvError(
+      "USAGE",
+      `${entry.product} has no verified one-turn command line — use --transport acp (its default)`,
+    );
+  return transport;
 }
 
 function projectDir(dir: string): string {

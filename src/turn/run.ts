@@ -5,29 +5,23 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { AdapterDescriptor } from "../adapters.js";
-import { signInStore } from "../agents.js";
 import { ScvError } from "../errors.js";
 import { fallbackAgents, noteSignIn, wantsFallbacks } from "../fallbacks.js";
-import { ensureAgentHome, ensurePrivateDir, tightenCredentialFiles } from "../home/agent-home.js";
-import { lockConversation } from "../home/conversations.js";
-import { inspectStore, type StoreInspection } from "../home/keystore.js";
+import { ensurePrivateDir } from "../home/agent-home.js";
 import { removeIfPresent } from "../home/remove.js";
 import { loadParser } from "../parsers/index.js";
 import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
 import type { ParsedTurn, TurnEvent } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
-import { agentEnvironment } from "../transport/env.js";
 import { createLineFramer } from "../transport/framing.js";
-import { refuseGrantedMode, watchMode } from "../transport/mode.js";
+import { watchMode } from "../transport/mode.js";
 import { type AgentProcess, startProcess } from "../transport/process.js";
-import { busyError, isBusy } from "./busy.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
 import { failedResult, spawnFailure } from "./outcome.js";
 import { planTurn } from "./plan.js";
+import { type PreparedTurn, withPreparedTurn } from "./setup.js";
 import { interrupted } from "./stops.js";
-import { trackTurn } from "./track.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
 import { watchTurnEnd } from "./verdict.js";
 
@@ -35,42 +29,23 @@ import { watchTurnEnd } from "./verdict.js";
 const STDERR_LINE_BYTES = 64 * 1024;
 
 /** Runs a planned turn: home, sign-in check, lock, process, parse, record. Throws `ScvError` only
- * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. */
+ * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. An
+ * ACP turn's code (and the SDK) is loaded only for an ACP turn. */
 export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
-  const started = Date.now();
-  // Registered in $SCV_HOME/turns while it runs (track.ts), so scv ps and scv kill reach it
-  // and what a killed scv leaves behind is found; its signal also ends on scv kill.
-  const tracker = trackTurn(caller);
-  const context = tracker.context;
-  const { entry, home } = plan;
-  ensureAgentHome(entry.name, context.env);
-  await refuseSignedOut(entry, home, context);
-  refuseGrantedMode(entry, plan.policy, home);
+  if (plan.transport === "acp") {
+    const { runAcpTurn } = await import("./run-acp.js");
+    return withPreparedTurn(plan, caller, (turn) => runAcpTurn(plan, turn));
+  }
+  return withPreparedTurn(plan, caller, (turn) => runProcessTurn(plan, turn));
+}
 
-  const release =
-    plan.record === undefined
-      ? undefined
-      : await untilAborted(
-          lockConversation(plan.handle, context.env, context.lockWaitMs).catch((error: unknown) => {
-            throw isBusy(error) ? busyError(plan.handle, context.env) : error;
-          }),
-          context.signal,
-        );
+async function runProcessTurn(
+  plan: TurnPlan,
+  { context, env, tracker, started }: PreparedTurn,
+): Promise<TurnResult> {
+  const { entry, home } = plan;
   try {
     if (plan.lastMessageFile !== undefined) ensurePrivateDir(join(home, ".scv"), home);
-    const env = agentEnvironment({
-      parent: context.env,
-      entry,
-      home,
-      policy: plan.policy,
-      extra: plan.extraEnv,
-      isolation: context.config.isolation,
-    });
-    // The turn's tag and depth, scv's home and config and its own TMPDIR, set after isolation
-    // removed every SCV_* variable.
-    Object.assign(env, await tracker.register(plan));
-    // A TMPDIR set for this agent in scv's config is the user's choice, and stays.
-    if (plan.extraEnv.TMPDIR !== undefined) env.TMPDIR = plan.extraEnv.TMPDIR;
     const parser = context.parserFor?.(entry.output.kind) ?? (await loadParser(entry.output.kind))();
     // Set right below; events and rollout looks only arrive once the process runs.
     let child: AgentProcess | undefined;
@@ -165,10 +140,6 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
     );
   } finally {
     if (plan.lastMessageFile !== undefined) removeIfPresent(plan.lastMessageFile);
-    tightenCredentialFiles(home, entry.credentialFiles);
-    // Before the conversation's lock goes: the next turn of it registers under the same handle.
-    await tracker.end();
-    await release?.();
   }
 }
 
@@ -186,25 +157,6 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
   noteSignIn(result.agent, result.exitCode, context.env);
   if (!wantsFallbacks(result.exitCode)) return result;
   return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
-}
-
-async function refuseSignedOut(entry: AdapterDescriptor, home: string, context: TurnContext): Promise<void> {
-  const check = context.signInCheck ?? storedSignIn;
-  const inspection = await check(entry, home);
-  if (inspection?.state === "signed-out") {
-    // A signed-out CLI may retry its network for minutes (codex exec) or wait for a login code (amp).
-    throw new ScvError(
-      "NOT_SIGNED_IN",
-      `${entry.product} is not signed in (${inspection.detail}) — run: scv agents login ${entry.name}`,
-    );
-  }
-}
-
-/** The key store's verdict where the descriptor names one (its stored status, else its preflight
- * store); CLIs whose sign-in no file tells are left to fail on their own. */
-async function storedSignIn(entry: AdapterDescriptor, home: string): Promise<StoreInspection | undefined> {
-  const store = signInStore(entry);
-  return store === undefined ? undefined : inspectStore(store, home);
 }
 
 function withoutFailure(parsed: ParsedTurn): ParsedTurn {
@@ -227,26 +179,4 @@ function takeLastMessage(path: string | undefined): string | undefined {
 
 function agentOfHandle(handle: string | undefined): string | undefined {
   return handle?.replace(/-[0-9a-z]{6}(\.[0-9a-z]{8})?$/, "");
-}
-
-/** Waits for `promise` unless `signal` aborts first; a lock taken after the abort is released. */
-async function untilAborted<T extends () => Promise<void>>(
-  promise: Promise<T>,
-  signal: AbortSignal | undefined,
-): Promise<T> {
-  if (signal === undefined) return promise;
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      void promise.then((release) => release()).catch(() => {});
-      reject(interrupted(signal, "interrupted while waiting for the conversation"));
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([promise, aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
 }

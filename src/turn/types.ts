@@ -1,7 +1,7 @@
 // The three shapes one turn passes through: what a caller asks for (`TurnRequest`), what it runs with
 // (`TurnContext`), and what planning decided before anything is written or spawned (`TurnPlan`).
 
-import type { AdapterDescriptor, OutputFormatKind } from "../adapters.js";
+import type { AdapterDescriptor, OutputFormatKind, TransportKind } from "../adapters.js";
 import type { Config } from "../config.js";
 import type { ConversationRecord } from "../home/conversations.js";
 import type { StoreInspection } from "../home/keystore.js";
@@ -9,6 +9,19 @@ import type { Env } from "../home/paths.js";
 import type { StreamParser, TurnEvent } from "../parsers/types.js";
 import type { SessionArg } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
+
+/** A permission an ACP agent asks for, as scv shows it. */
+export interface PermissionQuestion {
+  readonly agent: string;
+  /** The tool, as the events name it (`shell`, `edit`, …). */
+  readonly tool: string;
+  /** What it would do, one redacted line. */
+  readonly summary: string;
+  /** Which answers the agent offers. */
+  readonly offers: { readonly always: boolean };
+}
+
+export type PermissionAnswer = "once" | "always" | "reject";
 
 export interface TurnRequest {
   /** The agent of a first turn; with `continue`, it must be the conversation's agent if given. */
@@ -19,6 +32,8 @@ export interface TurnRequest {
   readonly model?: string;
   readonly effort?: string;
   readonly policy?: Policy;
+  /** `--transport`: the conversation's, else the config's, else the row's default when absent. */
+  readonly transport?: TransportKind;
   /** The project folder, relative to the context's cwd. */
   readonly cwd?: string;
   readonly timeoutMs?: number;
@@ -57,6 +72,9 @@ export interface TurnContext {
   readonly parserFor?: (format: OutputFormatKind) => StreamParser;
   /** Tells whether an agent is signed in before it is spawned; defaults to its key store. */
   readonly signInCheck?: (entry: AdapterDescriptor, home: string) => Promise<StoreInspection | undefined>;
+  /** Answers an ACP agent's permission request under `--policy default` (a terminal's question);
+   * without it every request is rejected, and the result says so. */
+  readonly askPermission?: (ask: PermissionQuestion, signal?: AbortSignal) => Promise<PermissionAnswer>;
   /** Set for a background turn: its job (chosen by its launcher, and its tag), `onStarted` called
    * once its agent runs; its running record is left for the background runner to replace with the
    * result (turn/track.ts). */
@@ -66,6 +84,8 @@ export interface TurnContext {
 /** Everything decided before anything is written or spawned. */
 export interface TurnPlan {
   readonly entry: AdapterDescriptor;
+  /** `acp`: `executable` and `args` start the agent's ACP server, and the prompt goes to its session. */
+  readonly transport: TransportKind;
   readonly executable: string;
   /** The arguments after the executable. */
   readonly args: readonly string[];

@@ -159,8 +159,8 @@ describe("exit codes", () => {
       ],
       [
         "an agent without a one-turn command line",
-        ["delegate", "kimi", "hi"],
-        "scv: Kimi Code has no verified one-turn command line (scv would need its ACP server) — delegate to another agent",
+        ["delegate", "kimi", "--transport", "process", "hi"],
+        "scv: Kimi Code has no verified one-turn command line — use --transport acp (its default)",
       ],
     ];
     it.each(cases)("%s", async (what, args, message) => {
@@ -174,7 +174,7 @@ describe("exit codes", () => {
 
     it("continuing an agent that cannot resume", async () => {
       await signIn(world, "grok");
-      const first = await scv(world, ["delegate", "grok", "--json", "hi"]);
+      const first = await scv(world, ["delegate", "grok", "--transport", "process", "--json", "hi"]);
       const handle = turnResultSchema().parse(JSON.parse(first.stdout)).conversation ?? "";
       const run = await scv(world, ["delegate", "-c", handle, "again"]);
       expect(run.exitCode).toBe(2);

@@ -280,7 +280,9 @@ describe("pi", () => {
 describe("output", () => {
   it("prints only the reply on stdout for a plain-text agent, and the handle on stderr after it", async () => {
     await signIn(world, "grok");
-    const run = await scv(world, ["delegate", "grok", "Say hi"], { env: { FAKE_AGENT_MODE: "echo" } });
+    const run = await scv(world, ["delegate", "grok", "--transport", "process", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "echo" },
+    });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe("REPLY: Say hi\n");
     // Grok cannot continue conversations, so no continue hint is printed.
@@ -290,7 +292,7 @@ describe("output", () => {
   it("reads the prompt from stdin with '-'", async () => {
     await signIn(world, "dsh");
     const prompt = "line one\nline two — ünïcode\n";
-    const run = await scv(world, ["delegate", "dsh", "-"], {
+    const run = await scv(world, ["delegate", "dsh", "--transport", "process", "-"], {
       input: prompt,
       env: { FAKE_AGENT_MODE: "echo" },
     });
@@ -307,7 +309,7 @@ describe("output", () => {
 
   it("prints one JSON object with --json that parses with the exported schema", async () => {
     await signIn(world, "grok");
-    const run = await scv(world, ["delegate", "grok", "--json", "Say hi"], {
+    const run = await scv(world, ["delegate", "grok", "--transport", "process", "--json", "Say hi"], {
       env: { FAKE_AGENT_MODE: "echo" },
     });
     expect(run.exitCode).toBe(0);
@@ -329,7 +331,7 @@ describe("output", () => {
   it("runs in the --cwd it is given, relative to scv's own", async () => {
     await signIn(world, "grok");
     await import("node:fs").then((fs) => fs.mkdirSync(join(world.project, "sub")));
-    const run = await scv(world, ["delegate", "grok", "-C", "sub", "Say hi"], {
+    const run = await scv(world, ["delegate", "grok", "--transport", "process", "-C", "sub", "Say hi"], {
       env: { FAKE_AGENT_MODE: "echo" },
     });
     expect(run.exitCode).toBe(0);

@@ -14,10 +14,19 @@
 //   flood:<n>            a prompt sends n one-character chunks, then answers
 //   grandchild           like replay:gemini/turn, with a sleeping grandchild in its process group
 //   protocol:<v>         answers initialize with protocol version <v>
+//   scripted             a small agent for scv's end-to-end turns: loadSession, modes default/yolo
+//                        (current: $FAKE_ACP_START_MODE or default), models fake-small/fake-large,
+//                        sessions kept in $FAKE_AGENT_DIR/sessions so a new process can load them
+//                        (their history replayed); a prompt answers "REPLY <prompt> (turn n)", or
+//                        by its words: "401" / "429" a JSON-RPC error with that code (as Gemini CLI
+//                        answers), "tool" a permission request
+//                        (ALLOWED/REJECTED), "hang" waits for session/cancel, "die" exits 3, "flip"
+//                        reports mode default first.
+//                        Every message received goes to $FAKE_AGENT_DIR/acp-log.jsonl.
 // Every mode exits when stdin ends. $FAKE_AGENT_DIR/acp-pids.json gets its pid (and the grandchild's).
 
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -26,6 +35,7 @@ const FIXTURES = fileURLToPath(new URL("../fixtures/acp/", import.meta.url));
 const mode = process.argv[2] ?? "replay:gemini/turn";
 const [kind, argument = ""] = mode.split(/:(.*)/s);
 const SESSION = "fake-session-1";
+const DIR = process.env.FAKE_AGENT_DIR;
 
 const write = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
 const update = (sessionId, value) =>
@@ -190,13 +200,159 @@ async function prompt(message) {
   }
 }
 
+const scriptedModes = { mode: process.env.FAKE_ACP_START_MODE ?? "default" };
+const MODES = ["default", "yolo"].map((id) => ({ id, name: id }));
+const MODELS = ["fake-small", "fake-large"].map((id) => ({ modelId: id, name: id }));
+
+function sessionFile(id) {
+  return join(DIR ?? ".", "sessions", `${id.replace(/[^A-Za-z0-9_-]/g, "_")}.json`);
+}
+
+function history(id) {
+  try {
+    return JSON.parse(readFileSync(sessionFile(id), "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+function sessionAnswer(sessionId) {
+  return {
+    sessionId,
+    modes: { currentModeId: scriptedModes.mode, availableModes: MODES },
+    models: { currentModelId: "fake-small", availableModels: MODELS },
+  };
+}
+
+async function scripted(message) {
+  const { method, params = {}, id } = message;
+  switch (method) {
+    case "initialize":
+      return write({
+        id,
+        result: {
+          protocolVersion: 1,
+          agentInfo: { name: "fake-acp", version: "0.0.0" },
+          agentCapabilities: { loadSession: process.env.FAKE_ACP_NO_LOAD === undefined },
+          authMethods: [],
+        },
+      });
+    case "session/new": {
+      const sessionId = `fake-${process.pid}-${Date.now()}`;
+      mkdirSync(join(DIR ?? ".", "sessions"), { recursive: true });
+      writeFileSync(sessionFile(sessionId), "[]");
+      return write({ id, result: sessionAnswer(sessionId) });
+    }
+    case "session/load": {
+      const past = history(params.sessionId);
+      if (past === undefined)
+        return write({ id, error: { code: -32002, message: `Resource not found: ${params.sessionId}` } });
+      for (const text of past) {
+        update(params.sessionId, { sessionUpdate: "user_message_chunk", content: { type: "text", text } });
+        chunk(params.sessionId, `OLD REPLY ${text}`);
+      }
+      return write({ id, result: sessionAnswer(params.sessionId) });
+    }
+    case "session/set_mode":
+      scriptedModes.mode = params.modeId;
+      update(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });
+      return write({ id, result: {} });
+    case "session/set_model":
+      return write({ id, result: {} });
+    case "session/prompt": {
+      const sessionId = params.sessionId;
+      const text = params.prompt?.[0]?.text ?? "";
+      const past = history(sessionId) ?? [];
+      writeFileSync(sessionFile(sessionId), JSON.stringify([...past, text]));
+      if (text.includes("401"))
+        return write({
+          id,
+          error: {
+            code: 401,
+            message: '{"error":{"code":401,"message":"API key not valid","status":"UNAUTHENTICATED"}}',
+          },
+        });
+      if (text.includes("429"))
+        return write({
+          id,
+          error: {
+            code: 429,
+            message:
+              '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}',
+          },
+        });
+      if (text.includes("die")) {
+        process.stderr.write("fatal: model crashed\n");
+        process.exit(3);
+      }
+      if (text.includes("flip")) {
+        // A setting of its own turns the session back to its default mode mid-turn.
+        scriptedModes.mode = "default";
+        update(sessionId, { sessionUpdate: "current_mode_update", currentModeId: "default" });
+      }
+      if (text.includes("hang")) {
+        chunk(sessionId, "partial");
+        cancels.add(() => write({ id, result: { stopReason: "cancelled" } }));
+        return;
+      }
+      if (text.includes("tool")) {
+        update(sessionId, {
+          sessionUpdate: "tool_call",
+          toolCallId: "call_1",
+          status: "pending",
+          title: "touch probe.txt",
+          kind: "execute",
+          rawInput: { command: "touch probe.txt" },
+        });
+        const answer = await ask("session/request_permission", {
+          sessionId,
+          options: [
+            { optionId: "proceed_always", name: "Allow for this session", kind: "allow_always" },
+            { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
+            { optionId: "cancel", name: "Reject", kind: "reject_once" },
+          ],
+          toolCall: {
+            toolCallId: "call_1",
+            title: "touch probe.txt",
+            kind: "execute",
+            rawInput: { command: "touch probe.txt" },
+          },
+        });
+        const chosen = answer.result?.outcome?.optionId;
+        const allowed = chosen === "proceed_once" || chosen === "proceed_always";
+        update(sessionId, {
+          sessionUpdate: "tool_call_update",
+          toolCallId: "call_1",
+          status: allowed ? "completed" : "failed",
+        });
+        chunk(sessionId, allowed ? `ALLOWED ${chosen}` : "REJECTED");
+        return write({ id, result: { stopReason: "end_turn" } });
+      }
+      chunk(sessionId, `REPLY ${text} (turn ${past.length + 1}, mode ${scriptedModes.mode})`);
+      return write({
+        id,
+        result: { stopReason: "end_turn", usage: { inputTokens: 10 * (past.length + 1), outputTokens: 5 } },
+      });
+    }
+    case "session/cancel":
+      for (const answer of cancels) answer();
+      cancels.clear();
+      return;
+    default:
+      if (id !== undefined) write({ id, error: { code: -32601, message: "Method not found" } });
+  }
+}
+
 async function handle(message) {
+  if (DIR !== undefined && message.method !== undefined)
+    appendFileSync(join(DIR, "acp-log.jsonl"), `${JSON.stringify(message)}\n`);
   if (message.method === undefined) {
     waiting.get(message.id)?.(message);
     waiting.delete(message.id);
     return;
   }
   if (kind === "no-init") return;
+  if (kind === "scripted") return scripted(message);
   if (kind === "garbage") process.stdout.write("not json at all\n");
   switch (message.method) {
     case "initialize":

@@ -132,12 +132,36 @@ describe("the adapter table", () => {
     }
   });
 
-  it("offers the ACP {full} slot only with full args to put there", () => {
+  it("offers the ACP {full} slot exactly where full permission is launch arguments", () => {
     for (const entry of entries) {
       if (entry.acp === null) continue;
-      const hasSlot = entry.acp.args.includes("{full}");
-      expect(hasSlot || entry.acp.fullArgs.length === 0).toBe(true);
+      expect(entry.acp.args.includes("{full}")).toBe(entry.acp.full.kind === "args");
     }
+  });
+
+  it("gives every row a transport it has: per-turn process, ACP or both", () => {
+    for (const entry of entries) {
+      expect(entry.cliTurns || entry.acp !== null).toBe(true);
+      if (entry.transport === "acp") expect(entry.acp).not.toBeNull();
+      else expect(entry.cliTurns).toBe(true);
+      // A row without a per-turn mode runs over ACP unless told otherwise.
+      if (!entry.cliTurns) expect(entry.transport).toBe("acp");
+    }
+    const acpOnly = entries.filter((entry) => !entry.cliTurns).map((entry) => entry.name);
+    expect(acpOnly).toEqual(["kimi"]);
+    const byDefault = entries.filter((entry) => entry.transport === "acp").map((entry) => entry.name);
+    expect(byDefault.sort()).toEqual(["dsh", "grok", "kimi"]);
+    const none = entries.filter((entry) => entry.acp === null).map((entry) => entry.name);
+    expect(none.sort()).toEqual(["amp", "pi"]);
+  });
+
+  it("installs an ACP adapter only where the CLI has no server of its own", () => {
+    for (const entry of entries) {
+      if (entry.acp?.package === undefined) continue;
+      expect(entry.acp.command).not.toBe(entry.command);
+    }
+    expect(adapter("claude")?.acp?.package).toBe("@agentclientprotocol/claude-agent-acp");
+    expect(adapter("codex")?.acp?.package).toBe("@agentclientprotocol/codex-acp");
   });
 
   it("marks the CLIs that are not on npm unverified, and gives every other an npm package", () => {

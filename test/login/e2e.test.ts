@@ -748,6 +748,28 @@ describe("install", () => {
     );
   });
 
+  it("--acp installs the official ACP adapter where the CLI serves none; elsewhere says what to run", () => {
+    env.PATH = `${fakeNpmOnly()}:/usr/bin:/bin`;
+    env.FAKE_NPM_LOG = join(root, "npm.log");
+    const run = scv(["agents", "install", "claude", "--acp"]);
+    expect(run.code).toBe(0);
+    const bin = join(scvHome, "tools", "bin", "claude-agent-acp");
+    expect(lastLine(run.stderr)).toBe(
+      `scv: @agentclientprotocol/claude-agent-acp installed at ${bin}: claude's ACP server`,
+    );
+    expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toBe(
+      `install --global --prefix ${join(scvHome, "tools")} --no-fund --no-audit @agentclientprotocol/claude-agent-acp\n`,
+    );
+    const own = scv(["agents", "install", "gemini", "--acp"]);
+    expect(own.code).toBe(2);
+    expect(own.stderr).toBe(
+      "scv: Gemini CLI serves ACP itself (gemini --acp --skip-trust) — run: scv agents install gemini\n",
+    );
+    const none = scv(["agents", "install", "pi", "--acp"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe("scv: pi has no ACP server scv knows — install it without --acp\n");
+  });
+
   it("no npm on PATH is exit 3", () => {
     env.PATH = join(root, "empty");
     const run = scv(["agents", "install", "codex"]);

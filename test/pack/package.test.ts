@@ -112,10 +112,14 @@ describe("package.json", () => {
 describe("the notices", () => {
   it("cover every library src/ imports at run time, the vendored ones among them", () => {
     const imported = importedPackages(join(ROOT, "src"));
-    // Each vendored file is named after its library, the MCP server SDK's by what it holds.
+    // Each vendored file is named after its library, the MCP server and ACP SDKs' by what they hold.
+    const SDKS: Record<string, string> = {
+      "mcp-server": "@modelcontextprotocol/server",
+      "acp-sdk": "@agentclientprotocol/sdk",
+    };
     const vendored = readdirSync(join(ROOT, "dist", "vendor"))
       .map((file) => file.replace(/\.js$/, ""))
-      .map((name) => (name === "mcp-server" ? "@modelcontextprotocol/server" : name));
+      .map((name) => SDKS[name] ?? name);
     expect(imported).toEqual(expect.arrayContaining([...vendored, "zod", "smol-toml"]));
     expect(imported.every((name) => !name.startsWith("node:") && name !== "vitest")).toBe(true);
     const lock = JSON.parse(read("package-lock.json")) as Lockfile;

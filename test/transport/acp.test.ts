@@ -159,6 +159,39 @@ describe("permission requests", () => {
   });
 });
 
+describe("the idle limit", () => {
+  it("does not run while a permission question waits for its answer", async () => {
+    const agent = await start("permission");
+    const session = await agent.newSession(dir);
+    const { turn, outcome } = await runAcpPrompt({
+      agent,
+      sessionId: session.sessionId,
+      prompt: "go",
+      idleTimeoutMs: 300,
+      decide: async (ask) => {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return optionOf(ask, "allow_once") ?? "cancelled";
+      },
+    });
+    expect(outcome).toMatchObject({ kind: "answered" });
+    expect(outcome.kind === "answered" ? outcome.stopped : "ended").toBeUndefined();
+    expect(turn.reply).toBe("ALLOWED");
+  });
+
+  it("cancels a prompt whose session goes quiet: a timeout", async () => {
+    const agent = await start("cancel");
+    const session = await agent.newSession(dir);
+    const { turn, outcome } = await runAcpPrompt({
+      agent,
+      sessionId: session.sessionId,
+      prompt: "go",
+      idleTimeoutMs: 300,
+    });
+    expect(outcome).toMatchObject({ kind: "answered", stopped: "idle-timeout" });
+    expect(turn.status).toBe("timeout");
+  });
+});
+
 describe("cancellation", () => {
   it("session/cancel mid-turn: the agent answers cancelled and the session takes the next prompt", async () => {
     const agent = await start("cancel");

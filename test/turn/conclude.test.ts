@@ -30,6 +30,7 @@ function plan(first: boolean): TurnPlan {
   if (entry === undefined) throw new Error("no claude row");
   return {
     entry,
+    transport: "process",
     executable: "/bin/claude",
     args: [],
     home: join(root, "scv", "agents", "claude"),

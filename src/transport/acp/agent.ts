@@ -32,6 +32,10 @@ export interface AcpLaunch {
   readonly onPermission?: (ask: PermissionAsk) => Promise<PermissionChoice>;
   /** Notifications no running prompt takes (a mode change between turns, a load's replay). */
   readonly onNotification?: (method: string, params: unknown) => void;
+  /** Called with the process id as soon as the agent is spawned, before `initialize` is answered. */
+  readonly onSpawn?: (pid: number | undefined) => void;
+  /** Aborting it before `start` returns ends the agent (a prompt takes its own signal). */
+  readonly signal?: AbortSignal;
 }
 
 export interface AgentInfo {
@@ -53,17 +57,23 @@ export interface PromptOptions {
   readonly signal?: AbortSignal;
   /** Cancels the prompt, as `signal` does, when it passes. */
   readonly timeoutMs?: number;
+  /** Cancels the prompt when the session sends nothing for this long (a permission question
+   * waiting for its answer does not count). */
+  readonly idleTimeoutMs?: number;
   /** How long a cancelled prompt may take to answer before the agent is ended (default 5 s). */
   readonly cancelGraceMs?: number;
 }
 
+/** Why scv stopped a prompt: cancelled, or one of its time limits. */
+export type PromptStop = "cancelled" | "timeout" | "idle-timeout";
+
 /** How a prompt ended. `stopped`: scv cancelled it (or its time ran out) and the agent answered. */
 export type PromptOutcome =
-  | { readonly kind: "answered"; readonly result: unknown; readonly stopped?: "cancelled" | "timeout" }
-  | { readonly kind: "rejected"; readonly error: unknown; readonly stopped?: "cancelled" | "timeout" }
+  | { readonly kind: "answered"; readonly result: unknown; readonly stopped?: PromptStop }
+  | { readonly kind: "rejected"; readonly error: unknown; readonly stopped?: PromptStop }
   | {
       readonly kind: "ended";
-      readonly reason: "exited" | "cancelled" | "timeout";
+      readonly reason: "exited" | PromptStop;
       readonly exit: ProcessExit;
     };
 
@@ -79,6 +89,8 @@ const CLIENT_CAPABILITIES = { fs: { readTextFile: false, writeTextFile: false },
 
 interface PromptRoute {
   readonly onUpdate?: (params: unknown) => void;
+  /** Called on every message of the session while the prompt runs (the idle limit's clock). */
+  readonly onActivity?: () => void;
   readonly onPermission?: (ask: PermissionAsk) => Promise<PermissionChoice>;
   /** Permission requests still waiting for an answer; a cancel answers them `cancelled`. */
   readonly waiting: Set<(choice: PermissionChoice) => void>;
@@ -141,6 +153,25 @@ export class AcpAgent {
       if (outputOpen) output.close();
       outputOpen = false;
     });
+    launch.onSpawn?.(process.pid);
+    const onAbort = () => process.terminate("cancelled");
+    if (launch.signal?.aborted) onAbort();
+    launch.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      agent = await AcpAgent.initialize(launch, process, app, stdout);
+    } finally {
+      launch.signal?.removeEventListener("abort", onAbort);
+    }
+    for (const { method, params } of early) agent.notification(method, params);
+    return agent;
+  }
+
+  private static async initialize(
+    launch: AcpLaunch,
+    process: AgentProcess,
+    app: ReturnType<typeof client>,
+    stdout: ReadableStream<Uint8Array>,
+  ): Promise<AcpAgent> {
     if (process.pid === undefined || process.input === undefined) {
       const exit = await process.done;
       throw new AcpAgentError("spawn", `${launch.label} could not be started: ${describeExit(exit)}`, exit);
@@ -184,15 +215,13 @@ export class AcpAgent {
       );
     }
     const agentInfo = record(raw.agentInfo);
-    agent = new AcpAgent(launch, process, connection, {
+    return new AcpAgent(launch, process, connection, {
       protocolVersion: version,
       loadSession: record(raw.agentCapabilities).loadSession === true,
       ...(typeof agentInfo.name === "string" ? { name: agentInfo.name } : {}),
       ...(typeof agentInfo.version === "string" ? { version: agentInfo.version } : {}),
       raw,
     });
-    for (const { method, params } of early) agent.notification(method, params);
-    return agent;
   }
 
   /** The process id, which is also its group's. */
@@ -242,11 +271,12 @@ export class AcpAgent {
         "busy",
         `${this.launch.label} is already running a prompt in session ${sessionId}`,
       );
-    const route: PromptRoute = { ...options, waiting: new Set() };
+    let idle: NodeJS.Timeout | undefined;
+    const route: PromptRoute = { ...options, waiting: new Set(), onActivity: () => idle?.refresh() };
     this.routes.set(sessionId, route);
-    let stopped: "cancelled" | "timeout" | undefined;
+    let stopped: PromptStop | undefined;
     let killTimer: NodeJS.Timeout | undefined;
-    const stop = (reason: "cancelled" | "timeout") => {
+    const stop = (reason: PromptStop) => {
       if (stopped !== undefined) return;
       stopped = reason;
       void this.connection.agent.notify("session/cancel", { sessionId }).catch(() => {});
@@ -263,6 +293,13 @@ export class AcpAgent {
       options.timeoutMs === undefined
         ? undefined
         : setTimeout(() => stop("timeout"), options.timeoutMs).unref();
+    if (options.idleTimeoutMs !== undefined) {
+      const idleMs = options.idleTimeoutMs;
+      idle = setTimeout(() => {
+        if (route.waiting.size > 0) idle?.refresh();
+        else stop("idle-timeout");
+      }, idleMs).unref();
+    }
     try {
       const answer = await settle(
         this.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }),
@@ -276,17 +313,18 @@ export class AcpAgent {
       return { kind: "ended", reason: stopped ?? "exited", exit };
     } finally {
       clearTimeout(timer);
+      clearTimeout(idle);
       clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
       this.routes.delete(sessionId);
     }
   }
 
-  /** Closes stdin (an ACP agent exits at its end), then ends the group after the grace period. */
-  close(): Promise<ProcessExit> {
+  /** Closes stdin (an ACP agent exits at its end), then ends the group after `graceMs` (default:
+   * the launch's grace period). */
+  close(graceMs = this.launch.graceMs ?? DEFAULT_GRACE_MS): Promise<ProcessExit> {
     this.closing ??= (async () => {
       this.process.input?.end();
-      const graceMs = this.launch.graceMs ?? DEFAULT_GRACE_MS;
       const timer = setTimeout(() => this.process.terminate("cancelled"), graceMs).unref();
       const exit = await this.process.done;
       clearTimeout(timer);
@@ -308,6 +346,7 @@ export class AcpAgent {
       if (typeof sessionId === "string") {
         this.lastUpdate.set(sessionId, Date.now());
         const route = this.routes.get(sessionId);
+        route?.onActivity?.();
         if (route?.onUpdate !== undefined) {
           route.onUpdate(params);
           return;
@@ -321,6 +360,7 @@ export class AcpAgent {
     const ask = readPermissionAsk(params);
     if (ask === undefined) throw RequestError.invalidParams(undefined, "not a permission request");
     const route = this.routes.get(ask.sessionId);
+    route?.onActivity?.();
     const decide =
       route?.onPermission ?? this.launch.onPermission ?? (async (a: PermissionAsk) => rejectChoice(a));
     const choice = await new Promise<PermissionChoice>((resolve) => {
@@ -332,6 +372,8 @@ export class AcpAgent {
       signal.addEventListener("abort", () => answer("cancelled"), { once: true });
       decide(ask).then(answer, () => answer(rejectChoice(ask)));
     });
+    // The time a question waited for its answer is not the agent's silence.
+    route?.onActivity?.();
     return choice === "cancelled"
       ? { outcome: { outcome: "cancelled" } }
       : { outcome: { outcome: "selected", optionId: choice.optionId } };
@@ -343,7 +385,12 @@ export class AcpAgent {
     if (answer.kind === "value") return answer.value;
     const label = this.launch.label;
     if (answer.kind === "error")
-      throw new AcpAgentError("request", `${label} refused ${method}: ${errorText(answer.error)}`);
+      throw new AcpAgentError(
+        "request",
+        `${label} refused ${method}: ${errorText(answer.error)}`,
+        undefined,
+        answer.error,
+      );
     if (answer.kind === "timeout") {
       const exit = await stop(this.process, "timeout");
       throw new AcpAgentError("timeout", `${label} did not answer ${method} within ${seconds(limit)}`, exit);

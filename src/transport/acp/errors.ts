@@ -30,6 +30,8 @@ export class AcpAgentError extends Error {
     message: string,
     /** How the agent's process ended, when scv ended it or it exited. */
     readonly exit?: ProcessExit,
+    /** The JSON-RPC error a refused request got, for its class (auth, rate limit). */
+    readonly rpcError?: unknown,
   ) {
     super(redact(message));
     this.name = "AcpAgentError";

@@ -17,6 +17,7 @@ export interface AcpPromptRequest extends Omit<AcpTurnOptions, "promptId"> {
   readonly decide?: (ask: PermissionAsk) => Promise<PermissionChoice>;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  readonly idleTimeoutMs?: number;
   readonly cancelGraceMs?: number;
 }
 
@@ -41,6 +42,7 @@ export async function runAcpPrompt(request: AcpPromptRequest): Promise<AcpPrompt
     },
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+    ...(request.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: request.idleTimeoutMs }),
     ...(request.cancelGraceMs === undefined ? {} : { cancelGraceMs: request.cancelGraceMs }),
   });
   if (outcome.kind === "answered") emit(parser.answer(outcome.result));

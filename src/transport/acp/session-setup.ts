@@ -1,0 +1,203 @@
+// Setting up an ACP session for a turn: the permission mode its policy needs, and the model and
+// effort it was asked for, each checked against what the session says it offers (`modes`, `models`,
+// `configOptions` of the `session/new` or `session/load` answer) and then against what it reports
+// back. A value the session does not offer is refused with what it does offer: some servers accept
+// anything (Gemini CLI 0.61.0 answers `session/set_model` to `no-such-model` with success).
+
+import type { AcpFullPermission } from "../../adapters.js";
+import { ScvError } from "../../errors.js";
+import type { Policy } from "../env.js";
+import type { AcpAgent, SessionAnswer } from "./agent.js";
+import { record } from "./waiting.js";
+
+interface Choice {
+  readonly value: string;
+  readonly name: string;
+}
+
+interface ConfigOption {
+  readonly id: string;
+  readonly category: string;
+  readonly current: string | undefined;
+  readonly choices: readonly Choice[];
+}
+
+/** What a session says about itself. */
+export interface SessionState {
+  /** The current mode id (`modes.currentModeId`, else the `mode` option's value). */
+  mode: string | undefined;
+  readonly modes: readonly string[];
+  readonly currentModel: string | undefined;
+  readonly models: readonly Choice[];
+  options: readonly ConfigOption[];
+}
+
+export function readSessionState(answer: Readonly<Record<string, unknown>>): SessionState {
+  const modes = record(answer.modes);
+  const models = record(answer.models);
+  const options = readOptions(answer.configOptions);
+  const modeOption = options.find((option) => option.category === "mode");
+  return {
+    mode: text(modes.currentModeId) ?? modeOption?.current,
+    modes: list(modes.availableModes)
+      .map((mode) => text(record(mode).id))
+      .filter((id): id is string => id !== undefined),
+    currentModel: text(models.currentModelId),
+    models: list(models.availableModels).flatMap((model) => {
+      const fields = record(model);
+      const id = text(fields.modelId);
+      return id === undefined ? [] : [{ value: id, name: text(fields.name) ?? id }];
+    }),
+    options,
+  };
+}
+
+/** A `configOptions` list: selects, their values flattened out of groups. */
+function readOptions(value: unknown): ConfigOption[] {
+  return list(value).flatMap((option) => {
+    const fields = record(option);
+    const id = text(fields.id);
+    if (id === undefined) return [];
+    const choices = list(fields.options).flatMap((choice) => {
+      const inner = record(choice);
+      const group = Array.isArray(inner.options) ? inner.options : [choice];
+      return group.flatMap((each) => {
+        const entry = record(each);
+        const value = text(entry.value);
+        return value === undefined ? [] : [{ value, name: text(entry.name) ?? value }];
+      });
+    });
+    return [{ id, category: text(fields.category) ?? "", current: text(fields.currentValue), choices }];
+  });
+}
+
+export interface SessionSetup {
+  readonly agent: AcpAgent;
+  readonly session: SessionAnswer;
+  readonly product: string;
+  readonly name: string;
+  readonly policy: Policy;
+  readonly full: AcpFullPermission;
+  readonly model?: string;
+  readonly effort?: string;
+}
+
+/** Sets the session up; returns the mode it then runs in. Throws `ScvError` for a value it does not
+ * offer or a mode that contradicts the policy; `AcpAgentError` for a request it refused. */
+export async function setUpSession(setup: SessionSetup): Promise<string | undefined> {
+  const state = readSessionState(setup.session.raw);
+  const sessionId = setup.session.sessionId;
+  if (setup.model !== undefined) {
+    const option = state.options.find((each) => each.category === "model");
+    if (option !== undefined) {
+      const value = pick(setup, "model", setup.model, option.choices, option.current);
+      await setOption(setup, state, option.id, value);
+    } else if (state.models.length > 0 || state.currentModel !== undefined) {
+      const value = pick(setup, "model", setup.model, state.models, state.currentModel);
+      if (value !== state.currentModel)
+        await setup.agent.request("session/set_model", { sessionId, modelId: value });
+    } else throw notOffered(setup, "model", setup.model, []);
+  }
+  if (setup.effort !== undefined) {
+    const option = state.options.find((each) => each.category === "thought_level");
+    if (option === undefined) throw notOffered(setup, "effort", setup.effort, []);
+    await setOption(
+      setup,
+      state,
+      option.id,
+      pick(setup, "effort", setup.effort, option.choices, option.current),
+    );
+  }
+  const { full } = setup;
+  if (setup.policy === "auto") {
+    if (full.kind === "mode") {
+      if (!state.modes.includes(full.mode) && state.mode !== full.mode)
+        throw modeRefused(
+          setup,
+          `offers no mode ${full.mode} (it offers: ${state.modes.join(", ") || "none"})`,
+        );
+      if (state.mode !== full.mode) {
+        await setup.agent.request("session/set_mode", { sessionId, modeId: full.mode });
+        state.mode = full.mode;
+      }
+    } else if (full.kind === "option") {
+      const option = state.options.find((each) => each.id === full.option);
+      if (option === undefined) throw modeRefused(setup, `offers no ${full.option} option`);
+      const set = await setOption(setup, state, option.id, full.value);
+      if (set !== undefined && set !== full.value)
+        throw modeRefused(setup, `reports ${full.option} = ${set} after it was set to ${full.value}`);
+    }
+  } else if (full.kind === "mode" && state.mode === full.mode) {
+    // Its own settings start the session in the mode that grants everything.
+    throw new ScvError(
+      "AGENT_FAILED",
+      `${setup.name}'s session runs in ${full.mode} (its own settings choose it), which --policy default forbids — remove that setting from its home, or use --policy auto`,
+    );
+  }
+  return state.mode;
+}
+
+/** Sets a config option; returns its value as the answer reports it (when it does). */
+async function setOption(
+  setup: SessionSetup,
+  state: SessionState,
+  configId: string,
+  value: string,
+): Promise<string | undefined> {
+  const current = state.options.find((option) => option.id === configId)?.current;
+  if (current === value) return value;
+  const answer = record(
+    await setup.agent.request("session/set_config_option", {
+      sessionId: setup.session.sessionId,
+      configId,
+      value,
+    }),
+  );
+  if (!Array.isArray(answer.configOptions)) return undefined;
+  state.options = readOptions(answer.configOptions);
+  const mode = state.options.find((option) => option.category === "mode")?.current;
+  if (mode !== undefined) state.mode = mode;
+  return state.options.find((option) => option.id === configId)?.current;
+}
+
+/** The offered value `wanted` names: its id, else the one offer of that display name (Qwen's
+ * `$runtime|openai|mock-model(openai)` is named `mock-model`). */
+function pick(
+  setup: SessionSetup,
+  what: "model" | "effort",
+  wanted: string,
+  offers: readonly Choice[],
+  current: string | undefined,
+): string {
+  if (wanted === current || offers.some((offer) => offer.value === wanted)) return wanted;
+  const named = offers.filter((offer) => offer.name === wanted);
+  const only = named[0];
+  if (only !== undefined && named.length === 1) return only.value;
+  throw notOffered(setup, what, wanted, offers);
+}
+
+function notOffered(setup: SessionSetup, what: string, wanted: string, offers: readonly Choice[]): ScvError {
+  const listed = offers.map((offer) => offer.value);
+  const shown = listed.length > 12 ? [...listed.slice(0, 12), "…"] : listed;
+  return new ScvError(
+    "USAGE",
+    listed.length === 0
+      ? `${setup.product} takes no ${what} over ACP — omit ${what === "model" ? "the model" : "--effort"}`
+      : `${setup.product} does not offer the ${what} ${wanted} over ACP — pick one it offers: ${shown.join(", ")}`,
+  );
+}
+
+function modeRefused(setup: SessionSetup, why: string): ScvError {
+  return new ScvError(
+    "AGENT_FAILED",
+    `${setup.name}'s session ${why}, so --policy auto cannot be honoured — use --policy default, or --transport process`,
+  );
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function list(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}

@@ -1,0 +1,263 @@
+// A cold ACP turn: the agent's ACP server started in the prepared turn (setup.ts: its private home,
+// stripped environment, own process group, registered and reaped like any turn), initialized, a
+// session made (`session/new` in the turn's cwd) or loaded (`session/load`, for a continued
+// conversation, where the agent offers it), set up for the policy, model and effort
+// (session-setup.ts), then one `session/prompt`. Its updates become the same normalized events a
+// per-turn process gives; Ctrl-C, the time limit and `scv kill` send `session/cancel`. The server is
+// closed when the turn ends. Loaded only for an ACP turn.
+
+import { ScvError } from "../errors.js";
+import { createAcpTurnParser } from "../parsers/acp.js";
+import type { ParsedTurn, ProcessEnd } from "../parsers/types.js";
+import type { TurnResult } from "../result.js";
+import { AcpAgent, type SessionAnswer } from "../transport/acp/agent.js";
+import { AcpAgentError } from "../transport/acp/errors.js";
+import { modeMismatch, reportedMode } from "../transport/acp/mode-watch.js";
+import {
+  optionOf,
+  type PermissionAsk,
+  type PermissionChoice,
+  rejectChoice,
+} from "../transport/acp/permission.js";
+import { endOf, runAcpPrompt } from "../transport/acp/prompt-turn.js";
+import { setUpSession } from "../transport/acp/session-setup.js";
+import type { ModeMismatch } from "../transport/mode.js";
+import type { ProcessExit } from "../transport/process.js";
+import { conclude } from "./conclude.js";
+import { failedResult } from "./outcome.js";
+import type { PreparedTurn } from "./setup.js";
+import type { TurnPlan } from "./types.js";
+
+/** Start-up to the `initialize` answer, unless the turn's own limit is shorter. */
+const INITIALIZE_LIMIT_MS = 60_000;
+/** How long a server whose prompt was answered has to exit once its stdin is closed. */
+const CLOSE_AFTER_ANSWER_MS = 200;
+
+export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<TurnResult> {
+  const { entry } = plan;
+  const { context, started, tracker } = turn;
+  const acp = entry.acp;
+  if (acp === null) throw new Error(`${entry.name} has no ACP launch`);
+  const initializeLimit = Math.min(plan.timeoutMs ?? INITIALIZE_LIMIT_MS, INITIALIZE_LIMIT_MS);
+  // Modes the sessions report outside a prompt (after session/set_mode), latest last.
+  const reports: { sessionId: string; mode: string }[] = [];
+  let agent: AcpAgent;
+  try {
+    agent = await AcpAgent.start({
+      file: plan.executable,
+      args: plan.args,
+      cwd: plan.cwd,
+      env: turn.env,
+      label: entry.name,
+      initializeTimeoutMs: initializeLimit,
+      ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      onSpawn: (pid) => tracker.spawned(pid),
+      onNotification: (method, params) => {
+        const report = method === "session/update" ? reportedMode(params) : undefined;
+        if (report !== undefined) reports.push(report);
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof AcpAgentError)) throw error;
+    return concludeFailure(plan, turn, error, timedOutAtStart(error, plan, initializeLimit));
+  }
+
+  try {
+    let session: SessionAnswer;
+    let mode: string | undefined;
+    try {
+      session =
+        plan.session?.kind === "continue"
+          ? await loadSession(agent, plan, plan.session.id)
+          : await agent.newSession(plan.cwd);
+      mode = await setUpSession({
+        agent,
+        session,
+        product: entry.product,
+        name: entry.name,
+        policy: plan.policy,
+        full: acp.full,
+        // A model given at launch (the row's modelArgs) is the server's already.
+        ...(plan.model === undefined || acp.modelArgs !== undefined ? {} : { model: plan.model }),
+        ...(plan.effort === undefined ? {} : { effort: plan.effort }),
+      });
+    } catch (error) {
+      if (error instanceof ScvError) return failedResult(error, entry.name, started);
+      if (!(error instanceof AcpAgentError)) throw error;
+      return concludeFailure(plan, turn, error, false);
+    }
+    mode = reports.filter((report) => report.sessionId === session.sessionId).at(-1)?.mode ?? mode;
+    const before = mode === undefined ? undefined : modeMismatch(entry.name, plan.policy, acp.full, mode);
+    if (before !== undefined)
+      return failedResult(
+        new ScvError("AGENT_FAILED", `${before.error} — ${before.hint}`),
+        entry.name,
+        started,
+      );
+
+    // A mode reported during the prompt that contradicts the policy stops it, as for a process turn.
+    let mismatch: ModeMismatch | undefined;
+    const stop = new AbortController();
+    const signal =
+      context.signal === undefined ? stop.signal : AbortSignal.any([context.signal, stop.signal]);
+
+    const tools = new Map<string, { name: string; summary: string }>();
+    const notes: string[] = [];
+    const { turn: parsed, outcome } = await runAcpPrompt({
+      agent,
+      prompt: plan.prompt,
+      sessionId: session.sessionId,
+      ...(mode === undefined ? {} : { mode }),
+      ...(acp.cumulativeUsage === undefined ? {} : { cumulativeUsage: acp.cumulativeUsage }),
+      ...(acp.textNotices === undefined ? {} : { textNotices: acp.textNotices }),
+      onEvent: (event) => {
+        if (event.type === "tool-start") tools.set(event.id, { name: event.name, summary: event.summary });
+        if (event.type === "mode" && mismatch === undefined) {
+          mismatch = modeMismatch(entry.name, plan.policy, acp.full, event.mode);
+          if (mismatch !== undefined) stop.abort();
+        }
+        tracker.context.onEvent?.(event, plan);
+      },
+      decide: (ask) => decide(plan, turn, ask, tools, notes),
+      signal,
+      // The turn's limit counts from its start, the server's start-up included.
+      ...(plan.timeoutMs === undefined
+        ? {}
+        : { timeoutMs: Math.max(1, plan.timeoutMs - (Date.now() - started)) }),
+      ...(plan.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: plan.idleTimeoutMs }),
+    });
+    // An answered prompt is saved in the agent's session already: the server gets a moment to exit
+    // by itself, then its group is ended (codex-acp takes 2 s to wind down, Gemini CLI 0.5 s).
+    const exit = outcome.kind === "ended" ? outcome.exit : await agent.close(CLOSE_AFTER_ANSWER_MS);
+    const checked: ParsedTurn =
+      mismatch === undefined ? parsed : { ...withoutFailure(parsed), status: "failed" };
+    const result = conclude(
+      withSession(plan, session.sessionId),
+      checked,
+      processExit(endOf(outcome), exit),
+      undefined,
+      started,
+      context,
+      { reported: mismatch?.reported ?? parsed.mode ?? mode, mismatch },
+    );
+    return notes.length === 0 ? result : { ...result, notes: [...result.notes, ...notes] };
+  } finally {
+    await agent.close();
+  }
+}
+
+function withoutFailure(parsed: ParsedTurn): ParsedTurn {
+  const { failure: _failure, ...rest } = parsed;
+  return rest;
+}
+
+/** `session/load`, refused in one line where the agent does not offer it. */
+async function loadSession(agent: AcpAgent, plan: TurnPlan, sessionId: string): Promise<SessionAnswer> {
+  if (!agent.info.loadSession)
+    throw new ScvError(
+      "RESUME_UNSUPPORTED",
+      `${plan.entry.product}'s ACP server cannot load an earlier session (it offers no loadSession) — start a new conversation`,
+    );
+  return agent.loadSession(sessionId, plan.cwd);
+}
+
+/** A permission request: granted under `auto` (the policy approved it), asked of the caller under
+ * `default` where one can answer, rejected otherwise, and said so in the result. */
+async function decide(
+  plan: TurnPlan,
+  turn: PreparedTurn,
+  ask: PermissionAsk,
+  tools: ReadonlyMap<string, { name: string; summary: string }>,
+  notes: string[],
+): Promise<PermissionChoice> {
+  const once = optionOf(ask, "allow_once");
+  const always = optionOf(ask, "allow_always");
+  if (plan.policy === "auto") return once ?? always ?? rejectChoice(ask);
+  const tool = (ask.toolCallId === undefined ? undefined : tools.get(ask.toolCallId)) ?? {
+    name: "tool",
+    summary: "",
+  };
+  const what = tool.summary === "" ? tool.name : `${tool.name}: ${tool.summary}`;
+  const askCaller = turn.context.askPermission;
+  if (askCaller === undefined) {
+    notes.push(
+      `${plan.entry.name} asked to run ${what}; scv rejected it, as no terminal could ask you — use --policy auto to allow its tools`,
+    );
+    return rejectChoice(ask);
+  }
+  const answer = await askCaller(
+    {
+      agent: plan.entry.name,
+      tool: tool.name,
+      summary: tool.summary,
+      offers: { always: always !== undefined },
+    },
+    turn.context.signal,
+  );
+  if (answer === "once" && once !== undefined) return once;
+  if (answer === "always" && always !== undefined) return always;
+  if (answer !== "reject") return once ?? always ?? rejectChoice(ask);
+  notes.push(`you rejected ${plan.entry.name}'s ${what}`);
+  return rejectChoice(ask);
+}
+
+/** A failure before the prompt ran, concluded like a turn: a refused request keeps its class
+ * (auth, rate limit) from its JSON-RPC error, a time limit is a timeout. */
+function concludeFailure(
+  plan: TurnPlan,
+  turn: PreparedTurn,
+  error: AcpAgentError,
+  timedOut: boolean,
+): TurnResult {
+  const parser = createAcpTurnParser({ sessionId: "" });
+  if (error.rpcError !== undefined) parser.rejected(error.rpcError);
+  const exit: ProcessExit = error.exit ?? {
+    exitCode: null,
+    signal: null,
+    stderrTail: "",
+    durationMs: Date.now() - turn.started,
+  };
+  const termination = turn.context.signal?.aborted ? "cancelled" : timedOut ? "timeout" : undefined;
+  // No session came of it.
+  const { sessionId: _none, ...finished } = parser.finish({
+    exitCode: exit.exitCode,
+    signal: exit.signal,
+    stderrTail: exit.stderrTail,
+    ...(termination === undefined ? {} : { termination }),
+  });
+  // The agent's own words when its error said nothing scv classifies.
+  const parsed: ParsedTurn =
+    finished.status === "failed" && finished.failure === undefined
+      ? { ...finished, failure: { kind: "other", message: error.message } }
+      : finished;
+  // A first turn that made no session leaves no conversation; a continued one is still recorded.
+  return conclude(
+    plan.record === undefined ? { ...plan, recordConversation: false } : plan,
+    parsed,
+    exit,
+    undefined,
+    turn.started,
+    turn.context,
+    {},
+  );
+}
+
+/** Whether start-up ran into the turn's own time limit (exit 124) rather than scv's bound on it. */
+function timedOutAtStart(error: AcpAgentError, plan: TurnPlan, limit: number): boolean {
+  return error.reason === "initialize-timeout" && plan.timeoutMs !== undefined && plan.timeoutMs <= limit;
+}
+
+/** The plan with the session the agent made (or loaded), for the conversation record. */
+function withSession(plan: TurnPlan, sessionId: string): TurnPlan {
+  return { ...plan, session: { kind: plan.session?.kind ?? "start", id: sessionId } };
+}
+
+function processExit(end: ProcessEnd, exit: ProcessExit): ProcessExit {
+  return {
+    ...exit,
+    exitCode: end.exitCode,
+    signal: end.signal,
+    ...(end.termination === undefined ? {} : { termination: end.termination }),
+  };
+}

@@ -1,0 +1,430 @@
+// ACP turns through the built scv, against the scripted fake ACP agent (test/fake-agents/
+// acp-agent.mjs) standing in for `gemini --acp`: the launch, the stripped environment, session/new
+// in the project, a cold continued turn through session/load, the policy's mode, model checks,
+// permission requests without a terminal, the exit codes (4 auth, 124 timeout, 130 Ctrl-C), and
+// `--events` in the same schema as a process turn.
+
+import { execFileSync } from "node:child_process";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { execa } from "execa";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { turnResultSchema } from "../../src/result.js";
+import { killAll, survivors } from "../helpers/pids.js";
+import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
+
+const hasPython = (() => {
+  try {
+    execFileSync("python3", ["-c", "import pty"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
+
+let world: World;
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+  // `gemini --acp …` runs the fake ACP agent in the mode $FAKE_ACP_MODE names (scripted by default),
+  // after noting its argv, environment and pid.
+  writeFileSync(
+    join(world.bin, "gemini"),
+    `#!${process.execPath}
+const { appendFileSync } = require("node:fs");
+appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), pid: process.pid }) + "\\n");
+process.argv.splice(2, process.argv.length, process.env.FAKE_ACP_MODE || "scripted");
+import(${JSON.stringify(ACP_AGENT)});
+`,
+  );
+  chmodSync(join(world.bin, "gemini"), 0o755);
+});
+afterEach(() => {
+  killAll(calls().map((call) => call.pid));
+  world.dispose();
+});
+
+interface AcpCall {
+  readonly argv: string[];
+  readonly env: Record<string, string>;
+  readonly cwd: string;
+  readonly pid: number;
+}
+
+function calls(): AcpCall[] {
+  try {
+    return readFileSync(join(world.calls, "acp-calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as AcpCall);
+  } catch {
+    return [];
+  }
+}
+
+/** What the agents received, in order: each request or notification's method and params. */
+function received(): { method: string; params: Record<string, unknown> }[] {
+  return readFileSync(join(world.calls, "acp-log.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { method: string; params: Record<string, unknown> });
+}
+
+function methods(): string[] {
+  return received().map((message) => message.method);
+}
+
+function json(stdout: string) {
+  return turnResultSchema().parse(JSON.parse(stdout));
+}
+
+describe("an ACP turn", () => {
+  it("starts the row's ACP launch in the agent's home with a stripped environment, in the project", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "hello"], {
+      env: { GEMINI_API_KEY: "canary-gemini-key-0001" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = json(run.stdout);
+    expect(result.reply).toBe("REPLY hello (turn 1, mode default)");
+    expect(result.status).toBe("completed");
+    expect(result.usage).toMatchObject({ input: 10, output: 5 });
+    const [call] = calls();
+    expect(call?.argv).toEqual(["--acp", "--skip-trust"]);
+    expect(call?.env.GEMINI_API_KEY).toBeUndefined();
+    expect(call?.env.HOME).toBe(join(world.scvHome, "agents", "gemini"));
+    expect(call?.env.SCV_TURN).toBeDefined();
+    expect(call?.cwd).toBe(world.project);
+    const [init, created] = received();
+    expect(init).toMatchObject({ method: "initialize", params: { protocolVersion: 1 } });
+    expect(created).toMatchObject({ method: "session/new", params: { cwd: world.project } });
+    // Nothing of the turn is left running.
+    expect(await survivors([call?.pid ?? 0])).toEqual([]);
+  });
+
+  it("a cold continued turn loads the session in a new process; the replayed history is not the reply", async () => {
+    const first = json(
+      (await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"])).stdout,
+    );
+    expect(first.conversation).not.toBeNull();
+    // The conversation keeps its transport: -c needs no --transport.
+    const second = await scv(world, ["delegate", "-c", first.conversation ?? "", "--json", "two"]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
+    expect(calls()).toHaveLength(2);
+    const load = received().find((message) => message.method === "session/load");
+    expect(load?.params).toMatchObject({ sessionId: first.session, cwd: world.project });
+  });
+
+  it("a continued turn that fails before its prompt keeps its conversation", async () => {
+    const first = json(
+      (await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"])).stdout,
+    );
+    // The agent lost the session: its session/load is refused.
+    rmSync(join(world.calls, "sessions"), { recursive: true });
+    const second = await scv(world, ["delegate", "-c", first.conversation ?? "", "--json", "two"]);
+    expect(second.exitCode).toBe(1);
+    const result = json(second.stdout);
+    expect(result.conversation).toBe(first.conversation);
+    expect(result.error).toBe(`gemini failed: Resource not found: ${first.session}`);
+  });
+
+  it("refuses to continue where the agent cannot load a session, in one line", async () => {
+    const first = json(
+      (await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"])).stdout,
+    );
+    const second = await scv(world, ["delegate", "-c", first.conversation ?? "", "two"], {
+      env: { FAKE_ACP_NO_LOAD: "1" },
+    });
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toBe(
+      "scv: Gemini CLI's ACP server cannot load an earlier session (it offers no loadSession) — start a new conversation\n",
+    );
+  });
+
+  it("runs in the background too: scv wait prints its reply", async () => {
+    const started = await scv(world, ["delegate", "--background", "gemini", "--transport", "acp", "hi"]);
+    expect(started.exitCode, started.stderr).toBe(0);
+    const waited = await scv(world, ["wait", started.stdout.trim()]);
+    expect(waited.exitCode, waited.stderr).toBe(0);
+    expect(waited.stdout).toBe("REPLY hi (turn 1, mode default)\n");
+  });
+
+  it('the config\'s transport = "acp" chooses it', async () => {
+    writeFileSync(join(world.root, "config.toml"), '[agents.gemini]\ntransport = "acp"\n');
+    const env = { SCV_CONFIG: join(world.root, "config.toml") };
+    const run = await scv(world, ["delegate", "gemini", "hi"], { env });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toBe("REPLY hi (turn 1, mode default)\n");
+  });
+});
+
+describe("policy, model and permissions", () => {
+  it("--policy auto sets the full-permission mode and the session runs in it", async () => {
+    const run = await scv(world, [
+      "delegate",
+      "gemini",
+      "--transport",
+      "acp",
+      "--policy",
+      "auto",
+      "--json",
+      "go",
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = json(run.stdout);
+    expect(result.reply).toBe("REPLY go (turn 1, mode yolo)");
+    expect(result.mode).toBe("yolo");
+    expect(received().find((message) => message.method === "session/set_mode")?.params).toMatchObject({
+      modeId: "yolo",
+    });
+  });
+
+  it("a session that reports another mode mid-turn under --policy auto is stopped (session/cancel), exit 1", async () => {
+    const run = await scv(world, [
+      "delegate",
+      "gemini",
+      "--transport",
+      "acp",
+      "--policy",
+      "auto",
+      "--json",
+      "flip and hang",
+    ]);
+    expect(run.exitCode).toBe(1);
+    const result = json(run.stdout);
+    expect(result.error).toBe(
+      "gemini's session reported mode 'default' under --policy auto, not 'yolo'; scv stopped it",
+    );
+    expect(result.mode).toBe("default");
+    expect(methods()).toContain("session/cancel");
+  });
+
+  it("under --policy default, a session its own settings start in yolo is refused before the prompt", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "go"], {
+      env: { FAKE_ACP_START_MODE: "yolo" },
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.split("\n")[0]).toBe(
+      "scv: gemini's session runs in yolo (its own settings choose it), which --policy default forbids — remove that setting from its home, or use --policy auto",
+    );
+    expect(methods()).not.toContain("session/prompt");
+  });
+
+  it("a model the session offers is set; one it does not is refused with the offered ones", async () => {
+    const run = await scv(world, ["delegate", "gemini:fake-large", "--transport", "acp", "go"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(received().find((message) => message.method === "session/set_model")?.params).toMatchObject({
+      modelId: "fake-large",
+    });
+    const wrong = await scv(world, ["delegate", "gemini:gemini-9-ultra", "--transport", "acp", "go"]);
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toBe(
+      "scv: Gemini CLI does not offer the model gemini-9-ultra over ACP — pick one it offers: fake-small, fake-large\n",
+    );
+  });
+
+  it("an effort the session offers no option for is refused before the prompt", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--effort", "high", "go"]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe("scv: Gemini CLI takes no effort over ACP — omit --effort\n");
+    expect(methods()).not.toContain("session/prompt");
+  });
+
+  it("without a terminal, a permission request is rejected and the result says so", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "use a tool"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = json(run.stdout);
+    expect(result.reply).toBe("REJECTED");
+    expect(result.notes).toEqual([
+      "gemini asked to run execute: $ touch probe.txt; scv rejected it, as no terminal could ask you — use --policy auto to allow its tools",
+    ]);
+  });
+
+  it("under --policy auto, a permission request is allowed once", async () => {
+    const run = await scv(world, [
+      "delegate",
+      "gemini",
+      "--transport",
+      "acp",
+      "--policy",
+      "auto",
+      "use a tool",
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toBe("ALLOWED proceed_once\n");
+  });
+});
+
+describe("a permission request on a terminal", () => {
+  const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
+  async function onTerminal(...steps: string[]) {
+    const run = await execa(
+      "python3",
+      [
+        PTY,
+        "allow [o]nce",
+        ...steps,
+        "--",
+        process.execPath,
+        SCV,
+        "delegate",
+        "gemini",
+        "--transport",
+        "acp",
+        "-q",
+        "use a tool",
+      ],
+      {
+        cwd: world.project,
+        env: world.env,
+        extendEnv: false,
+      },
+    );
+    return JSON.parse(run.stdout) as { output: string; code: number };
+  }
+
+  it.skipIf(!hasPython)(
+    "asks one line naming the agent, the tool and the command; o allows it once",
+    async () => {
+      const run = await onTerminal("0.3:o");
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).toContain(
+        "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject? allowed once",
+      );
+      expect(run.output).toContain("ALLOWED proceed_once");
+    },
+  );
+
+  it.skipIf(!hasPython)(
+    "a key typed before the question showed does not answer it",
+    async () => {
+      // Typed the moment the question appears, before anyone could read it; then r.
+      const run = await onTerminal("0:o", "0.5:r");
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).toContain("[r]eject? rejected");
+      expect(run.output).toContain("REJECTED");
+    },
+    15_000,
+  );
+});
+
+describe("scv ps and scv kill", () => {
+  it("list a running ACP turn, and kill sends session/cancel and ends it", async () => {
+    const child = startScv(world, ["delegate", "gemini", "--transport", "acp", "hang on"]);
+    for (let waited = 0; waited < 20_000 && !methods_().includes("session/prompt"); waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const ps = await scv(world, ["ps", "--json"]);
+    const rows = JSON.parse(ps.stdout) as { handle: string; agent: string }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.agent).toBe("gemini");
+    const killed = await scv(world, ["kill", rows[0]?.handle ?? ""]);
+    expect(killed.exitCode, killed.stderr).toBe(0);
+    const done = await child;
+    expect(done.exitCode).toBe(143);
+    expect(methods()).toContain("session/cancel");
+    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+  });
+});
+
+describe("how an ACP turn ends", () => {
+  it("a 401 is exit 4 with the sign-in hint", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "answer 401"]);
+    expect(run.exitCode).toBe(4);
+    expect(run.stderr).toContain("scv: gemini failed to authenticate");
+    expect(run.stderr).toContain("run: scv agents login gemini");
+  });
+
+  it("a 429 is exit 5", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "answer 429"]);
+    expect(run.exitCode, run.stderr).toBe(5);
+    expect(run.stderr).toContain("scv: gemini is rate limited");
+  });
+
+  it("the time limit cancels the prompt (session/cancel) and exits 124", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--timeout", "1s", "hang on"]);
+    expect(run.exitCode).toBe(124);
+    expect(run.stderr).toContain("scv: gemini timed out after 1s");
+    expect(methods()).toContain("session/cancel");
+    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+  });
+
+  it("--idle-timeout cancels a prompt whose session goes quiet, exit 124", async () => {
+    const run = await scv(world, [
+      "delegate",
+      "gemini",
+      "--transport",
+      "acp",
+      "--idle-timeout",
+      "1s",
+      "hang on",
+    ]);
+    expect(run.exitCode).toBe(124);
+    expect(run.stderr).toContain("scv: gemini printed nothing for 1s");
+    expect(methods()).toContain("session/cancel");
+  });
+
+  it("Ctrl-C cancels the prompt and exits 130", async () => {
+    const child = startScv(world, ["delegate", "gemini", "--transport", "acp", "hang on"]);
+    for (let waited = 0; waited < 20_000 && !methods_().includes("session/prompt"); waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill("SIGINT");
+    const done = await child;
+    expect(done.exitCode).toBe(130);
+    expect(methods()).toContain("session/cancel");
+    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+  });
+
+  it("an agent that dies mid-turn fails with its stderr line", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "die now"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("fatal: model crashed");
+  });
+
+  it("one that never answers initialize is bounded by the turn's time limit", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--timeout", "1s", "hi"], {
+      env: { FAKE_ACP_MODE: "no-init" },
+    });
+    expect(run.exitCode).toBe(124);
+    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+  });
+
+  it("garbage on the agent's stdout around its messages changes nothing", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "hi"], {
+      env: { FAKE_ACP_MODE: "garbage" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toBe("MOCK-REPLY\n");
+  });
+
+  it("a flood of session/update notifications: every one is read, the reply whole", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "hi"], {
+      env: { FAKE_ACP_MODE: "flood:20000" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = json(run.stdout);
+    expect(result.reply).toBe("x".repeat(20000));
+    expect(result.usage).toMatchObject({ output: 20000 });
+  });
+
+  it("--events prints the same normalized events as a process turn", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--events", "hi"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(events.map((event) => event.type)).toContain("text");
+    expect(events.at(-1)?.type).toBe("result");
+  });
+});
+
+function methods_(): string[] {
+  try {
+    return methods();
+  } catch {
+    return [];
+  }
+}

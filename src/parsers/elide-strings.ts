@@ -16,16 +16,17 @@ import {
   type ElisionPolicy,
   type StringPlace,
 } from "./elision.js";
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const LETTER_U = 0x75;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  LETTER_U,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from "./json-bytes.js";
 
 /** Deeper lines are left whole: no agent nests its events this deep, and the frames stay fixed-size. */
 const MAX_DEPTH = 64;

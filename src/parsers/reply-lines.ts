@@ -6,6 +6,7 @@
 // its raw bytes once it passes the ordinary bound.
 
 import { closingQuote } from "./elide-strings.js";
+import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from "./json-bytes.js";
 
 /** The longest reply scv reads: one line, or reply text gathered from many. */
 export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
@@ -32,12 +33,6 @@ export function linesOfTypes(types: readonly string[], keys: readonly string[] =
 /** Every line: plain text is all reply. */
 export const everyLine: ReplyLinePolicy = () => true;
 
-const QUOTE = 0x22;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
 /** A key or type longer than this is none scv reads. */
 const MAX_KEY_BYTES = 128;
 

@@ -2,21 +2,10 @@
 // retry a 401 ten times over four minutes (measured directly: still retrying at 40 s, 7 requests).
 // scv ends the turn at the first retry of it: exit 4 within seconds, the sign-in hint, nothing left
 // running. Codex 0.171 with scv's api-key sign-in fails a 401 at once by itself.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventLineSchema } from "../../src/events.js";
-import { MOCK_SHAPE } from "./clis.js";
-import { describeRun, type Lab } from "./harness.js";
-import {
-  agentToml,
-  BIN,
-  dummyKey,
-  expectNothingLeft,
-  named,
-  newCanary,
-  newLab,
-  writeEndpoint,
-} from "./kit.js";
-import { type MockServer, startMock } from "./mock/server.mjs";
+import { describeRun } from "./harness.js";
+import { BIN, expectNothingLeft, named, signedInPerSuite } from "./kit.js";
 import { PROFILES } from "./profiles.js";
 
 /** The CLIs that retry a 401 (the others fail on it at once). */
@@ -24,28 +13,10 @@ const RETRYING = PROFILES.filter((profile) => profile.cli === "claude" || profil
 
 describe.skipIf(BIN === undefined).each(RETRYING)("a 401 with default retries: $cli", (profile) => {
   const { cli } = profile;
-  let trap: MockServer;
-  let mock: MockServer;
-  let lab: Lab;
-
-  beforeAll(async () => {
-    trap = await startMock({ shape: "openai-chat", text: "TRAP" });
-    mock = await startMock({ shape: MOCK_SHAPE[cli] });
-    const key = dummyKey(cli);
-    lab = newLab(cli, newCanary(), trap);
-    const endpoint = await writeEndpoint(lab, profile, mock, key, "defaults");
-    lab.writeConfig(agentToml(cli, { model: endpoint.config.model }, endpoint.agentEnv));
-    const login = await lab.scv(["agents", "login", cli, "--with-api-key"], { input: `${key}\n` });
-    expect(login.code, describeRun(login)).toBe(0);
-  });
-
-  afterAll(async () => {
-    await mock?.close();
-    await trap?.close();
-    await lab?.[Symbol.asyncDispose]();
-  });
+  const suite = signedInPerSuite(profile, "defaults");
 
   it("ends at the first retry: exit 4 within seconds, the sign-in hint", async () => {
+    const { lab, mock } = suite;
     mock.setMode("401");
     const started = Date.now();
     const run = await lab.scv(["delegate", cli, "auth fail-fast turn", "--events", "--timeout", "5m"], {

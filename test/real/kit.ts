@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { type TurnResult, turnResultSchema } from "../../src/result.js";
 import { agentEnvironment } from "../../src/transport/env.js";
 import {
@@ -19,7 +19,7 @@ import {
 } from "./clis.js";
 import { OPT_OUTS, realBinDir } from "./env.js";
 import { describeRun, Lab, linkCopilotCache, type ScvRun, settle, sharedCopilotPkg } from "./harness.js";
-import type { MockRequest, MockServer } from "./mock/server.mjs";
+import { type MockRequest, type MockServer, startMock } from "./mock/server.mjs";
 import { type Profile, row } from "./profiles.js";
 
 /** The pinned install's bin folder, or undefined (the suite is skipped) when nothing is installed. */
@@ -249,3 +249,29 @@ export async function expectNothingLeft(lab: Lab, cli: string, after: string): P
 }
 
 export { MOCK_SHAPE };
+
+/** A lab signed in with a dummy key against a loopback mock of its own (any other endpoint reaches
+ * the trap), set up before the suite's tests and closed after them. Read its fields inside tests. */
+export function signedInPerSuite(
+  profile: Profile,
+  retries: number | "defaults",
+): { readonly lab: Lab; readonly mock: MockServer } {
+  const { cli } = profile;
+  const suite = {} as { lab: Lab; mock: MockServer; trap: MockServer };
+  beforeAll(async () => {
+    suite.trap = await startMock({ shape: "openai-chat", text: "TRAP" });
+    suite.mock = await startMock({ shape: MOCK_SHAPE[cli] });
+    const key = dummyKey(cli);
+    suite.lab = newLab(cli, newCanary(), suite.trap);
+    const endpoint = await writeEndpoint(suite.lab, profile, suite.mock, key, retries);
+    suite.lab.writeConfig(agentToml(cli, { model: endpoint.config.model }, endpoint.agentEnv));
+    const login = await suite.lab.scv(["agents", "login", cli, "--with-api-key"], { input: `${key}\n` });
+    expect(login.code, describeRun(login)).toBe(0);
+  });
+  afterAll(async () => {
+    await suite.mock?.close();
+    await suite.trap?.close();
+    await suite.lab?.[Symbol.asyncDispose]();
+  });
+  return suite;
+}

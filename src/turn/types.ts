@@ -108,4 +108,7 @@ export interface TurnPlan {
   readonly prompt: string;
   /** Whether the turn's conversation is recorded. */
   readonly recordConversation: boolean;
+  /** An ACP turn of a recorded conversation: how long its server stays up for the next turn (a
+   * session host, src/hosts/); 0 when it does not. */
+  readonly sessionIdleMs?: number;
 }

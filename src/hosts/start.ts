@@ -6,7 +6,7 @@
 // itself, as a cold turn, and nothing is kept warm.
 
 import { createHash } from "node:crypto";
-import { closeSync } from "node:fs";
+import { closeSync, lstatSync } from "node:fs";
 import { hostname } from "node:os";
 import { openOwnFileForAppend } from "../home/agent-home.js";
 import { hostLog, hostSocket } from "../home/host-files.js";
@@ -54,7 +54,9 @@ export async function reachHost(launch: HostLaunch): Promise<HostConnection | un
   const fingerprint = launchHash(launch);
   const record = readHostRecord(launch.handle, env);
   if (record !== undefined && record.host === hostname()) {
-    if (record.launch === fingerprint && isRunning(record.scv)) {
+    // Only a socket itself: nothing in $SCV_HOME is followed through a link.
+    const isSocket = lstatSync(socket, { throwIfNoEntry: false })?.isSocket() === true;
+    if (record.launch === fingerprint && isSocket && isRunning(record.scv)) {
       const connection = await connectHost(socket, HELLO_LIMIT_MS);
       if (connection !== undefined) return connection;
     }

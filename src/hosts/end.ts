@@ -24,13 +24,16 @@ export function hostAlive(record: HostRecord, table: ProcessTable = systemProces
   return isRunning(record.scv, table);
 }
 
-/** Ends the host and its server: asked first, then killed. */
+/** Ends the host and its server: asked first, then killed; `stuck` (it did not answer a turn): killed
+ * at once. */
 export async function endHost(
   record: HostRecord,
   env: Env,
   table: ProcessTable = systemProcessTable,
+  stuck = false,
 ): Promise<void> {
-  if (hostAlive(record, table)) {
+  if (stuck && hostAlive(record, table)) table.kill(record.scv.pid, "SIGKILL", false);
+  else if (hostAlive(record, table)) {
     table.kill(record.scv.pid, "SIGTERM", false);
     const deadline = Date.now() + END_LIMIT_MS;
     while (isRunning(record.scv, table) && Date.now() < deadline) await pause(25);

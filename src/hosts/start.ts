@@ -56,12 +56,14 @@ export async function reachHost(launch: HostLaunch): Promise<HostConnection | un
   if (record !== undefined && record.host === hostname()) {
     // Only a socket itself: nothing in $SCV_HOME is followed through a link.
     const isSocket = lstatSync(socket, { throwIfNoEntry: false })?.isSocket() === true;
+    let stuck = false;
     if (record.launch === fingerprint && isSocket && isRunning(record.scv)) {
       const connection = await connectHost(socket, HELLO_LIMIT_MS);
       if (connection !== undefined) return connection;
+      stuck = true;
     }
     // Dead, stuck, or started another way: ended, and its server with it.
-    await endHost(record, env);
+    await endHost(record, env, undefined, stuck);
   }
   return startHost(launch, fingerprint, socket);
 }

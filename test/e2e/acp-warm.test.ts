@@ -1,8 +1,9 @@
 // Warm ACP sessions through the built scv, against the scripted fake ACP agent standing in for
 // `gemini --acp`: after a turn the conversation's server stays up in its session host, a continued
 // turn prompts it there (no new process, no session/load), scv ps lists the host, scv kill ends it,
-// an idle host exits, a dead host's conversation falls back to a cold start, a cancelled prompt
-// leaves the host up, a background turn uses it too, and nothing is left running after any of it.
+// an idle host exits, a dead or stuck host's conversation falls back to a cold start, a cancelled prompt
+// leaves the host up, a background turn uses it too, `conversations rm` ends it, and nothing is left
+// running after any of it.
 
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -150,6 +151,14 @@ describe("a warm ACP session", () => {
     expect((await scv(world, ["ps"])).stderr).toBe("no running turns\n");
   });
 
+  it("scv conversations rm ends the conversation's host", async () => {
+    const { handle, host } = await firstTurn();
+    const removed = await scv(world, ["conversations", "rm", handle]);
+    expect(removed.exitCode, removed.stderr).toBe(0);
+    expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
+    expect(hostRecord(handle)).toBeUndefined();
+  });
+
   it("an idle host closes its server and exits after session_idle", async () => {
     useConfig('[agents.gemini]\nsession_idle = "1s"\n');
     const { handle, host } = await firstTurn();
@@ -170,6 +179,20 @@ describe("a warm ACP session", () => {
     expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
     // The new host holds the loaded session.
     expect(hostRecord(handle)?.session).toBe(session);
+  });
+
+  it("a host that does not answer within 2 s is killed, and the turn falls back to a cold start", async () => {
+    const { handle, host } = await firstTurn();
+    process.kill(host.scv.pid, "SIGSTOP");
+    const started = Date.now();
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(calls()).toHaveLength(2);
+    expect(methods()).toContain("session/load");
+    expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
+    await endHost(handle, hostRecord(handle) as HostFile);
   });
 
   it("a timed-out prompt on a warm host is cancelled (exit 124); the host stays and serves the next turn", async () => {

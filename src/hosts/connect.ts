@@ -32,9 +32,12 @@ export interface HostConnection {
   close(): void;
 }
 
-/** Connects to the host listening at `path`; undefined when none answers within `withinMs`, or
- * another turn holds it. */
-export async function connectHost(path: string, withinMs: number): Promise<HostConnection | undefined> {
+/** Connects to the host listening at `path`; undefined when none answers within `withinMs`, "busy"
+ * when another turn holds it. */
+export async function connectHost(
+  path: string,
+  withinMs: number,
+): Promise<HostConnection | "busy" | undefined> {
   const started = Date.now();
   const socket = connect(path);
   socket.on("error", () => socket.destroy());
@@ -76,7 +79,7 @@ export async function connectHost(path: string, withinMs: number): Promise<HostC
   helloSeen = () => {};
   if (hello === undefined || hello.busy === true || hello.server === undefined) {
     socket.destroy();
-    return undefined;
+    return hello?.busy === true ? "busy" : undefined;
   }
 
   return {

@@ -32,6 +32,8 @@ const LEFT_PROMPT_GRACE_MS = 5_000;
 /** How often the host checks its socket is still there. */
 const SOCKET_CHECK_MS = 1_000;
 const DEFAULT_GRACE_MS = 3_000;
+/** How long a new connection waits for the one before it to close. */
+const BUSY_WAIT_MS = 1_000;
 
 /** Runs the host until it ends; `ready` is called once it listens. */
 export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Promise<void> {
@@ -131,7 +133,14 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     if (isWaitable(spec.idleMs)) idle = setTimeout(() => void end(), spec.idleMs);
   };
 
-  function accept(socket: Socket): void {
+  function accept(socket: Socket, waited = 0): void {
+    // A turn that gave up waiting.
+    if (socket.destroyed) return;
+    // The turn before may have left a moment ago, its close not yet seen here.
+    if (!ending && link !== undefined && waited < BUSY_WAIT_MS) {
+      setTimeout(() => accept(socket, waited + 25), 25);
+      return;
+    }
     if (ending || link !== undefined) {
       socket.end(`${JSON.stringify({ [HOST_LINE_KEY]: { busy: true } })}\n`);
       return;

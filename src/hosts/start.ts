@@ -59,8 +59,11 @@ export async function reachHost(launch: HostLaunch): Promise<HostConnection | un
     let stuck = false;
     if (record.launch === fingerprint && isSocket && isRunning(record.scv)) {
       const connection = await connectHost(socket, HELLO_LIMIT_MS);
-      if (connection !== undefined) return connection;
-      stuck = true;
+      if (connection !== undefined && connection !== "busy") return connection;
+      // Busy: a connection this turn's lock says is over (its turn ended) still holds it. Ended
+      // either way, rather than a second server of the session beside it: the next turn would find
+      // that one's session without this turn's messages.
+      stuck = connection === undefined;
     }
     // Dead, stuck, or started another way: ended, and its server with it.
     await endHost(record, env, undefined, stuck);
@@ -113,9 +116,10 @@ async function startHost(
     return undefined;
   }
   const connection = await connectHost(socket, START_LIMIT_MS);
-  if (connection === undefined) {
+  if (connection === undefined || connection === "busy") {
     const record = readHostRecord(launch.handle, env);
-    if (record !== undefined) await endHost(record, env);
+    if (record !== undefined) await endHost(record, env, undefined, true);
+    return undefined;
   }
   return connection;
 }

@@ -3,9 +3,9 @@
 // in as the contract suite signs them in: a first turn (the mock's reply, the agent's session id), a
 // cold continued turn in a new server process through `session/load` (the first turn's messages in
 // the mock's next request), a warm continued turn (session_idle: the same server, kept by its session
-// host, gets the prompt; the mock's request carries the first turn), and a 401 (exit 4). Nothing of a
-// turn may be left running (of a warm one, once `scv kill <handle>` ended its host), and no
-// credential exported in scv's own environment may reach the CLI.
+// host, gets the prompt; the mock's request carries the first turn), an idle host's exit, and a 401
+// (exit 4). Nothing of a turn may be left running (of a warm one, once `scv kill <handle>` or
+// session_idle ended its host), and no credential exported in scv's own environment may reach the CLI.
 //
 // Known: Gemini CLI 0.61.0 answers `session/load` of a session made within the same UTC minute with
 // "No previous sessions found for this project" (seen here on 2026-12-04); a minute later it loads.
@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnResult } from "../../src/result.js";
 import { MOCK_SHAPE } from "./clis.js";
-import { describeRun, type Lab } from "./harness.js";
+import { describeRun, type Lab, settle } from "./harness.js";
 import {
   agentToml,
   BIN,
@@ -222,6 +222,26 @@ describe.skipIf(BIN === undefined).each(profiles)(
         useIdle("0");
       }
     }, 150_000);
+
+    it("an idle session host closes its server and exits after session_idle", async () => {
+      useIdle("3s");
+      try {
+        const run = await warmTurn([cli, `acp idle turn for ${cli}`]);
+        expect(run.code, `${who}\n${describeRun(run)}`).toBe(0);
+        const handle = turnResult(run).conversation ?? "";
+        const record = join(lab.scvHome, "hosts", `${handle}.json`);
+        expect(existsSync(record), `${who}: no session host after the turn`).toBe(true);
+        // 3 s idle, then the server's grace to exit after its stdin closes.
+        const left = await settle(lab, 20_000);
+        expect(
+          left.map((process) => `${process.pid} ${process.command}`),
+          `${who}: still running`,
+        ).toEqual([]);
+        expect(existsSync(record)).toBe(false);
+      } finally {
+        useIdle("0");
+      }
+    }, 120_000);
 
     it.runIf(process.env.SCV_ACP_TIMING !== undefined && row(cli).cliTurns)(
       "timing: cold ACP turns and warm continued ones against per-turn process turns (SCV_ACP_TIMING=1)",

@@ -134,6 +134,17 @@ describe("a warm ACP session", () => {
     await endHost(handle, host);
   });
 
+  it("a warm conversation continues on a server that cannot load a session (no loadSession)", async () => {
+    const env = { FAKE_ACP_NO_LOAD: "1" };
+    const first = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"], { env });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const handle = json(first.stdout).conversation ?? "";
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"], { env });
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
+    await endHost(handle, hostRecord(handle) as HostFile);
+  });
+
   it("scv ps lists the host; scv kill <handle> ends it and its server", async () => {
     const { handle, host } = await firstTurn();
     const ps = await scv(world, ["ps"]);

@@ -39,6 +39,8 @@ export interface HostLaunch {
   readonly cwd: string;
   /** The server's environment as the turn made it (its tag and TMPDIR are replaced by the host's). */
   readonly env: Readonly<Record<string, string>>;
+  /** The turn's policy: a session left in the mode `auto` set is not one `default` may continue. */
+  readonly policy: string;
   /** Whether TMPDIR is the user's choice for this agent (kept), rather than the turn's own. */
   readonly userTmp: boolean;
   readonly idleMs: number;
@@ -124,14 +126,19 @@ async function startHost(
   return connection;
 }
 
-/** The launch's hash: what the server would be started with, but the turn's own tag and TMPDIR. */
+/** The launch's hash: the executable, its arguments and folder, the policy, and the variables scv set for the
+ * agent (its home, its key, the config's and --env's, the policy's) — not the turn's own tag and
+ * TMPDIR, nor what passes through unchanged from scv's own environment: a turn from another
+ * terminal or an MCP host (another SHELL, TERM, TMUX) continues on the same server, which keeps the
+ * environment it started with. */
 function launchHash(launch: HostLaunch): string {
   const { [TAG_VARIABLE]: _tag, TMPDIR: tmp, ...env } = launch.env;
   const kept: Record<string, string | undefined> = launch.userTmp ? { ...env, TMPDIR: tmp } : env;
-  const sorted = Object.keys(kept)
+  const own = Object.keys(kept)
+    .filter((name) => launch.scvEnv[name] !== kept[name])
     .sort()
     .map((name) => [name, kept[name]]);
   return createHash("sha256")
-    .update(JSON.stringify([launch.file, launch.args, launch.cwd, sorted]))
+    .update(JSON.stringify([launch.file, launch.args, launch.cwd, launch.policy, own]))
     .digest("hex");
 }

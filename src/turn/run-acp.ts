@@ -55,6 +55,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
         args: plan.args,
         cwd: plan.cwd,
         env: turn.env,
+        policy: plan.policy,
         userTmp: plan.extraEnv.TMPDIR !== undefined,
         idleMs: plan.sessionIdleMs,
         ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),

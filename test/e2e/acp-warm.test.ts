@@ -2,16 +2,18 @@
 // `gemini --acp`: after a turn the conversation's server stays up in its session host, a continued
 // turn prompts it there (no new process, no session/load), scv ps lists the host, scv kill ends it,
 // an idle host exits, a dead or stuck host's conversation falls back to a cold start, a cancelled prompt
-// leaves the host up, a background turn uses it too, `conversations rm` ends it, and nothing is left
-// running after any of it.
+// leaves the host up, a background turn and scv mcp's delegate tool use it too, `conversations rm`
+// ends it, and nothing is left running after any of it.
 
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, scv, startScv, type World } from "../helpers/scv.js";
+import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
 
 const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
 
@@ -23,7 +25,7 @@ beforeEach(() => {
     join(world.bin, "gemini"),
     `#!${process.execPath}
 const { appendFileSync } = require("node:fs");
-appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ argv: process.argv.slice(2), pid: process.pid, env: { SCV_TURN: process.env.SCV_TURN, TMPDIR: process.env.TMPDIR } }) + "\\n");
+appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ argv: process.argv.slice(2), pid: process.pid }) + "\\n");
 process.argv.splice(2, process.argv.length, process.env.FAKE_ACP_MODE || "scripted");
 import(${JSON.stringify(ACP_AGENT)});
 `,
@@ -42,7 +44,6 @@ const hostPids: number[] = [];
 interface AcpCall {
   readonly argv: string[];
   readonly pid: number;
-  readonly env: { SCV_TURN?: string; TMPDIR?: string };
 }
 
 function calls(): AcpCall[] {
@@ -206,6 +207,17 @@ describe("a warm ACP session", () => {
     await endHost(handle, hostRecord(handle) as HostFile);
   });
 
+  it("a turn that would start the server differently (another --policy) ends the host and starts afresh", async () => {
+    const { handle, host } = await firstTurn();
+    const second = await scv(world, ["delegate", "-c", handle, "--policy", "auto", "--json", "two"]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode yolo)");
+    expect(calls()).toHaveLength(2);
+    expect(methods()).toContain("session/load");
+    expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
+    await endHost(handle, hostRecord(handle) as HostFile);
+  });
+
   it("a timed-out prompt on a warm host is cancelled (exit 124); the host stays and serves the next turn", async () => {
     const { handle, host } = await firstTurn();
     const hung = await scv(world, ["delegate", "-c", handle, "--timeout", "1s", "hang on"]);
@@ -249,6 +261,32 @@ describe("a warm ACP session", () => {
     expect(waited.stdout).toBe("REPLY two (turn 2, mode default)\n");
     expect(calls()).toHaveLength(1);
     const { host } = { host: hostRecord(handle) as HostFile };
+    await endHost(handle, host);
+  });
+
+  it("scv mcp's delegate tool continuing the conversation uses the host too", async () => {
+    const { handle, host } = await firstTurn();
+    const client = new Client({ name: "scv-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [SCV, "mcp"],
+        cwd: world.project,
+        env: world.env,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const result = await client.callTool(
+        { name: "delegate", arguments: { conversation: handle, prompt: "two" } },
+        { timeout: 60_000 },
+      );
+      expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+      expect(result.structuredContent).toMatchObject({ reply: "REPLY two (turn 2, mode default)" });
+    } finally {
+      await client.close();
+    }
+    expect(calls()).toHaveLength(1);
     await endHost(handle, host);
   });
 

@@ -126,9 +126,9 @@ async function startHost(
   return connection;
 }
 
-/** The launch's hash: the executable, its arguments and folder, the policy, and the variables scv set for the
- * agent (its home, its key, the config's and --env's, the policy's) — not the turn's own tag and
- * TMPDIR, nor what passes through unchanged from scv's own environment: a turn from another
+/** The launch's hash: the executable, its arguments and folder, the policy, and the variables scv
+ * set for the agent (its home, its key, the config's and --env's, the policy's) — not the turn's own
+ * tag and TMPDIR, nor what passes through unchanged from scv's own environment: a turn from another
  * terminal or an MCP host (another SHELL, TERM, TMUX) continues on the same server, which keeps the
  * environment it started with. */
 function launchHash(launch: HostLaunch): string {

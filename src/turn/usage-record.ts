@@ -4,8 +4,11 @@
 // (`record: false`, which only a caller inside scv sets).
 
 import { ScvError } from "../errors.js";
+import type { Env } from "../home/paths.js";
+import type { RunningTurnRecord } from "../home/turn-records.js";
 import { appendUsage, DEFAULT_ACCOUNT, type UsageEntry } from "../home/usage-log.js";
 import type { ParsedTurn, Usage } from "../parsers/types.js";
+import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
 import type { TurnContext, TurnPlan } from "./types.js";
 
@@ -47,5 +50,31 @@ export function recordUsage(plan: TurnPlan, turn: ConcludedTurn, context: TurnCo
   } catch (error) {
     if (!(error instanceof ScvError)) throw error;
     return `this turn's usage is not recorded: ${error.message}`;
+  }
+}
+
+/** A turn whose scv died, as the reaper recorded it: what it used is unknown (its CLI's report, if
+ * any, died with the scv), so it counts as a turn and a failure without usage. Best effort: the
+ * reaper runs at every start and must not fail one. */
+export function recordReapedUsage(record: RunningTurnRecord, result: TurnResult, env: Env): void {
+  const startedAt = Date.parse(record.startedAt);
+  if (!Number.isFinite(startedAt)) return;
+  try {
+    appendUsage(
+      {
+        v: 1,
+        startedAt: isoTimestamp(new Date(startedAt)),
+        durationMs: result.duration,
+        agent: record.agent,
+        account: DEFAULT_ACCOUNT,
+        ...(record.model === undefined ? {} : { model: record.model }),
+        conversation: result.conversation,
+        status: result.status,
+        exitCode: result.exitCode,
+      },
+      env,
+    );
+  } catch (error) {
+    if (!(error instanceof ScvError)) throw error;
   }
 }

@@ -199,7 +199,7 @@ export type Resume =
       /** Where the CLI keeps a session it started under scv's id (relative to the agent home,
        * `{session}` for the id), for a CLI whose stream names the session only at its end: after a
        * stopped turn, its presence shows that there is a session to continue. Where the row names
-       * no `conversationFiles`, it is also the folder `conversations rm --transcript` removes whole. */
+       * no `conversationFiles`, it is also the folder `conversations rm --transcript` and gc remove whole. */
       sessionPath?: string;
     };
 
@@ -996,7 +996,7 @@ export const ADAPTERS = [
     },
     // Lab: a folder per session, `.copilot/session-state/<id>/`, holding events.jsonl beside
     // workspace.yaml, checkpoints and locks; removing only the .jsonl would leave half a session, so
-    // `conversations rm --transcript` removes the whole folder (`sessionPath`), and gc leaves them.
+    // `conversations rm --transcript` and gc remove the whole folder (`sessionPath`).
     conversationFiles: null,
     credentialFiles: [],
     retries: { kind: "none", note: "none: 5 retries honouring retry-after, 8-15 s" },

@@ -32,12 +32,14 @@ import {
 import {
   allFiles,
   emptiedFolders,
+  errorCode,
   type RecordFile,
   realFolder,
   safeLstat,
   scanConversations,
   scanTree,
 } from "./scan.js";
+import { sessionFolderItems } from "./transcripts.js";
 
 /** What `scv agents gc` would remove now. Reads only. */
 export function planGc(options: GcOptions = {}): GcPlan {
@@ -217,19 +219,27 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
   return items;
 }
 
+interface TranscriptRules {
+  readonly isOld: (mtimeMs: number) => boolean;
+  readonly recentCutoff: number;
+  /** Sessions of conversations used within the threshold, by session id. */
+  readonly live: ReadonlyMap<string, string>;
+  /** Sessions of the records gc removes: id → handle. */
+  readonly old: ReadonlyMap<string, string>;
+}
+
 function planTranscripts(
   entry: AdapterDescriptor,
   env: Env,
-  rules: {
-    isOld: (mtimeMs: number) => boolean;
-    recentCutoff: number;
-    live: ReadonlyMap<string, string>;
-    old: ReadonlyMap<string, string>;
-  },
+  rules: TranscriptRules,
 ): { skipped?: string; items: GcItem[]; notes: GcNote[] } {
   const files = entry.conversationFiles;
-  if (files === null)
+  if (files === null) {
+    const sessionPath = entry.resume.kind === "supported" ? entry.resume.sessionPath : undefined;
+    if (sessionPath?.endsWith("/{session}"))
+      return planSessionFolders(entry, dirname(sessionPath), env, rules);
     return { skipped: "scv does not know where it keeps transcripts", items: [], notes: [] };
+  }
   const folder = realFolder(agentHome(entry.name, env), files.dir);
   if (folder.kind === "missing") return { items: [], notes: [] };
   if (folder.kind === "refused") {
@@ -257,6 +267,40 @@ function planTranscripts(
   items.sort((a, b) => a.path.localeCompare(b.path));
   const chosen = new Set(items.map((item) => item.path));
   return { items: [...items, ...emptiedFolders(tree, chosen, rules.recentCutoff)], notes };
+}
+
+/** For a CLI that keeps each session in a folder of its own below `relative` (Copilot CLI's
+ * `session-state/<id>/`): a session's whole folder goes when nothing in it was written within the
+ * threshold and no conversation used within it names the session. Half a session is never left. */
+function planSessionFolders(
+  entry: AdapterDescriptor,
+  relative: string,
+  env: Env,
+  rules: TranscriptRules,
+): { items: GcItem[]; notes: GcNote[] } {
+  const home = agentHome(entry.name, env);
+  const parent = realFolder(home, relative);
+  if (parent.kind === "missing") return { items: [], notes: [] };
+  if (parent.kind === "refused")
+    return { items: [], notes: [{ path: join(home, relative), reason: parent.reason }] };
+  let names: string[] = [];
+  try {
+    names = readdirSync(parent.path).sort();
+  } catch (error) {
+    return { items: [], notes: [{ path: parent.path, reason: `unreadable (${errorCode(error)})` }] };
+  }
+  const items: GcItem[] = [];
+  for (const session of names) {
+    if (!usableSessionId(entry, session) || rules.live.has(session)) continue;
+    const path = join(parent.path, session);
+    const stats = safeLstat(path);
+    if (stats === undefined || !stats.isDirectory()) continue;
+    const inside = sessionFolderItems(path, stats.mtimeMs);
+    if (!inside.every((item) => rules.isOld(item.mtimeMs))) continue;
+    const handle = rules.old.get(session);
+    items.push(...inside.map((item) => (handle === undefined ? item : { ...item, handle })));
+  }
+  return { items, notes: [] };
 }
 
 export function olderThanTooSmall(text: string): ScvError {

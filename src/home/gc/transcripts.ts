@@ -62,9 +62,16 @@ function findSessionFolder(entry: AdapterDescriptor, relative: string, env: Env)
   if (!stats.isDirectory()) {
     return { kind: "unknown", reason: `${path} is a link or not a folder — left alone` };
   }
+  return { kind: "found", items: sessionFolderItems(path, stats.mtimeMs), dir: path, folder: true };
+}
+
+/** Every plain file below a session's folder `path`, then its folders deepest first (the folder
+ * itself last), without following a link: a link, socket or deeper folder inside stays, and with it
+ * the folders above it (their removal fails as "not empty"). */
+export function sessionFolderItems(path: string, mtimeMs: number): GcItem[] {
   const files: GcItem[] = [];
   const folders: GcItem[] = [];
-  const walk = (folder: string, mtimeMs: number, depth: number) => {
+  const walk = (folder: string, folderMtimeMs: number, depth: number) => {
     let names: string[] = [];
     try {
       names = readdirSync(folder).sort();
@@ -80,10 +87,10 @@ function findSessionFolder(entry: AdapterDescriptor, relative: string, env: Env)
         walk(child, each.mtimeMs, depth + 1);
       }
     }
-    folders.push({ kind: "folder", path: folder, bytes: 0, mtimeMs });
+    folders.push({ kind: "folder", path: folder, bytes: 0, mtimeMs: folderMtimeMs });
   };
-  walk(path, stats.mtimeMs, 0);
-  return { kind: "found", items: [...files, ...folders], dir: path, folder: true };
+  walk(path, mtimeMs, 0);
+  return [...files, ...folders];
 }
 
 /** How deep a session's folder is walked; what lies deeper stays, and the folders above it. */

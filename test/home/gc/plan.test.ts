@@ -87,6 +87,29 @@ beforeEach(() => {
   // gemini has no conversationFiles: its old transcript stays.
   home.file("agents/gemini/.gemini/tmp/work/chats/session-2025-01-01T10-00-aaaaaaaa.jsonl", 90 * DAY);
 
+  // copilot: a folder per session, which goes whole or not at all.
+  const copilot = "agents/copilot/.copilot/session-state";
+  const S_COPILOT_OLD = uuid(11);
+  const S_COPILOT_TOUCHED = uuid(12); // one file in it written two days ago
+  const S_COPILOT_LIVE = uuid(13); // its conversation used yesterday
+  home.file(gone(`${copilot}/${S_COPILOT_OLD}/events.jsonl`), 40 * DAY);
+  home.file(gone(`${copilot}/${S_COPILOT_OLD}/workspace.yaml`), 40 * DAY);
+  home.file(gone(`${copilot}/${S_COPILOT_OLD}/checkpoints/index.md`), 40 * DAY);
+  home.age(gone(`${copilot}/${S_COPILOT_OLD}/checkpoints`), 40 * DAY);
+  home.age(gone(`${copilot}/${S_COPILOT_OLD}`), 40 * DAY);
+  home.file(`${copilot}/${S_COPILOT_TOUCHED}/events.jsonl`, 40 * DAY);
+  home.file(`${copilot}/${S_COPILOT_TOUCHED}/workspace.yaml`, 2 * DAY);
+  home.age(`${copilot}/${S_COPILOT_TOUCHED}`, 40 * DAY);
+  home.file(`${copilot}/${S_COPILOT_LIVE}/events.jsonl`, 40 * DAY);
+  home.age(`${copilot}/${S_COPILOT_LIVE}`, 40 * DAY);
+  home.record({ handle: "copilot-iiiiii", agent: "copilot", sessionId: S_COPILOT_LIVE }, DAY);
+  // Not a session's name, and a session folder that is a link out of the home: both stay.
+  home.file(`${copilot}/notes/old.jsonl`, 90 * DAY);
+  home.age(`${copilot}/notes`, 90 * DAY);
+  home.file(join(home.outside, "copilot-session/events.jsonl"), 90 * DAY);
+  home.symlink(`${copilot}/${uuid(14)}`, join(home.outside, "copilot-session"));
+  home.age(copilot, 90 * DAY);
+
   // pi: its transcript folder is reached through a symlink out of the home.
   home.file(join(home.outside, "pi/agent/sessions/--work--/old.jsonl"), 90 * DAY);
   home.symlink("agents/pi/.pi", join(home.outside, "pi"));
@@ -218,7 +241,7 @@ describe("applyGc", () => {
     expect(reported.sort()).toEqual(removed.sort());
     const bytes = results.flatMap((result) => result.removed).reduce((sum, item) => sum + item.bytes, 0);
     expect(report.total.bytes).toBe(bytes);
-    expect(report.total.transcripts).toBe(6);
+    expect(report.total.transcripts).toBe(9); // 3 of them the files of one Copilot CLI session
     expect(report.total.records).toBe(3);
     expect(report.agents.find((agent) => agent.agent === "gemini")?.skipped).toMatch(/does not know/);
   });

@@ -128,6 +128,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     extraEnv: { ...retryEnv, ...settings.env, ...request.env },
     prompt: request.prompt,
     recordConversation: request.record ?? true,
+    keepUsage: request.record ?? true,
   };
 }
 

@@ -108,4 +108,6 @@ export interface TurnPlan {
   readonly prompt: string;
   /** Whether the turn's conversation is recorded. */
   readonly recordConversation: boolean;
+  /** Whether the turn goes into the usage log (every turn but a probe asked to leave nothing). */
+  readonly keepUsage: boolean;
 }

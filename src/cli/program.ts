@@ -162,6 +162,21 @@ export function buildProgram(io: CliIo): Command {
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/wait.js")).waitCommand));
   program
+    .command("usage")
+    .description("what delegated turns used and cost, summed from scv's records")
+    .option(
+      "--since <dur|date>",
+      "turns started since: a duration back (7d, 12h) or a date (2026-12-01)",
+      "7d",
+    )
+    .addOption(
+      new Option("--by <grouping>", "one row per")
+        .choices(["agent", "account", "model", "day", "conversation"])
+        .default("agent"),
+    )
+    .option("--json", "print JSON")
+    .action(lazy(io, async () => (await import("../commands/usage.js")).usageCommand));
+  program
     .command("ps")
     .description("list running turns")
     .option("--json", "print JSON")

@@ -2,7 +2,7 @@
 // one turn, its reply on stdout (or the `--json` result), failures and the conversation handle on
 // stderr. scv's own SIGINT/SIGTERM end the agent's whole process group and exit 130/143.
 
-import { adapter, type TransportKind } from "../adapters.js";
+import type { TransportKind } from "../adapters.js";
 import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
 import { withInterrupts } from "../cli/interrupts.js";
 import { type CliIo, stdoutDelivered } from "../cli/io.js";

@@ -22,6 +22,7 @@ import type { ProcessExit } from "../transport/process.js";
 import { describeFailure, exitCodeOf } from "./outcome.js";
 import { isAcpSessionId } from "./plan-acp.js";
 import type { TurnContext, TurnPlan } from "./types.js";
+import { recordUsage } from "./usage-record.js";
 
 export function conclude(
   plan: TurnPlan,
@@ -78,6 +79,14 @@ export function conclude(
   }
 
   const exitCode = exitCodeOf(parsed, context.signal);
+  const duration = Math.max(0, Date.now() - started);
+  const conversation = record?.handle ?? null;
+  const unrecorded = recordUsage(
+    plan,
+    { parsed, usage: turnUsage, conversation, exitCode, started, durationMs: duration },
+    context,
+  );
+  if (unrecorded !== undefined) notes.push(unrecorded);
   const [error, hint] =
     mode.mismatch === undefined
       ? describeFailure(plan, parsed, end, context.signal?.reason, retrying)
@@ -86,11 +95,11 @@ export function conclude(
     reply: parsed.reply,
     status: parsed.status,
     agent: entry.name,
-    conversation: record?.handle ?? null,
+    conversation,
     session: sessionId ?? null,
     usage: turnUsage ?? null,
     cost: turnUsage?.costUsd ?? null,
-    duration: Math.max(0, Date.now() - started),
+    duration,
     exitCode,
     error,
     hint,

@@ -128,6 +128,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     extraEnv: { ...retryEnv, ...settings.env, ...request.env },
     prompt: request.prompt,
     recordConversation: request.record ?? true,
+    keepUsage: request.record ?? true,
     ...(transport === "acp" && (request.record ?? true)
       ? { sessionIdleMs: configDuration(settings.session_idle) ?? DEFAULT_SESSION_IDLE_MS }
       : {}),

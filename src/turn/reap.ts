@@ -24,6 +24,7 @@ import { isRunning, type ProcessIdentity, type ProcessTable, systemProcessTable 
 import { killTagged } from "../os/tagged.js";
 import type { TurnResult } from "../result.js";
 import { isTurnTemp, removeTurnTemp } from "./temp.js";
+import { recordReapedUsage } from "./usage-record.js";
 
 /** Whether the scv running `record` is alive; a record from before a reboot has no live process. */
 export function ownerAlive(record: RunningTurnRecord, table: ProcessTable): boolean {
@@ -111,7 +112,11 @@ export async function reapLocked(
   const job = recordJob(record);
   // (A background runner that died after saving its result left the result to keep.)
   if (readFinished(job, env) === undefined) {
-    writeTurnRecord(jobFile(job, "done", env), cancelledTurn(record, job, env), true);
+    const concluded = turnRecordedItsEnd(record, env);
+    const finished = cancelledTurn(record, job, env);
+    writeTurnRecord(jobFile(job, "done", env), finished, true);
+    // A turn that concluded before its scv died is in the usage log already.
+    if (!concluded) recordReapedUsage(record, finished.result, env);
   }
   removeIfPresent(turnFile(record.handle, "running", env));
   removeIfPresent(turnFile(record.handle, "cancel", env));
@@ -138,6 +143,17 @@ export function killLeftovers(record: RunningTurnRecord, table: ProcessTable): P
   }
   victims.push(...killTagged(record.tag, table));
   return victims;
+}
+
+/** Whether the turn's conversation record says the turn ended (concluded) before its scv died. */
+function turnRecordedItsEnd(record: RunningTurnRecord, env: Env): boolean {
+  try {
+    return (
+      recordExists(record.handle, env) && readConversation(record.handle, env).updatedAt >= record.startedAt
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** The result of a turn whose scv died; the conversation (if it has a record that this turn had not

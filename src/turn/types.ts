@@ -108,6 +108,8 @@ export interface TurnPlan {
   readonly prompt: string;
   /** Whether the turn's conversation is recorded. */
   readonly recordConversation: boolean;
+  /** Whether the turn goes into the usage log (every turn but a probe asked to leave nothing). */
+  readonly keepUsage: boolean;
   /** An ACP turn of a recorded conversation: how long its server stays up for the next turn (a
    * session host, src/hosts/); 0 when it does not. */
   readonly sessionIdleMs?: number;

@@ -10,8 +10,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { conversationSchema, writeConversation } from "../../src/home/conversations.js";
 import { systemProcessTable } from "../../src/os/processes.js";
 import { turnResultSchema } from "../../src/result.js";
+import { usageReportSchema } from "../../src/usage-totals.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { agentCalls, createWorld, ensureBuilt, signIn, startScv, type World } from "../helpers/scv.js";
+import { agentCalls, createWorld, ensureBuilt, scv, signIn, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
 const leftovers: number[] = [];
@@ -125,6 +126,15 @@ describe("load", () => {
     const prompts = new Set(records.map((record) => record.lastPrompt));
     for (let i = 0; i < 33; i += 1) expect(prompts.has(`prompt number ${i}`), `prompt ${i}`).toBe(true);
     expect(prompts.has("prompt number 33") !== prompts.has("prompt number 34")).toBe(true);
+
+    // Every turn is in the usage log, appended by 50 processes at once: none lost, none torn.
+    const usage = await scv(world, ["usage", "--json"]);
+    const report = usageReportSchema().parse(JSON.parse(usage.stdout));
+    expect(report.skippedLines).toBe(0);
+    expect(report.groups.map(({ key, turns, failures }) => [key, turns, failures])).toEqual([
+      ["claude", 35, 0],
+      ["gemini", 15, 15],
+    ]);
 
     // No running-turn record, result, lock or temp file anywhere in scv's home.
     const turns = join(world.scvHome, "turns");

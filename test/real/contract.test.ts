@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnResult } from "../../src/result.js";
+import { usageReportSchema } from "../../src/usage-totals.js";
 import { MOCK_SHAPE } from "./clis.js";
 import { ageRecords, ageTree, describeRun, filesBelow, type Lab } from "./harness.js";
 import {
@@ -185,6 +186,22 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
       ).not.toBeNull();
       expect(result.usage?.input ?? 0, `${who}: usage.input`).toBeGreaterThan(0);
       expect(result.usage?.output ?? 0, `${who}: usage.output`).toBeGreaterThan(0);
+      // `scv usage` reads the turn back from its log: the tokens the mock answered the turn's model
+      // call with (output 5 + n for its n-th answer, mock/server.mjs). Side calls that carry the
+      // prompt too (OpenCode's title) are left out, as the CLIs' own reports leave them out.
+      const usage = await lab.scv(["usage", "--json", "--by", "conversation"]);
+      const group = usageReportSchema()
+        .parse(JSON.parse(usage.stdout))
+        .groups.find((each) => each.key === result.conversation);
+      const mockOutput = asked
+        .filter((request) => request.reply === result.reply)
+        .reduce((sum, request) => sum + 5 + Number(request.reply?.split("-").at(-1)), 0);
+      expect(group, `${who}: scv usage\n${describeRun(usage)}`).toMatchObject({
+        turns: 1,
+        failures: 0,
+        input: result.usage?.input ?? 0,
+        output: mockOutput,
+      });
     } else {
       expect(result.usage, `${who} reports no token usage in its JSON stream`).toBeNull();
     }

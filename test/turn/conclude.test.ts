@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adapter } from "../../src/adapters.js";
 import { readConversation } from "../../src/home/conversations.js";
+import { readUsage } from "../../src/home/usage-log.js";
 import type { ParsedTurn } from "../../src/parsers/types.js";
 import { conclude } from "../../src/turn/conclude.js";
 import type { TurnContext, TurnPlan } from "../../src/turn/types.js";
@@ -43,6 +44,7 @@ function plan(first: boolean): TurnPlan {
     extraEnv: {},
     prompt: "usage",
     recordConversation: true,
+    keepUsage: true,
   };
 }
 
@@ -93,5 +95,40 @@ describe("the turn after one stopped before its report", () => {
     );
     expect(stopped.usage).toBeNull();
     expect(readConversation(HANDLE, context.env).cumulative).toMatchObject({ input: 12362, output: 6 });
+  });
+});
+
+describe("the usage log", () => {
+  it("keeps every turn's own share, outcome, account and start, the stopped turn included", () => {
+    const before = Date.now();
+    const results = [turn("turn1", true), turn("turn2-stopped"), turn("turn3")];
+    const { entries } = readUsage(new Date(before - 1000), new Date(Date.now() + 1000), context.env);
+    expect(entries.map((entry) => entry.usage ?? null)).toEqual(results.map((result) => result.usage));
+    expect(entries.map((entry) => [entry.status, entry.exitCode])).toEqual(
+      results.map((result) => [result.status, result.exitCode]),
+    );
+    for (const entry of entries) {
+      expect(entry).toMatchObject({
+        agent: "claude",
+        account: "default",
+        model: "sonnet",
+        conversation: HANDLE,
+      });
+      expect(Date.parse(entry.startedAt)).toBeGreaterThanOrEqual(before - 1000);
+    }
+  });
+
+  it("keeps nothing of a turn asked to leave no record", () => {
+    const parsed = runFixture("claude-stream-json", "claude", "interrupt-turn1").turn;
+    conclude(
+      { ...plan(true), recordConversation: false, keepUsage: false },
+      parsed,
+      { ...fixtureEnd("claude", "interrupt-turn1"), durationMs: 0 },
+      undefined,
+      Date.now(),
+      context,
+      {},
+    );
+    expect(readUsage(new Date(0), new Date(Date.now() + 1000), context.env).entries).toEqual([]);
   });
 });

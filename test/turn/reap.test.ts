@@ -20,6 +20,7 @@ import type { ConversationRecord } from "../../src/home/conversations.js";
 import { heldLockIdentity, lockConversation, writeConversation } from "../../src/home/conversations.js";
 import { jobFile, runningHandles, turnFile } from "../../src/home/turn-files.js";
 import { type RunningTurnRecord, readFinished } from "../../src/home/turn-records.js";
+import { readUsage } from "../../src/home/usage-log.js";
 import type { ProcessTable } from "../../src/os/processes.js";
 import { listRunning, reapOrphans } from "../../src/turn/reap.js";
 
@@ -186,6 +187,29 @@ describe("reapOrphans", () => {
     conversation("claude-aaaaaa", "2026-01-01T10:05:00.000Z");
     await reapOrphans(env, fakeTable({}).table);
     expect(lastStatus("claude-aaaaaa")).toBe("completed");
+    // It concluded, so its usage line is written already: the reaper adds none.
+    expect(readUsage(new Date(0), new Date(), env).entries).toEqual([]);
+  });
+
+  it("puts a turn whose scv died in the usage log: a failed turn of unknown usage", async () => {
+    record("claude-aaaaaa", { model: "sonnet" });
+    conversation("claude-aaaaaa", "2026-01-01T09:30:00.000Z");
+    record("claude-bbbbbb", { scv: { pid: 101, startTime: "1001" }, tag: "claude-bbbbbb.nonce456" });
+    await reapOrphans(env, fakeTable({}).table);
+    const { entries } = readUsage(new Date(0), new Date(), env);
+    expect(entries.sort((a, b) => String(a.conversation).localeCompare(String(b.conversation)))).toEqual([
+      expect.objectContaining({
+        agent: "claude",
+        account: "default",
+        model: "sonnet",
+        conversation: "claude-aaaaaa",
+        startedAt: "2026-01-01T10:00:00.000Z",
+        status: "cancelled",
+        exitCode: 143,
+      }),
+      expect.objectContaining({ conversation: null, status: "cancelled" }),
+    ]);
+    expect(entries.every((entry) => entry.usage === undefined)).toBe(true);
   });
 
   it("keeps the result a background turn saved before its scv died", async () => {

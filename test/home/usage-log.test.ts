@@ -1,0 +1,135 @@
+// The usage log: one line per turn, appended whole by concurrent processes, read back with damaged
+// lines and unbelievable numbers left out, and old months removed.
+
+import { execFile } from "node:child_process";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { appendUsage, KEPT_MONTHS, readUsage, type UsageEntry, usageDir } from "../../src/home/usage-log.js";
+
+let root: string;
+let env: Record<string, string>;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "scv-usage-log-"));
+  env = { SCV_HOME: join(root, "scv") };
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function entry(overrides: Partial<UsageEntry> = {}): UsageEntry {
+  return {
+    v: 1,
+    startedAt: "2026-12-03T10:00:00.000Z",
+    durationMs: 1500,
+    agent: "codex",
+    account: "default",
+    transport: "process",
+    conversation: "codex-k3f9x2",
+    status: "completed",
+    exitCode: 0,
+    usage: { input: 100, cached: 20, output: 5 },
+    ...overrides,
+  };
+}
+
+const DEC = new Date("2026-12-01T00:00:00Z");
+const LATER = new Date("2027-01-01T00:00:00Z");
+
+describe("the usage log", () => {
+  it("keeps one 0600 line per turn in the file of the month it started, and reads it back", () => {
+    appendUsage(entry(), env);
+    appendUsage(entry({ startedAt: "2026-11-30T23:59:59.999Z", agent: "claude" }), env);
+    expect(readdirSync(usageDir(env)).sort()).toEqual(["2026-11.jsonl", "2026-12.jsonl"]);
+    expect(statSync(join(usageDir(env), "2026-12.jsonl")).mode & 0o777).toBe(0o600);
+    const { entries, skippedLines } = readUsage(DEC, LATER, env);
+    expect(skippedLines).toBe(0);
+    expect(entries).toEqual([entry()]);
+    // The window is start-inclusive, end-exclusive, to the millisecond.
+    expect(readUsage(new Date("2026-11-30T23:59:59.999Z"), LATER, env).entries).toHaveLength(2);
+    expect(readUsage(DEC, new Date("2026-12-03T10:00:00.000Z"), env).entries).toHaveLength(0);
+  });
+
+  it("skips torn and damaged lines, and drops a number that cannot be a count, never the line", () => {
+    appendUsage(entry(), env);
+    const file = join(usageDir(env), "2026-12.jsonl");
+    appendFileSync(file, '{"v":1,"startedAt":"2026-12-03T11:00:00.000Z","agent":"cod');
+    appendFileSync(file, "\nnot json\n");
+    appendFileSync(file, `${JSON.stringify({ ...entry(), v: 2 })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ ...entry(), usage: { input: -5, output: "7", cached: 3, costUsd: 0.5 }, durationMs: -1 })}\n`,
+    );
+    const { entries, skippedLines } = readUsage(DEC, LATER, env);
+    expect(skippedLines).toBe(3);
+    expect(entries).toHaveLength(2);
+    expect(entries[1]?.usage).toEqual({ cached: 3, costUsd: 0.5 });
+    expect(entries[1]?.durationMs).toBe(0);
+  });
+
+  it("writes only believable numbers (the parsers' cleaning), and cuts long strings", () => {
+    appendUsage(
+      entry({
+        model: "m".repeat(5000),
+        usage: { input: Number.NaN, output: 1e300, cached: 2.6, costUsd: 1 },
+      }),
+      env,
+    );
+    const line = readFileSync(join(usageDir(env), "2026-12.jsonl"), "utf8");
+    expect(line.length).toBeLessThan(1000);
+    expect(readUsage(DEC, LATER, env).entries[0]?.usage).toEqual({ cached: 3, costUsd: 1 });
+  });
+
+  it(`keeps ${KEPT_MONTHS} months: older files go when a new month's file starts`, () => {
+    mkdirSync(usageDir(env), { recursive: true });
+    for (const month of ["2025-10", "2025-11", "2025-12", "2026-11"])
+      writeFileSync(join(usageDir(env), `${month}.jsonl`), "");
+    appendUsage(entry(), env);
+    expect(readdirSync(usageDir(env)).sort()).toEqual(["2025-12.jsonl", "2026-11.jsonl", "2026-12.jsonl"]);
+  });
+
+  it("says why it cannot write, as an IO error naming the file", () => {
+    writeFileSync(join(root, "scv"), "a file where SCV_HOME's folder should be");
+    expect(() => appendUsage(entry(), env)).toThrow(/cannot|not a directory|ENOTDIR/i);
+  });
+
+  it("loses no line when processes append at once", async () => {
+    const processes = 8;
+    const each = 50;
+    const script = `
+      import { appendUsage } from ${JSON.stringify(join(import.meta.dirname, "../../src/home/usage-log.ts"))};
+      const [writer, count] = process.argv.slice(1).map(Number);
+      for (let i = 0; i < count; i += 1)
+        appendUsage({ v: 1, startedAt: "2026-12-03T10:00:00.000Z", durationMs: i, agent: "w" + writer,
+          account: "default", conversation: null, status: "completed", exitCode: 0,
+          model: "x".repeat(150), usage: { input: 1, output: 2 } }, { SCV_HOME: process.env.SCV_HOME });
+    `;
+    const run = promisify(execFile);
+    await Promise.all(
+      Array.from({ length: processes }, (_, writer) =>
+        run(
+          process.execPath,
+          ["--import", "tsx", "--input-type=module", "-e", script, String(writer), String(each)],
+          {
+            env: { ...process.env, SCV_HOME: env.SCV_HOME },
+            cwd: join(import.meta.dirname, "../.."),
+          },
+        ),
+      ),
+    );
+    const { entries, skippedLines } = readUsage(DEC, LATER, env);
+    expect(skippedLines).toBe(0);
+    expect(entries).toHaveLength(processes * each);
+    const seen = new Set(entries.map((e) => `${e.agent}/${e.durationMs}`));
+    expect(seen.size).toBe(processes * each);
+  }, 60_000);
+});

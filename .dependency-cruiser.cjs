@@ -5,11 +5,13 @@
 
 /** Each layer, and the folders it must never import from. */
 const BELOW = {
-  os: ["home", "parsers", "transport", "turn", "jobs", "commands", "cli", "mcp"],
-  parsers: ["os", "home", "transport", "turn", "jobs", "commands", "cli", "mcp"],
-  home: ["transport", "turn", "jobs", "commands", "cli", "mcp"],
-  transport: ["turn", "jobs", "commands", "cli", "mcp"],
+  os: ["hosts", "home", "parsers", "transport", "turn", "jobs", "commands", "cli", "mcp"],
+  parsers: ["hosts", "os", "home", "transport", "turn", "jobs", "commands", "cli", "mcp"],
+  home: ["hosts", "transport", "turn", "jobs", "commands", "cli", "mcp"],
+  transport: ["hosts", "turn", "jobs", "commands", "cli", "mcp"],
   turn: ["jobs", "commands", "cli", "mcp"],
+  // Session hosts (src/hosts/) keep an ACP turn's server between turns: a turn reaches them.
+  hosts: ["jobs", "commands", "cli", "mcp"],
   jobs: ["commands", "cli", "mcp"],
 };
 

@@ -18,6 +18,18 @@ const duration = lazy(() =>
     }),
   ),
 );
+/** A duration, or 0 for none (`session_idle = "0"` keeps no session warm). */
+const durationOrNone = lazy(() =>
+  z.string().check(
+    z.refine(
+      (text: string) => {
+        const ms = parseDuration(text);
+        return ms === 0 || isWaitable(ms);
+      },
+      { error: "a duration up to 24d, such as 90s, 10m or 1h, or 0 for none" },
+    ),
+  ),
+);
 const policy = lazy(() => z.enum(["auto", "default"]));
 const envName = lazy(() =>
   z
@@ -68,6 +80,8 @@ const agentConfig = lazy(() =>
     transport: z.optional(z.enum(["process", "acp"])),
     timeout: z.optional(duration()),
     idle_timeout: z.optional(duration()),
+    /** How long an ACP server stays up for the conversation's next turn; 0 for not at all. */
+    session_idle: z.optional(durationOrNone()),
     /** A bound on the CLI's own retries, where its row's `retries` is one variable scv can set. */
     max_retries: z.optional(wholeNumber(0, MAX_RETRIES)),
     /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
@@ -94,6 +108,7 @@ const configSchema = lazy(() =>
         policy: z.optional(policy()),
         timeout: z.optional(duration()),
         idle_timeout: z.optional(duration()),
+        session_idle: z.optional(durationOrNone()),
       }),
     ),
     agents: z.optional(z.partialRecord(z.enum(AGENT_NAMES as [string, ...string[]]), agentConfig())),

@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { asFileError, EXIT, ScvError } from "../errors.js";
 import { pidExists, sweepDeadTemporaries } from "../home/atomic.js";
+import { hostHandles } from "../home/host-files.js";
 import { removeIfPresent } from "../home/remove.js";
 import { spareLogServer, turnLeftovers, turnsDir } from "../home/turn-files.js";
 import { type CliIo, processIo } from "./io.js";
@@ -27,9 +28,12 @@ async function reapLeftovers(io: CliIo): Promise<void> {
   const { handles, temporaries, spareLogs } = turnLeftovers(io.env);
   if (temporaries.length > 0) sweepDeadTemporaries(turnsDir(io.env), temporaries);
   if (spareLogs.length > 0) sweepDeadSpares(turnsDir(io.env), spareLogs);
-  if (handles.length === 0) return;
-  const { reapOrphans } = await import("../turn/reap.js");
-  await reapOrphans(io.env);
+  if (handles.length > 0) {
+    const { reapOrphans } = await import("../turn/reap.js");
+    await reapOrphans(io.env);
+  }
+  // Session hosts that died leave their ACP server (and records) behind.
+  if (hostHandles(io.env).length > 0) (await import("../hosts/end.js")).reapHosts(io.env);
 }
 
 /** The logs of spare runners whose `scv mcp` is gone (its spare went with it). */

@@ -222,6 +222,11 @@ export function buildProgram(io: CliIo): Command {
     .command("background-turn", { hidden: true })
     .action(lazy(io, async () => (await import("../commands/background.js")).backgroundTurnCommand));
 
+  // The detached scv that keeps a conversation's ACP server warm: reads its launch as JSON on stdin.
+  program
+    .command("session-host", { hidden: true })
+    .action(lazy(io, async () => (await import("../commands/session-host.js")).sessionHostCommand));
+
   defaultToList(
     agents,
     "agents",

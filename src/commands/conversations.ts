@@ -20,6 +20,8 @@ import {
   removeConversation,
 } from "../home/conversations.js";
 import { findTranscripts, removeTranscripts } from "../home/gc/transcripts.js";
+import { readHostRecord } from "../home/host-records.js";
+import { endHost } from "../hosts/end.js";
 import { busyError, isBusy } from "../turn/busy.js";
 import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
 import { formatBytes } from "./gc.js";
@@ -111,6 +113,9 @@ export async function conversationsRmCommand(
     throw isBusy(error) ? busyError(handle, io.env) : error;
   });
   try {
+    // Its warm server, if any, has nothing left to continue.
+    const host = readHostRecord(handle, io.env);
+    if (host !== undefined) await endHost(host, io.env);
     if (flags.transcript) {
       const code = removeSessionTranscripts(io, readForTranscript(handle, io));
       if (code !== EXIT.ok) return code;

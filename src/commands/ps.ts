@@ -1,33 +1,56 @@
-// `scv ps`: the turns running now, foreground and background, with the tool each is running.
+// `scv ps`: the turns running now, foreground and background, with the tool each is running, and the
+// session hosts keeping a conversation's ACP server warm (src/hosts/), with how long each is idle.
 
 import type { CliIo } from "../cli/io.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
+import { liveHosts } from "../hosts/end.js";
 import { runningTurns } from "../jobs/list.js";
 import { renderTable } from "./table.js";
 
 export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Promise<number> {
   const turns = runningTurns(io.env);
+  const now = Date.now();
+  const hosts = liveHosts(io.env).map((host) => ({
+    kind: "host" as const,
+    handle: host.handle,
+    agent: host.agent,
+    pid: host.server?.pid ?? null,
+    scvPid: host.scv.pid,
+    startedAt: host.startedAt,
+    inUse: host.inUse,
+    idleMs: host.inUse ? 0 : Math.max(0, now - Date.parse(host.usedAt)),
+    endsInMs: host.inUse ? null : Math.max(0, Date.parse(host.usedAt) + host.idleMs - now),
+  }));
   if (options.json) {
-    io.stdout.write(`${jsonLine(turns)}\n`);
+    io.stdout.write(`${jsonLine([...turns, ...hosts])}\n`);
     return EXIT.ok;
   }
-  if (turns.length === 0) {
+  if (turns.length === 0 && hosts.length === 0) {
     io.stderr.write("no running turns\n");
     return EXIT.ok;
   }
   io.stdout.write(
     renderTable(
-      // A job begins with its conversation's handle.
+      // A job begins with its conversation's handle; a host is named by the conversation's.
       ["JOB", "AGENT", "PID", "ELAPSED", "TOOL"],
-      turns.map((turn) => [
-        turn.job,
-        turn.agent,
-        turn.pid === null ? "-" : String(turn.pid),
-        formatDuration(turn.elapsedMs),
-        turn.tool ?? "",
-      ]),
+      [
+        ...turns.map((turn) => [
+          turn.job,
+          turn.agent,
+          turn.pid === null ? "-" : String(turn.pid),
+          formatDuration(turn.elapsedMs),
+          turn.tool ?? "",
+        ]),
+        ...hosts.map((host) => [
+          host.handle,
+          host.agent,
+          host.pid === null ? "-" : String(host.pid),
+          formatDuration(now - Date.parse(host.startedAt)),
+          host.inUse ? "session host, in use" : `session host, idle ${formatDuration(host.idleMs)}`,
+        ]),
+      ],
     ),
   );
   return EXIT.ok;

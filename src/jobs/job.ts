@@ -52,7 +52,11 @@ export function parseJob(text: string): Job {
 }
 
 /** The pipe the launcher waits on; nothing when scv was not started by a launcher. */
-export function readyPipe(fdText: string | undefined): { started: () => void; close: () => void } {
+export function readyPipe(fdText: string | undefined): {
+  started: () => void;
+  said: (word: string) => void;
+  close: () => void;
+} {
   let fd: number | undefined = fdText === String(READY_FD) ? READY_FD : undefined;
   try {
     // Node's "pipe" is a socket pair.
@@ -70,16 +74,14 @@ export function readyPipe(fdText: string | undefined): { started: () => void; cl
     }
     fd = undefined;
   };
-  return {
-    started: () => {
-      if (fd === undefined) return;
-      try {
-        writeSync(fd, "started\n");
-      } catch {
-        // As above.
-      }
-      close();
-    },
-    close,
+  const said = (word: string) => {
+    if (fd === undefined) return;
+    try {
+      writeSync(fd, `${word}\n`);
+    } catch {
+      // As above.
+    }
+    close();
   };
+  return { started: () => said("started"), said, close };
 }

@@ -129,8 +129,14 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     prompt: request.prompt,
     recordConversation: request.record ?? true,
     keepUsage: request.record ?? true,
+    ...(transport === "acp" && (request.record ?? true)
+      ? { sessionIdleMs: configDuration(settings.session_idle) ?? DEFAULT_SESSION_IDLE_MS }
+      : {}),
   };
 }
+
+/** How long a conversation's ACP server waits for its next turn, unless the config says. */
+export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
 
 /** What a turn uses where the command line names nothing. */
 export interface TurnDefaults {

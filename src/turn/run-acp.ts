@@ -1,12 +1,16 @@
-// A cold ACP turn: the agent's ACP server started in the prepared turn (setup.ts: its private home,
+// An ACP turn: the agent's ACP server, set up by the prepared turn (setup.ts: its private home,
 // stripped environment, own process group, registered and reaped like any turn), initialized, a
 // session made (`session/new` in the turn's cwd) or loaded (`session/load`, for a continued
 // conversation, where the agent offers it), set up for the policy, model and effort
 // (session-setup.ts), then one `session/prompt`. Its updates become the same normalized events a
-// per-turn process gives; Ctrl-C, the time limit and `scv kill` send `session/cancel`. The server is
-// closed when the turn ends. Loaded only for an ACP turn.
+// per-turn process gives; Ctrl-C, the time limit and `scv kill` send `session/cancel`. A recorded
+// conversation's server runs in its session host (src/hosts/), which keeps it for the next turn:
+// such a turn finds the session there and skips start-up and `session/load` (a warm turn); any
+// other turn's server is closed when the turn ends. Loaded only for an ACP turn.
 
+import { isWaitable } from "../duration.js";
 import { ScvError } from "../errors.js";
+import { reachHost } from "../hosts/start.js";
 import { createAcpTurnParser } from "../parsers/acp.js";
 import type { ParsedTurn, ProcessEnd } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
@@ -41,9 +45,27 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
   const initializeLimit = Math.min(plan.timeoutMs ?? INITIALIZE_LIMIT_MS, INITIALIZE_LIMIT_MS);
   // Modes the sessions report outside a prompt (after session/set_mode), latest last.
   const reports: { sessionId: string; mode: string }[] = [];
+  // A recorded conversation's server runs in its session host, kept for the next turn; a turn that
+  // cannot have one runs the server itself.
+  const host = isWaitable(plan.sessionIdleMs)
+    ? await reachHost({
+        handle: plan.handle,
+        agent: entry.name,
+        file: plan.executable,
+        args: plan.args,
+        cwd: plan.cwd,
+        env: turn.env,
+        policy: plan.policy,
+        userTmp: plan.extraEnv.TMPDIR !== undefined,
+        idleMs: plan.sessionIdleMs,
+        ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
+        scvEnv: context.env,
+      })
+    : undefined;
   let agent: AcpAgent;
   try {
     agent = await AcpAgent.start({
+      ...(host === undefined ? {} : { open: host.open }),
       file: plan.executable,
       args: plan.args,
       cwd: plan.cwd,
@@ -67,10 +89,13 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
     let session: SessionAnswer;
     let mode: string | undefined;
     try {
+      const held = host?.hello.session;
       session =
-        plan.session?.kind === "continue"
-          ? await loadSession(agent, plan, plan.session.id)
-          : await agent.newSession(plan.cwd);
+        plan.session?.kind !== "continue"
+          ? await agent.newSession(plan.cwd)
+          : held?.id === plan.session.id
+            ? { sessionId: held.id, raw: held.answer }
+            : await loadSession(agent, plan, plan.session.id);
       mode = await setUpSession({
         agent,
         session,

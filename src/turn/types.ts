@@ -110,4 +110,7 @@ export interface TurnPlan {
   readonly recordConversation: boolean;
   /** Whether the turn goes into the usage log (every turn but a probe asked to leave nothing). */
   readonly keepUsage: boolean;
+  /** An ACP turn of a recorded conversation: how long its server stays up for the next turn (a
+   * session host, src/hosts/); 0 when it does not. */
+  readonly sessionIdleMs?: number;
 }

@@ -2,7 +2,8 @@
 // acp-agent.mjs) standing in for `gemini --acp`: the launch, the stripped environment, session/new
 // in the project, a cold continued turn through session/load, the policy's mode, model checks,
 // permission requests without a terminal, the exit codes (4 auth, 124 timeout, 130 Ctrl-C), and
-// `--events` in the same schema as a process turn.
+// `--events` in the same schema as a process turn. Cold turns only (session_idle = "0"); warm ones
+// are acp-warm.test.ts.
 
 import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -41,6 +42,9 @@ import(${JSON.stringify(ACP_AGENT)});
 `,
   );
   chmodSync(join(world.bin, "gemini"), 0o755);
+  // These turns are cold: no session host keeps a server for the next one (acp-warm.test.ts).
+  writeFileSync(join(world.root, "config.toml"), '[defaults]\nsession_idle = "0"\n');
+  world.env.SCV_CONFIG = join(world.root, "config.toml");
 });
 afterEach(() => {
   killAll(calls().map((call) => call.pid));
@@ -153,7 +157,10 @@ describe("an ACP turn", () => {
   });
 
   it('the config\'s transport = "acp" chooses it', async () => {
-    writeFileSync(join(world.root, "config.toml"), '[agents.gemini]\ntransport = "acp"\n');
+    writeFileSync(
+      join(world.root, "config.toml"),
+      '[defaults]\nsession_idle = "0"\n[agents.gemini]\ntransport = "acp"\n',
+    );
     const env = { SCV_CONFIG: join(world.root, "config.toml") };
     const run = await scv(world, ["delegate", "gemini", "hi"], { env });
     expect(run.exitCode, run.stderr).toBe(0);

@@ -2,18 +2,20 @@
 // their ACP servers (`transport = "acp"` in scv's config) against a loopback mock model server, signed
 // in as the contract suite signs them in: a first turn (the mock's reply, the agent's session id), a
 // cold continued turn in a new server process through `session/load` (the first turn's messages in
-// the mock's next request), and a 401 (exit 4). Nothing of a turn may be left running, and no
-// credential exported in scv's own environment may reach the CLI.
+// the mock's next request), a warm continued turn (session_idle: the same server, kept by its session
+// host, gets the prompt; the mock's request carries the first turn), an idle host's exit, and a 401
+// (exit 4). Nothing of a turn may be left running (of a warm one, once `scv kill <handle>` or
+// session_idle ended its host), and no credential exported in scv's own environment may reach the CLI.
 //
 // Known: Gemini CLI 0.61.0 answers `session/load` of a session made within the same UTC minute with
 // "No previous sessions found for this project" (seen here on 2026-12-04); a minute later it loads.
 // The continued turn waits for the next minute for it; docs/agents.md says so.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnResult } from "../../src/result.js";
 import { MOCK_SHAPE } from "./clis.js";
-import { describeRun, type Lab } from "./harness.js";
+import { describeRun, type Lab, settle } from "./harness.js";
 import {
   agentToml,
   BIN,
@@ -64,6 +66,7 @@ describe.skipIf(BIN === undefined).each(profiles)(
     let first: TurnResult | undefined;
     let firstAt = 0;
     let firstReply = "";
+    let useIdle: (idle: string) => void = () => {};
     const FIRST = `acp first turn for ${cli}: say hi`;
     const SECOND = `acp second turn for ${cli}: say it again`;
 
@@ -88,9 +91,16 @@ describe.skipIf(BIN === undefined).each(profiles)(
       // run the model the recipe configured in their home.
       const model: Record<string, string> =
         row(cli).acp?.modelArgs === undefined ? {} : { model: endpoint.config.model };
-      lab.writeConfig(
-        agentToml(cli, { transport: "acp", ...model }, { ...endpoint.agentEnv, ...adapterEnv }),
-      );
+      // Cold turns unless a test keeps the server warm (useIdle).
+      useIdle = (idle) =>
+        lab.writeConfig(
+          agentToml(
+            cli,
+            { transport: "acp", ...model, session_idle: idle },
+            { ...endpoint.agentEnv, ...adapterEnv },
+          ),
+        );
+      useIdle("0");
       if (profile.signIn === "api-key") {
         const login = await lab.scv(["agents", "login", cli, "--with-api-key"], { input: `${key}\n` });
         expect(login.code, describeRun(login)).toBe(0);
@@ -157,10 +167,86 @@ describe.skipIf(BIN === undefined).each(profiles)(
       expect(result.reply).not.toContain(firstReply);
     }, 150_000);
 
+    /** A turn whose server stays in its session host: nothing of it is checked for leftovers. */
+    async function warmTurn(args: readonly string[]) {
+      return lab.scv(["delegate", ...args, "--json", "--timeout", profile.turnTimeout], {
+        limitMs: (Number.parseInt(profile.turnTimeout, 10) + 30) * 1000,
+      });
+    }
+
+    /** The conversation's session host as its record names it. */
+    function hostOf(handle: string): { scv: { pid: number }; server: { pid: number }; session?: string } {
+      const path = join(lab.scvHome, "hosts", `${handle}.json`);
+      return JSON.parse(readFileSync(path, "utf8"));
+    }
+
+    /** Ends the conversation's session host (scv kill <handle>); nothing of it may be left. */
+    async function endWarm(handle: string) {
+      const killed = await lab.scv(["kill", handle]);
+      expect(killed.code, describeRun(killed)).toBe(0);
+      await expectNothingLeft(lab, cli, `scv kill ${handle} (its session host)`);
+    }
+
+    it("a warm continued turn prompts the same server: the mock sees the first turn, no new process", async () => {
+      useIdle("5m");
+      try {
+        const one = `acp warm first turn for ${cli}: say hi`;
+        const two = `acp warm second turn for ${cli}: say it again`;
+        const run = await warmTurn([cli, one]);
+        expect(run.code, `${who}\n${describeRun(run)}`).toBe(0);
+        const result = turnResult(run);
+        const handle = result.conversation ?? "";
+        const host = hostOf(handle);
+        expect(host.session, `${who}: the host holds another session`).toBe(result.session);
+        const running = lab.leftovers().map((left) => left.pid);
+        expect(running, `${who}: the server is not running after its turn`).toContain(host.server.pid);
+        const oneReply = requestsWith(mock, one).at(-1)?.reply ?? "";
+
+        const next = await warmTurn(["-c", handle, two]);
+        expect(next.code, `${who}\n${describeRun(next)}`).toBe(0);
+        const continued = turnResult(next);
+        expect(continued.session).toBe(result.session);
+        const carried = requestsWith(mock, two).find((request) => request.reply === continued.reply);
+        expect(carried, `${who}: scv's reply answers none of the requests with the new prompt`).toBeDefined();
+        expect(carried?.rawBody, `${who}: the warm turn's request lacks the first prompt`).toContain(one);
+        expect(carried?.rawBody, `${who}: the warm turn's request lacks the first reply`).toContain(oneReply);
+        // No new CLI process: the same server, and nothing running that was not running before.
+        expect(hostOf(handle).server.pid).toBe(host.server.pid);
+        const now = lab.leftovers().filter((left) => !running.includes(left.pid));
+        expect(
+          now.map((left) => `${left.pid} ${left.command}`),
+          `${who}: a new process runs`,
+        ).toEqual([]);
+        await endWarm(handle);
+      } finally {
+        useIdle("0");
+      }
+    }, 150_000);
+
+    it("an idle session host closes its server and exits after session_idle", async () => {
+      useIdle("3s");
+      try {
+        const run = await warmTurn([cli, `acp idle turn for ${cli}`]);
+        expect(run.code, `${who}\n${describeRun(run)}`).toBe(0);
+        const handle = turnResult(run).conversation ?? "";
+        const record = join(lab.scvHome, "hosts", `${handle}.json`);
+        expect(existsSync(record), `${who}: no session host after the turn`).toBe(true);
+        // 3 s idle, then the server's grace to exit after its stdin closes.
+        const left = await settle(lab, 20_000);
+        expect(
+          left.map((process) => `${process.pid} ${process.command}`),
+          `${who}: still running`,
+        ).toEqual([]);
+        expect(existsSync(record)).toBe(false);
+      } finally {
+        useIdle("0");
+      }
+    }, 120_000);
+
     it.runIf(process.env.SCV_ACP_TIMING !== undefined && row(cli).cliTurns)(
-      "timing: cold ACP turns against per-turn process turns, alternating (SCV_ACP_TIMING=1)",
+      "timing: cold ACP turns and warm continued ones against per-turn process turns (SCV_ACP_TIMING=1)",
       async () => {
-        const times: Record<"process" | "acp", number[]> = { process: [], acp: [] };
+        const times: Record<"process" | "acp" | "warm", number[]> = { process: [], acp: [], warm: [] };
         for (let round = 0; round < 3; round += 1)
           for (const transport of ["process", "acp"] as const) {
             const run = await turn([
@@ -174,9 +260,27 @@ describe.skipIf(BIN === undefined).each(profiles)(
             expect(run.code, describeRun(run)).toBe(0);
             times[transport].push(run.durationMs);
           }
+        // Each round: a first turn that starts its conversation's session host (the cold turn's work
+        // plus the host's start), then a continued turn on it, then the host ended.
+        const hosted: number[] = [];
+        useIdle("5m");
+        try {
+          for (let round = 0; round < 3; round += 1) {
+            const start = await warmTurn([cli, "--policy", "auto", `timing ${round} warm start`]);
+            expect(start.code, describeRun(start)).toBe(0);
+            hosted.push(start.durationMs);
+            const handle = turnResult(start).conversation ?? "";
+            const run = await warmTurn(["-c", handle, "--policy", "auto", `timing ${round} warm`]);
+            expect(run.code, describeRun(run)).toBe(0);
+            times.warm.push(run.durationMs);
+            await endWarm(handle);
+          }
+        } finally {
+          useIdle("0");
+        }
         const median = (values: number[]) => [...values].sort((a, b) => a - b)[1] ?? 0;
         console.log(
-          `${who}: process ${times.process.join(", ")} ms (median ${median(times.process)}); ACP ${times.acp.join(", ")} ms (median ${median(times.acp)})`,
+          `${who}: process ${times.process.join(", ")} ms (median ${median(times.process)}); ACP ${times.acp.join(", ")} ms (median ${median(times.acp)}); first ACP turn starting its host ${hosted.join(", ")} ms (median ${median(hosted)}); warm ACP continued ${times.warm.join(", ")} ms (median ${median(times.warm)}, ${(median(times.warm) / median(times.process)).toFixed(2)}× process)`,
         );
       },
       300_000,

@@ -36,6 +36,9 @@ export interface AcpLaunch {
   readonly onSpawn?: (pid: number | undefined) => void;
   /** Aborting it before `start` returns ends the agent (a prompt takes its own signal). */
   readonly signal?: AbortSignal;
+  /** The agent as a process already running elsewhere (a session host's connection: hosts/connect.ts),
+   * instead of one started from `file` and `args`. */
+  readonly open?: (onStdout: (chunk: Buffer) => void) => AgentProcess;
 }
 
 export interface AgentInfo {
@@ -138,17 +141,20 @@ export class AcpAgent {
         outputOpen = false;
       },
     });
-    const process = startProcess({
-      file: launch.file,
-      args: launch.args,
-      cwd: launch.cwd,
-      env: launch.env,
-      openStdin: true,
-      graceMs: launch.graceMs ?? DEFAULT_GRACE_MS,
-      onStdout: (chunk) => {
-        if (outputOpen) output.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
-      },
-    });
+    const onStdout = (chunk: Buffer) => {
+      if (outputOpen) output.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+    };
+    const process =
+      launch.open?.(onStdout) ??
+      startProcess({
+        file: launch.file,
+        args: launch.args,
+        cwd: launch.cwd,
+        env: launch.env,
+        openStdin: true,
+        graceMs: launch.graceMs ?? DEFAULT_GRACE_MS,
+        onStdout,
+      });
     void process.done.then(() => {
       if (outputOpen) output.close();
       outputOpen = false;

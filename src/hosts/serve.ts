@@ -1,0 +1,229 @@
+// A session host: the detached scv (`scv session-host`, started by hosts/start.ts) that keeps one
+// conversation's ACP server running between its turns. It starts the server as a turn would (the
+// turn's environment, with the host's own tag and TMPDIR, in its own process group, ended with the
+// host), listens on $SCV_HOME/hosts/<handle>.sock, and passes each connected turn's JSON-RPC to the
+// server and back (hosts/relay.ts), one turn at a time. It ends, and the server with it, when:
+// the server exits; a turn leaves without a session made (nothing to keep warm); a turn left a
+// prompt that does not answer its cancel in time; no turn came for `idleMs`; it gets SIGTERM
+// (`scv kill <handle>`); or its socket is gone ($SCV_HOME removed, or another host took the name).
+
+import { lstatSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { hostname } from "node:os";
+import { StringDecoder } from "node:string_decoder";
+import { isWaitable } from "../duration.js";
+import { hostSocket, removeHostFiles } from "../home/host-files.js";
+import { ensureHostsDir, type HostRecord, readHostRecord, writeHostRecord } from "../home/host-records.js";
+import type { Env } from "../home/paths.js";
+import { removeIfPresent } from "../home/remove.js";
+import { handlingSignals } from "../os/groups.js";
+import { bootId } from "../os/proc.js";
+import { identify, systemProcessTable } from "../os/processes.js";
+import { killTagged, TAG_VARIABLE } from "../os/tagged.js";
+import { isoTimestamp } from "../timestamp.js";
+import { type AgentProcess, startProcess } from "../transport/process.js";
+import { removeTurnTemp } from "../turn/temp.js";
+import { HOST_LINE_KEY, type HostLine } from "./connect.js";
+import { HostRelay, type RelayLink } from "./relay.js";
+import type { HostSpec } from "./spec.js";
+
+/** How long a prompt whose turn left may take to answer its cancel before the server is ended. */
+const LEFT_PROMPT_GRACE_MS = 5_000;
+/** How often the host checks its socket is still there. */
+const SOCKET_CHECK_MS = 1_000;
+const DEFAULT_GRACE_MS = 3_000;
+/** How long a new connection waits for the one before it to close. */
+const BUSY_WAIT_MS = 1_000;
+
+/** Runs the host until it ends; `ready` is called once it listens. */
+export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Promise<void> {
+  ensureHostsDir(env);
+  const path = hostSocket(spec.handle, env);
+  const stale = lstatSync(path, { throwIfNoEntry: false });
+  // Only a socket is replaced (its host was ended by the turn that started this one).
+  if (stale?.isSocket()) removeIfPresent(path);
+  else if (stale !== undefined) throw new Error(`${path} is not a socket`);
+
+  const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
+  const serverEnv: Record<string, string> = { ...spec.env, [TAG_VARIABLE]: spec.tag };
+  if (spec.tmp !== undefined) serverEnv.TMPDIR = spec.tmp;
+  const output = lineReader((line) => relay.fromServer(line));
+  const server: AgentProcess = startProcess({
+    file: spec.file,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: serverEnv,
+    openStdin: true,
+    graceMs,
+    onStdout: output,
+  });
+  const relay = new HostRelay(
+    (line) => server.input?.write(`${line}\n`),
+    () => save(),
+  );
+
+  const me = identify(process.pid);
+  const serverIdentity = server.pid === undefined ? undefined : identify(server.pid);
+  const now = isoTimestamp();
+  let record: HostRecord | undefined =
+    me === undefined
+      ? undefined
+      : {
+          version: 1,
+          handle: spec.handle,
+          agent: spec.agent,
+          host: hostname(),
+          ...(bootId() === undefined ? {} : { boot: bootId() }),
+          scv: me,
+          ...(serverIdentity === undefined ? {} : { server: serverIdentity }),
+          tag: spec.tag,
+          ...(spec.tmp === undefined ? {} : { tmp: spec.tmp }),
+          launch: spec.launch,
+          startedAt: now,
+          usedAt: now,
+          idleMs: spec.idleMs,
+          inUse: false,
+        };
+  function save(changes: Partial<HostRecord> = {}): void {
+    if (record === undefined || ending) return;
+    const session = relay.session?.id;
+    record = { ...record, ...changes, ...(session === undefined ? {} : { session }) };
+    try {
+      writeHostRecord(record, env);
+    } catch {
+      // Only scv ps and the next turn read it; a turn that finds none starts its own server.
+    }
+  }
+
+  let ending = false;
+  let link: (RelayLink & { socket: Socket }) | undefined;
+  let idle: NodeJS.Timeout | undefined;
+  let leftPrompt: NodeJS.Timeout | undefined;
+  let watch: NodeJS.Timeout | undefined;
+  let ended!: () => void;
+  const finished = new Promise<void>((resolve) => {
+    ended = resolve;
+  });
+
+  const listener: Server = createServer((socket) => accept(socket));
+  const end = async (exitLine?: HostLine) => {
+    if (ending) return;
+    ending = true;
+    clearTimeout(idle);
+    clearTimeout(leftPrompt);
+    clearInterval(watch);
+    listener.close();
+    // Only this host's files: a later host may have taken the name after this one's socket went.
+    const current = readHostRecord(spec.handle, env);
+    if (current === undefined || current.scv.pid === process.pid) removeHostFiles(spec.handle, env);
+    server.input?.end();
+    const kill = setTimeout(() => server.terminate("cancelled"), graceMs);
+    const exit = await server.done;
+    clearTimeout(kill);
+    if (link !== undefined) {
+      link.socket.end(`${JSON.stringify({ [HOST_LINE_KEY]: exitLine ?? { exit } })}\n`);
+    }
+    killTagged(spec.tag, systemProcessTable);
+    if (spec.tmp !== undefined) removeTurnTemp(spec.tmp);
+    ended();
+  };
+
+  const restartIdle = () => {
+    clearTimeout(idle);
+    if (isWaitable(spec.idleMs)) idle = setTimeout(() => void end(), spec.idleMs);
+  };
+
+  function accept(socket: Socket, waited = 0): void {
+    // A turn that gave up waiting.
+    if (socket.destroyed) return;
+    // The turn before may have left a moment ago, its close not yet seen here.
+    if (!ending && link !== undefined && waited < BUSY_WAIT_MS) {
+      setTimeout(() => accept(socket, waited + 25), 25);
+      return;
+    }
+    if (ending || link !== undefined) {
+      socket.end(`${JSON.stringify({ [HOST_LINE_KEY]: { busy: true } })}\n`);
+      return;
+    }
+    clearTimeout(idle);
+    clearTimeout(leftPrompt);
+    const own = { socket, send: (line: string) => socket.write(`${line}\n`) };
+    link = own;
+    relay.attach(own);
+    save({ inUse: true });
+    socket.on(
+      "data",
+      lineReader((line) => relay.fromClient(own, line)),
+    );
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => {
+      if (link !== own) return;
+      link = undefined;
+      relay.detach(own);
+      if (ending) return;
+      save({ inUse: false, usedAt: isoTimestamp() });
+      // Nothing to keep warm: the turn failed before the server made a session.
+      if (!relay.ready || relay.session === undefined) {
+        void end();
+        return;
+      }
+      if (relay.prompting > 0)
+        leftPrompt = setTimeout(() => {
+          if (relay.prompting > 0) void end();
+        }, LEFT_PROMPT_GRACE_MS);
+      restartIdle();
+    });
+    const hello: HostLine = {
+      version: 1,
+      ...(server.pid === undefined ? {} : { server: server.pid }),
+      ...(relay.session === undefined ? {} : { session: relay.session }),
+    };
+    socket.write(`${JSON.stringify({ [HOST_LINE_KEY]: hello })}\n`);
+  }
+
+  void server.done.then((exit) => end({ exit }));
+  const stopHandling = handlingSignals(["SIGINT", "SIGTERM", "SIGHUP"]);
+  const onSignal = () => void end();
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, onSignal);
+
+  await new Promise<void>((resolve, reject) => {
+    listener.once("error", reject);
+    listener.listen(path, () => {
+      listener.off("error", reject);
+      resolve();
+    });
+  }).catch(async (error: unknown) => {
+    await end();
+    throw error;
+  });
+  const socketInode = lstatSync(path, { throwIfNoEntry: false })?.ino;
+  watch = setInterval(() => {
+    if (lstatSync(path, { throwIfNoEntry: false })?.ino !== socketInode) void end();
+  }, SOCKET_CHECK_MS);
+  watch.unref();
+  save();
+  restartIdle();
+  ready();
+  try {
+    await finished;
+  } finally {
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, onSignal);
+    stopHandling();
+  }
+}
+
+/** A reader of newline-delimited text, line by line, whatever the chunks. */
+function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
+  const decoder = new StringDecoder("utf8");
+  let rest = "";
+  return (chunk) => {
+    rest += decoder.write(chunk);
+    let index = rest.indexOf("\n");
+    while (index >= 0) {
+      const line = rest.slice(0, index);
+      rest = rest.slice(index + 1);
+      if (line.trim() !== "") onLine(line);
+      index = rest.indexOf("\n");
+    }
+  };
+}

@@ -1,0 +1,300 @@
+// Warm ACP sessions through the built scv, against the scripted fake ACP agent standing in for
+// `gemini --acp`: after a turn the conversation's server stays up in its session host, a continued
+// turn prompts it there (no new process, no session/load), scv ps lists the host, scv kill ends it,
+// an idle host exits, a dead or stuck host's conversation falls back to a cold start, a cancelled prompt
+// leaves the host up, a background turn and scv mcp's delegate tool use it too, `conversations rm`
+// ends it, and nothing is left running after any of it.
+
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { turnResultSchema } from "../../src/result.js";
+import { isAlive, killAll, survivors } from "../helpers/pids.js";
+import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
+
+const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
+
+let world: World;
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+  writeFileSync(
+    join(world.bin, "gemini"),
+    `#!${process.execPath}
+const { appendFileSync } = require("node:fs");
+appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ argv: process.argv.slice(2), pid: process.pid }) + "\\n");
+process.argv.splice(2, process.argv.length, process.env.FAKE_ACP_MODE || "scripted");
+import(${JSON.stringify(ACP_AGENT)});
+`,
+  );
+  chmodSync(join(world.bin, "gemini"), 0o755);
+});
+afterEach(() => {
+  killAll([...calls().map((call) => call.pid), ...hostPids]);
+  hostPids.length = 0;
+  world.dispose();
+});
+
+/** Every host pid a test saw, killed after it whatever happened. */
+const hostPids: number[] = [];
+
+interface AcpCall {
+  readonly argv: string[];
+  readonly pid: number;
+}
+
+function calls(): AcpCall[] {
+  try {
+    return readFileSync(join(world.calls, "acp-calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as AcpCall);
+  } catch {
+    return [];
+  }
+}
+
+function methods(): string[] {
+  try {
+    return readFileSync(join(world.calls, "acp-log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { method: string }).method);
+  } catch {
+    return [];
+  }
+}
+
+function json(stdout: string) {
+  return turnResultSchema().parse(JSON.parse(stdout));
+}
+
+interface HostFile {
+  readonly scv: { pid: number };
+  readonly server: { pid: number };
+  readonly session?: string;
+}
+
+function hostRecord(handle: string): HostFile | undefined {
+  const path = join(world.scvHome, "hosts", `${handle}.json`);
+  if (!existsSync(path)) return undefined;
+  const record = JSON.parse(readFileSync(path, "utf8")) as HostFile;
+  hostPids.push(record.scv.pid);
+  return record;
+}
+
+function useConfig(text: string): void {
+  writeFileSync(join(world.root, "config.toml"), text);
+  world.env.SCV_CONFIG = join(world.root, "config.toml");
+}
+
+async function firstTurn(prompt = "one"): Promise<{ handle: string; session: string; host: HostFile }> {
+  const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", prompt]);
+  expect(run.exitCode, run.stderr).toBe(0);
+  const result = json(run.stdout);
+  const handle = result.conversation ?? "";
+  const host = hostRecord(handle);
+  expect(host?.session).toBe(result.session);
+  return { handle, session: result.session ?? "", host: host as HostFile };
+}
+
+/** Ends the conversation's host as a user would, and checks nothing of it is left. */
+async function endHost(handle: string, host: HostFile): Promise<void> {
+  const killed = await scv(world, ["kill", handle]);
+  expect(killed.exitCode, killed.stderr).toBe(0);
+  expect(await survivors([...calls().map((call) => call.pid), host.scv.pid])).toEqual([]);
+}
+
+async function until(check: () => boolean, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+describe("a warm ACP session", () => {
+  it("a continued turn prompts the running server: no new process, no session/load, the history there", async () => {
+    const { handle, host } = await firstTurn();
+    // The server outlived its turn, in the host, with the host's own tag (no turn's sweep ends it).
+    expect(isAlive(host.server.pid)).toBe(true);
+    expect(calls()).toHaveLength(1);
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
+    expect(calls()).toHaveLength(1);
+    expect(methods()).toEqual(["initialize", "session/new", "session/prompt", "session/prompt"]);
+    const events = await scv(world, ["delegate", "-c", handle, "--events", "three"]);
+    expect(events.exitCode, events.stderr).toBe(0);
+    expect(events.stdout).toContain('"type":"text"');
+    expect(calls()).toHaveLength(1);
+    await endHost(handle, host);
+  });
+
+  it("a warm conversation continues on a server that cannot load a session (no loadSession)", async () => {
+    const env = { FAKE_ACP_NO_LOAD: "1" };
+    const first = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"], { env });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const handle = json(first.stdout).conversation ?? "";
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"], { env });
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
+    await endHost(handle, hostRecord(handle) as HostFile);
+  });
+
+  it("scv ps lists the host; scv kill <handle> ends it and its server", async () => {
+    const { handle, host } = await firstTurn();
+    const ps = await scv(world, ["ps"]);
+    expect(ps.stdout).toMatch(new RegExp(`${handle}\\s+gemini\\s+.*idle`));
+    const rows = JSON.parse((await scv(world, ["ps", "--json"])).stdout) as {
+      kind?: string;
+      handle: string;
+    }[];
+    expect(rows).toMatchObject([{ kind: "host", handle, agent: "gemini" }]);
+    const killed = await scv(world, ["kill", handle]);
+    expect(killed.exitCode, killed.stderr).toBe(0);
+    expect(killed.stderr).toBe(`ended the session host of ${handle}\n`);
+    expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
+    expect(existsSync(join(world.scvHome, "hosts", `${handle}.sock`))).toBe(false);
+    expect((await scv(world, ["ps"])).stderr).toBe("no running turns\n");
+  });
+
+  it("scv conversations rm ends the conversation's host", async () => {
+    const { handle, host } = await firstTurn();
+    const removed = await scv(world, ["conversations", "rm", handle]);
+    expect(removed.exitCode, removed.stderr).toBe(0);
+    expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
+    expect(hostRecord(handle)).toBeUndefined();
+  });
+
+  it("an idle host closes its server and exits after session_idle", async () => {
+    useConfig('[agents.gemini]\nsession_idle = "1s"\n');
+    const { handle, host } = await firstTurn();
+    expect(await survivors([host.server.pid, host.scv.pid], 8_000)).toEqual([]);
+    expect(hostRecord(handle)).toBeUndefined();
+    expect(existsSync(join(world.scvHome, "hosts", `${handle}.sock`))).toBe(false);
+  });
+
+  it("a host that died: the next turn starts the server again and loads the session (cold)", async () => {
+    const { handle, session, host } = await firstTurn();
+    process.kill(host.scv.pid, "SIGKILL");
+    // Its server, its stdin gone, ends too; the reaper would kill it otherwise.
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
+    expect(calls()).toHaveLength(2);
+    expect(methods()).toContain("session/load");
+    expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
+    // The new host holds the loaded session.
+    expect(hostRecord(handle)?.session).toBe(session);
+  });
+
+  it("a host that does not answer within 2 s is killed, and the turn falls back to a cold start", async () => {
+    const { handle, host } = await firstTurn();
+    process.kill(host.scv.pid, "SIGSTOP");
+    const started = Date.now();
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(calls()).toHaveLength(2);
+    expect(methods()).toContain("session/load");
+    expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
+    await endHost(handle, hostRecord(handle) as HostFile);
+  });
+
+  it("a turn that would start the server differently (another --policy) ends the host and starts afresh", async () => {
+    const { handle, host } = await firstTurn();
+    const second = await scv(world, ["delegate", "-c", handle, "--policy", "auto", "--json", "two"]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode yolo)");
+    expect(calls()).toHaveLength(2);
+    expect(methods()).toContain("session/load");
+    expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
+    await endHost(handle, hostRecord(handle) as HostFile);
+  });
+
+  it("a timed-out prompt on a warm host is cancelled (exit 124); the host stays and serves the next turn", async () => {
+    const { handle, host } = await firstTurn();
+    const hung = await scv(world, ["delegate", "-c", handle, "--timeout", "1s", "hang on"]);
+    expect(hung.exitCode).toBe(124);
+    expect(methods()).toContain("session/cancel");
+    expect(isAlive(host.server.pid)).toBe(true);
+    const next = await scv(world, ["delegate", "-c", handle, "--json", "after"]);
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(json(next.stdout).reply).toContain("REPLY after");
+    expect(calls()).toHaveLength(1);
+    await endHost(handle, host);
+  });
+
+  it("Ctrl-C on a warm turn cancels its prompt (exit 130), and the host stays", async () => {
+    const { handle, host } = await firstTurn();
+    const before = methods().length;
+    const child = startScv(world, ["delegate", "-c", handle, "hang on"]);
+    expect(await until(() => methods().slice(before).includes("session/prompt"), 20_000)).toBe(true);
+    child.kill("SIGINT");
+    const done = await child;
+    expect(done.exitCode).toBe(130);
+    expect(methods().slice(before)).toContain("session/cancel");
+    expect(isAlive(host.server.pid)).toBe(true);
+    await endHost(handle, host);
+  });
+
+  it("a server that dies mid-prompt fails the turn (exit 1) and takes its host with it", async () => {
+    const { handle, host } = await firstTurn();
+    const died = await scv(world, ["delegate", "-c", handle, "--json", "die now"]);
+    expect(died.exitCode).toBe(1);
+    expect(json(died.stdout).error).toContain("fatal: model crashed");
+    expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
+    expect(hostRecord(handle)).toBeUndefined();
+  });
+
+  it("a background continued turn (as scv mcp runs them) uses the host too", async () => {
+    const { handle } = await firstTurn();
+    const started = await scv(world, ["delegate", "--background", "-c", handle, "two"]);
+    expect(started.exitCode, started.stderr).toBe(0);
+    const waited = await scv(world, ["wait", started.stdout.trim()]);
+    expect(waited.stdout).toBe("REPLY two (turn 2, mode default)\n");
+    expect(calls()).toHaveLength(1);
+    const { host } = { host: hostRecord(handle) as HostFile };
+    await endHost(handle, host);
+  });
+
+  it("scv mcp's delegate tool continuing the conversation uses the host too", async () => {
+    const { handle, host } = await firstTurn();
+    const client = new Client({ name: "scv-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [SCV, "mcp"],
+        cwd: world.project,
+        env: world.env,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const result = await client.callTool(
+        { name: "delegate", arguments: { conversation: handle, prompt: "two" } },
+        { timeout: 60_000 },
+      );
+      expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+      expect(result.structuredContent).toMatchObject({ reply: "REPLY two (turn 2, mode default)" });
+    } finally {
+      await client.close();
+    }
+    expect(calls()).toHaveLength(1);
+    await endHost(handle, host);
+  });
+
+  it('session_idle = "0" keeps nothing warm', async () => {
+    useConfig('[defaults]\nsession_idle = "0"\n');
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(hostRecord(json(run.stdout).conversation ?? "")).toBeUndefined();
+    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+  });
+});

@@ -22,7 +22,7 @@ import {
 import { findTranscripts, removeTranscripts } from "../home/gc/transcripts.js";
 import { readHostRecord } from "../home/host-records.js";
 import { endHost } from "../hosts/end.js";
-import { busyError, isBusy } from "../turn/busy.js";
+import { isBusy, settledBusyError } from "../turn/busy.js";
 import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
 import { formatBytes } from "./gc.js";
 import { renderTable } from "./table.js";
@@ -109,8 +109,8 @@ export async function conversationsRmCommand(
     throw new ScvError("UNKNOWN_CONVERSATION", `no conversation '${handle}' — run: scv conversations list`);
   }
   // Held while removing, so a turn of this conversation never runs on a record or transcript half gone.
-  const release = await lockConversation(handle, io.env, 0).catch((error: unknown) => {
-    throw isBusy(error) ? busyError(handle, io.env) : error;
+  const release = await lockConversation(handle, io.env, 0).catch(async (error: unknown) => {
+    throw isBusy(error) ? await settledBusyError(handle, io.env) : error;
   });
   try {
     // Its warm server, if any, has nothing left to continue.

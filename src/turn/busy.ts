@@ -28,13 +28,30 @@ export function busyError(handle: string, env: Env, now = Date.now()): ScvError 
     );
   }
   const staleAt = lockStaleAt(handle, env);
+  if (staleAt === undefined)
+    return new ScvError("CONVERSATION_BUSY", `conversation ${handle} was busy and is free now — try again`);
   const frees =
-    staleAt === undefined
-      ? "it frees by itself within 30s of its last refresh"
-      : // (The lock's mtime may be set a little ahead: proper-lockfile rounds it up to a second.)
-        `it frees by itself in ${formatDuration(Math.min(LOCK_STALE_MS, Math.max(1000, staleAt - now)))}`;
+    // (The lock's mtime may be set a little ahead: proper-lockfile rounds it up to a second.)
+    `it frees by itself in ${formatDuration(Math.min(LOCK_STALE_MS, Math.max(1000, staleAt - now)))}`;
   return new ScvError(
     "CONVERSATION_BUSY",
     `conversation ${handle} is locked, but no running turn holds it (an scv that was killed left it) — ${frees}; continue it then`,
   );
+}
+
+/** How long a lock with no running turn is given to show its turn: a turn takes its conversation's
+ * lock just before it registers, and ends its registration just before it lets the lock go. */
+const SETTLE_MS = 2_000;
+
+/** `busyError`, once a lock no running turn is seen to hold has had `SETTLE_MS` to show its turn (or
+ * to go): only then is it one that a killed scv left. */
+export async function settledBusyError(handle: string, env: Env): Promise<ScvError> {
+  const deadline = Date.now() + SETTLE_MS;
+  for (;;) {
+    const running = readRunning(handle, env);
+    const shown = running !== undefined && ownerAlive(running, systemProcessTable);
+    if (shown || lockStaleAt(handle, env) === undefined || Date.now() >= deadline)
+      return busyError(handle, env);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -13,7 +13,7 @@ import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
 import { refuseGrantedMode } from "../transport/mode.js";
-import { busyError, isBusy } from "./busy.js";
+import { isBusy, settledBusyError } from "./busy.js";
 import { interrupted } from "./stops.js";
 import { type TurnTracker, trackTurn } from "./track.js";
 import type { TurnContext, TurnPlan } from "./types.js";
@@ -47,8 +47,8 @@ export async function withPreparedTurn(
     plan.record === undefined
       ? undefined
       : await untilAborted(
-          lockConversation(plan.handle, context.env, context.lockWaitMs).catch((error: unknown) => {
-            throw isBusy(error) ? busyError(plan.handle, context.env) : error;
+          lockConversation(plan.handle, context.env, context.lockWaitMs).catch(async (error: unknown) => {
+            throw isBusy(error) ? await settledBusyError(plan.handle, context.env) : error;
           }),
           context.signal,
         );

@@ -1,0 +1,77 @@
+// What a refused turn says about a busy conversation, when the lock is seen before the turn holding it
+// has registered: the turn that is starting, not "an scv that was killed left it".
+
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { lockConversation } from "../../src/home/conversations.js";
+import { turnFile } from "../../src/home/turn-files.js";
+import { writeTurnRecord } from "../../src/home/turn-records.js";
+import { identify } from "../../src/os/processes.js";
+import { settledBusyError } from "../../src/turn/busy.js";
+
+const HANDLE = "claude-k3f9x2";
+let root: string;
+let env: Record<string, string>;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "scv-busy-"));
+  env = { SCV_HOME: join(root, "scv"), HOME: root };
+  mkdirSync(join(root, "scv", "conversations"), { recursive: true });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function register(): void {
+  const me = identify(process.pid);
+  if (me === undefined) throw new Error("no identity for this process");
+  const path = turnFile(HANDLE, "running", env);
+  mkdirSync(dirname(path), { recursive: true });
+  writeTurnRecord(
+    path,
+    {
+      version: 1,
+      handle: HANDLE,
+      tag: `${HANDLE}.a1b2c3d4`,
+      agent: "claude",
+      prompt: "hi",
+      cwd: root,
+      depth: 0,
+      background: true,
+      host: hostname(),
+      startedAt: new Date().toISOString(),
+      scv: me,
+    },
+    false,
+  );
+}
+
+describe("settledBusyError", () => {
+  it("names the job of a turn that registers just after taking the lock", async () => {
+    const release = await lockConversation(HANDLE, env, 0);
+    setTimeout(register, 300);
+    const error = await settledBusyError(HANDLE, env);
+    expect(error.message).toBe(
+      `conversation ${HANDLE} is busy with job ${HANDLE}.a1b2c3d4 — wait for it: scv wait ${HANDLE}.a1b2c3d4`,
+    );
+    await release();
+  });
+
+  it("says the conversation is free when its lock goes meanwhile", async () => {
+    const release = await lockConversation(HANDLE, env, 0);
+    setTimeout(() => void release(), 300);
+    const error = await settledBusyError(HANDLE, env);
+    expect(error.message).toBe(`conversation ${HANDLE} was busy and is free now — try again`);
+  });
+
+  it("a lock that shows no turn within the settle time is one a killed scv left", async () => {
+    const release = await lockConversation(HANDLE, env, 0);
+    const started = Date.now();
+    const error = await settledBusyError(HANDLE, env);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    expect(error.message).toMatch(
+      /is locked, but no running turn holds it \(an scv that was killed left it\)/,
+    );
+    await release();
+  });
+});

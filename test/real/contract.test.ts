@@ -318,6 +318,24 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
     expect(records, `${who}: gc did not find the first turn's conversation record`).toContain(
       join(lab.scvHome, "conversations", `${first?.conversation}.json`),
     );
+    const sessionPath = entry.resume.kind === "supported" ? entry.resume.sessionPath : undefined;
+    if (files === null && sessionPath?.endsWith("/{session}")) {
+      // A folder per session (Copilot CLI): aged two hours, it goes whole, and nothing outside it.
+      const folder = join(lab.agentHome(cli), sessionPath.replace("{session}", first?.session ?? "-"));
+      const inside = ageTree(folder, 2 * HOUR);
+      expect(inside.length, `${who}: no files in the session folder ${folder}`).toBeGreaterThan(0);
+      const aged = await lab.scv(["agents", "gc", cli, "--dry-run", "--older-than", "1h", "--json"]);
+      const items = (JSON.parse(aged.stdout) as typeof report).agents.find(
+        (agent) => agent.agent === cli,
+      )?.items;
+      const paths = (kind: string) =>
+        (items ?? []).filter((item) => item.kind === kind).map((item) => item.path);
+      expect(paths("transcript").sort(), `${who}: gc did not list the session folder's files`).toEqual(
+        [...inside].sort(),
+      );
+      expect(paths("folder"), `${who}: gc did not list the session folder`).toContain(folder);
+      return;
+    }
     if (files === null) {
       // The row says scv does not know this CLI's transcripts well enough to remove them.
       expect(mine?.skipped, `${who}: gc looked at transcripts the row does not name`).not.toBeNull();

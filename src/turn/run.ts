@@ -1,7 +1,8 @@
-// Running a planned turn: ensure the agent's home and refuse it early when its key store says it is
-// signed out; lock the conversation; register the turn; run the CLI and feed its stdout lines to the
-// format's parser; then conclude (conclude.ts). Every agent goes through the same code: what differs
-// is read from its descriptor.
+// Running a planned turn. What every turn does around its agent (home, early refusals, lock,
+// environment, registration) is setup.ts's; here a per-turn CLI runs and its stdout lines feed the
+// format's parser, while verdict.ts ends a CLI that lingers after its end-of-turn event and
+// early-verdict.ts one that retries a refused credential; then conclude (conclude.ts). An ACP turn
+// is run-acp.ts's. Every agent goes through the same code: what differs is read from its descriptor.
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";

@@ -358,9 +358,10 @@ describe("scv mcp", () => {
     for (const [index, start] of starts.entries()) {
       if (start.isError) {
         expect(start.text).toMatch(
-          // The job holding it, or (its turn having ended meanwhile) that it is free now.
+          // The job holding it, or (its turn having ended meanwhile) that it is free now; refused
+          // before its detached scv starts, the line is the failed turn's (`claude failed (exit 2, …): `).
           new RegExp(
-            `^conversation ${conversation} (is busy with job ${conversation}\\.[0-9a-z]{8} — wait for it|was busy and is free now — try again)`,
+            `^(claude failed \\(exit 2, usage error\\): )?conversation ${conversation} (is busy with job ${conversation}\\.[0-9a-z]{8} — wait for it|was busy and is free now — try again)`,
           ),
         );
         continue;

@@ -311,7 +311,9 @@ function oneLineErrors(command: Command, path = "scv"): void {
           .replace(/^error: /, "")
           .trim()
           .replace(/\s*\n\s*/g, " ")
-          .replace(/'(--?[^'=\s]+)=[^']*'/g, `'$1=${REDACTED}'`),
+          .replace(/'(--?[^'=\s]+)=[^']*'/g, `'$1=${REDACTED}'`)
+          // Its sentences end in a full stop, which the hint after the dash follows.
+          .replace(/\.$/, ""),
       );
       write(promptTakenForOption(command, path, text) ?? `scv: ${what} — see: ${path} --help\n`);
     },

@@ -98,7 +98,7 @@ describe("scv delegate's command line", () => {
     ]);
     expect(await run(["--policy", "yolo", "claude", "hi"])).toEqual([
       2,
-      "scv: option '--policy <mode>' argument 'yolo' is invalid. Allowed choices are auto, default. — see: scv delegate --help\n",
+      "scv: option '--policy <mode>' argument 'yolo' is invalid. Allowed choices are auto, default — see: scv delegate --help\n",
     ]);
   });
 

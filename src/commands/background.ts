@@ -10,9 +10,11 @@ import type { ResultOptions } from "../cli/results.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
+import { withdrawQuestion } from "../home/approvals.js";
 import { holdReserve } from "../home/background-result.js";
 import { jobFile } from "../home/turn-files.js";
 import { saveBackgroundResult } from "../home/turn-records.js";
+import { callerApprovals } from "../jobs/approval.js";
 import { parseJob, READY_FD_VARIABLE, readyPipe } from "../jobs/job.js";
 import { launchTurns } from "../jobs/launch.js";
 import type { TurnResult } from "../result.js";
@@ -80,6 +82,7 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
         signal,
         lockWaitMs: job.lockWaitMs,
         background: { job: job.job, onStarted: ready.started },
+        ...(job.callerApproves === true ? { askPermission: callerApprovals(job.job, io.env) } : {}),
       }),
     );
   } catch (error) {
@@ -98,6 +101,8 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
       );
     }
   }
+  // An answer that came after the turn stopped asking.
+  if (job.callerApproves === true) withdrawQuestion(job.job, io.env);
   saveBackgroundResult(job.job, result, startedAt, io.env);
   ready.close();
   return result.exitCode;

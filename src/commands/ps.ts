@@ -41,7 +41,9 @@ export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Pr
           turn.agent,
           turn.pid === null ? "-" : String(turn.pid),
           formatDuration(turn.elapsedMs),
-          turn.tool ?? "",
+          turn.approval === null
+            ? (turn.tool ?? "")
+            : `needs approval: ${turn.approval.agent} asks to run ${turn.approval.tool}${turn.approval.summary === "" ? "" : `: ${turn.approval.summary}`}`,
         ]),
         ...hosts.map((host) => [
           host.handle,

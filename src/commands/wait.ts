@@ -3,7 +3,7 @@
 
 import type { CliIo } from "../cli/io.js";
 import { print, printSection, reportFailures } from "../cli/results.js";
-import { jsonLine } from "../cli/terminal-text.js";
+import { jsonLine, visibleLine } from "../cli/terminal-text.js";
 import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { consumeResult } from "../home/turn-records.js";
@@ -22,7 +22,12 @@ export async function waitCommand(
 ): Promise<number> {
   const timeoutMs = durationOption("--timeout", options.timeout);
   const jobs = jobsToWaitFor(refs, io.env);
-  const ordered = await waitForResults(jobs, io.env, timeoutMs);
+  const ordered = await waitForResults(jobs, io.env, timeoutMs, (job, approval) => {
+    const what = approval.summary === "" ? approval.tool : `${approval.tool}: ${approval.summary}`;
+    io.stderr.write(
+      `scv: ${job} waits for approval ${approval.id}: ${approval.agent} asks to run ${visibleLine(what)} — answer it with the approve tool of the scv mcp that started it, or stop it: scv kill ${job}\n`,
+    );
+  });
   if (ordered.length === 1 && ordered[0] !== undefined) {
     print(io, ordered[0], { json: options.json, quiet: options.quiet });
   } else if (options.json) {

@@ -11,6 +11,9 @@
 //   $SCV_HOME/turns/<job>.done.json      a finished background or reaped turn, until `scv wait` reads it
 //   $SCV_HOME/turns/<job>.log            stdout and stderr of a background turn's scv
 //   $SCV_HOME/turns/<job>.reserve        space a background turn holds for saving its result
+//   $SCV_HOME/turns/<job>.ask.json       a permission request of the job's agent, waiting for its
+//                                        caller's answer (scv mcp's approve tool: home/approvals.ts)
+//   $SCV_HOME/turns/<job>.answer.json    that answer, until the turn takes it
 //   $SCV_HOME/turns/spare.<pid>.<n>.log  the output of `scv mcp` (pid)'s spare runner, until it takes a job
 
 import { existsSync, readdirSync } from "node:fs";
@@ -19,7 +22,7 @@ import { customAlphabet } from "nanoid/non-secure";
 import { type Env, scvHome } from "./paths.js";
 
 export type TurnFileKind = "running" | "cancel";
-export type JobFileKind = "done" | "log" | "reserve";
+export type JobFileKind = "done" | "log" | "reserve" | "ask" | "answer";
 
 const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   running: ".json",
@@ -27,6 +30,8 @@ const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   done: ".done.json",
   log: ".log",
   reserve: ".reserve",
+  ask: ".ask.json",
+  answer: ".answer.json",
 };
 
 /** A job: its conversation's handle, a dot and 8 characters (`codex-k3f9x2.a1b2c3d4`). */

@@ -33,6 +33,9 @@ const jobSchema = lazy(() =>
       env: z.optional(z.record(z.string(), z.string())),
     }),
     lockWaitMs: z.optional(z.number()),
+    /** The launcher's caller answers the agent's permission requests (`scv mcp`'s approve tool:
+     * jobs/approval.ts); otherwise they are rejected. */
+    callerApproves: z.optional(z.boolean()),
   }),
 );
 export type Job = z.infer<ReturnType<typeof jobSchema>>;

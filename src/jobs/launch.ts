@@ -50,6 +50,8 @@ export interface LaunchContext {
   readonly config: Config;
   /** A detached scv started ahead of time to hand the first job to (`scv mcp`'s: jobs/spare.ts). */
   readonly spare?: SpareRunner;
+  /** The caller answers the agents' permission requests through the jobs' files (`scv mcp`). */
+  readonly callerApproves?: boolean;
 }
 
 /** Plans every turn, then starts each that can start; one `Launch` per request, in order. */
@@ -57,7 +59,7 @@ export async function launchTurns(
   requests: readonly TurnRequest[],
   context: LaunchContext,
 ): Promise<Launch[]> {
-  const { env, cwd, config, spare } = context;
+  const { env, cwd, config, spare, callerApproves } = context;
   const planned = planTurns(requests, { env, cwd, config });
   return Promise.all(
     planned.map((turn): Promise<Launch> | Launch => {
@@ -81,6 +83,7 @@ export async function launchTurns(
         job: newJob(plan.handle),
         request: { ...request, cwd: plan.cwd },
         lockWaitMs: BACKGROUND_LOCK_WAIT_MS,
+        ...(callerApproves === true ? { callerApproves } : {}),
       };
       return launch(env, cwd, job, plan.entry.name, spare);
     }),

@@ -1,5 +1,6 @@
 // The turns running now, as `scv ps` shows them (and `--json` prints them).
 
+import { type PendingApproval, pendingApproval } from "../home/approvals.js";
 import type { Env } from "../home/paths.js";
 import type { RunningTurnRecord } from "../home/turn-records.js";
 import { listRunning } from "../turn/reap.js";
@@ -21,15 +22,17 @@ export interface RunningTurn {
   readonly depth: number;
   readonly cwd: string;
   readonly prompt: string;
+  /** The agent's permission question waiting for its caller's answer (an `scv mcp` job's), if any. */
+  readonly approval: PendingApproval | null;
 }
 
 /** Every turn whose scv is alive, oldest first. */
 export function runningTurns(env: Env, now = Date.now()): RunningTurn[] {
-  return listRunning(env).map((record) => runningTurn(record, now));
+  return listRunning(env).map((record) => runningTurn(record, env, now));
 }
 
 /** A running turn's record as listed. */
-export function runningTurn(record: RunningTurnRecord, now = Date.now()): RunningTurn {
+export function runningTurn(record: RunningTurnRecord, env: Env, now = Date.now()): RunningTurn {
   return {
     handle: record.handle,
     job: record.tag,
@@ -44,5 +47,6 @@ export function runningTurn(record: RunningTurnRecord, now = Date.now()): Runnin
     depth: record.depth,
     cwd: record.cwd,
     prompt: record.prompt,
+    approval: record.background ? (pendingApproval(record.tag, env) ?? null) : null,
   };
 }

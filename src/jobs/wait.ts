@@ -4,6 +4,7 @@
 
 import { formatDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
+import { type PendingApproval, pendingApproval } from "../home/approvals.js";
 import { unsavedLine } from "../home/background-result.js";
 import type { Env } from "../home/paths.js";
 import { finishedJobs, jobFile, jobHandle } from "../home/turn-files.js";
@@ -60,19 +61,30 @@ function foregroundTurn(name: string, running: RunningTurnRecord): ScvError {
 }
 
 /** The results of `jobs` (distinct), in that order, once all have one; after `timeoutMs`, refuses
- * with the jobs still running. */
+ * with the jobs still running. `onQuestion` hears of each permission question a job waits on (an
+ * `scv mcp` job's), once. */
 export async function waitForResults(
   jobs: readonly string[],
   env: Env,
   timeoutMs?: number,
+  onQuestion?: (job: string, approval: PendingApproval) => void,
 ): Promise<TurnResult[]> {
   const results = new Map<string, TurnResult>();
+  const told = new Set<string>();
   const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   for (;;) {
     for (const job of jobs) {
       if (results.has(job)) continue;
       const result = await settled(job, env);
-      if (result !== undefined) results.set(job, result);
+      if (result !== undefined) {
+        results.set(job, result);
+        continue;
+      }
+      const approval = onQuestion === undefined ? undefined : pendingApproval(job, env);
+      if (approval !== undefined && !told.has(approval.id)) {
+        told.add(approval.id);
+        onQuestion?.(job, approval);
+      }
     }
     if (results.size === jobs.length) break;
     if (Date.now() >= deadline) {

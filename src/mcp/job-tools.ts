@@ -5,6 +5,7 @@ import { parseAgentSpec } from "../agent-spec.js";
 import { formatElapsed } from "../cli/progress.js";
 import { loadConfig } from "../config.js";
 import { ScvError } from "../errors.js";
+import { giveAnswer } from "../home/approvals.js";
 import { jobHandle } from "../home/turn-files.js";
 import type { SpareRunner } from "../jobs/spare.js";
 import type { TurnRequest } from "../turn/types.js";
@@ -24,11 +25,13 @@ import {
   combinedOutcome,
   finishedOutcome,
   progressMessage,
+  questionText,
   replyBudget,
   runningOutcome,
   type ToolOutcome,
 } from "./replies.js";
 import {
+  type ApproveInput,
   type CancelInput,
   DEFAULT_WAIT_SECONDS,
   type DelegateInput,
@@ -155,6 +158,50 @@ export async function waitTool(input: WaitInput, context: CallContext): Promise<
   return settledOutcome(job, states.get(input.job), replyBudget(context.env), context.env, input.offset);
 }
 
+/** Answers the question a job waits on, then waits for the job as `wait` does. Refused, and nothing
+ * answered, when that question is no longer the one pending. */
+export async function approveTool(input: ApproveInput, context: CallContext): Promise<ToolOutcome> {
+  const state = await jobState(input.job, context.env);
+  const gone = `approval ${input.approval} of ${input.job} is no longer pending`;
+  if (state.kind === "unknown") {
+    throw new ScvError(
+      "USAGE",
+      `${gone}: no job ${input.job} runs — its result was read already, or it never ran`,
+    );
+  }
+  if (state.kind === "finished") {
+    throw new ScvError(
+      "USAGE",
+      `${gone}: the job has finished — call wait with {"job": "${input.job}"} for its result`,
+    );
+  }
+  const pending = state.progress.approval;
+  if (pending === null || pending.id !== input.approval) {
+    const now =
+      pending === null
+        ? "it waits for no answer now (answered already, or the agent stopped asking)"
+        : `it now waits on approval ${pending.id}: ${questionText(pending)}`;
+    throw new ScvError("USAGE", `${gone}: ${now} — status shows the job`);
+  }
+  if (!pending.answers.includes(input.answer)) {
+    throw new ScvError(
+      "USAGE",
+      `${pending.agent} offers no "${input.answer}" for this question — answer ${pending.answers.join(", ")}`,
+    );
+  }
+  const given = giveAnswer(input.job, input.approval, input.answer, context.env);
+  if (given === "gone")
+    throw new ScvError("USAGE", `${gone}: the agent stopped asking meanwhile — status shows the job`);
+  if (given === "taken") throw new ScvError("USAGE", `${gone}: another answer came first`);
+  context.progress?.(
+    `${input.answer === "reject" ? "rejected" : `allowed ${input.answer}`}: ${questionText(pending)}`,
+  );
+  return waitTool(
+    { job: input.job, ...(input.wait_seconds === undefined ? {} : { wait_seconds: input.wait_seconds }) },
+    context,
+  );
+}
+
 export async function cancelTool(input: CancelInput, context: CallContext): Promise<ToolOutcome> {
   const before = await jobState(input.job, context.env);
   if (before.kind === "unknown") {
@@ -184,7 +231,9 @@ export async function statusTool(input: StatusInput, context: CallContext): Prom
         job.job,
         job.model === null ? job.agent : `${job.agent}:${job.model}`,
         formatElapsed(job.elapsedMs),
-        job.tool ?? "-",
+        job.approval === null
+          ? (job.tool ?? "-")
+          : `needs approval ${job.approval.id}: ${questionText(job.approval)}`,
         job.background ? "background" : `foreground (scv pid ${job.scvPid})`,
         job.cwd,
         JSON.stringify(job.prompt),
@@ -202,7 +251,8 @@ export async function statusTool(input: StatusInput, context: CallContext): Prom
   }
   if (state.kind === "running") {
     const outcome = runningOutcome(state.progress, state.progress);
-    return { ...outcome, structured: { status: "running", ...state.progress } };
+    const status = state.progress.approval === null ? "running" : "needs-approval";
+    return { ...outcome, structured: { ...state.progress, ...outcome.structured, status } };
   }
   const outcome = finishedOutcome(state.result, input.job, { budget: replyBudget(context.env) });
   return {

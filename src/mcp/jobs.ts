@@ -7,6 +7,7 @@
 import { watch } from "node:fs";
 import type { Config } from "../config.js";
 import { ScvError } from "../errors.js";
+import type { PendingApproval } from "../home/approvals.js";
 import { turnsDir } from "../home/turn-files.js";
 import { consumeResult } from "../home/turn-records.js";
 import { killTurn } from "../jobs/kill.js";
@@ -47,6 +48,8 @@ export interface JobProgress {
   readonly scvPid: number;
   readonly cwd: string;
   readonly prompt: string;
+  /** The agent's permission question, waiting for the caller's answer (the approve tool). */
+  readonly approval: PendingApproval | null;
 }
 
 export type JobState =
@@ -59,7 +62,8 @@ export type JobState =
  * thrown for all of them, as the command line refuses the whole line. */
 export async function startJobs(requests: readonly TurnRequest[], context: JobContext): Promise<JobStart[]> {
   const { env, cwd, config, spare } = context;
-  const launches = await launchTurns(requests, { env, cwd, config, spare });
+  // The server's caller answers the agents' permission questions (the approve tool).
+  const launches = await launchTurns(requests, { env, cwd, config, spare, callerApproves: true });
   return launches.map((launch): JobStart => {
     if (launch.started && launch.handle !== undefined && launch.job !== undefined) {
       return { kind: "started", job: launch.job, conversation: launch.handle, agent: launch.agent };
@@ -78,7 +82,7 @@ export async function startJobs(requests: readonly TurnRequest[], context: JobCo
 export async function jobState(job: string, env: NodeJS.ProcessEnv): Promise<JobState> {
   const state = await turnState(job, env);
   return state.kind === "running"
-    ? { kind: "running", progress: jobProgress(runningTurn(state.record)) }
+    ? { kind: "running", progress: jobProgress(runningTurn(state.record, env)) }
     : state;
 }
 
@@ -96,6 +100,7 @@ function jobProgress(turn: RunningTurn): JobProgress {
     scvPid: turn.scvPid,
     cwd: turn.cwd,
     prompt: turn.prompt,
+    approval: turn.approval,
   };
 }
 
@@ -127,8 +132,8 @@ export interface WaitOptions {
   readonly onProgress?: (running: readonly JobProgress[]) => void;
 }
 
-/** Waits until every job has finished, the deadline passes or `signal` aborts; returns each job's
- * state then. Wakes on any change in the turns folder, and looks again at least every 250 ms. */
+/** Waits until every job has finished or one waits for an approval, the deadline passes or `signal`
+ * aborts; returns each job's state then. Wakes on any change in the turns folder, and looks again at least every 250 ms. */
 export async function waitForJobs(
   jobs: readonly string[],
   options: WaitOptions,
@@ -155,7 +160,9 @@ export async function waitForJobs(
         return state?.kind === "running" ? [state.progress] : [];
       });
       const now = Date.now();
-      if (running.length === 0 || now >= options.deadline || options.signal?.aborted) return states;
+      // A question is answered sooner when the caller hears of it at once.
+      const asking = running.some((progress) => progress.approval !== null);
+      if (running.length === 0 || asking || now >= options.deadline || options.signal?.aborted) return states;
       if (now - lastProgress >= options.progressMs) {
         lastProgress = now;
         options.onProgress?.(running);

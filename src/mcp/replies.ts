@@ -6,6 +6,7 @@
 
 import { formatElapsed } from "../cli/progress.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
+import type { PendingApproval } from "../home/approvals.js";
 import type { TurnResult } from "../result.js";
 import type { JobProgress } from "./jobs.js";
 
@@ -134,11 +135,13 @@ function failureText(result: TurnResult): string {
   return result.fallbacks.length === 0 ? line : `${line}\ntry instead: ${result.fallbacks.join(", ")}`;
 }
 
-/** A job still running when the wait ended. */
+/** A job still running when the wait ended, or waiting for its caller to answer a permission
+ * question. */
 export function runningOutcome(
   job: { job: string; conversation: string; agent: string },
   progress?: JobProgress,
 ): ToolOutcome {
+  if (progress?.approval != null) return approvalOutcome(job, progress.approval);
   const doing =
     progress === undefined
       ? ""
@@ -146,6 +149,36 @@ export function runningOutcome(
   return {
     text: `${job.agent} is still working on job ${job.job}${doing} — call wait with {"job": "${job.job}"} for its reply, or cancel to stop it.`,
     structured: { status: "running", job: job.job, conversation: job.conversation },
+    isError: false,
+  };
+}
+
+/** `gemini asks to run execute: $ touch probe.txt`, as one line. */
+export function questionText(approval: PendingApproval): string {
+  const what = approval.summary === "" ? approval.tool : `${approval.tool}: ${approval.summary}`;
+  return `${approval.agent} asks to run ${what}`;
+}
+
+/** A job whose agent waits for the caller's answer to a permission question. */
+function approvalOutcome(job: { job: string; conversation: string }, approval: PendingApproval): ToolOutcome {
+  const answers = approval.answers.map((answer) => `"${answer}"`);
+  const choice =
+    answers.length === 1 ? answers.join("") : `${answers.slice(0, -1).join(", ")} or ${answers.at(-1)}`;
+  return {
+    text: `${questionText(approval)} — job ${job.job} waits for your answer: call approve with {"job": "${job.job}", "approval": "${approval.id}", "answer": …}, the answer ${choice} (or cancel the job).`,
+    structured: {
+      status: "needs-approval",
+      job: job.job,
+      conversation: job.conversation,
+      approval: {
+        id: approval.id,
+        agent: approval.agent,
+        tool: approval.tool,
+        summary: approval.summary,
+        answers: approval.answers,
+        askedAt: approval.askedAt,
+      },
+    },
     isError: false,
   };
 }

@@ -16,12 +16,19 @@ import { backgroundCommand, backgroundEnv, scvScript } from "../jobs/launch.js";
 import { createSpareRunner, type SpareRunner } from "../jobs/spare.js";
 import { VERSION } from "../version.js";
 import { agentsTool, conversationsTool } from "./info-tools.js";
-import { type CallContext, cancelTool, delegateTool, statusTool, waitTool } from "./job-tools.js";
+import {
+  approveTool,
+  type CallContext,
+  cancelTool,
+  delegateTool,
+  statusTool,
+  waitTool,
+} from "./job-tools.js";
 import { errorOutcome, type ToolOutcome } from "./replies.js";
 import { inputJsonSchema, PROGRESS_MS, TOOLS, type ToolDefinition, type ToolName } from "./tools.js";
 
 const INSTRUCTIONS =
-  "scv hands tasks to other coding agents' own CLIs (Codex, Claude Code, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, …) and brings their replies back. Call delegate with an agent and a prompt; a long turn returns a job to wait for. The agents tool says which agents are installed and signed in.";
+  "scv hands tasks to other coding agents' own CLIs (Codex, Claude Code, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, …) and brings their replies back. Call delegate with an agent and a prompt; a long turn returns a job to wait for; a job that needs approval is answered with approve. The agents tool says which agents are installed and signed in.";
 
 type InputOf<N extends ToolName> = z.infer<Extract<(typeof TOOLS)[number], { name: N }>["input"]>;
 
@@ -31,6 +38,7 @@ const HANDLERS: {
   delegate: delegateTool,
   wait: waitTool,
   cancel: cancelTool,
+  approve: approveTool,
   status: statusTool,
   agents: agentsTool,
   conversations: conversationsTool,

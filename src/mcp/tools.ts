@@ -4,6 +4,7 @@
 
 import * as z from "zod/mini";
 import { toJSONSchema } from "zod/v4";
+import { APPROVAL_ANSWERS, APPROVAL_PATTERN } from "../home/approvals.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { JOB_PATTERN } from "../home/turn-files.js";
 
@@ -117,7 +118,7 @@ export const delegateInput = z.strictObject({
       .enum(["auto", "default"], { error: "auto or default" })
       .check(
         z.describe(
-          "auto: the agent edits files and runs commands without asking (its full-autonomy mode); default: the agent CLI's own defaults, where what would need approval is refused",
+          "auto: the agent edits files and runs commands without asking (its full-autonomy mode); default: the agent CLI's own defaults, where what would need approval is refused — or, for an agent run over ACP, stops the job until you answer it with approve",
         ),
       ),
   ),
@@ -140,6 +141,26 @@ export const waitInput = z.strictObject({
 });
 
 export const cancelInput = z.strictObject({ job: job() });
+
+export const approveInput = z.strictObject({
+  job: job(),
+  approval: z
+    .string({ error: "the approval id the job's result named" })
+    .check(
+      z.regex(APPROVAL_PATTERN, { error: "give the approval id the job's result named (8 characters)" }),
+      z.describe(
+        "the id of the question being answered, as the needs-approval result named it: an answer counts only for the question it was given for",
+      ),
+    ),
+  answer: z
+    .enum(APPROVAL_ANSWERS, { error: "once, always or reject" })
+    .check(
+      z.describe(
+        "once: allow this one call; always: allow this tool for the rest of the agent's session (where it offers that); reject: refuse it, and the agent goes on without it",
+      ),
+    ),
+  wait_seconds: waitSeconds(),
+});
 
 export const statusInput = z.strictObject({
   job: z.optional(job()),
@@ -168,6 +189,7 @@ export type DelegateInput = z.infer<typeof delegateInput>;
 export type WaitInput = z.infer<typeof waitInput>;
 export type CancelInput = z.infer<typeof cancelInput>;
 export type StatusInput = z.infer<typeof statusInput>;
+export type ApproveInput = z.infer<typeof approveInput>;
 export type AgentsInput = z.infer<typeof agentsInput>;
 export type ConversationsInput = z.infer<typeof conversationsInput>;
 
@@ -201,6 +223,13 @@ export const TOOLS = [
     description:
       "Stop a running job: its agent and every process it started end, and the result has what the agent had said so far. The conversation stays and can be continued.",
     input: cancelInput,
+    readOnly: false,
+  },
+  {
+    name: "approve",
+    title: "Answer an agent's permission question",
+    description: `Answer a job that needs approval: under policy default, an agent asking to run a tool stops its job, and delegate, wait and status say what it asks, which answers it offers and the approval id. Answer with the job, that id and once, always or reject; the agent goes on, and this call then waits for the job as wait does (up to wait_seconds, default ${DEFAULT_WAIT_SECONDS}). The job's own time limit keeps running while it waits, and cancel still stops it.`,
+    input: approveInput,
     readOnly: false,
   },
   {

@@ -121,6 +121,9 @@ export async function reapLocked(
   removeIfPresent(turnFile(record.handle, "running", env));
   removeIfPresent(turnFile(record.handle, "cancel", env));
   removeIfPresent(jobFile(job, "reserve", env));
+  // A permission question nobody answers now (home/approvals.ts).
+  removeIfPresent(jobFile(job, "ask", env));
+  removeIfPresent(jobFile(job, "answer", env));
   if (record.lock !== undefined) releaseDeadLock(record.handle, record.lock, env);
   return victims;
 }

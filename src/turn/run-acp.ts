@@ -129,6 +129,10 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
 
     const tools = new Map<string, { name: string; summary: string }>();
     const notes: string[] = [];
+    // A question still waiting when the prompt ends (its time ran out, it was cancelled: the agent was
+    // answered `cancelled` already) stops waiting then.
+    const prompting = new AbortController();
+    const questions = AbortSignal.any([signal, prompting.signal]);
     const { turn: parsed, outcome } = await runAcpPrompt({
       agent,
       prompt: plan.prompt,
@@ -144,14 +148,14 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
         }
         tracker.context.onEvent?.(event, plan);
       },
-      decide: (ask) => decide(plan, turn, ask, tools, notes),
+      decide: (ask) => decide(plan, turn, ask, tools, notes, questions),
       signal,
       // The turn's limit counts from its start, the server's start-up included.
       ...(plan.timeoutMs === undefined
         ? {}
         : { timeoutMs: Math.max(1, plan.timeoutMs - (Date.now() - started)) }),
       ...(plan.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: plan.idleTimeoutMs }),
-    });
+    }).finally(() => prompting.abort());
     // An answered prompt is saved in the agent's session already: the server gets a moment to exit
     // by itself, then its group is ended (codex-acp takes 2 s to wind down, Gemini CLI 0.5 s).
     const exit = outcome.kind === "ended" ? outcome.exit : await agent.close(CLOSE_AFTER_ANSWER_MS);
@@ -195,6 +199,7 @@ async function decide(
   ask: PermissionAsk,
   tools: ReadonlyMap<string, { name: string; summary: string }>,
   notes: string[],
+  signal: AbortSignal,
 ): Promise<PermissionChoice> {
   const once = optionOf(ask, "allow_once");
   const always = optionOf(ask, "allow_always");
@@ -216,9 +221,9 @@ async function decide(
       agent: plan.entry.name,
       tool: tool.name,
       summary: tool.summary,
-      offers: { always: always !== undefined },
+      offers: { once: once !== undefined, always: always !== undefined },
     },
-    turn.context.signal,
+    signal,
   );
   if (answer === "once" && once !== undefined) return once;
   if (answer === "always" && always !== undefined) return always;

@@ -18,7 +18,7 @@ export interface PermissionQuestion {
   /** What it would do, one redacted line. */
   readonly summary: string;
   /** Which answers the agent offers. */
-  readonly offers: { readonly always: boolean };
+  readonly offers: { readonly once: boolean; readonly always: boolean };
 }
 
 export type PermissionAnswer = "once" | "always" | "reject";
@@ -72,8 +72,9 @@ export interface TurnContext {
   readonly parserFor?: (format: OutputFormatKind) => StreamParser;
   /** Tells whether an agent is signed in before it is spawned; defaults to its key store. */
   readonly signInCheck?: (entry: AdapterDescriptor, home: string) => Promise<StoreInspection | undefined>;
-  /** Answers an ACP agent's permission request under `--policy default` (a terminal's question);
-   * without it every request is rejected, and the result says so. */
+  /** Answers an ACP agent's permission request under `--policy default` (a terminal's question, or
+   * the caller of an `scv mcp` job: jobs/approval.ts); without it every request is rejected, and the
+   * result says so. `signal` aborts when the turn stops waiting for the answer. */
   readonly askPermission?: (ask: PermissionQuestion, signal?: AbortSignal) => Promise<PermissionAnswer>;
   /** Set for a background turn: its job (chosen by its launcher, and its tag), `onStarted` called
    * once its agent runs; its running record is left for the background runner to replace with the

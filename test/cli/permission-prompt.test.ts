@@ -26,7 +26,7 @@ const QUESTION: PermissionQuestion = {
   agent: "gemini",
   tool: "shell",
   summary: "$ rm -rf build",
-  offers: { always: true },
+  offers: { once: true, always: true },
 };
 
 function output(): { stream: PassThrough; text: () => string } {
@@ -45,7 +45,7 @@ describe("the permission question", () => {
     expect(questionLine(QUESTION)).toBe(
       "scv: gemini asks to run shell: $ rm -rf build — allow [o]nce, [a]lways, [r]eject? ",
     );
-    expect(questionLine({ ...QUESTION, offers: { always: false } })).toBe(
+    expect(questionLine({ ...QUESTION, offers: { once: true, always: false } })).toBe(
       "scv: gemini asks to run shell: $ rm -rf build — allow [o]nce, [r]eject? ",
     );
   });
@@ -87,7 +87,10 @@ describe("the permission question", () => {
 
   it("allow always is not taken where the agent does not offer it", async () => {
     const input = new FakeTerminal();
-    const asked = askOnTerminal(input, output().stream, { ...QUESTION, offers: { always: false } });
+    const asked = askOnTerminal(input, output().stream, {
+      ...QUESTION,
+      offers: { once: true, always: false },
+    });
     await later(TYPEAHEAD_MS + 20);
     input.write("a");
     input.write("o");

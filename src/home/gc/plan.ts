@@ -194,13 +194,15 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
   }
   const items: GcItem[] = [];
   for (const name of names) {
-    // `<job>.done.json`, `<job>.log`, `<job>.reserve` (a job is `<handle>.<8 characters>`), and
+    // `<job>.done.json`, `<job>.log`, `<job>.reserve`, `<job>.ask.json`, `<job>.answer.json` (a job
+    // is `<handle>.<8 characters>`), and
     // `<handle>.cancel`; the `<handle>.done.json` and `<handle>.log` of scvs before jobs, too.
     const path = join(dir, name);
     // A write its scv never finished (SIGKILLed): as soon as that scv is gone, whatever the threshold.
-    const temporary = /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(?:json|done\.json)\.\d+-[0-9a-z]+\.tmp$/.exec(
-      name,
-    );
+    const temporary =
+      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(?:json|done\.json|ask\.json|answer\.json)\.\d+-[0-9a-z]+\.tmp$/.exec(
+        name,
+      );
     if (temporary?.[1] !== undefined && HANDLE_PATTERN.test(temporary[1])) {
       const stats = safeLstat(path);
       if (stats?.isFile() && writerGone(path)) {
@@ -208,7 +210,10 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
       }
       continue;
     }
-    const match = /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve)$/.exec(name);
+    const match =
+      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json)$/.exec(
+        name,
+      );
     const handle = match?.[1];
     if (handle === undefined || !HANDLE_PATTERN.test(handle)) continue;
     if (names.includes(`${handle}.json`)) continue;

@@ -1,0 +1,138 @@
+// A background job's permission question and its answer, as two files beside its other files
+// (turn-files.ts), so the detached scv running the turn and the `scv mcp` server answering for its
+// caller need no other channel:
+//
+//   <job>.ask.json     written by the turn when its agent asks (atomic, 0600): the question, with an
+//                      id of its own; removed once it is answered or the turn stops waiting
+//   <job>.answer.json  created by the answerer, never replaced (atomic, 0600): the id it answers and
+//                      the answer; the turn takes it only when the id is its question's
+//
+// A question is pending while its ask file exists and no answer with its id does. An answer for a
+// question that went meanwhile (the turn's time ran out, it was stopped) is removed by whoever sees
+// it first; the turn's own end removes both files, the reaper those of a turn whose scv died.
+
+import { readFileSync } from "node:fs";
+import { customAlphabet } from "nanoid/non-secure";
+import * as z from "zod/mini";
+import { lazy } from "../lazy.js";
+import { createAtomicSync, writeAtomicSync } from "./atomic.js";
+import type { Env } from "./paths.js";
+import { removeIfPresent } from "./remove.js";
+import { jobFile } from "./turn-files.js";
+
+export const APPROVAL_ANSWERS = ["once", "always", "reject"] as const;
+export type ApprovalAnswer = (typeof APPROVAL_ANSWERS)[number];
+
+/** An approval's id: 8 characters, new for each question. */
+export const APPROVAL_PATTERN = /^[0-9a-z]{8}$/;
+const APPROVAL_ID = customAlphabet("0123456789abcdefghijkmnpqrstuvwxyz", 8);
+
+const askSchema = lazy(() =>
+  z.object({
+    version: z.literal(1),
+    id: z.string().check(z.regex(APPROVAL_PATTERN)),
+    agent: z.string(),
+    /** The tool, as the events name it. */
+    tool: z.string(),
+    /** What it would do, one redacted line. */
+    summary: z.string(),
+    /** The answers the agent offers, in the order once, always, reject. */
+    answers: z.array(z.enum(APPROVAL_ANSWERS)),
+    askedAt: z.string(),
+  }),
+);
+export type PendingApproval = z.infer<ReturnType<typeof askSchema>>;
+
+const answerSchema = lazy(() =>
+  z.object({
+    version: z.literal(1),
+    id: z.string().check(z.regex(APPROVAL_PATTERN)),
+    answer: z.enum(APPROVAL_ANSWERS),
+  }),
+);
+type AnswerRecord = z.infer<ReturnType<typeof answerSchema>>;
+
+function readJson<T>(path: string, schema: z.ZodMiniType<T>): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Puts a question up for the job's caller; returns it with its new id. */
+export function postQuestion(
+  job: string,
+  question: Omit<PendingApproval, "version" | "id" | "askedAt">,
+  env: Env,
+): PendingApproval {
+  const ask: PendingApproval = {
+    version: 1,
+    id: APPROVAL_ID(),
+    ...question,
+    askedAt: new Date().toISOString(),
+  };
+  // An answer left from an earlier question is not this one's.
+  removeIfPresent(jobFile(job, "answer", env));
+  writeAtomicSync(jobFile(job, "ask", env), `${JSON.stringify(ask, null, 2)}\n`, { fsync: false });
+  return ask;
+}
+
+/** The answer to question `id`, taken (both files removed) once there is one; undefined until then.
+ * An answer to another question is dropped. */
+export function takeAnswer(job: string, id: string, env: Env): ApprovalAnswer | undefined {
+  const path = jobFile(job, "answer", env);
+  const answer = readJson(path, answerSchema());
+  if (answer === undefined) return undefined;
+  if (answer.id !== id) {
+    removeIfPresent(path);
+    return undefined;
+  }
+  // The answer first: an answerer that finds its answer gone knows it was taken (giveAnswer).
+  removeIfPresent(path);
+  removeIfPresent(jobFile(job, "ask", env));
+  return answer.answer;
+}
+
+/** Withdraws the job's question and any answer to it (the turn stopped waiting, or ended): the
+ * question first, so an answerer that finds its answer under no question knows it was not taken. */
+export function withdrawQuestion(job: string, env: Env): void {
+  removeIfPresent(jobFile(job, "ask", env));
+  removeIfPresent(jobFile(job, "answer", env));
+}
+
+/** The job's question while it waits for an answer; undefined when none does. */
+export function pendingApproval(job: string, env: Env): PendingApproval | undefined {
+  const ask = readJson(jobFile(job, "ask", env), askSchema());
+  if (ask === undefined) return undefined;
+  return readJson(jobFile(job, "answer", env), answerSchema())?.id === ask.id ? undefined : ask;
+}
+
+/** Answers question `id` of the job: "answered", or why not ("gone": it is no longer pending;
+ * "taken": another answer came first). The answer stays only while its question does. */
+export function giveAnswer(
+  job: string,
+  id: string,
+  answer: ApprovalAnswer,
+  env: Env,
+): "answered" | "gone" | "taken" {
+  if (pendingApproval(job, env)?.id !== id) return "gone";
+  const record: AnswerRecord = { version: 1, id, answer };
+  const path = jobFile(job, "answer", env);
+  if (!createAtomicSync(path, `${JSON.stringify(record)}\n`, { fsync: false })) {
+    // An answer already there: this question's (another caller was first), or a stale one.
+    const there = readJson(path, answerSchema());
+    if (there?.id === id) return "taken";
+    removeIfPresent(path);
+    if (!createAtomicSync(path, `${JSON.stringify(record)}\n`, { fsync: false })) return "taken";
+  }
+  // The question may have been withdrawn between the look and the write (the question goes first
+  // then, the answer after): an answer of ours still there under no question was not taken.
+  const still = readJson(jobFile(job, "ask", env), askSchema());
+  if (still?.id !== id && readJson(path, answerSchema())?.id === id) {
+    removeIfPresent(path);
+    return "gone";
+  }
+  return "answered";
+}

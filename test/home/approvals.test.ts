@@ -1,0 +1,83 @@
+// A job's permission question and its answer as files: pending until answered, an answer counted
+// only for its own question's id, never two answers, an answer under no question not taken, and a
+// question's files private and gone once it is settled.
+
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  giveAnswer,
+  pendingApproval,
+  postQuestion,
+  takeAnswer,
+  withdrawQuestion,
+} from "../../src/home/approvals.js";
+import { jobFile } from "../../src/home/turn-files.js";
+
+const JOB = "gemini-aaaaaa.q1w2e3r4";
+const QUESTION = {
+  agent: "gemini",
+  tool: "execute",
+  summary: "$ touch probe.txt",
+  answers: ["once", "always", "reject"] as ("once" | "always" | "reject")[],
+};
+let home: string;
+let env: Record<string, string>;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), "scv-approvals-"));
+  env = { SCV_HOME: home };
+  mkdirSync(join(home, "turns"), { recursive: true, mode: 0o700 });
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+describe("a job's permission question", () => {
+  it("is pending, private, until its own id is answered; then the turn takes the answer and both files go", () => {
+    const ask = postQuestion(JOB, QUESTION, env);
+    expect(ask.id).toMatch(/^[0-9a-z]{8}$/);
+    expect(pendingApproval(JOB, env)).toEqual(ask);
+    expect(statSync(jobFile(JOB, "ask", env)).mode & 0o777).toBe(0o600);
+
+    expect(giveAnswer(JOB, "zzzzzzzz", "once", env)).toBe("gone");
+    expect(existsSync(jobFile(JOB, "answer", env))).toBe(false);
+    expect(takeAnswer(JOB, ask.id, env)).toBeUndefined();
+
+    expect(giveAnswer(JOB, ask.id, "always", env)).toBe("answered");
+    expect(statSync(jobFile(JOB, "answer", env)).mode & 0o777).toBe(0o600);
+    // Answered: no longer pending, and a second answer is not taken.
+    expect(pendingApproval(JOB, env)).toBeUndefined();
+    expect(giveAnswer(JOB, ask.id, "reject", env)).toBe("gone");
+
+    expect(takeAnswer(JOB, ask.id, env)).toBe("always");
+    expect(existsSync(jobFile(JOB, "ask", env))).toBe(false);
+    expect(existsSync(jobFile(JOB, "answer", env))).toBe(false);
+    expect(giveAnswer(JOB, ask.id, "once", env)).toBe("gone");
+  });
+
+  it("an answer to an earlier question is not the next one's", () => {
+    const first = postQuestion(JOB, QUESTION, env);
+    expect(giveAnswer(JOB, first.id, "once", env)).toBe("answered");
+    // The turn stopped asking before it took it (its time ran out), then asked again.
+    withdrawQuestion(JOB, env);
+    const second = postQuestion(JOB, QUESTION, env);
+    expect(second.id).not.toBe(first.id);
+    expect(takeAnswer(JOB, second.id, env)).toBeUndefined();
+    expect(pendingApproval(JOB, env)?.id).toBe(second.id);
+    // A stale answer of another id is dropped by the turn that looks for its own.
+    writeFileSync(
+      jobFile(JOB, "answer", env),
+      `${JSON.stringify({ version: 1, id: first.id, answer: "once" })}\n`,
+    );
+    expect(takeAnswer(JOB, second.id, env)).toBeUndefined();
+    expect(existsSync(jobFile(JOB, "answer", env))).toBe(false);
+  });
+
+  it("a question withdrawn is no longer pending; a damaged file is no question", () => {
+    const ask = postQuestion(JOB, QUESTION, env);
+    withdrawQuestion(JOB, env);
+    expect(pendingApproval(JOB, env)).toBeUndefined();
+    expect(giveAnswer(JOB, ask.id, "once", env)).toBe("gone");
+    writeFileSync(jobFile(JOB, "ask", env), "{not json");
+    expect(pendingApproval(JOB, env)).toBeUndefined();
+  });
+});

@@ -1,0 +1,226 @@
+// A permission question of an ACP agent under policy default, through `scv mcp` (the MCP SDK's own
+// client over stdio, the built scv, the scripted fake ACP agent standing in for `gemini --acp`): the
+// job stops in needs-approval, delegate, wait, status, `scv ps` and `scv wait` say what is asked,
+// approve answers it and the turn goes on; an answer for a question no longer pending is refused and
+// answers nothing; cancel and the turn's own time limit still end a job that waits; nothing of the
+// question is left in $SCV_HOME.
+
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { killAll, survivors } from "../helpers/pids.js";
+import { createWorld, ensureBuilt, SCV, scv, type World } from "../helpers/scv.js";
+
+const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
+
+let world: World;
+const clients: Client[] = [];
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+  writeFileSync(
+    join(world.bin, "gemini"),
+    `#!${process.execPath}
+const { appendFileSync } = require("node:fs");
+appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ pid: process.pid }) + "\\n");
+process.argv.splice(2, process.argv.length, "scripted");
+import(${JSON.stringify(ACP_AGENT)});
+`,
+  );
+  chmodSync(join(world.bin, "gemini"), 0o755);
+  config("");
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => {});
+  killAll(agentPids());
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  world.dispose();
+});
+
+/** Gemini over ACP, cold (no session host), with `extra` in its table. */
+function config(extra: string): void {
+  writeFileSync(
+    join(world.root, "config.toml"),
+    `[defaults]\nsession_idle = "0"\n\n[agents.gemini]\ntransport = "acp"\n${extra}`,
+  );
+  world.env.SCV_CONFIG = join(world.root, "config.toml");
+}
+
+function agentPids(): number[] {
+  try {
+    return readFileSync(join(world.calls, "acp-calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { pid: number }).pid);
+  } catch {
+    return [];
+  }
+}
+
+async function connect(): Promise<Client> {
+  const client = new Client({ name: "scv-test", version: "1.0.0" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SCV, "mcp"],
+    cwd: world.project,
+    env: world.env,
+    stderr: "pipe",
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+interface CallResult {
+  readonly text: string;
+  readonly structured: Record<string, unknown>;
+  readonly isError: boolean;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallResult> {
+  const result = await client.callTool({ name, arguments: args }, { timeout: 90_000 });
+  const content = result.content as { type: string; text: string }[];
+  return {
+    text: content[0]?.text ?? "",
+    structured: (result.structuredContent ?? {}) as Record<string, unknown>,
+    isError: result.isError === true,
+  };
+}
+
+function questionFiles(): string[] {
+  const dir = join(world.scvHome, "turns");
+  return existsSync(dir) ? readdirSync(dir).filter((name) => /\.(ask|answer)\.json$/.test(name)) : [];
+}
+
+interface Approval {
+  readonly id: string;
+  readonly agent: string;
+  readonly tool: string;
+  readonly summary: string;
+  readonly answers: string[];
+}
+
+/** A delegate call whose agent asks to run a tool: the job, waiting for its answer. */
+async function askingJob(client: Client): Promise<{ job: string; approval: Approval; text: string }> {
+  const started = await call(client, "delegate", { agent: "gemini", prompt: "use a tool", wait_seconds: 30 });
+  expect(started.isError, started.text).toBe(false);
+  expect(started.structured.status, started.text).toBe("needs-approval");
+  return {
+    job: started.structured.job as string,
+    approval: started.structured.approval as Approval,
+    text: started.text,
+  };
+}
+
+describe("scv mcp: an agent's permission question", () => {
+  it("stops the job in needs-approval, says what is asked, and approve once lets the turn go on", async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("approve");
+
+    const calledAt = Date.now();
+    const { job, approval, text } = await askingJob(client);
+    // At once, not after the call's wait.
+    expect(Date.now() - calledAt).toBeLessThan(20_000);
+    expect(job).toMatch(/^gemini-[0-9a-z]{6}\.[0-9a-z]{8}$/);
+    expect(approval).toMatchObject({
+      agent: "gemini",
+      tool: "execute",
+      summary: "$ touch probe.txt",
+      answers: ["once", "always", "reject"],
+    });
+    expect(approval.id).toMatch(/^[0-9a-z]{8}$/);
+    expect(text).toBe(
+      `gemini asks to run execute: $ touch probe.txt — job ${job} waits for your answer: call approve with {"job": "${job}", "approval": "${approval.id}", "answer": …}, the answer "once", "always" or "reject" (or cancel the job).`,
+    );
+    // The question is a private file of the job's.
+    const [asked] = questionFiles();
+    expect(asked).toBe(`${job}.ask.json`);
+    expect(statSync(join(world.scvHome, "turns", asked as string)).mode & 0o777).toBe(0o600);
+
+    // status, wait, scv ps and scv wait all say it.
+    const status = await call(client, "status", { job });
+    expect(status.structured).toMatchObject({ status: "needs-approval", job, approval: { id: approval.id } });
+    const list = await call(client, "status", {});
+    expect(list.text).toContain(
+      `needs approval ${approval.id}: gemini asks to run execute: $ touch probe.txt`,
+    );
+    const waited = await call(client, "wait", { job, wait_seconds: 5 });
+    expect(waited.structured).toMatchObject({ status: "needs-approval", approval: { id: approval.id } });
+    const ps = await scv(world, ["ps"]);
+    expect(ps.stdout).toContain("needs approval: gemini asks to run execute: $ touch probe.txt");
+    const shellWait = await scv(world, ["wait", job, "--timeout", "1s"]);
+    expect(shellWait.exitCode).toBe(124);
+    expect(shellWait.stderr).toContain(
+      `scv: ${job} waits for approval ${approval.id}: gemini asks to run execute: $ touch probe.txt — answer it with the approve tool of the scv mcp that started it, or stop it: scv kill ${job}\n`,
+    );
+
+    // An answer for another question answers nothing.
+    const wrong = await call(client, "approve", { job, approval: "zzzzzzzz", answer: "once" });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.text).toBe(
+      `approval zzzzzzzz of ${job} is no longer pending: it now waits on approval ${approval.id}: gemini asks to run execute: $ touch probe.txt — status shows the job (exit 2, usage error)`,
+    );
+    expect((await call(client, "status", { job })).structured.status).toBe("needs-approval");
+
+    const approved = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    expect(approved.isError, approved.text).toBe(false);
+    expect(approved.structured).toMatchObject({ reply: "ALLOWED proceed_once", exitCode: 0 });
+    expect(questionFiles()).toEqual([]);
+
+    // The same answer again: the question has gone with the job.
+    const again = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    expect(again.isError).toBe(true);
+    expect(again.text).toMatch(
+      new RegExp(`^approval ${approval.id} of ${job.replace(".", "\\.")} is no longer pending: no job `),
+    );
+  });
+
+  it("approve reject: the agent goes on without the tool, and the result says it was rejected", async () => {
+    const client = await connect();
+    const { job, approval } = await askingJob(client);
+    const rejected = await call(client, "approve", { job, approval: approval.id, answer: "reject" });
+    expect(rejected.structured).toMatchObject({ reply: "REJECTED", exitCode: 0 });
+    expect(rejected.structured.notes).toEqual(["you rejected gemini's execute: $ touch probe.txt"]);
+  });
+
+  it("approve always: the agent's allow-always option", async () => {
+    const client = await connect();
+    const { job, approval } = await askingJob(client);
+    const allowed = await call(client, "approve", { job, approval: approval.id, answer: "always" });
+    expect(allowed.structured).toMatchObject({ reply: "ALLOWED proceed_always" });
+  });
+
+  it("cancel ends a job that waits for approval; its question goes, and a late answer is refused", async () => {
+    const client = await connect();
+    const { job, approval } = await askingJob(client);
+    const cancelled = await call(client, "cancel", { job });
+    expect(cancelled.text).toMatch(new RegExp(`^Stopped ${job.replace(".", "\\.")} `));
+    expect(cancelled.structured).toMatchObject({ status: "cancelled" });
+    expect(await survivors(agentPids())).toEqual([]);
+    expect(questionFiles()).toEqual([]);
+    const late = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    expect(late.isError).toBe(true);
+    expect(late.text).toContain(`approval ${approval.id} of ${job} is no longer pending`);
+  });
+
+  it("the turn's time limit runs while it waits: a timed-out job, no question left", async () => {
+    config('timeout = "4s"\n');
+    const client = await connect();
+    const { job, approval } = await askingJob(client);
+    // A wait returns at once while the job waits for its answer: until the limit, it still does.
+    const deadline = Date.now() + 20_000;
+    let waited = await call(client, "wait", { job, wait_seconds: 30 });
+    while (waited.structured.status === "needs-approval" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      waited = await call(client, "wait", { job, wait_seconds: 30 });
+    }
+    expect(waited.structured).toMatchObject({ status: "timeout", exitCode: 124 });
+    expect(questionFiles()).toEqual([]);
+    const late = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    expect(late.isError).toBe(true);
+  });
+});

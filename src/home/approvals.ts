@@ -89,14 +89,13 @@ export function takeAnswer(job: string, id: string, env: Env): ApprovalAnswer | 
     removeIfPresent(path);
     return undefined;
   }
-  // The answer first: an answerer that finds its answer gone knows it was taken (giveAnswer).
-  removeIfPresent(path);
+  // The question first: nobody sees it pending again once it is answered.
   removeIfPresent(jobFile(job, "ask", env));
+  removeIfPresent(path);
   return answer.answer;
 }
 
-/** Withdraws the job's question and any answer to it (the turn stopped waiting, or ended): the
- * question first, so an answerer that finds its answer under no question knows it was not taken. */
+/** Withdraws the job's question and any answer to it (the turn stopped waiting, or ended). */
 export function withdrawQuestion(job: string, env: Env): void {
   removeIfPresent(jobFile(job, "ask", env));
   removeIfPresent(jobFile(job, "answer", env));
@@ -110,7 +109,8 @@ export function pendingApproval(job: string, env: Env): PendingApproval | undefi
 }
 
 /** Answers question `id` of the job: "answered", or why not ("gone": it is no longer pending;
- * "taken": another answer came first). The answer stays only while its question does. */
+ * "taken": another answer came first). An answer that meets the question's withdrawal (the turn's
+ * time ran out that moment) is dropped by the turn, which takes only its own question's answer. */
 export function giveAnswer(
   job: string,
   id: string,
@@ -120,19 +120,10 @@ export function giveAnswer(
   if (pendingApproval(job, env)?.id !== id) return "gone";
   const record: AnswerRecord = { version: 1, id, answer };
   const path = jobFile(job, "answer", env);
-  if (!createAtomicSync(path, `${JSON.stringify(record)}\n`, { fsync: false })) {
-    // An answer already there: this question's (another caller was first), or a stale one.
-    const there = readJson(path, answerSchema());
-    if (there?.id === id) return "taken";
-    removeIfPresent(path);
-    if (!createAtomicSync(path, `${JSON.stringify(record)}\n`, { fsync: false })) return "taken";
-  }
-  // The question may have been withdrawn between the look and the write (the question goes first
-  // then, the answer after): an answer of ours still there under no question was not taken.
-  const still = readJson(jobFile(job, "ask", env), askSchema());
-  if (still?.id !== id && readJson(path, answerSchema())?.id === id) {
-    removeIfPresent(path);
-    return "gone";
-  }
-  return "answered";
+  const text = `${JSON.stringify(record)}\n`;
+  if (createAtomicSync(path, text, { fsync: false })) return "answered";
+  // An answer is there already: this question's (another caller was first), or an earlier one's.
+  if (readJson(path, answerSchema())?.id === id) return "taken";
+  removeIfPresent(path);
+  return createAtomicSync(path, text, { fsync: false }) ? "answered" : "taken";
 }

@@ -24,6 +24,7 @@ import {
 import {
   combinedOutcome,
   finishedOutcome,
+  notStartedOutcome,
   progressMessage,
   questionText,
   replyBudget,
@@ -71,7 +72,7 @@ export async function delegateTool(input: DelegateInput, context: CallContext): 
     handle: start.kind === "started" ? start.conversation : start.result.conversation,
     outcome:
       start.kind === "failed"
-        ? finishedOutcome(start.result, "", { budget })
+        ? notStartedOutcome(start.result, budget)
         : settledOutcome(start, states.get(start.job), budget, context.env),
   }));
   if (outcomes.length === 1 && outcomes[0] !== undefined) return outcomes[0].outcome;

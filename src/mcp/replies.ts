@@ -135,6 +135,15 @@ function failureText(result: TurnResult): string {
   return result.fallbacks.length === 0 ? line : `${line}\ntry instead: ${result.fallbacks.join(", ")}`;
 }
 
+/** A turn that did not start: refused like a call (a conversation busy, whether the launcher saw it
+ * or the detached scv did after its lock wait), in the same one line as a refused call; any other
+ * failure (not installed, signed out) as its result. */
+export function notStartedOutcome(result: TurnResult, budget: number): ToolOutcome {
+  if (result.exitCode !== EXIT.usage || result.error === null) return finishedOutcome(result, "", { budget });
+  const line = result.hint === null ? result.error : `${result.error} — ${result.hint}`;
+  return errorOutcome(new ScvError("USAGE", line));
+}
+
 /** A job still running when the wait ended, or waiting for its caller to answer a permission
  * question. */
 export function runningOutcome(

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { lockConversation } from "../../src/home/conversations.js";
 import { turnResultSchema } from "../../src/result.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
 import { agentPids, createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
@@ -358,11 +359,11 @@ describe("scv mcp", () => {
     const jobs: { job: string; prompt: string }[] = [];
     for (const [index, start] of starts.entries()) {
       if (start.isError) {
+        // The job holding it, or (its turn having ended meanwhile) that it is free now: one line as
+        // any refused call says it, whether the launcher refused it or its detached scv did.
         expect(start.text).toMatch(
-          // The job holding it, or (its turn having ended meanwhile) that it is free now; refused
-          // before its detached scv starts, the line is the failed turn's (`claude failed (exit 2, …): `).
           new RegExp(
-            `^(claude failed \\(exit 2, usage error\\): )?conversation ${conversation} (is busy with job ${conversation}\\.[0-9a-z]{8} — wait for it|was busy and is free now — try again)`,
+            `^conversation ${conversation} (is busy with job ${conversation}\\.[0-9a-z]{8} — wait for it: scv wait ${conversation}\\.[0-9a-z]{8}|was busy and is free now — try again) \\(exit 2, usage error\\)$`,
           ),
         );
         continue;
@@ -384,6 +385,39 @@ describe("scv mcp", () => {
     expect(bad).toMatchObject({ isError: true });
     expect(bad.text).toMatch(/give the job a delegate call returned, like codex-k3f9x2\.a1b2c3d4/);
   }, 60_000);
+
+  it("a busy conversation is one refused call's line, refused by the launcher or by the detached scv", async () => {
+    await signIn(world, "claude");
+    const client = await connect({ FAKE_AGENT_MODE: "slow:3000" });
+    const first = await call(client, "delegate", { agent: "claude", prompt: "Say hi", wait_seconds: 20 });
+    const conversation = first.structured.conversation as string;
+    // The launcher sees the running turn that holds it.
+    const running = await call(client, "delegate", { conversation, prompt: "one", wait_seconds: 0 });
+    const job = running.structured.job as string;
+    const refused = await call(client, "delegate", { conversation, prompt: "two", wait_seconds: 0 });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toBe(
+      `conversation ${conversation} is busy with job ${job} — wait for it: scv wait ${job} (exit 2, usage error)`,
+    );
+    expect(refused.structured).toEqual({
+      error: `conversation ${conversation} is busy with job ${job} — wait for it: scv wait ${job}`,
+      exitCode: 2,
+    });
+    await call(client, "wait", { job, wait_seconds: 20 });
+    // A lock no running turn shows: only the detached scv, after its lock wait, refuses it.
+    const release = await lockConversation(conversation, world.env, 0);
+    try {
+      const late = await call(client, "delegate", { conversation, prompt: "three", wait_seconds: 0 });
+      expect(late.isError).toBe(true);
+      expect(late.text).toMatch(
+        new RegExp(
+          `^conversation ${conversation} is locked, but no running turn holds it \\(an scv that was killed left it\\) — it frees by itself in \\d+s; continue it then \\(exit 2, usage error\\)$`,
+        ),
+      );
+    } finally {
+      await release();
+    }
+  });
 
   it("keeps one spare runner loaded: a delegate's job runs in it, a new one follows, and it goes with the server", async () => {
     const client = await connect({ FAKE_AGENT_MODE: "slow:2000" });

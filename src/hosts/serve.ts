@@ -1,7 +1,7 @@
 // A session host: the detached scv (`scv session-host`, started by hosts/start.ts) that keeps one
 // conversation's ACP server running between its turns. It starts the server as a turn would (the
 // turn's environment, with the host's own tag and TMPDIR, in its own process group, ended with the
-// host), listens on $SCV_HOME/hosts/<handle>.sock, and passes each connected turn's JSON-RPC to the
+// host), listens on $SCV_HOME/hosts/<handle>.sock (or a short private folder's: home/host-socket.ts), and passes each connected turn's JSON-RPC to the
 // server and back (hosts/relay.ts), one turn at a time. It ends, and the server with it, when:
 // the server exits; a turn leaves without a session made (nothing to keep warm); a turn left a
 // prompt that does not answer its cancel in time; no turn came for `idleMs`; it gets SIGTERM
@@ -12,8 +12,9 @@ import { createServer, type Server, type Socket } from "node:net";
 import { hostname } from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import { isWaitable } from "../duration.js";
-import { hostSocket, removeHostFiles } from "../home/host-files.js";
+import { removeHostFiles } from "../home/host-files.js";
 import { ensureHostsDir, type HostRecord, readHostRecord, writeHostRecord } from "../home/host-records.js";
+import { preparedHostSocket } from "../home/host-socket.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { handlingSignals } from "../os/groups.js";
@@ -38,7 +39,8 @@ const BUSY_WAIT_MS = 1_000;
 /** Runs the host until it ends; `ready` is called once it listens. */
 export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Promise<void> {
   ensureHostsDir(env);
-  const path = hostSocket(spec.handle, env);
+  const path = preparedHostSocket(spec.handle, env);
+  if (path === undefined) throw new Error(`no private folder for ${spec.handle}'s socket`);
   const stale = lstatSync(path, { throwIfNoEntry: false });
   // Only a socket is replaced (its host was ended by the turn that started this one).
   if (stale?.isSocket()) removeIfPresent(path);

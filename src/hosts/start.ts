@@ -2,15 +2,16 @@
 // (same executable, arguments, folder and environment) and answers within HELLO_LIMIT_MS; otherwise
 // that one is ended and a new host is started (a detached scv, `scv session-host`, in a session of
 // its own, its output in $SCV_HOME/hosts/<handle>.log) and connected to. Undefined when no host can
-// be had (no socket path short enough, a host that does not start): the turn then runs its server
+// be had (no usable socket path: host-socket.ts; a host that does not start): the turn then runs its server
 // itself, as a cold turn, and nothing is kept warm.
 
 import { createHash } from "node:crypto";
 import { closeSync, lstatSync } from "node:fs";
 import { hostname } from "node:os";
 import { openOwnFileForAppend } from "../home/agent-home.js";
-import { hostLog, hostSocket } from "../home/host-files.js";
+import { hostLog } from "../home/host-files.js";
 import { ensureHostsDir, readHostRecord } from "../home/host-records.js";
+import { preparedHostSocket } from "../home/host-socket.js";
 import type { Env } from "../home/paths.js";
 import { newJob } from "../home/turn-files.js";
 import { READY_FD, spawnDetached } from "../os/bounded.js";
@@ -25,8 +26,6 @@ import type { HostSpec } from "./spec.js";
 const HELLO_LIMIT_MS = 2_000;
 /** How long a new host may take to listen. */
 const START_LIMIT_MS = 10_000;
-/** The longest path a unix socket can have (sun_path, with its NUL). */
-const SOCKET_PATH_MAX = 107;
 /** The variable naming the pipe a new host says "ready" on. */
 export const HOST_READY_FD_VARIABLE = "SCV_READY_FD";
 export const HOST_READY_WORD = "ready";
@@ -51,8 +50,8 @@ export interface HostLaunch {
 
 export async function reachHost(launch: HostLaunch): Promise<HostConnection | undefined> {
   const env = launch.scvEnv;
-  const socket = hostSocket(launch.handle, env);
-  if (Buffer.byteLength(socket) > SOCKET_PATH_MAX) return undefined;
+  const socket = preparedHostSocket(launch.handle, env);
+  if (socket === undefined) return undefined;
   const fingerprint = launchHash(launch);
   const record = readHostRecord(launch.handle, env);
   if (record !== undefined && record.host === hostname()) {

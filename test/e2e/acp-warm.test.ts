@@ -5,7 +5,15 @@
 // leaves the host up, a background turn and scv mcp's delegate tool use it too, `conversations rm`
 // ends it, and nothing is left running after any of it.
 
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
@@ -288,6 +296,56 @@ describe("a warm ACP session", () => {
     }
     expect(calls()).toHaveLength(1);
     await endHost(handle, host);
+  });
+
+  it("an $SCV_HOME too deep for a socket path: the host listens in a short private folder, and stays warm", async () => {
+    const deep = join(world.root, "a-folder-whose-name-is-long-enough-to-push-the-socket-path-past-sun-path");
+    world.env.SCV_HOME = deep;
+    const inHome = (handle: string) => join(deep, "hosts", `${handle}.sock`);
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const handle = json(run.stdout).conversation ?? "";
+    expect(Buffer.byteLength(inHome(handle))).toBeGreaterThan(107);
+    const record = JSON.parse(readFileSync(join(deep, "hosts", `${handle}.json`), "utf8")) as HostFile;
+    hostPids.push(record.scv.pid);
+    // TMPDIR's folder (no XDG_RUNTIME_DIR here): this user's, 0700, named by the home's hash.
+    const folders = readdirSync(world.tmp).filter((name) => name.startsWith(`scv-${process.getuid?.()}-`));
+    expect(folders).toHaveLength(1);
+    const folder = join(world.tmp, folders[0] as string);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const socket = join(folder, `${handle}.sock`);
+    expect(lstatSync(socket).isSocket()).toBe(true);
+    expect(existsSync(inHome(handle))).toBe(false);
+
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
+    // Warm: the same server, no session/load.
+    expect(calls()).toHaveLength(1);
+    expect(methods()).toEqual(["initialize", "session/new", "session/prompt", "session/prompt"]);
+    await endHost(handle, record);
+    expect(existsSync(socket)).toBe(false);
+  });
+
+  it("a short socket folder another user could reach is not used: the turn runs cold, and well", async () => {
+    const deep = join(world.root, "a-folder-whose-name-is-long-enough-to-push-the-socket-path-past-sun-path");
+    world.env.SCV_HOME = deep;
+    const first = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"]);
+    const handle = json(first.stdout).conversation ?? "";
+    const record = JSON.parse(readFileSync(join(deep, "hosts", `${handle}.json`), "utf8")) as HostFile;
+    hostPids.push(record.scv.pid);
+    await endHost(handle, record);
+    const [name] = readdirSync(world.tmp).filter((each) => each.startsWith("scv-"));
+    const folder = join(world.tmp, name as string);
+    chmodSync(folder, 0o755);
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
+    // Cold: a new server loaded the session, and none stays.
+    expect(calls()).toHaveLength(2);
+    expect(methods()).toContain("session/load");
+    expect(existsSync(join(deep, "hosts", `${handle}.json`))).toBe(false);
+    expect(readdirSync(folder)).toEqual([]);
   });
 
   it('session_idle = "0" keeps nothing warm', async () => {

@@ -29,7 +29,7 @@ import {
 } from "./acp-wire.js";
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
-import { failureFromText } from "./failure.js";
+import { failureFromText, retryKind } from "./failure.js";
 import { parseJsonLine } from "./json-lines.js";
 import { oneRedactedLine, summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
@@ -123,7 +123,15 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
     const error = codex.error;
     if (error?.willRetry !== true || error.message === undefined) return [];
     const status = error.codexErrorInfo?.responseStreamDisconnected?.httpStatusCode;
-    return [{ type: "retry", message: error.message, ...(status === undefined ? {} : { status }) }];
+    const kind = retryKind(status);
+    return [
+      {
+        type: "retry",
+        message: error.message,
+        ...(status === undefined ? {} : { status }),
+        ...(kind === undefined ? {} : { kind }),
+      },
+    ];
   }
 
   /** The events of a notice chunk, or null when the chunk is reply text. */

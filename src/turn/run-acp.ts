@@ -28,6 +28,7 @@ import { setUpSession } from "../transport/acp/session-setup.js";
 import type { ModeMismatch } from "../transport/mode.js";
 import type { ProcessExit } from "../transport/process.js";
 import { conclude } from "./conclude.js";
+import { verdictEvent, watchVerdict } from "./early-verdict.js";
 import { failedResult } from "./outcome.js";
 import type { PreparedTurn } from "./setup.js";
 import type { TurnPlan } from "./types.js";
@@ -121,8 +122,11 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
         started,
       );
 
-    // A mode reported during the prompt that contradicts the policy stops it, as for a process turn.
+    // A mode reported during the prompt that contradicts the policy stops it, as for a process turn;
+    // so does a failure settled before the agent's own end (a retried refused credential), and a
+    // retry it was waiting on names what a time limit cut short (early-verdict.ts).
     let mismatch: ModeMismatch | undefined;
+    const verdicts = watchVerdict();
     const stop = new AbortController();
     const signal =
       context.signal === undefined ? stop.signal : AbortSignal.any([context.signal, stop.signal]);
@@ -147,6 +151,11 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
           if (mismatch !== undefined) stop.abort();
         }
         tracker.context.onEvent?.(event, plan);
+        const verdict = verdicts.observe(event, signal.aborted);
+        if (verdict !== undefined) {
+          tracker.context.onEvent?.(verdictEvent(verdict), plan);
+          stop.abort();
+        }
       },
       decide: (ask) => decide(plan, turn, ask, tools, notes, questions),
       signal,
@@ -160,7 +169,11 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
     // by itself, then its group is ended (codex-acp takes 2 s to wind down, Gemini CLI 0.5 s).
     const exit = outcome.kind === "ended" ? outcome.exit : await agent.close(CLOSE_AFTER_ANSWER_MS);
     const checked: ParsedTurn =
-      mismatch === undefined ? parsed : { ...withoutFailure(parsed), status: "failed" };
+      mismatch !== undefined
+        ? { ...withoutFailure(parsed), status: "failed" }
+        : verdicts.early !== undefined
+          ? { ...withoutFailure(parsed), status: "failed", failure: verdicts.early }
+          : parsed;
     const result = conclude(
       withSession(plan, session.sessionId),
       checked,
@@ -169,6 +182,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       started,
       context,
       { reported: mismatch?.reported ?? parsed.mode ?? mode, mismatch },
+      verdicts.retrying,
     );
     return notes.length === 0 ? result : { ...result, notes: [...result.notes, ...notes] };
   } finally {

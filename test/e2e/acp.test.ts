@@ -344,6 +344,42 @@ describe("how an ACP turn ends", () => {
     expect(run.stderr).toContain("run: scv agents login gemini");
   });
 
+  it("a retried refused key settles the turn at its first retry: session/cancel, exit 4, no waiting", async () => {
+    const startedAt = Date.now();
+    const run = await scv(world, [
+      "delegate",
+      "gemini",
+      "--transport",
+      "acp",
+      "--timeout",
+      "60s",
+      "--json",
+      "keep key-retry",
+    ]);
+    expect(run.exitCode, run.stderr).toBe(4);
+    expect(Date.now() - startedAt).toBeLessThan(20_000);
+    const result = json(run.stdout);
+    expect(result.status).toBe("failed");
+    expect(result.error).toBe(
+      "gemini failed to authenticate: Reconnecting... 1/5; ended at its first retry, as retrying cannot fix a refused credential",
+    );
+    expect(methods()).toContain("session/cancel");
+    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+  });
+
+  it("--events shows the early verdict as the turn's terminal error", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--events", "keep key-retry"]);
+    expect(run.exitCode, run.stderr).toBe(4);
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map(
+        (line) => JSON.parse(line) as { type: string; kind?: string; terminal?: boolean; status?: number },
+      );
+    expect(events).toContainEqual(expect.objectContaining({ type: "retry", status: 401, kind: "auth" }));
+    expect(events).toContainEqual(expect.objectContaining({ type: "error", kind: "auth", terminal: true }));
+  });
+
   it("a 429 is exit 5", async () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "answer 429"]);
     expect(run.exitCode, run.stderr).toBe(5);

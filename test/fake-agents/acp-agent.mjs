@@ -19,7 +19,8 @@
 //                        sessions kept in $FAKE_AGENT_DIR/sessions so a new process can load them
 //                        (their history replayed); a prompt answers "REPLY <prompt> (turn n)", or
 //                        by its words: "401" / "429" a JSON-RPC error with that code (as Gemini CLI
-//                        answers), "tool" a permission request
+//                        answers), "tool" a permission request, "key-retry" a Codex-adapter retry
+//                        of a 401 then a wait for session/cancel
 //                        (ALLOWED/REJECTED), "hang" waits for session/cancel, "die" exits 3, "flip"
 //                        reports mode default first.
 //                        Every message received goes to $FAKE_AGENT_DIR/acp-log.jsonl.
@@ -289,6 +290,25 @@ async function scripted(message) {
         // A setting of its own turns the session back to its default mode mid-turn.
         scriptedModes.mode = "default";
         update(sessionId, { sessionUpdate: "current_mode_update", currentModeId: "default" });
+      }
+      if (text.includes("key-retry")) {
+        // The Codex adapter retrying a refused key: its thread error says it will retry, with the
+        // HTTP status (test/fixtures/acp/codex-acp/rate-limit.stdout has the 429 form); then it waits.
+        update(sessionId, {
+          sessionUpdate: "session_info_update",
+          _meta: {
+            codex: {
+              error: {
+                message: "Reconnecting... 1/5",
+                codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 401 } },
+                additionalDetails: "unexpected status 401 Unauthorized: Incorrect API key provided",
+                willRetry: true,
+              },
+            },
+          },
+        });
+        cancels.add(() => write({ id, result: { stopReason: "cancelled" } }));
+        return;
       }
       if (text.includes("hang")) {
         chunk(sessionId, "partial");

@@ -342,6 +342,8 @@ describe("codex-acp 2.6.0 (Codex 0.171.0) over ACP", () => {
       type: "retry",
       message: "Reconnecting... 1/5",
       status: 429,
+      // Its class, as a per-turn process's retry carries it: what a time limit cut short.
+      kind: "rate-limit",
     });
     expect(events.some((event) => event.type === "text")).toBe(false);
   });

@@ -207,6 +207,28 @@ describe("scv mcp: an agent's permission question", () => {
     expect(late.text).toContain(`approval ${approval.id} of ${job} is no longer pending`);
   });
 
+  it("a turn on a warm session host asks the same way", async () => {
+    writeFileSync(join(world.root, "config.toml"), '[agents.gemini]\ntransport = "acp"\n');
+    const client = await connect();
+    const { job, approval } = await askingJob(client);
+    const approved = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    expect(approved.structured).toMatchObject({ reply: "ALLOWED proceed_once", exitCode: 0 });
+    const handle = approved.structured.conversation as string;
+    // The host kept the server: the next turn asks through it.
+    const next = await call(client, "delegate", { conversation: handle, prompt: "use a tool again" });
+    expect(next.structured.status, next.text).toBe("needs-approval");
+    expect(agentPids()).toHaveLength(1);
+    const second = next.structured.approval as Approval;
+    const rejected = await call(client, "approve", {
+      job: next.structured.job as string,
+      approval: second.id,
+      answer: "reject",
+    });
+    expect(rejected.structured).toMatchObject({ reply: "REJECTED", exitCode: 0 });
+    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
+    expect(await survivors(agentPids())).toEqual([]);
+  });
+
   it("the turn's time limit runs while it waits: a timed-out job, no question left", async () => {
     config('timeout = "4s"\n');
     const client = await connect();

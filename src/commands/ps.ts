@@ -5,6 +5,7 @@ import type { CliIo } from "../cli/io.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
+import { questionText } from "../home/approvals.js";
 import { liveHosts } from "../hosts/end.js";
 import { runningTurns } from "../jobs/list.js";
 import { renderTable } from "./table.js";
@@ -41,9 +42,7 @@ export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Pr
           turn.agent,
           turn.pid === null ? "-" : String(turn.pid),
           formatDuration(turn.elapsedMs),
-          turn.approval === null
-            ? (turn.tool ?? "")
-            : `needs approval: ${turn.approval.agent} asks to run ${turn.approval.tool}${turn.approval.summary === "" ? "" : `: ${turn.approval.summary}`}`,
+          turn.approval === null ? (turn.tool ?? "") : `needs approval: ${questionText(turn.approval)}`,
         ]),
         ...hosts.map((host) => [
           host.handle,

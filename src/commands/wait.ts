@@ -6,6 +6,7 @@ import { print, printSection, reportFailures } from "../cli/results.js";
 import { jsonLine, visibleLine } from "../cli/terminal-text.js";
 import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
+import { questionText } from "../home/approvals.js";
 import { consumeResult } from "../home/turn-records.js";
 import { jobsToWaitFor, waitForResults } from "../jobs/wait.js";
 
@@ -23,9 +24,8 @@ export async function waitCommand(
   const timeoutMs = durationOption("--timeout", options.timeout);
   const jobs = jobsToWaitFor(refs, io.env);
   const ordered = await waitForResults(jobs, io.env, timeoutMs, (job, approval) => {
-    const what = approval.summary === "" ? approval.tool : `${approval.tool}: ${approval.summary}`;
     io.stderr.write(
-      `scv: ${job} waits for approval ${approval.id}: ${approval.agent} asks to run ${visibleLine(what)} — answer it with the approve tool of the scv mcp that started it, or stop it: scv kill ${job}\n`,
+      `scv: ${job} waits for approval ${approval.id}: ${visibleLine(questionText(approval))} — answer it with the approve tool of the scv mcp that started it, or stop it: scv kill ${job}\n`,
     );
   });
   if (ordered.length === 1 && ordered[0] !== undefined) {

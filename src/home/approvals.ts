@@ -52,6 +52,12 @@ const answerSchema = lazy(() =>
 );
 type AnswerRecord = z.infer<ReturnType<typeof answerSchema>>;
 
+/** The question in words, one line: `gemini asks to run execute: $ touch probe.txt`. */
+export function questionText(approval: PendingApproval): string {
+  const what = approval.summary === "" ? approval.tool : `${approval.tool}: ${approval.summary}`;
+  return `${approval.agent} asks to run ${what}`;
+}
+
 function readJson<T>(path: string, schema: z.ZodMiniType<T>): T | undefined {
   try {
     const parsed = schema.safeParse(JSON.parse(readFileSync(path, "utf8")));

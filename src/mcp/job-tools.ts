@@ -5,7 +5,7 @@ import { parseAgentSpec } from "../agent-spec.js";
 import { formatElapsed } from "../cli/progress.js";
 import { loadConfig } from "../config.js";
 import { ScvError } from "../errors.js";
-import { giveAnswer } from "../home/approvals.js";
+import { giveAnswer, questionText } from "../home/approvals.js";
 import { jobHandle } from "../home/turn-files.js";
 import type { SpareRunner } from "../jobs/spare.js";
 import type { TurnRequest } from "../turn/types.js";
@@ -26,7 +26,6 @@ import {
   finishedOutcome,
   notStartedOutcome,
   progressMessage,
-  questionText,
   replyBudget,
   runningOutcome,
   type ToolOutcome,

@@ -6,7 +6,7 @@
 
 import { formatElapsed } from "../cli/progress.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
-import type { PendingApproval } from "../home/approvals.js";
+import { type PendingApproval, questionText } from "../home/approvals.js";
 import type { TurnResult } from "../result.js";
 import type { JobProgress } from "./jobs.js";
 
@@ -160,12 +160,6 @@ export function runningOutcome(
     structured: { status: "running", job: job.job, conversation: job.conversation },
     isError: false,
   };
-}
-
-/** `gemini asks to run execute: $ touch probe.txt`, as one line. */
-export function questionText(approval: PendingApproval): string {
-  const what = approval.summary === "" ? approval.tool : `${approval.tool}: ${approval.summary}`;
-  return `${approval.agent} asks to run ${what}`;
 }
 
 /** A job whose agent waits for the caller's answer to a permission question. */

@@ -293,6 +293,38 @@ export type RetryBound =
 
 export type Verified = { kind: "lab"; version: string } | { kind: "unverified"; reason: string };
 
+/** The shape of a file of MCP servers scv writes for one turn (src/turn/mcp-servers.ts). */
+export type McpFileFormat =
+  /** `{"mcpServers": {name: {command, args, env} | {type: "http", url, headers}}}` (Claude Code). */
+  | "mcp-servers"
+  /** The same with `type: "local"` and `tools: ["*"]` on each server (Copilot CLI). */
+  | "copilot-mcp-servers"
+  /** A settings file: `mcpServers` (`httpUrl` for http) and `mcp.allowed` naming exactly the
+   * turn's servers, which shuts out every other server its settings or extensions bring. */
+  | "gemini-settings"
+  /** `{"mcp": {name: {type: "local", command: [...], environment} | {type: "remote", url, headers}}}`. */
+  | "opencode-config";
+
+/** How a CLI is given the MCP servers of one turn (`--mcp`, `[agents.<name>] mcp`), and kept from
+ * others it would load. What scv renders lives for the turn only. */
+export type McpPassing =
+  /** A file of `format` named on the command line by `args` (`{file}`); `isolate` are arguments
+   * given on every turn, servers or none, that keep the CLI's other MCP servers out. */
+  | {
+      kind: "args-file";
+      format: McpFileFormat;
+      args: readonly string[];
+      isolate: readonly string[];
+      verified: Verified;
+    }
+  /** `-c mcp_servers.<name>.<key>=<TOML value>` overrides (Codex): no file, so an http server's
+   * headers, which `ps` would show there, are refused. */
+  | { kind: "config-args"; flag: string; table: string; verified: Verified }
+  /** A settings file of `format` named by `variable`; `isolates`: written on every turn, servers or
+   * none, because it shuts out the servers of the CLI's other settings. */
+  | { kind: "settings-env"; variable: string; format: McpFileFormat; isolates: boolean; verified: Verified }
+  | { kind: "unsupported"; reason: string };
+
 /** A variable and its value (or, for home variables, a path relative to the agent home). */
 export type EnvPair = readonly [name: string, value: string];
 
@@ -367,6 +399,8 @@ export interface AdapterDescriptor {
   /** Whether its CLI has a verified one-process-per-turn mode (the `process` transport). */
   readonly cliTurns: boolean;
   readonly takeover: Takeover;
+  /** How a per-turn CLI gets MCP servers (an ACP turn gets them in `session/new`). */
+  readonly mcp: McpPassing;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -483,6 +517,15 @@ const CLAUDE_BASE = {
   },
   transport: "process",
   cliTurns: true,
+  // Lab (../shared/lab/mcp): a real turn called a stdio server's tool given this way; without a
+  // file, --strict-mcp-config alone keeps out the servers of the project's .mcp.json and its settings.
+  mcp: {
+    kind: "args-file",
+    format: "mcp-servers",
+    args: ["--mcp-config", "{file}"],
+    isolate: ["--strict-mcp-config"],
+    verified: { kind: "lab", version: "2.1.332" },
+  },
   takeover: { kind: "refused", reason: CLAUDE_TAKEOVER },
 } as const;
 
@@ -602,6 +645,14 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "2.6.0" },
     },
     cliTurns: true,
+    // Lab (../shared/lab/mcp): `[mcp_servers.<name>]` in its config.toml made a real turn call the
+    // tool; `-c` sets the same keys for one run (its --help).
+    mcp: {
+      kind: "config-args",
+      flag: "-c",
+      table: "mcp_servers",
+      verified: { kind: "unverified", reason: "the -c form of the lab's config.toml keys" },
+    },
     takeover: {
       kind: "supported",
       args: ["resume", "{session}"],
@@ -649,6 +700,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: true,
+    mcp: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -692,6 +744,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: true,
+    mcp: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -746,6 +799,7 @@ export const ADAPTERS = [
     transport: "process",
     acp: null,
     cliTurns: true,
+    mcp: { kind: "unsupported", reason: "pi has no MCP client" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -824,6 +878,16 @@ export const ADAPTERS = [
         '0.61.0 answers session/load of a session made within the same UTC minute with "No previous sessions found for this project", so a conversation continued over ACP that soon after its first turn fails (exit 1); a minute later it loads',
     },
     cliTurns: true,
+    // Its code (0.61.0): GEMINI_CLI_SYSTEM_SETTINGS_PATH names the system settings file, which
+    // outranks the user's and the project's; `mcp.allowed` set there replaces theirs, and an empty
+    // list allows no server.
+    mcp: {
+      kind: "settings-env",
+      variable: "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+      format: "gemini-settings",
+      isolates: true,
+      verified: { kind: "unverified", reason: "read in its code, not run against the mock" },
+    },
     takeover: { kind: "unsupported" },
   },
   {
@@ -885,6 +949,14 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "0.24.4" },
     },
     cliTurns: true,
+    // Gemini CLI's fork keeps its system settings file under this name (its code, 0.24.4).
+    mcp: {
+      kind: "settings-env",
+      variable: "QWEN_CODE_SYSTEM_SETTINGS_PATH",
+      format: "gemini-settings",
+      isolates: false,
+      verified: { kind: "unverified", reason: "Gemini CLI's form; the variable found in its code" },
+    },
     takeover: { kind: "unsupported" },
   },
   {
@@ -941,6 +1013,15 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "1.18.33" },
     },
     cliTurns: true,
+    // OPENCODE_CONFIG names a config file merged over its others (found in its binary); the `mcp`
+    // shape is its documented one.
+    mcp: {
+      kind: "settings-env",
+      variable: "OPENCODE_CONFIG",
+      format: "opencode-config",
+      isolates: false,
+      verified: { kind: "unverified", reason: "its documented config, not run against the mock" },
+    },
     takeover: { kind: "unsupported" },
   },
   {
@@ -1018,6 +1099,15 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "1.0.102" },
     },
     cliTurns: true,
+    // Its --help (1.0.102): `--additional-mcp-config @<file>` adds servers for the session, and
+    // `--disable-builtin-mcps` turns off its own GitHub MCP servers, which carry the GitHub sign-in.
+    mcp: {
+      kind: "args-file",
+      format: "copilot-mcp-servers",
+      args: ["--additional-mcp-config", "@{file}"],
+      isolate: ["--disable-builtin-mcps"],
+      verified: { kind: "unverified", reason: "flags from its --help; not run against the mock" },
+    },
     takeover: { kind: "unsupported" },
   },
   {
@@ -1064,6 +1154,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the launch is its documented one" },
     },
     cliTurns: true,
+    mcp: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -1107,6 +1198,8 @@ export const ADAPTERS = [
     transport: "process",
     acp: null,
     cliTurns: true,
+    // Its --help has `--mcp-config` (JSON or a file), merged with its own settings; not verified.
+    mcp: { kind: "unsupported", reason: "its --mcp-config merges with its settings; not verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -1153,6 +1246,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: false,
+    mcp: { kind: "unsupported", reason: "ACP only: its servers go in session/new" },
     takeover: { kind: "unsupported" },
   },
 ] as const satisfies readonly AdapterDescriptor[];

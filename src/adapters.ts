@@ -517,8 +517,8 @@ const CLAUDE_BASE = {
   },
   transport: "process",
   cliTurns: true,
-  // Lab (../shared/lab/mcp): a real turn called a stdio server's tool given this way; without a
-  // file, --strict-mcp-config alone keeps out the servers of the project's .mcp.json and its settings.
+  // Contract suite (test/real/mcp-pass.test.ts): the real CLI called a stdio server's tool given
+  // this way; --strict-mcp-config keeps out a project's approved .mcp.json, which it loads without.
   mcp: {
     kind: "args-file",
     format: "mcp-servers",

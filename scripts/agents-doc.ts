@@ -188,7 +188,7 @@ function mcpCells(passing: McpPassing): [string, string, string] {
     case "settings-env":
       return [
         `${code(passing.variable)} names a file (${passing.format})`,
-        passing.isolates ? "the same file, allowing none" : "—",
+        "—",
         verifiedText(passing.verified),
       ];
     case "unsupported":

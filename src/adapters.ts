@@ -299,9 +299,6 @@ export type McpFileFormat =
   | "mcp-servers"
   /** The same with `type: "local"` and `tools: ["*"]` on each server (Copilot CLI). */
   | "copilot-mcp-servers"
-  /** A settings file: `mcpServers` (`httpUrl` for http) and `mcp.allowed` naming exactly the
-   * turn's servers, which shuts out every other server its settings or extensions bring. */
-  | "gemini-settings"
   /** `{"mcp": {name: {type: "local", command: [...], environment} | {type: "remote", url, headers}}}`. */
   | "opencode-config";
 
@@ -320,9 +317,8 @@ export type McpPassing =
   /** `-c mcp_servers.<name>.<key>=<TOML value>` overrides (Codex): no file, so an http server's
    * headers, which `ps` would show there, are refused. */
   | { kind: "config-args"; flag: string; table: string; verified: Verified }
-  /** A settings file of `format` named by `variable`; `isolates`: written on every turn, servers or
-   * none, because it shuts out the servers of the CLI's other settings. */
-  | { kind: "settings-env"; variable: string; format: McpFileFormat; isolates: boolean; verified: Verified }
+  /** A config file of `format` named by `variable`, merged over the CLI's others. */
+  | { kind: "settings-env"; variable: string; format: McpFileFormat; verified: Verified }
   | { kind: "unsupported"; reason: string };
 
 /** A variable and its value (or, for home variables, a path relative to the agent home). */
@@ -645,13 +641,13 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "2.6.0" },
     },
     cliTurns: true,
-    // Lab (../shared/lab/mcp): `[mcp_servers.<name>]` in its config.toml made a real turn call the
-    // tool; `-c` sets the same keys for one run (its --help).
+    // Contract suite: `-c mcp_servers.<name>.…` made a real turn call the server's tool (for a model
+    // it has no metadata for; for others it defers MCP tools behind its tool_search, lab/mcp).
     mcp: {
       kind: "config-args",
       flag: "-c",
       table: "mcp_servers",
-      verified: { kind: "unverified", reason: "the -c form of the lab's config.toml keys" },
+      verified: { kind: "lab", version: "0.171.0" },
     },
     takeover: {
       kind: "supported",
@@ -878,15 +874,12 @@ export const ADAPTERS = [
         '0.61.0 answers session/load of a session made within the same UTC minute with "No previous sessions found for this project", so a conversation continued over ACP that soon after its first turn fails (exit 1); a minute later it loads',
     },
     cliTurns: true,
-    // Its code (0.61.0): GEMINI_CLI_SYSTEM_SETTINGS_PATH names the system settings file, which
-    // outranks the user's and the project's; `mcp.allowed` set there replaces theirs, and an empty
-    // list allows no server.
+    // Contract suite (0.61.0): its one per-run settings file, GEMINI_CLI_SYSTEM_SETTINGS_PATH, is
+    // skipped unless root owns it and no folder above it is writable by others.
     mcp: {
-      kind: "settings-env",
-      variable: "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
-      format: "gemini-settings",
-      isolates: true,
-      verified: { kind: "unverified", reason: "read in its code, not run against the mock" },
+      kind: "unsupported",
+      reason:
+        "its per-run settings file must be owned by root; over ACP (--transport acp) session/new takes them",
     },
     takeover: { kind: "unsupported" },
   },
@@ -949,13 +942,12 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "0.24.4" },
     },
     cliTurns: true,
-    // Gemini CLI's fork keeps its system settings file under this name (its code, 0.24.4).
+    // Contract suite (0.24.4): a settings file named by QWEN_CODE_SYSTEM_SETTINGS_PATH gave the
+    // mock no server.
     mcp: {
-      kind: "settings-env",
-      variable: "QWEN_CODE_SYSTEM_SETTINGS_PATH",
-      format: "gemini-settings",
-      isolates: false,
-      verified: { kind: "unverified", reason: "Gemini CLI's form; the variable found in its code" },
+      kind: "unsupported",
+      reason:
+        "no per-run settings file it reads was found; over ACP (--transport acp) session/new takes them",
     },
     takeover: { kind: "unsupported" },
   },
@@ -1013,14 +1005,13 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "1.18.33" },
     },
     cliTurns: true,
-    // OPENCODE_CONFIG names a config file merged over its others (found in its binary); the `mcp`
-    // shape is its documented one.
+    // Contract suite: OPENCODE_CONFIG names a config file merged over its others; its `mcp` servers
+    // were offered to the mock.
     mcp: {
       kind: "settings-env",
       variable: "OPENCODE_CONFIG",
       format: "opencode-config",
-      isolates: false,
-      verified: { kind: "unverified", reason: "its documented config, not run against the mock" },
+      verified: { kind: "lab", version: "1.18.33" },
     },
     takeover: { kind: "unsupported" },
   },
@@ -1101,12 +1092,13 @@ export const ADAPTERS = [
     cliTurns: true,
     // Its --help (1.0.102): `--additional-mcp-config @<file>` adds servers for the session, and
     // `--disable-builtin-mcps` turns off its own GitHub MCP servers, which carry the GitHub sign-in.
+    // Contract suite: the file's servers were offered to the mock.
     mcp: {
       kind: "args-file",
       format: "copilot-mcp-servers",
       args: ["--additional-mcp-config", "@{file}"],
       isolate: ["--disable-builtin-mcps"],
-      verified: { kind: "unverified", reason: "flags from its --help; not run against the mock" },
+      verified: { kind: "lab", version: "1.0.102" },
     },
     takeover: { kind: "unsupported" },
   },

@@ -1,8 +1,8 @@
 // The MCP servers one turn gets (`--mcp`, `[agents.<name>] mcp`), rendered into the form its CLI
 // reads (the row's `mcp`): a file named on its command line, `-c` overrides, or a settings file named
 // by a variable; for an ACP turn, `session/new`'s `mcpServers`. What is rendered lives in a private
-// folder of the turn and goes with it. A turn names none by default, and a row's `isolate` (or its
-// settings file) then keeps out the servers the CLI would otherwise load from the project or itself.
+// folder of the turn and goes with it. A turn names none by default, and a row's `isolate` then keeps
+// out the servers the CLI would otherwise load from the project or itself.
 //
 // A stdio server's `env` (its secrets) never enters a command line or a CLI's config: it is written
 // to a 0600 file, and the server is started as `/bin/sh -c '<source it>; exec "$@"' <file> <command>
@@ -66,7 +66,7 @@ export function chooseMcpServers(
   if (passing.kind === "unsupported")
     throw new ScvError(
       "USAGE",
-      `${entry.product} cannot be given MCP servers by scv (${passing.reason}) — drop --mcp (or its agent's mcp in the config)`,
+      `${entry.product} cannot be given MCP servers on its command line (${passing.reason}) — ${entry.acp === null ? "drop --mcp (or its agent's mcp in the config)" : "use --transport acp, or drop --mcp"}`,
     );
   if (passing.kind === "config-args") {
     const withHeaders = servers.find(({ server }) => "url" in server && server.headers !== undefined);
@@ -105,7 +105,7 @@ export function renderMcp(passing: McpPassing, servers: readonly NamedMcpServer[
       };
     }
     case "settings-env": {
-      if (servers.length === 0 && !passing.isolates) return NOTHING;
+      if (servers.length === 0) return NOTHING;
       const { launched, files } = launchable(servers, dir);
       const path = join(dir, "settings.json");
       return {
@@ -178,15 +178,6 @@ function fileObject(format: McpFileFormat, servers: readonly Launched[]): unknow
             ? { type: "http", url: server.url, headers: server.headers, tools: ["*"] }
             : { type: "local", command: server.command, args: server.args, tools: ["*"] },
         ),
-      };
-    case "gemini-settings":
-      return {
-        mcpServers: each((server) =>
-          "url" in server
-            ? { httpUrl: server.url, headers: server.headers }
-            : { command: server.command, args: server.args },
-        ),
-        mcp: { allowed: servers.map(({ name }) => name) },
       };
     case "opencode-config":
       return {

@@ -438,9 +438,7 @@ function mcpFiles(parsedArgs) {
   const paths = [
     ...(parsedArgs.options["--mcp-config"] ?? []),
     ...(parsedArgs.options["--additional-mcp-config"] ?? []).map((value) => value.replace(/^@/, "")),
-    ...["GEMINI_CLI_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "OPENCODE_CONFIG"]
-      .map((name) => process.env[name])
-      .filter((value) => value !== undefined),
+    ...(process.env.OPENCODE_CONFIG === undefined ? [] : [process.env.OPENCODE_CONFIG]),
   ];
   const files = {};
   const started = {};

@@ -139,25 +139,9 @@ describe("renderMcp", () => {
     expect(renderMcp(row("copilot").mcp, [], DIR).args).toEqual(["--disable-builtin-mcps"]);
   });
 
-  it("gives Gemini CLI a system settings file allowing exactly the turn's servers, also none", () => {
-    const rendered = renderMcp(row("gemini").mcp, [docs, remote], DIR);
-    expect(rendered.args).toEqual([]);
-    expect(rendered.env).toEqual({ GEMINI_CLI_SYSTEM_SETTINGS_PATH: `${DIR}/settings.json` });
-    expect(json(rendered.files[0]?.text)).toEqual({
-      mcpServers: {
-        docs: { command: "node", args: ["/srv/docs.js", "--port", "0"] },
-        search: { httpUrl: "https://mcp.example.com/mcp", headers: { Authorization: `Bearer ${SECRET}` } },
-      },
-      mcp: { allowed: ["docs", "search"] },
-    });
-    const none = renderMcp(row("gemini").mcp, [], DIR);
-    expect(json(none.files[0]?.text)).toEqual({ mcpServers: {}, mcp: { allowed: [] } });
-  });
-
-  it("gives Qwen Code the same form under its own variable, and nothing for no server", () => {
-    const rendered = renderMcp(row("qwen").mcp, [docs], DIR);
-    expect(rendered.env).toEqual({ QWEN_CODE_SYSTEM_SETTINGS_PATH: `${DIR}/settings.json` });
-    expect(renderMcp(row("qwen").mcp, [], DIR)).toEqual({ args: [], env: {}, files: [] });
+  it("renders nothing on Gemini CLI's and Qwen Code's command lines: their servers go over ACP", () => {
+    expect(renderMcp(row("gemini").mcp, [docs], DIR)).toEqual({ args: [], env: {}, files: [] });
+    expect(renderMcp(row("qwen").mcp, [docs], DIR)).toEqual({ args: [], env: {}, files: [] });
   });
 
   it("gives OpenCode a config named by OPENCODE_CONFIG", () => {
@@ -246,9 +230,13 @@ describe("chooseMcpServers", () => {
       }
     })();
     expect(refusal).toBeInstanceOf(ScvError);
-    expect((refusal as ScvError).message).toContain(
-      "pi cannot be given MCP servers by scv (pi has no MCP client)",
+    expect((refusal as ScvError).message).toBe(
+      "pi cannot be given MCP servers on its command line (pi has no MCP client) — drop --mcp (or its agent's mcp in the config)",
     );
+    expect(() => chooseMcpServers(["docs"], undefined, config, row("gemini"), false)).toThrow(
+      /^Gemini CLI cannot be given MCP servers on its command line \(.*\) — use --transport acp, or drop --mcp$/,
+    );
+    expect(chooseMcpServers(["docs"], undefined, config, row("gemini"), true)).toHaveLength(1);
     expect(chooseMcpServers(["docs"], undefined, config, row("kimi"), true)).toHaveLength(1);
   });
 

@@ -5,6 +5,8 @@ import { createHash } from "node:crypto";
 import { createInterface } from "node:readline";
 
 const token = process.env.DOCS_TOKEN;
+// Whose documentation: a decoy server (a project's own) says so in its tool's description.
+const owner = process.argv[2] ?? "project's";
 const proof = token === undefined ? "no-token" : createHash("sha256").update(token).digest("hex");
 
 function send(message) {
@@ -21,7 +23,7 @@ const answers = {
     tools: [
       {
         name: "lookup",
-        description: "Look a topic up in the project's documentation.",
+        description: `Look a topic up in the ${owner} documentation.`,
         inputSchema: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
       },
     ],

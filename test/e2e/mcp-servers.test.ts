@@ -4,11 +4,22 @@
 // once the turn ends, however it ends. The servers' secrets are canaries: never in what scv prints,
 // the agent's argv or environment, or what scv keeps.
 
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { useLab } from "../helpers/lab.js";
-import { type AgentCall, agentCalls, onlyCall, scv, signIn, type World } from "../helpers/scv.js";
+import {
+  type AgentCall,
+  agentCalls,
+  agentPids,
+  onlyCall,
+  scv,
+  signIn,
+  startScv,
+  type World,
+} from "../helpers/scv.js";
 
 const lab = useLab();
 
@@ -27,7 +38,12 @@ function configure(world: World, extra = ""): void {
   const probe = join(world.root, "probe.mjs");
   writeFileSync(
     probe,
-    "process.stdout.write(JSON.stringify({ token: process.env.DOCS_TOKEN, args: process.argv.slice(2) }));\n",
+    [
+      "process.stdout.write(JSON.stringify({ token: process.env.DOCS_TOKEN, args: process.argv.slice(2) }));",
+      // Started to stay (FAKE_AGENT_MCP_START=stay): running while the turn runs, as a server does.
+      'if (process.argv.includes("--stay")) setTimeout(() => {}, 60_000);',
+      "",
+    ].join("\n"),
   );
   const config = join(world.root, "config.toml");
   writeFileSync(
@@ -259,5 +275,91 @@ describe("scv delegate --mcp", () => {
     const got = call(world);
     expect(optionValue(got.argv, "--mcp-config")).toMatch(/scv-mcp\/mcp\.json$/);
     expectNoCanary(world, started.stdout, started.stderr, waited.stdout, waited.stderr);
+  });
+});
+
+describe("scv delegate --mcp, while the turn runs", () => {
+  it("shows the secret in no process's argv (ps) and in no row of scv ps; the server's environment has it", async () => {
+    const world = lab.world;
+    configure(world);
+    const config = readFileSync(world.env.SCV_CONFIG ?? "", "utf8").replace(
+      '"/srv/docs"]',
+      '"/srv/docs", "--stay"]',
+    );
+    writeFileSync(world.env.SCV_CONFIG ?? "", config);
+    await signIn(world, "claude");
+    const turn = startScv(world, ["delegate", "claude", "--mcp", "docs", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "hang", FAKE_AGENT_MCP_START: "stay" },
+    });
+    try {
+      const [agent] = await lab.pidsOf();
+      const server = Number(readFileSync(join(world.calls, "mcp-server.pid"), "utf8"));
+      lab.track([server]);
+      const table = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
+      expect(table).toContain(String(agent));
+      expect(table).toMatch(new RegExp(`^\\s*${server} /bin/sh |^\\s*${server} \\S*node `, "m"));
+      expect(table).not.toContain(ENV_CANARY);
+      const listed = await scv(world, ["ps", "--json"]);
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      expect(listed.stdout).toContain("claude");
+      expect(listed.stdout).not.toContain(ENV_CANARY);
+      // The server itself has its variable.
+      expect(readFileSync(`/proc/${server}/environ`, "utf8").split("\0")).toContain(
+        `DOCS_TOKEN=${ENV_CANARY}`,
+      );
+      expect(readFileSync(`/proc/${agent}/environ`, "utf8")).not.toContain(ENV_CANARY);
+    } finally {
+      turn.kill("SIGTERM");
+      await turn;
+    }
+    expect(readdirSync(world.tmp)).toEqual([]);
+  });
+});
+
+const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
+
+describe("scv delegate --transport acp --mcp", () => {
+  it("puts the servers in session/new, variables and headers as the protocol has them", async () => {
+    const world = lab.world;
+    writeFileSync(
+      join(world.bin, "gemini"),
+      `#!${process.execPath}\nprocess.argv.splice(2, process.argv.length, "scripted");\nimport(${JSON.stringify(ACP_AGENT)});\n`,
+    );
+    chmodSync(join(world.bin, "gemini"), 0o755);
+    configure(world, '[defaults]\nsession_idle = "0"');
+    const run = await scv(world, [
+      "delegate",
+      "gemini",
+      "--transport",
+      "acp",
+      "--mcp",
+      "docs,search",
+      "--json",
+      "Say hi",
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const sessions = readFileSync(join(world.calls, "acp-log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { method?: string; params?: { mcpServers?: unknown } })
+      .filter((message) => message.method === "session/new");
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]?.params?.mcpServers).toEqual([
+      {
+        name: "docs",
+        command: process.execPath,
+        args: [join(world.root, "probe.mjs"), "--root", "/srv/docs"],
+        env: [{ name: "DOCS_TOKEN", value: ENV_CANARY }],
+      },
+      {
+        type: "http",
+        name: "search",
+        url: "http://127.0.0.1:9/mcp",
+        headers: [{ name: "Authorization", value: `Bearer ${HEADER_CANARY}` }],
+      },
+    ]);
+    expect(run.stdout + run.stderr).not.toContain(ENV_CANARY);
+    expect(allText(world.scvHome)).not.toContain(ENV_CANARY);
+    expect(allText(world.scvHome)).not.toContain(HEADER_CANARY);
   });
 });

@@ -433,7 +433,7 @@ function record(parsedArgs) {
 /** The MCP files scv rendered for this turn (named by an option or a variable), and the variable
  * files their servers are started with: each one's text and permissions, read while they exist.
  * With $FAKE_AGENT_MCP_START, each stdio server is started as the real CLI would, its stdout kept
- * under `started`. */
+ * under `started`; with `stay`, left running instead. */
 function mcpFiles(parsedArgs) {
   const paths = [
     ...(parsedArgs.options["--mcp-config"] ?? []),
@@ -453,7 +453,15 @@ function mcpFiles(parsedArgs) {
         const envFile = server.args[2];
         files[envFile] = { mode: (statSync(envFile).mode & 0o777).toString(8).padStart(4, "0") };
       }
-      if (process.env.FAKE_AGENT_MCP_START) {
+      if (process.env.FAKE_AGENT_MCP_START === "stay") {
+        // Left running, in the agent's process group, its pid in $FAKE_AGENT_DIR/mcp-server.pid.
+        const child = spawn(server.command, server.args, {
+          env: { ...process.env, ...server.env },
+          stdio: "ignore",
+        });
+        if (process.env.FAKE_AGENT_DIR)
+          writeFileSync(join(process.env.FAKE_AGENT_DIR, "mcp-server.pid"), String(child.pid));
+      } else if (process.env.FAKE_AGENT_MCP_START) {
         const run = spawnSync(server.command, server.args, { env: { ...process.env, ...server.env } });
         started[name] = run.stdout.toString("utf8");
       }

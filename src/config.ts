@@ -1,7 +1,7 @@
 // scv's config file (TOML), validated with zod. A malformed file is an error naming the file, the
 // key and what was expected: scv never runs on a half-loaded config.
 
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
 import { AGENT_NAMES } from "./adapters.js";
@@ -174,7 +174,31 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     }
     return { path: candidates.at(-1) ?? "config.toml", exists: false, config: {} };
   }
-  return { path, exists: true, config: parseConfig(readConfigText(path), path) };
+  const config = parseConfig(readConfigText(path), path);
+  refuseExposedSecrets(config, path);
+  return { path, exists: true, config };
+}
+
+/** A config holding MCP servers' secrets (`env`, `headers`) is a credential file: only its owner may
+ * read it, as ssh demands of a key. */
+function refuseExposedSecrets(config: Config, path: string): void {
+  const secret = Object.entries(config.mcp_servers ?? {}).find(([, server]) =>
+    "url" in server ? Object.keys(server.headers ?? {}).length > 0 : Object.keys(server.env ?? {}).length > 0,
+  );
+  if (secret === undefined) return;
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) !== 0) {
+    const key = `mcp_servers.${secret[0]}.${"url" in secret[1] ? "headers" : "env"}`;
+    throw new ScvError(
+      "BAD_CONFIG",
+      `config file ${path} holds secrets (${key}) and others can read it — run: chmod 600 ${path}`,
+    );
+  }
 }
 
 /** The text of the config file at `path`: a regular file of at most MAX_CONFIG_BYTES. Opened without

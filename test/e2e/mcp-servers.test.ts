@@ -59,6 +59,7 @@ function configure(world: World, extra = ""): void {
       extra,
     ].join("\n"),
   );
+  chmodSync(config, 0o600);
   world.env.SCV_CONFIG = config;
 }
 
@@ -240,6 +241,20 @@ describe("scv delegate --mcp", () => {
     expect(run.stdout + run.stderr).not.toContain(HEADER_CANARY);
     for (const each of calls) expect(each.argv.join(" ")).not.toContain(HEADER_CANARY);
     expect(allText(world.scvHome)).not.toContain(HEADER_CANARY);
+  });
+
+  it("refuses a config holding a server's secret that others can read", async () => {
+    const world = lab.world;
+    configure(world);
+    await signIn(world, "claude");
+    const config = world.env.SCV_CONFIG ?? "";
+    chmodSync(config, 0o644);
+    const run = await scv(world, ["delegate", "claude", "Say hi"]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe(
+      `scv: config file ${config} holds secrets (mcp_servers.docs.env) and others can read it — run: chmod 600 ${config}\n`,
+    );
+    expect(agentCalls(world)).toEqual([]);
   });
 
   it("refuses an unknown server, and servers for an agent with no way to take them, before running", async () => {

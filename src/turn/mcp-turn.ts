@@ -5,6 +5,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { nanoid } from "nanoid/non-secure";
+import { fileHint, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { renderMcp, writeMcpFiles } from "./mcp-servers.js";
 import { isTurnTemp } from "./temp.js";
@@ -23,13 +24,19 @@ export function prepareMcp(plan: TurnPlan, turnTemp: string | undefined): Prepar
   const dir = inTemp ? join(turnTemp, "scv-mcp") : join(plan.home, ".scv", `mcp-${nanoid(10)}`);
   const rendered = renderMcp(plan.entry.mcp, plan.mcpServers ?? [], dir);
   if (rendered.files.length === 0) return { args: rendered.args, env: rendered.env, dir: undefined };
-  if (!inTemp) ensurePrivateDir(join(plan.home, ".scv"), plan.home);
-  mkdirSync(dir, { mode: 0o700 });
   try {
+    if (!inTemp) ensurePrivateDir(join(plan.home, ".scv"), plan.home);
+    mkdirSync(dir, { mode: 0o700 });
     writeMcpFiles(rendered);
   } catch (error) {
     removeMcpDir(dir);
-    throw error;
+    if (error instanceof ScvError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ScvError(
+      "IO",
+      `cannot write the turn's MCP server files in ${dir}: ${(error as Error).message} — ${fileHint(code)}`,
+      { cause: error },
+    );
   }
   return { args: rendered.args, env: rendered.env, dir };
 }

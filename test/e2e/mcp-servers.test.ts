@@ -185,6 +185,41 @@ describe("scv delegate --mcp", () => {
     expectNoCanary(world, failed.stdout, failed.stderr, timedOut.stdout, timedOut.stderr);
   });
 
+  it("is removed by the next scv when the turn's scv was SIGKILLed, and by scv kill", async () => {
+    const world = lab.world;
+    configure(world);
+    await signIn(world, "claude");
+    const killed = startScv(world, ["delegate", "claude", "--mcp", "docs", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    await lab.pidsOf();
+    killed.kill("SIGKILL");
+    await killed;
+    const file = optionValue(agentCalls(world)[0]?.argv ?? [], "--mcp-config") ?? "";
+    expect(existsSync(file)).toBe(true);
+    expect((await scv(world, ["ps"])).exitCode).toBe(0);
+    expect(existsSync(file)).toBe(false);
+
+    const stopped = startScv(world, ["delegate", "claude", "--mcp", "docs", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "hang", FAKE_AGENT_PIDS: "pids-2.json" },
+    });
+    await lab.pidsOf("pids-2.json");
+    const second = optionValue(agentCalls(world)[1]?.argv ?? [], "--mcp-config") ?? "";
+    expect(existsSync(second)).toBe(true);
+    const handle =
+      /^claude-[0-9a-z]{6}/.exec(
+        second
+          .split("/")
+          .find((part) => part.startsWith("scv-claude-"))
+          ?.slice(4) ?? "",
+      )?.[0] ?? "";
+    const kill = await scv(world, ["kill", handle]);
+    expect(kill.exitCode, kill.stderr).toBe(0);
+    await stopped;
+    expect(existsSync(second)).toBe(false);
+    expect(readdirSync(world.tmp)).toEqual([]);
+  });
+
   it("gives Codex -c overrides, also when continuing", async () => {
     const world = lab.world;
     configure(world);

@@ -6,6 +6,7 @@ import {
   type AdapterDescriptor,
   type Login,
   type Logout,
+  type McpPassing,
   type PromptOnStdin,
   type PromptStyle,
   type Resume,
@@ -164,6 +165,42 @@ function retriesRow(entry: AdapterDescriptor): string {
   return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
 }
 
+function verifiedText(
+  verified: { kind: "lab"; version: string } | { kind: "unverified"; reason: string },
+): string {
+  return verified.kind === "lab" ? `verified (${verified.version})` : `unverified: ${verified.reason}`;
+}
+
+function mcpCells(passing: McpPassing): [string, string, string] {
+  switch (passing.kind) {
+    case "args-file":
+      return [
+        `${argv(passing.args)} (${passing.format})`,
+        argv(passing.isolate),
+        verifiedText(passing.verified),
+      ];
+    case "config-args":
+      return [
+        code(`${passing.flag} ${passing.table}.<name>.<key>=<TOML>`),
+        "—",
+        verifiedText(passing.verified),
+      ];
+    case "settings-env":
+      return [
+        `${code(passing.variable)} names a file (${passing.format})`,
+        "—",
+        verifiedText(passing.verified),
+      ];
+    case "unsupported":
+      return ["—", "—", passing.reason];
+  }
+}
+
+function mcpRow(entry: AdapterDescriptor): string {
+  const cells = [code(entry.name), ...mcpCells(entry.mcp)];
+  return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
+}
+
 /** Where a CLI keeps its transcripts, relative to its agent home, as far as the row knows. */
 function transcripts(entry: AdapterDescriptor): string {
   if (entry.conversationFiles !== null)
@@ -263,6 +300,18 @@ export function renderAgentsDoc(): string {
     "| agent | bound | without it |",
     "| --- | --- | --- |",
     ...ADAPTERS.map(retriesRow),
+    "",
+    "## MCP servers",
+    "",
+    "How a per-turn CLI gets the `[mcp_servers]` a turn names (`--mcp`, or `mcp` under `[agents.<name>]`),",
+    "and what keeps out the servers it would otherwise load (the project's, its own) on every turn,",
+    "servers or none. What scv renders is written 0600 into the turn's private TMPDIR and removed with",
+    "it; a stdio server's `env` goes to a file of its own that `/bin/sh` sources before it runs the",
+    "server, never onto a command line. Over ACP, servers go in `session/new` (`session/load`).",
+    "",
+    "| agent | servers given as | others kept out by | checked |",
+    "| --- | --- | --- | --- |",
+    ...ADAPTERS.map(mcpRow),
     "",
     ...knownLimits(),
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",

@@ -293,6 +293,34 @@ export type RetryBound =
 
 export type Verified = { kind: "lab"; version: string } | { kind: "unverified"; reason: string };
 
+/** The shape of a file of MCP servers scv writes for one turn (src/turn/mcp-servers.ts). */
+export type McpFileFormat =
+  /** `{"mcpServers": {name: {command, args, env} | {type: "http", url, headers}}}` (Claude Code). */
+  | "mcp-servers"
+  /** The same with `type: "local"` and `tools: ["*"]` on each server (Copilot CLI). */
+  | "copilot-mcp-servers"
+  /** `{"mcp": {name: {type: "local", command: [...], environment} | {type: "remote", url, headers}}}`. */
+  | "opencode-config";
+
+/** How a CLI is given the MCP servers of one turn (`--mcp`, `[agents.<name>] mcp`), and kept from
+ * others it would load. What scv renders lives for the turn only. */
+export type McpPassing =
+  /** A file of `format` named on the command line by `args` (`{file}`); `isolate` are arguments
+   * given on every turn, servers or none, that keep the CLI's other MCP servers out. */
+  | {
+      kind: "args-file";
+      format: McpFileFormat;
+      args: readonly string[];
+      isolate: readonly string[];
+      verified: Verified;
+    }
+  /** `-c mcp_servers.<name>.<key>=<TOML value>` overrides (Codex): no file, so an http server's
+   * headers, which `ps` would show there, are refused. */
+  | { kind: "config-args"; flag: string; table: string; verified: Verified }
+  /** A config file of `format` named by `variable`, merged over the CLI's others. */
+  | { kind: "settings-env"; variable: string; format: McpFileFormat; verified: Verified }
+  | { kind: "unsupported"; reason: string };
+
 /** A variable and its value (or, for home variables, a path relative to the agent home). */
 export type EnvPair = readonly [name: string, value: string];
 
@@ -367,6 +395,8 @@ export interface AdapterDescriptor {
   /** Whether its CLI has a verified one-process-per-turn mode (the `process` transport). */
   readonly cliTurns: boolean;
   readonly takeover: Takeover;
+  /** How a per-turn CLI gets MCP servers (an ACP turn gets them in `session/new`). */
+  readonly mcp: McpPassing;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -483,6 +513,15 @@ const CLAUDE_BASE = {
   },
   transport: "process",
   cliTurns: true,
+  // Contract suite (test/real/mcp-pass.test.ts): the real CLI called a stdio server's tool given
+  // this way; --strict-mcp-config keeps out a project's approved .mcp.json, which it loads without.
+  mcp: {
+    kind: "args-file",
+    format: "mcp-servers",
+    args: ["--mcp-config", "{file}"],
+    isolate: ["--strict-mcp-config"],
+    verified: { kind: "lab", version: "2.1.332" },
+  },
   takeover: { kind: "refused", reason: CLAUDE_TAKEOVER },
 } as const;
 
@@ -602,6 +641,14 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "2.6.0" },
     },
     cliTurns: true,
+    // Contract suite: `-c mcp_servers.<name>.…` made a real turn call the server's tool (for a model
+    // it has no metadata for; for others it defers MCP tools behind its tool_search, lab/mcp).
+    mcp: {
+      kind: "config-args",
+      flag: "-c",
+      table: "mcp_servers",
+      verified: { kind: "lab", version: "0.171.0" },
+    },
     takeover: {
       kind: "supported",
       args: ["resume", "{session}"],
@@ -649,6 +696,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: true,
+    mcp: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -692,6 +740,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: true,
+    mcp: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -746,6 +795,7 @@ export const ADAPTERS = [
     transport: "process",
     acp: null,
     cliTurns: true,
+    mcp: { kind: "unsupported", reason: "pi has no MCP client" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -824,6 +874,13 @@ export const ADAPTERS = [
         '0.61.0 answers session/load of a session made within the same UTC minute with "No previous sessions found for this project", so a conversation continued over ACP that soon after its first turn fails (exit 1); a minute later it loads',
     },
     cliTurns: true,
+    // Contract suite (0.61.0): its one per-run settings file, GEMINI_CLI_SYSTEM_SETTINGS_PATH, is
+    // skipped unless root owns it and no folder above it is writable by others.
+    mcp: {
+      kind: "unsupported",
+      reason:
+        "its per-run settings file must be owned by root; over ACP (--transport acp) session/new takes them",
+    },
     takeover: { kind: "unsupported" },
   },
   {
@@ -885,6 +942,13 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "0.24.4" },
     },
     cliTurns: true,
+    // Contract suite (0.24.4): a settings file named by QWEN_CODE_SYSTEM_SETTINGS_PATH gave the
+    // mock no server.
+    mcp: {
+      kind: "unsupported",
+      reason:
+        "no per-run settings file it reads was found; over ACP (--transport acp) session/new takes them",
+    },
     takeover: { kind: "unsupported" },
   },
   {
@@ -941,6 +1005,14 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "1.18.33" },
     },
     cliTurns: true,
+    // Contract suite: OPENCODE_CONFIG names a config file merged over its others; its `mcp` servers
+    // were offered to the mock.
+    mcp: {
+      kind: "settings-env",
+      variable: "OPENCODE_CONFIG",
+      format: "opencode-config",
+      verified: { kind: "lab", version: "1.18.33" },
+    },
     takeover: { kind: "unsupported" },
   },
   {
@@ -1018,6 +1090,16 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "1.0.102" },
     },
     cliTurns: true,
+    // Its --help (1.0.102): `--additional-mcp-config @<file>` adds servers for the session, and
+    // `--disable-builtin-mcps` turns off its own GitHub MCP servers, which carry the GitHub sign-in.
+    // Contract suite: the file's servers were offered to the mock.
+    mcp: {
+      kind: "args-file",
+      format: "copilot-mcp-servers",
+      args: ["--additional-mcp-config", "@{file}"],
+      isolate: ["--disable-builtin-mcps"],
+      verified: { kind: "lab", version: "1.0.102" },
+    },
     takeover: { kind: "unsupported" },
   },
   {
@@ -1064,6 +1146,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the launch is its documented one" },
     },
     cliTurns: true,
+    mcp: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -1107,6 +1190,8 @@ export const ADAPTERS = [
     transport: "process",
     acp: null,
     cliTurns: true,
+    // Its --help has `--mcp-config` (JSON or a file), merged with its own settings; not verified.
+    mcp: { kind: "unsupported", reason: "its --mcp-config merges with its settings; not verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -1153,6 +1238,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: false,
+    mcp: { kind: "unsupported", reason: "ACP only: its servers go in session/new" },
     takeover: { kind: "unsupported" },
   },
 ] as const satisfies readonly AdapterDescriptor[];

@@ -1,7 +1,7 @@
 // scv's config file (TOML), validated with zod. A malformed file is an error naming the file, the
 // key and what was expected: scv never runs on a half-loaded config.
 
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
 import { AGENT_NAMES } from "./adapters.js";
@@ -69,6 +69,42 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** Keys that would name an object's prototype machinery rather than a setting. */
 const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
+/** An MCP server's name: a key of every CLI's config, and part of its tools' names (`mcp__docs__…`). */
+export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const mcpServerName = lazy(() =>
+  z.string().check(z.regex(MCP_SERVER_NAME, { error: "expected a server name of letters, digits, _ and -" })),
+);
+/** Header names as HTTP allows them. */
+const headerName = lazy(() =>
+  z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: "expected a header name" })),
+);
+
+/** `[mcp_servers.<name>]`: a server started by the agent (`command`), or one it reaches (`url`). */
+const mcpServer = lazy(() =>
+  z.union(
+    [
+      z.strictObject({
+        command: text(),
+        args: z.optional(z.array(z.string())),
+        /** Variables for the server alone (its secrets): scv never puts them on a command line. */
+        env: z.optional(z.record(envName(), z.string())),
+      }),
+      z.strictObject({
+        url: z.string().check(
+          z.refine((value: string) => /^https?:\/\/[^\s]+$/.test(value), {
+            error: "expected an http:// or https:// URL",
+          }),
+        ),
+        headers: z.optional(z.record(headerName(), z.string())),
+      }),
+    ],
+    {
+      error:
+        "expected command (with args, env) for a server scv's agent starts, or url (with headers) for one it reaches",
+    },
+  ),
+);
+
 const agentConfig = lazy(() =>
   z.strictObject({
     /** A path or command name that replaces the descriptor's command. */
@@ -86,6 +122,8 @@ const agentConfig = lazy(() =>
     max_retries: z.optional(wholeNumber(0, MAX_RETRIES)),
     /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
     env: z.optional(z.record(envName(), z.string())),
+    /** The `[mcp_servers]` this agent's turns get unless `--mcp` says otherwise. */
+    mcp: z.optional(z.array(mcpServerName())),
   }),
 );
 
@@ -112,11 +150,14 @@ const configSchema = lazy(() =>
       }),
     ),
     agents: z.optional(z.partialRecord(z.enum(AGENT_NAMES as [string, ...string[]]), agentConfig())),
+    /** MCP servers a turn may be given (`--mcp`, `[agents.<name>] mcp`); none is given by default. */
+    mcp_servers: z.optional(z.record(mcpServerName(), mcpServer())),
   }),
 );
 
 export type Config = z.infer<ReturnType<typeof configSchema>>;
 export type AgentConfig = z.infer<ReturnType<typeof agentConfig>>;
+export type McpServerConfig = z.infer<ReturnType<typeof mcpServer>>;
 
 export interface LoadedConfig {
   readonly path: string;
@@ -133,7 +174,31 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     }
     return { path: candidates.at(-1) ?? "config.toml", exists: false, config: {} };
   }
-  return { path, exists: true, config: parseConfig(readConfigText(path), path) };
+  const config = parseConfig(readConfigText(path), path);
+  refuseExposedSecrets(config, path);
+  return { path, exists: true, config };
+}
+
+/** A config holding MCP servers' secrets (`env`, `headers`) is a credential file: only its owner may
+ * read it, as ssh demands of a key. */
+function refuseExposedSecrets(config: Config, path: string): void {
+  const secret = Object.entries(config.mcp_servers ?? {}).find(([, server]) =>
+    "url" in server ? Object.keys(server.headers ?? {}).length > 0 : Object.keys(server.env ?? {}).length > 0,
+  );
+  if (secret === undefined) return;
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) !== 0) {
+    const key = `mcp_servers.${secret[0]}.${"url" in secret[1] ? "headers" : "env"}`;
+    throw new ScvError(
+      "BAD_CONFIG",
+      `config file ${path} holds secrets (${key}) and others can read it — run: chmod 600 ${path}`,
+    );
+  }
 }
 
 /** The text of the config file at `path`: a regular file of at most MAX_CONFIG_BYTES. Opened without
@@ -206,7 +271,7 @@ export function parseConfig(text: string, path: string): Config {
   }
   const result = configSchema().safeParse(raw, { error: issueText });
   if (!result.success) {
-    const issue = result.error.issues[0];
+    const issue = innermost(result.error.issues[0]);
     const keyPath = (issue?.path ?? []).map(String);
     // An unknown key is reported at its parent; name the key itself.
     if (issue?.code === "unrecognized_keys" && issue.keys[0] !== undefined) keyPath.push(issue.keys[0]);
@@ -216,7 +281,33 @@ export function parseConfig(text: string, path: string): Config {
     const expected = underAgents ? `unknown agent — known: ${AGENT_NAMES.join(", ")}` : describeIssue(issue);
     throw new ScvError("BAD_CONFIG", `${path}: ${key}: ${expected}`);
   }
+  refuseUnknownMcpServers(result.data, path);
   return result.data;
+}
+
+/** An agent's `mcp` names only servers the file declares. */
+function refuseUnknownMcpServers(config: Config, path: string): void {
+  const declared = Object.keys(config.mcp_servers ?? {});
+  for (const [agent, settings] of Object.entries(config.agents ?? {})) {
+    const unknown = settings?.mcp?.find((name) => !declared.includes(name));
+    if (unknown !== undefined) {
+      const known = declared.length === 0 ? "none is declared" : `declared: ${declared.join(", ")}`;
+      throw new ScvError(
+        "BAD_CONFIG",
+        `${path}: agents.${agent}.mcp: no [mcp_servers.${unknown}] in this file (${known}) — add it, or remove the name`,
+      );
+    }
+  }
+}
+
+/** For a value of one of several forms (an MCP server) whose form is plain but whose inside is
+ * wrong: the inside's issue, at its full path. */
+function innermost(issue: z.core.$ZodIssue | undefined): z.core.$ZodIssue | undefined {
+  if (issue?.code !== "invalid_union") return issue;
+  const inside = issue.errors
+    .map((branch) => branch[0])
+    .find((first) => first !== undefined && first.path.length > 0);
+  return inside === undefined ? issue : { ...inside, path: [...issue.path, ...inside.path] };
 }
 
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {

@@ -59,6 +59,11 @@ export function buildProgram(io: CliIo): Command {
     .option("-q, --quiet", "no progress on stderr")
     .option("--background", "start the turn detached and print its job")
     .option("--env <NAME=value>", "extra variable for the agent (repeatable)", collect)
+    .option(
+      "--mcp <names>",
+      "[mcp_servers] from scv's config the agent gets this turn, comma-separated; none for none",
+      collect,
+    )
     .action(lazy(io, async () => (await import("../commands/delegate.js")).delegateCommand));
   TAKES_A_PROMPT.add(delegate);
 

@@ -31,6 +31,7 @@ export interface DelegateOptions {
   readonly quiet?: boolean;
   readonly background?: boolean;
   readonly env?: readonly string[];
+  readonly mcp?: readonly string[];
 }
 
 /** How many turns of a fan-out run at once: `--parallel`, the config's `parallel`, else 4. */
@@ -118,7 +119,21 @@ function turnRequest(spec: AgentSpec | undefined, prompt: string, options: Deleg
     timeoutMs: durationOption("--timeout", options.timeout),
     idleTimeoutMs: durationOption("--idle-timeout", options.idleTimeout),
     env: envOptions(options.env ?? []),
+    ...(options.mcp === undefined ? {} : { mcp: mcpOption(options.mcp) }),
   };
+}
+
+/** `--mcp a,b --mcp c`: the servers named; `none` (alone) for none, over an agent's default. */
+export function mcpOption(values: readonly string[]): string[] {
+  const names = values.flatMap((value) => value.split(",")).map((name) => name.trim());
+  if (names.length === 1 && names[0] === "none") return [];
+  const bad = names.find((name) => name === "" || name === "none");
+  if (bad !== undefined)
+    throw new ScvError(
+      "USAGE",
+      `--mcp '${values.join(",")}' is not a list of server names — write it like --mcp docs,search, or --mcp none`,
+    );
+  return names;
 }
 
 /** The agents (none when continuing) and the prompt, which is always the last positional. */

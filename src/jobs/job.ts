@@ -31,6 +31,7 @@ const jobSchema = lazy(() =>
       timeoutMs: z.optional(z.number()),
       idleTimeoutMs: z.optional(z.number()),
       env: z.optional(z.record(z.string(), z.string())),
+      mcp: z.optional(z.array(z.string())),
     }),
     lockWaitMs: z.optional(z.number()),
     /** The launcher's caller answers the agent's permission requests (`scv mcp`'s approve tool:

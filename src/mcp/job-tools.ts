@@ -101,6 +101,7 @@ function turnRequests(input: DelegateInput): TurnRequest[] {
     effort: spec.effort ?? input.effort,
     policy: input.policy,
     cwd: input.cwd,
+    ...(input.mcp === undefined ? {} : { mcp: input.mcp }),
   });
   return agents.length === 0 ? [request({})] : agents.map((text) => request(parseAgentSpec(text)));
 }

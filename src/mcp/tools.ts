@@ -122,6 +122,15 @@ export const delegateInput = z.strictObject({
         ),
       ),
   ),
+  mcp: z.optional(
+    z
+      .array(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "a server's name, like docs" })))
+      .check(
+        z.describe(
+          "MCP servers declared in scv's config ([mcp_servers.<name>]) the agent gets for this turn; an empty list for none. Left out: the agent's default from the config, else none",
+        ),
+      ),
+  ),
   wait_seconds: waitSeconds(),
 });
 

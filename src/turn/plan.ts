@@ -24,6 +24,7 @@ import {
 } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
 import { refuseTooDeep } from "./depth.js";
+import { chooseMcpServers } from "./mcp-servers.js";
 import { splitMessage } from "./outcome.js";
 import { acpArgs, acpSession } from "./plan-acp.js";
 import { retryEnvironment } from "./retry-bound.js";
@@ -104,6 +105,8 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const timeoutMs = request.timeoutMs ?? configDuration(settings.timeout);
   const idleTimeoutMs = request.idleTimeoutMs ?? configDuration(settings.idle_timeout);
 
+  const mcpServers = chooseMcpServers(request.mcp, settings.mcp, context.config, entry, transport === "acp");
+
   const home = agentHome(entry.name, context.env);
   const command =
     transport === "acp"
@@ -126,6 +129,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     idleTimeoutMs,
     // The bound first: the same variable given in the agent's env (or --env) is the user's word.
     extraEnv: { ...retryEnv, ...settings.env, ...request.env },
+    mcpServers,
     prompt: request.prompt,
     recordConversation: request.record ?? true,
     keepUsage: request.record ?? true,

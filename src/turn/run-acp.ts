@@ -29,6 +29,7 @@ import type { ModeMismatch } from "../transport/mode.js";
 import type { ProcessExit } from "../transport/process.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
+import { acpMcpServers } from "./mcp-servers.js";
 import { failedResult } from "./outcome.js";
 import type { PreparedTurn } from "./setup.js";
 import type { TurnPlan } from "./types.js";
@@ -93,7 +94,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       const held = host?.hello.session;
       session =
         plan.session?.kind !== "continue"
-          ? await agent.newSession(plan.cwd)
+          ? await agent.newSession(plan.cwd, acpMcpServers(plan.mcpServers ?? []))
           : held?.id === plan.session.id
             ? { sessionId: held.id, raw: held.answer }
             : await loadSession(agent, plan, plan.session.id);
@@ -202,7 +203,7 @@ async function loadSession(agent: AcpAgent, plan: TurnPlan, sessionId: string): 
       "RESUME_UNSUPPORTED",
       `${plan.entry.product}'s ACP server cannot load an earlier session (it offers no loadSession) — start a new conversation`,
     );
-  return agent.loadSession(sessionId, plan.cwd);
+  return agent.loadSession(sessionId, plan.cwd, acpMcpServers(plan.mcpServers ?? []));
 }
 
 /** A permission request: granted under `auto` (the policy approved it), asked of the caller under

@@ -42,7 +42,7 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
 
 async function runProcessTurn(
   plan: TurnPlan,
-  { context, env, tracker, started }: PreparedTurn,
+  { context, env, tracker, started, args }: PreparedTurn,
 ): Promise<TurnResult> {
   const { entry, home } = plan;
   try {
@@ -101,7 +101,7 @@ async function runProcessTurn(
           });
     child = startProcess({
       file: plan.executable,
-      args: plan.args,
+      args,
       stdin: plan.stdin,
       cwd: plan.cwd,
       env,

@@ -14,6 +14,7 @@ import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
 import { refuseGrantedMode } from "../transport/mode.js";
 import { isBusy, settledBusyError } from "./busy.js";
+import { type PreparedMcp, prepareMcp, removeMcpDir, withMcpArgs } from "./mcp-turn.js";
 import { interrupted } from "./stops.js";
 import { type TurnTracker, trackTurn } from "./track.js";
 import type { TurnContext, TurnPlan } from "./types.js";
@@ -26,6 +27,8 @@ export interface PreparedTurn {
   readonly tracker: TurnTracker;
   /** When the turn began (Date.now()). */
   readonly started: number;
+  /** A per-turn CLI's arguments: the plan's, with its MCP servers' (turn/mcp-servers.ts). */
+  readonly args: readonly string[];
 }
 
 /** Runs `body` (which starts the agent) inside the turn's home, lock, environment and registration.
@@ -52,6 +55,7 @@ export async function withPreparedTurn(
           }),
           context.signal,
         );
+  let mcp: PreparedMcp | undefined;
   try {
     const env = agentEnvironment({
       parent: context.env,
@@ -67,9 +71,17 @@ export async function withPreparedTurn(
     // removed every SCV_* variable.
     Object.assign(env, await tracker.register(plan));
     // A TMPDIR set for this agent in scv's config is the user's choice, and stays.
+    const turnTemp = env.TMPDIR;
     if (plan.extraEnv.TMPDIR !== undefined) env.TMPDIR = plan.extraEnv.TMPDIR;
-    return await body({ context, env, tracker, started });
+    let args = plan.args;
+    if (plan.transport === "process") {
+      mcp = prepareMcp(plan, turnTemp);
+      Object.assign(env, mcp.env);
+      args = withMcpArgs(plan, mcp.args);
+    }
+    return await body({ context, env, tracker, started, args });
   } finally {
+    if (mcp !== undefined) removeMcpDir(mcp.dir);
     tightenCredentialFiles(home, entry.credentialFiles);
     // Before the conversation's lock goes: the next turn of it registers under the same handle.
     await tracker.end();

@@ -9,6 +9,7 @@ import type { Env } from "../home/paths.js";
 import type { StreamParser, TurnEvent } from "../parsers/types.js";
 import type { SessionArg } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
+import type { NamedMcpServer } from "./mcp-servers.js";
 
 /** A permission an ACP agent asks for, as scv shows it. */
 export interface PermissionQuestion {
@@ -40,6 +41,9 @@ export interface TurnRequest {
   readonly idleTimeoutMs?: number;
   /** Extra variables for the agent (`--env`), set after isolation like the config's. */
   readonly env?: Readonly<Record<string, string>>;
+  /** `--mcp`: the names of `[mcp_servers]` the agent gets this turn (none: the agent's `mcp` in the
+   * config, else no server). */
+  readonly mcp?: readonly string[];
   /** False for a turn that leaves no conversation record (a sign-in check's probe). */
   readonly record?: boolean;
   /** The handle of a first turn, chosen by the caller (a background turn's launcher prints it
@@ -104,6 +108,8 @@ export interface TurnPlan {
   readonly timeoutMs?: number;
   readonly idleTimeoutMs?: number;
   readonly extraEnv: Readonly<Record<string, string>>;
+  /** The MCP servers the agent gets this turn (turn/mcp-servers.ts). */
+  readonly mcpServers?: readonly NamedMcpServer[];
   /** Where the CLI writes its final message (`{file}` of the format's last-message args). */
   readonly lastMessageFile?: string;
   readonly prompt: string;

@@ -48,6 +48,7 @@ describe("claude", () => {
     expect(session).toMatch(UUID);
     expect(call.argv).toEqual([
       "-p",
+      "--strict-mcp-config",
       "--output-format",
       "stream-json",
       "--verbose",
@@ -80,6 +81,7 @@ describe("claude", () => {
     const resumed = agentCalls(world)[1];
     expect(resumed?.argv).toEqual([
       "-p",
+      "--strict-mcp-config",
       "--output-format",
       "stream-json",
       "--verbose",
@@ -103,6 +105,7 @@ describe("claude", () => {
     const session = call.argv[call.argv.indexOf("--session-id") + 1] ?? "";
     expect(call.argv).toEqual([
       "-p",
+      "--strict-mcp-config",
       "--permission-mode",
       "bypassPermissions",
       "--output-format",
@@ -126,6 +129,7 @@ describe("claude", () => {
     // -m and --policy on a continued turn are that turn's only; the policy is never carried over.
     const resumed = (model: string, prompt: string, auto = false) => [
       "-p",
+      "--strict-mcp-config",
       ...(auto ? ["--permission-mode", "bypassPermissions"] : []),
       "--output-format",
       "stream-json",

@@ -44,7 +44,7 @@
 // --dangerously-bypass-approvals-and-sandbox, else read-only. $FAKE_AGENT_PERMISSION_MODE overrides
 // the reported value (a settings file in its home would do that to the real one).
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
   chmodSync,
@@ -70,8 +70,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * leading subcommands, and how many positionals it takes. */
 const GRAMMARS = {
   claude: {
-    bools: ["-p", "--print", "--verbose", "--dangerously-skip-permissions"],
+    bools: ["-p", "--print", "--verbose", "--dangerously-skip-permissions", "--strict-mcp-config"],
     values: {
+      "--mcp-config": null,
       "--output-format": ["text", "json", "stream-json"],
       "--model": null,
       "--effort": ["low", "medium", "high", "xhigh", "max"],
@@ -153,8 +154,9 @@ const GRAMMARS = {
     dashDash: true,
   },
   copilot: {
-    bools: ["--allow-all-tools", "--no-auto-update", "--disable-client-telemetry"],
+    bools: ["--allow-all-tools", "--no-auto-update", "--disable-client-telemetry", "--disable-builtin-mcps"],
     values: {
+      "--additional-mcp-config": null,
       "-p": null,
       "--prompt": null,
       "--model": null,
@@ -423,8 +425,49 @@ function record(parsedArgs) {
     stdin,
     ...(stdinText === undefined ? {} : { stdinText }),
     tmpMode: tmpMode(),
+    mcpFiles: mcpFiles(parsedArgs),
   };
   writeFileSync(join(dir, `${cli}-${Date.now()}-${process.pid}.json`), JSON.stringify(entry, null, 2));
+}
+
+/** The MCP files scv rendered for this turn (named by an option or a variable), and the variable
+ * files their servers are started with: each one's text and permissions, read while they exist.
+ * With $FAKE_AGENT_MCP_START, each stdio server is started as the real CLI would, its stdout kept
+ * under `started`; with `stay`, left running instead. */
+function mcpFiles(parsedArgs) {
+  const paths = [
+    ...(parsedArgs.options["--mcp-config"] ?? []),
+    ...(parsedArgs.options["--additional-mcp-config"] ?? []).map((value) => value.replace(/^@/, "")),
+    ...(process.env.OPENCODE_CONFIG === undefined ? [] : [process.env.OPENCODE_CONFIG]),
+  ];
+  const files = {};
+  const started = {};
+  for (const path of paths) {
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path, "utf8");
+    files[path] = { text, mode: (statSync(path).mode & 0o777).toString(8).padStart(4, "0") };
+    const servers = JSON.parse(text).mcpServers ?? {};
+    for (const [name, server] of Object.entries(servers)) {
+      if (server.command === undefined) continue;
+      if (server.command === "/bin/sh" && existsSync(server.args[2])) {
+        const envFile = server.args[2];
+        files[envFile] = { mode: (statSync(envFile).mode & 0o777).toString(8).padStart(4, "0") };
+      }
+      if (process.env.FAKE_AGENT_MCP_START === "stay") {
+        // Left running, in the agent's process group, its pid in $FAKE_AGENT_DIR/mcp-server.pid.
+        const child = spawn(server.command, server.args, {
+          env: { ...process.env, ...server.env },
+          stdio: "ignore",
+        });
+        if (process.env.FAKE_AGENT_DIR)
+          writeFileSync(join(process.env.FAKE_AGENT_DIR, "mcp-server.pid"), String(child.pid));
+      } else if (process.env.FAKE_AGENT_MCP_START) {
+        const run = spawnSync(server.command, server.args, { env: { ...process.env, ...server.env } });
+        started[name] = run.stdout.toString("utf8");
+      }
+    }
+  }
+  return { files, started };
 }
 
 /** The permissions of the TMPDIR it was given, as "0700" (null when it has none or it is not there). */

@@ -241,21 +241,25 @@ export class AcpAgent {
   }
 
   /** `session/new` in `cwd`; its answer as the agent sent it (sessionId, modes, models, configOptions). */
-  async newSession(cwd: string): Promise<SessionAnswer> {
-    const answer = record(await this.request("session/new", { cwd, mcpServers: [] }));
+  async newSession(cwd: string, mcpServers: readonly unknown[] = []): Promise<SessionAnswer> {
+    const answer = record(await this.request("session/new", { cwd, mcpServers }));
     if (typeof answer.sessionId !== "string" || answer.sessionId === "")
       throw new AcpAgentError("protocol", `${this.launch.label} answered session/new without a session id`);
     return { sessionId: answer.sessionId, raw: answer };
   }
 
   /** `session/load` of an earlier session; waits out a replay the agent sends after its answer. */
-  async loadSession(sessionId: string, cwd: string): Promise<SessionAnswer> {
+  async loadSession(
+    sessionId: string,
+    cwd: string,
+    mcpServers: readonly unknown[] = [],
+  ): Promise<SessionAnswer> {
     if (!this.info.loadSession)
       throw new AcpAgentError(
         "unsupported",
         `${this.launch.label} cannot continue a session it is not running (no loadSession)`,
       );
-    const answer = record(await this.request("session/load", { sessionId, cwd, mcpServers: [] }));
+    const answer = record(await this.request("session/load", { sessionId, cwd, mcpServers }));
     const started = Date.now();
     for (;;) {
       const quietFor = Date.now() - (this.lastUpdate.get(sessionId) ?? 0);

@@ -1161,9 +1161,46 @@ export type AgentName = (typeof ADAPTERS)[number]["name"];
 
 export const AGENT_NAMES: readonly AgentName[] = ADAPTERS.map((entry) => entry.name);
 
-/** The descriptor for `name`, such as "codex"; undefined for an unknown name. */
-export function adapter(name: string): AdapterDescriptor | undefined {
+/** The shipped row named `name`; undefined for any other name. */
+export function shippedAdapter(name: string): AdapterDescriptor | undefined {
   return (ADAPTERS as readonly AdapterDescriptor[]).find((entry) => entry.name === name);
+}
+
+// The rows of the user's config (`[agents.<name>]`): scv's entry point hands over how to read them,
+// and they are read on the first lookup, so that a command that looks no agent up never reads the
+// config (and a malformed one fails the commands that do, as before). The table does not import the
+// config: the config imports the table.
+let configuredRows: () => readonly AdapterDescriptor[] = () => [];
+let cachedRows: readonly AdapterDescriptor[] | undefined;
+let cachedTable: readonly AdapterDescriptor[] = ADAPTERS;
+
+/** Makes `rows` (read once, on the first lookup) the config's rows of every later lookup. */
+export function useConfiguredAgents(rows: () => readonly AdapterDescriptor[]): void {
+  configuredRows = rows;
+  cachedRows = undefined;
+  cachedTable = ADAPTERS;
+}
+
+/** Every agent scv knows: the shipped rows, each replaced in place by a config row of its name
+ * (`extends` of itself, or `replace = true`), then the config's own agents. */
+export function allAdapters(): readonly AdapterDescriptor[] {
+  if (cachedRows === undefined) {
+    const rows = configuredRows();
+    const byName = new Map(rows.map((row) => [row.name, row]));
+    const shipped = (ADAPTERS as readonly AdapterDescriptor[]).map(
+      (entry) => byName.get(entry.name) ?? entry,
+    );
+    const added = rows.filter((row) => shippedAdapter(row.name) === undefined);
+    cachedTable = rows.length === 0 ? ADAPTERS : [...shipped, ...added];
+    cachedRows = rows;
+  }
+  return cachedTable;
+}
+
+/** The descriptor for `name`, such as "codex" (the config's row where it defines one); undefined for
+ * an unknown name. */
+export function adapter(name: string): AdapterDescriptor | undefined {
+  return allAdapters().find((entry) => entry.name === name);
 }
 
 export function unreachable(value: never): never {

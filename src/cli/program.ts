@@ -64,7 +64,7 @@ export function buildProgram(io: CliIo): Command {
 
   const agents = program
     .command("agents")
-    .description("the agent CLIs scv knows: list, status, login, logout, install, check, gc");
+    .description("the agent CLIs scv knows: list, status, show, login, logout, install, check, gc");
 
   agents
     .command("list")
@@ -80,6 +80,13 @@ export function buildProgram(io: CliIo): Command {
     .argument("[agent]", "one agent")
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsStatusCommand));
+
+  agents
+    .command("show")
+    .description("one agent's row: its command line, prompt, output, resume, sign-in, where it is defined")
+    .argument("<agent>", "the agent")
+    .option("--json", "print the row as JSON")
+    .action(lazy(io, async () => (await import("../commands/agents-show.js")).agentsShowCommand));
 
   agents
     .command("login")

@@ -87,7 +87,7 @@ describe("scv frame", () => {
     );
     const agents = scv(["agents", "lst"], env);
     expect(agents.code).toBe(2);
-    expect(agents.stderr).toMatch(/unknown agents command 'lst' — known: list, status, login/);
+    expect(agents.stderr).toMatch(/unknown agents command 'lst' — known: list, status, show, login/);
   });
 
   it("refuses an unknown option with exit 2", () => {

@@ -746,7 +746,8 @@ export const ADAPTERS = [
     transport: "process",
     acp: null,
     cliTurns: true,
-    takeover: { kind: "unsupported" },
+    // Its help: `--session <path|id>` opens that session, interactively without -p.
+    takeover: { kind: "supported", args: ["--session", "{session}"], fullArgs: [] },
   },
   {
     name: "gemini",
@@ -824,7 +825,8 @@ export const ADAPTERS = [
         '0.61.0 answers session/load of a session made within the same UTC minute with "No previous sessions found for this project", so a conversation continued over ACP that soon after its first turn fails (exit 1); a minute later it loads',
     },
     cliTurns: true,
-    takeover: { kind: "unsupported" },
+    // Its help: `-r, --resume` takes a session; the lab resumed one by its init id (headless).
+    takeover: { kind: "supported", args: ["--resume", "{session}"], fullArgs: ["--yolo"] },
   },
   {
     name: "qwen",
@@ -885,7 +887,8 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "0.24.4" },
     },
     cliTurns: true,
-    takeover: { kind: "unsupported" },
+    // Its help: `-r, --resume <id>` resumes a specific session, interactively without -p.
+    takeover: { kind: "supported", args: ["--resume", "{session}"], fullArgs: ["--yolo"] },
   },
   {
     name: "opencode",
@@ -941,7 +944,8 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "1.18.33" },
     },
     cliTurns: true,
-    takeover: { kind: "unsupported" },
+    // Its help: the TUI is the default command, `-s, --session <id>` the session to continue.
+    takeover: { kind: "supported", args: ["-s", "{session}"], fullArgs: [] },
   },
   {
     name: "copilot",
@@ -1018,7 +1022,8 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "1.0.102" },
     },
     cliTurns: true,
-    takeover: { kind: "unsupported" },
+    // Its help: `-r, --resume [<value>]` resumes a session by id in its interactive UI.
+    takeover: { kind: "supported", args: ["--resume", "{session}"], fullArgs: ["--allow-all-tools"] },
   },
   {
     name: "cursor",

@@ -134,6 +134,25 @@ export function buildProgram(io: CliIo): Command {
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/gc.js")).gcCommand));
 
+  program
+    .command("attach")
+    .description("open a conversation's session in its agent's own interactive UI, in your terminal")
+    .argument("<handle>", "the conversation")
+    .addOption(
+      new Option(
+        "--policy <mode>",
+        "auto: the UI's own full-autonomy switches (default: its defaults)",
+      ).choices(["auto", "default"]),
+    )
+    .action(lazy(io, async () => (await import("../commands/takeover.js")).attachCommand));
+
+  program
+    .command("run")
+    .description("start an agent's interactive CLI in its private home, with scv's isolation")
+    .argument("<agent>", "the agent")
+    .argument("[args...]", "arguments after -- go to the CLI")
+    .action(lazy(io, async () => (await import("../commands/takeover.js")).runCommand));
+
   const conversations = program
     .command("conversations")
     .description("scv's conversation records: list, show, rm");

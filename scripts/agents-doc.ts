@@ -215,6 +215,34 @@ function knownLimits(): string[] {
   return known.length === 0 ? [] : ["Known limits of ACP servers:", "", ...known, ""];
 }
 
+/** How `scv attach` opens each agent's own UI on a conversation (its row's `takeover`), or why not. */
+function takeoverSection(): string[] {
+  const cell = (entry: AdapterDescriptor): string => {
+    const takeover = entry.takeover;
+    switch (takeover.kind) {
+      case "supported":
+        return `${argv([entry.command, ...takeover.args])}${takeover.fullArgs.length > 0 ? `; \`--policy auto\` adds ${argv(takeover.fullArgs)}` : ""}`;
+      case "refused":
+        return `refused: ${takeover.reason}`;
+      case "unsupported":
+        return "no interactive resume known";
+    }
+  };
+  return [
+    "## Taking a conversation over",
+    "",
+    "What `scv attach <handle>` runs, in the agent home with a delegated turn's environment and the",
+    "conversation's folder (`{session}` is the conversation's session id), or why it does not. Codex's",
+    "is run by the contract suite (`test/real/attach.test.ts`, under tmux); the others follow each CLI's",
+    "help as recorded in the lab.",
+    "",
+    "| agent | `scv attach` |",
+    "| --- | --- |",
+    ...(ADAPTERS as readonly AdapterDescriptor[]).map((entry) => `| \`${entry.name}\` | ${cell(entry)} |`),
+    "",
+  ];
+}
+
 export function renderAgentsDoc(): string {
   const header = [
     "agent",
@@ -264,6 +292,7 @@ export function renderAgentsDoc(): string {
     "| --- | --- | --- |",
     ...ADAPTERS.map(retriesRow),
     "",
+    ...takeoverSection(),
     ...knownLimits(),
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",
     "delegating to one of them, not as an agent of its own.",

@@ -148,6 +148,8 @@ describe("scv attach", () => {
       expect(ui?.env[name]).toBeUndefined();
     }
     expect(conversationRecord(world, handle)).toMatchObject({ turns: 1, takeovers: 1 });
+    const shown = await scv(world, ["conversations", "show", handle], { env });
+    expect(shown.stdout).toMatch(/^taken over +1 time in its own UI \(scv attach\), last \d{4}-/m);
 
     const next = await scv(world, ["delegate", "-c", handle, "And now?"], { env });
     expect(next.exitCode).toBe(0);

@@ -114,10 +114,30 @@ export function describeAgent(
   return lines.map(([label, value]) => `${`${label}:`.padEnd(width + 2)}${value}`);
 }
 
-/** The row as JSON: patterns as their source; the config's env as names only. */
+/** A row's variables that carry a value of the user's own choosing (a row of scv's config may set a
+ * token there, as in `env`). */
+const VALUE_FIELDS: ReadonlySet<string> = new Set([
+  "fixedEnvironment",
+  "fullPermissionEnvironment",
+  "rootSandboxEnvironment",
+  "fullEnvironment",
+]);
+
+/** The row as JSON: patterns as their source; the config's env as names only, and so the variables
+ * of a row from the config, whose values may be secrets. */
 function rowJson(entry: AdapterDescriptor, settings: ReturnType<typeof agentSettings>): unknown {
+  const fromConfig = shippedAdapter(entry.name) !== entry;
+  const hidden = (pairs: unknown): unknown =>
+    Array.isArray(pairs) && typeof pairs[0] === "string"
+      ? [pairs[0], "(value not shown)"]
+      : Array.isArray(pairs)
+        ? pairs.map(hidden)
+        : pairs;
   const row = JSON.parse(
-    JSON.stringify(entry, (_key, value: unknown) => (value instanceof RegExp ? value.source : value)),
+    JSON.stringify(entry, (key, value: unknown) => {
+      if (value instanceof RegExp) return value.source;
+      return fromConfig && VALUE_FIELDS.has(key) ? hidden(value) : value;
+    }),
   ) as Record<string, unknown>;
   return { ...row, settings: { ...settings, env: Object.keys(settings.env ?? {}) } };
 }

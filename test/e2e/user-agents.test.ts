@@ -54,6 +54,7 @@ modelHint = "an Acme model, such as acme-large"
 output = { kind = "claude-stream-json", args = [] }
 resume = { kind = "supported", start = ["--sid", "{session}"], options = ["--resume", "{session}"], idPattern = "^[0-9a-f-]{36}$" }
 removedEnvironment = ["ACME_*"]
+fixedEnvironment = [["ACME_FIXED_TOKEN", "${CONFIG_SECRET}"]]
 model = "acme-large"
 env = { ACME_CONFIG_TOKEN = "${CONFIG_SECRET}" }
 `;
@@ -84,6 +85,7 @@ describe("an agent defined in scv's config", () => {
     expect(call?.env.ANTHROPIC_API_KEY).toBeUndefined();
     expect(call?.env.MY_SERVICE_API_KEY).toBeUndefined();
     expect(call?.env.ACME_CONFIG_TOKEN).toBe(CONFIG_SECRET);
+    expect(call?.env.ACME_FIXED_TOKEN).toBe(CONFIG_SECRET);
 
     const handle = handleIn(first.stderr);
     expect(handle).toMatch(/^acme-[0-9a-z]{6}$/);
@@ -129,6 +131,7 @@ describe("an agent defined in scv's config", () => {
       output: { kind: "claude-stream-json" },
       resume: { idPattern: "^[0-9a-f-]{36}$" },
       settings: { env: ["ACME_CONFIG_TOKEN"] },
+      fixedEnvironment: [["ACME_FIXED_TOKEN", "(value not shown)"]],
     });
 
     const status = await scv(world, ["agents", "status", "--json"], { env });

@@ -2,7 +2,7 @@
 // (test/fake-agents/acme.mjs) doing a turn and a continued one, and a shipped row changed with
 // `extends` (another command, extra arguments).
 
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
@@ -185,6 +185,48 @@ describe("an agent defined in scv's config", () => {
     expect(run.stderr).toMatch(/^scv: .*scv\.toml: agents\.acme\.output\.kind: expected one of "text", /m);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(agentCalls(world)).toEqual([]);
+  });
+});
+
+describe("an agent of the config that speaks only ACP", () => {
+  it("runs a turn and a continued one over its ACP server, in its home, with the policy's mode", async () => {
+    const acpAgent = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
+    const launcher = join(world.bin, "zed-agent");
+    writeFileSync(
+      launcher,
+      `#!${process.execPath}\nrequire("node:fs").appendFileSync(process.env.FAKE_AGENT_DIR + "/zed-calls.jsonl", JSON.stringify({ argv: process.argv.slice(2), home: process.env.HOME, key: process.env.OPENAI_API_KEY ?? null }) + "\\n");\nprocess.argv.splice(2, process.argv.length, "scripted");\nimport(${JSON.stringify(acpAgent)});\n`,
+    );
+    chmodSync(launcher, 0o755);
+    const env = {
+      ...configure(`
+[defaults]
+session_idle = "0"
+
+[agents.zed]
+command = "zed-agent"
+transport = "acp"
+cliTurns = false
+acp = { command = "zed-agent", args = ["--acp"], full = { kind = "mode", mode = "yolo" }, fullEnvironment = [], verified = { kind = "unverified", reason = "a test's" } }
+`),
+      OPENAI_API_KEY: "sk-canary-zed",
+    };
+    const first = await scv(world, ["delegate", "zed", "--policy", "auto", "Say hi"], { env });
+    expect(first.stderr).not.toContain("scv:");
+    expect(first.exitCode).toBe(0);
+    expect(first.stdout).toBe("REPLY Say hi (turn 1, mode yolo)\n");
+    const handle = handleIn(first.stderr);
+    const second = await scv(world, ["delegate", "-c", handle, "Again"], { env });
+    expect(second.exitCode).toBe(0);
+    // A continued turn loads the session in a new server (turn 2); a policy is never carried over.
+    expect(second.stdout).toBe("REPLY Again (turn 2, mode default)\n");
+    const calls = readFileSync(join(world.calls, "zed-calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { argv: string[]; home: string; key: string | null });
+    expect(calls).toEqual([
+      { argv: ["--acp"], home: join(world.scvHome, "agents", "zed"), key: null },
+      { argv: ["--acp"], home: join(world.scvHome, "agents", "zed"), key: null },
+    ]);
   });
 });
 

@@ -136,7 +136,12 @@ describe("an agent defined in scv's config", () => {
 
     const status = await scv(world, ["agents", "status", "--json"], { env });
     expect(status.stdout).toContain('"acme"');
-    for (const run of [list, show, json, status]) {
+    const gc = await scv(world, ["agents", "gc", "acme", "--dry-run"], { env });
+    // A row that names no transcript folder: gc says so, and checks its conversation records.
+    expect(gc.stderr).toContain("transcripts skipped for acme");
+    expect(gc.stderr).not.toContain("unknown agent");
+    expect(gc.exitCode).toBe(0);
+    for (const run of [list, show, json, status, gc]) {
       expect(`${run.stdout}${run.stderr}`).not.toContain(CONFIG_SECRET);
     }
   });

@@ -3,7 +3,7 @@
 // the loopback mock answers, and a continued turn through scv whose request carries what was typed in
 // the UI: the same session, the same private home, no canary credential.
 import { execFileSync } from "node:child_process";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { describeRun, scvEntry } from "./harness.js";
@@ -55,6 +55,28 @@ describe.skipIf(BIN === undefined || profile === undefined)("scv attach: the rea
     }
   }
 
+  /** Runs scv with `args` in the lab's project in a tmux window of a new private server; the window
+   * stays after scv exits, showing `EXIT=<code>`. */
+  function startInTmux(args: readonly string[], name: string): void {
+    const { lab } = suite;
+    socket = join(lab.root, `${name}.sock`);
+    const script = join(lab.root, `${name}.sh`);
+    const exports = Object.entries({ ...lab.env, TERM: "xterm-256color" })
+      .map(([variable, value]) => `export ${variable}=${quote(value)}`)
+      .join("\n");
+    writeFileSync(
+      script,
+      `#!/bin/sh\n${exports}\ncd ${quote(lab.cwd)}\n${quote(process.execPath)} ${quote(scvEntry())} ${args.map(quote).join(" ")}\necho "EXIT=$?"\nsleep 600\n`,
+    );
+    chmodSync(script, 0o755);
+    tmux("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "160", "-y", "45", script);
+  }
+
+  function endTmux(): void {
+    tmux("kill-server");
+    socket = undefined;
+  }
+
   it("opens the session scv started, answers there, and scv continues after it", async () => {
     const { lab, mock } = suite;
     const first = await lab.scv([
@@ -70,17 +92,7 @@ describe.skipIf(BIN === undefined || profile === undefined)("scv attach: the rea
     const handle = result.conversation ?? "";
     expect(handle).toMatch(/^codex-/);
 
-    socket = join(lab.root, "tmux.sock");
-    const script = join(lab.root, "attach.sh");
-    const exports = Object.entries({ ...lab.env, TERM: "xterm-256color" })
-      .map(([name, value]) => `export ${name}=${quote(value)}`)
-      .join("\n");
-    writeFileSync(
-      script,
-      `#!/bin/sh\n${exports}\ncd ${quote(lab.cwd)}\n${quote(process.execPath)} ${quote(scvEntry())} attach ${handle}\necho "EXIT=$?"\nsleep 600\n`,
-    );
-    chmodSync(script, 0o755);
-    tmux("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "160", "-y", "45", script);
+    startInTmux(["attach", handle], "attach");
     // A first run asks to trust the folder, and may offer a newer model: the owner answers, here as a
     // person would (trust it; keep the model). Then its composer, on the resumed session, with the
     // first turn in its history.
@@ -111,8 +123,7 @@ describe.skipIf(BIN === undefined || profile === undefined)("scv attach: the rea
     const after = await waitFor(/EXIT=\d+/);
     expect(after, after).toContain("EXIT=0");
     // The test's own window (its shell waits, to keep the screen) goes; nothing else may stay.
-    tmux("kill-server");
-    socket = undefined;
+    endTmux();
     await expectNothingLeft(lab, "codex", "the attached UI");
 
     const next = await lab.scv([
@@ -136,4 +147,16 @@ describe.skipIf(BIN === undefined || profile === undefined)("scv attach: the rea
     // the model.
     expect(mock.sawText(lab.env.OPENAI_API_KEY ?? "unset")).toBe(false);
   }, 300_000);
+
+  it("scv run starts the CLI in its private home: its own status sees the key scv holds", async () => {
+    const { lab } = suite;
+    startInTmux(["run", "codex", "--", "login", "status"], "run");
+    const shown = await waitFor(/EXIT=\d+/);
+    expect(shown, shown).toContain("EXIT=0");
+    expect(shown, shown).toMatch(/API key/);
+    endTmux();
+    await expectNothingLeft(lab, "codex", "scv run");
+    // The user's own HOME got no Codex state.
+    expect(existsSync(join(lab.home, ".codex"))).toBe(false);
+  }, 120_000);
 });

@@ -15,7 +15,7 @@ function promptLine(entry: AdapterDescriptor): string {
   const prompt = entry.prompt;
   switch (prompt.kind) {
     case "positional":
-      return `the last argument${prompt.endOfOptions ? ", after --" : ""}${prompt.onStdin ? `; on stdin when too long (${argv(prompt.onStdin.args)})` : ""}`;
+      return `the last argument${prompt.endOfOptions ? " (after -- when it begins with -)" : ""}${prompt.onStdin ? `; on stdin when too long (${argv(prompt.onStdin.args)})` : ""}`;
     case "flag":
       return `${argv(prompt.args)} <prompt> (${prompt.joined}<prompt> when it begins with -)`;
     case "stdin":
@@ -65,6 +65,18 @@ function signInLine(entry: AdapterDescriptor): string {
   }
 }
 
+function statusLine(entry: AdapterDescriptor): string {
+  const status = entry.status;
+  switch (status.kind) {
+    case "command":
+      return `${entry.command} ${status.args.join(" ")}`;
+    case "stored":
+      return "its key store, read by scv";
+    case "unchecked":
+      return "unchecked (scv agents check tries a real call)";
+  }
+}
+
 /** Where a row comes from: shipped, or the config (its own, or changing a shipped one). */
 function origin(entry: AdapterDescriptor): string {
   if (shippedAdapter(entry.name) === entry) return "shipped with scv";
@@ -98,7 +110,7 @@ export function describeAgent(
       entry.removedEnvironment.join(", ") || "(none of its own; every agent's credentials are)",
     ],
     ["sign-in", signInLine(entry)],
-    ["status", entry.status.kind],
+    ["status", statusLine(entry)],
     ["takeover", takeoverLine(entry)],
     ["verified", entry.verified.kind === "lab" ? `lab, ${entry.verified.version}` : entry.verified.reason],
   ];

@@ -197,7 +197,7 @@ function mcpCells(passing: McpPassing): [string, string, string] {
 }
 
 function mcpRow(entry: AdapterDescriptor): string {
-  const cells = [code(entry.name), ...mcpCells(entry.mcp)];
+  const cells = [code(entry.name), ...mcpCells(entry.mcpPassing)];
   return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
 }
 
@@ -250,6 +250,34 @@ function knownLimits(): string[] {
     entry.acp?.known === undefined ? [] : [`- \`${entry.name}\` over ACP: ${entry.acp.known}.`],
   );
   return known.length === 0 ? [] : ["Known limits of ACP servers:", "", ...known, ""];
+}
+
+/** How `scv attach` opens each agent's own UI on a conversation (its row's `takeover`), or why not. */
+function takeoverSection(): string[] {
+  const cell = (entry: AdapterDescriptor): string => {
+    const takeover = entry.takeover;
+    switch (takeover.kind) {
+      case "supported":
+        return `${argv([entry.command, ...takeover.args])}${takeover.fullArgs.length > 0 ? `; \`--policy auto\` adds ${argv(takeover.fullArgs)}` : ""}`;
+      case "refused":
+        return `refused: ${takeover.reason}`;
+      case "unsupported":
+        return "no interactive resume known";
+    }
+  };
+  return [
+    "## Taking a conversation over",
+    "",
+    "What `scv attach <handle>` runs, in the agent home with a delegated turn's environment and the",
+    "conversation's folder (`{session}` is the conversation's session id), or why it does not. Codex's",
+    "is run by the contract suite (`test/real/attach.test.ts`, under tmux); the others follow each CLI's",
+    "help as recorded in the lab.",
+    "",
+    "| agent | `scv attach` |",
+    "| --- | --- |",
+    ...(ADAPTERS as readonly AdapterDescriptor[]).map((entry) => `| \`${entry.name}\` | ${cell(entry)} |`),
+    "",
+  ];
 }
 
 export function renderAgentsDoc(): string {
@@ -313,6 +341,7 @@ export function renderAgentsDoc(): string {
     "| --- | --- | --- | --- |",
     ...ADAPTERS.map(mcpRow),
     "",
+    ...takeoverSection(),
     ...knownLimits(),
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",
     "delegating to one of them, not as an agent of its own.",

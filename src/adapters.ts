@@ -396,7 +396,7 @@ export interface AdapterDescriptor {
   readonly cliTurns: boolean;
   readonly takeover: Takeover;
   /** How a per-turn CLI gets MCP servers (an ACP turn gets them in `session/new`). */
-  readonly mcp: McpPassing;
+  readonly mcpPassing: McpPassing;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -515,7 +515,7 @@ const CLAUDE_BASE = {
   cliTurns: true,
   // Contract suite (test/real/mcp-pass.test.ts): the real CLI called a stdio server's tool given
   // this way; --strict-mcp-config keeps out a project's approved .mcp.json, which it loads without.
-  mcp: {
+  mcpPassing: {
     kind: "args-file",
     format: "mcp-servers",
     args: ["--mcp-config", "{file}"],
@@ -643,7 +643,7 @@ export const ADAPTERS = [
     cliTurns: true,
     // Contract suite: `-c mcp_servers.<name>.…` made a real turn call the server's tool (for a model
     // it has no metadata for; for others it defers MCP tools behind its tool_search, lab/mcp).
-    mcp: {
+    mcpPassing: {
       kind: "config-args",
       flag: "-c",
       table: "mcp_servers",
@@ -696,7 +696,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: true,
-    mcp: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
+    mcpPassing: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -740,7 +740,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: true,
-    mcp: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
+    mcpPassing: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -795,8 +795,9 @@ export const ADAPTERS = [
     transport: "process",
     acp: null,
     cliTurns: true,
-    mcp: { kind: "unsupported", reason: "pi has no MCP client" },
-    takeover: { kind: "unsupported" },
+    mcpPassing: { kind: "unsupported", reason: "pi has no MCP client" },
+    // Its help: `--session <path|id>` opens that session, interactively without -p.
+    takeover: { kind: "supported", args: ["--session", "{session}"], fullArgs: [] },
   },
   {
     name: "gemini",
@@ -876,12 +877,13 @@ export const ADAPTERS = [
     cliTurns: true,
     // Contract suite (0.61.0): its one per-run settings file, GEMINI_CLI_SYSTEM_SETTINGS_PATH, is
     // skipped unless root owns it and no folder above it is writable by others.
-    mcp: {
+    mcpPassing: {
       kind: "unsupported",
       reason:
         "its per-run settings file must be owned by root; over ACP (--transport acp) session/new takes them",
     },
-    takeover: { kind: "unsupported" },
+    // Its help: `-r, --resume` takes a session; the lab resumed one by its init id (headless).
+    takeover: { kind: "supported", args: ["--resume", "{session}"], fullArgs: ["--yolo"] },
   },
   {
     name: "qwen",
@@ -944,12 +946,13 @@ export const ADAPTERS = [
     cliTurns: true,
     // Contract suite (0.24.4): a settings file named by QWEN_CODE_SYSTEM_SETTINGS_PATH gave the
     // mock no server.
-    mcp: {
+    mcpPassing: {
       kind: "unsupported",
       reason:
         "no per-run settings file it reads was found; over ACP (--transport acp) session/new takes them",
     },
-    takeover: { kind: "unsupported" },
+    // Its help: `-r, --resume <id>` resumes a specific session, interactively without -p.
+    takeover: { kind: "supported", args: ["--resume", "{session}"], fullArgs: ["--yolo"] },
   },
   {
     name: "opencode",
@@ -1007,13 +1010,14 @@ export const ADAPTERS = [
     cliTurns: true,
     // Contract suite: OPENCODE_CONFIG names a config file merged over its others; its `mcp` servers
     // were offered to the mock.
-    mcp: {
+    mcpPassing: {
       kind: "settings-env",
       variable: "OPENCODE_CONFIG",
       format: "opencode-config",
       verified: { kind: "lab", version: "1.18.33" },
     },
-    takeover: { kind: "unsupported" },
+    // Its help: the TUI is the default command, `-s, --session <id>` the session to continue.
+    takeover: { kind: "supported", args: ["-s", "{session}"], fullArgs: [] },
   },
   {
     name: "copilot",
@@ -1093,14 +1097,15 @@ export const ADAPTERS = [
     // Its --help (1.0.102): `--additional-mcp-config @<file>` adds servers for the session, and
     // `--disable-builtin-mcps` turns off its own GitHub MCP servers, which carry the GitHub sign-in.
     // Contract suite: the file's servers were offered to the mock.
-    mcp: {
+    mcpPassing: {
       kind: "args-file",
       format: "copilot-mcp-servers",
       args: ["--additional-mcp-config", "@{file}"],
       isolate: ["--disable-builtin-mcps"],
       verified: { kind: "lab", version: "1.0.102" },
     },
-    takeover: { kind: "unsupported" },
+    // Its help: `-r, --resume [<value>]` resumes a session by id in its interactive UI.
+    takeover: { kind: "supported", args: ["--resume", "{session}"], fullArgs: ["--allow-all-tools"] },
   },
   {
     name: "cursor",
@@ -1146,7 +1151,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the launch is its documented one" },
     },
     cliTurns: true,
-    mcp: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
+    mcpPassing: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -1191,7 +1196,7 @@ export const ADAPTERS = [
     acp: null,
     cliTurns: true,
     // Its --help has `--mcp-config` (JSON or a file), merged with its own settings; not verified.
-    mcp: { kind: "unsupported", reason: "its --mcp-config merges with its settings; not verified" },
+    mcpPassing: { kind: "unsupported", reason: "its --mcp-config merges with its settings; not verified" },
     takeover: { kind: "unsupported" },
   },
   {
@@ -1238,7 +1243,7 @@ export const ADAPTERS = [
       verified: { kind: "unverified", reason: "not on npm; the seed's launch is kept" },
     },
     cliTurns: false,
-    mcp: { kind: "unsupported", reason: "ACP only: its servers go in session/new" },
+    mcpPassing: { kind: "unsupported", reason: "ACP only: its servers go in session/new" },
     takeover: { kind: "unsupported" },
   },
 ] as const satisfies readonly AdapterDescriptor[];
@@ -1247,9 +1252,46 @@ export type AgentName = (typeof ADAPTERS)[number]["name"];
 
 export const AGENT_NAMES: readonly AgentName[] = ADAPTERS.map((entry) => entry.name);
 
-/** The descriptor for `name`, such as "codex"; undefined for an unknown name. */
-export function adapter(name: string): AdapterDescriptor | undefined {
+/** The shipped row named `name`; undefined for any other name. */
+export function shippedAdapter(name: string): AdapterDescriptor | undefined {
   return (ADAPTERS as readonly AdapterDescriptor[]).find((entry) => entry.name === name);
+}
+
+// The rows of the user's config (`[agents.<name>]`): scv's entry point hands over how to read them,
+// and they are read on the first lookup, so that a command that looks no agent up never reads the
+// config (and a malformed one fails the commands that do, as before). The table does not import the
+// config: the config imports the table.
+let configuredRows: () => readonly AdapterDescriptor[] = () => [];
+let cachedRows: readonly AdapterDescriptor[] | undefined;
+let cachedTable: readonly AdapterDescriptor[] = ADAPTERS;
+
+/** Makes `rows` (read once, on the first lookup) the config's rows of every later lookup. */
+export function useConfiguredAgents(rows: () => readonly AdapterDescriptor[]): void {
+  configuredRows = rows;
+  cachedRows = undefined;
+  cachedTable = ADAPTERS;
+}
+
+/** Every agent scv knows: the shipped rows, each replaced in place by a config row of its name
+ * (`extends` of itself, or `replace = true`), then the config's own agents. */
+export function allAdapters(): readonly AdapterDescriptor[] {
+  if (cachedRows === undefined) {
+    const rows = configuredRows();
+    const byName = new Map(rows.map((row) => [row.name, row]));
+    const shipped = (ADAPTERS as readonly AdapterDescriptor[]).map(
+      (entry) => byName.get(entry.name) ?? entry,
+    );
+    const added = rows.filter((row) => shippedAdapter(row.name) === undefined);
+    cachedTable = rows.length === 0 ? ADAPTERS : [...shipped, ...added];
+    cachedRows = rows;
+  }
+  return cachedTable;
+}
+
+/** The descriptor for `name`, such as "codex" (the config's row where it defines one); undefined for
+ * an unknown name. */
+export function adapter(name: string): AdapterDescriptor | undefined {
+  return allAdapters().find((entry) => entry.name === name);
 }
 
 export function unreachable(value: never): never {

@@ -2,7 +2,7 @@
 // where each one's CLI is installed, honouring the config's `command` override.
 
 import { delimiter, join } from "node:path";
-import { ADAPTERS, type AdapterDescriptor, adapter, type KeyStore } from "./adapters.js";
+import { type AdapterDescriptor, adapter, allAdapters, type KeyStore } from "./adapters.js";
 import type { Config } from "./config.js";
 import { ScvError } from "./errors.js";
 import { findExecutable } from "./executable.js";
@@ -12,7 +12,9 @@ import { type Env, toolsBin, userHome } from "./home/paths.js";
 const USER_BIN_DIRS: readonly string[] = [".local/bin"];
 
 export function knownAgentsList(): string {
-  return ADAPTERS.map((entry) => entry.name).join(", ");
+  return allAdapters()
+    .map((entry) => entry.name)
+    .join(", ");
 }
 
 /** The descriptor for `name`, or a usage error that lists the known agents. */

@@ -4,7 +4,14 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
-import { AGENT_NAMES } from "./adapters.js";
+import type { AdapterDescriptor } from "./adapters.js";
+import {
+  type AgentTable,
+  configuredAgentRows,
+  descriptorKeys,
+  ROW_MODIFIERS,
+  rowField,
+} from "./config-agents.js";
 import { isWaitable, parseDuration } from "./duration.js";
 import { ScvError } from "./errors.js";
 import { configCandidates, type Env } from "./home/paths.js";
@@ -105,25 +112,41 @@ const mcpServer = lazy(() =>
   ),
 );
 
-const agentConfig = lazy(() =>
+const agentSettingsShape = lazy(() => ({
+  /** A path or command name that replaces the descriptor's command. */
+  command: z.optional(text()),
+  model: z.optional(text()),
+  effort: z.optional(text()),
+  policy: z.optional(policy()),
+  /** `acp` runs this agent's turns over its ACP server, `process` its CLI once per turn. */
+  transport: z.optional(z.enum(["process", "acp"])),
+  timeout: z.optional(duration()),
+  idle_timeout: z.optional(duration()),
+  /** How long an ACP server stays up for the conversation's next turn; 0 for not at all. */
+  session_idle: z.optional(durationOrNone()),
+  /** A bound on the CLI's own retries, where its row's `retries` is one variable scv can set. */
+  max_retries: z.optional(wholeNumber(0, MAX_RETRIES)),
+  /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
+  env: z.optional(z.record(envName(), z.string())),
+  /** The `[mcp_servers]` this agent's turns get unless `--mcp` says otherwise. */
+  mcp: z.optional(z.array(mcpServerName())),
+}));
+
+/** The settings of a turn of one agent. */
+const agentSettingsSchema = lazy(() => z.strictObject(agentSettingsShape()));
+
+/** An `[agents.<name>]` table: its settings, and what changes or defines its row (src/config-agents.ts):
+ * the row modifiers, and descriptor fields checked there by the table's own schema. */
+const agentTable = lazy(() =>
   z.strictObject({
-    /** A path or command name that replaces the descriptor's command. */
-    command: z.optional(text()),
-    model: z.optional(text()),
-    effort: z.optional(text()),
-    policy: z.optional(policy()),
-    /** `acp` runs this agent's turns over its ACP server, `process` its CLI once per turn. */
-    transport: z.optional(z.enum(["process", "acp"])),
-    timeout: z.optional(duration()),
-    idle_timeout: z.optional(duration()),
-    /** How long an ACP server stays up for the conversation's next turn; 0 for not at all. */
-    session_idle: z.optional(durationOrNone()),
-    /** A bound on the CLI's own retries, where its row's `retries` is one variable scv can set. */
-    max_retries: z.optional(wholeNumber(0, MAX_RETRIES)),
-    /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
-    env: z.optional(z.record(envName(), z.string())),
-    /** The `[mcp_servers]` this agent's turns get unless `--mcp` says otherwise. */
-    mcp: z.optional(z.array(mcpServerName())),
+    ...Object.fromEntries(descriptorKeys().map((key) => [key, rowField()])),
+    ...agentSettingsShape(),
+    /** The shipped agent whose row this one starts from. */
+    extends: z.optional(text()),
+    /** Defines a shipped agent's row anew instead of changing its settings. */
+    replace: z.optional(z.boolean()),
+    /** Arguments added to every headless turn. */
+    extra_args: z.optional(z.array(z.string())),
   }),
 );
 
@@ -149,15 +172,20 @@ const configSchema = lazy(() =>
         session_idle: z.optional(durationOrNone()),
       }),
     ),
-    agents: z.optional(z.partialRecord(z.enum(AGENT_NAMES as [string, ...string[]]), agentConfig())),
+    agents: z.optional(z.record(z.string(), agentTable())),
     /** MCP servers a turn may be given (`--mcp`, `[agents.<name>] mcp`); none is given by default. */
     mcp_servers: z.optional(z.record(mcpServerName(), mcpServer())),
   }),
 );
 
-export type Config = z.infer<ReturnType<typeof configSchema>>;
-export type AgentConfig = z.infer<ReturnType<typeof agentConfig>>;
+export type AgentConfig = z.infer<ReturnType<typeof agentSettingsSchema>>;
 export type McpServerConfig = z.infer<ReturnType<typeof mcpServer>>;
+export type Config = Omit<z.infer<ReturnType<typeof configSchema>>, "agents"> & {
+  /** Each agent's settings. */
+  readonly agents?: Readonly<Record<string, AgentConfig>>;
+  /** The rows `[agents.<name>]` tables define or change (src/config-agents.ts), checked whole. */
+  readonly agentRows?: readonly AdapterDescriptor[];
+};
 
 export interface LoadedConfig {
   readonly path: string;
@@ -276,19 +304,39 @@ export function parseConfig(text: string, path: string): Config {
     // An unknown key is reported at its parent; name the key itself.
     if (issue?.code === "unrecognized_keys" && issue.keys[0] !== undefined) keyPath.push(issue.keys[0]);
     const key = keyPath.length > 0 ? keyPath.join(".") : "(top level)";
-    const underAgents =
-      issue?.code === "unrecognized_keys" && keyPath.length === 2 && keyPath[0] === "agents";
-    const expected = underAgents ? `unknown agent — known: ${AGENT_NAMES.join(", ")}` : describeIssue(issue);
-    throw new ScvError("BAD_CONFIG", `${path}: ${key}: ${expected}`);
+    throw new ScvError("BAD_CONFIG", `${path}: ${key}: ${describeIssue(issue)}`);
   }
-  refuseUnknownMcpServers(result.data, path);
-  return result.data;
+  const { agents, ...rest } = result.data;
+  if (agents === undefined) return rest;
+  refuseUnknownMcpServers(settingsOnly(agents), rest.mcp_servers, path);
+  const agentRows = configuredAgentRows(agents as Readonly<Record<string, AgentTable>>, path);
+  return { ...rest, agents: settingsOnly(agents), agentRows };
+}
+
+/** Each agent's settings, without what belongs to its row. */
+function settingsOnly(
+  agents: Readonly<Record<string, Record<string, unknown>>>,
+): Record<string, AgentConfig> {
+  const settingKeys = Object.keys(agentSettingsShape());
+  const rowOnly = new Set<string>(
+    [...descriptorKeys(), ...ROW_MODIFIERS].filter((key) => !settingKeys.includes(key)),
+  );
+  return Object.fromEntries(
+    Object.entries(agents).map(([name, table]) => [
+      name,
+      Object.fromEntries(Object.entries(table).filter(([key]) => !rowOnly.has(key))) as AgentConfig,
+    ]),
+  );
 }
 
 /** An agent's `mcp` names only servers the file declares. */
-function refuseUnknownMcpServers(config: Config, path: string): void {
-  const declared = Object.keys(config.mcp_servers ?? {});
-  for (const [agent, settings] of Object.entries(config.agents ?? {})) {
+function refuseUnknownMcpServers(
+  agents: Readonly<Record<string, AgentConfig>>,
+  servers: Config["mcp_servers"],
+  path: string,
+): void {
+  const declared = Object.keys(servers ?? {});
+  for (const [agent, settings] of Object.entries(agents)) {
     const unknown = settings?.mcp?.find((name) => !declared.includes(name));
     if (unknown !== undefined) {
       const known = declared.length === 0 ? "none is declared" : `declared: ${declared.join(", ")}`;
@@ -315,10 +363,6 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   switch (issue.code) {
     case "unrecognized_keys":
       return "unknown key";
-    case "invalid_key":
-      return issue.path.length === 1 && issue.path[0] === "agents"
-        ? "unknown agent (see scv agents list)"
-        : issue.message;
     default:
       // Specific: parsed with `issueText`, or the schema's own message.
       return issue.message;

@@ -4,7 +4,7 @@
 // after the checked ones; one whose last turn just failed to sign in is left out, whatever its key
 // store says. Nothing is spawned: this runs on every failure.
 
-import { ADAPTERS, type AdapterDescriptor } from "./adapters.js";
+import { type AdapterDescriptor, allAdapters } from "./adapters.js";
 import { locateAgent, signInStore } from "./agents.js";
 import type { Config } from "./config.js";
 import { EXIT } from "./errors.js";
@@ -28,7 +28,7 @@ type SignIn = "yes" | "maybe" | "no";
 
 /** The agents other than `agent` worth trying, signed-in ones first, each group in table order. */
 export async function fallbackAgents(agent: string, config: Config, env: Env): Promise<string[]> {
-  const candidates = (ADAPTERS as readonly AdapterDescriptor[]).filter(
+  const candidates = allAdapters().filter(
     (entry) => entry.name !== agent && entry.cliTurns && locateAgent(entry, config, env) !== undefined,
   );
   const states = await Promise.all(candidates.map((entry) => signedIn(entry, env)));

@@ -2,6 +2,8 @@
 // stderr and the documented exit code, in one place.
 
 import { join } from "node:path";
+import { useConfiguredAgents } from "../adapters.js";
+import { loadConfig } from "../config.js";
 import { asFileError, EXIT, ScvError } from "../errors.js";
 import { pidExists, sweepDeadTemporaries } from "../home/atomic.js";
 import { hostHandles } from "../home/host-files.js";
@@ -12,6 +14,8 @@ import { runProgram } from "./program.js";
 
 /** Runs scv with `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  // The agents of the user's config join the table's on the first lookup of an agent.
+  useConfiguredAgents(() => loadConfig(io.env).config.agentRows ?? []);
   try {
     await reapLeftovers(io);
     return await runProgram(argv, io);

@@ -69,7 +69,7 @@ export function buildProgram(io: CliIo): Command {
 
   const agents = program
     .command("agents")
-    .description("the agent CLIs scv knows: list, status, login, logout, install, check, gc");
+    .description("the agent CLIs scv knows: list, status, show, login, logout, install, check, gc");
 
   agents
     .command("list")
@@ -85,6 +85,13 @@ export function buildProgram(io: CliIo): Command {
     .argument("[agent]", "one agent")
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsStatusCommand));
+
+  agents
+    .command("show")
+    .description("one agent's row: its command line, prompt, output, resume, sign-in, where it is defined")
+    .argument("<agent>", "the agent")
+    .option("--json", "print the row as JSON")
+    .action(lazy(io, async () => (await import("../commands/agents-show.js")).agentsShowCommand));
 
   agents
     .command("login")
@@ -131,6 +138,25 @@ export function buildProgram(io: CliIo): Command {
     .option("--dry-run", "list what would go, with sizes")
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/gc.js")).gcCommand));
+
+  program
+    .command("attach")
+    .description("open a conversation's session in its agent's own interactive UI, in your terminal")
+    .argument("<handle>", "the conversation")
+    .addOption(
+      new Option(
+        "--policy <mode>",
+        "auto: the UI's own full-autonomy switches (default: its defaults)",
+      ).choices(["auto", "default"]),
+    )
+    .action(lazy(io, async () => (await import("../commands/takeover.js")).attachCommand));
+
+  program
+    .command("run")
+    .description("start an agent's interactive CLI in its private home, with scv's isolation")
+    .argument("<agent>", "the agent")
+    .argument("[args...]", "arguments after -- go to the CLI")
+    .action(lazy(io, async () => (await import("../commands/takeover.js")).runCommand));
 
   const conversations = program
     .command("conversations")

@@ -3,7 +3,7 @@
 
 import { availableParallelism } from "node:os";
 import PQueue from "p-queue";
-import { ADAPTERS } from "../adapters.js";
+import { allAdapters } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
 import { capabilities, locateAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
@@ -31,7 +31,7 @@ export async function listAgents(env: NodeJS.ProcessEnv): Promise<AgentListing[]
   // As many at a time as there are cores, each gets its limit to itself.
   const probes = new PQueue({ concurrency: Math.max(2, availableParallelism()) });
   return Promise.all(
-    ADAPTERS.map(async (entry): Promise<AgentListing> => {
+    allAdapters().map(async (entry): Promise<AgentListing> => {
       const path = locateAgent(entry, config, env) ?? null;
       const caps = capabilities(entry);
       return {

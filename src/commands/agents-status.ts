@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ADAPTERS, type AdapterDescriptor, type StatusSummary, unreachable } from "../adapters.js";
+import { type AdapterDescriptor, allAdapters, type StatusSummary, unreachable } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
@@ -222,7 +222,7 @@ export async function agentsStatusCommand(
   agent: string | undefined,
   options: { json?: boolean },
 ): Promise<number> {
-  const entries = agent === undefined ? [...ADAPTERS] : [requireAgent(agent)];
+  const entries = agent === undefined ? [...allAdapters()] : [requireAgent(agent)];
   const { config } = loadConfig(io.env);
   const rows = await Promise.all(entries.map((entry) => statusRow(entry, config, io.env)));
   if (options.json) {

@@ -92,6 +92,12 @@ export async function conversationsShowCommand(
     ["usage", describeUsage(record.usage)],
   ];
   if (record.cumulative !== undefined) lines.push(["cli total", describeUsage(record.cumulative)]);
+  if (record.takeovers !== undefined && record.lastTakeoverAt !== undefined) {
+    lines.push([
+      "taken over",
+      `${record.takeovers} time${record.takeovers === 1 ? "" : "s"} in its own UI (scv attach), last ${record.lastTakeoverAt} (${ago(record.lastTakeoverAt, now)})`,
+    ]);
+  }
   lines.push(["next turn", describeNext(next)]);
   const width = Math.max(...lines.map(([label]) => label.length));
   // Values an agent wrote (its session id, a prompt) show their control characters, never act on them.

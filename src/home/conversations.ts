@@ -49,6 +49,9 @@ export const conversationSchema = lazy(() =>
     /** The CLI's own running total after the last turn, for CLIs that report cumulatively. */
     cumulative: z.optional(usageSchema()),
     lastStatus: z.optional(z.string()),
+    /** How often the owner took it over in the CLI's own UI (`scv attach`), and when last. */
+    takeovers: z.optional(z.int().check(z.nonnegative())),
+    lastTakeoverAt: z.optional(z.string()),
   }),
 );
 

@@ -1,7 +1,7 @@
 // The tools that say what scv can do and has done: agents (what `scv agents list` and `status` say)
 // and conversations (recent ones, to continue by handle).
 
-import { ADAPTERS } from "../adapters.js";
+import { allAdapters } from "../adapters.js";
 import { installHint, requireAgent } from "../agents.js";
 import { formatElapsed } from "../cli/progress.js";
 import { statusRow } from "../commands/agents-status.js";
@@ -14,7 +14,7 @@ import { type AgentsInput, type ConversationsInput, DEFAULT_CONVERSATIONS } from
 const SIGNED_IN = { "signed-in": "signed in", "signed-out": "not signed in", unknown: "sign-in unknown" };
 
 export async function agentsTool(input: AgentsInput, context: CallContext): Promise<ToolOutcome> {
-  const entries = input.agent === undefined ? [...ADAPTERS] : [requireAgent(input.agent)];
+  const entries = input.agent === undefined ? [...allAdapters()] : [requireAgent(input.agent)];
   const { config } = loadConfig(context.env);
   const agents = await Promise.all(
     entries.map(async (entry) => {

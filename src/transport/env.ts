@@ -5,7 +5,7 @@
 // more, keep some, or pass only an allow-list.
 
 import { join } from "node:path";
-import { ADAPTERS, type AdapterDescriptor } from "../adapters.js";
+import { ADAPTERS, type AdapterDescriptor, allAdapters } from "../adapters.js";
 import {
   ALWAYS_REMOVED,
   API_KEY_ENDINGS,
@@ -91,6 +91,25 @@ const TABLE_RULES = nameRules([
 ]);
 const STRICT_RULES = nameRules(STRICT_PASSED);
 
+let tableRules: { readonly table: readonly AdapterDescriptor[]; readonly rules: NameRules } | undefined;
+
+/** TABLE_RULES and the lists of the agents scv's config defines (read once per table). */
+function everyAgentsRules(): NameRules {
+  const table = allAdapters();
+  if (table === ADAPTERS) return TABLE_RULES;
+  if (tableRules?.table !== table) {
+    tableRules = {
+      table,
+      rules: nameRules([
+        ...ALWAYS_REMOVED,
+        ...ADAPTERS.flatMap((entry) => entry.removedEnvironment),
+        ...table.flatMap((entry) => entry.removedEnvironment),
+      ]),
+    };
+  }
+  return tableRules.rules;
+}
+
 const wordsOf = (phrase: string): string[] => phrase.split(" ");
 const PROVIDERS = PROVIDER_WORDS.map(wordsOf);
 const CLOUDS = CLOUD_WORDS.map(wordsOf);
@@ -130,7 +149,7 @@ const CLOUD_FRAGMENTS = [...SECRET_FRAGMENTS, ...CLOUD_SECRET_FRAGMENTS];
  * adapter's `removedEnvironment`. Case does not matter. */
 export function isCredentialVariable(name: string): boolean {
   const upper = name.toUpperCase();
-  if (matchesRules(upper, TABLE_RULES)) return true;
+  if (matchesRules(upper, everyAgentsRules())) return true;
   const words = nameWords(upper);
   if (words.length === 0) return false;
   if (API_KEYS.some((ending) => endsWithPhrase(words, ending))) return true;

@@ -62,7 +62,7 @@ export function chooseMcpServers(
     return { name, server };
   });
   if (servers.length === 0 || acp) return servers;
-  const passing = entry.mcp;
+  const passing = entry.mcpPassing;
   if (passing.kind === "unsupported")
     throw new ScvError(
       "USAGE",

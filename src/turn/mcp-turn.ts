@@ -22,7 +22,7 @@ export interface PreparedMcp {
 export function prepareMcp(plan: TurnPlan, turnTemp: string | undefined): PreparedMcp {
   const inTemp = turnTemp !== undefined && isTurnTemp(turnTemp, plan.handle);
   const dir = inTemp ? join(turnTemp, "scv-mcp") : join(plan.home, ".scv", `mcp-${nanoid(10)}`);
-  const rendered = renderMcp(plan.entry.mcp, plan.mcpServers ?? [], dir);
+  const rendered = renderMcp(plan.entry.mcpPassing, plan.mcpServers ?? [], dir);
   if (rendered.files.length === 0) return { args: rendered.args, env: rendered.env, dir: undefined };
   try {
     if (!inTemp) ensurePrivateDir(join(plan.home, ".scv"), plan.home);

@@ -83,11 +83,11 @@ describe("scv frame", () => {
     expect(result.stdout).toBe("");
     // The known ones as help lists them: not the detached runner's hidden background-turn.
     expect(result.stderr).toBe(
-      "scv: unknown command 'delgate' — known: delegate, agents, conversations, wait, usage, ps, kill, mcp\n",
+      "scv: unknown command 'delgate' — known: delegate, agents, attach, run, conversations, wait, usage, ps, kill, mcp\n",
     );
     const agents = scv(["agents", "lst"], env);
     expect(agents.code).toBe(2);
-    expect(agents.stderr).toMatch(/unknown agents command 'lst' — known: list, status, login/);
+    expect(agents.stderr).toMatch(/unknown agents command 'lst' — known: list, status, show, login/);
   });
 
   it("refuses an unknown option with exit 2", () => {

@@ -69,3 +69,22 @@ describe("[mcp_servers]", () => {
     expect(refusal('[agents.gemini]\nmcp = ["docs"]')).toContain("(none is declared)");
   });
 });
+
+describe("[mcp_servers] with an agent the config defines", () => {
+  it("gives its turns the servers it names, while its row says it can take none", () => {
+    const config = parseConfig(
+      ["[mcp_servers.docs]", 'command = "node"', "[agents.acme]", 'command = "acme"', 'mcp = ["docs"]'].join(
+        "\n",
+      ),
+      "config.toml",
+    );
+    expect(config.agents?.acme?.mcp).toEqual(["docs"]);
+    expect(config.agentRows?.find((row) => row.name === "acme")?.mcpPassing.kind).toBe("unsupported");
+  });
+
+  it("refuses a server name it does not declare", () => {
+    expect(refusal(["[agents.acme]", 'command = "acme"', 'mcp = ["nope"]'].join("\n"))).toBe(
+      "/cfg/config.toml: agents.acme.mcp: no [mcp_servers.nope] in this file (none is declared) — add it, or remove the name",
+    );
+  });
+});

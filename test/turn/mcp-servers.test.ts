@@ -46,7 +46,7 @@ function json(text: string | undefined): unknown {
 
 describe("renderMcp", () => {
   it("gives Claude Code a --mcp-config file and --strict-mcp-config", () => {
-    const rendered = renderMcp(row("claude").mcp, [docs, remote], DIR);
+    const rendered = renderMcp(row("claude").mcpPassing, [docs, remote], DIR);
     expect(rendered.args).toEqual(["--mcp-config", `${DIR}/mcp.json`, "--strict-mcp-config"]);
     expect(rendered.env).toEqual({});
     expect(rendered.files.map((file) => file.path)).toEqual([`${DIR}/mcp.json`]);
@@ -63,7 +63,7 @@ describe("renderMcp", () => {
   });
 
   it("keeps every other server from Claude Code when the turn has none", () => {
-    expect(renderMcp(row("claude-ai").mcp, [], DIR)).toEqual({
+    expect(renderMcp(row("claude-ai").mcpPassing, [], DIR)).toEqual({
       args: ["--strict-mcp-config"],
       env: {},
       files: [],
@@ -71,7 +71,7 @@ describe("renderMcp", () => {
   });
 
   it("moves a stdio server's variables into a file of their own, sourced by /bin/sh", () => {
-    const rendered = renderMcp(row("claude").mcp, [withSecret], DIR);
+    const rendered = renderMcp(row("claude").mcpPassing, [withSecret], DIR);
     const envFile = `${DIR}/db.env`;
     expect(rendered.files.map((file) => file.path)).toEqual([envFile, `${DIR}/mcp.json`]);
     expect(rendered.files[0]?.text).toBe(`DB_TOKEN='${SECRET}'\nQUOTED='it'\\''s'\n`);
@@ -98,7 +98,7 @@ describe("renderMcp", () => {
           env: { A: 'it\'s $HOME `id` "q"', B: "line1\nline2" },
         },
       };
-      const rendered = renderMcp(row("claude").mcp, [server], dir);
+      const rendered = renderMcp(row("claude").mcpPassing, [server], dir);
       writeMcpFiles(rendered);
       const launched = (
         json(rendered.files[1]?.text) as { mcpServers: Record<string, { command: string; args: string[] }> }
@@ -113,7 +113,7 @@ describe("renderMcp", () => {
   });
 
   it("gives Codex -c overrides of mcp_servers, no file, no secret", () => {
-    const rendered = renderMcp(row("codex").mcp, [docs, withSecret], DIR);
+    const rendered = renderMcp(row("codex").mcpPassing, [docs, withSecret], DIR);
     expect(rendered.args).toEqual([
       "-c",
       'mcp_servers.docs.command="node"',
@@ -125,27 +125,27 @@ describe("renderMcp", () => {
       `mcp_servers.db.args=["-c",${JSON.stringify(LAUNCH_SCRIPT)},"${DIR}/db.env","db-mcp","--ro"]`,
     ]);
     expect(rendered.files.map((file) => file.path)).toEqual([`${DIR}/db.env`]);
-    expect(renderMcp(row("codex").mcp, [], DIR)).toEqual({ args: [], env: {}, files: [] });
+    expect(renderMcp(row("codex").mcpPassing, [], DIR)).toEqual({ args: [], env: {}, files: [] });
   });
 
   it("gives Copilot CLI --additional-mcp-config @file and no built-in servers", () => {
-    const rendered = renderMcp(row("copilot").mcp, [docs], DIR);
+    const rendered = renderMcp(row("copilot").mcpPassing, [docs], DIR);
     expect(rendered.args).toEqual(["--additional-mcp-config", `@${DIR}/mcp.json`, "--disable-builtin-mcps"]);
     expect(json(rendered.files[0]?.text)).toEqual({
       mcpServers: {
         docs: { type: "local", command: "node", args: ["/srv/docs.js", "--port", "0"], tools: ["*"] },
       },
     });
-    expect(renderMcp(row("copilot").mcp, [], DIR).args).toEqual(["--disable-builtin-mcps"]);
+    expect(renderMcp(row("copilot").mcpPassing, [], DIR).args).toEqual(["--disable-builtin-mcps"]);
   });
 
   it("renders nothing on Gemini CLI's and Qwen Code's command lines: their servers go over ACP", () => {
-    expect(renderMcp(row("gemini").mcp, [docs], DIR)).toEqual({ args: [], env: {}, files: [] });
-    expect(renderMcp(row("qwen").mcp, [docs], DIR)).toEqual({ args: [], env: {}, files: [] });
+    expect(renderMcp(row("gemini").mcpPassing, [docs], DIR)).toEqual({ args: [], env: {}, files: [] });
+    expect(renderMcp(row("qwen").mcpPassing, [docs], DIR)).toEqual({ args: [], env: {}, files: [] });
   });
 
   it("gives OpenCode a config named by OPENCODE_CONFIG", () => {
-    const rendered = renderMcp(row("opencode").mcp, [docs, remote], DIR);
+    const rendered = renderMcp(row("opencode").mcpPassing, [docs, remote], DIR);
     expect(rendered.env).toEqual({ OPENCODE_CONFIG: `${DIR}/settings.json` });
     expect(json(rendered.files[0]?.text)).toEqual({
       mcp: {
@@ -161,7 +161,7 @@ describe("renderMcp", () => {
   });
 
   it("renders nothing for a row without a way", () => {
-    expect(renderMcp(row("pi").mcp, [docs], DIR)).toEqual({ args: [], env: {}, files: [] });
+    expect(renderMcp(row("pi").mcpPassing, [docs], DIR)).toEqual({ args: [], env: {}, files: [] });
   });
 });
 

@@ -9,7 +9,7 @@
 
 import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ADAPTERS, type AdapterDescriptor } from "../../adapters.js";
+import { type AdapterDescriptor, allAdapters } from "../../adapters.js";
 import { formatDuration } from "../../duration.js";
 import { ScvError } from "../../errors.js";
 import { pidExists, temporaryWriter } from "../atomic.js";
@@ -47,7 +47,7 @@ export function planGc(options: GcOptions = {}): GcPlan {
   const now = options.now ?? Date.now();
   const olderThanMs = options.olderThanMs ?? DEFAULT_OLDER_THAN_MS;
   if (!(olderThanMs >= MIN_OLDER_THAN_MS)) throw olderThanTooSmall(formatDuration(olderThanMs));
-  const adapters = options.adapters ?? ADAPTERS;
+  const adapters = options.adapters ?? allAdapters();
   const byName = new Map(adapters.map((entry) => [entry.name, entry]));
   if (options.agent !== undefined && !byName.has(options.agent)) {
     throw new ScvError(

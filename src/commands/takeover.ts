@@ -1,0 +1,148 @@
+// `scv attach <handle>` and `scv run <agent>`: an agent CLI's own interactive UI in the user's
+// terminal, inside its private home with the environment of a delegated turn (no credentials but its
+// own). `attach` opens the conversation's session the way the row's `takeover` says, holding the
+// conversation's lock so no turn runs meanwhile, and notes the takeover in the record; `-c` then
+// continues where the UI left off. `run` starts the CLI with the arguments given, for signing in,
+// changing its settings or working by hand.
+
+import { existsSync } from "node:fs";
+import { type AdapterDescriptor, type Takeover, unreachable } from "../adapters.js";
+import { requireAgent } from "../agents.js";
+import type { CliIo } from "../cli/io.js";
+import { agentSettings, type Config, loadConfig } from "../config.js";
+import { EXIT, ScvError } from "../errors.js";
+import { ensureAgentHome } from "../home/agent-home.js";
+import { lockConversation, readConversation, writeConversation } from "../home/conversations.js";
+import { type AttachedResult, runAttached } from "../os/bounded.js";
+import { isoTimestamp } from "../timestamp.js";
+import { agentEnvironment, type Policy } from "../transport/env.js";
+import { requireInstalled } from "./own-sign-in.js";
+
+/** Refuses unless scv's stdin and stdout are a terminal: the UI reads keys and draws a screen. */
+function requireTerminal(io: CliIo, what: string): void {
+  if (io.stdin.isTTY !== true || io.stdout.isTTY !== true) {
+    throw new ScvError(
+      "USAGE",
+      `${what} needs a terminal (stdin and stdout), and there is none — run it in one`,
+    );
+  }
+}
+
+function interactiveEnvironment(entry: AdapterDescriptor, config: Config, io: CliIo, policy: Policy) {
+  return agentEnvironment({
+    parent: io.env,
+    entry,
+    home: ensureAgentHome(entry.name, io.env),
+    policy,
+    extra: agentSettings(config, entry.name).env,
+    isolation: config.isolation,
+  });
+}
+
+/** The CLI's exit, as scv's: 0 for 0; a stop of scv's own as that signal's code; else one line. */
+function concluded(io: CliIo, result: AttachedResult, command: string): number {
+  if (result.stoppedBy !== undefined) return result.stoppedBy === "SIGTERM" ? EXIT.terminated : EXIT.hangup;
+  if (result.spawnError !== undefined) {
+    throw new ScvError(
+      "AGENT_FAILED",
+      `\`${command}\` could not be started — check it with: scv agents list`,
+    );
+  }
+  if (result.code === 0) return EXIT.ok;
+  const how = result.code === undefined ? `was ended by ${result.signal}` : `exited with ${result.code}`;
+  io.stderr.write(`scv: \`${command}\` ${how}\n`);
+  return EXIT.agentFailed;
+}
+
+/** The takeover's arguments for `session`, or why there are none. */
+function takeoverArgs(entry: AdapterDescriptor, handle: string, session: string, policy: Policy): string[] {
+  const takeover: Takeover = entry.takeover;
+  const instead = `continue in scv with: scv delegate -c ${handle} "…"`;
+  switch (takeover.kind) {
+    case "unsupported":
+      throw new ScvError("USAGE", `${entry.name} has no interactive resume scv knows — ${instead}`);
+    case "refused":
+      throw new ScvError(
+        "USAGE",
+        `scv does not open ${entry.name}'s own terminal (${takeover.reason}) — ${instead}`,
+      );
+    case "supported":
+      return [
+        ...takeover.args.map((arg) => arg.replaceAll("{session}", session)),
+        ...(policy === "auto" ? takeover.fullArgs : []),
+      ];
+    default:
+      return unreachable(takeover);
+  }
+}
+
+export async function attachCommand(
+  io: CliIo,
+  handle: string,
+  options: { policy?: Policy },
+): Promise<number> {
+  const record = readConversation(handle, io.env);
+  const entry = requireAgent(record.agent);
+  const policy = options.policy ?? "default";
+  const session = record.sessionId;
+  if (session === undefined) {
+    throw new ScvError(
+      "USAGE",
+      `${handle} has no session of ${entry.product} yet — run a turn first: scv delegate -c ${handle} "…"`,
+    );
+  }
+  if (record.transport === "acp") {
+    throw new ScvError(
+      "USAGE",
+      `${handle}'s turns run over ACP, whose server holds its session — continue it with: scv delegate -c ${handle} "…"`,
+    );
+  }
+  const args = takeoverArgs(entry, handle, session, policy);
+  // Only an id of the row's own shape enters argv.
+  if (entry.resume.kind !== "supported" || !entry.resume.idPattern.test(session)) {
+    throw new ScvError(
+      "USAGE",
+      `${handle}'s session id does not look like ${entry.product}'s — it cannot be resumed`,
+    );
+  }
+  requireTerminal(io, `scv attach ${handle}`);
+  if (!existsSync(record.cwd)) {
+    throw new ScvError("USAGE", `${handle}'s folder ${record.cwd} is gone — the session belongs to it`);
+  }
+  const { config } = loadConfig(io.env);
+  const path = requireInstalled(entry, config, io.env);
+  const release = await lockConversation(handle, io.env, 0);
+  try {
+    const env = interactiveEnvironment(entry, config, io, policy);
+    io.stderr.write(
+      `scv: ${entry.product} opens ${handle} in its own UI — when you leave it, scv continues with -c\n`,
+    );
+    const result = await runAttached(path, args, { env, cwd: record.cwd });
+    const latest = readConversation(handle, io.env);
+    const now = isoTimestamp();
+    writeConversation(
+      { ...latest, updatedAt: now, takeovers: (latest.takeovers ?? 0) + 1, lastTakeoverAt: now },
+      io.env,
+    );
+    const code = concluded(io, result, [entry.command, ...args].join(" "));
+    io.stderr.write(`conversation: ${handle} — continue with: scv delegate -c ${handle} "…"\n`);
+    return code;
+  } finally {
+    await release();
+  }
+}
+
+export async function runCommand(
+  io: CliIo,
+  agent: string,
+  args: readonly string[] | undefined,
+): Promise<number> {
+  const entry = requireAgent(agent);
+  requireTerminal(io, `scv run ${entry.name}`);
+  const { config } = loadConfig(io.env);
+  const path = requireInstalled(entry, config, io.env);
+  const env = interactiveEnvironment(entry, config, io, "default");
+  io.stderr.write(`scv: ${entry.product} runs in its private home, with scv's isolation\n`);
+  const result = await runAttached(path, args ?? [], { env, cwd: io.cwd });
+  return concluded(io, result, [entry.command, ...(args ?? [])].join(" "));
+}

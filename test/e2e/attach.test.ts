@@ -1,0 +1,219 @@
+// `scv attach` and `scv run` through the built scv in a real terminal: tmux (a private server per
+// test) runs scv, the test types with send-keys and reads the screen with capture-pane. The agent is
+// test/fake-agents/acme.mjs, defined in scv's config with a `takeover` row; its `--tui` mode is an
+// interactive UI that echoes what is typed and leaves on /quit.
+
+import { execFileSync } from "node:child_process";
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { lockConversation } from "../../src/home/conversations.js";
+import { canaryVariables } from "../helpers/canaries.js";
+import {
+  agentCalls,
+  conversationRecord,
+  createWorld,
+  ensureBuilt,
+  SCV,
+  scv,
+  signIn,
+  type World,
+} from "../helpers/scv.js";
+
+const TMUX = "/usr/bin/tmux";
+
+let world: World;
+let socket: string;
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createWorld();
+  // A private tmux server whose socket goes with the world.
+  socket = join(world.root, "tmux.sock");
+});
+afterEach(() => {
+  try {
+    execFileSync(TMUX, ["-S", socket, "kill-server"], { stdio: "ignore" });
+  } catch {
+    // No server was started.
+  }
+  world.dispose();
+});
+
+const ACME = `
+[agents.acme]
+command = "acme"
+args = ["run"]
+headlessArgs = ["--stream"]
+output = { kind = "claude-stream-json", args = [] }
+resume = { kind = "supported", start = ["--sid", "{session}"], options = ["--resume", "{session}"], idPattern = "^[0-9a-f-]{36}$" }
+takeover = { kind = "supported", args = ["--tui", "--resume", "{session}"], fullArgs = [] }
+`;
+
+function configure(toml: string): Record<string, string> {
+  const launcher = join(world.bin, "acme");
+  const acme = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acme.mjs")).href;
+  writeFileSync(launcher, `#!${process.execPath}\nimport(${JSON.stringify(acme)});\n`);
+  chmodSync(launcher, 0o755);
+  const path = join(world.root, "scv.toml");
+  writeFileSync(path, toml);
+  return { SCV_CONFIG: path };
+}
+
+const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/** Starts scv with `args` in a tmux window of its own, in the world's project; the window stays after
+ * scv exits and shows `EXIT=<code>`. */
+function scvInTmux(args: readonly string[], env: Record<string, string>): void {
+  const script = join(world.root, "in-tmux.sh");
+  const exports = Object.entries({ ...world.env, ...env, TERM: "screen" })
+    .map(([name, value]) => `export ${name}=${quote(value)}`)
+    .join("\n");
+  writeFileSync(
+    script,
+    `#!/bin/sh\n${exports}\ncd ${quote(world.project)}\n${quote(process.execPath)} ${quote(SCV)} ${args.map(quote).join(" ")}\necho "EXIT=$?"\nsleep 600\n`,
+  );
+  chmodSync(script, 0o755);
+  execFileSync(TMUX, [
+    "-S",
+    socket,
+    "-f",
+    "/dev/null",
+    "new-session",
+    "-d",
+    "-s",
+    "t",
+    "-x",
+    "160",
+    "-y",
+    "40",
+    script,
+  ]);
+}
+
+function screen(): string {
+  return execFileSync(TMUX, ["-S", socket, "capture-pane", "-p", "-J", "-t", "t"], { encoding: "utf8" });
+}
+
+async function waitForScreen(pattern: RegExp, withinMs = 20_000): Promise<string> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    let text: string;
+    try {
+      text = screen();
+    } catch (error) {
+      // The server may not be listening yet.
+      text = String(error);
+    }
+    if (pattern.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`never saw ${pattern} on the screen:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function type(text: string): void {
+  execFileSync(TMUX, ["-S", socket, "send-keys", "-t", "t", "-l", text]);
+  execFileSync(TMUX, ["-S", socket, "send-keys", "-t", "t", "Enter"]);
+}
+
+function handleIn(stderr: string): string {
+  const handle = /^conversation: ([a-z-]+-[0-9a-z]{6}) — continue with/m.exec(stderr)?.[1];
+  if (handle === undefined) throw new Error(`no conversation line in: ${stderr}`);
+  return handle;
+}
+
+describe("scv attach", () => {
+  it("opens the conversation's session in the agent's own UI, in its home without credentials; -c continues after it", async () => {
+    const env = { ...configure(ACME), ...canaryVariables() };
+    const first = await scv(world, ["delegate", "acme", "Say hi"], { env });
+    expect(first.exitCode).toBe(0);
+    const handle = handleIn(first.stderr);
+    const session = conversationRecord(world, handle).sessionId as string;
+
+    scvInTmux(["attach", handle], env);
+    await waitForScreen(new RegExp(`ACME UI session ${session}`));
+    type("hello there");
+    await waitForScreen(/you said: hello there/);
+    type("/quit");
+    const after = await waitForScreen(/EXIT=\d+/);
+    expect(after).toContain("EXIT=0");
+    expect(after).toContain(`continue with: scv delegate -c ${handle}`);
+
+    const ui = agentCalls(world).find((call) => call.argv[0] === "--tui");
+    expect(ui?.argv).toEqual(["--tui", "--resume", session]);
+    expect(ui?.stdin).toBe("tty");
+    expect(ui?.cwd).toBe(world.project);
+    expect(ui?.env.HOME).toBe(join(world.scvHome, "agents", "acme"));
+    for (const name of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "MY_SERVICE_API_KEY", "GH_TOKEN"]) {
+      expect(ui?.env[name]).toBeUndefined();
+    }
+    expect(conversationRecord(world, handle)).toMatchObject({ turns: 1, takeovers: 1 });
+    const shown = await scv(world, ["conversations", "show", handle], { env });
+    expect(shown.stdout).toMatch(/^taken over +1 time in its own UI \(scv attach\), last \d{4}-/m);
+
+    const next = await scv(world, ["delegate", "-c", handle, "And now?"], { env });
+    expect(next.exitCode).toBe(0);
+    expect(next.stdout).toBe("MOCK-REPLY-2\n");
+    expect(agentCalls(world).at(-1)?.argv).toContain("--resume");
+    expect(conversationRecord(world, handle)).toMatchObject({ turns: 2, takeovers: 1 });
+  });
+
+  it("is refused while a turn of the conversation runs", async () => {
+    const env = configure(ACME);
+    const first = await scv(world, ["delegate", "acme", "Say hi"], { env });
+    const handle = handleIn(first.stderr);
+    const release = await lockConversation(handle, { ...world.env, ...env });
+    try {
+      scvInTmux(["attach", handle], env);
+      const shown = await waitForScreen(/EXIT=\d+/);
+      expect(shown).toContain("EXIT=2");
+      expect(shown).toMatch(/conversation busy — another turn of acme-[0-9a-z]{6} is running/);
+    } finally {
+      await release();
+    }
+    expect(agentCalls(world).some((call) => call.argv[0] === "--tui")).toBe(false);
+  });
+
+  it("is refused without a terminal, and for a CLI whose own terminal scv does not open", async () => {
+    const env = configure(ACME);
+    const first = await scv(world, ["delegate", "acme", "Say hi"], { env });
+    const handle = handleIn(first.stderr);
+    const piped = await scv(world, ["attach", handle], { env });
+    expect(piped.exitCode).toBe(2);
+    expect(piped.stderr).toBe(
+      `scv: scv attach ${handle} needs a terminal (stdin and stdout), and there is none — run it in one\n`,
+    );
+
+    await signIn(world, "claude");
+    const claude = await scv(world, ["delegate", "claude", "Say hi"], { env });
+    const refused = await scv(world, ["attach", handleIn(claude.stderr)], { env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^scv: scv does not open claude's own terminal \(Claude Code's own terminal asks .*keys typed there .*\) — continue in scv with: scv delegate -c claude-[0-9a-z]{6} "…"$/m,
+    );
+    expect(agentCalls(world).some((call) => call.argv[0] === "--tui")).toBe(false);
+  });
+});
+
+describe("scv run", () => {
+  it("starts the agent's interactive CLI in its private home, in the current folder", async () => {
+    const env = { ...configure(ACME), ...canaryVariables() };
+    scvInTmux(["run", "acme", "--", "--tui"], env);
+    await waitForScreen(/ACME UI/);
+    type("/quit");
+    expect(await waitForScreen(/EXIT=\d+/)).toContain("EXIT=0");
+    const [call] = agentCalls(world);
+    expect(call?.argv).toEqual(["--tui"]);
+    expect(call?.cwd).toBe(world.project);
+    expect(call?.env.HOME).toBe(join(world.scvHome, "agents", "acme"));
+    expect(call?.env.OPENAI_API_KEY).toBeUndefined();
+  });
+
+  it("is refused without a terminal", async () => {
+    const run = await scv(world, ["run", "codex"]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe(
+      "scv: scv run codex needs a terminal (stdin and stdout), and there is none — run it in one\n",
+    );
+  });
+});

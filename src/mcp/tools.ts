@@ -64,7 +64,7 @@ export const delegateInput = z.strictObject({
       )
       .check(
         z.describe(
-          "who does the work: an agent's name (codex, claude, gemini, qwen, opencode, copilot, pi, …; the agents tool lists them), optionally with a model and effort as agent:model/effort (codex:gpt-5.5/high, claude:opus, claude/high); a list asks each agent the same prompt, each in its own conversation. Leave it out when continuing a conversation.",
+          "who does the work: an agent's name (codex, claude, gemini, qwen, opencode, copilot, pi, …; the agents tool lists them), optionally with a model and effort as agent:model/effort (codex:gpt-5.5/high, claude:opus, claude/high) and the user's accounts to use in order as @account,… (codex@work, claude:opus@work,personal: a rate-limited account passes the turn, fresh, to the next); a list asks each agent the same prompt, each in its own conversation. Leave it out when continuing a conversation.",
         ),
       ),
   ),

@@ -4,7 +4,8 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ScvError } from "../errors.js";
+import { DEFAULT_ACCOUNT } from "../accounts.js";
+import { EXIT, ScvError } from "../errors.js";
 import {
   type ConversationRecord,
   preview,
@@ -107,6 +108,9 @@ export function conclude(
     notes,
     mode: mode.reported ?? null,
     badLines: parsed.badLines,
+    ...(exitCode === EXIT.rateLimited && parsed.failure?.resetsAt !== undefined
+      ? { resetsAt: parsed.failure.resetsAt }
+      : {}),
   };
 }
 
@@ -124,6 +128,7 @@ function saveRecord(
     ...previous,
     handle: plan.handle,
     agent: plan.entry.name,
+    ...(plan.account === DEFAULT_ACCOUNT ? {} : { account: plan.account }),
     sessionId: sessionId ?? previous?.sessionId,
     transport: plan.transport,
     cwd: plan.cwd,

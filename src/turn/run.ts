@@ -6,6 +6,7 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { DEFAULT_ACCOUNT } from "../accounts.js";
 import { ScvError } from "../errors.js";
 import { fallbackAgents, noteSignIn, wantsFallbacks } from "../fallbacks.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
@@ -17,6 +18,7 @@ import type { TurnResult } from "../result.js";
 import { createLineFramer } from "../transport/framing.js";
 import { watchMode } from "../transport/mode.js";
 import { type AgentProcess, startProcess } from "../transport/process.js";
+import { accountLadder, runOnAccounts } from "./accounts.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
 import { failedResult, spawnFailure } from "./outcome.js";
@@ -148,6 +150,31 @@ async function runProcessTurn(
  * with its exit code. */
 export async function runTurn(request: TurnRequest, context: TurnContext): Promise<TurnResult> {
   const started = Date.now();
+  const agent = request.agent ?? agentOfHandle(request.continue);
+  let result: TurnResult;
+  try {
+    const ladder = accountLadder(request, context.config);
+    result =
+      ladder === undefined
+        ? await attemptTurn(oneAccount(request), context)
+        : await runOnAccounts(request, ladder, context, (each) => attemptTurn(each, context));
+  } catch (error) {
+    if (!(error instanceof ScvError)) throw error;
+    result = failedResult(error, agent, started);
+  }
+  if (!wantsFallbacks(result.exitCode)) return result;
+  return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
+}
+
+/** A continued turn that names one account: that account, which must be the conversation's. */
+function oneAccount(request: TurnRequest): TurnRequest {
+  const [only] = request.accounts ?? [];
+  return only === undefined ? request : { ...request, account: only, accounts: undefined };
+}
+
+/** One turn in one account's home; what the user must fix comes back as a failed result. */
+async function attemptTurn(request: TurnRequest, context: TurnContext): Promise<TurnResult> {
+  const started = Date.now();
   let result: TurnResult;
   try {
     result = await executeTurn(planTurn(request, context), context);
@@ -155,9 +182,10 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
     if (!(error instanceof ScvError)) throw error;
     result = failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
   }
-  noteSignIn(result.agent, result.exitCode, context.env);
-  if (!wantsFallbacks(result.exitCode)) return result;
-  return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
+  // The mark is the default account's: a named account's refusal says nothing of the agent's plain home.
+  if (request.account === undefined || request.account === DEFAULT_ACCOUNT)
+    noteSignIn(result.agent, result.exitCode, context.env);
+  return result;
 }
 
 function withoutFailure(parsed: ParsedTurn): ParsedTurn {

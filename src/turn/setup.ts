@@ -39,7 +39,7 @@ export async function withPreparedTurn(
   const tracker = trackTurn(caller);
   const context = tracker.context;
   const { entry, home } = plan;
-  ensureAgentHome(entry.name, context.env);
+  ensureAgentHome(entry.name, context.env, plan.account);
   await refuseSignedOut(entry, home, context);
   refuseGrantedMode(entry, plan.policy, home);
 

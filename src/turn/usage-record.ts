@@ -29,7 +29,7 @@ export function usageEntry(plan: TurnPlan, turn: ConcludedTurn): UsageEntry {
     startedAt: isoTimestamp(new Date(turn.started)),
     durationMs: turn.durationMs,
     agent: plan.entry.name,
-    account: DEFAULT_ACCOUNT,
+    account: plan.account,
     ...(plan.model === undefined ? {} : { model: plan.model }),
     ...(plan.effort === undefined ? {} : { effort: plan.effort }),
     transport: plan.transport,

@@ -142,14 +142,14 @@ function removeSessionTranscripts(io: CliIo, record: ConversationRecord): number
     io.stderr.write(`scv: ${record.handle} has no session id recorded, so no transcript to remove\n`);
     return EXIT.ok;
   }
-  const search = findTranscripts(entry, record.sessionId, io.env);
+  const search = findTranscripts(entry, record.sessionId, io.env, record.account);
   if (search.kind === "unknown") throw new ScvError("USAGE", `${search.reason} — ${without}`);
   const files = search.items.filter((item) => item.kind === "transcript");
   if (search.folder ? search.items.length === 0 : files.length === 0) {
     io.stderr.write(`scv: no transcript of session ${record.sessionId} under ${search.dir}\n`);
     return EXIT.ok;
   }
-  const result = removeTranscripts(entry, search.items, io.env);
+  const result = removeTranscripts(entry, search.items, io.env, undefined, record.account);
   if (search.folder) {
     // The session's folder, one line for all its files: a CLI keeps many small ones there.
     if (result.removed.some((item) => item.path === search.dir)) {

@@ -33,7 +33,8 @@ export function accountLadder(request: TurnRequest, config: Config): readonly st
     }
     return undefined;
   }
-  if (request.agent === undefined) return undefined;
+  // One account asked for by name (`scv agents check codex@work`) is that account alone.
+  if (request.agent === undefined || request.account !== undefined) return undefined;
   const entry = adapter(request.agent);
   return request.accounts ?? (entry === undefined ? undefined : config.agents?.[entry.name]?.accounts);
 }

@@ -13,6 +13,7 @@ import {
   writeConversation,
 } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
+import { keepQuota } from "../home/quota.js";
 import type { ParsedTurn, TurnEvent, Usage } from "../parsers/types.js";
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
 import type { TurnResult } from "../result.js";
@@ -79,6 +80,7 @@ export function conclude(
     }
   }
 
+  if (parsed.quota !== undefined) keepQuota(entry.name, plan.account, parsed.quota, context.env);
   const exitCode = exitCodeOf(parsed, context.signal);
   const duration = Math.max(0, Date.now() - started);
   const conversation = record?.handle ?? null;

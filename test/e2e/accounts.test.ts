@@ -105,6 +105,28 @@ describe("an account ladder", () => {
     ).toEqual([home("claude", "personal")]);
   });
 
+  it("shows the quota window Claude Code last reported for each account in agents status", async () => {
+    await signIn(world, "claude", "work");
+    await signIn(world, "claude", "personal");
+    modeFor("claude", "work", "fixture:usage-limit");
+    await delegateJson(["claude@work,personal", "Say hi"]);
+    const status = await scv(world, ["agents", "status", "claude@work", "--json"]);
+    expect(JSON.parse(status.stdout).quota).toEqual({
+      seenAt: expect.any(String),
+      windows: [{ window: "five_hour", status: "rejected", utilization: 1, resetsAt: claudeReset() }],
+    });
+    const table = await scv(world, ["agents", "status"]);
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `^claude@work\\s.*five_hour 100% used, rejected, resets ${claudeReset().replace(/\./g, "\\.")}$`,
+        "m",
+      ),
+    );
+    // The account that reported nothing shows nothing.
+    const personal = await scv(world, ["agents", "status", "claude@personal", "--json"]);
+    expect(JSON.parse(personal.stdout).quota).toBeUndefined();
+  });
+
   it("passes over an account that is not signed in, naming it", async () => {
     await signIn(world, "claude", "personal");
     const { run, result } = await delegateJson(["claude@gone,personal", "Say hi"]);

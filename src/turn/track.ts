@@ -175,7 +175,11 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
     if (!createTurnRecord(path, fresh)) {
       await withRecordLock(path, 5_000, async () => {
         const left = readRunning(plan.handle, env);
-        if (left !== undefined && left.host === fresh.host) {
+        // This scv's own earlier attempt of the same job (a background turn's account ladder,
+        // turn/accounts.ts) left its record for the result: this attempt takes it over.
+        const ownEarlier =
+          left?.tag === fresh.tag && left.scv.pid === me.pid && left.scv.startTime === me.startTime;
+        if (left !== undefined && left.host === fresh.host && !ownEarlier) {
           if (ownerAlive(left, table)) throw busyError(plan.handle, env);
           await reapLocked(left, env, table);
         }

@@ -190,6 +190,33 @@ describe("an account ladder", () => {
     expect(run.stderr).toContain("beyond --wait-for-reset 1s");
   });
 
+  it("takes the config's ladder for a target that names no account", async () => {
+    await signIn(world, "claude", "work");
+    await signIn(world, "claude", "personal");
+    writeFileSync(join(world.scvHome, "config.toml"), `[agents.claude]\naccounts = ["work", "personal"]\n`);
+    modeFor("claude", "work", "fixture:usage-limit");
+    const { run, result } = await delegateJson(["claude", "Say hi"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(result.account).toBe("personal");
+    expect(result.skipped?.map((skip) => skip.reason)).toEqual(["rate-limited"]);
+  });
+
+  it("runs a background turn's ladder the same way: the job's result names the account that answered", async () => {
+    await signIn(world, "claude", "work");
+    await signIn(world, "claude", "personal");
+    modeFor("claude", "work", "fixture:usage-limit");
+    const started = await scv(world, ["delegate", "--background", "claude@work,personal", "Say hi"]);
+    expect(started.exitCode, started.stderr).toBe(0);
+    const job = started.stdout.trim();
+    const waited = await scv(world, ["wait", "--json", "--timeout", "60s", job]);
+    expect(waited.exitCode, waited.stderr).toBe(0);
+    const result = turnResultSchema().parse(JSON.parse(waited.stdout));
+    expect(result.account).toBe("personal");
+    expect(result.skipped?.[0]).toMatchObject({ account: "work", reason: "rate-limited" });
+    expect(result.conversation).toBe(job.replace(/\.[0-9a-z]{8}$/, ""));
+    expect(conversationRecord(world, result.conversation ?? "").account).toBe("personal");
+  });
+
   it("refuses a malformed target before anything runs", async () => {
     for (const target of ["claude@", "claude@a,,b", "claude@a,a", "claude@Work"]) {
       const run = await scv(world, ["delegate", target, "Say hi"]);

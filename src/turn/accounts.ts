@@ -6,7 +6,7 @@
 // outcome is the answer. When every account is cooling, the turn fails with exit 5 and the earliest
 // reset, or with `--wait-for-reset` waits for it when it is near enough and tries again.
 
-import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
+import { accountLabel, DEFAULT_ACCOUNT, isAccountName } from "../accounts.js";
 import { adapter } from "../adapters.js";
 import type { Config } from "../config.js";
 import { formatDuration } from "../duration.js";
@@ -36,7 +36,17 @@ export function accountLadder(request: TurnRequest, config: Config): readonly st
   // One account asked for by name (`scv agents check codex@work`) is that account alone.
   if (request.agent === undefined || request.account !== undefined) return undefined;
   const entry = adapter(request.agent);
-  return request.accounts ?? (entry === undefined ? undefined : config.agents?.[entry.name]?.accounts);
+  // An unknown agent is refused as such by the one attempt that plans it.
+  if (entry === undefined) return undefined;
+  const ladder = request.accounts ?? config.agents?.[entry.name]?.accounts;
+  // Names become file names (homes, cooldowns): whatever the request came from, each is a slug.
+  const bad = ladder?.find((account) => !isAccountName(account));
+  if (bad !== undefined)
+    throw new ScvError(
+      "USAGE",
+      `'${bad}' is not an account name — use a-z, 0-9 and '-', starting with a letter`,
+    );
+  return ladder;
 }
 
 /** Runs `attempt` on each account of `ladder` in turn, as the header says. */

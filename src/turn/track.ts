@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
+import { DEFAULT_ACCOUNT } from "../accounts.js";
 import { heldLockIdentity, preview } from "../home/conversations.js";
 import { configPath, scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
@@ -154,6 +155,7 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       handle: plan.handle,
       tag,
       agent: plan.entry.name,
+      ...(plan.account === DEFAULT_ACCOUNT ? {} : { account: plan.account }),
       ...(plan.model === undefined ? {} : { model: plan.model }),
       prompt: preview(plan.prompt),
       cwd: plan.cwd,

@@ -137,6 +137,10 @@ describe("an account ladder", () => {
     ]);
     expect(run.stderr).toMatch(/scv: claude@gone is not signed in \(.+\) — trying claude@personal/);
     expect(existsSync(join(world.scvHome, "cooldowns", "claude@gone.json"))).toBe(false);
+    // Alone, it is the turn's failure, and the hint signs that account in.
+    const alone = await scv(world, ["delegate", "claude@gone", "Say hi"]);
+    expect(alone.exitCode).toBe(4);
+    expect(alone.stderr).toMatch(/^scv: .* is not signed in \(.+\) — run: scv agents login claude@gone$/m);
   });
 
   it("exits 5 with the earliest reset when every account is limited, and runs nothing while they cool", async () => {

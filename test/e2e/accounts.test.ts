@@ -76,6 +76,11 @@ describe("an account ladder", () => {
     const again = await scv(world, ["delegate", "-c", handle, "Again"]);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(agentCalls(world).at(-1)?.env.HOME).toBe(home("claude", "personal"));
+    const shown = await scv(world, ["conversations", "show", handle]);
+    expect(shown.stdout).toMatch(/^account\s+personal \(its session is in .*claude@personal\)$/m);
+    expect((await scv(world, ["conversations"])).stdout).toMatch(
+      new RegExp(`^${handle}\\s+claude@personal\\s`, "m"),
+    );
 
     // Each attempt is in the usage log under its account.
     const usage = await scv(world, ["usage", "--by", "account", "--json"]);

@@ -6,10 +6,11 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_ACCOUNT } from "../accounts.js";
-import { ScvError } from "../errors.js";
+import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
+import { EXIT, ScvError } from "../errors.js";
 import { fallbackAgents, noteSignIn, wantsFallbacks } from "../fallbacks.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
+import { type ConversationRecord, readConversation } from "../home/conversations.js";
 import { removeIfPresent } from "../home/remove.js";
 import { loadParser } from "../parsers/index.js";
 import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
@@ -156,7 +157,7 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
     const ladder = accountLadder(request, context.config);
     result =
       ladder === undefined
-        ? await attemptTurn(oneAccount(request), context)
+        ? continuedNote(request, await attemptTurn(oneAccount(request), context), context)
         : await runOnAccounts(request, ladder, context, (each) => attemptTurn(each, context));
   } catch (error) {
     if (!(error instanceof ScvError)) throw error;
@@ -164,6 +165,23 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
   }
   if (!wantsFallbacks(result.exitCode)) return result;
   return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
+}
+
+/** A continued turn that hit a limit where accounts are in use: why it did not move to another. */
+function continuedNote(request: TurnRequest, result: TurnResult, context: TurnContext): TurnResult {
+  if (request.continue === undefined || result.exitCode !== EXIT.rateLimited || result.conversation === null)
+    return result;
+  let record: ConversationRecord;
+  try {
+    record = readConversation(result.conversation, context.env);
+  } catch {
+    return result;
+  }
+  if (record.account === undefined && context.config.agents?.[record.agent]?.accounts === undefined)
+    return result;
+  const label = accountLabel(record.agent, record.account);
+  const note = `${record.handle} stays in ${label}, where its session is: a conversation does not move to another account — start a new turn (scv delegate ${record.agent}@<account>,… "…") to use another`;
+  return { ...result, notes: [...result.notes, note] };
 }
 
 /** A continued turn that names one account: that account, which must be the conversation's. */

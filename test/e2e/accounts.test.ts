@@ -76,6 +76,13 @@ describe("an account ladder", () => {
     const again = await scv(world, ["delegate", "-c", handle, "Again"]);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(agentCalls(world).at(-1)?.env.HOME).toBe(home("claude", "personal"));
+    // Limited now, the conversation stays where its session is, and says so.
+    writeFileSync(join(home("claude", "personal"), ".fake-mode-once"), "fixture:usage-limit");
+    const limited = await scv(world, ["delegate", "-c", handle, "Again"]);
+    expect(limited.exitCode).toBe(5);
+    expect(limited.stderr).toContain(
+      `scv: note: ${handle} stays in claude@personal, where its session is: a conversation does not move to another account`,
+    );
     const shown = await scv(world, ["conversations", "show", handle]);
     expect(shown.stdout).toMatch(/^account\s+personal \(its session is in .*claude@personal\)$/m);
     expect((await scv(world, ["conversations"])).stdout).toMatch(
@@ -86,7 +93,7 @@ describe("an account ladder", () => {
     const usage = await scv(world, ["usage", "--by", "account", "--json"]);
     const report = usageReportSchema().parse(JSON.parse(usage.stdout));
     expect(report.groups.map((group) => [group.key, group.turns, group.failures])).toEqual([
-      ["personal", 2, 0],
+      ["personal", 3, 1],
       ["work", 1, 1],
     ]);
   });

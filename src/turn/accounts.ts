@@ -18,6 +18,9 @@ import { failedResult } from "./outcome.js";
 import { interrupted } from "./stops.js";
 import type { TurnContext, TurnRequest } from "./types.js";
 
+/** The shortest wait for a reset: a limit's reset never has the ladder ask again at once. */
+const MIN_WAIT_MS = 1000;
+
 /** Between progress lines while waiting for a reset. */
 const PROGRESS_EVERY_MS = 60_000;
 
@@ -94,7 +97,8 @@ export async function runOnAccounts(
         failedResult(new ScvError("NOT_SIGNED_IN", `no account of ${agent} is signed in`), agent, started);
       return { ...refused, account: skipped.at(-1)?.account ?? DEFAULT_ACCOUNT, skipped };
     }
-    const waitMs = Date.parse(earliest) - now();
+    // A reset the CLI placed in the past would have the ladder ask again at once, and again.
+    const waitMs = Math.max(MIN_WAIT_MS, Date.parse(earliest) - now());
     const bound = request.waitForResetMs;
     if (bound === undefined || waitMs > bound - (now() - started))
       return allLimited(agent, skipped, earliest, last, started, bound);

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ScvError } from "../../src/errors.js";
 import { activeCooldown, coolDown, DEFAULT_COOLDOWN_MS, resetInstant } from "../../src/home/cooldowns.js";
-import { accountLadder } from "../../src/turn/accounts.js";
+import type { TurnResult } from "../../src/result.js";
+import { accountLadder, runOnAccounts } from "../../src/turn/accounts.js";
 
 const NOW = Date.parse("2026-12-04T12:00:00.000Z");
 
@@ -89,5 +90,109 @@ describe("accountLadder", () => {
     const run = () => accountLadder({ agent: "codex", prompt: "p", accounts: ["../../etc"] }, {});
     expect(run).toThrow(ScvError);
     expect(run).toThrow("'../../etc' is not an account name");
+  });
+});
+
+describe("runOnAccounts", () => {
+  let root: string;
+  let env: Record<string, string>;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "scv-ladder-"));
+    env = { SCV_HOME: join(root, "scv"), HOME: root };
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  function result(exitCode: number, extra: Partial<TurnResult> = {}): TurnResult {
+    return {
+      reply: exitCode === 0 ? "hi" : "",
+      status: exitCode === 0 ? "completed" : "failed",
+      agent: "codex",
+      conversation: null,
+      session: null,
+      usage: null,
+      cost: null,
+      duration: 1,
+      exitCode,
+      error: exitCode === 0 ? null : `failed with ${exitCode}`,
+      hint: null,
+      fallbacks: [],
+      notes: [],
+      mode: null,
+      badLines: 0,
+      ...extra,
+    };
+  }
+
+  it("stops at the first answer, passing each limited or signed-out account over", async () => {
+    const tried: (string | undefined)[] = [];
+    const outcomes: Record<string, TurnResult> = {
+      a: result(5, { resetsAt: "30s" }),
+      b: result(4),
+      c: result(0),
+      d: result(0),
+    };
+    const answer = await runOnAccounts(
+      { agent: "codex", prompt: "p" },
+      ["a", "b", "c", "d"],
+      { env, cwd: root, config: {} },
+      async (request) => {
+        tried.push(request.account);
+        expect(request.accounts).toBeUndefined();
+        return outcomes[request.account ?? ""] ?? result(1);
+      },
+    );
+    expect(tried).toEqual(["a", "b", "c"]);
+    expect(answer.account).toBe("c");
+    expect(answer.skipped?.map((skip) => [skip.account, skip.reason])).toEqual([
+      ["a", "rate-limited"],
+      ["b", "signed-out"],
+    ]);
+    expect(activeCooldown("codex", "a", env)).toBeDefined();
+    expect(activeCooldown("codex", "b", env)).toBeUndefined();
+  });
+
+  it("ends another failure at once: it would fail the same way on the next account", async () => {
+    const tried: (string | undefined)[] = [];
+    const answer = await runOnAccounts(
+      { agent: "codex", prompt: "p" },
+      ["a", "b"],
+      { env, cwd: root, config: {} },
+      async (request) => {
+        tried.push(request.account);
+        return result(124);
+      },
+    );
+    expect(tried).toEqual(["a"]);
+    expect(answer).toMatchObject({ exitCode: 124, account: "a", skipped: [] });
+  });
+
+  it("every account signed out: the last refusal, each named", async () => {
+    const answer = await runOnAccounts(
+      { agent: "codex", prompt: "p" },
+      ["a", "b"],
+      { env, cwd: root, config: {} },
+      async () => result(4),
+    );
+    expect(answer.exitCode).toBe(4);
+    expect(answer.skipped?.map((skip) => skip.account)).toEqual(["a", "b"]);
+  });
+
+  it("a reset the CLI placed in the past does not make --wait-for-reset ask again and again", async () => {
+    let tries = 0;
+    const started = Date.now();
+    const answer = await runOnAccounts(
+      { agent: "codex", prompt: "p", waitForResetMs: 2000 },
+      ["a"],
+      { env, cwd: root, config: {} },
+      async () => {
+        tries += 1;
+        return result(5, { resetsAt: "2020-01-01T00:00:00.000Z" });
+      },
+    );
+    expect(answer.exitCode).toBe(5);
+    expect(answer.error).toMatch(/^every account of codex is rate limited/);
+    expect(answer.hint).toContain("beyond --wait-for-reset 2s");
+    expect(tries).toBeLessThanOrEqual(4);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -58,7 +58,12 @@ function isDeviceCode(extra: readonly string[], deviceCode: readonly string[] | 
   return deviceCode !== undefined && extra.length > 0 && extra.join("\0") === deviceCode.join("\0");
 }
 
-function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: readonly string[]): Method {
+function chooseMethod(
+  entry: AdapterDescriptor,
+  options: LoginOptions,
+  extra: readonly string[],
+  label: string,
+): Method {
   const login = entry.login;
   if (options.withApiKey && options.import) {
     throw new ScvError("USAGE", "--with-api-key and --import are two ways to sign in — choose one");
@@ -68,7 +73,7 @@ function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: re
     if (store === undefined) {
       throw new ScvError(
         "USAGE",
-        `${entry.name} takes no API key from scv — sign in with: scv agents login ${entry.name}`,
+        `${entry.name} takes no API key from scv — sign in with: scv agents login ${label}`,
       );
     }
     return { kind: "api-key", store, fromStdin: true };
@@ -78,7 +83,7 @@ function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: re
     if (files === undefined) {
       throw new ScvError(
         "USAGE",
-        `${entry.name} has nothing scv may import — sign in with: scv agents login ${entry.name}`,
+        `${entry.name} has nothing scv may import — sign in with: scv agents login ${label}`,
       );
     }
     return { kind: "import", files };
@@ -298,12 +303,13 @@ async function login(
 ): Promise<number> {
   const entry = requireAgent(agent);
   const { config } = loadConfig(io.env);
-  const method = chooseMethod(entry, options, extra ?? []);
+  const label = accountLabel(entry.name, account);
+  const method = chooseMethod(entry, options, extra ?? [], label);
   if ((extra ?? []).length > 0 && (method.kind === "api-key" || method.kind === "import")) {
     throw new ScvError(
       "USAGE",
       method.kind === "api-key"
-        ? `--with-api-key reads the key from stdin, never from the command line — run: scv agents login ${entry.name} --with-api-key < key-file (or type it at the prompt)`
+        ? `--with-api-key reads the key from stdin, never from the command line — run: scv agents login ${label} --with-api-key < key-file (or type it at the prompt)`
         : "arguments after -- go to the CLI's own sign-in, which this login does not run",
     );
   }
@@ -313,7 +319,7 @@ async function login(
       const command = [entry.command, ...method.args].join(" ");
       const what = method.kind === "command" ? `\`${command}\`` : `${entry.product}'s own sign-in screen`;
       const path = requireInstalled(entry, config, io.env);
-      requireReachable(io, entry, method.needs, what, otherWays(entry, io.env));
+      requireReachable(io, entry, method.needs, what, otherWays(entry, io.env, account));
       const home = ensureAgentHome(entry.name, io.env, account);
       if (method.kind === "interactive")
         io.stderr.write(`scv: ${entry.product} opens now in its private home — ${method.hint}\n`);

@@ -4,6 +4,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
+import { isAccountName } from "./accounts.js";
 import type { AdapterDescriptor } from "./adapters.js";
 import {
   type AgentTable,
@@ -44,6 +45,22 @@ const envName = lazy(() =>
     .check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected a variable name such as IS_SANDBOX" })),
 );
 const text = lazy(() => z.string().check(z.minLength(1)));
+const accountList = lazy(() =>
+  z
+    .array(
+      z.string().check(
+        z.refine(isAccountName, {
+          error: "expected account names such as work: a-z, 0-9 and '-', starting with a letter",
+        }),
+      ),
+    )
+    .check(
+      z.minLength(1, { error: "expected at least one account" }),
+      z.refine((names: string[]) => new Set(names).size === names.length, {
+        error: "an account is named twice — name each once",
+      }),
+    ),
+);
 /** A variable name, or a prefix of names ending in `*`. */
 const ENV_RULE = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
 const ENV_RULE_ERROR = "expected a variable name, or a prefix ending in *, such as CORP_*";
@@ -126,6 +143,8 @@ const agentSettingsShape = lazy(() => ({
   session_idle: z.optional(durationOrNone()),
   /** A bound on the CLI's own retries, where its row's `retries` is one variable scv can set. */
   max_retries: z.optional(wholeNumber(0, MAX_RETRIES)),
+  /** The accounts a turn naming no `@account` goes through, in order (turn/accounts.ts). */
+  accounts: z.optional(accountList()),
   /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
   env: z.optional(z.record(envName(), z.string())),
   /** The `[mcp_servers]` this agent's turns get unless `--mcp` says otherwise. */

@@ -18,6 +18,20 @@ export const usageSchema = lazy(() =>
   }),
 );
 
+/** An account a turn with several passed over, and why. */
+export const skippedAccountSchema = lazy(() =>
+  z.object({
+    account: z.string(),
+    /** `cooling`: limited earlier, not tried; `rate-limited`: tried, limited now; `signed-out`: its
+     * sign-in is missing or was refused (exit 4). */
+    reason: z.enum(["cooling", "rate-limited", "signed-out"]),
+    /** When a limited account may be tried again (UTC ISO 8601). */
+    until: z.optional(z.string()),
+    /** The failure's own line. */
+    error: z.optional(z.string()),
+  }),
+);
+
 export const turnStatusSchema = lazy(() =>
   z.enum(["completed", "failed", "declined", "timeout", "cancelled"]),
 );
@@ -57,8 +71,16 @@ export const turnResultSchema = lazy(() =>
     mode: z.nullable(z.string()),
     /** stdout lines the parser could not read (garbage, truncated, oversized). */
     badLines: z.int().check(z.nonnegative()),
+    /** The account that ran the turn, when its target named accounts (`default`: the plain home). */
+    account: z.optional(z.string()),
+    /** With accounts: those passed over, in order, and why. */
+    skipped: z.optional(z.array(skippedAccountSchema())),
+    /** For a rate-limited turn (exit 5): when the limit resets, as the CLI said it, or for a turn
+     * whose accounts were all limited the earliest of their resets (UTC ISO 8601). */
+    resetsAt: z.optional(z.string()),
   }),
 );
 
 export type TurnResult = z.infer<ReturnType<typeof turnResultSchema>>;
+export type SkippedAccount = z.infer<ReturnType<typeof skippedAccountSchema>>;
 export type TurnUsage = z.infer<ReturnType<typeof usageSchema>>;

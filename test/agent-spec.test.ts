@@ -83,3 +83,93 @@ describe("a last /part that is no effort level of the agent", () => {
     expect((error as ScvError).message).toBe(message);
   });
 });
+
+describe("agent[:model][/effort][@account[,account…]]", () => {
+  it.each([
+    ["codex@work", { agent: "codex", accounts: ["work"] }],
+    ["claude@personal", { agent: "claude", accounts: ["personal"] }],
+    ["codex:gpt-5.5/high@work", { agent: "codex", model: "gpt-5.5", effort: "high", accounts: ["work"] }],
+    ["codex/high@work,personal", { agent: "codex", effort: "high", accounts: ["work", "personal"] }],
+    ["gemini:gemini-2.5-pro", { agent: "gemini", model: "gemini-2.5-pro" }],
+    ["codex@default,team-2", { agent: "codex", accounts: ["default", "team-2"] }],
+    [
+      "opencode:openrouter/anthropic/claude-sonnet-4/high@a,b,c",
+      {
+        agent: "opencode",
+        model: "openrouter/anthropic/claude-sonnet-4",
+        effort: "high",
+        accounts: ["a", "b", "c"],
+      },
+    ],
+    // The last '@' starts the accounts: a model with an '@' of its own is fine before them.
+    ["claude:vertex@x@work", { agent: "claude", model: "vertex@x", accounts: ["work"] }],
+  ])("%s", (text, spec) => {
+    expect(parseAgentSpec(text)).toEqual(spec);
+  });
+
+  it.each([
+    [
+      "codex@",
+      "'codex@' names no account after '@' — write agent@account[,account…], such as codex@work,personal",
+    ],
+    [
+      "codex@,work",
+      "'codex@,work' has an empty account in its list — write agent@account[,account…], such as codex@work,personal",
+    ],
+    [
+      "codex@work,",
+      "'codex@work,' has an empty account in its list — write agent@account[,account…], such as codex@work,personal",
+    ],
+    [
+      "codex@work,,b",
+      "'codex@work,,b' has an empty account in its list — write agent@account[,account…], such as codex@work,personal",
+    ],
+    ["codex@work,work", "'codex@work,work' names account 'work' twice — name it once"],
+    [
+      "codex@Work",
+      "'codex@Work': 'Work' is not an account name — use a-z, 0-9 and '-', up to 32, starting with a letter (a model id with '@' goes in -m)",
+    ],
+    [
+      "claude:claude-sonnet-4@20250514",
+      "'claude:claude-sonnet-4@20250514': '20250514' is not an account name — use a-z, 0-9 and '-', up to 32, starting with a letter (a model id with '@' goes in -m)",
+    ],
+    ["codex@a/b", expect.stringContaining("'a/b' is not an account name")],
+    ["codex@../x", expect.stringContaining("'../x' is not an account name")],
+    [`codex@${"a".repeat(33)}`, expect.stringContaining("is not an account name")],
+    [
+      "@work",
+      "'@work' is not an agent — write agent[:model][/effort][@account,…], such as codex:gpt-5.5/high@work",
+    ],
+    ["codex:@work", "'codex:@work' names an empty model or effort — write agent[:model][/effort]"],
+    ["codex:gpt-5.5/meduim@work", expect.stringContaining("did you mean codex:gpt-5.5/medium?")],
+  ])("refuses %s with one line", (text, message) => {
+    let thrown: unknown;
+    try {
+      parseAgentSpec(text);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ScvError);
+    expect((thrown as ScvError).exitCode).toBe(2);
+    expect((thrown as ScvError).message).toEqual(message);
+    expect((thrown as ScvError).message).not.toContain("\n");
+  });
+
+  // Every target built from the grammar's parts parses back to those parts.
+  it("parses back every combination of its parts", () => {
+    const models = [undefined, "gpt-5.5", "o3"];
+    const efforts = [undefined, "high", "low"];
+    const ladders = [undefined, ["work"], ["work", "personal"], ["a-1", "b", "c"]];
+    for (const model of models)
+      for (const effort of efforts)
+        for (const accounts of ladders) {
+          const text = `codex${model === undefined ? "" : `:${model}`}${effort === undefined ? "" : `/${effort}`}${accounts === undefined ? "" : `@${accounts.join(",")}`}`;
+          expect(parseAgentSpec(text), text).toEqual({
+            agent: "codex",
+            ...(model === undefined ? {} : { model }),
+            ...(effort === undefined ? {} : { effort }),
+            ...(accounts === undefined ? {} : { accounts }),
+          });
+        }
+  });
+});

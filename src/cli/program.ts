@@ -39,7 +39,10 @@ export function buildProgram(io: CliIo): Command {
   const delegate = program
     .command("delegate")
     .description("run one turn of one or more agents: scv delegate <agent>… <prompt | ->")
-    .argument("<agent-and-prompt...>", "agent[:model][/effort]… then the prompt ('-' reads stdin)")
+    .argument(
+      "<agent-and-prompt...>",
+      "agent[:model][/effort][@account,…]… then the prompt ('-' reads stdin)",
+    )
     .option("-m, --model <id>", "model for agents that name none")
     .option("-e, --effort <level>", "effort for agents that name none")
     .option("-c, --continue <conversation>", "continue an scv conversation (its agent is used)")
@@ -58,6 +61,7 @@ export function buildProgram(io: CliIo): Command {
     .option("--events", "print normalized events as NDJSON while the turn runs")
     .option("-q, --quiet", "no progress on stderr")
     .option("--background", "start the turn detached and print its job")
+    .option("--wait-for-reset <max>", "with agent@a,b: wait up to this long for a limit's reset, e.g. 10m")
     .option("--env <NAME=value>", "extra variable for the agent (repeatable)", collect)
     .option(
       "--mcp <names>",

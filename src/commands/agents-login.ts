@@ -6,6 +6,7 @@
 
 import { fstatSync } from "node:fs";
 import { join } from "node:path";
+import { accountLabel, DEFAULT_ACCOUNT, parseAccountTarget } from "../accounts.js";
 import { type AdapterDescriptor, type ApiKeyStore, type ImportFile, unreachable } from "../adapters.js";
 import { locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
@@ -57,7 +58,12 @@ function isDeviceCode(extra: readonly string[], deviceCode: readonly string[] | 
   return deviceCode !== undefined && extra.length > 0 && extra.join("\0") === deviceCode.join("\0");
 }
 
-function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: readonly string[]): Method {
+function chooseMethod(
+  entry: AdapterDescriptor,
+  options: LoginOptions,
+  extra: readonly string[],
+  label: string,
+): Method {
   const login = entry.login;
   if (options.withApiKey && options.import) {
     throw new ScvError("USAGE", "--with-api-key and --import are two ways to sign in — choose one");
@@ -67,7 +73,7 @@ function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: re
     if (store === undefined) {
       throw new ScvError(
         "USAGE",
-        `${entry.name} takes no API key from scv — sign in with: scv agents login ${entry.name}`,
+        `${entry.name} takes no API key from scv — sign in with: scv agents login ${label}`,
       );
     }
     return { kind: "api-key", store, fromStdin: true };
@@ -77,7 +83,7 @@ function chooseMethod(entry: AdapterDescriptor, options: LoginOptions, extra: re
     if (files === undefined) {
       throw new ScvError(
         "USAGE",
-        `${entry.name} has nothing scv may import — sign in with: scv agents login ${entry.name}`,
+        `${entry.name} has nothing scv may import — sign in with: scv agents login ${label}`,
       );
     }
     return { kind: "import", files };
@@ -111,32 +117,39 @@ async function reportAfter(
   entry: AdapterDescriptor,
   config: Config,
   done: string,
+  account: string,
 ): Promise<number> {
   const path = locateAgent(entry, config, io.env);
-  const state = await signInState(entry, path, config, io.env);
+  const state = await signInState(entry, path, config, io.env, account);
+  const label = accountLabel(entry.name, account);
   switch (state.state) {
     case "signed-in":
-      io.stderr.write(`scv: ${entry.name}: ${done}; ${state.detail}\n`);
+      io.stderr.write(`scv: ${label}: ${done}; ${state.detail}\n`);
       return EXIT.ok;
     case "signed-out":
       io.stderr.write(
-        `scv: ${entry.name} is still not signed in (${state.detail}) — run again: scv agents login ${entry.name}\n`,
+        `scv: ${label} is still not signed in (${state.detail}) — run again: scv agents login ${label}\n`,
       );
       return EXIT.auth;
     case "unknown":
-      io.stderr.write(`scv: ${entry.name}: ${done}; ${state.detail}\n`);
+      io.stderr.write(`scv: ${label}: ${done}; ${state.detail}\n`);
       return EXIT.ok;
     default:
       return unreachable(state.state);
   }
 }
 
-async function readKey(io: CliIo, entry: AdapterDescriptor, fromStdin: boolean): Promise<string> {
+async function readKey(
+  io: CliIo,
+  entry: AdapterDescriptor,
+  fromStdin: boolean,
+  label: string,
+): Promise<string> {
   if (isRawTerminal(io.stdin)) {
     return promptKeyNoEcho(io.stdin, io.stderr, `${entry.product} API key (input hidden): `);
   }
   if (!fromStdin) {
-    const run = `scv agents login ${entry.name} --with-api-key`;
+    const run = `scv agents login ${label} --with-api-key`;
     // Read from a pipe only when asked to: an stdin left open by a caller would be waited on forever.
     throw new ScvError(
       "USAGE",
@@ -165,11 +178,13 @@ async function loginWithKey(
   config: Config,
   store: ApiKeyStore,
   fromStdin: boolean,
+  account: string,
 ): Promise<number> {
+  const label = accountLabel(entry.name, account);
   // The key is read and checked before anything is created or the CLI is looked for.
-  const key = requireValidKey(await readKey(io, entry, fromStdin));
-  const home = ensureAgentHome(entry.name, io.env);
-  const env = helperEnvironment(entry, config, io.env);
+  const key = requireValidKey(await readKey(io, entry, fromStdin, label));
+  const home = ensureAgentHome(entry.name, io.env, account);
+  const env = helperEnvironment(entry, config, io.env, account);
   const run: CliRunner = (args, input) =>
     runBounded(requireInstalled(entry, config, io.env), args, {
       env,
@@ -187,22 +202,22 @@ async function loginWithKey(
       // scv could not write its own files (a full disk, a read-only folder): not a sign-in failure.
       throw new ScvError(
         "IO",
-        `${entry.name}: the API key was not stored, nothing was changed (${code}) — ${fileHint(code)}`,
+        `${label}: the API key was not stored, nothing was changed (${code}) — ${fileHint(code)}`,
         { cause: error },
       );
     }
     const reason = error instanceof Error ? error.message : String(error);
     throw new ScvError(
       "AUTH_FAILED",
-      `${entry.name}: the API key was not stored — ${reason}; nothing was changed`,
+      `${label}: the API key was not stored — ${reason}; nothing was changed`,
       { cause: error },
     );
   }
   const inspection = await inspectStore(store, home);
   io.stderr.write(
-    `scv: ${entry.name}: API key stored in ${join(home, keyFile(store))} (0600); ${inspection.detail}\n`,
+    `scv: ${label}: API key stored in ${join(home, keyFile(store))} (0600); ${inspection.detail}\n`,
   );
-  if (conflict !== undefined) io.stderr.write(`scv: ${entry.name}: note — ${conflict}\n`);
+  if (conflict !== undefined) io.stderr.write(`scv: ${label}: note — ${conflict}\n`);
   return EXIT.ok;
 }
 
@@ -211,10 +226,13 @@ async function importOwnFiles(
   entry: AdapterDescriptor,
   config: Config,
   files: readonly ImportFile[],
+  account: string,
 ): Promise<number> {
-  const retry = `scv agents login ${entry.name}`;
+  const retry = `scv agents login ${accountLabel(entry.name, account)}`;
   // Homes are created only once there is something to put in them.
-  const problem = await importFiles(files, userHome(io.env), () => ensureAgentHome(entry.name, io.env));
+  const problem = await importFiles(files, userHome(io.env), () =>
+    ensureAgentHome(entry.name, io.env, account),
+  );
   if (problem !== undefined) {
     const shown = `~/${problem.from}`;
     switch (problem.kind) {
@@ -235,7 +253,7 @@ async function importOwnFiles(
     }
   }
   const list = files.map((file) => `~/${file.from}`).join(", ");
-  return reportAfter(io, entry, config, `imported ${list} (0600)`);
+  return reportAfter(io, entry, config, `imported ${list} (0600)`, account);
 }
 
 /** The end of a CLI's own sign-in: a sign-in that failed, was interrupted or did not end signed in
@@ -269,26 +287,29 @@ export async function agentsLoginCommand(
   extra: readonly string[] | undefined,
   options: LoginOptions,
 ): Promise<number> {
-  const code = await login(io, agent, extra, options);
+  const target = parseAccountTarget(agent);
+  const code = await login(io, target.agent, target.account, extra, options);
   // Signed in anew: an earlier refusal no longer keeps it out of "try instead".
-  if (code === EXIT.ok) clearSignInFailed(agent, io.env);
+  if (code === EXIT.ok && target.account === DEFAULT_ACCOUNT) clearSignInFailed(target.agent, io.env);
   return code;
 }
 
 async function login(
   io: CliIo,
   agent: string,
+  account: string,
   extra: readonly string[] | undefined,
   options: LoginOptions,
 ): Promise<number> {
   const entry = requireAgent(agent);
   const { config } = loadConfig(io.env);
-  const method = chooseMethod(entry, options, extra ?? []);
+  const label = accountLabel(entry.name, account);
+  const method = chooseMethod(entry, options, extra ?? [], label);
   if ((extra ?? []).length > 0 && (method.kind === "api-key" || method.kind === "import")) {
     throw new ScvError(
       "USAGE",
       method.kind === "api-key"
-        ? `--with-api-key reads the key from stdin, never from the command line — run: scv agents login ${entry.name} --with-api-key < key-file (or type it at the prompt)`
+        ? `--with-api-key reads the key from stdin, never from the command line — run: scv agents login ${label} --with-api-key < key-file (or type it at the prompt)`
         : "arguments after -- go to the CLI's own sign-in, which this login does not run",
     );
   }
@@ -298,25 +319,25 @@ async function login(
       const command = [entry.command, ...method.args].join(" ");
       const what = method.kind === "command" ? `\`${command}\`` : `${entry.product}'s own sign-in screen`;
       const path = requireInstalled(entry, config, io.env);
-      requireReachable(io, entry, method.needs, what, otherWays(entry, io.env));
-      const home = ensureAgentHome(entry.name, io.env);
+      requireReachable(io, entry, method.needs, what, otherWays(entry, io.env, account));
+      const home = ensureAgentHome(entry.name, io.env, account);
       if (method.kind === "interactive")
         io.stderr.write(`scv: ${entry.product} opens now in its private home — ${method.hint}\n`);
       const held = holdCredentials(home, entry.credentialFiles);
       return concludeOwnLogin(io, entry, held, async () => {
         await runOwnCommand(io, path, method.args, method.needs, {
-          env: helperEnvironment(entry, config, io.env),
+          env: helperEnvironment(entry, config, io.env, account),
           cwd: home,
           command,
-          retry: `scv agents login ${entry.name}`,
+          retry: `scv agents login ${accountLabel(entry.name, account)}`,
         });
-        return reportAfter(io, entry, config, method.kind === "command" ? "signed in" : "done");
+        return reportAfter(io, entry, config, method.kind === "command" ? "signed in" : "done", account);
       });
     }
     case "api-key":
-      return loginWithKey(io, entry, config, method.store, method.fromStdin);
+      return loginWithKey(io, entry, config, method.store, method.fromStdin, account);
     case "import":
-      return importOwnFiles(io, entry, config, method.files);
+      return importOwnFiles(io, entry, config, method.files, account);
     default:
       return unreachable(method);
   }

@@ -6,6 +6,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { accountLabel, parseAccountTarget } from "../accounts.js";
 import { type AdapterDescriptor, unreachable } from "../adapters.js";
 import { requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
@@ -18,41 +19,44 @@ import { helperEnvironment, signInState } from "./agents-status.js";
 import { apiKeyStoreOf, requireInstalled, requireReachable, runOwnCommand } from "./own-sign-in.js";
 
 export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<number> {
-  const entry = requireAgent(agent);
+  const target = parseAccountTarget(agent);
+  const entry = requireAgent(target.agent);
+  const { account } = target;
+  const label = accountLabel(entry.name, account);
   const { config } = loadConfig(io.env);
   const logout = entry.logout;
-  const retry = `scv agents logout ${entry.name}`;
+  const retry = `scv agents logout ${label}`;
   switch (logout.kind) {
     case "command": {
       const command = [entry.command, ...logout.args].join(" ");
       const path = requireInstalled(entry, config, io.env);
       requireReachable(io, entry, logout.needs, `\`${command}\``, []);
-      const home = ensureAgentHome(entry.name, io.env);
+      const home = ensureAgentHome(entry.name, io.env, account);
       await runOwnCommand(io, path, logout.args, logout.needs, {
-        env: helperEnvironment(entry, config, io.env),
+        env: helperEnvironment(entry, config, io.env, account),
         cwd: home,
         command,
         retry,
       });
       // Its exit status alone is not proof: `codex logout` exits 0 whether or not it removed anything.
-      const after = await signInState(entry, path, config, io.env);
+      const after = await signInState(entry, path, config, io.env, account);
       if (after.state === "signed-in") {
         throw new ScvError(
           "AGENT_FAILED",
-          `${entry.name} is still signed in after \`${command}\` (${after.detail}) — run it again: ${retry}`,
+          `${label} is still signed in after \`${command}\` (${after.detail}) — run it again: ${retry}`,
         );
       }
-      io.stderr.write(`scv: ${entry.name}: signed out\n`);
+      io.stderr.write(`scv: ${label}: signed out\n`);
       return EXIT.ok;
     }
     case "stored": {
-      const home = agentHome(entry.name, io.env);
+      const home = agentHome(entry.name, io.env, account);
       const result = existsSync(home) ? await removeStore(logout.store, home) : { removed: [], kept: [] };
-      tellRemoved(io, entry, result);
+      tellRemoved(io, label, result);
       return EXIT.ok;
     }
     case "interactive":
-      return interactiveLogout(io, entry, config, logout.args, logout.hint);
+      return interactiveLogout(io, entry, config, logout.args, logout.hint, account);
     default:
       return unreachable(logout);
   }
@@ -67,39 +71,41 @@ async function interactiveLogout(
   config: Config,
   args: readonly string[],
   hint: string,
+  account: string,
 ): Promise<number> {
-  const home = agentHome(entry.name, io.env);
+  const label = accountLabel(entry.name, account);
+  const home = agentHome(entry.name, io.env, account);
   const store = apiKeyStoreOf(entry.login);
   const result: RemoveResult =
     store !== undefined && existsSync(home) ? await removeStore(store, home) : { removed: [], kept: [] };
   const scvs = store === undefined ? [] : storeFiles(store);
   const others = entry.credentialFiles.filter((file) => !scvs.includes(file) && existsSync(join(home, file)));
   if (store !== undefined && others.length === 0) {
-    tellRemoved(io, entry, result);
+    tellRemoved(io, label, result);
     return EXIT.ok;
   }
   if (result.removed.length > 0) {
-    io.stderr.write(`scv: ${entry.name}: removed ${result.removed.join(", ")}\n`);
+    io.stderr.write(`scv: ${label}: removed ${result.removed.join(", ")}\n`);
   }
   const left = others.length === 0 ? "" : ` (${others.join(", ")} remain)`;
   const path = requireInstalled(entry, config, io.env);
   requireReachable(io, entry, "terminal", `${entry.product}'s own sign-out${left}`, []);
-  ensureAgentHome(entry.name, io.env);
+  ensureAgentHome(entry.name, io.env, account);
   io.stderr.write(`scv: ${entry.product} opens now in its private home — ${hint}\n`);
   await runOwnCommand(io, path, args, "terminal", {
-    env: helperEnvironment(entry, config, io.env),
+    env: helperEnvironment(entry, config, io.env, account),
     cwd: home,
     command: [entry.command, ...args].join(" "),
-    retry: `scv agents logout ${entry.name}`,
+    retry: `scv agents logout ${label}`,
   });
   return EXIT.ok;
 }
 
-function tellRemoved(io: CliIo, entry: AdapterDescriptor, result: RemoveResult): void {
+function tellRemoved(io: CliIo, label: string, result: RemoveResult): void {
   io.stderr.write(
     result.removed.length === 0
-      ? `scv: ${entry.name}: nothing to remove — it was not signed in\n`
-      : `scv: ${entry.name}: signed out; removed ${result.removed.join(", ")}\n`,
+      ? `scv: ${label}: nothing to remove — it was not signed in\n`
+      : `scv: ${label}: signed out; removed ${result.removed.join(", ")}\n`,
   );
-  for (const item of result.kept) io.stderr.write(`scv: ${entry.name}: left ${item}\n`);
+  for (const item of result.kept) io.stderr.write(`scv: ${label}: left ${item}\n`);
 }

@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { accountLabel, DEFAULT_ACCOUNT, parseAccountTarget } from "../accounts.js";
 import { type AdapterDescriptor, allAdapters, type StatusSummary, unreachable } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
@@ -13,9 +14,11 @@ import type { CliIo } from "../cli/io.js";
 import { agentSettings, type Config, loadConfig } from "../config.js";
 import { durationOption, formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
+import { namedAccounts } from "../home/account-homes.js";
 import { removeConversation } from "../home/conversations.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
+import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
 import { runBounded } from "../os/bounded.js";
 import { handlingSignals } from "../os/groups.js";
 import { agentEnvironment } from "../transport/env.js";
@@ -28,6 +31,8 @@ const STATUS_TIMEOUT_MS = 10_000;
 
 export interface StatusRow {
   readonly agent: string;
+  /** The account whose home this row is about (`default`: the agent's plain home). */
+  readonly account: string;
   readonly product: string;
   readonly installed: boolean;
   readonly path: string | null;
@@ -37,6 +42,8 @@ export interface StatusRow {
   readonly detail: string;
   /** How scv knows: the status kind of the agent's row. */
   readonly source: "command" | "stored" | "unchecked";
+  /** The quota windows the CLI last reported for this account, where it reports them. */
+  readonly quota?: QuotaSnapshot;
 }
 
 /** The isolated environment of a delegated turn, for the agent's own helper commands. */
@@ -44,11 +51,12 @@ export function helperEnvironment(
   entry: AdapterDescriptor,
   config: Config,
   env: NodeJS.ProcessEnv,
+  account: string = DEFAULT_ACCOUNT,
 ): Record<string, string> {
   return agentEnvironment({
     parent: env,
     entry,
-    home: agentHome(entry.name, env),
+    home: agentHome(entry.name, env, account),
     policy: "default",
     extra: agentSettings(config, entry.name).env,
     isolation: config.isolation,
@@ -103,8 +111,9 @@ export async function signInState(
   path: string | undefined,
   config: Config,
   env: NodeJS.ProcessEnv,
+  account: string = DEFAULT_ACCOUNT,
 ): Promise<{ state: SignInState; detail: string }> {
-  const home = agentHome(entry.name, env);
+  const home = agentHome(entry.name, env, account);
   const status = entry.status;
   switch (status.kind) {
     case "command": {
@@ -113,7 +122,7 @@ export async function signInState(
       if (!existsSync(home)) return { state: "signed-out", detail: "not signed in (no agent home yet)" };
       const command = [entry.command, ...status.args].join(" ");
       const result = await runBounded(path, status.args, {
-        env: helperEnvironment(entry, config, env),
+        env: helperEnvironment(entry, config, env, account),
         cwd: home,
         timeoutMs: STATUS_TIMEOUT_MS,
       });
@@ -145,7 +154,7 @@ export async function signInState(
         detail:
           path === undefined
             ? "not installed"
-            : `installed; sign-in not checkable — \`scv agents check ${entry.name}\` tries a real call`,
+            : `installed; sign-in not checkable — \`scv agents check ${accountLabel(entry.name, account)}\` tries a real call`,
       };
     }
     default:
@@ -170,6 +179,7 @@ export async function statusRow(
   entry: AdapterDescriptor,
   config: Config,
   env: NodeJS.ProcessEnv,
+  account: string = DEFAULT_ACCOUNT,
 ): Promise<StatusRow> {
   const path = locateAgent(entry, config, env);
   const [version, signIn] = await Promise.all([
@@ -182,10 +192,12 @@ export async function statusRow(
           extra: agentSettings(config, entry.name).env,
           isolation: config.isolation,
         }),
-    signInState(entry, path, config, env),
+    signInState(entry, path, config, env, account),
   ]);
+  const quota = lastQuota(entry.name, account, env);
   return {
     agent: entry.name,
+    account,
     product: entry.product,
     installed: path !== undefined,
     path: path ?? null,
@@ -194,6 +206,7 @@ export async function statusRow(
     detail: signIn.detail,
     // An unchecked row signed in by its key store was known by that store.
     source: entry.status.kind === "unchecked" && signIn.state === "signed-in" ? "stored" : entry.status.kind,
+    ...(quota === undefined ? {} : { quota }),
   };
 }
 
@@ -222,9 +235,22 @@ export async function agentsStatusCommand(
   agent: string | undefined,
   options: { json?: boolean },
 ): Promise<number> {
-  const entries = agent === undefined ? [...allAdapters()] : [requireAgent(agent)];
+  const target = agent === undefined ? undefined : parseAccountTarget(agent);
+  // Every agent's default account, and every named account that has a home.
+  const entries: [AdapterDescriptor, string][] =
+    target === undefined
+      ? allAdapters().flatMap((entry): [AdapterDescriptor, string][] => [
+          [entry, DEFAULT_ACCOUNT],
+          ...namedAccounts(entry.name, io.env).map((account): [AdapterDescriptor, string] => [
+            entry,
+            account,
+          ]),
+        ])
+      : [[requireAgent(target.agent), target.account]];
   const { config } = loadConfig(io.env);
-  const rows = await Promise.all(entries.map((entry) => statusRow(entry, config, io.env)));
+  const rows = await Promise.all(
+    entries.map(([entry, account]) => statusRow(entry, config, io.env, account)),
+  );
   if (options.json) {
     io.stdout.write(`${JSON.stringify(agent === undefined ? rows : rows[0], null, 2)}\n`);
   } else {
@@ -232,12 +258,14 @@ export async function agentsStatusCommand(
       renderTable(
         ["AGENT", "INSTALLED", "VERSION", "SIGNED IN", "HOW SCV KNOWS", "DETAIL"],
         rows.map((row, index) => [
-          row.agent,
+          accountLabel(row.agent, row.account),
           row.path ?? "not installed",
           row.version ?? "-",
           STATE_LABEL[row.state],
-          row.source === "stored" ? "its key store" : sourceLabel(entries[index] as AdapterDescriptor),
-          row.detail,
+          row.source === "stored"
+            ? "its key store"
+            : sourceLabel((entries[index] as [AdapterDescriptor, string])[0]),
+          row.quota === undefined ? row.detail : `${row.detail}; ${quotaText(row.quota)}`,
         ]),
       ),
     );
@@ -245,7 +273,7 @@ export async function agentsStatusCommand(
   const asked = agent === undefined ? undefined : rows[0];
   if (asked?.installed === false) {
     io.stderr.write(
-      `scv: ${asked.product} is not installed — ${installHint(entries[0] as AdapterDescriptor, config.agents?.[asked.agent]?.command)}\n`,
+      `scv: ${asked.product} is not installed — ${installHint((entries[0] as [AdapterDescriptor, string])[0], config.agents?.[asked.agent]?.command)}\n`,
     );
     return EXIT.notInstalled;
   }
@@ -274,7 +302,8 @@ export async function agentsCheckCommand(
   agent: string,
   options: { json?: boolean; timeout?: string },
 ): Promise<number> {
-  const entry = requireAgent(agent);
+  const target = parseAccountTarget(agent);
+  const entry = requireAgent(target.agent);
   const timeoutMs =
     durationOption("--timeout", options.timeout, { byDefault: formatDuration(CHECK_TIMEOUT_MS) }) ??
     CHECK_TIMEOUT_MS;
@@ -290,7 +319,7 @@ export async function agentsCheckCommand(
   let result: Awaited<ReturnType<typeof runTurn>>;
   try {
     result = await runTurn(
-      { agent: entry.name, prompt: CHECK_PROMPT, policy: "default", timeoutMs },
+      { agent: entry.name, account: target.account, prompt: CHECK_PROMPT, policy: "default", timeoutMs },
       { env: io.env, cwd: scratch, config, signal: controller.signal },
     );
   } finally {

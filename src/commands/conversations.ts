@@ -3,6 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
 import { adapter } from "../adapters.js";
 import type { CliIo } from "../cli/io.js";
 import { visibleLine } from "../cli/terminal-text.js";
@@ -21,6 +22,7 @@ import {
 } from "../home/conversations.js";
 import { findTranscripts, removeTranscripts } from "../home/gc/transcripts.js";
 import { readHostRecord } from "../home/host-records.js";
+import { agentHome } from "../home/paths.js";
 import { endHost } from "../hosts/end.js";
 import { isBusy, settledBusyError } from "../turn/busy.js";
 import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
@@ -44,7 +46,7 @@ export async function conversationsListCommand(io: CliIo, flags: { json?: boolea
   const now = Date.now();
   const rows = records.map((record) => [
     record.handle,
-    record.agent,
+    accountLabel(record.agent, record.account),
     String(record.turns),
     ago(record.updatedAt, now),
     record.cwd,
@@ -67,6 +69,7 @@ export async function conversationsShowCommand(
   if (flags.json) {
     const nextTurn = {
       agent: record.agent,
+      account: record.account ?? DEFAULT_ACCOUNT,
       cwd: record.cwd,
       model: next.model ?? null,
       effort: next.effort ?? null,
@@ -79,6 +82,10 @@ export async function conversationsShowCommand(
   const lines: [string, string][] = [
     ["handle", record.handle],
     ["agent", record.agent],
+    [
+      "account",
+      `${record.account ?? DEFAULT_ACCOUNT} (its session is in ${agentHome(record.agent, io.env, record.account)})`,
+    ],
     ["session", record.sessionId ?? "(none reported yet)"],
     ["cwd", record.cwd],
     ["model", record.model ?? "(the CLI's default)"],
@@ -148,14 +155,14 @@ function removeSessionTranscripts(io: CliIo, record: ConversationRecord): number
     io.stderr.write(`scv: ${record.handle} has no session id recorded, so no transcript to remove\n`);
     return EXIT.ok;
   }
-  const search = findTranscripts(entry, record.sessionId, io.env);
+  const search = findTranscripts(entry, record.sessionId, io.env, record.account);
   if (search.kind === "unknown") throw new ScvError("USAGE", `${search.reason} — ${without}`);
   const files = search.items.filter((item) => item.kind === "transcript");
   if (search.folder ? search.items.length === 0 : files.length === 0) {
     io.stderr.write(`scv: no transcript of session ${record.sessionId} under ${search.dir}\n`);
     return EXIT.ok;
   }
-  const result = removeTranscripts(entry, search.items, io.env);
+  const result = removeTranscripts(entry, search.items, io.env, undefined, record.account);
   if (search.folder) {
     // The session's folder, one line for all its files: a CLI keeps many small ones there.
     if (result.removed.some((item) => item.path === search.dir)) {

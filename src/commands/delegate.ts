@@ -32,6 +32,7 @@ export interface DelegateOptions {
   readonly background?: boolean;
   readonly env?: readonly string[];
   readonly mcp?: readonly string[];
+  readonly waitForReset?: string;
 }
 
 /** How many turns of a fan-out run at once: `--parallel`, the config's `parallel`, else 4. */
@@ -87,6 +88,9 @@ export async function delegateCommand(
         lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true }),
         onEvent: output.onEvent,
         askPermission: terminalPermission(io),
+        onNotice: (line) => {
+          if (!options.quiet) io.stderr.write(`scv: ${line}\n`);
+        },
       }),
     "the agent",
   );
@@ -113,6 +117,10 @@ function turnRequest(spec: AgentSpec | undefined, prompt: string, options: Deleg
     prompt,
     model: spec?.model ?? options.model,
     effort: spec?.effort ?? options.effort,
+    ...(spec?.accounts === undefined ? {} : { accounts: spec.accounts }),
+    ...(options.waitForReset === undefined
+      ? {}
+      : { waitForResetMs: durationOption("--wait-for-reset", options.waitForReset) }),
     policy: options.policy,
     transport: options.transport,
     cwd: options.cwd,

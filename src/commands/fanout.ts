@@ -55,7 +55,12 @@ export async function runFanOut(
         // A turn still queued when Ctrl-C came never starts: runTurn says so, without a "started".
         if (!signal.aborted) say(`${tag} ${plan.entry.name} started`);
         // runTurn, not the plan: a turn of several is the same as a turn alone (fallbacks and all).
-        const result = await runTurn(request, { ...base, signal, onEvent: output.onEvent });
+        const result = await runTurn(request, {
+          ...base,
+          signal,
+          onEvent: output.onEvent,
+          onNotice: (line) => say(`${tag} ${line}`),
+        });
         output.finish(result);
         say(`${tag} ${summaryLine(result)}`);
         return result;

@@ -5,6 +5,7 @@
 // with the ways the row offers to sign in without it; started anyway, it would wait forever.
 
 import { join } from "node:path";
+import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
 import {
   type AdapterDescriptor,
   type ApiKeyStore,
@@ -76,10 +77,14 @@ export function hasDisplay(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = p
 }
 
 /** The ways the row offers to sign in without the CLI's own sign-in, each with its command line. */
-export function otherWays(entry: AdapterDescriptor, env: NodeJS.ProcessEnv): string[] {
+export function otherWays(
+  entry: AdapterDescriptor,
+  env: NodeJS.ProcessEnv,
+  account: string = DEFAULT_ACCOUNT,
+): string[] {
   const login = entry.login;
   const ways: string[] = [];
-  const name = entry.name;
+  const name = accountLabel(entry.name, account);
   if (apiKeyStoreOf(login) !== undefined)
     ways.push(`pipe an API key: … | scv agents login ${name} --with-api-key`);
   if ((login.kind === "command" || login.kind === "interactive") && login.deviceCode !== undefined) {
@@ -93,7 +98,7 @@ export function otherWays(entry: AdapterDescriptor, env: NodeJS.ProcessEnv): str
   }
   if (entry.ownConfig.signsIn) {
     ways.push(
-      `set a provider and its key in its config, ${join(agentHome(name, env), entry.ownConfig.file)}`,
+      `set a provider and its key in its config, ${join(agentHome(entry.name, env, account), entry.ownConfig.file)}`,
     );
   }
   return ways;

@@ -99,9 +99,10 @@ export function ensureScvDir(env: Env, ...segments: string[]): string {
   return ensurePrivateDir(join(root, ...segments), root);
 }
 
-/** The agent's home, created 0700 on first use (scv's home too). */
-export function ensureAgentHome(name: string, env: Env = process.env): string {
-  return ensurePrivateDir(agentHome(name, env), scvHome(env));
+/** The home of the agent's account (the default one unless named), created 0700 on first use (scv's
+ * home too). */
+export function ensureAgentHome(name: string, env: Env = process.env, account?: string): string {
+  return ensurePrivateDir(agentHome(name, env, account), scvHome(env));
 }
 
 /** Opens a regular file of scv's own for appending (created 0600), never through a symbolic link

@@ -31,6 +31,8 @@ export const conversationSchema = lazy(() =>
   z.looseObject({
     handle: z.string(),
     agent: z.string(),
+    /** The account whose home holds its session; absent for the default account. */
+    account: z.optional(z.string()),
     /** The vendor session id; absent until the CLI reported one. */
     sessionId: z.optional(z.string()),
     /** How its turns reach the agent; absent for one started before scv had ACP (`process`). */

@@ -3,6 +3,7 @@
 
 import { userInfo } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { DEFAULT_ACCOUNT } from "../accounts.js";
 import { ScvError } from "../errors.js";
 
 export interface Env {
@@ -55,9 +56,11 @@ export function configCandidates(env: Env = process.env): string[] {
   return [...candidates, platformConfigPath(env)];
 }
 
-/** The private home of one agent: `$SCV_HOME/agents/<name>`. */
-export function agentHome(name: string, env: Env = process.env): string {
-  return join(scvHome(env), "agents", name);
+/** The private home of one agent's account: `$SCV_HOME/agents/<name>` for the default account,
+ * `$SCV_HOME/agents/<name>@<account>` for a named one (src/accounts.ts). */
+export function agentHome(name: string, env: Env = process.env, account?: string): string {
+  const folder = account === undefined || account === DEFAULT_ACCOUNT ? name : `${name}@${account}`;
+  return join(scvHome(env), "agents", folder);
 }
 
 /** Files scv can rebuild (the code cache, `--version` answers): `$SCV_HOME/cache`, safe to delete. */

@@ -31,6 +31,8 @@ export const runningTurnSchema = lazy(() =>
      * no two turns share it. */
     tag: z.string(),
     agent: z.string(),
+    /** The account whose home the turn runs in; absent for the default account. */
+    account: z.optional(z.string()),
     model: z.optional(z.string()),
     /** A one-line preview of the prompt. */
     prompt: z.string(),

@@ -13,6 +13,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
+import { DEFAULT_ACCOUNT } from "../accounts.js";
 import { fileHint, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import { cleanUsage } from "../parsers/usage.js";
@@ -21,8 +22,8 @@ import { ensureScvDir } from "./agent-home.js";
 import { type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 
-/** The account a turn ran under while scv has one sign-in per agent: the agent's plain home. */
-export const DEFAULT_ACCOUNT = "default";
+/** The account of a turn run in the agent's plain home. */
+export { DEFAULT_ACCOUNT } from "../accounts.js";
 
 /** Months of usage kept, the current one included. */
 export const KEPT_MONTHS = 13;

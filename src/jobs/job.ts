@@ -32,6 +32,9 @@ const jobSchema = lazy(() =>
       idleTimeoutMs: z.optional(z.number()),
       env: z.optional(z.record(z.string(), z.string())),
       mcp: z.optional(z.array(z.string())),
+      account: z.optional(z.string()),
+      accounts: z.optional(z.readonly(z.array(z.string()))),
+      waitForResetMs: z.optional(z.number()),
     }),
     lockWaitMs: z.optional(z.number()),
     /** The launcher's caller answers the agent's permission requests (`scv mcp`'s approve tool:

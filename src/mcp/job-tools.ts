@@ -1,7 +1,7 @@
 // The tools that start, wait for, stop and look at delegated turns: delegate, wait, cancel, status.
 // Each returns a ToolOutcome; a refusal is thrown as ScvError and said by the server as one line.
 
-import { parseAgentSpec } from "../agent-spec.js";
+import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
 import { formatElapsed } from "../cli/progress.js";
 import { loadConfig } from "../config.js";
 import { ScvError } from "../errors.js";
@@ -93,8 +93,9 @@ function turnRequests(input: DelegateInput): TurnRequest[] {
       "name an agent (like codex, or a list), or a conversation to continue — the agents tool lists them",
     );
   }
-  const request = (spec: { agent?: string; model?: string; effort?: string }): TurnRequest => ({
+  const request = (spec: AgentSpec | Record<string, never>): TurnRequest => ({
     agent: spec.agent,
+    ...(spec.accounts === undefined ? {} : { accounts: spec.accounts }),
     continue: input.conversation,
     prompt: input.prompt,
     model: spec.model ?? input.model,

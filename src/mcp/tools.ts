@@ -65,7 +65,7 @@ export const delegateInput = z.strictObject({
       )
       .check(
         z.describe(
-          "who does the work: an agent's name (codex, claude, gemini, qwen, opencode, copilot, pi, …, or one defined in scv's config; the agents tool lists them all), optionally with a model and effort as agent:model/effort (codex:gpt-5.5/high, claude:opus, claude/high); a list asks each agent the same prompt, each in its own conversation. Leave it out when continuing a conversation.",
+          "who does the work: an agent's name (codex, claude, gemini, qwen, opencode, copilot, pi, …, or one defined in scv's config; the agents tool lists them all), optionally with a model and effort as agent:model/effort (codex:gpt-5.5/high, claude:opus, claude/high) and the user's accounts to use in order as @account,… (codex@work, claude:opus@work,personal: a rate-limited account passes the turn, fresh, to the next); a list asks each agent the same prompt, each in its own conversation. Leave it out when continuing a conversation.",
         ),
       ),
   ),

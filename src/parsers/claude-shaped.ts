@@ -22,7 +22,7 @@ import { linesOfTypes } from "./reply-lines.js";
 import type * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { type Summary, ToolTracker } from "./tool-tracker.js";
-import type { FailureKind, StreamParser, TurnEvent, Usage } from "./types.js";
+import type { FailureKind, QuotaWindow, StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { readAs } from "./wire.js";
 
@@ -77,6 +77,8 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
   let assistantErrorKind: FailureKind | undefined;
   let rateLimitRejected = false;
   let rateLimitResetsAt: string | undefined;
+  /** The last report of each quota window (rate_limit_event), by window. */
+  const quota = new Map<string, QuotaWindow>();
   let lastRetryStatus: number | undefined;
   // Usage per assistant message id: one line per content block repeats the same message usage.
   // Only recent messages are kept by id; older ones are folded into a sum, so the map of a long
@@ -201,6 +203,15 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
 
   const onRateLimit = withSession(RateLimitEvent, (event, events) => {
     const info = event.rate_limit_info;
+    if (info.status !== undefined) {
+      const window = info.rateLimitType ?? "unknown";
+      quota.set(window, {
+        window,
+        status: info.status,
+        ...(info.utilization === undefined || info.utilization < 0 ? {} : { utilization: info.utilization }),
+        ...(info.resetsAt === undefined ? {} : { resetsAt: epochToIso(info.resetsAt) }),
+      });
+    }
     if (info.status === "rejected") {
       rateLimitRejected = true;
       rateLimitResetsAt = info.resetsAt === undefined ? undefined : epochToIso(info.resetsAt);
@@ -256,6 +267,7 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
   const { extraElidable } = flavour;
   return createJsonLinesParser({
     cumulativeUsage: flavour.cumulativeUsage,
+    quota: () => [...quota.values()],
     // The reply is an assistant message's text, and again the result's `result`, which Claude
     // writes before the result's `type`.
     replyLines: linesOfTypes(["assistant", "result"], ["result"]),

@@ -98,6 +98,10 @@ export const RateLimitEvent = s.object({
     status: maybeString,
     /** Epoch seconds. */
     resetsAt: maybeNumber,
+    /** Which window: `five_hour`, `seven_day`, … */
+    rateLimitType: maybeString,
+    /** 0 to 1. */
+    utilization: maybeNumber,
   }),
   session_id: maybeString,
 });

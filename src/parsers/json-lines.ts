@@ -6,7 +6,15 @@ import type { ElisionPolicy } from "./elision.js";
 import { PrettyObjectAssembler } from "./pretty-object.js";
 import type { ReplyLinePolicy } from "./reply-lines.js";
 import { type ConcludeOptions, conclude, TurnRecord } from "./turn-record.js";
-import type { FailureKind, ParsedTurn, ProcessEnd, StreamParser, TurnEvent, Usage } from "./types.js";
+import type {
+  FailureKind,
+  ParsedTurn,
+  ProcessEnd,
+  QuotaWindow,
+  StreamParser,
+  TurnEvent,
+  Usage,
+} from "./types.js";
 
 /** One output format's knowledge: what its events mean and what its reply is. */
 export interface JsonLinesFormat {
@@ -23,6 +31,8 @@ export interface JsonLinesFormat {
   /** For a cumulative format: the usage of the model calls seen so far, for a turn that ends before
    * the CLI's own report. */
   unreportedUsage?(): Usage | undefined;
+  /** The quota windows the stream reported, for formats that report them. */
+  quota?(): readonly QuotaWindow[];
   readonly exitCodeKind?: (code: number) => FailureKind | undefined;
   /** Also accept one pretty-printed object spread over many lines (Gemini's `json` output). */
   readonly multiLineObjects?: boolean;
@@ -119,7 +129,9 @@ export function createJsonLinesParser(format: JsonLinesFormat): StreamParser {
         ...(unreportedUsage === undefined ? {} : { unreportedUsage }),
         ...(format.exitCodeKind === undefined ? {} : { exitCodeKind: format.exitCodeKind }),
       };
-      return conclude(record, end, options);
+      const quota = format.quota?.() ?? [];
+      const parsed = conclude(record, end, options);
+      return quota.length === 0 ? parsed : { ...parsed, quota };
     },
   };
 }

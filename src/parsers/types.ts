@@ -79,6 +79,18 @@ export interface ProcessEnd {
 
 export type TurnStatus = "completed" | "failed" | "declined" | "timeout" | "cancelled";
 
+/** One quota window as a CLI reported it (Claude Code's `rate_limit_event`). */
+export interface QuotaWindow {
+  /** The CLI's name for it (`five_hour`, `seven_day`), or `unknown` when it named none. */
+  readonly window: string;
+  /** `allowed`, `allowed_warning`, `rejected`, as the CLI said. */
+  readonly status: string;
+  /** How much of it is used, 0 to 1, where the CLI said. */
+  readonly utilization?: number;
+  /** When it resets (UTC ISO 8601), where the CLI said. */
+  readonly resetsAt?: string;
+}
+
 /** What a parser concludes once the process has ended. */
 export interface ParsedTurn {
   readonly status: TurnStatus;
@@ -96,6 +108,8 @@ export interface ParsedTurn {
   readonly failure?: TurnFailure;
   /** Lines that were not valid events (garbage, truncated, oversized). */
   readonly badLines: number;
+  /** The quota windows the CLI reported during the turn, the last report of each. */
+  readonly quota?: readonly QuotaWindow[];
 }
 
 export interface StreamParser {

@@ -4,7 +4,8 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ScvError } from "../errors.js";
+import { DEFAULT_ACCOUNT } from "../accounts.js";
+import { EXIT, ScvError } from "../errors.js";
 import {
   type ConversationRecord,
   preview,
@@ -12,6 +13,7 @@ import {
   writeConversation,
 } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
+import { keepQuota } from "../home/quota.js";
 import type { ParsedTurn, TurnEvent, Usage } from "../parsers/types.js";
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
 import type { TurnResult } from "../result.js";
@@ -78,6 +80,7 @@ export function conclude(
     }
   }
 
+  if (parsed.quota !== undefined) keepQuota(entry.name, plan.account, parsed.quota, context.env);
   const exitCode = exitCodeOf(parsed, context.signal);
   const duration = Math.max(0, Date.now() - started);
   const conversation = record?.handle ?? null;
@@ -107,6 +110,9 @@ export function conclude(
     notes,
     mode: mode.reported ?? null,
     badLines: parsed.badLines,
+    ...(exitCode === EXIT.rateLimited && parsed.failure?.resetsAt !== undefined
+      ? { resetsAt: parsed.failure.resetsAt }
+      : {}),
   };
 }
 
@@ -124,6 +130,7 @@ function saveRecord(
     ...previous,
     handle: plan.handle,
     agent: plan.entry.name,
+    ...(plan.account === DEFAULT_ACCOUNT ? {} : { account: plan.account }),
     sessionId: sessionId ?? previous?.sessionId,
     transport: plan.transport,
     cwd: plan.cwd,

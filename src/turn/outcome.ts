@@ -2,6 +2,7 @@
 // classified from the parser's structured fields only.
 
 import { existsSync } from "node:fs";
+import { accountLabel } from "../accounts.js";
 import { installHint } from "../agents.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
@@ -148,7 +149,8 @@ function rootRefusalHint(plan: TurnPlan): string {
 function signInHint(plan: TurnPlan): string {
   const own = plan.entry.providerEnvironment;
   const name = plan.entry.name;
-  if (own === undefined || plan.extraEnv[own.endpoint] === undefined) return `run: scv agents login ${name}`;
+  if (own === undefined || plan.extraEnv[own.endpoint] === undefined)
+    return `run: scv agents login ${accountLabel(name, plan.account)}`;
   return `check ${own.key} in [agents.${name}.env] of scv's config (or --env): with ${own.endpoint} set there, it is the key ${name} signs in with`;
 }
 

@@ -6,6 +6,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { nanoid } from "nanoid/non-secure";
+import { accountLabel, DEFAULT_ACCOUNT, isAccountName } from "../accounts.js";
 import type { AdapterDescriptor, TransportKind } from "../adapters.js";
 import { installHint, locateAcpServer, locateAgent, requireAgent } from "../agents.js";
 import { type AgentConfig, agentSettings } from "../config.js";
@@ -44,6 +45,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
       `conversation ${record.handle} belongs to ${record.agent}, not ${request.agent} — drop the agent name when continuing`,
     );
   }
+  const account = continuedAccount(record, request.account);
   const name = record?.agent ?? request.agent;
   if (name === undefined) throw new ScvError("USAGE", "no agent named — scv delegate <agent> <prompt>");
   const entry = requireAgent(name);
@@ -107,7 +109,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
 
   const mcpServers = chooseMcpServers(request.mcp, settings.mcp, context.config, entry, transport === "acp");
 
-  const home = agentHome(entry.name, context.env);
+  const home = agentHome(entry.name, context.env, account);
   const command =
     transport === "acp"
       ? acpCommand(entry, policy, model, context)
@@ -118,6 +120,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     transport,
     ...command,
     home,
+    account,
     cwd,
     handle: record?.handle ?? request.handle ?? freshHandle(entry.name, context.env),
     record,
@@ -137,6 +140,32 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
       ? { sessionIdleMs: configDuration(settings.session_idle) ?? DEFAULT_SESSION_IDLE_MS }
       : {}),
   };
+}
+
+/** The account a turn runs under: a continued conversation's own (its session is in that account's
+ * home only), else the one asked for, else the default. */
+function continuedAccount(record: ConversationRecord | undefined, asked: string | undefined): string {
+  // Every way in (a target, a background job's request, a record on disk) is checked here: the name
+  // becomes a folder name.
+  if (asked !== undefined && !isAccountName(asked))
+    throw new ScvError(
+      "USAGE",
+      `'${asked}' is not an account name — use a-z, 0-9 and '-', starting with a letter`,
+    );
+  if (record === undefined) return asked ?? DEFAULT_ACCOUNT;
+  const own = record.account ?? DEFAULT_ACCOUNT;
+  if (!isAccountName(own))
+    throw new ScvError(
+      "UNKNOWN_CONVERSATION",
+      `conversation ${record.handle} names no usable account ('${own}') — start a new conversation`,
+    );
+  if (asked !== undefined && asked !== own) {
+    throw new ScvError(
+      "USAGE",
+      `conversation ${record.handle} belongs to ${accountLabel(record.agent, own)}, not ${accountLabel(record.agent, asked)} — a conversation stays in its account; drop the @account when continuing`,
+    );
+  }
+  return own;
 }
 
 /** How long a conversation's ACP server waits for its next turn, unless the config says. */

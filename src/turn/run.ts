@@ -6,9 +6,11 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ScvError } from "../errors.js";
+import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
+import { EXIT, ScvError } from "../errors.js";
 import { fallbackAgents, noteSignIn, wantsFallbacks } from "../fallbacks.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
+import { type ConversationRecord, readConversation } from "../home/conversations.js";
 import { removeIfPresent } from "../home/remove.js";
 import { loadParser } from "../parsers/index.js";
 import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
@@ -17,6 +19,7 @@ import type { TurnResult } from "../result.js";
 import { createLineFramer } from "../transport/framing.js";
 import { watchMode } from "../transport/mode.js";
 import { type AgentProcess, startProcess } from "../transport/process.js";
+import { accountLadder, runOnAccounts } from "./accounts.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
 import { failedResult, spawnFailure } from "./outcome.js";
@@ -148,6 +151,48 @@ async function runProcessTurn(
  * with its exit code. */
 export async function runTurn(request: TurnRequest, context: TurnContext): Promise<TurnResult> {
   const started = Date.now();
+  const agent = request.agent ?? agentOfHandle(request.continue);
+  let result: TurnResult;
+  try {
+    const ladder = accountLadder(request, context.config);
+    result =
+      ladder === undefined
+        ? continuedNote(request, await attemptTurn(oneAccount(request), context), context)
+        : await runOnAccounts(request, ladder, context, (each) => attemptTurn(each, context));
+  } catch (error) {
+    if (!(error instanceof ScvError)) throw error;
+    result = failedResult(error, agent, started);
+  }
+  if (!wantsFallbacks(result.exitCode)) return result;
+  return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
+}
+
+/** A continued turn that hit a limit where accounts are in use: why it did not move to another. */
+function continuedNote(request: TurnRequest, result: TurnResult, context: TurnContext): TurnResult {
+  if (request.continue === undefined || result.exitCode !== EXIT.rateLimited || result.conversation === null)
+    return result;
+  let record: ConversationRecord;
+  try {
+    record = readConversation(result.conversation, context.env);
+  } catch {
+    return result;
+  }
+  if (record.account === undefined && context.config.agents?.[record.agent]?.accounts === undefined)
+    return result;
+  const label = accountLabel(record.agent, record.account);
+  const note = `${record.handle} stays in ${label}, where its session is: a conversation does not move to another account — start a new turn (scv delegate ${record.agent}@<account>,… "…") to use another`;
+  return { ...result, notes: [...result.notes, note] };
+}
+
+/** A continued turn that names one account: that account, which must be the conversation's. */
+function oneAccount(request: TurnRequest): TurnRequest {
+  const [only] = request.accounts ?? [];
+  return only === undefined ? request : { ...request, account: only, accounts: undefined };
+}
+
+/** One turn in one account's home; what the user must fix comes back as a failed result. */
+async function attemptTurn(request: TurnRequest, context: TurnContext): Promise<TurnResult> {
+  const started = Date.now();
   let result: TurnResult;
   try {
     result = await executeTurn(planTurn(request, context), context);
@@ -155,9 +200,10 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
     if (!(error instanceof ScvError)) throw error;
     result = failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
   }
-  noteSignIn(result.agent, result.exitCode, context.env);
-  if (!wantsFallbacks(result.exitCode)) return result;
-  return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
+  // The mark is the default account's: a named account's refusal says nothing of the agent's plain home.
+  if (request.account === undefined || request.account === DEFAULT_ACCOUNT)
+    noteSignIn(result.agent, result.exitCode, context.env);
+  return result;
 }
 
 function withoutFailure(parsed: ParsedTurn): ParsedTurn {

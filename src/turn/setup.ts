@@ -4,6 +4,7 @@
 // `scv kill` reach it and the reaper finds what a dead scv left), and, at its end, the credential
 // files set back to 0600, the tagged stragglers ended and the lock released.
 
+import { accountLabel } from "../accounts.js";
 import type { AdapterDescriptor } from "../adapters.js";
 import { signInStore } from "../agents.js";
 import { ScvError } from "../errors.js";
@@ -42,8 +43,8 @@ export async function withPreparedTurn(
   const tracker = trackTurn(caller);
   const context = tracker.context;
   const { entry, home } = plan;
-  ensureAgentHome(entry.name, context.env);
-  await refuseSignedOut(entry, home, context);
+  ensureAgentHome(entry.name, context.env, plan.account);
+  await refuseSignedOut(entry, home, context, accountLabel(entry.name, plan.account));
   refuseGrantedMode(entry, plan.policy, home);
 
   const release =
@@ -89,14 +90,19 @@ export async function withPreparedTurn(
   }
 }
 
-async function refuseSignedOut(entry: AdapterDescriptor, home: string, context: TurnContext): Promise<void> {
+async function refuseSignedOut(
+  entry: AdapterDescriptor,
+  home: string,
+  context: TurnContext,
+  label: string,
+): Promise<void> {
   const check = context.signInCheck ?? storedSignIn;
   const inspection = await check(entry, home);
   if (inspection?.state === "signed-out") {
     // A signed-out CLI may retry its network for minutes (codex exec) or wait for a login code (amp).
     throw new ScvError(
       "NOT_SIGNED_IN",
-      `${entry.product} is not signed in (${inspection.detail}) — run: scv agents login ${entry.name}`,
+      `${entry.product} is not signed in (${inspection.detail}) — run: scv agents login ${label}`,
     );
   }
 }

@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
+import { DEFAULT_ACCOUNT } from "../accounts.js";
 import { heldLockIdentity, preview } from "../home/conversations.js";
 import { configPath, scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
@@ -154,6 +155,7 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       handle: plan.handle,
       tag,
       agent: plan.entry.name,
+      ...(plan.account === DEFAULT_ACCOUNT ? {} : { account: plan.account }),
       ...(plan.model === undefined ? {} : { model: plan.model }),
       prompt: preview(plan.prompt),
       cwd: plan.cwd,
@@ -175,7 +177,11 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
     if (!createTurnRecord(path, fresh)) {
       await withRecordLock(path, 5_000, async () => {
         const left = readRunning(plan.handle, env);
-        if (left !== undefined && left.host === fresh.host) {
+        // This scv's own earlier attempt of the same job (a background turn's account ladder,
+        // turn/accounts.ts) left its record for the result: this attempt takes it over.
+        const ownEarlier =
+          left?.tag === fresh.tag && left.scv.pid === me.pid && left.scv.startTime === me.startTime;
+        if (left !== undefined && left.host === fresh.host && !ownEarlier) {
           if (ownerAlive(left, table)) throw busyError(plan.handle, env);
           await reapLocked(left, env, table);
         }

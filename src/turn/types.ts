@@ -46,6 +46,14 @@ export interface TurnRequest {
   readonly mcp?: readonly string[];
   /** False for a turn that leaves no conversation record (a sign-in check's probe). */
   readonly record?: boolean;
+  /** The account whose home the turn runs in (default: the agent's plain home); a continued turn
+   * runs in its conversation's. */
+  readonly account?: string;
+  /** The accounts to try in order when one is rate limited (turn/accounts.ts); `account` is ignored
+   * when this is given. */
+  readonly accounts?: readonly string[];
+  /** With `accounts`: how long to wait for the earliest reset when every account is cooling. */
+  readonly waitForResetMs?: number;
   /** The handle of a first turn, chosen by the caller (a background turn's launcher prints it
    * before the turn runs); ignored when continuing. */
   readonly handle?: string;
@@ -84,6 +92,9 @@ export interface TurnContext {
    * once its agent runs; its running record is left for the background runner to replace with the
    * result (turn/track.ts). */
   readonly background?: { readonly job?: string; readonly onStarted: () => void };
+  /** A line for the user about the turn's accounts (moving on, waiting for a reset), without
+   * `scv: `; stderr for a command, progress for an MCP call. */
+  readonly onNotice?: (line: string) => void;
 }
 
 /** Everything decided before anything is written or spawned. */
@@ -97,6 +108,8 @@ export interface TurnPlan {
   /** The prompt, for a CLI that reads it on stdin (the row's `prompt`). */
   readonly stdin?: string;
   readonly home: string;
+  /** The account whose home `home` is (`default`: the agent's plain home). */
+  readonly account: string;
   readonly cwd: string;
   readonly handle: string;
   /** The record being continued; undefined for a first turn. */

@@ -129,6 +129,7 @@ describe("scv conversations show", () => {
     // The first turn's model and effort; its policy (auto) is never carried to a later turn.
     expect(next).toEqual({
       agent: "codex",
+      account: "default",
       cwd: "/work/project",
       model: "gpt-5.2",
       effort: "high",

@@ -165,6 +165,7 @@ describe("claude", () => {
     const shown = await scv(world, ["conversations", "show", handle, "--json"]);
     expect(JSON.parse(shown.stdout).next).toEqual({
       agent: "claude",
+      account: "default",
       cwd: world.project,
       model: "sonnet",
       effort: "high",

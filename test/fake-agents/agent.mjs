@@ -35,6 +35,8 @@
 //   reply-file:<path>   replay turn1 with its reply replaced by the file's text (replies of MiBs)
 //   login-prompt        (amp) write pids.json, replay its signed-out capture (a plain-text login
 //                       prompt with a one-time URL), then wait forever for a code, as the real one
+// A file .fake-mode in the agent's HOME (one account's home) holds a mode for that home only;
+// .fake-mode-once one for its next run only (removed as it is read).
 // $FAKE_AGENT_LINGER (self | child | escaped-child) keeps something running after a replayed capture
 // (see linger()); $FAKE_AGENT_PAUSE_AFTER and $FAKE_AGENT_PAUSE_MS pause a replay after the line
 // that holds a marker, as a CLI waits before its retry (see writePaused()).
@@ -56,6 +58,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
   writeSync,
@@ -517,6 +520,23 @@ function touchState() {
   }
 }
 
+/** The mode a test gave this home (one account of an agent) in $HOME/.fake-mode, over FAKE_AGENT_MODE. */
+function modeOfHome() {
+  const home = process.env.HOME ?? "/nonexistent";
+  try {
+    const once = readFileSync(join(home, ".fake-mode-once"), "utf8").trim();
+    rmSync(join(home, ".fake-mode-once"), { force: true });
+    if (once !== "") return once;
+  } catch {
+    // none
+  }
+  try {
+    return readFileSync(join(process.env.HOME ?? "/nonexistent", ".fake-mode"), "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function behave(parsedArgs) {
   const turn = interpret(parsedArgs);
   if (turn.prompt === undefined) fail("error: no prompt");
@@ -524,7 +544,7 @@ async function behave(parsedArgs) {
   // in its last line.
   if (cli === "copilot" && turn.start !== undefined && process.env.HOME)
     mkdirSync(join(process.env.HOME, ".copilot", "session-state", turn.start), { recursive: true });
-  const mode = process.env.FAKE_AGENT_MODE ?? "ok";
+  const mode = modeOfHome() ?? process.env.FAKE_AGENT_MODE ?? "ok";
   const [kind, arg] = mode.split(/:(.*)/s);
   switch (kind) {
     case "echo":

@@ -75,6 +75,23 @@ COPILOT_PROVIDER_BASE_URL = "http://127.0.0.1:9/v1"
     expectConfigError(`this is = not toml =`, /\/etc\/scv\.toml is not valid TOML/);
   });
 
+  it("reads an agent's accounts, in order, and refuses a bad list", () => {
+    const config = parseConfig(`[agents.codex]\naccounts = ["work", "personal"]`, "/etc/scv.toml");
+    expect(config.agents?.codex?.accounts).toEqual(["work", "personal"]);
+    expectConfigError(
+      `[agents.codex]\naccounts = ["Work"]`,
+      /agents\.codex\.accounts\.0: expected account names such as work/,
+    );
+    expectConfigError(
+      `[agents.codex]\naccounts = ["a", "a"]`,
+      /agents\.codex\.accounts: an account is named twice/,
+    );
+    expectConfigError(
+      `[agents.codex]\naccounts = []`,
+      /agents\.codex\.accounts: expected at least one account/,
+    );
+  });
+
   it("says what kind of value was expected and found, whole numbers and ranges included", () => {
     // A bound says the whole range, the real one: --parallel's too.
     expectConfigError(`parallel = 0`, /: parallel: expected a whole number from 1 to 64$/);

@@ -201,9 +201,9 @@ export function entry(name: string): AdapterDescriptor {
 }
 
 /** Signs `agent` in inside the world's agent home, the way its key store reads it. */
-export async function signIn(world: World, agent: string): Promise<void> {
+export async function signIn(world: World, agent: string, account?: string): Promise<void> {
   const found = entry(agent);
-  const home = join(world.scvHome, "agents", found.name);
+  const home = join(world.scvHome, "agents", account === undefined ? found.name : `${found.name}@${account}`);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const store = found.status.kind === "stored" ? found.status.store : found.preflight;
   if (store === undefined) return;

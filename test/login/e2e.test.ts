@@ -806,3 +806,62 @@ describe("check: one tiny real turn", () => {
     ).toEqual([]);
   });
 });
+
+describe("accounts: agent@account has its own home, sign-in and status", () => {
+  it("signs codex@work in by its own login and claude@personal by key, each in its own home only", () => {
+    const key = scv(["agents", "login", "claude@personal", "--with-api-key"], "CANARY-KEY-7f3a\n");
+    expect(key.code).toBe(0);
+    expect(key.stderr).toMatch(
+      /scv: claude@personal: API key stored in .*claude@personal\/\.anthropic-api-key \(0600\)/,
+    );
+    expect(readFileSync(agentFile("claude@personal", ".anthropic-api-key"), "utf8")).toBe(
+      "CANARY-KEY-7f3a\n",
+    );
+    expect(existsSync(agentFile("claude", ".anthropic-api-key"))).toBe(false);
+    expectNoSecretInFiles("claude@personal", [".anthropic-api-key"]);
+
+    const login = scv(["agents", "login", "codex@work", "--", "--device-auth"]);
+    expect(login.code, login.stderr).toBe(0);
+    expect(lastLine(login.stderr)).toBe("scv: codex@work: signed in; signed in (ChatGPT account)");
+    // The refresh token lives in that account's home only: not the default one.
+    expect(mode(agentFile("codex@work", "auth.json"))).toBe(0o600);
+    expect(mode(join(scvHome, "agents", "codex@work"))).toBe(0o700);
+    expect(existsSync(agentFile("codex", "auth.json"))).toBe(false);
+    expect(scv(["agents", "status", "codex"]).code).toBe(4);
+    expect(JSON.parse(scv(["agents", "status", "codex@work", "--json"]).stdout)).toMatchObject({
+      agent: "codex",
+      account: "work",
+      state: "signed-in",
+    });
+
+    // Every account of every agent with a home is a row; the default ones are there too.
+    const rows = JSON.parse(scv(["agents", "status", "--json"]).stdout) as {
+      agent: string;
+      account: string;
+      state: string;
+    }[];
+    expect(rows.filter((row) => row.agent === "codex").map((row) => [row.account, row.state])).toEqual([
+      ["default", "signed-out"],
+      ["work", "signed-in"],
+    ]);
+    expect(rows.find((row) => row.agent === "claude" && row.account === "personal")?.state).toBe("signed-in");
+    expect(scv(["agents", "status"]).stdout).toMatch(/^codex@work\s/m);
+
+    const logout = scv(["agents", "logout", "claude@personal"]);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toContain("scv: claude@personal: signed out; removed");
+    expect(existsSync(agentFile("claude@personal", ".anthropic-api-key"))).toBe(false);
+    const codexOut = scv(["agents", "logout", "codex@work"]);
+    expect(lastLine(codexOut.stderr)).toBe("scv: codex@work: signed out");
+    expect(existsSync(agentFile("codex@work", "auth.json"))).toBe(false);
+  });
+
+  it("refuses a malformed account in one line, creating nothing", () => {
+    for (const target of ["codex@", "codex@Work", "codex@a,b", "codex@../x"]) {
+      const run = scv(["agents", "login", target]);
+      expect(run.code, target).toBe(2);
+      expect(run.stderr.trimEnd().split("\n"), target).toHaveLength(1);
+    }
+    expect(existsSync(join(scvHome, "agents"))).toBe(false);
+  });
+});

@@ -112,6 +112,29 @@ describe("scv mcp", () => {
     expect(delegate?.properties?.wait_seconds).toMatchObject({ type: "number", minimum: 0, maximum: 55 });
   });
 
+  it("delegate: agent@a,b goes down the account ladder as on the command line", async () => {
+    await signIn(world, "claude", "work");
+    await signIn(world, "claude", "personal");
+    writeFileSync(join(world.scvHome, "agents", "claude@work", ".fake-mode"), "fixture:usage-limit");
+    const client = await connect();
+    const result = await call(client, "delegate", { agent: "claude@work,personal", prompt: "Say hi" });
+    expect(result.isError, result.text).toBe(false);
+    expect(result.structured).toMatchObject({
+      account: "personal",
+      skipped: [{ account: "work", reason: "rate-limited" }],
+      exitCode: 0,
+    });
+    // Several accounts for a conversation, which lives in one account's home, are refused.
+    const handle = result.structured.conversation as string;
+    const refused = await call(client, "delegate", {
+      agent: "claude@work,personal",
+      conversation: handle,
+      prompt: "Again",
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("a conversation belongs to the one account its session is in");
+  });
+
   it("delegate: a fast turn's reply inline, and as structured content the object --json prints", async () => {
     await signIn(world, "claude");
     const client = await connect({ FAKE_AGENT_MODE: "reply" });

@@ -53,6 +53,14 @@ describe("claude-stream-json traps", () => {
     expect(turn.failure).toBeUndefined();
   });
 
+  it("keeps the quota window rate_limit_event reports, for the account's status", () => {
+    expect(runFixture("claude-stream-json", "claude", "usage-limit").turn.quota).toEqual([
+      { window: "five_hour", status: "rejected", utilization: 1, resetsAt: "2027-02-04T01:00:00.000Z" },
+    ]);
+    // A turn whose CLI reported none has none.
+    expect(runFixture("claude-stream-json", "claude", "turn1").turn.quota).toBeUndefined();
+  });
+
   it("takes a subscription limit's reset time from rate_limit_event", () => {
     const { turn, events } = runFixture("claude-stream-json", "claude", "usage-limit");
     expect(turn.status).toBe("failed");

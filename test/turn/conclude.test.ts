@@ -35,6 +35,7 @@ function plan(first: boolean): TurnPlan {
     executable: "/bin/claude",
     args: [],
     home: join(root, "scv", "agents", "claude"),
+    account: "default",
     cwd: root,
     handle: HANDLE,
     ...(first ? {} : { record: readConversation(HANDLE, context.env) }),

@@ -31,6 +31,7 @@ function plan(name: string, args: string[], overrides: Partial<TurnPlan> = {}): 
     executable: name,
     args,
     home: join(root, "home"),
+    account: "default",
     cwd: root,
     handle: `${name}-abc123`,
     policy: "default",

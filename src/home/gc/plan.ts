@@ -12,9 +12,10 @@ import { basename, dirname, join } from "node:path";
 import { type AdapterDescriptor, allAdapters } from "../../adapters.js";
 import { formatDuration } from "../../duration.js";
 import { ScvError } from "../../errors.js";
+import { agentHomes } from "../account-homes.js";
 import { pidExists, temporaryWriter } from "../atomic.js";
 import { HANDLE_PATTERN } from "../conversations.js";
-import { agentHome, type Env } from "../paths.js";
+import type { Env } from "../paths.js";
 import { turnsDir } from "../turn-files.js";
 import {
   type AgentGcPlan,
@@ -126,16 +127,24 @@ export function planGc(options: GcOptions = {}): GcPlan {
   const selected =
     options.agent === undefined ? adapters : adapters.filter((entry) => entry.name === options.agent);
   const agents: AgentGcPlan[] = selected.map((entry) => {
-    const transcripts = planTranscripts(entry, env, {
+    const rules = {
       isOld,
       recentCutoff,
       live: liveSessions.get(entry.name) ?? new Map(),
       old: oldSessions.get(entry.name) ?? new Map(),
-    });
+    };
+    // Every account's home: the default one and each named account's (agents/<agent>@<account>).
+    const homes = agentHomes(entry.name, env);
+    const each = homes.map((home) => planTranscripts(entry, home, rules));
+    const transcripts = {
+      items: each.flatMap((one) => one.items),
+      notes: each.flatMap((one) => one.notes),
+      skipped: each[0]?.skipped,
+    };
     const items = [
       ...transcripts.items,
       ...(recordItems.get(entry.name) ?? []),
-      ...planKeyTemporaries(entry, env),
+      ...homes.flatMap((home) => planKeyTemporaries(entry, home)),
     ];
     return transcripts.skipped === undefined
       ? { agent: entry.name, items, notes: transcripts.notes }
@@ -153,8 +162,7 @@ export function planGc(options: GcOptions = {}): GcPlan {
 
 /** Temporary files beside the agent's credential files whose writer is gone: a key store's write
  * that its scv never finished holds the key. */
-function planKeyTemporaries(entry: AdapterDescriptor, env: Env): GcItem[] {
-  const home = agentHome(entry.name, env);
+function planKeyTemporaries(entry: AdapterDescriptor, home: string): GcItem[] {
   const items = new Map<string, GcItem>();
   for (const file of entry.credentialFiles) {
     const folder = realFolder(home, dirname(file));
@@ -235,23 +243,20 @@ interface TranscriptRules {
 
 function planTranscripts(
   entry: AdapterDescriptor,
-  env: Env,
+  home: string,
   rules: TranscriptRules,
 ): { skipped?: string; items: GcItem[]; notes: GcNote[] } {
   const files = entry.conversationFiles;
   if (files === null) {
     const sessionPath = entry.resume.kind === "supported" ? entry.resume.sessionPath : undefined;
     if (sessionPath?.endsWith("/{session}"))
-      return planSessionFolders(entry, dirname(sessionPath), env, rules);
+      return planSessionFolders(entry, dirname(sessionPath), home, rules);
     return { skipped: "scv does not know where it keeps transcripts", items: [], notes: [] };
   }
-  const folder = realFolder(agentHome(entry.name, env), files.dir);
+  const folder = realFolder(home, files.dir);
   if (folder.kind === "missing") return { items: [], notes: [] };
   if (folder.kind === "refused") {
-    return {
-      items: [],
-      notes: [{ path: join(agentHome(entry.name, env), files.dir), reason: folder.reason }],
-    };
+    return { items: [], notes: [{ path: join(home, files.dir), reason: folder.reason }] };
   }
   const notes: GcNote[] = [];
   const tree = scanTree(folder.path, folder.mtimeMs, files.extension, [], notes);
@@ -280,10 +285,9 @@ function planTranscripts(
 function planSessionFolders(
   entry: AdapterDescriptor,
   relative: string,
-  env: Env,
+  home: string,
   rules: TranscriptRules,
 ): { items: GcItem[]; notes: GcNote[] } {
-  const home = agentHome(entry.name, env);
   const parent = realFolder(home, relative);
   if (parent.kind === "missing") return { items: [], notes: [] };
   if (parent.kind === "refused")

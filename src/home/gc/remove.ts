@@ -5,8 +5,9 @@
 import { realpathSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname, sep } from "node:path";
 import { ScvError } from "../../errors.js";
+import { agentHomes } from "../account-homes.js";
 import { conversationsDir, lockConversation } from "../conversations.js";
-import { agentHome, type Env } from "../paths.js";
+import type { Env } from "../paths.js";
 import { turnsDir } from "../turn-files.js";
 import type { AgentGcResult, GcItem, GcKind, GcNote, GcPlan } from "./items.js";
 import { errorCode, safeLstat } from "./scan.js";
@@ -82,7 +83,7 @@ export async function applyGc(
     const removed: GcItem[] = [];
     const kept: GcNote[] = [...agent.notes];
     const failed: GcNote[] = [];
-    const roots = realRoots(agentHome(agent.agent, env), conversationsDir(env), turnsDir(env));
+    const roots = realRoots(...agentHomes(agent.agent, env), conversationsDir(env), turnsDir(env));
     const run = (item: GcItem) => {
       const outcome = removeChecked(item, roots, remover);
       if (outcome.kind === "removed") removed.push(item);

@@ -20,6 +20,7 @@ export function findTranscripts(
   entry: AdapterDescriptor,
   sessionId: string,
   env: Env = process.env,
+  account?: string,
 ): TranscriptSearch {
   const files = entry.conversationFiles;
   const sessionPath = entry.resume.kind === "supported" ? entry.resume.sessionPath : undefined;
@@ -32,9 +33,9 @@ export function findTranscripts(
     };
   }
   if (files === null)
-    return findSessionFolder(entry, (sessionPath ?? "").replace("{session}", sessionId), env);
-  const dir = join(agentHome(entry.name, env), files.dir);
-  const folder = realFolder(agentHome(entry.name, env), files.dir);
+    return findSessionFolder(entry, (sessionPath ?? "").replace("{session}", sessionId), env, account);
+  const dir = join(agentHome(entry.name, env, account), files.dir);
+  const folder = realFolder(agentHome(entry.name, env, account), files.dir);
   if (folder.kind === "missing") return { kind: "found", items: [], dir };
   if (folder.kind === "refused") return { kind: "unknown", reason: `${dir} is ${folder.reason}` };
   const tree = scanTree(folder.path, folder.mtimeMs, files.extension, [], []);
@@ -50,8 +51,13 @@ export function findTranscripts(
 /** A session's whole folder, `relative` to the agent home: every plain file below it, then its
  * folders deepest first. Its parent is reached through no link, it is no link itself, and nothing
  * below it is followed: a link, socket or deeper folder inside stays, and with it the folders above. */
-function findSessionFolder(entry: AdapterDescriptor, relative: string, env: Env): TranscriptSearch {
-  const home = agentHome(entry.name, env);
+function findSessionFolder(
+  entry: AdapterDescriptor,
+  relative: string,
+  env: Env,
+  account: string | undefined,
+): TranscriptSearch {
+  const home = agentHome(entry.name, env, account);
   const dir = join(home, relative);
   const parent = realFolder(home, dirname(relative));
   if (parent.kind === "missing") return { kind: "found", items: [], dir, folder: true };
@@ -102,13 +108,14 @@ export function removeTranscripts(
   items: readonly GcItem[],
   env: Env = process.env,
   remover: Remover = FS_REMOVER,
+  account?: string,
 ): {
   removed: GcItem[];
   kept: GcNote[];
   failed: GcNote[];
 } {
   const result = { removed: [] as GcItem[], kept: [] as GcNote[], failed: [] as GcNote[] };
-  const roots = realRoots(agentHome(entry.name, env));
+  const roots = realRoots(agentHome(entry.name, env, account));
   for (const item of items) {
     const outcome = removeChecked(item, roots, remover);
     if (outcome.kind === "removed") result.removed.push(item);

@@ -422,3 +422,23 @@ describe("findTranscripts", () => {
     });
   });
 });
+
+describe("account homes", () => {
+  it("plans and removes the old transcripts of every account's home, keeping a live one's", async () => {
+    const work = "agents/claude@work/.claude/projects";
+    const oldInWork = `${work}/-work-a/${uuid(20)}.jsonl`;
+    const liveInWork = `${work}/-work-a/${uuid(21)}.jsonl`;
+    home.file(oldInWork, 40 * DAY);
+    home.file(liveInWork, 40 * DAY);
+    home.record({ handle: "claude-wwwwww", agent: "claude", account: "work", sessionId: uuid(21) }, DAY);
+    // Not an account's home: a folder whose name is no account.
+    home.file(`agents/claude@Bad/.claude/projects/-x/${uuid(22)}.jsonl`, 40 * DAY);
+    const plan = planGc({ env: home.env, now: NOW });
+    expect(paths(plan)).toEqual([...expected, oldInWork].sort());
+    const results = await applyGc(plan, home.env);
+    const claude = results.find((result) => result.agent === "claude");
+    expect(claude?.removed.map((item) => item.path)).toContain(join(home.scv, oldInWork));
+    expect(claude?.failed).toEqual([]);
+    expect(lstatSync(join(home.scv, liveInWork)).isFile()).toBe(true);
+  });
+});

@@ -1,0 +1,56 @@
+// An agent's accounts: each sign-in of one agent lives in its own private home (`agents/<agent>` for
+// the default account, `agents/<agent>@<account>` for a named one). A name is a short slug, so it is
+// safe as a folder name and cannot be mistaken for a model's own `@` (Vertex's `claude-x@20250514`:
+// a name starts with a letter).
+
+import { ScvError } from "./errors.js";
+
+/** The account of an agent's plain home: `codex` and `codex@default` name the same sign-in. */
+export const DEFAULT_ACCOUNT = "default";
+
+const ACCOUNT = /^[a-z][a-z0-9-]{0,31}$/;
+const FORM = "write agent@account[,account…], such as codex@work,personal";
+
+/** Whether `name` is an account name scv accepts. */
+export function isAccountName(name: string): boolean {
+  return ACCOUNT.test(name);
+}
+
+/** The accounts of `list` (the text after a target's `@`), in order; `text` names the whole target
+ * in messages. Empty items, duplicates and names that are no slug are refused. */
+export function parseAccountList(list: string, text: string): string[] {
+  if (list === "") throw new ScvError("USAGE", `'${text}' names no account after '@' — ${FORM}`);
+  const accounts = list.split(",");
+  const seen = new Set<string>();
+  for (const account of accounts) {
+    if (account === "") throw new ScvError("USAGE", `'${text}' has an empty account in its list — ${FORM}`);
+    if (!isAccountName(account)) {
+      throw new ScvError(
+        "USAGE",
+        `'${text}': '${account}' is not an account name — use a-z, 0-9 and '-', up to 32, starting with a letter (a model id with '@' goes in -m)`,
+      );
+    }
+    if (seen.has(account))
+      throw new ScvError("USAGE", `'${text}' names account '${account}' twice — name it once`);
+    seen.add(account);
+  }
+  return accounts;
+}
+
+/** `codex@work`, or `codex` for the default account: how scv names one sign-in to the user. */
+export function accountLabel(agent: string, account: string | undefined): string {
+  return account === undefined || account === DEFAULT_ACCOUNT ? agent : `${agent}@${account}`;
+}
+
+/** `codex@work` → the agent and its account (`codex` → the default); for the agents commands. */
+export function parseAccountTarget(text: string): { agent: string; account: string } {
+  const at = text.indexOf("@");
+  if (at === -1) return { agent: text, account: DEFAULT_ACCOUNT };
+  const accounts = parseAccountList(text.slice(at + 1), text);
+  if (accounts.length !== 1)
+    throw new ScvError(
+      "USAGE",
+      `'${text}' names several accounts — name one, such as ${text.slice(0, at)}@${accounts[0]}`,
+    );
+  return { agent: text.slice(0, at), account: accounts[0] ?? DEFAULT_ACCOUNT };
+}

@@ -52,8 +52,9 @@ export function keyOf(entry: UsageEntry, by: UsageGrouping): string {
   switch (by) {
     case "agent":
       return entry.agent;
+    // Account names are the user's own and repeat across agents (codex@work, claude@work).
     case "account":
-      return entry.account;
+      return `${entry.agent}@${entry.account}`;
     case "model":
       return entry.model ?? NO_MODEL;
     // Timestamps are UTC: a turn counts in the UTC day it started.

@@ -106,7 +106,15 @@ describe("usage totals", () => {
         ["codex-aaaaaa", { turns: 4 }],
       ],
     ],
-    ["account", [["default", { turns: 5, failures: 2 }]]],
+    // An account is its agent's: codex@work and claude@work are two rows.
+    [
+      "account",
+      [
+        ["claude@default", { turns: 2, failures: 0 }],
+        ["codex@default", { turns: 2, failures: 1 }],
+        ["gemini@default", { turns: 1, failures: 1 }],
+      ],
+    ],
   ] as const)("--by %s", (by, expected) => {
     const { groups } = report(by);
     expect(groups.map((group) => group.key)).toEqual(expected.map(([key]) => key));

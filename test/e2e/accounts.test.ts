@@ -93,8 +93,8 @@ describe("an account ladder", () => {
     const usage = await scv(world, ["usage", "--by", "account", "--json"]);
     const report = usageReportSchema().parse(JSON.parse(usage.stdout));
     expect(report.groups.map((group) => [group.key, group.turns, group.failures])).toEqual([
-      ["personal", 3, 1],
-      ["work", 1, 1],
+      ["claude@personal", 3, 1],
+      ["claude@work", 1, 1],
     ]);
   });
 

@@ -116,7 +116,10 @@ describe("scv usage", () => {
 
     // Six conversations (the failed turn made one too: its session exists), one per turn.
     expect((await usage(world, "--by", "conversation")).groups).toHaveLength(6);
-    expect((await usage(world, "--by", "account")).groups.map((group) => group.key)).toEqual(["default"]);
+    expect((await usage(world, "--by", "account")).groups.map((group) => group.key)).toEqual([
+      "claude@default",
+      "codex@default",
+    ]);
     const days = await usage(world, "--by", "day");
     expect(days.groups.reduce((turns, group) => turns + group.turns, 0)).toBe(6);
 

@@ -107,14 +107,14 @@ describe.skipIf(BIN === undefined || profile === undefined)("two accounts of a r
     const usage = await lab.scv(["usage", "--by", "account", "--json"]);
     const report = usageReportSchema().parse(JSON.parse(usage.stdout));
     const byAccount = new Map(report.groups.map((group) => [group.key, group]));
-    expect(byAccount.get("a")).toMatchObject({ turns: 1, failures: 1 });
+    expect(byAccount.get("codex@a")).toMatchObject({ turns: 1, failures: 1 });
     const answered = [result, turnResult(again)];
-    expect(byAccount.get("b")).toMatchObject({
+    expect(byAccount.get("codex@b")).toMatchObject({
       turns: 2,
       failures: 0,
       input: answered.reduce((sum, each) => sum + (each.usage?.input ?? 0), 0),
       output: answered.reduce((sum, each) => sum + (each.usage?.output ?? 0), 0),
     });
-    expect(byAccount.get("b")?.output).toBeGreaterThan(0);
+    expect(byAccount.get("codex@b")?.output).toBeGreaterThan(0);
   });
 });

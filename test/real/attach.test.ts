@@ -4,7 +4,7 @@
 // continued turn through scv whose request carries what was typed in the UI: the same session, the
 // same private home, no canary credential reaching anything, nothing left running.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RealCli } from "./clis.js";
@@ -83,6 +83,14 @@ const DRIVERS: readonly Driver[] = [
     leave: slash("/quit"),
   },
 ];
+
+/** The files under `dir` whose text contains `text`. */
+function filesContaining(dir: string, text: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile() && readFileSync(path, "utf8").includes(text));
+}
 
 const installed = new Set(BIN === undefined ? [] : installedPins(BIN).map((pin) => pin.cli));
 
@@ -234,6 +242,50 @@ for (const driver of DRIVERS) {
         expect(trap.requests).toEqual([]);
         await expectNothingLeft(lab, cli, "the continued turn");
       }, 400_000);
+
+      it.runIf(cli === "gemini")(
+        "scv run starts its UI in the private home: a chat there lands in that home, none in the user's",
+        async () => {
+          const { lab, mock } = suite;
+          const trap = (suite as unknown as { trap: MockServer }).trap;
+          const homeBefore = readdirSync(lab.home).sort();
+          screen.start(["run", "gemini"], "run");
+          const opened = Date.now() + 90_000;
+          for (;;) {
+            const shown = screen.screen();
+            const question = driver.answers.find(([pattern]) => pattern.test(shown));
+            if (question !== undefined) screen.keys(...question[1]);
+            else if (/Type your message/.test(shown)) break;
+            if (/EXIT=\d+/.test(shown)) throw new Error(`${who}: scv run ended:\n${shown}`);
+            if (Date.now() > opened) throw new Error(`${who}: never saw its composer:\n${shown}`);
+            await pause(1_000);
+          }
+          const typed = "typed in scv run gemini";
+          const before = mock.requests.length;
+          screen.keys("-l", typed);
+          await pause(500);
+          screen.keys("Enter");
+          await screen.waitFor(driver.answered(typed), 90_000);
+          expect(requestsWith(mock, typed, before).length).toBeGreaterThan(0);
+          await pause(1_000);
+          for (const keys of driver.leave) {
+            screen.keys(...keys);
+            await pause(500);
+          }
+          const after = await screen.waitFor(/EXIT=\d+/, 30_000);
+          expect(after, after).toContain("EXIT=0");
+          screen.end();
+          await expectNothingLeft(lab, cli, "scv run");
+          // The chat was kept in gemini's private home, and the user's HOME got nothing at all.
+          const agentHome = join(lab.scvHome, "agents", "gemini");
+          expect(filesContaining(join(agentHome, ".gemini"), typed).length, agentHome).toBeGreaterThan(0);
+          expect(existsSync(join(lab.home, ".gemini"))).toBe(false);
+          expect(readdirSync(lab.home).sort()).toEqual(homeBefore);
+          expect(mock.sawText(lab.env.OPENAI_API_KEY ?? "unset")).toBe(false);
+          expect(trap.requests).toEqual([]);
+        },
+        200_000,
+      );
 
       it.runIf(cli === "codex")(
         "scv run starts the CLI in its private home: its own status sees the key scv holds",

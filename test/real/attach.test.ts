@@ -89,7 +89,11 @@ function filesContaining(dir: string, text: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
     .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile() && readFileSync(path, "utf8").includes(text));
+    .filter(
+      (path) =>
+        statSync(path, { throwIfNoEntry: false })?.isFile() === true &&
+        readFileSync(path, "utf8").includes(text),
+    );
 }
 
 const installed = new Set(BIN === undefined ? [] : installedPins(BIN).map((pin) => pin.cli));

@@ -258,7 +258,7 @@ function takeoverSection(): string[] {
     const takeover = entry.takeover;
     switch (takeover.kind) {
       case "supported":
-        return `${argv([entry.command, ...takeover.args])}${takeover.fullArgs.length > 0 ? `; \`--policy auto\` adds ${argv(takeover.fullArgs)}` : ""}`;
+        return `${argv([entry.command, ...takeover.args])}${takeover.fullArgs.length > 0 ? `; \`--policy auto\` adds ${argv(takeover.fullArgs)}` : ""}; ${takeover.verified === undefined ? "unverified" : verifiedText(takeover.verified)}`;
       case "refused":
         return `refused: ${takeover.reason}`;
       case "unsupported":
@@ -269,9 +269,11 @@ function takeoverSection(): string[] {
     "## Taking a conversation over",
     "",
     "What `scv attach <handle>` runs, in the agent home with a delegated turn's environment and the",
-    "conversation's folder (`{session}` is the conversation's session id), or why it does not. Codex's",
-    "is run by the contract suite (`test/real/attach.test.ts`, under tmux); the others follow each CLI's",
-    "help as recorded in the lab.",
+    "conversation's folder (`{session}` is the conversation's session id), followed by the row's model",
+    'flag with the conversation\'s model, or why it does not. "verified" names the CLI version the',
+    "contract suite (`test/real/attach.test.ts`, under tmux) opened a session scv started with, typed a",
+    "message there the mock model answered, left, and continued with `scv delegate -c` — under the",
+    "UI's own defaults; the `--policy auto` switches are taken from each CLI's help.",
     "",
     "| agent | `scv attach` |",
     "| --- | --- |",

@@ -233,7 +233,12 @@ const takeover = () =>
   z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("unsupported") }),
     z.strictObject({ kind: z.literal("refused"), reason: text() }),
-    z.strictObject({ kind: z.literal("supported"), args: args(), fullArgs: args() }),
+    z.strictObject({
+      kind: z.literal("supported"),
+      args: args(),
+      fullArgs: args(),
+      verified: z.optional(verified()),
+    }),
   ]);
 
 const mcpFileFormat = () => z.enum(["mcp-servers", "copilot-mcp-servers", "opencode-config"]);

@@ -255,7 +255,10 @@ export interface AcpLaunch {
 export type Takeover =
   | { kind: "unsupported" }
   | { kind: "refused"; reason: string }
-  | { kind: "supported"; args: readonly string[]; fullArgs: readonly string[] };
+  /** `verified`: the CLI version under which the contract suite opened a session scv started, typed
+   * a message there and continued after it (test/real/attach.test.ts); absent on a row defined in
+   * the user's config. */
+  | { kind: "supported"; args: readonly string[]; fullArgs: readonly string[]; verified?: Verified };
 
 /** How a CLI run once per turn reports the permission mode it runs in. scv stops a turn whose
  * report contradicts its policy: `auto` requires the `full` value, `default` refuses it. `settings`
@@ -653,6 +656,7 @@ export const ADAPTERS = [
       kind: "supported",
       args: ["resume", "{session}"],
       fullArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
+      verified: { kind: "lab", version: "0.171.0" },
     },
   },
   {
@@ -797,7 +801,12 @@ export const ADAPTERS = [
     cliTurns: true,
     mcpPassing: { kind: "unsupported", reason: "pi has no MCP client" },
     // Its help: `--session <path|id>` opens that session, interactively without -p.
-    takeover: { kind: "supported", args: ["--session", "{session}"], fullArgs: [] },
+    takeover: {
+      kind: "supported",
+      args: ["--session", "{session}"],
+      fullArgs: [],
+      verified: { kind: "lab", version: "0.73.1" },
+    },
   },
   {
     name: "gemini",
@@ -883,7 +892,12 @@ export const ADAPTERS = [
         "its per-run settings file must be owned by root; over ACP (--transport acp) session/new takes them",
     },
     // Its help: `-r, --resume` takes a session; the lab resumed one by its init id (headless).
-    takeover: { kind: "supported", args: ["--resume", "{session}"], fullArgs: ["--yolo"] },
+    takeover: {
+      kind: "supported",
+      args: ["--resume", "{session}"],
+      fullArgs: ["--yolo"],
+      verified: { kind: "lab", version: "0.61.0" },
+    },
   },
   {
     name: "qwen",
@@ -952,7 +966,12 @@ export const ADAPTERS = [
         "no per-run settings file it reads was found; over ACP (--transport acp) session/new takes them",
     },
     // Its help: `-r, --resume <id>` resumes a specific session, interactively without -p.
-    takeover: { kind: "supported", args: ["--resume", "{session}"], fullArgs: ["--yolo"] },
+    takeover: {
+      kind: "supported",
+      args: ["--resume", "{session}"],
+      fullArgs: ["--yolo"],
+      verified: { kind: "lab", version: "0.24.4" },
+    },
   },
   {
     name: "opencode",
@@ -1017,7 +1036,12 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "1.18.33" },
     },
     // Its help: the TUI is the default command, `-s, --session <id>` the session to continue.
-    takeover: { kind: "supported", args: ["-s", "{session}"], fullArgs: [] },
+    takeover: {
+      kind: "supported",
+      args: ["-s", "{session}"],
+      fullArgs: [],
+      verified: { kind: "lab", version: "1.18.33" },
+    },
   },
   {
     name: "copilot",
@@ -1105,7 +1129,12 @@ export const ADAPTERS = [
       verified: { kind: "lab", version: "1.0.102" },
     },
     // Its help: `-r, --resume [<value>]` resumes a session by id in its interactive UI.
-    takeover: { kind: "supported", args: ["--resume", "{session}"], fullArgs: ["--allow-all-tools"] },
+    takeover: {
+      kind: "supported",
+      args: ["--resume", "{session}"],
+      fullArgs: ["--allow-all-tools"],
+      verified: { kind: "lab", version: "1.0.102" },
+    },
   },
   {
     name: "cursor",

@@ -146,7 +146,7 @@ export function buildProgram(io: CliIo): Command {
   program
     .command("attach")
     .description("open a conversation's session in its agent's own interactive UI, in your terminal")
-    .argument("<handle>", "the conversation")
+    .argument("<handle>", "the conversation, or one of its jobs")
     .addOption(
       new Option(
         "--policy <mode>",

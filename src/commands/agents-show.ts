@@ -47,7 +47,7 @@ function takeoverLine(entry: AdapterDescriptor): string {
     case "refused":
       return `refused: ${takeover.reason}`;
     case "supported":
-      return `${entry.command} ${takeover.args.join(" ")}`;
+      return `${entry.command} ${takeover.args.join(" ")}${takeover.verified?.kind === "lab" ? ` (verified with ${takeover.verified.version})` : ""}`;
   }
 }
 

@@ -13,8 +13,10 @@ import { agentSettings, type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
 import { lockConversation, readConversation, writeConversation } from "../home/conversations.js";
+import { parseTurnRef } from "../jobs/handle.js";
 import { type AttachedResult, runAttached } from "../os/bounded.js";
 import { isoTimestamp } from "../timestamp.js";
+import { checkModel } from "../transport/argv.js";
 import { agentEnvironment, type Policy } from "../transport/env.js";
 import { requireInstalled } from "./own-sign-in.js";
 
@@ -76,11 +78,9 @@ function takeoverArgs(entry: AdapterDescriptor, handle: string, session: string,
   }
 }
 
-export async function attachCommand(
-  io: CliIo,
-  handle: string,
-  options: { policy?: Policy },
-): Promise<number> {
+export async function attachCommand(io: CliIo, given: string, options: { policy?: Policy }): Promise<number> {
+  // A job (`<handle>.<8>`) names its conversation, as it does for every other command.
+  const { handle } = parseTurnRef(given);
   const record = readConversation(handle, io.env);
   const entry = requireAgent(record.agent);
   const policy = options.policy ?? "default";
@@ -111,6 +111,13 @@ export async function attachCommand(
   }
   const { config } = loadConfig(io.env);
   const path = requireInstalled(entry, config, io.env);
+  // The conversation's model, as its turns had it: a CLI on a provider of the user's own (Copilot
+  // CLI's BYOK) refuses to start without one, and any other would open on its own default.
+  const model = record.model ?? agentSettings(config, entry.name).model;
+  if (model !== undefined && entry.modelArgs.length > 0) {
+    const checked = checkModel(entry, model);
+    args.push(...entry.modelArgs.map((arg) => arg.replaceAll("{model}", checked)));
+  }
   const release = await lockConversation(handle, io.env, 0);
   try {
     const env = interactiveEnvironment(entry, config, io, policy);

@@ -46,6 +46,7 @@ command = "acme"
 args = ["run"]
 headlessArgs = ["--stream"]
 output = { kind = "claude-stream-json", args = [] }
+modelArgs = ["--model", "{model}"]
 resume = { kind = "supported", start = ["--sid", "{session}"], options = ["--resume", "{session}"], idPattern = "^[0-9a-f-]{36}$" }
 takeover = { kind = "supported", args = ["--tui", "--resume", "{session}"], fullArgs = [] }
 `;
@@ -156,6 +157,33 @@ describe("scv attach", () => {
     expect(next.stdout).toBe("MOCK-REPLY-2\n");
     expect(agentCalls(world).at(-1)?.argv).toContain("--resume");
     expect(conversationRecord(world, handle)).toMatchObject({ turns: 2, takeovers: 1 });
+  });
+
+  it("takes a job of the conversation (<handle>.<8>) as it does the handle, and opens on its model", async () => {
+    const env = configure(ACME);
+    const first = await scv(world, ["delegate", "acme", "-m", "acme-large", "Say hi"], { env });
+    const handle = handleIn(first.stderr);
+    const session = conversationRecord(world, handle).sessionId as string;
+    // The turn's job is the tag its agent ran with.
+    const job = agentCalls(world)[0]?.env.SCV_TURN ?? "";
+    expect(job).toMatch(new RegExp(`^${handle}\\.[0-9a-z]{8}$`));
+
+    scvInTmux(["attach", job], env);
+    await waitForScreen(new RegExp(`ACME UI session ${session}`));
+    type("/quit");
+    const after = await waitForScreen(/EXIT=\d+/);
+    expect(after).toContain("EXIT=0");
+    expect(after).toContain(`continue with: scv delegate -c ${handle} `);
+    expect(conversationRecord(world, handle)).toMatchObject({ takeovers: 1 });
+    const ui = agentCalls(world).find((call) => call.argv[0] === "--tui");
+    expect(ui?.argv).toEqual(["--tui", "--resume", session, "--model", "acme-large"]);
+
+    const unknown = await scv(world, ["attach", "acme-zzzzzz.abcdefgh"], { env });
+    expect(unknown.exitCode).not.toBe(0);
+    expect(unknown.stderr).toBe("scv: no conversation 'acme-zzzzzz' — run: scv conversations list\n");
+    const bad = await scv(world, ["attach", "not a handle"], { env });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/^scv: 'not a handle' is not a job or a conversation handle/);
   });
 
   it("is refused while a turn of the conversation runs", async () => {

@@ -10,16 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { useLab } from "../helpers/lab.js";
-import {
-  type AgentCall,
-  agentCalls,
-  agentPids,
-  onlyCall,
-  scv,
-  signIn,
-  startScv,
-  type World,
-} from "../helpers/scv.js";
+import { type AgentCall, agentCalls, onlyCall, scv, signIn, startScv, type World } from "../helpers/scv.js";
 
 const lab = useLab();
 

@@ -493,9 +493,9 @@ const CLAUDE_ACP = {
   package: "@agentclientprotocol/claude-agent-acp",
   full: { kind: "mode", mode: "bypassPermissions" },
   fullEnvironment: [],
-  // Contract suite (test/real/acp.test.ts, the adapter installed by hand beside the pinned CLIs),
-  // driving Claude Code 2.1.332 on Node 20 and 22.
-  verified: { kind: "lab", version: "0.49.0" },
+  // Contract suite (test/real/acp.test.ts; the adapter is pinned beside the CLIs), driving Claude Code
+  // 2.1.332 on Node 22 (0.101.0 declares node >= 22). It runs `claude auth status --json` at each prompt.
+  verified: { kind: "lab", version: "0.101.0" },
 } as const satisfies AcpLaunch;
 
 export const ADAPTERS = [
@@ -598,7 +598,8 @@ export const ADAPTERS = [
       package: "@agentclientprotocol/codex-acp",
       full: { kind: "mode", mode: "agent-full-access" },
       fullEnvironment: [["CODEX_CONFIG", '{"web_search":"live"}']],
-      // Contract suite (test/real/acp.test.ts, the adapter installed by hand), driving Codex 0.171.0.
+      // Contract suite (test/real/acp.test.ts; the adapter is pinned beside the CLIs), driving Codex
+      // 0.171.0 (CODEX_PATH; its own dependency is @openai/codex ^0.166.0).
       verified: { kind: "lab", version: "2.6.0" },
     },
     cliTurns: true,

@@ -249,6 +249,18 @@ export interface AcpLaunch {
   readonly verified: Verified;
   /** A limit of the server found in the lab, for docs/agents.md. */
   readonly known?: string;
+  /** Values scv keeps in the agent home's own JSON settings file before it starts the server. */
+  readonly homeSettings?: HomeSettings;
+}
+
+/** Values at paths of a JSON settings file (relative to the agent home), each with why scv sets it. */
+export interface HomeSettings {
+  readonly file: string;
+  readonly values: readonly {
+    readonly path: readonly string[];
+    readonly value: boolean;
+    readonly why: string;
+  }[];
 }
 
 /** Whether the owner can take a conversation over in the CLI's own interactive terminal. */
@@ -883,6 +895,17 @@ export const ADAPTERS = [
       args: ["--acp"],
       full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
+      homeSettings: {
+        file: ".qwen/settings.json",
+        values: [
+          {
+            // Its settings schema: "Show context-aware follow-up suggestions after task completion".
+            path: ["ui", "enableFollowupSuggestions"],
+            value: false,
+            why: "after each turn its ACP server asks the model for a follow-up suggestion (one more request on the conversation), which scv never shows",
+          },
+        ],
+      },
       verified: { kind: "lab", version: "0.24.4" },
     },
     cliTurns: true,

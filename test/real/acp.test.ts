@@ -52,6 +52,10 @@ const ACP_CLIS = [
     (cli) => ADAPTER_BIN !== undefined && existsSync(join(ADAPTER_BIN, row(cli).acp?.command ?? cli)),
   ),
 ];
+/** Qwen Code 0.24.4 asks the model for a follow-up suggestion after each ACP turn, a second request on
+ * the conversation, unless its settings turn that off (the row's acp.homeSettings, which scv applies):
+ * with them, one request a turn. */
+const ONE_REQUEST_A_TURN = new Set(["qwen"]);
 /** Gemini CLI 0.61.0's session/load misses a session saved within the same UTC minute. */
 const LOADS_AFTER_THE_MINUTE = new Set(["gemini"]);
 
@@ -157,8 +161,8 @@ describe.skipIf(BIN === undefined).each(profiles)(
       const result = turnResult(run);
       expect(run.code, `${who}\n${describeRun(run)}`).toBe(0);
       expect(result.session).toBe(first.session);
-      // Qwen Code over ACP sends one more request with the conversation after the turn's own: the reply
-      // is the answer to one of the requests that carry the new prompt.
+      // A server may send more than one request with the new prompt: the reply is the answer to one of
+      // them.
       const asked = requestsWith(mock, SECOND);
       const carried = asked.find((request) => request.reply === result.reply);
       expect(carried, `${who}: scv's reply answers none of the requests with the new prompt`).toBeDefined();
@@ -212,6 +216,14 @@ describe.skipIf(BIN === undefined).each(profiles)(
         const continued = turnResult(next);
         expect(continued.session).toBe(result.session);
         const carried = requestsWith(mock, two).find((request) => request.reply === continued.reply);
+        if (ONE_REQUEST_A_TURN.has(cli)) {
+          // What the server might send after the turn's answer would be there by then.
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          expect(
+            requestsWith(mock, two).length,
+            `${who}: the warm turn sent more than its own model request`,
+          ).toBe(1);
+        }
         expect(carried, `${who}: scv's reply answers none of the requests with the new prompt`).toBeDefined();
         expect(carried?.rawBody, `${who}: the warm turn's request lacks the first prompt`).toContain(one);
         expect(carried?.rawBody, `${who}: the warm turn's request lacks the first reply`).toContain(oneReply);

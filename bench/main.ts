@@ -8,6 +8,7 @@
 
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type AcpFigures, type AcpResult, acpBench } from "./acp.js";
 import { type BusyRow, type BusyStream, busyBench } from "./busy.js";
 import { FAN_OUT, type FanOutResult, fanOutBench } from "./fanout.js";
 import { fixed, type Machine, machine, OUT } from "./lib.js";
@@ -36,6 +37,7 @@ const FULL = {
   overhead: { runs: 24, warmup: 2 },
   fanOutRepeats: 3,
   mcp: { runs: 24, warmup: 2 },
+  acp: { runs: 24, warmup: 2 },
 };
 const QUICK = {
   busy: { streams: BUSY_QUICK, runs: 1 },
@@ -43,9 +45,10 @@ const QUICK = {
   overhead: { runs: 3, warmup: 1 },
   fanOutRepeats: 1,
   mcp: { runs: 2, warmup: 1 },
+  acp: { runs: 2, warmup: 1 },
 };
 
-const BENCHES = ["busy", "parsers", "overhead", "fan-out", "mcp"] as const;
+const BENCHES = ["busy", "parsers", "overhead", "fan-out", "mcp", "acp"] as const;
 type Bench = (typeof BENCHES)[number];
 const isBench = (name: string): name is Bench => (BENCHES as readonly string[]).includes(name);
 
@@ -145,6 +148,21 @@ function mcpTable(result: McpResult): string {
   ].join("\n");
 }
 
+function acpTable(result: AcpResult): string {
+  const row = (label: string, figures: AcpFigures) =>
+    `| ${label} | ${fixed(figures.medianMs)} ms | ${fixed(figures.medianMs / result.process.medianMs, 2)}× | ${fixed(figures.medianCpuMs)} ms |`;
+  return [
+    `| Turn on a fake claude that answers at once (${result.runs} interleaved runs each) | Median wall | ÷ process turn | Median CPU (user+sys) |`,
+    "|---|---|---|---|",
+    row('`scv delegate claude "hi"` (a process turn)', result.process),
+    row('`scv delegate -c <conversation> "hi"` (a continued process turn)', result.continued),
+    row(
+      '`scv delegate -c <acp conversation> "hi"` (a warm continued ACP turn, through its session host)',
+      result.warm,
+    ),
+  ].join("\n");
+}
+
 function machineLine(m: Machine, quick: boolean): string {
   return (
     `${m.date} UTC · ${m.cores} × ${m.cpu} · Node ${m.node} · load average ${m.load} at start · ` +
@@ -200,7 +218,8 @@ async function main(): Promise<void> {
   let overhead: OverheadResult | undefined;
   let fanOut: FanOutResult | undefined;
   let mcp: McpResult | undefined;
-  if (wanted("overhead") || wanted("fan-out") || wanted("mcp")) {
+  let acp: AcpResult | undefined;
+  if (wanted("overhead") || wanted("fan-out") || wanted("mcp") || wanted("acp")) {
     const world = createWorld(baselines);
     try {
       if (wanted("overhead")) {
@@ -214,6 +233,10 @@ async function main(): Promise<void> {
       if (wanted("mcp")) {
         log("mcp…");
         mcp = await mcpBench(world, plan.mcp.runs, plan.mcp.warmup);
+      }
+      if (wanted("acp")) {
+        log("acp…");
+        acp = await acpBench(world, plan.acp.runs, plan.acp.warmup);
       }
     } finally {
       world.dispose();
@@ -230,6 +253,7 @@ async function main(): Promise<void> {
     ...section("Overhead", overhead && overheadTable(overhead)),
     ...section("Fan-out", fanOut && fanOutTable(fanOut)),
     ...section("scv mcp", mcp && mcpTable(mcp)),
+    ...section("ACP: a warm continued turn", acp && acpTable(acp)),
     `(benchmark took ${fixed((Date.now() - started) / 1000)} s)`,
     "",
   ].join("\n");
@@ -242,7 +266,7 @@ async function main(): Promise<void> {
   writeFileSync(join(OUT, quick ? "results-quick.md" : "results.md"), report);
   writeFileSync(
     join(OUT, quick ? "results-quick.json" : "results.json"),
-    `${JSON.stringify({ machine: host, quick, busy, parsers, overhead, fanOut, mcp }, null, 2)}\n`,
+    `${JSON.stringify({ machine: host, quick, busy, parsers, overhead, fanOut, mcp, acp }, null, 2)}\n`,
   );
 }
 

@@ -1,13 +1,15 @@
 // A throwaway world for the process benchmarks: HOME, SCV_HOME and a project folder in a temporary
 // directory, and fake `claude` CLIs first on PATH. The fakes are two-line shell scripts that print
 // the real capture test/fixtures/claude/turn1.stdout (a tiny valid stream-json turn) and exit, so
-// the agent itself costs next to nothing; the slow one sleeps 1 s first. Claude is signed in there
+// the agent itself costs next to nothing; the slow one sleeps 1 s first. Beside them a fake ACP adapter
+// for claude (`claude-agent-acp`), for `--transport acp` turns. Claude is signed in there
 // with scv's own `agents login --with-api-key` and a made-up key (nothing leaves the machine).
 
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { cleanEnv, OUT, ROOT } from "./lib.js";
 
 /** The copy of dist/ that bench/run.mjs took when the run started. */
@@ -40,6 +42,18 @@ export interface World {
   /** This build first, then the `--baseline` ones. */
   readonly builds: readonly Build[];
   dispose(): void;
+}
+
+/** The fake ACP adapter for claude (`claude-agent-acp`): test/fake-agents/acp-agent.mjs, scripted,
+ * keeping its sessions in `dir`. */
+function fakeAcpAdapter(bin: string, dir: string): void {
+  const agent = join(ROOT, "test", "fake-agents", "acp-agent.mjs");
+  const path = join(bin, "claude-agent-acp");
+  writeFileSync(
+    path,
+    `#!${process.execPath}\nprocess.env.FAKE_AGENT_DIR = ${JSON.stringify(dir)};\nprocess.argv.splice(2, process.argv.length, "scripted");\nimport(${JSON.stringify(pathToFileURL(agent).href)});\n`,
+  );
+  chmodSync(path, 0o755);
 }
 
 function fakeAgent(dir: string, stream: string, sleep: boolean): string {
@@ -78,6 +92,8 @@ export function createWorld(baselines: readonly string[] = []): World {
     ),
   );
   const agent = fakeAgent(join(root, "bin"), stream, false);
+  mkdirSync(join(root, "acp"));
+  fakeAcpAdapter(join(root, "bin"), join(root, "acp"));
   fakeAgent(join(root, "bin-slow"), stream, true);
   const base = { HOME: join(root, "home"), SCV_HOME: join(root, "scv-home") };
   const path = (bin: string) => `${join(root, bin)}:${process.env.PATH ?? "/usr/bin:/bin"}`;

@@ -125,7 +125,11 @@ function acpKind(entry: AdapterDescriptor): string {
       ? ""
       : ` (adapter ${code(acp.package)}: \`scv agents install ${entry.name} --acp\`)`;
   const verified = acp.verified.kind === "lab" ? `verified ${acp.verified.version}` : "unverified";
-  return `${launch}${adapter}; auto: ${fullKind(acp.full)}; ${verified}`;
+  const settings = (acp.homeSettings?.values ?? []).map(
+    ({ path, value }) =>
+      `; sets ${code(`${path.join(".")}=${value}`)} in ${code(acp.homeSettings?.file ?? "")}`,
+  );
+  return `${launch}${adapter}; auto: ${fullKind(acp.full)}${settings.join("")}; ${verified}`;
 }
 
 function row(entry: AdapterDescriptor): string {
@@ -244,11 +248,15 @@ export function withAgentFiles(readme: string): string {
   return readme.slice(0, start) + renderAgentFiles() + readme.slice(end + AGENT_FILES_END.length);
 }
 
-/** The ACP servers' known limits, as a list after the table. */
+/** The ACP servers' known limits, and what scv sets in their homes about them, as a list after the table. */
 function knownLimits(): string[] {
-  const known = (ADAPTERS as readonly AdapterDescriptor[]).flatMap((entry) =>
-    entry.acp?.known === undefined ? [] : [`- \`${entry.name}\` over ACP: ${entry.acp.known}.`],
-  );
+  const known = (ADAPTERS as readonly AdapterDescriptor[]).flatMap((entry) => [
+    ...(entry.acp?.known === undefined ? [] : [`- \`${entry.name}\` over ACP: ${entry.acp.known}.`]),
+    ...(entry.acp?.homeSettings?.values ?? []).map(
+      ({ path, value, why }) =>
+        `- \`${entry.name}\` over ACP: ${why}; scv sets \`${path.join(".")}\` to ${value} in its home's \`${entry.acp?.homeSettings?.file}\`.`,
+    ),
+  ]);
   return known.length === 0 ? [] : ["Known limits of ACP servers:", "", ...known, ""];
 }
 

@@ -215,6 +215,14 @@ const acpFull = () =>
     z.strictObject({ kind: z.literal("none") }),
   ]);
 
+const homeSettings = () =>
+  z.strictObject({
+    file: homePath(),
+    values: z.array(
+      z.strictObject({ path: z.array(text()).check(z.minLength(1)), value: z.boolean(), why: text() }),
+    ),
+  });
+
 const acpLaunch = () =>
   z.strictObject({
     command: text(),
@@ -227,6 +235,7 @@ const acpLaunch = () =>
     textNotices: z.optional(z.strictObject({ error: pattern(), info: pattern() })),
     verified: verified(),
     known: z.optional(text()),
+    homeSettings: z.optional(homeSettings()),
   });
 
 const takeover = () =>

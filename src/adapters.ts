@@ -249,6 +249,18 @@ export interface AcpLaunch {
   readonly verified: Verified;
   /** A limit of the server found in the lab, for docs/agents.md. */
   readonly known?: string;
+  /** Values scv keeps in the agent home's own JSON settings file before it starts the server. */
+  readonly homeSettings?: HomeSettings;
+}
+
+/** Values at paths of a JSON settings file (relative to the agent home), each with why scv sets it. */
+export interface HomeSettings {
+  readonly file: string;
+  readonly values: readonly {
+    readonly path: readonly string[];
+    readonly value: boolean;
+    readonly why: string;
+  }[];
 }
 
 /** Whether the owner can take a conversation over in the CLI's own interactive terminal. */
@@ -535,9 +547,9 @@ const CLAUDE_ACP = {
   package: "@agentclientprotocol/claude-agent-acp",
   full: { kind: "mode", mode: "bypassPermissions" },
   fullEnvironment: [],
-  // Contract suite (test/real/acp.test.ts, the adapter installed by hand beside the pinned CLIs),
-  // driving Claude Code 2.1.332 on Node 20 and 22.
-  verified: { kind: "lab", version: "0.49.0" },
+  // Contract suite (test/real/acp.test.ts; the adapter is pinned beside the CLIs), driving Claude Code
+  // 2.1.332 on Node 22 (0.101.0 declares node >= 22). It runs `claude auth status --json` at each prompt.
+  verified: { kind: "lab", version: "0.101.0" },
 } as const satisfies AcpLaunch;
 
 export const ADAPTERS = [
@@ -640,7 +652,8 @@ export const ADAPTERS = [
       package: "@agentclientprotocol/codex-acp",
       full: { kind: "mode", mode: "agent-full-access" },
       fullEnvironment: [["CODEX_CONFIG", '{"web_search":"live"}']],
-      // Contract suite (test/real/acp.test.ts, the adapter installed by hand), driving Codex 0.171.0.
+      // Contract suite (test/real/acp.test.ts; the adapter is pinned beside the CLIs), driving Codex
+      // 0.171.0 (CODEX_PATH; its own dependency is @openai/codex ^0.166.0).
       verified: { kind: "lab", version: "2.6.0" },
     },
     cliTurns: true,
@@ -955,6 +968,17 @@ export const ADAPTERS = [
       args: ["--acp"],
       full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
+      homeSettings: {
+        file: ".qwen/settings.json",
+        values: [
+          {
+            // Its settings schema: "Show context-aware follow-up suggestions after task completion".
+            path: ["ui", "enableFollowupSuggestions"],
+            value: false,
+            why: "after each turn its ACP server asks the model for a follow-up suggestion (one more request on the conversation), which scv never shows",
+          },
+        ],
+      },
       verified: { kind: "lab", version: "0.24.4" },
     },
     cliTurns: true,

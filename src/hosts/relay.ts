@@ -3,7 +3,9 @@
 // the requests it passes on itself and gives each answer back under the turn's id (an answer to a
 // turn that has left is dropped). The server's `initialize` answer is kept and given to every later
 // turn, which thus never initializes the server twice; the session the server made or loaded is
-// kept, with the mode and model the turns set since, so a turn continuing it skips `session/load`.
+// kept, with the mode, model and options the turns set since, so a turn continuing it skips
+// `session/load`; so is the answer as the session began, whose model and effort a turn that gives
+// none sets back (a turn's own model or effort is that turn's only).
 // A turn that leaves during a prompt has it cancelled (`session/cancel`); a permission request with
 // no turn to ask is answered `cancelled`.
 
@@ -14,10 +16,12 @@ export interface RelayLink {
   send(line: string): void;
 }
 
-/** The session the server holds: its id and its `session/new` or `session/load` answer, kept current. */
+/** The session the server holds: its id and its `session/new` or `session/load` answer, kept current
+ * (`answer`) and as it was given (`first`). */
 export interface HeldSession {
   readonly id: string;
   readonly answer: Record<string, unknown>;
+  readonly first?: Record<string, unknown>;
 }
 
 interface Pending {
@@ -164,11 +168,18 @@ export class HostRelay {
         if (typeof params.modelId === "string")
           this.patch(params.sessionId, "models", "currentModelId", params.modelId);
         return;
+      case "session/set_config_option": {
+        const options = record(result).configOptions;
+        const held = this.held;
+        if (Array.isArray(options) && held !== undefined && held.id === params.sessionId)
+          this.held = { ...held, answer: { ...held.answer, configOptions: options } };
+        return;
+      }
     }
   }
 
   private hold(id: string, answer: Record<string, unknown>): void {
-    this.held = { id, answer };
+    this.held = { id, answer, first: answer };
     this.onChange();
   }
 
@@ -183,7 +194,7 @@ export class HostRelay {
     if (held === undefined || held.id !== sessionId) return;
     const inner = record(held.answer[group]);
     if (Object.keys(inner).length === 0) return;
-    this.held = { id: held.id, answer: { ...held.answer, [group]: { ...inner, [key]: value } } };
+    this.held = { ...held, answer: { ...held.answer, [group]: { ...inner, [key]: value } } };
   }
 
   private write(message: Record<string, unknown>): void {

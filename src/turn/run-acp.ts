@@ -24,7 +24,7 @@ import {
   rejectChoice,
 } from "../transport/acp/permission.js";
 import { endOf, runAcpPrompt } from "../transport/acp/prompt-turn.js";
-import { setUpSession } from "../transport/acp/session-setup.js";
+import { currentChoices, setUpSession } from "../transport/acp/session-setup.js";
 import type { ModeMismatch } from "../transport/mode.js";
 import type { ProcessExit } from "../transport/process.js";
 import { conclude } from "./conclude.js";
@@ -92,12 +92,18 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
     let mode: string | undefined;
     try {
       const held = host?.hello.session;
+      const warm = plan.session?.kind === "continue" && held?.id === plan.session.id ? held : undefined;
       session =
         plan.session?.kind !== "continue"
           ? await agent.newSession(plan.cwd, acpMcpServers(plan.mcpServers ?? []))
-          : held?.id === plan.session.id
-            ? { sessionId: held.id, raw: held.answer }
+          : warm !== undefined
+            ? { sessionId: warm.id, raw: warm.answer }
             : await loadSession(agent, plan, plan.session.id);
+      // A warm session may still run an earlier turn's own model or effort: a turn that gives none
+      // sets back the one the session began with.
+      const began = warm?.first === undefined ? undefined : currentChoices(warm.first);
+      const model = plan.model ?? began?.model;
+      const effort = plan.effort ?? began?.effort;
       mode = await setUpSession({
         agent,
         session,
@@ -106,8 +112,8 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
         policy: plan.policy,
         full: acp.full,
         // A model given at launch (the row's modelArgs) is the server's already.
-        ...(plan.model === undefined || acp.modelArgs !== undefined ? {} : { model: plan.model }),
-        ...(plan.effort === undefined ? {} : { effort: plan.effort }),
+        ...(model === undefined || acp.modelArgs !== undefined ? {} : { model }),
+        ...(effort === undefined ? {} : { effort }),
       });
     } catch (error) {
       if (error instanceof ScvError) return failedResult(error, entry.name, started);

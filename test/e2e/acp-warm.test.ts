@@ -76,6 +76,18 @@ function methods(): string[] {
   }
 }
 
+/** The prompts the fake agent ran, with the model and effort its session had then. */
+function prompts(): { text: string; model: string; effort: string }[] {
+  try {
+    return readFileSync(join(world.calls, "acp-prompts.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { text: string; model: string; effort: string });
+  } catch {
+    return [];
+  }
+}
+
 function json(stdout: string) {
   return turnResultSchema().parse(JSON.parse(stdout));
 }
@@ -141,6 +153,47 @@ describe("a warm ACP session", () => {
     expect(events.stdout).toContain('"type":"text"');
     expect(calls()).toHaveLength(1);
     await endHost(handle, host);
+  });
+
+  it("a turn's own model and effort are that turn's only: the next turn runs the conversation's again", async () => {
+    const env = { FAKE_ACP_EFFORT: "1" };
+    const first = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"], { env });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const handle = json(first.stdout).conversation ?? "";
+    const once = ["delegate", "-c", handle, "-m", "fake-large", "--effort", "high", "--json", "two"];
+    const second = await scv(world, once, { env });
+    expect(second.exitCode, second.stderr).toBe(0);
+    const third = await scv(world, ["delegate", "-c", handle, "--json", "three"], { env });
+    expect(third.exitCode, third.stderr).toBe(0);
+    expect(calls()).toHaveLength(1);
+    expect(prompts().map(({ text, model, effort }) => [text, model, effort])).toEqual([
+      ["one", "fake-small", "medium"],
+      ["two", "fake-large", "high"],
+      ["three", "fake-small", "medium"],
+    ]);
+    // A conversation begun with a model keeps it after a turn that used another.
+    const started = ["delegate", "gemini:fake-large", "--transport", "acp", "--json", "four"];
+    const other = await scv(world, started, { env });
+    expect(other.exitCode, other.stderr).toBe(0);
+    const otherHandle = json(other.stdout).conversation ?? "";
+    const small = await scv(world, ["delegate", "-c", otherHandle, "-m", "fake-small", "--json", "five"], {
+      env,
+    });
+    expect(small.exitCode, small.stderr).toBe(0);
+    const back = await scv(world, ["delegate", "-c", otherHandle, "--json", "six"], { env });
+    expect(back.exitCode, back.stderr).toBe(0);
+    expect(
+      prompts()
+        .slice(3)
+        .map(({ text, model }) => [text, model]),
+    ).toEqual([
+      ["four", "fake-large"],
+      ["five", "fake-small"],
+      ["six", "fake-large"],
+    ]);
+    const hosts = [hostRecord(handle), hostRecord(otherHandle)].map((host) => host?.scv.pid ?? 0);
+    for (const each of [handle, otherHandle]) expect((await scv(world, ["kill", each])).exitCode).toBe(0);
+    expect(await survivors([...calls().map((call) => call.pid), ...hosts])).toEqual([]);
   });
 
   it("a warm conversation continues on a server that cannot load a session (no loadSession)", async () => {

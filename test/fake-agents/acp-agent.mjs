@@ -15,7 +15,11 @@
 //   grandchild           like replay:gemini/turn, with a sleeping grandchild in its process group
 //   protocol:<v>         answers initialize with protocol version <v>
 //   scripted             a small agent for scv's end-to-end turns: loadSession, modes default/yolo
-//                        (current: $FAKE_ACP_START_MODE or default), models fake-small/fake-large,
+//                        (current: $FAKE_ACP_START_MODE or default), models fake-small/fake-large
+//                        (current fake-small until session/set_model), with $FAKE_ACP_EFFORT an effort
+//                        option (thought_level low/medium/high, current medium) set by
+//                        session/set_config_option; each prompt's session, model and effort go to
+//                        $FAKE_AGENT_DIR/acp-prompts.jsonl,
 //                        sessions kept in $FAKE_AGENT_DIR/sessions so a new process can load them
 //                        (their history replayed); a prompt answers "REPLY <prompt> (turn n)", or
 //                        by its words: "401" / "429" a JSON-RPC error with that code (as Gemini CLI
@@ -217,11 +221,32 @@ function history(id) {
   }
 }
 
+/** Each session's model and effort as set since it began (this process's own). */
+const choices = new Map();
+
+function chosen(sessionId) {
+  return { model: "fake-small", effort: "medium", ...choices.get(sessionId) };
+}
+
+function effortOptions(sessionId) {
+  return [
+    {
+      id: "thought_level",
+      name: "Thinking",
+      category: "thought_level",
+      type: "select",
+      currentValue: chosen(sessionId).effort,
+      options: ["low", "medium", "high"].map((value) => ({ value, name: value })),
+    },
+  ];
+}
+
 function sessionAnswer(sessionId) {
   return {
     sessionId,
     modes: { currentModeId: scriptedModes.mode, availableModes: MODES },
-    models: { currentModelId: "fake-small", availableModels: MODELS },
+    models: { currentModelId: chosen(sessionId).model, availableModels: MODELS },
+    ...(process.env.FAKE_ACP_EFFORT === undefined ? {} : { configOptions: effortOptions(sessionId) }),
   };
 }
 
@@ -259,12 +284,23 @@ async function scripted(message) {
       update(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });
       return write({ id, result: {} });
     case "session/set_model":
+      choices.set(params.sessionId, { ...chosen(params.sessionId), model: params.modelId });
       return write({ id, result: {} });
+    case "session/set_config_option":
+      if (process.env.FAKE_ACP_EFFORT === undefined || params.configId !== "thought_level")
+        return write({ id, error: { code: -32602, message: `no option ${params.configId}` } });
+      choices.set(params.sessionId, { ...chosen(params.sessionId), effort: params.value });
+      return write({ id, result: { configOptions: effortOptions(params.sessionId) } });
     case "session/prompt": {
       const sessionId = params.sessionId;
       const text = params.prompt?.[0]?.text ?? "";
       const past = history(sessionId) ?? [];
       writeFileSync(sessionFile(sessionId), JSON.stringify([...past, text]));
+      if (DIR)
+        appendFileSync(
+          join(DIR, "acp-prompts.jsonl"),
+          `${JSON.stringify({ sessionId, text, ...chosen(sessionId) })}\n`,
+        );
       if (text.includes("401"))
         return write({
           id,

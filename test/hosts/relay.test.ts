@@ -37,6 +37,7 @@ describe("the host relay", () => {
     expect(relay.session).toEqual({
       id: "s1",
       answer: { sessionId: "s1", modes: { currentModeId: "default" } },
+      first: { sessionId: "s1", modes: { currentModeId: "default" } },
     });
     send(first.own, { id: 2, method: "session/set_mode", params: { sessionId: "s1", modeId: "yolo" } });
     answer({ id: 3, result: {} });
@@ -50,6 +51,8 @@ describe("the host relay", () => {
     expect(toServer).toHaveLength(sent);
     expect(second.got).toEqual([{ jsonrpc: "2.0", id: 0, result: { protocolVersion: 1 } }]);
     expect(relay.session?.answer).toMatchObject({ modes: { currentModeId: "yolo" } });
+    // What the session began with stays, for a later turn to set back.
+    expect(relay.session?.first).toEqual({ sessionId: "s1", modes: { currentModeId: "default" } });
     send(second.own, { id: 1, method: "session/prompt", params: { sessionId: "s1", prompt: [] } });
     expect(toServer.at(-1)).toMatchObject({ id: 4, method: "session/prompt" });
     relay.fromServer(
@@ -66,6 +69,25 @@ describe("the host relay", () => {
     answer({ id: 4, result: { stopReason: "end_turn" } });
     expect(second.got.at(-1)).toEqual({ jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn" } });
     expect(relay.prompting).toBe(0);
+  });
+
+  it("keeps the options a set_config_option answer reports, and the session's first answer beside them", () => {
+    const { relay, link, send, answer } = setUp();
+    const turn = link();
+    relay.attach(turn.own);
+    const effort = (current: string) => [
+      { id: "thought_level", category: "thought_level", currentValue: current, options: [] },
+    ];
+    send(turn.own, { id: 1, method: "session/new", params: { cwd: "/p" } });
+    answer({ id: 1, result: { sessionId: "s1", configOptions: effort("medium") } });
+    send(turn.own, {
+      id: 2,
+      method: "session/set_config_option",
+      params: { sessionId: "s1", configId: "thought_level", value: "high" },
+    });
+    answer({ id: 2, result: { configOptions: effort("high") } });
+    expect(relay.session?.answer).toEqual({ sessionId: "s1", configOptions: effort("high") });
+    expect(relay.session?.first).toEqual({ sessionId: "s1", configOptions: effort("medium") });
   });
 
   it("a turn that leaves mid-prompt has it cancelled, its late answer dropped, its questions answered cancelled", () => {

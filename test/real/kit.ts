@@ -42,6 +42,19 @@ export function installedPins(bin: string): Pin[] {
   return marker.pins;
 }
 
+export interface AdapterPin extends Pin {
+  /** The pinned CLI this ACP adapter drives. */
+  readonly drives: string;
+}
+
+/** The ACP adapters pinned beside the CLIs (none in a marker written before they were). */
+export function installedAdapters(bin: string): AdapterPin[] {
+  const marker = JSON.parse(readFileSync(join(dirname(dirname(bin)), ".scv-real-clis.json"), "utf8")) as {
+    adapters?: AdapterPin[];
+  };
+  return marker.adapters ?? [];
+}
+
 /** `<cli> <pinned version>`, the prefix of every contract message. */
 export function named(cli: string): string {
   const pin = BIN === undefined ? undefined : installedPins(BIN).find((candidate) => candidate.cli === cli);

@@ -12,7 +12,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeRun, Lab, REPO, sharedCopilotPkg } from "./harness.js";
-import { BIN, installedPins, type Pin } from "./kit.js";
+import { type AdapterPin, BIN, installedAdapters, installedPins, type Pin } from "./kit.js";
 import { row } from "./profiles.js";
 
 interface Listing {
@@ -153,6 +153,19 @@ describe.skipIf(BIN === undefined)("versions verified against", () => {
     expect(
       line?.split("|")[5]?.trim(),
       `${cli}: docs/agents.md does not show ${pin.version} as verified — run npm run docs`,
+    ).toBe(pin.version);
+  });
+
+  // The ACP adapters pinned beside the CLIs (scripts/install-real-clis.mjs ADAPTER_PINS): the row of the
+  // CLI each drives must say it was verified against that version (its `acp.package` is the package).
+  const adapters: AdapterPin[] = BIN === undefined ? [] : installedAdapters(bin);
+  it.each(adapters.map((pin) => [pin.cli, pin] as const))("ACP adapter %s", (_cli, pin) => {
+    const acp = row(pin.drives as never).acp;
+    expect(acp?.package, `${pin.drives}: its row's ACP adapter is not ${pin.pkg}`).toBe(pin.pkg);
+    const verified = acp?.verified.kind === "lab" ? acp.verified.version : "unverified";
+    expect(
+      verified,
+      `${pin.drives}: the pinned ${pin.pkg} is ${pin.version} but src/adapters.ts says its ACP was verified against ${verified} — re-verify, then update acp.verified.version (and npm run docs)`,
     ).toBe(pin.version);
   });
 });

@@ -52,6 +52,19 @@ export function readSessionState(answer: Readonly<Record<string, unknown>>): Ses
   };
 }
 
+/** The model and effort a session answer reports as current: what a conversation runs with when its
+ * turns give none. */
+export function currentChoices(answer: Readonly<Record<string, unknown>>): {
+  model: string | undefined;
+  effort: string | undefined;
+} {
+  const state = readSessionState(answer);
+  return {
+    model: state.options.find((option) => option.category === "model")?.current ?? state.currentModel,
+    effort: state.options.find((option) => option.category === "thought_level")?.current,
+  };
+}
+
 /** A `configOptions` list: selects, their values flattened out of groups. */
 function readOptions(value: unknown): ConfigOption[] {
   return list(value).flatMap((option) => {

@@ -1,0 +1,60 @@
+// The values scv keeps in an agent home's own settings file before an ACP server starts (Qwen Code's
+// follow-up suggestions off): set where they differ, everything else kept, the file private; a file
+// that is not a JSON object left as it is.
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { adapter } from "../../src/adapters.js";
+import { applyHomeSettings } from "../../src/home/home-settings.js";
+
+const QWEN = adapter("qwen")?.acp?.homeSettings;
+let home: string;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), "scv-home-settings-"));
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+const file = () => join(home, ".qwen", "settings.json");
+const read = () => JSON.parse(readFileSync(file(), "utf8")) as Record<string, unknown>;
+
+describe("applyHomeSettings (Qwen Code's ACP row)", () => {
+  it("the row turns Qwen Code's follow-up suggestions off in .qwen/settings.json", () => {
+    expect(QWEN?.file).toBe(".qwen/settings.json");
+    expect(QWEN?.values.map(({ path, value }) => [path.join("."), value])).toEqual([
+      ["ui.enableFollowupSuggestions", false],
+    ]);
+  });
+
+  it("creates the file, private, when there is none", async () => {
+    if (QWEN === undefined) throw new Error("no homeSettings on qwen's row");
+    expect(await applyHomeSettings(home, QWEN)).toBe(true);
+    expect(read()).toEqual({ ui: { enableFollowupSuggestions: false } });
+    expect(statSync(file()).mode & 0o777).toBe(0o600);
+  });
+
+  it("keeps the key and the rest of the file, and writes nothing once the values are there", async () => {
+    if (QWEN === undefined) throw new Error("no homeSettings on qwen's row");
+    mkdirSync(join(home, ".qwen"), { mode: 0o700 });
+    const settings = {
+      env: { OPENAI_API_KEY: "sk-canary-key" },
+      security: { auth: { selectedType: "openai" } },
+      ui: { theme: "dark", enableFollowupSuggestions: true },
+    };
+    writeFileSync(file(), JSON.stringify(settings), { mode: 0o600 });
+    expect(await applyHomeSettings(home, QWEN)).toBe(true);
+    expect(read()).toEqual({ ...settings, ui: { theme: "dark", enableFollowupSuggestions: false } });
+    const before = statSync(file()).mtimeMs;
+    expect(await applyHomeSettings(home, QWEN)).toBe(false);
+    expect(statSync(file()).mtimeMs).toBe(before);
+  });
+
+  it("leaves a file that is not a JSON object alone", async () => {
+    if (QWEN === undefined) throw new Error("no homeSettings on qwen's row");
+    mkdirSync(join(home, ".qwen"), { mode: 0o700 });
+    writeFileSync(file(), "// comments\n{ not json", { mode: 0o600 });
+    expect(await applyHomeSettings(home, QWEN)).toBe(false);
+    expect(readFileSync(file(), "utf8")).toBe("// comments\n{ not json");
+  });
+});

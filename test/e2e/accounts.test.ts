@@ -115,6 +115,10 @@ describe("an account ladder", () => {
         .slice(calls)
         .map((call) => call.env.HOME),
     ).toEqual([home("claude", "personal")]);
+    // The text result says why, too: the progress lines of a ladder are gone once it answered.
+    const text = await scv(world, ["delegate", "claude@work,personal", "Say hi"]);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stderr).toContain(`scv: note: claude@work skipped: cooling until ${claudeReset()} (`);
   });
 
   it("shows the quota window Claude Code last reported for each account in agents status", async () => {

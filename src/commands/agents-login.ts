@@ -290,7 +290,7 @@ export async function agentsLoginCommand(
   const target = parseAccountTarget(agent);
   const code = await login(io, target.agent, target.account, extra, options);
   // Signed in anew: an earlier refusal no longer keeps it out of "try instead".
-  if (code === EXIT.ok && target.account === DEFAULT_ACCOUNT) clearSignInFailed(target.agent, io.env);
+  if (code === EXIT.ok) clearSignInFailed(target.agent, target.account, io.env);
   return code;
 }
 

@@ -159,6 +159,21 @@ describe("an account ladder", () => {
     expect(alone.stderr).toMatch(/^scv: .* is not signed in \(.+\) — run: scv agents login claude@gone$/m);
   });
 
+  it("marks the account whose sign-in was refused, not the default one, also for a continued turn", async () => {
+    await signIn(world, "claude", "work");
+    const { result } = await delegateJson(["claude@work", "Say hi"]);
+    modeFor("claude", "work", "fixture:auth-fail", true);
+    const refused = await scv(world, ["delegate", "-c", result.conversation ?? "", "Again"]);
+    expect(refused.exitCode, refused.stderr).toBe(4);
+    const marks = join(world.scvHome, "cache", "sign-in-failed");
+    expect(existsSync(join(marks, "claude@work"))).toBe(true);
+    expect(existsSync(join(marks, "claude"))).toBe(false);
+    // Its next completed turn clears its own mark.
+    const again = await scv(world, ["delegate", "-c", result.conversation ?? "", "Again"]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(existsSync(join(marks, "claude@work"))).toBe(false);
+  });
+
   it("exits 5 with the earliest reset when every account is limited, and runs nothing while they cool", async () => {
     await signIn(world, "claude", "work");
     await signIn(world, "claude", "personal");

@@ -6,7 +6,7 @@
 
 import { fstatSync } from "node:fs";
 import { join } from "node:path";
-import { accountLabel, DEFAULT_ACCOUNT, parseAccountTarget } from "../accounts.js";
+import { accountLabel, parseAccountTarget } from "../accounts.js";
 import { type AdapterDescriptor, type ApiKeyStore, type ImportFile, unreachable } from "../adapters.js";
 import { locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";

@@ -143,6 +143,50 @@ describe("an account ladder", () => {
     expect(JSON.parse(personal.stdout).quota).toBeUndefined();
   });
 
+  it("agents status <agent> lists each of its accounts with a home, and which are cooling and until when", async () => {
+    await signIn(world, "claude", "work");
+    await signIn(world, "claude", "personal");
+    modeFor("claude", "work", "fixture:usage-limit");
+    await delegateJson(["claude@work,personal", "Say hi"]);
+    const reset = claudeReset().replace(/\./g, "\\.");
+    const table = await scv(world, ["agents", "status", "claude"]);
+    const rows = table.stdout
+      .split("\n")
+      .slice(1)
+      .filter((line) => line !== "");
+    expect(rows.map((line) => line.split(/\s+/)[0])).toEqual(["claude", "claude@personal", "claude@work"]);
+    expect(table.stdout).toMatch(new RegExp(`^claude@work\\s.*; cooling until ${reset}; five_hour `, "m"));
+    expect(table.stdout).not.toMatch(/^claude(@personal)?\s.*cooling/m);
+    // The plain home was never signed in: the exit says so, as before.
+    expect(table.exitCode).toBe(4);
+
+    const json = JSON.parse((await scv(world, ["agents", "status", "claude", "--json"])).stdout);
+    expect(json).toMatchObject({ agent: "claude", account: "default", state: "signed-out" });
+    expect(json.coolingUntil).toBeUndefined();
+    expect(
+      json.accounts.map((row: { account: string; state: string; coolingUntil?: string }) => [
+        row.account,
+        row.state,
+        row.coolingUntil,
+      ]),
+    ).toEqual([
+      ["default", "signed-out", undefined],
+      ["personal", "signed-in", undefined],
+      ["work", "signed-in", claudeReset()],
+    ]);
+    const one = JSON.parse((await scv(world, ["agents", "status", "claude@work", "--json"])).stdout);
+    expect(one).toMatchObject({ account: "work", coolingUntil: claudeReset() });
+    expect(one.accounts).toBeUndefined();
+    const all = JSON.parse((await scv(world, ["agents", "status", "--json"])).stdout);
+    expect(all.filter((row: { agent: string }) => row.agent === "claude")).toHaveLength(3);
+    expect(all.find((row: { agent: string; account: string }) => row.account === "work")?.coolingUntil).toBe(
+      claudeReset(),
+    );
+    expect((await scv(world, ["agents", "status"])).stdout).toMatch(
+      new RegExp(`^claude@work\\s.*; cooling until ${reset}`, "m"),
+    );
+  });
+
   it("passes over an account that is not signed in, naming it", async () => {
     await signIn(world, "claude", "personal");
     const { run, result } = await delegateJson(["claude@gone,personal", "Say hi"]);

@@ -1,5 +1,6 @@
-// The sign-in mark in $SCV_HOME/cache/sign-in-failed/<agent>: kept by its mtime, and never written
-// through a link a process of the same user planted in its place or its folder's.
+// The sign-in mark in $SCV_HOME/cache/sign-in-failed/<agent> (the default account) or
+// <agent>@<account>: one per account, kept by its mtime, and never written through a link a process
+// of the same user planted in its place or its folder's.
 
 import {
   mkdirSync,

@@ -2,7 +2,8 @@
 // "maybe" where only the CLI itself could (after), never the failed agent or one scv cannot run.
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fallbackAgents, wantsFallbacks } from "../src/fallbacks.js";
+import { fallbackAgents, noteSignIn, wantsFallbacks } from "../src/fallbacks.js";
+import { signInFailedRecently } from "../src/home/sign-in-failures.js";
 import { installFakeAgents } from "./fake-agents/install.js";
 import { createWorld, signIn, type World } from "./helpers/scv.js";
 
@@ -48,6 +49,27 @@ describe("fallbackAgents", () => {
     expect(await fallbackAgents("gemini", {}, env)).toEqual(["pi"]);
     await signIn(world, "codex");
     expect(await fallbackAgents("gemini", {}, env)).toEqual(["pi", "codex"]);
+  });
+
+  it("judges an agent by the accounts its plain turn would try, each by its own mark", async () => {
+    const only = `${world.root}/only`;
+    installFakeAgents(only, ["pi", "codex"]);
+    const env = { ...world.env, PATH: only };
+    await signIn(world, "pi");
+    // Only codex@work is signed in; a plain codex turn goes there when the config says so.
+    await signIn(world, "codex", "work");
+    const config = { agents: { codex: { accounts: ["work"] } } };
+    expect(await fallbackAgents("gemini", {}, env)).toEqual(["pi"]);
+    expect(await fallbackAgents("gemini", config, env)).toEqual(["pi", "codex"]);
+    // codex@work just refused its sign-in: the default account's mark is not it, and stays clear.
+    noteSignIn("codex", "work", 4, env);
+    expect(await fallbackAgents("gemini", config, env)).toEqual(["pi"]);
+    expect(signInFailedRecently("codex", "default", env)).toBe(false);
+    // The default account answering clears its own mark only.
+    noteSignIn("codex", "default", 0, env);
+    expect(await fallbackAgents("gemini", config, env)).toEqual(["pi"]);
+    noteSignIn("codex", "work", 0, env);
+    expect(await fallbackAgents("gemini", config, env)).toEqual(["pi", "codex"]);
   });
 
   it("is wanted after an agent's failure, not after success, a usage error or an interruption", () => {

@@ -6,7 +6,7 @@
 
 import { fstatSync } from "node:fs";
 import { join } from "node:path";
-import { accountLabel, DEFAULT_ACCOUNT, parseAccountTarget } from "../accounts.js";
+import { accountLabel, parseAccountTarget } from "../accounts.js";
 import { type AdapterDescriptor, type ApiKeyStore, type ImportFile, unreachable } from "../adapters.js";
 import { locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
@@ -290,7 +290,7 @@ export async function agentsLoginCommand(
   const target = parseAccountTarget(agent);
   const code = await login(io, target.agent, target.account, extra, options);
   // Signed in anew: an earlier refusal no longer keeps it out of "try instead".
-  if (code === EXIT.ok && target.account === DEFAULT_ACCOUNT) clearSignInFailed(target.agent, io.env);
+  if (code === EXIT.ok) clearSignInFailed(target.agent, target.account, io.env);
   return code;
 }
 

@@ -16,6 +16,7 @@ import { durationOption, formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { namedAccounts } from "../home/account-homes.js";
 import { removeConversation } from "../home/conversations.js";
+import { activeCooldown } from "../home/cooldowns.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
@@ -44,6 +45,9 @@ export interface StatusRow {
   readonly source: "command" | "stored" | "unchecked";
   /** The quota windows the CLI last reported for this account, where it reports them. */
   readonly quota?: QuotaSnapshot;
+  /** Until when a ladder skips this account after its limit (UTC ISO 8601); absent when it is not
+   * cooling down. */
+  readonly coolingUntil?: string;
 }
 
 /** The isolated environment of a delegated turn, for the agent's own helper commands. */
@@ -195,6 +199,7 @@ export async function statusRow(
     signInState(entry, path, config, env, account),
   ]);
   const quota = lastQuota(entry.name, account, env);
+  const cooling = activeCooldown(entry.name, account, env);
   return {
     agent: entry.name,
     account,
@@ -207,6 +212,7 @@ export async function statusRow(
     // An unchecked row signed in by its key store was known by that store.
     source: entry.status.kind === "unchecked" && signIn.state === "signed-in" ? "stored" : entry.status.kind,
     ...(quota === undefined ? {} : { quota }),
+    ...(cooling === undefined ? {} : { coolingUntil: cooling.until }),
   };
 }
 
@@ -227,32 +233,41 @@ function sourceLabel(entry: AdapterDescriptor): string {
   }
 }
 
+/** The accounts a status asks about: every agent's, one agent's (default first, then each named one
+ * with a home), or the one account a target names (`codex@work`). */
+function accountsOf(entry: AdapterDescriptor, env: NodeJS.ProcessEnv): [AdapterDescriptor, string][] {
+  return [DEFAULT_ACCOUNT, ...namedAccounts(entry.name, env)].map((account) => [entry, account]);
+}
+
 /** Exit 0; for the one agent asked about, 3 when its CLI is not installed (one line on stderr says how
- * to install it), else 4 when it is not signed in: `scv agents status codex && scv delegate codex …`
- * goes on only when the turn can run. */
+ * to install it), else 4 when its default account (or the account named) is not signed in:
+ * `scv agents status codex && scv delegate codex …` goes on only when the turn can run.
+ *
+ * `--json` keeps one shape per form of the argument, whatever accounts exist: no agent → an array
+ * of every account's row; `codex@work` → that row; `codex` → the default account's row with
+ * `accounts`, every account's row (default first), so a script reading `.state` is not broken by
+ * a second account appearing. */
 export async function agentsStatusCommand(
   io: CliIo,
   agent: string | undefined,
   options: { json?: boolean },
 ): Promise<number> {
   const target = agent === undefined ? undefined : parseAccountTarget(agent);
+  const named = agent?.includes("@") === true;
   // Every agent's default account, and every named account that has a home.
   const entries: [AdapterDescriptor, string][] =
     target === undefined
-      ? allAdapters().flatMap((entry): [AdapterDescriptor, string][] => [
-          [entry, DEFAULT_ACCOUNT],
-          ...namedAccounts(entry.name, io.env).map((account): [AdapterDescriptor, string] => [
-            entry,
-            account,
-          ]),
-        ])
-      : [[requireAgent(target.agent), target.account]];
+      ? allAdapters().flatMap((entry) => accountsOf(entry, io.env))
+      : named
+        ? [[requireAgent(target.agent), target.account]]
+        : accountsOf(requireAgent(target.agent), io.env);
   const { config } = loadConfig(io.env);
   const rows = await Promise.all(
     entries.map(([entry, account]) => statusRow(entry, config, io.env, account)),
   );
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(agent === undefined ? rows : rows[0], null, 2)}\n`);
+    const json = agent === undefined ? rows : named ? rows[0] : { ...rows[0], accounts: rows };
+    io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     io.stdout.write(
       renderTable(
@@ -265,7 +280,7 @@ export async function agentsStatusCommand(
           row.source === "stored"
             ? "its key store"
             : sourceLabel((entries[index] as [AdapterDescriptor, string])[0]),
-          row.quota === undefined ? row.detail : `${row.detail}; ${quotaText(row.quota)}`,
+          detailText(row),
         ]),
       ),
     );
@@ -278,6 +293,15 @@ export async function agentsStatusCommand(
     return EXIT.notInstalled;
   }
   return asked?.state === "signed-out" ? EXIT.auth : EXIT.ok;
+}
+
+/** The table's DETAIL: what was found, then the cooldown and the last quota report, where known. */
+function detailText(row: StatusRow): string {
+  return [
+    row.detail,
+    ...(row.coolingUntil === undefined ? [] : [`cooling until ${row.coolingUntil}`]),
+    ...(row.quota === undefined ? [] : [quotaText(row.quota)]),
+  ].join("; ");
 }
 
 /** A turn as small as a real call gets: no tools needed, one word back. */

@@ -1,12 +1,16 @@
-// The tools that say what scv can do and has done: agents (what `scv agents list` and `status` say)
-// and conversations (recent ones, to continue by handle).
+// The tools that say what scv can do and has done: agents (what `scv agents list` and `status` say,
+// with each agent's accounts, so a caller can pick a target like codex@work) and conversations
+// (recent ones, to continue by handle).
 
+import { accountLabel } from "../accounts.js";
 import { allAdapters } from "../adapters.js";
 import { installHint, requireAgent } from "../agents.js";
 import { formatElapsed } from "../cli/progress.js";
 import { statusRow } from "../commands/agents-status.js";
 import { agentSettings, loadConfig } from "../config.js";
+import { namedAccounts } from "../home/account-homes.js";
 import { listConversations } from "../home/conversations.js";
+import type { SignInState } from "../home/keystore.js";
 import type { CallContext } from "./job-tools.js";
 import type { ToolOutcome } from "./replies.js";
 import { type AgentsInput, type ConversationsInput, DEFAULT_CONVERSATIONS } from "./tools.js";
@@ -19,6 +23,11 @@ export async function agentsTool(input: AgentsInput, context: CallContext): Prom
   const agents = await Promise.all(
     entries.map(async (entry) => {
       const row = await statusRow(entry, config, context.env);
+      const named = await Promise.all(
+        namedAccounts(entry.name, context.env).map((account) =>
+          statusRow(entry, config, context.env, account),
+        ),
+      );
       const configured = config.agents?.[entry.name]?.command;
       return {
         agent: entry.name,
@@ -34,6 +43,13 @@ export async function agentsTool(input: AgentsInput, context: CallContext): Prom
         effortLevels: [...entry.effortLevels],
         models: entry.modelHint,
         defaultModel: agentSettings(config, entry.name).model ?? null,
+        accounts: [row, ...named].map((each) => ({
+          account: each.account,
+          target: accountLabel(entry.name, each.account),
+          signedIn: each.state,
+          detail: each.detail,
+          coolingUntil: each.coolingUntil ?? null,
+        })),
       };
     }),
   );
@@ -46,9 +62,22 @@ export async function agentsTool(input: AgentsInput, context: CallContext): Prom
     const login = agent.login === null ? "" : ` (sign in: ${agent.login})`;
     const effort = agent.effortLevels.length === 0 ? "" : ` Effort: ${agent.effortLevels.join(", ")}.`;
     const model = agent.defaultModel === null ? "" : ` Default model: ${agent.defaultModel}.`;
-    return `${head}: ${state}${login}.${effort} Models: ${sentence(agent.models)}${model} Offers: ${sentence(agent.offers)}`;
+    return `${head}: ${state}${login}.${effort} Models: ${sentence(agent.models)}${model} Offers: ${sentence(agent.offers)}${accountsText(agent.accounts)}`;
   });
   return { text: lines.join("\n"), structured: { agents }, isError: false };
+}
+
+/** ` Accounts: codex (signed in), codex@work (signed in; cooling until …).` — only where an agent
+ * has a named account: the plain name alone is what the line above already says. */
+function accountsText(
+  accounts: readonly { target: string; signedIn: SignInState; coolingUntil: string | null }[],
+): string {
+  if (accounts.length < 2) return "";
+  const each = accounts.map(
+    (account) =>
+      `${account.target} (${SIGNED_IN[account.signedIn]}${account.coolingUntil === null ? "" : `; cooling until ${account.coolingUntil}`})`,
+  );
+  return ` Accounts: ${each.join(", ")}.`;
 }
 
 /** `text` ending with one full stop. */

@@ -253,7 +253,7 @@ export const TOOLS = [
     name: "agents",
     title: "Agents scv can delegate to",
     description:
-      "Which coding agents scv can delegate to: installed or not (and how to install), version, signed in or not (never a secret), effort levels and what model names look like. Use it to choose an agent, or when delegate says one is not installed or not signed in.",
+      "Which coding agents scv can delegate to: installed or not (and how to install), version, signed in or not (never a secret), effort levels and what model names look like, and the user's accounts of each agent (signed in? cooling down after a limit until when?) to name in delegate as agent@account. Use it to choose an agent or account, or when delegate says one is not installed, not signed in or rate limited.",
     input: agentsInput,
     readOnly: true,
   },

@@ -7,7 +7,7 @@
 // reset, or with `--wait-for-reset` waits for it when it is near enough and tries again.
 
 import { accountLabel, DEFAULT_ACCOUNT, isAccountName } from "../accounts.js";
-import { adapter } from "../adapters.js";
+import { adapter, unreachable } from "../adapters.js";
 import type { Config } from "../config.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
@@ -62,6 +62,8 @@ export async function runOnAccounts(
   const agent = request.agent ?? "";
   const now = () => context.now?.().getTime() ?? Date.now();
   const started = now();
+  // What each passed-over attempt noted (a cooldown not kept, a weaker source), kept for the answer.
+  const carried: string[] = [];
   for (;;) {
     const skipped: SkippedAccount[] = [];
     let last: TurnResult | undefined;
@@ -81,8 +83,14 @@ export async function runOnAccounts(
       } else if (result.exitCode === EXIT.auth) {
         skipped.push({ account, reason: "signed-out", error: result.error ?? "not signed in" });
       } else {
-        return { ...result, account, skipped };
+        return {
+          ...result,
+          account,
+          skipped,
+          notes: [...skipNotes(agent, skipped, carried), ...result.notes],
+        };
       }
+      carried.push(...result.notes.map((note) => `${accountLabel(agent, account)}: ${note}`));
       const next = ladder[ladder.indexOf(account) + 1];
       if (next !== undefined)
         context.onNotice?.(
@@ -95,14 +103,43 @@ export async function runOnAccounts(
       const refused =
         last ??
         failedResult(new ScvError("NOT_SIGNED_IN", `no account of ${agent} is signed in`), agent, started);
-      return { ...refused, account: skipped.at(-1)?.account ?? DEFAULT_ACCOUNT, skipped };
+      return {
+        ...refused,
+        account: skipped.at(-1)?.account ?? DEFAULT_ACCOUNT,
+        skipped,
+        notes: skipNotes(agent, skipped, carried),
+      };
     }
     // A reset the CLI placed in the past would have the ladder ask again at once, and again.
     const waitMs = Math.max(MIN_WAIT_MS, Date.parse(earliest) - now());
     const bound = request.waitForResetMs;
     if (bound === undefined || waitMs > bound - (now() - started))
-      return allLimited(agent, skipped, earliest, last, started, bound);
+      return allLimited(agent, skipped, earliest, skipNotes(agent, skipped, carried), started, bound);
     await waitForReset(agent, earliest, waitMs, context);
+  }
+}
+
+/** One note per account passed over, saying why, then what those attempts noted: the result keeps
+ * them after the progress lines are gone (a background job, an MCP reply, a fan-out section). */
+function skipNotes(agent: string, skipped: readonly SkippedAccount[], carried: readonly string[]): string[] {
+  return [
+    ...skipped.map((skip) => `${accountLabel(agent, skip.account)} skipped: ${skipReason(skip)}`),
+    ...carried,
+  ];
+}
+
+/** `rate limited until … (the CLI's line)`, `cooling until … (…)`, `not signed in (…)`. */
+export function skipReason(skip: SkippedAccount): string {
+  const said = skip.error === undefined ? "" : ` (${skip.error})`;
+  switch (skip.reason) {
+    case "cooling":
+      return `cooling until ${skip.until ?? "later"}${said}`;
+    case "rate-limited":
+      return `rate limited until ${skip.until ?? "later"}${said}`;
+    case "signed-out":
+      return `not signed in${said}`;
+    default:
+      return unreachable(skip.reason);
   }
 }
 
@@ -137,7 +174,7 @@ function allLimited(
   agent: string,
   skipped: readonly SkippedAccount[],
   earliest: string,
-  last: TurnResult | undefined,
+  notes: string[],
   started: number,
   bound: number | undefined,
 ): TurnResult {
@@ -155,7 +192,7 @@ function allLimited(
   const base = failedResult(error, agent, started);
   return {
     ...base,
-    ...(last === undefined ? {} : { notes: last.notes }),
+    notes,
     account: skipped.at(-1)?.account ?? DEFAULT_ACCOUNT,
     skipped: [...skipped],
     resetsAt: earliest,

@@ -193,16 +193,19 @@ function oneAccount(request: TurnRequest): TurnRequest {
 /** One turn in one account's home; what the user must fix comes back as a failed result. */
 async function attemptTurn(request: TurnRequest, context: TurnContext): Promise<TurnResult> {
   const started = Date.now();
+  // The account the turn ran in: a continued conversation's own, which the request need not name.
+  let account = request.account ?? DEFAULT_ACCOUNT;
   let result: TurnResult;
   try {
-    result = await executeTurn(planTurn(request, context), context);
+    const plan = planTurn(request, context);
+    account = plan.account;
+    result = await executeTurn(plan, context);
   } catch (error) {
     if (!(error instanceof ScvError)) throw error;
     result = failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
   }
-  // The mark is the default account's: a named account's refusal says nothing of the agent's plain home.
-  if (request.account === undefined || request.account === DEFAULT_ACCOUNT)
-    noteSignIn(result.agent, result.exitCode, context.env);
+  // Each account's mark is its own: a named account's refusal says nothing of the plain home's.
+  noteSignIn(result.agent, account, result.exitCode, context.env);
   return result;
 }
 

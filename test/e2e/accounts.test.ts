@@ -115,6 +115,10 @@ describe("an account ladder", () => {
         .slice(calls)
         .map((call) => call.env.HOME),
     ).toEqual([home("claude", "personal")]);
+    // The text result says why, too: the progress lines of a ladder are gone once it answered.
+    const text = await scv(world, ["delegate", "claude@work,personal", "Say hi"]);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stderr).toContain(`scv: note: claude@work skipped: cooling until ${claudeReset()} (`);
   });
 
   it("shows the quota window Claude Code last reported for each account in agents status", async () => {
@@ -139,6 +143,50 @@ describe("an account ladder", () => {
     expect(JSON.parse(personal.stdout).quota).toBeUndefined();
   });
 
+  it("agents status <agent> lists each of its accounts with a home, and which are cooling and until when", async () => {
+    await signIn(world, "claude", "work");
+    await signIn(world, "claude", "personal");
+    modeFor("claude", "work", "fixture:usage-limit");
+    await delegateJson(["claude@work,personal", "Say hi"]);
+    const reset = claudeReset().replace(/\./g, "\\.");
+    const table = await scv(world, ["agents", "status", "claude"]);
+    const rows = table.stdout
+      .split("\n")
+      .slice(1)
+      .filter((line) => line !== "");
+    expect(rows.map((line) => line.split(/\s+/)[0])).toEqual(["claude", "claude@personal", "claude@work"]);
+    expect(table.stdout).toMatch(new RegExp(`^claude@work\\s.*; cooling until ${reset}; five_hour `, "m"));
+    expect(table.stdout).not.toMatch(/^claude(@personal)?\s.*cooling/m);
+    // The plain home was never signed in: the exit says so, as before.
+    expect(table.exitCode).toBe(4);
+
+    const json = JSON.parse((await scv(world, ["agents", "status", "claude", "--json"])).stdout);
+    expect(json).toMatchObject({ agent: "claude", account: "default", state: "signed-out" });
+    expect(json.coolingUntil).toBeUndefined();
+    expect(
+      json.accounts.map((row: { account: string; state: string; coolingUntil?: string }) => [
+        row.account,
+        row.state,
+        row.coolingUntil,
+      ]),
+    ).toEqual([
+      ["default", "signed-out", undefined],
+      ["personal", "signed-in", undefined],
+      ["work", "signed-in", claudeReset()],
+    ]);
+    const one = JSON.parse((await scv(world, ["agents", "status", "claude@work", "--json"])).stdout);
+    expect(one).toMatchObject({ account: "work", coolingUntil: claudeReset() });
+    expect(one.accounts).toBeUndefined();
+    const all = JSON.parse((await scv(world, ["agents", "status", "--json"])).stdout);
+    expect(all.filter((row: { agent: string }) => row.agent === "claude")).toHaveLength(3);
+    expect(all.find((row: { agent: string; account: string }) => row.account === "work")?.coolingUntil).toBe(
+      claudeReset(),
+    );
+    expect((await scv(world, ["agents", "status"])).stdout).toMatch(
+      new RegExp(`^claude@work\\s.*; cooling until ${reset}`, "m"),
+    );
+  });
+
   it("passes over an account that is not signed in, naming it", async () => {
     await signIn(world, "claude", "personal");
     const { run, result } = await delegateJson(["claude@gone,personal", "Say hi"]);
@@ -153,6 +201,21 @@ describe("an account ladder", () => {
     const alone = await scv(world, ["delegate", "claude@gone", "Say hi"]);
     expect(alone.exitCode).toBe(4);
     expect(alone.stderr).toMatch(/^scv: .* is not signed in \(.+\) — run: scv agents login claude@gone$/m);
+  });
+
+  it("marks the account whose sign-in was refused, not the default one, also for a continued turn", async () => {
+    await signIn(world, "claude", "work");
+    const { result } = await delegateJson(["claude@work", "Say hi"]);
+    modeFor("claude", "work", "fixture:auth-fail", true);
+    const refused = await scv(world, ["delegate", "-c", result.conversation ?? "", "Again"]);
+    expect(refused.exitCode, refused.stderr).toBe(4);
+    const marks = join(world.scvHome, "cache", "sign-in-failed");
+    expect(existsSync(join(marks, "claude@work"))).toBe(true);
+    expect(existsSync(join(marks, "claude"))).toBe(false);
+    // Its next completed turn clears its own mark.
+    const again = await scv(world, ["delegate", "-c", result.conversation ?? "", "Again"]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(existsSync(join(marks, "claude@work"))).toBe(false);
   });
 
   it("exits 5 with the earliest reset when every account is limited, and runs nothing while they cool", async () => {

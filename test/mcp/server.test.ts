@@ -133,6 +133,37 @@ describe("scv mcp", () => {
     });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain("a conversation belongs to the one account its session is in");
+
+    // The agents tool shows each account to pick from, and which one is cooling until when.
+    const until = (result.structured.skipped as { until: string }[])[0]?.until;
+    const agents = await call(client, "agents", { agent: "claude" });
+    const [claude] = agents.structured.agents as { accounts: unknown }[];
+    expect(claude?.accounts).toEqual([
+      {
+        account: "default",
+        target: "claude",
+        signedIn: "signed-out",
+        detail: expect.any(String),
+        coolingUntil: null,
+      },
+      {
+        account: "personal",
+        target: "claude@personal",
+        signedIn: "signed-in",
+        detail: expect.any(String),
+        coolingUntil: null,
+      },
+      {
+        account: "work",
+        target: "claude@work",
+        signedIn: "signed-in",
+        detail: expect.any(String),
+        coolingUntil: until,
+      },
+    ]);
+    expect(agents.text).toContain(
+      `Accounts: claude (not signed in), claude@personal (signed in), claude@work (signed in; cooling until ${until}).`,
+    );
   });
 
   it("delegate: a fast turn's reply inline, and as structured content the object --json prints", async () => {

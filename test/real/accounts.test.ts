@@ -102,6 +102,23 @@ describe.skipIf(BIN === undefined || profile === undefined)("two accounts of a r
     expect(again.code, describeRun(again)).toBe(0);
     expect(turnResult(again).skipped?.[0]).toMatchObject({ account: "a", reason: "cooling" });
     expect(a.requests.length).toBe(before);
+    // The answer keeps why a was passed over, after the progress lines are gone.
+    expect(turnResult(again).notes).toContainEqual(
+      `codex@a skipped: cooling until ${result.skipped?.[0]?.until} (${result.skipped?.[0]?.error})`,
+    );
+
+    // agents status codex lists both accounts, each asked through the real `codex login status` in
+    // its own home, and a's cooldown.
+    const status = await lab.scv(["agents", "status", "codex", "--json"], { limitMs: 60_000 });
+    const rows = (
+      JSON.parse(status.stdout).accounts as { account: string; state: string; coolingUntil?: string }[]
+    )
+      .filter((row) => row.account !== "default")
+      .map((row) => [row.account, row.state, row.coolingUntil]);
+    expect(rows, describeRun(status)).toEqual([
+      ["a", "signed-in", result.skipped?.[0]?.until],
+      ["b", "signed-in", undefined],
+    ]);
 
     // The usage log: b's two turns with the tokens the mock reported, a's one failure.
     const usage = await lab.scv(["usage", "--by", "account", "--json"]);

@@ -151,6 +151,63 @@ describe("runOnAccounts", () => {
     expect(activeCooldown("codex", "b", env)).toBeUndefined();
   });
 
+  it("keeps why each account was skipped, and what its attempt noted, in the answer's notes", async () => {
+    coolDown("codex", "a", { until: "2099-01-01T00:00:00.000Z", reason: "limit hit earlier" }, env);
+    const outcomes: Record<string, TurnResult> = {
+      b: result(5, {
+        resetsAt: "2099-01-02T00:00:00.000Z",
+        error: "codex is rate limited",
+        notes: ["read b's last-message file"],
+      }),
+      c: result(4, { error: "codex is not signed in", notes: ["c noted this"] }),
+      d: result(0, { notes: ["d's own note"] }),
+    };
+    const answer = await runOnAccounts(
+      { agent: "codex", prompt: "p" },
+      ["a", "b", "c", "d"],
+      { env, cwd: root, config: {} },
+      async (request) => outcomes[request.account ?? ""] ?? result(1),
+    );
+    expect(answer.account).toBe("d");
+    expect(answer.notes).toEqual([
+      "codex@a skipped: cooling until 2099-01-01T00:00:00.000Z (limit hit earlier)",
+      "codex@b skipped: rate limited until 2099-01-02T00:00:00.000Z (codex is rate limited)",
+      "codex@c skipped: not signed in (codex is not signed in)",
+      "codex@b: read b's last-message file",
+      "codex@c: c noted this",
+      "d's own note",
+    ]);
+    expect(answer.skipped).toEqual([
+      { account: "a", reason: "cooling", until: "2099-01-01T00:00:00.000Z", error: "limit hit earlier" },
+      {
+        account: "b",
+        reason: "rate-limited",
+        until: "2099-01-02T00:00:00.000Z",
+        error: "codex is rate limited",
+      },
+      { account: "c", reason: "signed-out", error: "codex is not signed in" },
+    ]);
+  });
+
+  it("keeps every attempt's notes when no account answers", async () => {
+    const answer = await runOnAccounts(
+      { agent: "codex", prompt: "p" },
+      ["a", "b"],
+      { env, cwd: root, config: {} },
+      async (request) =>
+        request.account === "a"
+          ? result(5, { resetsAt: "2099-01-02T00:00:00.000Z", notes: ["a noted this"] })
+          : result(4, { notes: ["b noted this"] }),
+    );
+    expect(answer.exitCode).toBe(5);
+    expect(answer.notes).toEqual([
+      "codex@a skipped: rate limited until 2099-01-02T00:00:00.000Z (failed with 5)",
+      "codex@b skipped: not signed in (failed with 4)",
+      "codex@a: a noted this",
+      "codex@b: b noted this",
+    ]);
+  });
+
   it("ends another failure at once: it would fail the same way on the next account", async () => {
     const tried: (string | undefined)[] = [];
     const answer = await runOnAccounts(

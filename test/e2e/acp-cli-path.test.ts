@@ -109,6 +109,14 @@ describe("the CLI an ACP adapter drives", () => {
     expect(call?.env).not.toHaveProperty("CODEX_PATH");
   });
 
+  it("is what scv agents show codex says", async () => {
+    const show = await scv(world, ["agents", "show", "codex"]);
+    expect(show.exitCode, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(
+      /^acp: +codex-acp \(runs the codex found for codex through CODEX_PATH, else its own copy\)$/m,
+    );
+  });
+
   it("is the located codex for the server a session host keeps warm", async () => {
     useConfig('session_idle = "1m"\n');
     const first = await turn(["codex", "one"]);

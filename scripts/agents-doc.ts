@@ -120,10 +120,14 @@ function acpKind(entry: AdapterDescriptor): string {
   const { acp } = entry;
   if (acp === null) return "—";
   const launch = code([acp.command, ...acp.args.filter((arg) => arg !== "{full}")].join(" "));
+  const drives =
+    acp.cliPathVariable === undefined
+      ? ""
+      : `; drives the ${code(entry.command)} scv finds (${code(acp.cliPathVariable)}), else its own`;
   const adapter =
     acp.package === undefined
       ? ""
-      : ` (adapter ${code(acp.package)}: \`scv agents install ${entry.name} --acp\`)`;
+      : ` (adapter ${code(acp.package)}: \`scv agents install ${entry.name} --acp\`${drives})`;
   const verified = acp.verified.kind === "lab" ? `verified ${acp.verified.version}` : "unverified";
   const settings = (acp.homeSettings?.values ?? []).map(
     ({ path, value }) =>

@@ -60,7 +60,8 @@ export const PINS = [
  * The official ACP adapters of the CLIs that serve no ACP themselves (the `acp.package` of their rows in
  * src/adapters.ts, which `scv agents install <agent> --acp` installs), pinned beside the CLIs so the ACP
  * contract cases (test/real/acp.test.ts) drive them. `drives` is the pinned CLI each one runs (through
- * CLAUDE_CODE_EXECUTABLE / CODEX_PATH, which the suite sets). Both answer `--version` and run on Node 22
+ * CLAUDE_CODE_EXECUTABLE / CODEX_PATH, which scv sets to the CLI it locates, here the pinned one on
+ * PATH). Both answer `--version` and run on Node 22
  * (claude-agent-acp 0.101.0 declares node >= 22). codex-acp depends on @openai/codex ^0.166.0, so it
  * brings its own older codex (~400 MB) that the suite never runs.
  */

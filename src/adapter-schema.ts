@@ -229,6 +229,7 @@ const acpLaunch = () =>
     args: args(),
     modelArgs: z.optional(args()),
     package: z.optional(text()),
+    cliPathVariable: z.optional(envName()),
     full: acpFull(),
     fullEnvironment: z.array(envPair()),
     cumulativeUsage: z.optional(z.boolean()),

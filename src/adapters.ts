@@ -236,6 +236,11 @@ export interface AcpLaunch {
   /** The npm package of the official adapter that serves ACP for a CLI without a server of its
    * own: `scv agents install <agent> --acp` installs it into scv's prefix. */
   readonly package?: string;
+  /** The variable through which the adapter (`package`) runs a given CLI instead of the one it
+   * bundles: scv sets it to the agent's CLI as it locates it (the config's `command`, its tools, the
+   * usual folders, PATH), so that the adapter drives the same CLI a per-turn turn would run. When
+   * the CLI is not installed it stays unset and the adapter runs its own copy. */
+  readonly cliPathVariable?: string;
   /** What `auto` sets; scv then checks the mode the session reports. */
   readonly full: AcpFullPermission;
   /** Variables set under policy `auto` besides the mode (Codex's live web search). */
@@ -545,6 +550,8 @@ const CLAUDE_ACP = {
   command: "claude-agent-acp",
   args: [],
   package: "@agentclientprotocol/claude-agent-acp",
+  // Its claudeCliPath(): this variable, else the native CLI of its own SDK dependency.
+  cliPathVariable: "CLAUDE_CODE_EXECUTABLE",
   full: { kind: "mode", mode: "bypassPermissions" },
   fullEnvironment: [],
   // Contract suite (test/real/acp.test.ts; the adapter is pinned beside the CLIs), driving Claude Code
@@ -650,6 +657,9 @@ export const ADAPTERS = [
       command: "codex-acp",
       args: [],
       package: "@agentclientprotocol/codex-acp",
+      // Its startAcpServer(): spawns this path with `app-server`, else its own @openai/codex (^0.166.0).
+      // The row removes CODEX_*: scv sets it back after the stripping.
+      cliPathVariable: "CODEX_PATH",
       full: { kind: "mode", mode: "agent-full-access" },
       fullEnvironment: [["CODEX_CONFIG", '{"web_search":"live"}']],
       // Contract suite (test/real/acp.test.ts; the adapter is pinned beside the CLIs), driving Codex

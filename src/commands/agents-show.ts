@@ -36,7 +36,11 @@ function resumeLine(entry: AdapterDescriptor): string {
 
 function acpLine(entry: AdapterDescriptor): string {
   if (entry.acp === null) return "none known";
-  return `${entry.acp.command} ${entry.acp.args.join(" ")}`.trim();
+  const launch = `${entry.acp.command} ${entry.acp.args.join(" ")}`.trim();
+  const variable = entry.acp.cliPathVariable;
+  return variable === undefined
+    ? launch
+    : `${launch} (runs the ${entry.command} found for ${entry.name} through ${variable}, else its own copy)`;
 }
 
 function takeoverLine(entry: AdapterDescriptor): string {

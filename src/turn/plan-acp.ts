@@ -1,5 +1,6 @@
 // The parts of a turn's plan that differ over ACP: the server's argv (its `{full}` slot filled
-// under policy `auto`) and the session a continued conversation loads. Pure.
+// under policy `auto`), the variable that points an adapter at the agent's CLI, and the session a
+// continued conversation loads. Pure.
 
 import type { AcpLaunch, AdapterDescriptor } from "../adapters.js";
 import { ScvError } from "../errors.js";
@@ -24,6 +25,13 @@ export function acpArgs(acp: AcpLaunch, policy: Policy, model: string | undefine
   if (model !== undefined && acp.modelArgs !== undefined)
     args.push(...acp.modelArgs.map((arg) => arg.replaceAll("{model}", model)));
   return args;
+}
+
+/** The variable that makes an adapter drive the agent's CLI where scv located it (`cli`); nothing
+ * when the launch has no such variable or the CLI is not installed (the adapter then runs the CLI
+ * it bundles). Set before the config's env for the agent, which may name it otherwise. */
+export function acpCliEnvironment(acp: AcpLaunch, cli: string | undefined): Record<string, string> {
+  return acp.cliPathVariable === undefined || cli === undefined ? {} : { [acp.cliPathVariable]: cli };
 }
 
 /** The session to load for a continued conversation; a first turn's session is the agent's to

@@ -27,7 +27,7 @@ import type { Policy } from "../transport/env.js";
 import { refuseTooDeep } from "./depth.js";
 import { chooseMcpServers } from "./mcp-servers.js";
 import { splitMessage } from "./outcome.js";
-import { acpArgs, acpSession } from "./plan-acp.js";
+import { acpArgs, acpCliEnvironment, acpSession } from "./plan-acp.js";
 import { retryEnvironment } from "./retry-bound.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
 
@@ -110,6 +110,11 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const mcpServers = chooseMcpServers(request.mcp, settings.mcp, context.config, entry, transport === "acp");
 
   const home = agentHome(entry.name, context.env, account);
+  // An adapter's own copy of the CLI may be older than the user's: it gets the one scv located.
+  const cliEnv =
+    transport === "acp" && entry.acp?.cliPathVariable !== undefined
+      ? acpCliEnvironment(entry.acp, locateAgent(entry, context.config, context.env))
+      : {};
   const command =
     transport === "acp"
       ? acpCommand(entry, policy, model, context)
@@ -130,8 +135,9 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     policy,
     timeoutMs,
     idleTimeoutMs,
-    // The bound first: the same variable given in the agent's env (or --env) is the user's word.
-    extraEnv: { ...retryEnv, ...settings.env, ...request.env },
+    // The bound and the adapter's CLI first: the same variable given in the agent's env (or --env)
+    // is the user's word. Set after the credential stripping (the row's CODEX_* for CODEX_PATH).
+    extraEnv: { ...retryEnv, ...cliEnv, ...settings.env, ...request.env },
     mcpServers,
     prompt: request.prompt,
     recordConversation: request.record ?? true,

@@ -182,6 +182,11 @@ effortLevels = []
       `${FILE}: agents.acme.removedEnvironment.0: expected a variable name, or a prefix ending in *`,
     ],
     [
+      "an ACP adapter's CLI variable that is no name",
+      `${MINIMAL}acp = { command = "acme-acp", args = [], cliPathVariable = "ACME PATH", full = { kind = "none" }, fullEnvironment = [], verified = { kind = "unverified", reason = "mine" } }\n`,
+      `${FILE}: agents.acme.acp.cliPathVariable: expected a variable name such as FOO_HOME`,
+    ],
+    [
       "a credential file outside the agent home",
       `${MINIMAL}credentialFiles = ["../../.ssh/id_rsa"]\n`,
       `${FILE}: agents.acme.credentialFiles.0: expected a path relative to the agent home`,

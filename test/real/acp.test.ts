@@ -24,6 +24,7 @@ import {
   named,
   newCanary,
   newLab,
+  pinVersion,
   requestsWith,
   turnResult,
   wireText,
@@ -35,14 +36,13 @@ import { PROFILES, type Profile, row } from "./profiles.js";
 /** The official adapters for Claude Code and Codex (claude-agent-acp, codex-acp) are pinned beside the
  * CLIs (ADAPTER_PINS in scripts/install-real-clis.mjs), so they are in BIN. $SCV_ACP_ADAPTERS names a
  * folder with other versions installed by hand (`npm install @agentclientprotocol/claude-agent-acp
- * @agentclientprotocol/codex-acp` there), found first. Each drives the pinned CLI (CLAUDE_CODE_EXECUTABLE,
- * CODEX_PATH). */
+ * @agentclientprotocol/codex-acp` there), found first. Each drives the CLI scv locates (the row's
+ * acp.cliPathVariable): the pinned one in BIN, on the lab's PATH; with hand-installed adapters, whose
+ * folder may also hold the adapters' own CLIs, the config's `command` names the pinned one. */
 const HAND_INSTALLED = process.env.SCV_ACP_ADAPTERS;
 const ADAPTER_BIN = HAND_INSTALLED === undefined ? BIN : join(HAND_INSTALLED, "node_modules", ".bin");
-const ADAPTER_ENV: Partial<Record<RealCli, (bin: string) => Record<string, string>>> = {
-  claude: (bin) => ({ CLAUDE_CODE_EXECUTABLE: join(bin, "claude") }),
-  codex: (bin) => ({ CODEX_PATH: join(bin, "codex") }),
-};
+/** Rows whose ACP server is an adapter driving the CLI. */
+const adapted = (cli: RealCli) => row(cli).acp?.cliPathVariable !== undefined;
 const ACP_CLIS = [
   "gemini",
   "qwen",
@@ -92,9 +92,11 @@ describe.skipIf(BIN === undefined).each(profiles)(
       canary = newCanary();
       key = dummyKey(cli);
       lab = newLab(cli, canary, trap);
-      const adapterEnv = ADAPTER_ENV[cli]?.(BIN ?? "") ?? {};
-      if (ADAPTER_ENV[cli] !== undefined && HAND_INSTALLED !== undefined)
+      const pinnedCli: Record<string, string> = {};
+      if (adapted(cli) && HAND_INSTALLED !== undefined) {
         lab.env.PATH = `${ADAPTER_BIN}:${lab.env.PATH}`;
+        pinnedCli.command = join(BIN ?? "", cli);
+      }
       const endpoint = await writeEndpoint(lab, profile, mock, key);
       // A server that takes its model at launch (the row's modelArgs) gets the recipe's; the others
       // run the model the recipe configured in their home.
@@ -103,11 +105,7 @@ describe.skipIf(BIN === undefined).each(profiles)(
       // Cold turns unless a test keeps the server warm (useIdle).
       useIdle = (idle) =>
         lab.writeConfig(
-          agentToml(
-            cli,
-            { transport: "acp", ...model, session_idle: idle },
-            { ...endpoint.agentEnv, ...adapterEnv },
-          ),
+          agentToml(cli, { transport: "acp", ...model, ...pinnedCli, session_idle: idle }, endpoint.agentEnv),
         );
       useIdle("0");
       if (profile.signIn === "api-key") {
@@ -149,6 +147,15 @@ describe.skipIf(BIN === undefined).each(profiles)(
       expect(result.badLines, describeRun(run)).toBe(0);
       expect(result.session, describeRun(run)).not.toBeNull();
       expect(result.conversation, describeRun(run)).toMatch(new RegExp(`^${cli}-[0-9a-z]{6}$`));
+      // An adapter drives the pinned CLI scv located, not the one it bundles (codex-acp 2.6.0 brings
+      // Codex 0.166.0, claude-agent-acp 0.101.0 Claude Code 2.1.318): the CLI names its version in the
+      // model request's user agent (`claude-cli/2.1.332 (external, sdk-ts, …)`, `scv/0.171.0 (…)`).
+      if (adapted(cli)) {
+        const agent = String(asked.at(-1)?.headers["user-agent"] ?? "");
+        expect(agent, `${who}: the model request came from another CLI than the pinned one`).toContain(
+          `/${pinVersion(cli)}`,
+        );
+      }
     });
 
     it("a cold continued turn loads the session in a new server: the mock sees the first turn", async () => {
@@ -209,7 +216,9 @@ describe.skipIf(BIN === undefined).each(profiles)(
         expect(host.session, `${who}: the host holds another session`).toBe(result.session);
         const running = lab.leftovers().map((left) => left.pid);
         expect(running, `${who}: the server is not running after its turn`).toContain(host.server.pid);
-        const oneReply = requestsWith(mock, one).at(-1)?.reply ?? "";
+        // The answer scv returned, not the last request's: a server may send more requests with the
+        // prompt after the turn (Codex 0.171.0 over codex-acp did, once in three runs here).
+        const oneReply = result.reply;
 
         const next = await warmTurn(["-c", handle, two]);
         expect(next.code, `${who}\n${describeRun(next)}`).toBe(0);

@@ -237,47 +237,46 @@ export async function agentsStatusCommand(
 ): Promise<number> {
   const target = agent === undefined ? undefined : parseAccountTarget(agent);
   // Every agent's default account, and every named account that has a home.
-  const entries: [AdapterDescriptor, string][] =
+  const accounts: { entry: AdapterDescriptor; account: string }[] =
     target === undefined
-      ? allAdapters().flatMap((entry): [AdapterDescriptor, string][] => [
-          [entry, DEFAULT_ACCOUNT],
-          ...namedAccounts(entry.name, io.env).map((account): [AdapterDescriptor, string] => [
-            entry,
-            account,
-          ]),
+      ? allAdapters().flatMap((entry) => [
+          { entry, account: DEFAULT_ACCOUNT },
+          ...namedAccounts(entry.name, io.env).map((account) => ({ entry, account })),
         ])
-      : [[requireAgent(target.agent), target.account]];
+      : [{ entry: requireAgent(target.agent), account: target.account }];
   const { config } = loadConfig(io.env);
-  const rows = await Promise.all(
-    entries.map(([entry, account]) => statusRow(entry, config, io.env, account)),
+  const checked = await Promise.all(
+    accounts.map(async ({ entry, account }) => ({
+      entry,
+      row: await statusRow(entry, config, io.env, account),
+    })),
   );
+  const rows = checked.map(({ row }) => row);
   if (options.json) {
     io.stdout.write(`${JSON.stringify(agent === undefined ? rows : rows[0], null, 2)}\n`);
   } else {
     io.stdout.write(
       renderTable(
         ["AGENT", "INSTALLED", "VERSION", "SIGNED IN", "HOW SCV KNOWS", "DETAIL"],
-        rows.map((row, index) => [
+        checked.map(({ entry, row }) => [
           accountLabel(row.agent, row.account),
           row.path ?? "not installed",
           row.version ?? "-",
           STATE_LABEL[row.state],
-          row.source === "stored"
-            ? "its key store"
-            : sourceLabel((entries[index] as [AdapterDescriptor, string])[0]),
+          row.source === "stored" ? "its key store" : sourceLabel(entry),
           row.quota === undefined ? row.detail : `${row.detail}; ${quotaText(row.quota)}`,
         ]),
       ),
     );
   }
-  const asked = agent === undefined ? undefined : rows[0];
-  if (asked?.installed === false) {
+  const asked = agent === undefined ? undefined : checked[0];
+  if (asked?.row.installed === false) {
     io.stderr.write(
-      `scv: ${asked.product} is not installed — ${installHint((entries[0] as [AdapterDescriptor, string])[0], config.agents?.[asked.agent]?.command)}\n`,
+      `scv: ${asked.row.product} is not installed — ${installHint(asked.entry, config.agents?.[asked.row.agent]?.command)}\n`,
     );
     return EXIT.notInstalled;
   }
-  return asked?.state === "signed-out" ? EXIT.auth : EXIT.ok;
+  return asked?.row.state === "signed-out" ? EXIT.auth : EXIT.ok;
 }
 
 /** A turn as small as a real call gets: no tools needed, one word back. */

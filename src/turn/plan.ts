@@ -45,7 +45,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
       `conversation ${record.handle} belongs to ${record.agent}, not ${request.agent} — drop the agent name when continuing`,
     );
   }
-  const account = continuedAccount(record, request.account);
+  const account = turnAccount(record, request.account);
   const name = record?.agent ?? request.agent;
   if (name === undefined) throw new ScvError("USAGE", "no agent named — scv delegate <agent> <prompt>");
   const entry = requireAgent(name);
@@ -144,7 +144,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
 
 /** The account a turn runs under: a continued conversation's own (its session is in that account's
  * home only), else the one asked for, else the default. */
-function continuedAccount(record: ConversationRecord | undefined, asked: string | undefined): string {
+function turnAccount(record: ConversationRecord | undefined, asked: string | undefined): string {
   // Every way in (a target, a background job's request, a record on disk) is checked here: the name
   // becomes a folder name.
   if (asked !== undefined) requireAccountName(asked);

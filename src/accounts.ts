@@ -11,7 +11,8 @@ export const DEFAULT_ACCOUNT = "default";
 const ACCOUNT = /^[a-z][a-z0-9-]{0,31}$/;
 const FORM = "write agent@account[,account…], such as codex@work,personal";
 
-const NAME_RULE = "use a-z, 0-9 and '-', up to 32, starting with a letter";
+/** What an account name may be, as every refusal of one says it. */
+export const ACCOUNT_NAME_RULE = "use a-z, 0-9 and '-', up to 32, starting with a letter";
 
 /** Whether `name` is an account name scv accepts. */
 export function isAccountName(name: string): boolean {
@@ -21,7 +22,8 @@ export function isAccountName(name: string): boolean {
 /** `name`, refused unless it is an account name: whatever a request came from (a target, a background
  * job's request, the config), the name becomes a folder and a file name. */
 export function requireAccountName(name: string): string {
-  if (!isAccountName(name)) throw new ScvError("USAGE", `'${name}' is not an account name — ${NAME_RULE}`);
+  if (!isAccountName(name))
+    throw new ScvError("USAGE", `'${name}' is not an account name — ${ACCOUNT_NAME_RULE}`);
   return name;
 }
 
@@ -36,7 +38,7 @@ export function parseAccountList(list: string, text: string): string[] {
     if (!isAccountName(account)) {
       throw new ScvError(
         "USAGE",
-        `'${text}': '${account}' is not an account name — ${NAME_RULE} (a model id with '@' goes in -m)`,
+        `'${text}': '${account}' is not an account name — ${ACCOUNT_NAME_RULE} (a model id with '@' goes in -m)`,
       );
     }
     if (seen.has(account))

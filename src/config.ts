@@ -4,7 +4,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
-import { isAccountName } from "./accounts.js";
+import { ACCOUNT_NAME_RULE, isAccountName } from "./accounts.js";
 import type { AdapterDescriptor } from "./adapters.js";
 import {
   type AgentTable,
@@ -50,7 +50,7 @@ const accountList = lazy(() =>
     .array(
       z.string().check(
         z.refine(isAccountName, {
-          error: "expected account names such as work: a-z, 0-9 and '-', starting with a letter",
+          error: `expected account names such as work — ${ACCOUNT_NAME_RULE}`,
         }),
       ),
     )

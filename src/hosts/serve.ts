@@ -51,7 +51,8 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   const stale = lstatSync(path, { throwIfNoEntry: false });
   // Only a socket is replaced (its host was ended by the turn that started this one).
   if (stale?.isSocket()) removeIfPresent(path);
-  else if (stale !== undefined) throw new Error(`${path} is not a socket`);
+  else if (stale !== undefined)
+    throw new ScvError("IO", `${path} is not a socket — remove it; meanwhile its turns run without a warm host`);
 
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
   const serverEnv: Record<string, string> = { ...spec.env, [TAG_VARIABLE]: spec.tag };

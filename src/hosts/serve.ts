@@ -52,7 +52,10 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   // Only a socket is replaced (its host was ended by the turn that started this one).
   if (stale?.isSocket()) removeIfPresent(path);
   else if (stale !== undefined)
-    throw new ScvError("IO", `${path} is not a socket — remove it; meanwhile its turns run without a warm host`);
+    throw new ScvError(
+      "IO",
+      `${path} is not a socket — remove it; meanwhile its turns run without a warm host`,
+    );
 
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
   const serverEnv: Record<string, string> = { ...spec.env, [TAG_VARIABLE]: spec.tag };

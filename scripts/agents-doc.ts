@@ -11,6 +11,7 @@ import {
   type PromptStyle,
   type Resume,
   type Status,
+  type Verified,
 } from "../src/adapters.js";
 
 function code(text: string): string {
@@ -173,9 +174,7 @@ function retriesRow(entry: AdapterDescriptor): string {
   return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
 }
 
-function verifiedText(
-  verified: { kind: "lab"; version: string } | { kind: "unverified"; reason: string },
-): string {
+function verifiedText(verified: Verified): string {
   return verified.kind === "lab" ? `verified (${verified.version})` : `unverified: ${verified.reason}`;
 }
 

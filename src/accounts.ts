@@ -11,9 +11,20 @@ export const DEFAULT_ACCOUNT = "default";
 const ACCOUNT = /^[a-z][a-z0-9-]{0,31}$/;
 const FORM = "write agent@account[,account…], such as codex@work,personal";
 
+/** What an account name may be, as every refusal of one says it. */
+export const ACCOUNT_NAME_RULE = "use a-z, 0-9 and '-', up to 32, starting with a letter";
+
 /** Whether `name` is an account name scv accepts. */
 export function isAccountName(name: string): boolean {
   return ACCOUNT.test(name);
+}
+
+/** `name`, refused unless it is an account name: whatever a request came from (a target, a background
+ * job's request, the config), the name becomes a folder and a file name. */
+export function requireAccountName(name: string): string {
+  if (!isAccountName(name))
+    throw new ScvError("USAGE", `'${name}' is not an account name — ${ACCOUNT_NAME_RULE}`);
+  return name;
 }
 
 /** The accounts of `list` (the text after a target's `@`), in order; `text` names the whole target
@@ -27,7 +38,7 @@ export function parseAccountList(list: string, text: string): string[] {
     if (!isAccountName(account)) {
       throw new ScvError(
         "USAGE",
-        `'${text}': '${account}' is not an account name — use a-z, 0-9 and '-', up to 32, starting with a letter (a model id with '@' goes in -m)`,
+        `'${text}': '${account}' is not an account name — ${ACCOUNT_NAME_RULE} (a model id with '@' goes in -m)`,
       );
     }
     if (seen.has(account))
@@ -35,6 +46,18 @@ export function parseAccountList(list: string, text: string): string[] {
     seen.add(account);
   }
   return accounts;
+}
+
+/** The account a conversation's record names, whose home alone holds its session; a record on disk
+ * naming no usable one is refused. */
+export function recordedAccount(handle: string, account: string | undefined): string {
+  const own = account ?? DEFAULT_ACCOUNT;
+  if (!isAccountName(own))
+    throw new ScvError(
+      "UNKNOWN_CONVERSATION",
+      `conversation ${handle} names no usable account ('${own}') — start a new conversation`,
+    );
+  return own;
 }
 
 /** `codex@work`, or `codex` for the default account: how scv names one sign-in to the user. */

@@ -60,46 +60,41 @@ const pattern = () =>
 
 const needs = () => z.enum(["nothing", "terminal", "browser"]);
 
+// The stores `--with-api-key` can write (apiKeyStore) are some of those a row's status, preflight and
+// logout read (keyStore): each kind's shape is written once.
+const claudeApiKeyStore = () =>
+  z.strictObject({
+    kind: z.literal("claude-api-key"),
+    key: homePath(),
+    settings: homePath(),
+    credentials: homePath(),
+  });
+const codexAuthStore = () =>
+  z.strictObject({ kind: z.literal("codex-auth"), auth: homePath(), loginArgs: args() });
+const selectedKeyStore = () =>
+  z.strictObject({
+    kind: z.literal("selected-key"),
+    variable: envName(),
+    settings: homePath(),
+    selectedType: text(),
+    dotenv: z.optional(homePath()),
+  });
+const dshRefsStore = () =>
+  z.strictObject({ kind: z.literal("dsh-refs"), path: homePath(), variable: envName() });
+
 const keyStore = () =>
   z.discriminatedUnion("kind", [
-    z.strictObject({
-      kind: z.literal("claude-api-key"),
-      key: homePath(),
-      settings: homePath(),
-      credentials: homePath(),
-    }),
+    claudeApiKeyStore(),
     z.strictObject({ kind: z.literal("claude-account"), credentials: homePath(), config: homePath() }),
-    z.strictObject({ kind: z.literal("codex-auth"), auth: homePath(), loginArgs: args() }),
-    z.strictObject({
-      kind: z.literal("selected-key"),
-      variable: envName(),
-      settings: homePath(),
-      selectedType: text(),
-      dotenv: z.optional(homePath()),
-    }),
+    codexAuthStore(),
+    selectedKeyStore(),
     z.strictObject({ kind: z.literal("grok"), auth: homePath(), config: homePath() }),
-    z.strictObject({ kind: z.literal("dsh-refs"), path: homePath(), variable: envName() }),
+    dshRefsStore(),
     z.strictObject({ kind: z.literal("pi"), dir: homePath() }),
   ]);
 
 const apiKeyStore = () =>
-  z.discriminatedUnion("kind", [
-    z.strictObject({
-      kind: z.literal("claude-api-key"),
-      key: homePath(),
-      settings: homePath(),
-      credentials: homePath(),
-    }),
-    z.strictObject({ kind: z.literal("codex-auth"), auth: homePath(), loginArgs: args() }),
-    z.strictObject({
-      kind: z.literal("selected-key"),
-      variable: envName(),
-      settings: homePath(),
-      selectedType: text(),
-      dotenv: z.optional(homePath()),
-    }),
-    z.strictObject({ kind: z.literal("dsh-refs"), path: homePath(), variable: envName() }),
-  ]);
+  z.discriminatedUnion("kind", [claudeApiKeyStore(), codexAuthStore(), selectedKeyStore(), dshRefsStore()]);
 
 const importFile = () => z.strictObject({ from: text(), to: homePath(), accept: z.literal("codex-api-key") });
 

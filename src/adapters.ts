@@ -313,13 +313,15 @@ export type RetryBound =
 
 export type Verified = { kind: "lab"; version: string } | { kind: "unverified"; reason: string };
 
-/** The shape of a file of MCP servers scv writes for one turn (src/turn/mcp-servers.ts). */
+/** The shape of a file of MCP servers scv writes for one turn (src/turn/mcp-servers.ts). A stdio
+ * server's variables are never in it: they go to a 0600 file of their own that `/bin/sh` sources. */
 export type McpFileFormat =
-  /** `{"mcpServers": {name: {command, args, env} | {type: "http", url, headers}}}` (Claude Code). */
+  /** `{"mcpServers": {name: {command, args} | {type: "http", url, headers}}}` (Claude Code). */
   | "mcp-servers"
   /** The same with `type: "local"` and `tools: ["*"]` on each server (Copilot CLI). */
   | "copilot-mcp-servers"
-  /** `{"mcp": {name: {type: "local", command: [...], environment} | {type: "remote", url, headers}}}`. */
+  /** `{"mcp": {name: {type: "local", command: [...]} | {type: "remote", url, headers}}}`, each
+   * `enabled` (OpenCode). */
   | "opencode-config";
 
 /** How a CLI is given the MCP servers of one turn (`--mcp`, `[agents.<name>] mcp`), and kept from

@@ -8,7 +8,7 @@ import * as z from "zod/mini";
 import { AGENT_NAME_PATTERN, descriptorSchema } from "./adapter-schema.js";
 import { type AdapterDescriptor, AGENT_NAMES, shippedAdapter } from "./adapters.js";
 import { ScvError } from "./errors.js";
-import { issueText } from "./validation.js";
+import { issueAt, issueText } from "./validation.js";
 
 /** The keys of `[agents.<name>]` that change the row rather than set a turn's defaults. */
 export const ROW_MODIFIERS = ["extends", "replace", "extra_args"] as const;
@@ -122,10 +122,7 @@ function agentRow(name: string, table: AgentTable, path: string): AdapterDescrip
   }
   const result = descriptorSchema().safeParse(merged, { error: issueText });
   if (!result.success) {
-    const issue = result.error.issues[0];
-    const keyPath = (issue?.path ?? []).map(String);
-    if (issue?.code === "unrecognized_keys" && issue.keys[0] !== undefined) keyPath.push(issue.keys[0]);
-    const message = issue?.code === "unrecognized_keys" ? "unknown key" : (issue?.message ?? "invalid");
+    const { keyPath, message } = issueAt(result.error.issues[0]);
     refuse(path, [at, ...keyPath].join("."), message);
   }
   return result.data as AdapterDescriptor;

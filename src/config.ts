@@ -4,7 +4,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
-import { isAccountName } from "./accounts.js";
+import { ACCOUNT_NAME_RULE, isAccountName } from "./accounts.js";
 import type { AdapterDescriptor } from "./adapters.js";
 import {
   type AgentTable,
@@ -17,7 +17,7 @@ import { isWaitable, parseDuration } from "./duration.js";
 import { ScvError } from "./errors.js";
 import { configCandidates, type Env } from "./home/paths.js";
 import { lazy } from "./lazy.js";
-import { issueText } from "./validation.js";
+import { issueAt, issueText } from "./validation.js";
 
 const duration = lazy(() =>
   z.string().check(
@@ -50,7 +50,7 @@ const accountList = lazy(() =>
     .array(
       z.string().check(
         z.refine(isAccountName, {
-          error: "expected account names such as work: a-z, 0-9 and '-', starting with a letter",
+          error: `expected account names such as work — ${ACCOUNT_NAME_RULE}`,
         }),
       ),
     )
@@ -318,18 +318,16 @@ export function parseConfig(text: string, path: string): Config {
   }
   const result = configSchema().safeParse(raw, { error: issueText });
   if (!result.success) {
-    const issue = innermost(result.error.issues[0]);
-    const keyPath = (issue?.path ?? []).map(String);
-    // An unknown key is reported at its parent; name the key itself.
-    if (issue?.code === "unrecognized_keys" && issue.keys[0] !== undefined) keyPath.push(issue.keys[0]);
+    const { keyPath, message } = issueAt(innermost(result.error.issues[0]));
     const key = keyPath.length > 0 ? keyPath.join(".") : "(top level)";
-    throw new ScvError("BAD_CONFIG", `${path}: ${key}: ${describeIssue(issue)}`);
+    throw new ScvError("BAD_CONFIG", `${path}: ${key}: ${message}`);
   }
-  const { agents, ...rest } = result.data;
-  if (agents === undefined) return rest;
-  refuseUnknownMcpServers(settingsOnly(agents), rest.mcp_servers, path);
-  const agentRows = configuredAgentRows(agents as Readonly<Record<string, AgentTable>>, path);
-  return { ...rest, agents: settingsOnly(agents), agentRows };
+  const { agents: tables, ...rest } = result.data;
+  if (tables === undefined) return rest;
+  const agents = settingsOnly(tables);
+  refuseUnknownMcpServers(agents, rest.mcp_servers, path);
+  const agentRows = configuredAgentRows(tables as Readonly<Record<string, AgentTable>>, path);
+  return { ...rest, agents, agentRows };
 }
 
 /** Each agent's settings, without what belongs to its row. */
@@ -375,17 +373,6 @@ function innermost(issue: z.core.$ZodIssue | undefined): z.core.$ZodIssue | unde
     .map((branch) => branch[0])
     .find((first) => first !== undefined && first.path.length > 0);
   return inside === undefined ? issue : { ...inside, path: [...issue.path, ...inside.path] };
-}
-
-function describeIssue(issue: z.core.$ZodIssue | undefined): string {
-  if (issue === undefined) return "invalid";
-  switch (issue.code) {
-    case "unrecognized_keys":
-      return "unknown key";
-    default:
-      // Specific: parsed with `issueText`, or the schema's own message.
-      return issue.message;
-  }
 }
 
 /** The settings for one agent: its own section over `[defaults]`. */

@@ -21,6 +21,18 @@ const NOUNS: Readonly<Record<string, string>> = {
   date: "a date",
 };
 
+/** Where a config file's issue is (its key path) and what it says: an unknown key, which zod reports
+ * at its parent, is named at its own path. */
+export function issueAt(issue: z.core.$ZodIssue | undefined): { keyPath: string[]; message: string } {
+  const keyPath = (issue?.path ?? []).map(String);
+  if (issue?.code === "unrecognized_keys") {
+    if (issue.keys[0] !== undefined) keyPath.push(issue.keys[0]);
+    return { keyPath, message: "unknown key" };
+  }
+  // Specific: parsed with `issueText`, or the schema's own message.
+  return { keyPath, message: issue?.message ?? "invalid" };
+}
+
 /** The message for one raw issue, from its code and details. */
 export function issueText(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {

@@ -329,7 +329,7 @@ async function login(
           env: helperEnvironment(entry, config, io.env, account),
           cwd: home,
           command,
-          retry: `scv agents login ${accountLabel(entry.name, account)}`,
+          retry: `scv agents login ${label}`,
         });
         return reportAfter(io, entry, config, method.kind === "command" ? "signed in" : "done", account);
       });

@@ -235,8 +235,11 @@ function sourceLabel(entry: AdapterDescriptor): string {
 
 /** The accounts a status asks about: every agent's, one agent's (default first, then each named one
  * with a home), or the one account a target names (`codex@work`). */
-function accountsOf(entry: AdapterDescriptor, env: NodeJS.ProcessEnv): [AdapterDescriptor, string][] {
-  return [DEFAULT_ACCOUNT, ...namedAccounts(entry.name, env)].map((account) => [entry, account]);
+function accountsOf(
+  entry: AdapterDescriptor,
+  env: NodeJS.ProcessEnv,
+): { entry: AdapterDescriptor; account: string }[] {
+  return [DEFAULT_ACCOUNT, ...namedAccounts(entry.name, env)].map((account) => ({ entry, account }));
 }
 
 /** Exit 0; for the one agent asked about, 3 when its CLI is not installed (one line on stderr says how
@@ -255,16 +258,20 @@ export async function agentsStatusCommand(
   const target = agent === undefined ? undefined : parseAccountTarget(agent);
   const named = agent?.includes("@") === true;
   // Every agent's default account, and every named account that has a home.
-  const entries: [AdapterDescriptor, string][] =
+  const accounts: { entry: AdapterDescriptor; account: string }[] =
     target === undefined
       ? allAdapters().flatMap((entry) => accountsOf(entry, io.env))
       : named
-        ? [[requireAgent(target.agent), target.account]]
+        ? [{ entry: requireAgent(target.agent), account: target.account }]
         : accountsOf(requireAgent(target.agent), io.env);
   const { config } = loadConfig(io.env);
-  const rows = await Promise.all(
-    entries.map(([entry, account]) => statusRow(entry, config, io.env, account)),
+  const checked = await Promise.all(
+    accounts.map(async ({ entry, account }) => ({
+      entry,
+      row: await statusRow(entry, config, io.env, account),
+    })),
   );
+  const rows = checked.map(({ row }) => row);
   if (options.json) {
     const json = agent === undefined ? rows : named ? rows[0] : { ...rows[0], accounts: rows };
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
@@ -272,27 +279,25 @@ export async function agentsStatusCommand(
     io.stdout.write(
       renderTable(
         ["AGENT", "INSTALLED", "VERSION", "SIGNED IN", "HOW SCV KNOWS", "DETAIL"],
-        rows.map((row, index) => [
+        checked.map(({ entry, row }) => [
           accountLabel(row.agent, row.account),
           row.path ?? "not installed",
           row.version ?? "-",
           STATE_LABEL[row.state],
-          row.source === "stored"
-            ? "its key store"
-            : sourceLabel((entries[index] as [AdapterDescriptor, string])[0]),
+          row.source === "stored" ? "its key store" : sourceLabel(entry),
           detailText(row),
         ]),
       ),
     );
   }
-  const asked = agent === undefined ? undefined : rows[0];
-  if (asked?.installed === false) {
+  const asked = agent === undefined ? undefined : checked[0];
+  if (asked?.row.installed === false) {
     io.stderr.write(
-      `scv: ${asked.product} is not installed — ${installHint((entries[0] as [AdapterDescriptor, string])[0], config.agents?.[asked.agent]?.command)}\n`,
+      `scv: ${asked.row.product} is not installed — ${installHint(asked.entry, config.agents?.[asked.row.agent]?.command)}\n`,
     );
     return EXIT.notInstalled;
   }
-  return asked?.state === "signed-out" ? EXIT.auth : EXIT.ok;
+  return asked?.row.state === "signed-out" ? EXIT.auth : EXIT.ok;
 }
 
 /** The table's DETAIL: what was found, then the cooldown and the last quota report, where known. */

@@ -3,7 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
+import { accountLabel, DEFAULT_ACCOUNT, recordedAccount } from "../accounts.js";
 import { adapter } from "../adapters.js";
 import type { CliIo } from "../cli/io.js";
 import { visibleLine } from "../cli/terminal-text.js";
@@ -155,14 +155,16 @@ function removeSessionTranscripts(io: CliIo, record: ConversationRecord): number
     io.stderr.write(`scv: ${record.handle} has no session id recorded, so no transcript to remove\n`);
     return EXIT.ok;
   }
-  const search = findTranscripts(entry, record.sessionId, io.env, record.account);
+  // The account names the home whose files go: a record on disk naming no usable one is refused.
+  const account = recordedAccount(record.handle, record.account);
+  const search = findTranscripts(entry, record.sessionId, io.env, account);
   if (search.kind === "unknown") throw new ScvError("USAGE", `${search.reason} — ${without}`);
   const files = search.items.filter((item) => item.kind === "transcript");
   if (search.folder ? search.items.length === 0 : files.length === 0) {
     io.stderr.write(`scv: no transcript of session ${record.sessionId} under ${search.dir}\n`);
     return EXIT.ok;
   }
-  const result = removeTranscripts(entry, search.items, io.env, undefined, record.account);
+  const result = removeTranscripts(entry, search.items, io.env, undefined, account);
   if (search.folder) {
     // The session's folder, one line for all its files: a CLI keeps many small ones there.
     if (result.removed.some((item) => item.path === search.dir)) {

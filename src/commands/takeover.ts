@@ -6,6 +6,7 @@
 // changing its settings or working by hand.
 
 import { existsSync } from "node:fs";
+import { recordedAccount } from "../accounts.js";
 import { type AdapterDescriptor, type Takeover, unreachable } from "../adapters.js";
 import { requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
@@ -30,11 +31,18 @@ function requireTerminal(io: CliIo, what: string): void {
   }
 }
 
-function interactiveEnvironment(entry: AdapterDescriptor, config: Config, io: CliIo, policy: Policy) {
+/** A delegated turn's environment, in the home of `account` (the default one unless given). */
+function interactiveEnvironment(
+  entry: AdapterDescriptor,
+  config: Config,
+  io: CliIo,
+  policy: Policy,
+  account?: string,
+) {
   return agentEnvironment({
     parent: io.env,
     entry,
-    home: ensureAgentHome(entry.name, io.env),
+    home: ensureAgentHome(entry.name, io.env, account),
     policy,
     extra: agentSettings(config, entry.name).env,
     isolation: config.isolation,
@@ -118,9 +126,11 @@ export async function attachCommand(io: CliIo, given: string, options: { policy?
     const checked = checkModel(entry, model);
     args.push(...entry.modelArgs.map((arg) => arg.replaceAll("{model}", checked)));
   }
+  // The session is in the home of the account the conversation ran in.
+  const account = recordedAccount(handle, record.account);
   const release = await lockConversation(handle, io.env, 0);
   try {
-    const env = interactiveEnvironment(entry, config, io, policy);
+    const env = interactiveEnvironment(entry, config, io, policy, account);
     io.stderr.write(
       `scv: ${entry.product} opens ${handle} in its own UI — when you leave it, scv continues with -c\n`,
     );

@@ -11,11 +11,11 @@
 // question that went meanwhile (the turn's time ran out, it was stopped) is removed by whoever sees
 // it first; the turn's own end removes both files, the reaper those of a turn whose scv died.
 
-import { readFileSync } from "node:fs";
 import { customAlphabet } from "nanoid/non-secure";
 import * as z from "zod/mini";
 import { lazy } from "../lazy.js";
 import { createAtomicSync, writeAtomicSync } from "./atomic.js";
+import { readJsonFile } from "./json-file.js";
 import type { Env } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 import { jobFile } from "./turn-files.js";
@@ -58,15 +58,6 @@ export function questionText(approval: PendingApproval): string {
   return `${approval.agent} asks to run ${what}`;
 }
 
-function readJson<T>(path: string, schema: z.ZodMiniType<T>): T | undefined {
-  try {
-    const parsed = schema.safeParse(JSON.parse(readFileSync(path, "utf8")));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Puts a question up for the job's caller; returns it with its new id. */
 export function postQuestion(
   job: string,
@@ -89,7 +80,7 @@ export function postQuestion(
  * An answer to another question is dropped. */
 export function takeAnswer(job: string, id: string, env: Env): ApprovalAnswer | undefined {
   const path = jobFile(job, "answer", env);
-  const answer = readJson(path, answerSchema());
+  const answer = readJsonFile(path, answerSchema());
   if (answer === undefined) return undefined;
   if (answer.id !== id) {
     removeIfPresent(path);
@@ -109,9 +100,9 @@ export function withdrawQuestion(job: string, env: Env): void {
 
 /** The job's question while it waits for an answer; undefined when none does. */
 export function pendingApproval(job: string, env: Env): PendingApproval | undefined {
-  const ask = readJson(jobFile(job, "ask", env), askSchema());
+  const ask = readJsonFile(jobFile(job, "ask", env), askSchema());
   if (ask === undefined) return undefined;
-  return readJson(jobFile(job, "answer", env), answerSchema())?.id === ask.id ? undefined : ask;
+  return readJsonFile(jobFile(job, "answer", env), answerSchema())?.id === ask.id ? undefined : ask;
 }
 
 /** Answers question `id` of the job: "answered", or why not ("gone": it is no longer pending;
@@ -129,7 +120,7 @@ export function giveAnswer(
   const text = `${JSON.stringify(record)}\n`;
   if (createAtomicSync(path, text, { fsync: false })) return "answered";
   // An answer is there already: this question's (another caller was first), or an earlier one's.
-  if (readJson(path, answerSchema())?.id === id) return "taken";
+  if (readJsonFile(path, answerSchema())?.id === id) return "taken";
   removeIfPresent(path);
   return createAtomicSync(path, text, { fsync: false }) ? "answered" : "taken";
 }

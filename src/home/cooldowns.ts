@@ -3,7 +3,6 @@
 // different accounts ending at once never rewrite each other's), read before a ladder tries the
 // account. A file whose time has passed counts for nothing and is replaced by the next limit.
 
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { parseDuration } from "../duration.js";
@@ -12,6 +11,7 @@ import { lazy } from "../lazy.js";
 import { isoTimestamp } from "../timestamp.js";
 import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
+import { readJsonFile } from "./json-file.js";
 import { type Env, scvHome } from "./paths.js";
 
 /** How long an account cools when its CLI said no reset time scv can read as an instant. */
@@ -37,15 +37,9 @@ export function activeCooldown(
   env: Env,
   now = Date.now(),
 ): Cooldown | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(cooldownPath(agent, account, env), "utf8"));
-  } catch {
-    return undefined;
-  }
-  const parsed = cooldownSchema().safeParse(value);
-  if (!parsed.success || Date.parse(parsed.data.until) <= now) return undefined;
-  return { until: parsed.data.until, reason: parsed.data.reason };
+  const cooldown = readJsonFile(cooldownPath(agent, account, env), cooldownSchema());
+  if (cooldown === undefined || Date.parse(cooldown.until) <= now) return undefined;
+  return { until: cooldown.until, reason: cooldown.reason };
 }
 
 /** Cools the account until `until`; throws `ScvError` when the file cannot be written. */

@@ -1,12 +1,12 @@
 // A session host's record, $SCV_HOME/hosts/<handle>.json (home/host-files.ts names the files).
 
-import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { lazy } from "../lazy.js";
 import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { HANDLE_PATTERN } from "./conversations.js";
 import { hostRecordPath } from "./host-files.js";
+import { readJsonFile } from "./json-file.js";
 import type { Env } from "./paths.js";
 
 const identitySchema = lazy(() => z.object({ pid: z.int().check(z.positive()), startTime: z.string() }));
@@ -48,14 +48,7 @@ export function ensureHostsDir(env: Env = process.env): string {
 }
 
 export function readHostRecord(handle: string, env: Env = process.env): HostRecord | undefined {
-  try {
-    const parsed = hostRecordSchema().safeParse(
-      JSON.parse(readFileSync(hostRecordPath(handle, env), "utf8")),
-    );
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return readJsonFile(hostRecordPath(handle, env), hostRecordSchema());
 }
 
 export function writeHostRecord(record: HostRecord, env: Env = process.env): void {

@@ -32,9 +32,6 @@ export function privateFolder(folder: string): boolean {
   const stats = lstatSync(folder, { throwIfNoEntry: false });
   const uid = process.getuid?.();
   return (
-    stats !== undefined &&
-    stats.isDirectory() &&
-    (uid === undefined || stats.uid === uid) &&
-    (stats.mode & 0o077) === 0
+    stats?.isDirectory() === true && (uid === undefined || stats.uid === uid) && (stats.mode & 0o077) === 0
   );
 }

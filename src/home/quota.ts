@@ -3,7 +3,6 @@
 // `$SCV_HOME/quota/<agent>@<account>.json`, written atomically after a turn that reported one and
 // shown by `scv agents status`. Only CLIs whose captured output carries such a report feed it.
 
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { lazy } from "../lazy.js";
@@ -11,6 +10,7 @@ import type { QuotaWindow } from "../parsers/types.js";
 import { isoTimestamp } from "../timestamp.js";
 import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
+import { readJsonFile } from "./json-file.js";
 import { type Env, scvHome } from "./paths.js";
 
 export interface QuotaSnapshot {
@@ -39,14 +39,7 @@ function quotaPath(agent: string, account: string, env: Env): string {
 
 /** The last snapshot kept for the account; undefined when none was (or it cannot be read). */
 export function lastQuota(agent: string, account: string, env: Env): QuotaSnapshot | undefined {
-  try {
-    const parsed = snapshotSchema().safeParse(
-      JSON.parse(readFileSync(quotaPath(agent, account, env), "utf8")),
-    );
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return readJsonFile(quotaPath(agent, account, env), snapshotSchema());
 }
 
 /** Keeps what a turn reported, each window over the one kept before; best effort (a snapshot

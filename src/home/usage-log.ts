@@ -22,9 +22,6 @@ import { ensureScvDir } from "./agent-home.js";
 import { type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 
-/** The account of a turn run in the agent's plain home. */
-export { DEFAULT_ACCOUNT } from "../accounts.js";
-
 /** Months of usage kept, the current one included. */
 export const KEPT_MONTHS = 13;
 

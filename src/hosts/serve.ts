@@ -12,6 +12,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { hostname } from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import { isWaitable } from "../duration.js";
+import { ScvError } from "../errors.js";
 import { removeHostFiles } from "../home/host-files.js";
 import { ensureHostsDir, type HostRecord, readHostRecord, writeHostRecord } from "../home/host-records.js";
 import { preparedHostSocket } from "../home/host-socket.js";
@@ -40,11 +41,21 @@ const BUSY_WAIT_MS = 1_000;
 export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Promise<void> {
   ensureHostsDir(env);
   const path = preparedHostSocket(spec.handle, env);
-  if (path === undefined) throw new Error(`no private folder for ${spec.handle}'s socket`);
+  // The starter found one a moment ago; one taken meanwhile (another user's, a link) is one line in
+  // the host's log, not an internal error.
+  if (path === undefined)
+    throw new ScvError(
+      "IO",
+      `no private folder for ${spec.handle}'s socket — its turns run without a warm host`,
+    );
   const stale = lstatSync(path, { throwIfNoEntry: false });
   // Only a socket is replaced (its host was ended by the turn that started this one).
   if (stale?.isSocket()) removeIfPresent(path);
-  else if (stale !== undefined) throw new Error(`${path} is not a socket`);
+  else if (stale !== undefined)
+    throw new ScvError(
+      "IO",
+      `${path} is not a socket — remove it; meanwhile its turns run without a warm host`,
+    );
 
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
   const serverEnv: Record<string, string> = { ...spec.env, [TAG_VARIABLE]: spec.tag };

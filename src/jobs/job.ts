@@ -31,7 +31,7 @@ const jobSchema = lazy(() =>
       timeoutMs: z.optional(z.number()),
       idleTimeoutMs: z.optional(z.number()),
       env: z.optional(z.record(z.string(), z.string())),
-      mcp: z.optional(z.array(z.string())),
+      mcp: z.optional(z.readonly(z.array(z.string()))),
       account: z.optional(z.string()),
       accounts: z.optional(z.readonly(z.array(z.string()))),
       waitForResetMs: z.optional(z.number()),

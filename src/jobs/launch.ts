@@ -81,7 +81,7 @@ export async function launchTurns(
       const job: Job = {
         handle: plan.handle,
         job: newJob(plan.handle),
-        request: { ...request, cwd: plan.cwd, mcp: request.mcp === undefined ? undefined : [...request.mcp] },
+        request: { ...request, cwd: plan.cwd },
         lockWaitMs: BACKGROUND_LOCK_WAIT_MS,
         ...(callerApproves === true ? { callerApproves } : {}),
       };

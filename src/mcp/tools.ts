@@ -4,6 +4,7 @@
 
 import * as z from "zod/mini";
 import { toJSONSchema } from "zod/v4";
+import { MCP_SERVER_NAME } from "../config.js";
 import { APPROVAL_ANSWERS, APPROVAL_PATTERN } from "../home/approvals.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { JOB_PATTERN } from "../home/turn-files.js";
@@ -124,7 +125,7 @@ export const delegateInput = z.strictObject({
   ),
   mcp: z.optional(
     z
-      .array(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "a server's name, like docs" })))
+      .array(z.string().check(z.regex(MCP_SERVER_NAME, { error: "a server's name, like docs" })))
       .check(
         z.describe(
           "MCP servers declared in scv's config ([mcp_servers.<name>]) the agent gets for this turn; an empty list for none. Left out: the agent's default from the config, else none",

@@ -83,12 +83,13 @@ function matchesRules(upperName: string, rules: NameRules): boolean {
   return rules.exact.has(upperName) || rules.prefixes.some((prefix) => upperName.startsWith(prefix));
 }
 
-/** Every adapter's own list, applied to every agent so that no agent sees another's, and the
- * common one. */
-const TABLE_RULES = nameRules([
+/** Every shipped adapter's own list, applied to every agent so that no agent sees another's, and the
+ * common one. A config row replacing a shipped one keeps the shipped list removed all the same. */
+const SHIPPED_REMOVED: readonly string[] = [
   ...ALWAYS_REMOVED,
   ...(ADAPTERS as readonly AdapterDescriptor[]).flatMap((entry) => entry.removedEnvironment),
-]);
+];
+const TABLE_RULES = nameRules(SHIPPED_REMOVED);
 const STRICT_RULES = nameRules(STRICT_PASSED);
 
 let tableRules: { readonly table: readonly AdapterDescriptor[]; readonly rules: NameRules } | undefined;
@@ -100,11 +101,7 @@ function everyAgentsRules(): NameRules {
   if (tableRules?.table !== table) {
     tableRules = {
       table,
-      rules: nameRules([
-        ...ALWAYS_REMOVED,
-        ...ADAPTERS.flatMap((entry) => entry.removedEnvironment),
-        ...table.flatMap((entry) => entry.removedEnvironment),
-      ]),
+      rules: nameRules([...SHIPPED_REMOVED, ...table.flatMap((entry) => entry.removedEnvironment)]),
     };
   }
   return tableRules.rules;

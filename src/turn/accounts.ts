@@ -6,7 +6,7 @@
 // outcome is the answer. When every account is cooling, the turn fails with exit 5 and the earliest
 // reset, or with `--wait-for-reset` waits for it when it is near enough and tries again.
 
-import { accountLabel, DEFAULT_ACCOUNT, isAccountName } from "../accounts.js";
+import { accountLabel, DEFAULT_ACCOUNT, requireAccountName } from "../accounts.js";
 import { adapter, unreachable } from "../adapters.js";
 import type { Config } from "../config.js";
 import { formatDuration } from "../duration.js";
@@ -42,13 +42,7 @@ export function accountLadder(request: TurnRequest, config: Config): readonly st
   // An unknown agent is refused as such by the one attempt that plans it.
   if (entry === undefined) return undefined;
   const ladder = request.accounts ?? config.agents?.[entry.name]?.accounts;
-  // Names become file names (homes, cooldowns): whatever the request came from, each is a slug.
-  const bad = ladder?.find((account) => !isAccountName(account));
-  if (bad !== undefined)
-    throw new ScvError(
-      "USAGE",
-      `'${bad}' is not an account name — use a-z, 0-9 and '-', starting with a letter`,
-    );
+  for (const account of ladder ?? []) requireAccountName(account);
   return ladder;
 }
 

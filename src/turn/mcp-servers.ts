@@ -1,5 +1,5 @@
 // The MCP servers one turn gets (`--mcp`, `[agents.<name>] mcp`), rendered into the form its CLI
-// reads (the row's `mcp`): a file named on its command line, `-c` overrides, or a settings file named
+// reads (the row's `mcpPassing`): a file named on its command line, `-c` overrides, or a settings file named
 // by a variable; for an ACP turn, `session/new`'s `mcpServers`. What is rendered lives in a private
 // folder of the turn and goes with it. A turn names none by default, and a row's `isolate` then keeps
 // out the servers the CLI would otherwise load from the project or itself.

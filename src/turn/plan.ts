@@ -6,7 +6,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { nanoid } from "nanoid/non-secure";
-import { accountLabel, DEFAULT_ACCOUNT, isAccountName } from "../accounts.js";
+import { accountLabel, DEFAULT_ACCOUNT, recordedAccount, requireAccountName } from "../accounts.js";
 import type { AdapterDescriptor, TransportKind } from "../adapters.js";
 import { installHint, locateAcpServer, locateAgent, requireAgent } from "../agents.js";
 import { type AgentConfig, agentSettings } from "../config.js";
@@ -45,7 +45,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
       `conversation ${record.handle} belongs to ${record.agent}, not ${request.agent} — drop the agent name when continuing`,
     );
   }
-  const account = continuedAccount(record, request.account);
+  const account = turnAccount(record, request.account);
   const name = record?.agent ?? request.agent;
   if (name === undefined) throw new ScvError("USAGE", "no agent named — scv delegate <agent> <prompt>");
   const entry = requireAgent(name);
@@ -150,21 +150,12 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
 
 /** The account a turn runs under: a continued conversation's own (its session is in that account's
  * home only), else the one asked for, else the default. */
-function continuedAccount(record: ConversationRecord | undefined, asked: string | undefined): string {
+function turnAccount(record: ConversationRecord | undefined, asked: string | undefined): string {
   // Every way in (a target, a background job's request, a record on disk) is checked here: the name
   // becomes a folder name.
-  if (asked !== undefined && !isAccountName(asked))
-    throw new ScvError(
-      "USAGE",
-      `'${asked}' is not an account name — use a-z, 0-9 and '-', starting with a letter`,
-    );
+  if (asked !== undefined) requireAccountName(asked);
   if (record === undefined) return asked ?? DEFAULT_ACCOUNT;
-  const own = record.account ?? DEFAULT_ACCOUNT;
-  if (!isAccountName(own))
-    throw new ScvError(
-      "UNKNOWN_CONVERSATION",
-      `conversation ${record.handle} names no usable account ('${own}') — start a new conversation`,
-    );
+  const own = recordedAccount(record.handle, record.account);
   if (asked !== undefined && asked !== own) {
     throw new ScvError(
       "USAGE",

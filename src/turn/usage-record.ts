@@ -3,10 +3,11 @@
 // background, fan-out and MCP turns all conclude here — except a probe that asked to leave nothing
 // (`record: false`, which only a caller inside scv sets).
 
+import { DEFAULT_ACCOUNT } from "../accounts.js";
 import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
 import type { RunningTurnRecord } from "../home/turn-records.js";
-import { appendUsage, DEFAULT_ACCOUNT, type UsageEntry } from "../home/usage-log.js";
+import { appendUsage, type UsageEntry } from "../home/usage-log.js";
 import type { ParsedTurn, Usage } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";

@@ -296,6 +296,21 @@ describe("scv conversations rm", () => {
     expect(home.snapshot()).toEqual(before);
   });
 
+  it("with --transcript refuses, removing nothing, a record whose account is no account name", () => {
+    // Joined into a path, this account would name claude's default home, and uuid(9)'s transcript there.
+    record(
+      { handle: "claude-p4th00", agent: "claude", sessionId: uuid(9), account: "x/../../agents/claude" },
+      HOUR,
+    );
+    const before = home.snapshot();
+    const result = scv(["conversations", "rm", "claude-p4th00", "--transcript"], home.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "scv: conversation claude-p4th00 names no usable account ('x/../../agents/claude') — start a new conversation\n",
+    );
+    expect(home.snapshot()).toEqual(before);
+  });
+
   it("with --transcript still removes a record that has no session id, and says so", () => {
     record({ handle: "codex-nosess", agent: "codex" }, HOUR);
     const result = scv(["conversations", "rm", "codex-nosess", "--transcript"], home.env);

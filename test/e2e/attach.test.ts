@@ -186,6 +186,22 @@ describe("scv attach", () => {
     expect(bad.stderr).toMatch(/^scv: 'not a handle' is not a job or a conversation handle/);
   });
 
+  it("opens a conversation of a named account in that account's home, where its session is", async () => {
+    const env = configure(ACME);
+    const first = await scv(world, ["delegate", "acme@work", "Say hi"], { env });
+    expect(first.exitCode).toBe(0);
+    const handle = handleIn(first.stderr);
+    expect(conversationRecord(world, handle)).toMatchObject({ account: "work" });
+    const session = conversationRecord(world, handle).sessionId as string;
+
+    scvInTmux(["attach", handle], env);
+    await waitForScreen(new RegExp(`ACME UI session ${session}`));
+    type("/quit");
+    expect(await waitForScreen(/EXIT=\d+/)).toContain("EXIT=0");
+    const ui = agentCalls(world).find((call) => call.argv[0] === "--tui");
+    expect(ui?.env.HOME).toBe(join(world.scvHome, "agents", "acme@work"));
+  });
+
   it("is refused while a turn of the conversation runs", async () => {
     const env = configure(ACME);
     const first = await scv(world, ["delegate", "acme", "Say hi"], { env });

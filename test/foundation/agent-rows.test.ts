@@ -13,6 +13,7 @@ import {
   useConfiguredAgents,
 } from "../../src/adapters.js";
 import { parseConfig } from "../../src/config.js";
+import { isEffortWord } from "../../src/effort.js";
 import { ScvError } from "../../src/errors.js";
 import { isCredentialVariable } from "../../src/transport/env.js";
 
@@ -240,5 +241,14 @@ describe("the registry", () => {
     useConfiguredAgents(() => rows(`${MINIMAL}removedEnvironment = ["ACME_*"]\n`));
     expect(isCredentialVariable("ACME_SESSION")).toBe(true);
     expect(isCredentialVariable("OPENAI_API_KEY")).toBe(true);
+  });
+
+  it("counts a config agent's effort levels as effort words, so acme/turbo is no model id", () => {
+    expect(isEffortWord("turbo")).toBe(false);
+    useConfiguredAgents(() =>
+      rows(`${MINIMAL}effortArgs = ["--effort", "{effort}"]\neffortLevels = ["turbo"]\n`),
+    );
+    expect(isEffortWord("TURBO")).toBe(true);
+    expect(isEffortWord("xhigh")).toBe(true);
   });
 });

@@ -139,6 +139,7 @@ export function planGc(options: GcOptions = {}): GcPlan {
     const transcripts = {
       items: each.flatMap((one) => one.items),
       notes: each.flatMap((one) => one.notes),
+      // Why transcripts are skipped is the row's (where its CLI keeps them), the same in every home.
       skipped: each[0]?.skipped,
     };
     const items = [

@@ -36,6 +36,14 @@ export const NODE_PINS = [
         "sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA==",
     },
   },
+  {
+    line: "26",
+    version: "26.12.1",
+    integrity: {
+      "linux-x64":
+        "sha512-jk5LMAmgHlPlPMWpsUrSOqNaEZG+11UNd35hWQ+p5/XGaelWuTqJ69IcAy/5xtPPN4d5ZRBNOGB6gLMCh2kL9A==",
+    },
+  },
 ];
 
 const PLATFORM = `${process.platform}-${process.arch}`;

@@ -135,7 +135,9 @@ function tmuxFor(
         .join("\n");
       writeFileSync(
         script,
-        `#!/bin/sh\n${exports}\ncd ${quote(lab.cwd)}\n${quote(process.execPath)} ${quote(scvEntry())} ${args.map(quote).join(" ")}\necho "EXIT=$?"\nsleep 600\n`,
+        // A person's terminal, not CI's: Gemini CLI and Qwen Code leave their UI out when CI is set
+        // (and .ci/run sets it), so the window is opened without it.
+        `#!/bin/sh\nunset CI\n${exports}\ncd ${quote(lab.cwd)}\n${quote(process.execPath)} ${quote(scvEntry())} ${args.map(quote).join(" ")}\necho "EXIT=$?"\nsleep 600\n`,
       );
       chmodSync(script, 0o755);
       tmux("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "160", "-y", "45", script);

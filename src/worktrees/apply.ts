@@ -123,11 +123,30 @@ async function inTheWay(
   return [...blocked];
 }
 
-/** Files not tracked at HEAD (ignored ones too) where the change adds a file: never overwritten. */
-function occupied(cwd: string, added: readonly string[], dirty: ReadonlySet<string>): string[] {
-  return added.filter(
-    (path) => !dirty.has(path) && lstatSync(join(cwd, path), { throwIfNoEntry: false }) !== undefined,
-  );
+/** Files not tracked at HEAD (ignored ones too) where the change adds a file, or where it needs a
+ * folder: never overwritten. `replaced`: tracked files the change removes (a file becoming a folder). */
+function occupied(
+  cwd: string,
+  added: readonly string[],
+  dirty: ReadonlySet<string>,
+  replaced: ReadonlySet<string>,
+): string[] {
+  const blocked = new Set<string>();
+  for (const path of added) {
+    if (dirty.has(path)) continue;
+    const parts = path.split("/");
+    for (let depth = 1; depth <= parts.length; depth += 1) {
+      const prefix = parts.slice(0, depth).join("/");
+      const stats = lstatSync(join(cwd, prefix), { throwIfNoEntry: false });
+      if (stats === undefined) break;
+      // A tracked file the change removes first: nothing of the user's is below it.
+      if (depth < parts.length && replaced.has(prefix)) break;
+      if (depth < parts.length && stats.isDirectory()) continue;
+      if (!dirty.has(prefix)) blocked.add(prefix);
+      break;
+    }
+  }
+  return [...blocked];
 }
 
 /** Refuses `commit` while git is in the middle of something in that tree. */
@@ -202,6 +221,7 @@ export async function applyWorktree(worktree: Worktree, options: ApplyOptions): 
         cwd,
         touched.filter((path) => !atHead.has(path)),
         dirty,
+        new Set(touched.filter((path) => atHead.has(path))),
       ),
     ];
     if (blocked.length > 0) {

@@ -8,7 +8,7 @@
 // `prepareWorktreeFolder(...)`, which makes the handle's folder, empty and 0700, for git to fill.
 
 import { lstatSync, mkdirSync, rmdirSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { ScvError } from "../errors.js";
 import { ensurePrivateDir, refusedPath } from "../home/agent-home.js";
 import { makeDirs } from "../home/make-dirs.js";
@@ -61,7 +61,6 @@ export function prepareWorktreeFolder(repo: Repository, handle: string, options:
     const below = relative(home, parent).split(sep);
     for (let depth = 1; depth <= below.length; depth += 1) ownFolder(join(home, ...below.slice(0, depth)));
   } else {
-    if (!isAbsolute(parent)) throw new Error(`${parent} is not absolute`);
     // The user's own folder: made private when scv makes it, left as it is when it exists.
     makeDirs(parent, 0o700);
     ownFolder(parent);

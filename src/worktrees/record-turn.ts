@@ -81,11 +81,13 @@ export async function recordTurn(worktree: Worktree, options: RecordOptions): Pr
       { cause: error },
     );
   try {
-    const parent = await branchTip(worktree, env);
+    const ref = branchRef(worktree);
+    const [parent = "", parentTree = ""] = (await gitOk(["rev-parse", ref, `${ref}^{tree}`], { cwd, env }))
+      .trim()
+      .split("\n");
     await gitOk(["add", "-A"], { cwd, env });
     const tree = await gitLine(["write-tree"], { cwd, env });
     const before = options.since ?? parent;
-    const parentTree = await gitLine(["rev-parse", `${parent}^{tree}`], { cwd, env });
     let commit: string | null = null;
     if (tree !== parentTree) {
       const message = options.message ?? turnMessage(worktree.handle, options.agent, options.prompt);

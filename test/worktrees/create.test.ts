@@ -125,6 +125,19 @@ describe("createWorktree", () => {
     );
   });
 
+  it("makes the worktrees of a best-of-N fan-out at once, each on its own branch", async () => {
+    using w = world();
+    w.write("a.txt", "uncommitted\n");
+    const repo = await findRepository(w.repo, w.env);
+    const handles = ["codex-aaaaa1", "codex-aaaaa2", "claude-aaaaa3", "claude-aaaaa4"];
+    const made = await Promise.all(
+      handles.map((handle) => createWorktree(repo, { handle, withChanges: true, env: w.env })),
+    );
+    expect(new Set(made.map((each) => each.dir)).size).toBe(4);
+    for (const each of made) expect(w.read("a.txt", each.dir)).toBe("uncommitted\n");
+    expect(w.git(["branch", "--list", "scv/*"]).trim().split("\n")).toHaveLength(4);
+  });
+
   it("puts it under worktree_dir, relative to the repository, when the config says so", async () => {
     using w = world();
     const repo = await findRepository(w.repo, w.env);

@@ -83,9 +83,10 @@ export async function diffStat(cwd: string, env: Env, from: string, to: string):
   return parseNumstat(out);
 }
 
-/** A folder git can run in for this worktree's repository: the user's tree, else the worktree. */
+/** A folder git can run in for this worktree's repository: the user's tree, else its git
+ * directory (the tree moved), else the worktree. */
 export function repositoryFolder(worktree: Worktree): string {
-  return existsSync(worktree.repoRoot) ? worktree.repoRoot : worktree.dir;
+  return [worktree.repoRoot, worktree.commonDir].find((folder) => existsSync(folder)) ?? worktree.dir;
 }
 
 /** What the branch holds against its base. */

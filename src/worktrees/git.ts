@@ -5,6 +5,7 @@
 // repository than the folder it runs in (a `GIT_DIR` inherited from a hook that started scv).
 // A git that is not installed is one line saying what to install.
 
+import { existsSync } from "node:fs";
 import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
 import { runAttached, runBounded } from "../os/bounded.js";
@@ -91,6 +92,8 @@ export const GIT_MISSING =
   "git is not installed (or not on PATH) — install git (apt install git, dnf install git, brew install git, or https://git-scm.com) and run scv again";
 
 function notRun(args: readonly string[], cwd: string, spawnError: string): ScvError {
+  // ENOENT is also what a folder that is gone gives.
+  if (!existsSync(cwd)) return new ScvError("IO", `${cwd} is gone, so git cannot run there — check the path`);
   if (/ENOENT/.test(spawnError)) return new ScvError("USAGE", GIT_MISSING);
   return new ScvError("IO", `cannot run git ${args[0] ?? ""} in ${cwd}: ${spawnError}`);
 }

@@ -73,12 +73,10 @@ export async function holdsUnmergedWork(
   const tip = tipRun.stdout.trim();
   if (tipRun.code !== 0 || tip === "") return false;
   if (tip === options.applied || (await sameTree(cwd, env, worktree.base, tip))) return false;
-  const targets = [...new Set(["HEAD", worktree.baseRef])];
+  // The user's HEAD and base, as they are now (never the worktree's own HEAD: that is the tip).
+  const targets = cwd === worktree.dir ? [] : [...new Set(["HEAD", worktree.baseRef])];
   for (const target of targets) {
-    const run = await git(["rev-parse", "--verify", "--quiet", `${target}^{commit}`], {
-      cwd: worktree.repoRoot,
-      env,
-    });
+    const run = await git(["rev-parse", "--verify", "--quiet", `${target}^{commit}`], { cwd, env });
     const commit = run.stdout.trim();
     if (run.code !== 0 || commit === "") continue;
     const ancestor = await git(["merge-base", "--is-ancestor", tip, commit], { cwd, env });

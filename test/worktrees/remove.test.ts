@@ -103,4 +103,14 @@ describe("removeWorktree", () => {
     expect(branches(w)).toBe("");
     expect(registered(w, worktree)).toBe(false);
   });
+
+  it("says in one line that the repository is gone, never that git is missing", async () => {
+    using w = world();
+    const worktree = await made(w);
+    rmSync(worktree.dir, { recursive: true });
+    rmSync(w.repo, { recursive: true });
+    const error = await removeWorktree(worktree, { env: w.env }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScvError);
+    expect((error as ScvError).message).toBe(`${worktree.dir} is gone, so git cannot run there — check the path`);
+  });
 });

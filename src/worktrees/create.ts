@@ -12,6 +12,7 @@ import type { Env } from "../home/paths.js";
 import { isoTimestamp } from "../timestamp.js";
 import { carryChanges } from "./carry.js";
 import { git, gitFailed } from "./git.js";
+import { withWorktreeLock } from "./lock.js";
 import { prepareWorktreeFolder, removeEmptyFolder, worktreeFolder } from "./place.js";
 import { branchName, type Worktree } from "./record.js";
 import { type Repository, resolveBase } from "./repo.js";
@@ -51,7 +52,7 @@ export async function createWorktree(repo: Repository, options: CreateOptions): 
   const start = carried ?? forkedFrom;
   const dir = prepareWorktreeFolder(repo, handle, place);
   const args = ["worktree", "add", "--quiet", "-b", branch, dir, start];
-  const run = await git(args, { cwd, env });
+  const run = await withWorktreeLock(repo.id, env, () => git(args, { cwd, env }));
   if (run.code !== 0) {
     removeEmptyFolder(dir);
     throw gitFailed(args, cwd, run);

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
 import { git, gitFailed, gitLine, gitOk, nulSeparated } from "./git.js";
 
@@ -63,6 +64,10 @@ export async function sameTree(cwd: string, env: Env, a: string, b: string): Pro
   return left === right;
 }
 
+/** The oldest git whose `apply` merges three-way into an index alone. */
+export const GIT_TOO_OLD =
+  "this git is too old for scv's worktrees (git apply cannot merge three-way into an index before git 2.32) — install git 2.32 or later";
+
 export type IndexMerge =
   | { readonly kind: "clean"; readonly tree: string }
   | { readonly kind: "conflicts"; readonly paths: readonly string[] };
@@ -76,6 +81,8 @@ export async function mergeIntoIndex(
   patch: string,
 ): Promise<IndexMerge> {
   const run = await git(["apply", "--cached", "--3way", "--whitespace=nowarn", patch], { cwd, env, index });
+  // Before git 2.32: "--cached and --3way cannot be used together".
+  if (/cannot be used together/.test(run.stderr)) throw new ScvError("USAGE", GIT_TOO_OLD);
   if (run.code === 0) return { kind: "clean", tree: await gitLine(["write-tree"], { cwd, env, index }) };
   const unmerged = nulSeparated(await gitOk(["ls-files", "-u", "-z"], { cwd, env, index }));
   // `<mode> <sha> <stage>\t<path>`, one line per stage.

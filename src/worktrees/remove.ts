@@ -13,6 +13,7 @@ import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
 import { repositoryFolder } from "./diffstat.js";
 import { git, gitFailed, gitOk } from "./git.js";
+import { withWorktreeLock } from "./lock.js";
 import { sameTree, touchedPaths } from "./patch.js";
 import { branchRef, type Worktree } from "./record.js";
 import { recordTurn } from "./record-turn.js";
@@ -108,19 +109,17 @@ export async function removeWorktree(worktree: Worktree, options: RemoveOptions)
   const unmerged = await holdsUnmergedWork(worktree, options);
   if (unmerged && options.onlyIfMerged && !options.force) return { kind: "kept", saved, reason: "unmerged" };
   const cwd = repositoryFolder(worktree);
-  if (present) {
-    // --force: ignored files (a build, node_modules) go with the folder; everything else is saved.
-    const args = ["worktree", "remove", "--force", "--force", worktree.dir];
-    const run = await git(args, { cwd, env });
-    if (run.code !== 0 && existsSync(worktree.dir)) throw gitFailed(args, cwd, run);
-  }
-  await gitOk(["worktree", "prune"], { cwd, env });
-  const branch = await git(["branch", "-D", "-q", worktree.branch], { cwd, env });
-  if (
-    branch.code !== 0 &&
-    (await git(["rev-parse", "--verify", "--quiet", branchRef(worktree)], { cwd, env })).code === 0
-  ) {
-    throw gitFailed(["branch"], cwd, branch);
-  }
+  await withWorktreeLock(worktree.repoId, env, async () => {
+    if (present) {
+      // --force: ignored files (a build, node_modules) go with the folder; everything else is saved.
+      const args = ["worktree", "remove", "--force", "--force", worktree.dir];
+      const run = await git(args, { cwd, env });
+      if (run.code !== 0 && existsSync(worktree.dir)) throw gitFailed(args, cwd, run);
+    }
+    await gitOk(["worktree", "prune"], { cwd, env });
+    const branch = await git(["branch", "-D", "-q", worktree.branch], { cwd, env });
+    const left = await git(["rev-parse", "--verify", "--quiet", branchRef(worktree)], { cwd, env });
+    if (branch.code !== 0 && left.code === 0) throw gitFailed(["branch"], cwd, branch);
+  });
   return { kind: "removed", saved, unmerged };
 }

@@ -5,13 +5,13 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXIT, ScvError } from "../../src/errors.js";
+import { EXIT } from "../../src/errors.js";
 import { applyWorktree } from "../../src/worktrees/apply.js";
 import { createWorktree } from "../../src/worktrees/create.js";
 import type { Worktree } from "../../src/worktrees/record.js";
 import { branchTip, recordTurn } from "../../src/worktrees/record-turn.js";
 import { findRepository } from "../../src/worktrees/repo.js";
-import { fileHashes, type World, world } from "./repos.js";
+import { fileHashes, refused, type World, world } from "./repos.js";
 
 const HANDLE = "codex-k3f9x2";
 
@@ -41,16 +41,6 @@ function snapshot(w: World) {
 
 const edit = (w: World, path: string, from: string, to: string, root = w.repo) =>
   w.write(path, w.read(path, root).replace(from, to), root);
-
-async function refused(promise: Promise<unknown>): Promise<ScvError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ScvError);
-  expect((error as ScvError).message).not.toContain("\n");
-  return error as ScvError;
-}
 
 describe("applyWorktree", () => {
   it("applies onto a tree that moved on, uncommitted, and leaves the user's index alone", async () => {

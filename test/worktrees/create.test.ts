@@ -14,22 +14,12 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXIT, ScvError } from "../../src/errors.js";
+import { EXIT } from "../../src/errors.js";
 import { createWorktree } from "../../src/worktrees/create.js";
 import { findRepository } from "../../src/worktrees/repo.js";
-import { fileHashes, world } from "./repos.js";
+import { fileHashes, refused, world } from "./repos.js";
 
 const HANDLE = "codex-k3f9x2";
-
-async function refused(promise: Promise<unknown>): Promise<ScvError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ScvError);
-  expect((error as ScvError).message).not.toContain("\n");
-  return error as ScvError;
-}
 
 describe("createWorktree", () => {
   it("makes scv/<handle> from HEAD in $SCV_HOME/worktrees/<repo-id>/<handle>, 0700, without running hooks", async () => {

@@ -17,16 +17,12 @@ async function made(w: ReturnType<typeof world>) {
   return createWorktree(await findRepository(w.repo, w.env), { handle: HANDLE, env: w.env });
 }
 
+const HOOKS = ["pre-commit", "commit-msg", "post-commit", "post-index-change", "reference-transaction"];
+
 /** The user's repository made hostile to a plain `git commit`: hooks that fail, signing that fails,
  * no identity that git may guess. */
 function hostile(w: ReturnType<typeof world>): void {
-  for (const hook of [
-    "pre-commit",
-    "commit-msg",
-    "post-commit",
-    "post-index-change",
-    "reference-transaction",
-  ]) {
+  for (const hook of HOOKS) {
     w.write(`.git/hooks/${hook}`, `#!/bin/sh\ntouch ${join(w.dir, `ran-${hook}`)}\nexit 1\n`);
     chmodSync(join(w.repo, ".git", "hooks", hook), 0o755);
   }
@@ -62,13 +58,7 @@ describe("recordTurn", () => {
       `scv <codex>|scv <codex>|${HANDLE}: fix the flaky test`,
     );
     expect(w.git(["cat-file", "commit", changes.commit as string])).not.toContain("gpgsig");
-    for (const hook of [
-      "pre-commit",
-      "commit-msg",
-      "post-commit",
-      "post-index-change",
-      "reference-transaction",
-    ]) {
+    for (const hook of HOOKS) {
       expect(existsSync(join(w.dir, `ran-${hook}`)), hook).toBe(false);
     }
     expect(changes.files).toBe(5);

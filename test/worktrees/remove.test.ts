@@ -111,6 +111,8 @@ describe("removeWorktree", () => {
     rmSync(w.repo, { recursive: true });
     const error = await removeWorktree(worktree, { env: w.env }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ScvError);
-    expect((error as ScvError).message).toBe(`${worktree.dir} is gone, so git cannot run there — check the path`);
+    expect((error as ScvError).message).toBe(
+      `${worktree.dir} is gone, so git cannot run there — check the path`,
+    );
   });
 });

@@ -3,21 +3,10 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXIT, ScvError } from "../../src/errors.js";
+import { EXIT } from "../../src/errors.js";
 import { GIT_MISSING, gitArgv, gitComplaint, gitEnvironment } from "../../src/worktrees/git.js";
 import { findRepository, repositoryId, resolveBase } from "../../src/worktrees/repo.js";
-import { world } from "./repos.js";
-
-async function refusal(promise: Promise<unknown>): Promise<ScvError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ScvError);
-  const scv = error as ScvError;
-  expect(scv.message).not.toContain("\n");
-  return scv;
-}
+import { refused, world } from "./repos.js";
 
 describe("findRepository", () => {
   it("finds the top level and common directory from a subfolder, with a stable id", async () => {
@@ -44,7 +33,7 @@ describe("findRepository", () => {
   it("refuses a folder outside any repository", async () => {
     using w = world();
     const outside = join(w.dir, "home");
-    const error = await refusal(findRepository(outside, { ...w.env, GIT_CEILING_DIRECTORIES: w.dir }));
+    const error = await refused(findRepository(outside, { ...w.env, GIT_CEILING_DIRECTORIES: w.dir }));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toBe(
       `${outside} is not in a git repository — a worktree needs one: run git init there (and commit once), or pass -C <a folder of a repository>`,
@@ -55,13 +44,13 @@ describe("findRepository", () => {
     using w = world();
     const bare = join(w.dir, "bare.git");
     w.git(["clone", "-q", "--bare", w.repo, bare], w.dir);
-    expect((await refusal(findRepository(bare, w.env))).message).toBe(
+    expect((await refused(findRepository(bare, w.env))).message).toBe(
       `${bare} is a bare git repository: it has no working tree to branch from — clone it, or pass -C <a checkout of it>`,
     );
     const inside = join(w.repo, ".git");
-    expect((await refusal(findRepository(inside, w.env))).message).toMatch(/is inside a git directory/);
+    expect((await refused(findRepository(inside, w.env))).message).toMatch(/is inside a git directory/);
     const missing = join(w.dir, "nowhere");
-    const error = await refusal(findRepository(missing, w.env));
+    const error = await refused(findRepository(missing, w.env));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toBe(`${missing} is not a folder — pass -C <a folder of a git repository>`);
   });
@@ -72,7 +61,7 @@ describe("findRepository", () => {
     const empty = join(w.dir, "no-git-bin");
     mkdirSync(empty);
     symlinkSync("/bin/sh", join(empty, "sh"));
-    const error = await refusal(findRepository(w.repo, { ...w.env, PATH: empty }));
+    const error = await refused(findRepository(w.repo, { ...w.env, PATH: empty }));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toBe(GIT_MISSING);
   });
@@ -105,17 +94,17 @@ describe("resolveBase", () => {
   it("refuses a base that names no commit, an option, and a repository without a commit", async () => {
     using w = world();
     const repo = await findRepository(w.repo, w.env);
-    const error = await refusal(resolveBase(repo, "no-such-branch", w.env));
+    const error = await refused(resolveBase(repo, "no-such-branch", w.env));
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.message).toBe(
       `--base 'no-such-branch' names no commit in ${w.repo} — give a branch, tag or commit (git log --oneline --all lists them)`,
     );
-    expect((await refusal(resolveBase(repo, "--output=/tmp/x", w.env))).message).toMatch(
+    expect((await refused(resolveBase(repo, "--output=/tmp/x", w.env))).message).toMatch(
       /is not a git revision/,
     );
     using empty = world({ empty: true });
     const unborn = await findRepository(empty.repo, empty.env);
-    expect((await refusal(resolveBase(unborn, undefined, empty.env))).message).toMatch(/has no commit yet/);
+    expect((await refused(resolveBase(unborn, undefined, empty.env))).message).toMatch(/has no commit yet/);
   });
 });
 

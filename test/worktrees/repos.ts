@@ -17,6 +17,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { expect } from "vitest";
+import { ScvError } from "../../src/errors.js";
 
 export interface World {
   readonly dir: string;
@@ -93,4 +95,15 @@ export function fileHashes(root: string): Record<string, string> {
   };
   walk(root);
   return hashes;
+}
+
+/** The ScvError `promise` rejects with, checked to be one line. */
+export async function refused(promise: Promise<unknown>): Promise<ScvError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ScvError);
+  expect((error as ScvError).message).not.toContain("\n");
+  return error as ScvError;
 }

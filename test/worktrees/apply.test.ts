@@ -2,12 +2,14 @@
 // tree byte-identical (status, every file, the index file); --keep-conflicts; --commit; refusals
 // when the user's uncommitted work is in the way.
 
-import { readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/errors.js";
 import { applyWorktree } from "../../src/worktrees/apply.js";
 import { createWorktree } from "../../src/worktrees/create.js";
+import { GIT_TOO_OLD } from "../../src/worktrees/patch.js";
 import type { Worktree } from "../../src/worktrees/record.js";
 import { branchTip, recordTurn } from "../../src/worktrees/record-turn.js";
 import { findRepository } from "../../src/worktrees/repo.js";
@@ -219,5 +221,23 @@ describe("applyWorktree", () => {
       kind: "nothing",
       tip: w.git(["rev-parse", "HEAD"]).trim(),
     });
+  });
+
+  it("says in one line that a git older than 2.32 cannot apply", async () => {
+    using w = world();
+    const worktree = await turn(w, (dir) => w.write("new.txt", "new\n", dir));
+    // git 2.31's answer to `apply --cached --3way`, from a git that otherwise is this one.
+    const bin = join(w.dir, "old-git");
+    const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+    w.write(
+      "git",
+      `#!/bin/sh\ncase "$*" in *"--cached --3way"*) echo "error: --cached and --3way cannot be used together." >&2; exit 128;; esac\nexec ${real} "$@"\n`,
+      bin,
+    );
+    chmodSync(join(bin, "git"), 0o755);
+    const error = await refused(applyWorktree(worktree, { env: { ...w.env, PATH: `${bin}:${w.env.PATH}` } }));
+    expect(error.exitCode).toBe(EXIT.usage);
+    expect(error.message).toBe(GIT_TOO_OLD);
+    expect(() => w.read("new.txt")).toThrow();
   });
 });

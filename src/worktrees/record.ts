@@ -7,7 +7,8 @@ import * as z from "zod/mini";
 import { lazy } from "../lazy.js";
 
 export const worktreeSchema = lazy(() =>
-  z.object({
+  // Loose, as the conversation record is: a later scv's fields survive an earlier one's rewrite.
+  z.looseObject({
     /** The conversation's handle; the branch is `scv/<handle>`. */
     handle: z.string(),
     /** The top level of the user's work tree it was made from: where `apply` brings changes. */

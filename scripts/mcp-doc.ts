@@ -139,7 +139,7 @@ export function renderMcpDoc(): string {
     "  job waiting so shows in `status` and `scv ps` as `needs approval`, and `scv wait` says so on",
     "  stderr. The question and its answer pass through 0600 files beside the job's result,",
     "  `$SCV_HOME/turns/<job>.ask.json` and `<job>.answer.json`, gone once it is answered, and",
-    "  `<job>.asked`, the ids it asked and what became of each, gone with the turn. An agent run as a",
+    "  `<job>.questions.json`, the ids it asked and what became of each, gone with the turn. An agent run as a",
     "  per-turn process cannot ask: what would need approval is refused, as on the command line;",
     '- several agents (`agent` as a list): `{"results": [...]}`, one of the above per agent in the order',
     "  given, the text under `=== agent (handle) ===` headers;",

@@ -141,6 +141,20 @@ async function replay(message) {
   }
 }
 
+/** Asks the client to run `toolCall` (Gemini's three options); the option it chose. */
+async function askPermission(sessionId, toolCall) {
+  const answer = await ask("session/request_permission", {
+    sessionId,
+    options: [
+      { optionId: "proceed_always", name: "Allow for this session", kind: "allow_always" },
+      { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
+      { optionId: "cancel", name: "Reject", kind: "reject_once" },
+    ],
+    toolCall,
+  });
+  return answer.result?.outcome?.optionId;
+}
+
 async function prompt(message) {
   const sessionId = message.params.sessionId;
   switch (kind) {
@@ -151,16 +165,7 @@ async function prompt(message) {
         title: "touch scv-tool-probe.txt",
         kind: "execute",
       };
-      const answer = await ask("session/request_permission", {
-        sessionId,
-        options: [
-          { optionId: "proceed_always", name: "Allow for this session", kind: "allow_always" },
-          { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
-          { optionId: "cancel", name: "Reject", kind: "reject_once" },
-        ],
-        toolCall,
-      });
-      const chosen = answer.result?.outcome?.optionId;
+      const chosen = await askPermission(sessionId, toolCall);
       if (chosen === "proceed_once" || chosen === "proceed_always") {
         update(sessionId, {
           sessionUpdate: "tool_call_update",
@@ -363,16 +368,7 @@ async function scripted(message) {
             rawInput: { command: "touch probe.txt" },
           };
           update(sessionId, { sessionUpdate: "tool_call", ...toolCall, status: "pending" });
-          const answer = await ask("session/request_permission", {
-            sessionId,
-            options: [
-              { optionId: "proceed_always", name: "Allow for this session", kind: "allow_always" },
-              { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
-              { optionId: "cancel", name: "Reject", kind: "reject_once" },
-            ],
-            toolCall,
-          });
-          const chosen = answer.result?.outcome?.optionId;
+          const chosen = await askPermission(sessionId, toolCall);
           const allowed = chosen === "proceed_once" || chosen === "proceed_always";
           update(sessionId, {
             sessionUpdate: "tool_call_update",

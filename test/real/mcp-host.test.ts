@@ -158,6 +158,16 @@ describe.skipIf(BIN === undefined || CODEX_PROFILE === undefined)("scv mcp in a 
     return { run, host, saw: modelSaw(host, who, run) };
   }
 
+  /** The model was told its job still runs and to call wait with it; the job is then read whole. */
+  async function toldToWait(saw: string): Promise<void> {
+    expect(saw, `what the model was given:\n${saw}`).toMatch(
+      new RegExp(
+        `codex is still working on job ${JOB.source}.*Call wait with job ${JOB.source} for its reply`,
+      ),
+    );
+    await finish(saw);
+  }
+
   /** Reads a job's result whole (`scv wait`), so nothing of it is left running or kept. */
   async function finish(saw: string): Promise<void> {
     const job = JOB.exec(saw)?.[0];
@@ -192,12 +202,7 @@ describe.skipIf(BIN === undefined || CODEX_PROFILE === undefined)("scv mcp in a 
       policy: "auto",
       wait_seconds: 0,
     });
-    expect(saw, `what the model was given:\n${saw}`).toMatch(
-      new RegExp(
-        `codex is still working on job ${JOB.source}.*Call wait with job ${JOB.source} for its reply`,
-      ),
-    );
-    await finish(saw);
+    await toldToWait(saw);
     await expectNothingLeft(lab, "claude", "Claude Code with a running scv job");
   });
 
@@ -320,12 +325,7 @@ describe.skipIf(BIN === undefined || CODEX_PROFILE === undefined)("scv mcp in a 
       policy: "auto",
       wait_seconds: 0,
     });
-    expect(saw, `what the model was given:\n${saw}`).toMatch(
-      new RegExp(
-        `codex is still working on job ${JOB.source}.*Call wait with job ${JOB.source} for its reply`,
-      ),
-    );
-    await finish(saw);
+    await toldToWait(saw);
     await expectNothingLeft(lab, "codex", "Codex with a running scv job");
     await lab.run(process.execPath, [scvEntry(), "mcp", "uninstall", "codex"], { env });
   });

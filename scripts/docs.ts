@@ -1,11 +1,16 @@
 // `npm run docs`: regenerates docs/agents.md (and the README's table of each CLI's files) from the
-// adapter table, and docs/mcp.md from the MCP server's tool and host tables.
+// adapter table, docs/mcp.md from the MCP server's tool and host tables, and the review's JSON
+// Schemas (what reviewers reply, what `scv review --json` prints) from src/review/.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { renderAgentsDoc, withAgentFiles } from "./agents-doc.js";
 import { renderMcpDoc } from "./mcp-doc.js";
+import { REVIEW_SCHEMA_FILES } from "./review-schemas.js";
 
 writeFileSync("docs/agents.md", renderAgentsDoc());
 writeFileSync("docs/mcp.md", renderMcpDoc());
 writeFileSync("README.md", withAgentFiles(readFileSync("README.md", "utf8")));
-process.stdout.write("wrote docs/agents.md, docs/mcp.md, README.md's table of each CLI's files\n");
+for (const [path, render] of Object.entries(REVIEW_SCHEMA_FILES)) writeFileSync(path, render());
+process.stdout.write(
+  `wrote docs/agents.md, docs/mcp.md, README.md's table of each CLI's files, ${Object.keys(REVIEW_SCHEMA_FILES).join(", ")}\n`,
+);

@@ -22,7 +22,7 @@ import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
 import { repositoryFolder } from "../worktrees/diffstat.js";
 import { git, gitLine, gitOk, nulSeparated } from "../worktrees/git.js";
-import { withScratch } from "../worktrees/patch.js";
+import { SETTLED_DIFF_OPTIONS, withScratch } from "../worktrees/patch.js";
 import { branchRef, type Worktree } from "../worktrees/record.js";
 import { findRepository } from "../worktrees/repo.js";
 import { scratchIndex } from "../worktrees/scratch-index.js";
@@ -59,20 +59,9 @@ export interface DiffOptions {
   readonly env: Env;
 }
 
-/** Options that make the patch the same whatever the user's diff settings: prefixes, no colour, no
- * external driver or text conversion, paths from the top level, renames found, three lines of
- * context. */
-const DIFF_OPTIONS: readonly string[] = [
-  "--no-color",
-  "--no-ext-diff",
-  "--no-textconv",
-  "--no-relative",
-  "--src-prefix=a/",
-  "--dst-prefix=b/",
-  "--submodule=short",
-  "--unified=3",
-  "-M",
-];
+/** The patch as `worktrees/patch.ts` settles it, whatever the user's diff settings, with three lines
+ * of context (not the user's `diff.context`). */
+const DIFF_OPTIONS: readonly string[] = [...SETTLED_DIFF_OPTIONS, "--unified=3"];
 
 /** What the scope compares, in words. Pure. */
 export function describeScope(scope: ReviewScope): string {

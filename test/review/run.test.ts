@@ -8,20 +8,7 @@ import type { TurnResult } from "../../src/result.js";
 import type { DiffFile, ReviewDiff } from "../../src/review/diff.js";
 import { type AskReviewer, type ReviewTurnRequest, runReview } from "../../src/review/run.js";
 import { combineVerdicts, reviewExitCode } from "../../src/review/verdict.js";
-
-function changed(path: string, bytes = 200, extra: Partial<DiffFile> = {}): DiffFile {
-  const head = `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n@@ -10,3 +10,4 @@\n`;
-  return {
-    path,
-    status: "modified",
-    added: 1,
-    removed: 0,
-    binary: false,
-    lines: [{ start: 10, end: 13 }],
-    patch: head + "+".repeat(Math.max(1, bytes - head.length)),
-    ...extra,
-  };
-}
+import { changedFile, turnResult } from "./helpers.js";
 
 const DIFF: ReviewDiff = {
   description: "the working tree's changes against HEAD (1234567890)",
@@ -29,29 +16,12 @@ const DIFF: ReviewDiff = {
   root: "/repo",
   from: "1234567890abcdef",
   to: "fedcba0987654321",
-  files: [changed("src/a.ts"), changed("src/b.ts"), changed("logo.png", 50, { binary: true, added: 0 })],
+  files: [
+    changedFile("src/a.ts"),
+    changedFile("src/b.ts"),
+    changedFile("logo.png", 50, { binary: true, added: 0 }),
+  ],
 };
-
-function result(reply: string, extra: Partial<TurnResult> = {}): TurnResult {
-  return {
-    reply,
-    status: "completed",
-    agent: "codex",
-    conversation: "codex-abc123",
-    session: null,
-    usage: { input: 100, output: 20 },
-    cost: 0.01,
-    duration: 1000,
-    exitCode: 0,
-    error: null,
-    hint: null,
-    fallbacks: [],
-    notes: [],
-    mode: null,
-    badLines: 0,
-    ...extra,
-  };
-}
 
 function reply(verdict: string, findings: object[] = [], summary = `${verdict} summary`): string {
   return JSON.stringify({ verdict, summary, findings });
@@ -86,8 +56,8 @@ function scripted(script: Record<string, TurnResult | (() => never)>) {
 describe("runReview", () => {
   it("asks each reviewer once, merges what they agree on, and approves only when all approve", async () => {
     const { ask, asked } = scripted({
-      codex: result(reply("comment", [finding({ title: "Null dereference of user" })])),
-      gemini: result(
+      codex: turnResult(reply("comment", [finding({ title: "Null dereference of user" })])),
+      gemini: turnResult(
         reply("approve", [
           finding({ line: 12, title: "Possible null dereference of the user", severity: "major" }),
         ]),
@@ -138,8 +108,8 @@ describe("runReview", () => {
 
   it("approves when every reviewer approves with nothing blocking; exit 0", async () => {
     const { ask } = scripted({
-      codex: result(reply("approve", [finding({ severity: "nit" })])),
-      gemini: result(reply("approve")),
+      codex: turnResult(reply("approve", [finding({ severity: "nit" })])),
+      gemini: turnResult(reply("approve")),
     });
     const report = await runReview({ diff: DIFF, reviewers: ["codex", "gemini"], ask });
     expect([report.verdict, report.exitCode]).toEqual(["approve", 0]);
@@ -147,8 +117,8 @@ describe("runReview", () => {
 
   it("requests changes on a blocker even when its reviewer approves; exit 1", async () => {
     const { ask } = scripted({
-      codex: result(reply("approve", [finding({ severity: "blocker" })])),
-      gemini: result(reply("approve")),
+      codex: turnResult(reply("approve", [finding({ severity: "blocker" })])),
+      gemini: turnResult(reply("approve")),
     });
     const report = await runReview({ diff: DIFF, reviewers: ["codex", "gemini"], ask });
     expect([report.verdict, report.exitCode]).toEqual(["request-changes", EXIT.agentFailed]);
@@ -157,8 +127,8 @@ describe("runReview", () => {
 
   it("repairs an invalid reply once, in the same conversation, with the problems named", async () => {
     const { ask, asked } = scripted({
-      codex: result("Looks good to me!"),
-      "codex:repair": result(`\`\`\`json\n${reply("approve")}\n\`\`\``, {
+      codex: turnResult("Looks good to me!"),
+      "codex:repair": turnResult(`\`\`\`json\n${reply("approve")}\n\`\`\``, {
         usage: { input: 10, output: 2 },
         cost: 0.002,
       }),
@@ -182,9 +152,9 @@ describe("runReview", () => {
 
   it("reports a reply never valid as that reviewer's failure, never guessed: exit 1, no approval", async () => {
     const { ask } = scripted({
-      codex: result(reply("lgtm")),
-      "codex:repair": result(reply("still lgtm")),
-      gemini: result(reply("approve")),
+      codex: turnResult(reply("lgtm")),
+      "codex:repair": turnResult(reply("still lgtm")),
+      gemini: turnResult(reply("approve")),
     });
     const report = await runReview({ diff: DIFF, reviewers: ["codex", "gemini"], ask });
     expect(report.reviewers[0]).toMatchObject({ status: "failed", verdict: null, repaired: 0, summary: "" });
@@ -202,7 +172,7 @@ describe("runReview", () => {
 
   it("passes on a failed turn's own exit code, and a thrown ScvError's, without a repair", async () => {
     const { ask, asked } = scripted({
-      codex: result("", {
+      codex: turnResult("", {
         status: "failed",
         exitCode: EXIT.rateLimited,
         error: "codex is rate limited",
@@ -231,12 +201,12 @@ describe("runReview", () => {
   it("splits a large diff into parts, each its own turn, and merges the parts' findings", async () => {
     const big: ReviewDiff = {
       ...DIFF,
-      files: [changed("src/a.ts", 900), changed("src/b.ts", 900), changed("src/c.ts", 300)],
+      files: [changedFile("src/a.ts", 900), changedFile("src/b.ts", 900), changedFile("src/c.ts", 300)],
     };
     const { ask, asked } = scripted({
-      "codex#1": result(reply("approve")),
-      "codex#2": result(reply("request-changes", [finding({ file: "src/b.ts", severity: "major" })])),
-      "codex#3": result(reply("approve", [finding({ file: "src/c.ts", line: 99 })])),
+      "codex#1": turnResult(reply("approve")),
+      "codex#2": turnResult(reply("request-changes", [finding({ file: "src/b.ts", severity: "major" })])),
+      "codex#3": turnResult(reply("approve", [finding({ file: "src/c.ts", line: 99 })])),
     });
     const report = await runReview({ diff: big, reviewers: ["codex"], ask, maxPartBytes: 1000 });
     expect(asked.map((turn) => [turn.part, turn.parts])).toEqual([

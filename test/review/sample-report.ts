@@ -4,23 +4,10 @@
 // its second part, and files left out.
 
 import type { TurnResult } from "../../src/result.js";
-import type { DiffFile, ReviewDiff } from "../../src/review/diff.js";
+import type { ReviewDiff } from "../../src/review/diff.js";
 import type { ReviewReport } from "../../src/review/report.js";
 import { type ReviewTurnRequest, runReview } from "../../src/review/run.js";
-
-function changed(path: string, extra: Partial<DiffFile> = {}): DiffFile {
-  const patch = `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n@@ -10,3 +10,4 @@\n${"+x\n".repeat(200)}`;
-  return {
-    path,
-    status: "modified",
-    added: 1,
-    removed: 0,
-    binary: false,
-    lines: [{ start: 10, end: 13 }],
-    patch,
-    ...extra,
-  };
-}
+import { changedFile, turnResult } from "./helpers.js";
 
 export const SAMPLE_DIFF: ReviewDiff = {
   description: "the changes since the merge base with main (0123456789)",
@@ -29,32 +16,21 @@ export const SAMPLE_DIFF: ReviewDiff = {
   from: "0123456789abcdef0123456789abcdef01234567",
   to: "89abcdef0123456789abcdef0123456789abcdef",
   files: [
-    changed("src/cache.ts"),
-    changed("src/my file.ts", { status: "renamed", from: "src/old file.ts" }),
-    changed("assets/logo.png", { binary: true, added: 0 }),
-    changed("package-lock.json", { generated: "lockfile" }),
+    changedFile("src/cache.ts", 660),
+    changedFile("src/my file.ts", 660, { status: "renamed", from: "src/old file.ts" }),
+    changedFile("assets/logo.png", 660, { binary: true, added: 0 }),
+    changedFile("package-lock.json", 660, { generated: "lockfile" }),
   ],
 };
 
 function turn(reply: object | string, extra: Partial<TurnResult> = {}): TurnResult {
-  return {
-    reply: typeof reply === "string" ? reply : JSON.stringify(reply),
-    status: "completed",
-    agent: "codex",
+  return turnResult(typeof reply === "string" ? reply : JSON.stringify(reply), {
     conversation: "codex-aaaaaa",
-    session: null,
     usage: { input: 1200, output: 300 },
     cost: 0.0125,
     duration: 4000,
-    exitCode: 0,
-    error: null,
-    hint: null,
-    fallbacks: [],
-    notes: [],
-    mode: null,
-    badLines: 0,
     ...extra,
-  };
+  });
 }
 
 const ANSWERS: Record<string, TurnResult> = {

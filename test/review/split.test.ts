@@ -4,20 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { DiffFile } from "../../src/review/diff.js";
 import { splitDiff } from "../../src/review/split.js";
-
-function changed(path: string, bytes: number, extra: Partial<DiffFile> = {}): DiffFile {
-  const head = `diff --git a/${path} b/${path}\n`;
-  return {
-    path,
-    status: "modified",
-    added: 1,
-    removed: 0,
-    binary: false,
-    lines: [{ start: 1, end: 1 }],
-    patch: head + "+".repeat(Math.max(0, bytes - head.length)),
-    ...extra,
-  };
-}
+import { changedFile } from "./helpers.js";
 
 function paths(parts: readonly (readonly DiffFile[])[]): string[][] {
   return parts.map((part) => part.map((file) => file.path));
@@ -25,18 +12,18 @@ function paths(parts: readonly (readonly DiffFile[])[]): string[][] {
 
 describe("splitDiff", () => {
   it("keeps a diff under the limit in one part", () => {
-    const plan = splitDiff([changed("a", 100), changed("b", 100)], { maxBytes: 1000 });
+    const plan = splitDiff([changedFile("a", 100), changedFile("b", 100)], { maxBytes: 1000 });
     expect(paths(plan.parts)).toEqual([["a", "b"]]);
     expect(plan.skipped).toEqual([]);
   });
 
   it("splits by file, in order, never a part over the limit", () => {
     const files = [
-      changed("a", 400),
-      changed("b", 400),
-      changed("c", 300),
-      changed("d", 1000),
-      changed("e", 1),
+      changedFile("a", 400),
+      changedFile("b", 400),
+      changedFile("c", 300),
+      changedFile("d", 1000),
+      changedFile("e", 1),
     ];
     const plan = splitDiff(files, { maxBytes: 1000 });
     expect(paths(plan.parts)).toEqual([["a", "b"], ["c"], ["d"], ["e"]]);
@@ -47,11 +34,12 @@ describe("splitDiff", () => {
 
   it("names each file left out and why: binary, generated, over the limit on its own", () => {
     const files = [
-      changed("logo.png", 80, { binary: true, added: 0 }),
-      changed("package-lock.json", 200, { generated: "lockfile" }),
-      changed("huge.ts", 5000),
-      changed("small.ts", 100),
-      changed("é.ts", 1001),
+      changedFile("logo.png", 80, { binary: true, added: 0 }),
+      changedFile("package-lock.json", 200, { generated: "lockfile" }),
+      changedFile("huge.ts", 5000),
+      changedFile("small.ts", 100),
+      // 1001 characters, 1005 bytes: the limit counts bytes.
+      changedFile("é.ts", 1001),
     ];
     const plan = splitDiff(files, { maxBytes: 1000 });
     expect(paths(plan.parts)).toEqual([["small.ts"]]);
@@ -66,7 +54,7 @@ describe("splitDiff", () => {
       {
         path: "é.ts",
         reason: "too-large",
-        detail: "its diff is 1003 bytes, over the 1000 of one review part",
+        detail: "its diff is 1005 bytes, over the 1000 of one review part",
       },
     ]);
     // Every file is either in a part or left out.
@@ -76,6 +64,6 @@ describe("splitDiff", () => {
 
   it("makes no part of a diff with nothing to read", () => {
     expect(splitDiff([], { maxBytes: 10 })).toEqual({ parts: [], skipped: [] });
-    expect(splitDiff([changed("x.bin", 10, { binary: true })], { maxBytes: 10 }).parts).toEqual([]);
+    expect(splitDiff([changedFile("x.bin", 10, { binary: true })], { maxBytes: 10 }).parts).toEqual([]);
   });
 });

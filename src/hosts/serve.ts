@@ -3,7 +3,8 @@
 // turn's environment, with the host's own tag and TMPDIR, in its own process group, ended with the
 // host), listens on $SCV_HOME/hosts/<handle>.sock (or a short private folder's: home/host-socket.ts), and passes each connected turn's JSON-RPC to the
 // server and back (hosts/relay.ts), one turn at a time. It ends, and the server with it, when:
-// the server exits; a turn leaves without a session made (nothing to keep warm); a turn left a
+// the server exits; a turn leaves without a session made or without a conversation record (nothing to
+// keep warm, or nothing to continue it: a refused or killed first turn); a turn left a
 // prompt that does not answer its cancel in time; no turn came for `idleMs`; it gets SIGTERM
 // (`scv kill <handle>`); or its socket is gone ($SCV_HOME removed, or another host took the name).
 
@@ -13,6 +14,7 @@ import { hostname } from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import { isWaitable } from "../duration.js";
 import { ScvError } from "../errors.js";
+import { recordExists } from "../home/conversations.js";
 import { removeHostFiles } from "../home/host-files.js";
 import { ensureHostsDir, type HostRecord, readHostRecord, writeHostRecord } from "../home/host-records.js";
 import { preparedHostSocket } from "../home/host-socket.js";
@@ -175,8 +177,9 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
       relay.detach(own);
       if (ending) return;
       save({ inUse: false, usedAt: isoTimestamp() });
-      // Nothing to keep warm: the turn failed before the server made a session.
-      if (!relay.ready || relay.session === undefined) {
+      // Nothing to keep warm: the turn failed before the server made a session, or it left no
+      // conversation to continue (a first turn refused, or its scv killed) — whatever the reason.
+      if (!relay.ready || relay.session === undefined || !recordExists(spec.handle, env)) {
         void end();
         return;
       }

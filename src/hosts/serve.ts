@@ -20,12 +20,14 @@ import { ensureHostsDir, type HostRecord, readHostRecord, writeHostRecord } from
 import { preparedHostSocket } from "../home/host-socket.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
+import { readRunning } from "../home/turn-records.js";
 import { handlingSignals } from "../os/groups.js";
 import { bootId } from "../os/proc.js";
 import { identify, systemProcessTable } from "../os/processes.js";
 import { killTagged, TAG_VARIABLE } from "../os/tagged.js";
 import { isoTimestamp } from "../timestamp.js";
 import { type AgentProcess, startProcess } from "../transport/process.js";
+import { turnOwnerAlive } from "../turn/reap.js";
 import { removeTurnTemp } from "../turn/temp.js";
 import { HOST_LINE_KEY, type HostLine } from "./connect.js";
 import { HostRelay, type RelayLink } from "./relay.js";
@@ -33,6 +35,8 @@ import type { HostSpec } from "./spec.js";
 
 /** How long a prompt whose turn left may take to answer its cancel before the server is ended. */
 const LEFT_PROMPT_GRACE_MS = 5_000;
+/** How long a turn that left may take to record its conversation before the host ends without one. */
+const RECORD_WAIT_MS = 30_000;
 /** How often the host checks its socket is still there. */
 const SOCKET_CHECK_MS = 1_000;
 const DEFAULT_GRACE_MS = 3_000;
@@ -143,6 +147,17 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     ended();
   };
 
+  /** Nothing to continue: the turn that left made no conversation record (a first turn refused, its
+   * scv killed), whatever the reason. The turn closes its connection before it records the
+   * conversation, so the record is looked for once the turn is over: its registration gone, or its
+   * scv dead. */
+  const endUnlessRecorded = async () => {
+    const deadline = Date.now() + RECORD_WAIT_MS;
+    const waiting = () => !ending && link === undefined && !recordExists(spec.handle, env);
+    while (waiting() && turnRunning(spec.handle, env) && Date.now() < deadline) await pause(50);
+    if (waiting()) await end();
+  };
+
   const restartIdle = () => {
     clearTimeout(idle);
     if (isWaitable(spec.idleMs)) idle = setTimeout(() => void end(), spec.idleMs);
@@ -177,9 +192,8 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
       relay.detach(own);
       if (ending) return;
       save({ inUse: false, usedAt: isoTimestamp() });
-      // Nothing to keep warm: the turn failed before the server made a session, or it left no
-      // conversation to continue (a first turn refused, or its scv killed) — whatever the reason.
-      if (!relay.ready || relay.session === undefined || !recordExists(spec.handle, env)) {
+      // Nothing to keep warm: the turn failed before the server made a session.
+      if (!relay.ready || relay.session === undefined) {
         void end();
         return;
       }
@@ -188,6 +202,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
           if (relay.prompting > 0) void end();
         }, LEFT_PROMPT_GRACE_MS);
       restartIdle();
+      void endUnlessRecorded();
     });
     const hello: HostLine = {
       version: 1,
@@ -226,6 +241,16 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, onSignal);
     stopHandling();
   }
+}
+
+/** Whether a turn of the conversation is registered and its scv alive. */
+function turnRunning(handle: string, env: Env): boolean {
+  const running = readRunning(handle, env);
+  return running !== undefined && turnOwnerAlive(running);
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A reader of newline-delimited text, line by line, whatever the chunks. */

@@ -130,7 +130,7 @@ async function startHost(
  * tag and TMPDIR, nor what passes through unchanged from scv's own environment: a turn from another
  * terminal or an MCP host (another SHELL, TERM, TMUX) continues on the same server, which keeps the
  * environment it started with. */
-function launchHash(launch: HostLaunch): string {
+export function launchHash(launch: HostLaunch): string {
   const { [TAG_VARIABLE]: _tag, TMPDIR: tmp, ...env } = launch.env;
   const kept: Record<string, string | undefined> = launch.userTmp ? { ...env, TMPDIR: tmp } : env;
   const own = Object.keys(kept)

@@ -3,6 +3,8 @@
 // turn's scv. And what the server offered before is checked before a server is started again: the
 // same refusal comes without one. Through the built scv, against the scripted fake ACP agent.
 
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { type AcpWorld, createAcpWorld } from "../helpers/acp-world.js";
@@ -31,8 +33,9 @@ async function until(check: () => boolean, withinMs: number): Promise<boolean> {
 
 /** Nothing of the conversation's server or host runs, and no host is recorded. */
 async function expectNoHost(): Promise<void> {
+  // The host ends once the turn is over, its record first.
+  expect(await survivors(world.agentPids(), 10_000)).toEqual([]);
   expect(world.hostRecords()).toEqual([]);
-  expect(await survivors(world.agentPids(), 8_000)).toEqual([]);
 }
 
 const first = (...args: string[]) => ["delegate", "gemini", "--transport", "acp", "--json", ...args];
@@ -98,12 +101,33 @@ describe("what the server offered, checked before it is started again", () => {
     expect(again.exitCode, again.stderr).toBe(2);
     expect(json(again.stdout).error).toBe(json(once.stdout).error);
     expect(json(again.stdout).hint).toBe(json(once.stdout).hint);
+    expect(json(again.stdout).notes).toEqual([
+      "told from what Gemini CLI's ACP server offered before, without starting it — ask for it again to have the server itself asked",
+    ]);
     expect(world.agentPids()).toHaveLength(1);
-    // An offered model still runs, and starts the server.
-    const fine = await scv(world, first("-m", "fake-large", "three"));
-    expect(fine.exitCode, fine.stderr).toBe(0);
+    // Asked for again, the server itself is asked (a list changed on the provider's side does not
+    // refuse the same value twice); another value is refused at once.
+    const third = await scv(world, first("-m", "no-such-model", "three"));
+    expect(third.exitCode).toBe(2);
+    expect(json(third.stdout).notes).toEqual([]);
     expect(world.agentPids()).toHaveLength(2);
+    const other = await scv(world, first("-m", "another-model", "three b"));
+    expect(other.exitCode).toBe(2);
+    expect(json(other.stdout).notes).toHaveLength(1);
+    expect(world.agentPids()).toHaveLength(2);
+    // Its own settings changed, the agent may offer other models: the server is asked.
+    const settings = join(world.scvHome, "agents", "gemini", ".gemini", "settings.json");
+    mkdirSync(dirname(settings), { recursive: true });
+    writeFileSync(settings, '{"model":{"name":"x"}}\n');
+    const changed = await scv(world, first("-m", "no-such-model", "four"));
+    expect(changed.exitCode).toBe(2);
+    expect(world.agentPids()).toHaveLength(3);
+    // An offered model still runs, and starts the server.
+    const fine = await scv(world, first("-m", "fake-large", "five"));
+    expect(fine.exitCode, fine.stderr).toBe(0);
+    expect(world.agentPids()).toHaveLength(4);
     const handle = json(fine.stdout).conversation ?? "";
-    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
+    const killed = await scv(world, ["kill", handle]);
+    expect(killed.exitCode, killed.stderr + JSON.stringify(world.hostRecords())).toBe(0);
   });
 });

@@ -1,0 +1,142 @@
+// What a warm session host costs and when there is none, with the BUILT scv and the real Gemini CLI,
+// Qwen Code, OpenCode and Copilot CLI over ACP against a loopback mock: a first turn keeps its
+// server in a session host, whose memory `scv ps --json` reports (the host and its server's process
+// tree, from /proc) and the README quotes; a first turn refused for a model the server does not offer
+// (on the command line, or in scv's config) exits 2 and leaves no host and nothing running — a
+// second such refusal is told before any server starts, from what the server offered before.
+// Measured numbers are printed (`console.log`): docs/benchmarks.md keeps them.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeRun, type Lab } from "./harness.js";
+import {
+  agentToml,
+  BIN,
+  dummyKey,
+  expectNothingLeft,
+  named,
+  newCanary,
+  newLab,
+  turnResult,
+  writeEndpoint,
+} from "./kit.js";
+import { type MockServer, startMock } from "./mock/server.mjs";
+import { PROFILES, type Profile, row } from "./profiles.js";
+
+const CLIS = ["gemini", "qwen", "opencode", "copilot"];
+const profiles = PROFILES.filter((profile) => CLIS.includes(profile.cli));
+
+interface HostRow {
+  readonly kind?: string;
+  readonly handle: string;
+  readonly rssBytes?: number | null;
+}
+
+describe.skipIf(BIN === undefined).each(profiles)(
+  "warm hosts: scv → $cli --transport acp",
+  (profile: Profile) => {
+    const { cli } = profile;
+    const who = `${named(cli)} over ACP`;
+    let trap: MockServer;
+    let mock: MockServer;
+    let lab: Lab;
+    let writeConfig: (extra: Record<string, string>) => void = () => {};
+
+    beforeAll(async () => {
+      trap = await startMock({ shape: "openai-chat", text: "TRAP" });
+      mock = await startMock({ shape: profile.cli === "gemini" ? "gemini" : "openai-chat" });
+      const key = dummyKey(cli);
+      lab = newLab(cli, newCanary(), trap);
+      const endpoint = await writeEndpoint(lab, profile, mock, key);
+      const model: Record<string, string> =
+        row(cli).acp?.modelArgs === undefined ? {} : { model: endpoint.config.model };
+      writeConfig = (extra) =>
+        lab.writeConfig(
+          agentToml(cli, { transport: "acp", session_idle: "5m", ...model, ...extra }, endpoint.agentEnv),
+        );
+      writeConfig({});
+      if (profile.signIn === "api-key") {
+        const login = await lab.scv(["agents", "login", cli, "--with-api-key"], { input: `${key}\n` });
+        expect(login.code, describeRun(login)).toBe(0);
+      }
+    });
+
+    afterAll(async () => {
+      await mock?.close();
+      await trap?.close();
+      await lab?.[Symbol.asyncDispose]();
+    });
+
+    const limitMs = (Number.parseInt(profile.turnTimeout, 10) + 30) * 1000;
+    const delegate = (args: readonly string[]) =>
+      lab.scv(["delegate", ...args, "--json", "--timeout", profile.turnTimeout], { limitMs });
+
+    function hostRecords(): string[] {
+      const dir = join(lab.scvHome, "hosts");
+      return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".json")) : [];
+    }
+
+    it("a warm host's memory: scv ps --json reports the host and its server's tree", async () => {
+      const run = await delegate([cli, `warm memory turn for ${cli}`]);
+      expect(run.code, `${who}\n${describeRun(run)}`).toBe(0);
+      const handle = turnResult(run).conversation ?? "";
+      const ps = await lab.scv(["ps", "--json"]);
+      expect(ps.code, describeRun(ps)).toBe(0);
+      const host = (JSON.parse(ps.stdout) as HostRow[]).find((each) => each.kind === "host");
+      expect(host?.handle, `${who}: no session host listed\n${ps.stdout}`).toBe(handle);
+      const rss = host?.rssBytes ?? 0;
+      // A Node process alone holds more than 30 MB resident.
+      expect(rss, `${who}: no memory reported\n${ps.stdout}`).toBeGreaterThan(30 * 1024 * 1024);
+      console.log(
+        `${who}: an idle warm host holds ${(rss / 1024 / 1024).toFixed(0)} MiB (RSS, host + server tree)`,
+      );
+      const text = await lab.scv(["ps"]);
+      expect(text.stdout).toMatch(new RegExp(`${handle}.*session host, idle .*MiB`));
+      const killed = await lab.scv(["kill", handle]);
+      expect(killed.code, describeRun(killed)).toBe(0);
+      await expectNothingLeft(lab, cli, `scv kill ${handle}`);
+    });
+
+    // A server that takes its model at launch (Copilot's --model) runs whatever it is given: its
+    // provider's answer is the refusal.
+    it.runIf(row(cli).acp?.modelArgs === undefined)(
+      "a first turn asking for a model the server does not offer: exit 2, no host, nothing left",
+      async () => {
+        // Whatever an earlier test left is ended first: only this test's hosts count.
+        for (const name of hostRecords()) await lab.scv(["kill", name.replace(/\.json$/, "")]);
+        const times: number[] = [];
+        for (let round = 0; round < 2; round += 1) {
+          const run = await delegate([cli, "-m", "no-such-model-xyz", `refused turn ${round} for ${cli}`]);
+          times.push(run.durationMs);
+          console.log(`${who}: refused first turn ${round} took ${run.durationMs} ms`);
+          expect(run.code, `${who}\n${describeRun(run)}`).toBe(2);
+          expect(turnResult(run).error).toContain("no-such-model-xyz");
+          // The second is told from what the server offered in the first, before any server starts.
+          if (round === 1)
+            expect(turnResult(run).notes.join("\n")).toContain("offered before, without starting it");
+          // The host ends once the turn is over.
+          await expectNothingLeft(lab, cli, "a refused first turn");
+          expect(
+            hostRecords(),
+            `${who}: a session host was left for a turn that made no conversation`,
+          ).toEqual([]);
+        }
+        // A model set in scv's config for the agent, which the server does not offer either.
+        writeConfig({ model: "no-such-config-model" });
+        try {
+          const run = await delegate([cli, `refused config turn for ${cli}`]);
+          times.push(run.durationMs);
+          console.log(`${who}: first turn refused for the config's model took ${run.durationMs} ms`);
+          expect(run.code, `${who}\n${describeRun(run)}`).toBe(2);
+          await expectNothingLeft(lab, cli, "a first turn refused for the config's model");
+          expect(hostRecords()).toEqual([]);
+        } finally {
+          writeConfig({});
+        }
+        console.log(
+          `${who}: refused first turns (unknown model, again, config model) took ${times.join(", ")} ms`,
+        );
+      },
+    );
+  },
+);

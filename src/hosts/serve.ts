@@ -11,7 +11,6 @@
 import { lstatSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { hostname } from "node:os";
-import { StringDecoder } from "node:string_decoder";
 import { isWaitable } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { recordExists } from "../home/conversations.js";
@@ -26,10 +25,11 @@ import { bootId } from "../os/proc.js";
 import { identify, systemProcessTable } from "../os/processes.js";
 import { killTagged, TAG_VARIABLE } from "../os/tagged.js";
 import { isoTimestamp } from "../timestamp.js";
+import { createLineFramer, type LineFramer } from "../transport/framing.js";
 import { type AgentProcess, startProcess } from "../transport/process.js";
 import { turnOwnerAlive } from "../turn/reap.js";
 import { removeTurnTemp } from "../turn/temp.js";
-import { HOST_LINE_KEY, type HostLine } from "./connect.js";
+import { HOST_LINE_KEY, HOST_LINE_MAX_BYTES, type HostLine } from "./connect.js";
 import { HostRelay, type RelayLink } from "./relay.js";
 import type { HostSpec } from "./spec.js";
 
@@ -66,7 +66,15 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
   const serverEnv: Record<string, string> = { ...spec.env, [TAG_VARIABLE]: spec.tag };
   if (spec.tmp !== undefined) serverEnv.TMPDIR = spec.tmp;
-  const output = lineReader((line) => relay.fromServer(line));
+  const output = boundedLines(
+    (line) => relay.fromServer(line),
+    // The turn waiting for it would wait forever: the server is ended, and the turn told why.
+    () =>
+      void end(
+        undefined,
+        `the session host ended ${spec.agent}'s ACP server: it wrote a line of more than ${HOST_LINE_MAX_BYTES / 1024 / 1024} MiB, which scv does not pass on`,
+      ),
+  );
   const server: AgentProcess = startProcess({
     file: spec.file,
     args: spec.args,
@@ -74,7 +82,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     env: serverEnv,
     openStdin: true,
     graceMs,
-    onStdout: output,
+    onStdout: (chunk) => output.push(chunk),
   });
   const relay = new HostRelay(
     (line) => server.input?.write(`${line}\n`),
@@ -125,9 +133,12 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   });
 
   const listener: Server = createServer((socket) => accept(socket));
-  const end = async (exitLine?: HostLine) => {
+  /** Ends the host and its server; `note` says why scv ended the server (the turn gets it as the
+   * last line of the server's stderr, and so does the host's log). */
+  const end = async (exitLine?: HostLine, note?: string) => {
     if (ending) return;
     ending = true;
+    if (note !== undefined) process.stderr.write(`scv: ${note}\n`);
     clearTimeout(idle);
     clearTimeout(leftPrompt);
     clearInterval(watch);
@@ -140,7 +151,8 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     const exit = await server.done;
     clearTimeout(kill);
     if (link !== undefined) {
-      link.socket.end(`${JSON.stringify({ [HOST_LINE_KEY]: exitLine ?? { exit } })}\n`);
+      const told = note === undefined ? exit : { ...exit, stderrTail: `${exit.stderrTail}\n${note}\n` };
+      link.socket.end(`${JSON.stringify({ [HOST_LINE_KEY]: exitLine ?? { exit: told } })}\n`);
     }
     killTagged(spec.tag, systemProcessTable);
     if (spec.tmp !== undefined) removeTurnTemp(spec.tmp);
@@ -181,10 +193,19 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     link = own;
     relay.attach(own);
     save({ inUse: true });
-    socket.on(
-      "data",
-      lineReader((line) => relay.fromClient(own, line)),
+    let refusing = false;
+    const input = boundedLines(
+      (line) => {
+        if (!refusing) relay.fromClient(own, line);
+      },
+      // Dropped: the turn is told, and its connection ended (what it had asked is cancelled).
+      () => {
+        refusing = true;
+        const refused = `the session host refused a line of more than ${HOST_LINE_MAX_BYTES / 1024 / 1024} MiB from this turn`;
+        socket.end(`${JSON.stringify({ [HOST_LINE_KEY]: { refused } })}\n`);
+      },
     );
+    socket.on("data", (chunk: Buffer) => input.push(chunk));
     socket.on("error", () => socket.destroy());
     socket.on("close", () => {
       if (link !== own) return;
@@ -253,18 +274,14 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A reader of newline-delimited text, line by line, whatever the chunks. */
-function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
-  const decoder = new StringDecoder("utf8");
-  let rest = "";
-  return (chunk) => {
-    rest += decoder.write(chunk);
-    let index = rest.indexOf("\n");
-    while (index >= 0) {
-      const line = rest.slice(0, index);
-      rest = rest.slice(index + 1);
+/** Newline-delimited text, line by line whatever the chunks, each line bounded
+ * (transport/framing.ts): `onOversized` once a line passes HOST_LINE_MAX_BYTES, which is dropped. */
+function boundedLines(onLine: (line: string) => void, onOversized: () => void): LineFramer {
+  return createLineFramer({
+    maxLineBytes: HOST_LINE_MAX_BYTES,
+    onLine: (line) => {
       if (line.trim() !== "") onLine(line);
-      index = rest.indexOf("\n");
-    }
-  };
+    },
+    onOversized,
+  });
 }

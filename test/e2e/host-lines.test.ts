@@ -50,7 +50,10 @@ function sendRaw(socketPath: string, bytes: number): Promise<string> {
       };
       more();
     });
-    setTimeout(() => reject(new Error(`the host never closed: heard ${heard.slice(0, 300)}`)), 60_000).unref();
+    setTimeout(
+      () => reject(new Error(`the host never closed: heard ${heard.slice(0, 300)}`)),
+      60_000,
+    ).unref();
   });
 }
 

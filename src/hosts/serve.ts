@@ -6,7 +6,8 @@
 // the server exits; a turn leaves without a session made or without a conversation record (nothing to
 // keep warm, or nothing to continue it: a refused or killed first turn); a turn left a
 // prompt that does not answer its cancel in time; no turn came for `idleMs`; it gets SIGTERM
-// (`scv kill <handle>`); or its socket is gone ($SCV_HOME removed, or another host took the name).
+// (`scv kill <handle>`), or SIGUSR2 while no turn is connected (room for another: budget.ts); or its
+// socket is gone ($SCV_HOME removed, or another host took the name).
 
 import { lstatSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
@@ -29,6 +30,7 @@ import { createLineFramer, type LineFramer } from "../transport/framing.js";
 import { type AgentProcess, startProcess } from "../transport/process.js";
 import { turnOwnerAlive } from "../turn/reap.js";
 import { removeTurnTemp } from "../turn/temp.js";
+import { DEFAULT_MAX_WARM_HOSTS, EVICT_SIGNAL, makeRoom } from "./budget.js";
 import { HOST_LINE_KEY, HOST_LINE_MAX_BYTES, type HostLine } from "./connect.js";
 import { HostRelay, type RelayLink } from "./relay.js";
 import type { HostSpec } from "./spec.js";
@@ -224,6 +226,8 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
         }, LEFT_PROMPT_GRACE_MS);
       restartIdle();
       void endUnlessRecorded();
+      // Over the budget: the least recently used idle hosts are asked to end (this one too, if so).
+      makeRoom(spec.maxWarm ?? DEFAULT_MAX_WARM_HOSTS, env);
     });
     const hello: HostLine = {
       version: 1,
@@ -237,6 +241,11 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   const stopHandling = handlingSignals(["SIGINT", "SIGTERM", "SIGHUP"]);
   const onSignal = () => void end();
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, onSignal);
+  // Asked to make room (hosts/budget.ts): only when no turn is connected.
+  const onEvict = () => {
+    if (link === undefined) void end();
+  };
+  process.on(EVICT_SIGNAL, onEvict);
 
   await new Promise<void>((resolve, reject) => {
     listener.once("error", reject);
@@ -260,6 +269,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     await finished;
   } finally {
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, onSignal);
+    process.off(EVICT_SIGNAL, onEvict);
     stopHandling();
   }
 }

@@ -60,6 +60,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
     policy: plan.policy,
     userTmp: plan.extraEnv.TMPDIR !== undefined,
     idleMs: plan.sessionIdleMs ?? 0,
+    ...(context.config.max_warm_hosts === undefined ? {} : { maxWarm: context.config.max_warm_hosts }),
     ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
     scvEnv: context.env,
   };

@@ -5,7 +5,7 @@
 // (on the command line, or in scv's config) exits 2 and leaves no host and nothing running — a
 // second such refusal is told before any server starts, from what the server offered before.
 // Measured numbers are printed (`console.log`): docs/benchmarks.md keeps them.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeRun, type Lab } from "./harness.js";
@@ -30,6 +30,7 @@ interface HostRow {
   readonly kind?: string;
   readonly handle: string;
   readonly rssBytes?: number | null;
+  readonly scvPid?: number;
 }
 
 describe.skipIf(BIN === undefined).each(profiles)(
@@ -87,11 +88,12 @@ describe.skipIf(BIN === undefined).each(profiles)(
       const rss = host?.rssBytes ?? 0;
       // A Node process alone holds more than 30 MB resident.
       expect(rss, `${who}: no memory reported\n${ps.stdout}`).toBeGreaterThan(30 * 1024 * 1024);
+      const own = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${host?.scvPid}/status`, "utf8"))?.[1];
       console.log(
-        `${who}: an idle warm host holds ${(rss / 1024 / 1024).toFixed(0)} MiB (RSS, host + server tree)`,
+        `${who}: an idle warm host holds ${(rss / 1024 / 1024).toFixed(0)} MiB (RSS, host + server tree; the host itself ${Math.round(Number(own) / 1024)} MiB)`,
       );
       const text = await lab.scv(["ps"]);
-      expect(text.stdout).toMatch(new RegExp(`${handle}.*session host, idle .*MiB`));
+      expect(text.stdout).toMatch(new RegExp(`${handle}.*session host, idle .*MB`));
       const killed = await lab.scv(["kill", handle]);
       expect(killed.code, describeRun(killed)).toBe(0);
       await expectNothingLeft(lab, cli, `scv kill ${handle}`);

@@ -16,6 +16,7 @@ import { consumeResult, readFinished, readRunning } from "../home/turn-records.j
 import { READY_FD, startDetached } from "../os/bounded.js";
 import { TAG_VARIABLE } from "../os/tagged.js";
 import type { TurnResult } from "../result.js";
+import { passedEnvironment } from "../transport/env.js";
 import { planTurns } from "../turn/batch.js";
 import { busyError } from "../turn/busy.js";
 import { failedResult } from "../turn/outcome.js";
@@ -83,6 +84,7 @@ export async function launchTurns(
         job: newJob(plan.handle),
         request: { ...request, cwd: plan.cwd },
         lockWaitMs: BACKGROUND_LOCK_WAIT_MS,
+        environment: passedEnvironment(env, config.isolation),
         ...(callerApproves === true ? { callerApproves } : {}),
       };
       return launch(env, cwd, job, plan.entry.name, spare);
@@ -144,7 +146,8 @@ export function backgroundCommand(): { file: string; args: string[] } {
 }
 
 /** The detached scv's environment: the launcher's, with the ready pipe named, and without the tag of
- * the turn whose agent launched it (SCV_DEPTH stays). A background turn is asked to outlive its
+ * the turn whose agent launched it (SCV_DEPTH stays); of it the scv keeps only what it reads itself
+ * (os/detached-env.ts), and the turn's agent is made from the job's `environment`. A background turn is asked to outlive its
  * caller; with the tag, that turn's end would sweep it as an escaped process. It has a record and a
  * tag of its own. */
 export function backgroundEnv(env: Env): NodeJS.ProcessEnv {

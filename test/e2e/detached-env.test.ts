@@ -1,0 +1,136 @@
+// The detached scvs — a background turn's runner, a session host, `scv mcp`'s spare runner — outlive
+// the command that started them, so their environment (readable in /proc/<pid>/environ) holds only
+// what scv reads: no secret of the caller's shell. What the turn's agent may inherit still reaches
+// it (a user's own variable), and what no agent inherits (a model provider's key) still does not.
+
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { turnResultSchema } from "../../src/result.js";
+import { type AcpWorld, createAcpWorld } from "../helpers/acp-world.js";
+import { killAll } from "../helpers/pids.js";
+import { agentCalls, agentPids, ensureBuilt, SCV, scv, signIn } from "../helpers/scv.js";
+
+let world: AcpWorld;
+const started: number[] = [];
+beforeAll(ensureBuilt, 120_000);
+beforeEach(() => {
+  world = createAcpWorld();
+  // A provider's key, which no agent inherits, and the user's own secret, which agents do.
+  world.env.OPENAI_API_KEY = "sk-canary-provider-7f3a";
+  world.env.MY_DB_PASSWORD = "canary-user-secret-91c2";
+});
+afterEach(() => {
+  killAll(started.splice(0));
+  world.dispose();
+});
+
+const CANARIES = ["sk-canary-provider-7f3a", "canary-user-secret-91c2"];
+
+function environ(pid: number): string {
+  return readFileSync(`/proc/${pid}/environ`, "latin1");
+}
+
+/** The canaries in `pid`'s environment. */
+function canariesOf(pid: number): string[] {
+  const text = environ(pid);
+  return CANARIES.filter((canary) => text.includes(canary));
+}
+
+async function until<T>(find: () => T | undefined, withinMs: number): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error("not found in time");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.runIf(process.platform === "linux")("what a detached scv's environment holds", () => {
+  it("a background turn's runner: no canary; its agent gets the user's variable and not the provider's key", async () => {
+    await signIn(world, "claude");
+    const run = await scv(world, ["delegate", "--background", "claude", "wait"], {
+      env: { FAKE_AGENT_MODE: "hang" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const handle = run.stdout.trim().replace(/\.[0-9a-z]{8}$/, "");
+    started.push(...(await agentPids(world)));
+    const record = JSON.parse(readFileSync(join(world.scvHome, "turns", `${handle}.json`), "utf8")) as {
+      scv: { pid: number };
+    };
+    started.push(record.scv.pid);
+    expect(environ(record.scv.pid)).toContain(`SCV_HOME=${world.scvHome}`);
+    expect(canariesOf(record.scv.pid)).toEqual([]);
+    const [call] = agentCalls(world);
+    expect(call?.env.MY_DB_PASSWORD).toBe("canary-user-secret-91c2");
+    expect(call?.env.FAKE_AGENT_MODE).toBe("hang");
+    expect(call?.env.OPENAI_API_KEY).toBeUndefined();
+    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
+  });
+
+  it("a session host: no canary; its server gets the user's variable and not the provider's key", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const handle = turnResultSchema().parse(JSON.parse(run.stdout)).conversation ?? "";
+    const host = world.hostRecord(handle);
+    if (host === undefined) throw new Error("no session host");
+    expect(canariesOf(host.scv.pid)).toEqual([]);
+    const server = environ(host.server.pid);
+    expect(server).toContain("MY_DB_PASSWORD=canary-user-secret-91c2");
+    expect(server).not.toContain("sk-canary-provider-7f3a");
+    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
+  });
+
+  it("scv mcp's spare runner: no canary, before and after it runs a job", async () => {
+    await signIn(world, "claude");
+    const client = new Client({ name: "scv-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [SCV, "mcp"],
+        cwd: world.project,
+        env: world.env,
+      }),
+    );
+    try {
+      /** The spare: a `background-turn` scv of this world's SCV_HOME with no job yet. */
+      const spare = () =>
+        readdirSync("/proc")
+          .filter((name) => /^\d+$/.test(name))
+          .map(Number)
+          .find((pid) => {
+            try {
+              return (
+                readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("background-turn") &&
+                environ(pid).includes(`SCV_HOME=${world.scvHome}\0`)
+              );
+            } catch {
+              return false;
+            }
+          });
+      const pid = await until(spare, 20_000);
+      started.push(pid);
+      expect(canariesOf(pid)).toEqual([]);
+      const result = await client.callTool(
+        { name: "delegate", arguments: { agent: "claude", prompt: "Say hi" } },
+        { timeout: 90_000 },
+      );
+      expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+      const [call] = agentCalls(world);
+      expect(call?.env.MY_DB_PASSWORD).toBe("canary-user-secret-91c2");
+      expect(call?.env.OPENAI_API_KEY).toBeUndefined();
+      // The next spare, started for the next call.
+      const next = await until(() => {
+        const found = spare();
+        return found === pid ? undefined : found;
+      }, 20_000);
+      started.push(next);
+      expect(canariesOf(next)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -163,6 +163,23 @@ describe("base_url and api_key_env", () => {
     expect(codex?.argv.join(" ")).not.toContain("scv-endpoint");
   });
 
+  it("agents status: signed in by the endpoint's key while its variable is set, never showing it", async () => {
+    config(endpointToml("claude", "http://127.0.0.1:4000"));
+    const set = await scv(world, ["agents", "status", "claude", "--json"], { env: { MY_ENDPOINT_KEY: KEY } });
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      state: "signed-in",
+      source: "endpoint",
+      detail: "base_url http://127.0.0.1:4000, with the key in MY_ENDPOINT_KEY",
+    });
+    expect(`${set.stdout}${set.stderr}`).not.toContain(KEY);
+    const unset = await scv(world, ["agents", "status", "claude", "--json"]);
+    expect(JSON.parse(unset.stdout)).toMatchObject({
+      state: "signed-out",
+      source: "endpoint",
+      detail: "base_url http://127.0.0.1:4000: its key's variable MY_ENDPOINT_KEY is not set",
+    });
+  });
+
   it("an unset key variable is exit 4 naming it, before the CLI starts", async () => {
     config(endpointToml("codex", "http://127.0.0.1:4000/v1"));
     const run = await scv(world, ["delegate", "codex", "Say hi"]);

@@ -83,6 +83,8 @@ describe.skipIf(BIN === undefined).each(PROFILES)("endpoint: scv → $cli throug
         `base_url = ${JSON.stringify(url)}`,
         `api_key_env = "MY_ENDPOINT_KEY"`,
         `model = ${JSON.stringify(MODEL[cli])}`,
+        // No warm ACP session outlives a turn: every turn is checked for leftovers.
+        `session_idle = "0"`,
         ...(env.length === 0 ? [] : [`[agents.${cli}.env]`, ...env]),
         "",
       ].join("\n"),
@@ -142,4 +144,21 @@ describe.skipIf(BIN === undefined).each(PROFILES)("endpoint: scv → $cli throug
     expect(trap.requests, `${who}: followed an endpoint exported in scv's environment`).toEqual([]);
     expect(filesHolding(lab.root, key), `${who}: files holding the endpoint's key`).toEqual([]);
   });
+
+  it.runIf(entry.endpoint.kind === "supported" && entry.endpoint.acp)(
+    "over ACP too, where its row says the rendering reaches its ACP server",
+    async () => {
+      const prompt = `contract endpoint ACP turn for ${cli}`;
+      const run = await lab.scv(
+        ["delegate", cli, "--transport", "acp", prompt, "--json", "--timeout", profile.turnTimeout],
+        { limitMs: 180_000 },
+      );
+      expect(run.code, describeRun(run)).toBe(0);
+      const asked = requestsWith(mock, prompt);
+      expect(asked.length, `${who}: the mock never got the ACP prompt`).toBeGreaterThan(0);
+      for (const request of asked) expect(wireText(request), `${who}: the configured key`).toContain(key);
+      await expectNothingLeft(lab, cli, "the ACP endpoint turn");
+      expect(filesHolding(lab.root, key), `${who}: files holding the endpoint's key`).toEqual([]);
+    },
+  );
 });

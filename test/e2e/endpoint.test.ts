@@ -4,11 +4,11 @@
 // reads — never on a command line, in a file, in scv's output, or in another agent's environment —
 // with no sign-in of the CLI's own needed; and what cannot work is one line before anything starts.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
-import { canaryVariables } from "../helpers/canaries.js";
+import { canaryVariables, filesHolding } from "../helpers/canaries.js";
 import {
   type AgentCall,
   agentCalls,
@@ -49,17 +49,6 @@ function endpointToml(agent: string, url: string, extra = ""): string {
 type Call = AgentCall & {
   readonly extensions?: { path: string; text: string | null; mode: string | null }[];
 };
-
-/** Every file below `dir` whose bytes contain `text`. */
-function filesHolding(dir: string, text: string): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
-    const path = join(dir, name);
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat?.isFile() && readFileSync(path).includes(text)) found.push(name);
-  }
-  return found;
-}
 
 describe("base_url and api_key_env", () => {
   it("every row's CLI gets the endpoint as its row says and the key only as its own variable, with no sign-in of its own", async () => {

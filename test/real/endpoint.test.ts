@@ -5,9 +5,8 @@
 // (`agents login --with-api-key`: claude, codex, gemini, qwen), that key never reaches the endpoint;
 // neither does any credential exported in scv's environment, and nothing follows an exported endpoint
 // (the trap). The endpoint's key is in no file anywhere in the lab afterwards.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { filesHolding } from "../helpers/canaries.js";
 import { MOCK_SHAPE } from "./clis.js";
 import { describeRun, type Lab, linkCopilotCache, sharedCopilotPkg } from "./harness.js";
 import {
@@ -44,17 +43,6 @@ function labEnv(profile: Profile): Record<string, string> {
     ...(profile.cli === "opencode" ? { npm_config_offline: "true" } : {}),
     ...rootSandbox(profile.cli),
   };
-}
-
-/** Every file below `dir` whose bytes contain `text`. */
-function filesHolding(dir: string, text: string): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
-    const path = join(dir, name);
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat?.isFile() && readFileSync(path).includes(text)) found.push(name);
-  }
-  return found;
 }
 
 describe.skipIf(BIN === undefined).each(PROFILES)("endpoint: scv → $cli through base_url", (profile) => {

@@ -399,12 +399,19 @@ function withEndpointKeysRemoved<C extends Pick<Config, "isolation">>(
   config: C,
   agents: Readonly<Record<string, AgentConfig>>,
 ): C {
-  const keys = Object.values(agents).flatMap((settings) =>
-    settings.api_key_env === undefined ? [] : [settings.api_key_env],
-  );
+  const keys = endpointKeyVariables({ agents });
   if (keys.length === 0) return config;
   const isolation = config.isolation ?? {};
   return { ...config, isolation: { ...isolation, remove: [...(isolation.remove ?? []), ...keys] } };
+}
+
+/** The variables of scv's environment that hold endpoint keys (`api_key_env`): what a scv started
+ * detached must still have to run an agent with `base_url`. */
+export function endpointKeyVariables(config: Pick<Config, "agents">): string[] {
+  const names = Object.values(config.agents ?? {}).flatMap((settings) =>
+    settings.api_key_env === undefined ? [] : [settings.api_key_env],
+  );
+  return [...new Set(names)];
 }
 
 /** `base_url` and `api_key_env` come together, for an agent whose row says how its CLI takes them. */

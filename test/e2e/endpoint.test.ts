@@ -152,7 +152,7 @@ describe("base_url and api_key_env", () => {
     expect(codex?.argv.join(" ")).not.toContain("scv-endpoint");
   });
 
-  it("agents status: signed in by the endpoint's key while its variable is set, never showing it", async () => {
+  it("agents status and show: signed in by the endpoint's key while its variable is set, never showing it", async () => {
     config(endpointToml("claude", "http://127.0.0.1:4000"));
     const set = await scv(world, ["agents", "status", "claude", "--json"], { env: { MY_ENDPOINT_KEY: KEY } });
     expect(JSON.parse(set.stdout)).toMatchObject({
@@ -161,6 +161,11 @@ describe("base_url and api_key_env", () => {
       detail: "base_url http://127.0.0.1:4000, with the key in MY_ENDPOINT_KEY",
     });
     expect(`${set.stdout}${set.stderr}`).not.toContain(KEY);
+    const show = await scv(world, ["agents", "show", "claude"], { env: { MY_ENDPOINT_KEY: KEY } });
+    expect(show.stdout).toContain(
+      "endpoint:    http://127.0.0.1:4000, the key in MY_ENDPOINT_KEY — base_url serving anthropic-messages, given as ANTHROPIC_BASE_URL, its key as ANTHROPIC_API_KEY; not over ACP\n",
+    );
+    expect(show.stdout).not.toContain(KEY);
     const unset = await scv(world, ["agents", "status", "claude", "--json"]);
     expect(JSON.parse(unset.stdout)).toMatchObject({
       state: "signed-out",

@@ -3,7 +3,7 @@
 // is withheld from every agent's inherited environment.
 
 import { describe, expect, it } from "vitest";
-import { agentSettings, parseConfig } from "../../src/config.js";
+import { agentSettings, endpointKeyVariables, parseConfig } from "../../src/config.js";
 import { ScvError } from "../../src/errors.js";
 import { withheldVariables } from "../../src/transport/env.js";
 
@@ -29,6 +29,7 @@ describe("base_url and api_key_env", () => {
       api_key_env: "MY_PROXY_KEY",
     });
     expect(config.isolation?.remove).toEqual(["CORP_*", "MY_PROXY_KEY"]);
+    expect(endpointKeyVariables(config)).toEqual(["MY_PROXY_KEY"]);
     const withheld = withheldVariables(config.isolation);
     expect(withheld("MY_PROXY_KEY")).toBe(true);
     expect(withheld("MY_PROXY")).toBe(false);

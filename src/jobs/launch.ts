@@ -6,7 +6,7 @@
 // reports the turn started: no started turn waits in a queue nobody sees.
 
 import { closeSync, readFileSync } from "node:fs";
-import type { Config } from "../config.js";
+import { type Config, endpointKeyVariables } from "../config.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir, openOwnFileForAppend } from "../home/agent-home.js";
@@ -84,7 +84,7 @@ export async function launchTurns(
         job: newJob(plan.handle),
         request: { ...request, cwd: plan.cwd },
         lockWaitMs: BACKGROUND_LOCK_WAIT_MS,
-        environment: passedEnvironment(env, config.isolation),
+        environment: turnEnvironment(env, config),
         ...(callerApproves === true ? { callerApproves } : {}),
       };
       return launch(env, cwd, job, plan.entry.name, spare);
@@ -138,6 +138,18 @@ async function launch(env: Env, cwd: string, job: Job, agent: string, spare?: Sp
     `${what}${last === undefined ? "" : `: ${last}`} — see ${logPath}`,
   );
   return { ...launched, job: undefined, started: false, result: failedResult(error, agent) };
+}
+
+/** What the detached scv needs of the launcher's environment to run the turn as the launcher would:
+ * what any agent may inherit (credentials withheld), and the endpoint keys scv reads itself
+ * (`api_key_env`), which reach only their own agent. Handed on its stdin, never in its environment. */
+function turnEnvironment(env: Env, config: Config): Record<string, string> {
+  const kept = passedEnvironment(env, config.isolation);
+  for (const name of endpointKeyVariables(config)) {
+    const value = env[name];
+    if (value !== undefined) kept[name] = value;
+  }
+  return kept;
 }
 
 /** The detached scv that runs one background turn: this scv again, with `background-turn`. */

@@ -3,7 +3,7 @@
 // what scv reads: no secret of the caller's shell. What the turn's agent may inherit still reaches
 // it (a user's own variable), and what no agent inherits (a model provider's key) still does not.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -68,6 +68,30 @@ describe.runIf(process.platform === "linux")("what a detached scv's environment 
     expect(call?.env.MY_DB_PASSWORD).toBe("canary-user-secret-91c2");
     expect(call?.env.FAKE_AGENT_MODE).toBe("hang");
     expect(call?.env.OPENAI_API_KEY).toBeUndefined();
+    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
+  });
+
+  it("a background turn with an endpoint of the user's own: its agent gets the key, the runner's environment does not", async () => {
+    const key = "sk-endpoint-canary-5d1e";
+    writeFileSync(
+      join(world.root, "config.toml"),
+      '[agents.claude]\nbase_url = "http://127.0.0.1:4000"\napi_key_env = "MY_ENDPOINT_KEY"\n',
+    );
+    world.env.SCV_CONFIG = join(world.root, "config.toml");
+    const run = await scv(world, ["delegate", "--background", "claude", "-m", "mock-model", "wait"], {
+      env: { FAKE_AGENT_MODE: "hang", MY_ENDPOINT_KEY: key },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const handle = run.stdout.trim().replace(/\.[0-9a-z]{8}$/, "");
+    started.push(...(await agentPids(world)));
+    const record = JSON.parse(readFileSync(join(world.scvHome, "turns", `${handle}.json`), "utf8")) as {
+      scv: { pid: number };
+    };
+    started.push(record.scv.pid);
+    expect(environ(record.scv.pid)).not.toContain(key);
+    const [call] = agentCalls(world);
+    const holding = Object.entries(call?.env ?? {}).filter(([, value]) => value === key);
+    expect(holding.map(([name]) => name)).toEqual(["ANTHROPIC_API_KEY"]);
     expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
   });
 

@@ -7,25 +7,20 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
-import { type AcpWorld, createAcpWorld } from "../helpers/acp-world.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { type AcpWorld, acpWorldPerTest, resultOf } from "../helpers/acp-world.js";
 import { killAll } from "../helpers/pids.js";
-import { agentCalls, agentPids, ensureBuilt, SCV, scv, signIn } from "../helpers/scv.js";
+import { agentCalls, agentPids, SCV, scv, signIn } from "../helpers/scv.js";
 
 let world: AcpWorld;
 const started: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createAcpWorld();
+acpWorldPerTest((created) => {
+  world = created;
   // A provider's key, which no agent inherits, and the user's own secret, which agents do.
   world.env.OPENAI_API_KEY = "sk-canary-provider-7f3a";
   world.env.MY_DB_PASSWORD = "canary-user-secret-91c2";
 });
-afterEach(() => {
-  killAll(started.splice(0));
-  world.dispose();
-});
+afterEach(() => killAll(started.splice(0)));
 
 const CANARIES = ["sk-canary-provider-7f3a", "canary-user-secret-91c2"];
 
@@ -39,7 +34,7 @@ function canariesOf(pid: number): string[] {
   return CANARIES.filter((canary) => text.includes(canary));
 }
 
-async function until<T>(find: () => T | undefined, withinMs: number): Promise<T> {
+async function found<T>(find: () => T | undefined, withinMs: number): Promise<T> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const found = find();
@@ -49,21 +44,30 @@ async function until<T>(find: () => T | undefined, withinMs: number): Promise<T>
   }
 }
 
+/** A background claude turn whose agent waits; its conversation and its runner's pid. */
+async function hangingInBackground(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ handle: string; runner: number }> {
+  const run = await scv(world, ["delegate", "--background", "claude", ...args, "wait"], {
+    env: { FAKE_AGENT_MODE: "hang", ...env },
+  });
+  expect(run.exitCode, run.stderr).toBe(0);
+  const handle = run.stdout.trim().replace(/\.[0-9a-z]{8}$/, "");
+  started.push(...(await agentPids(world)));
+  const record = JSON.parse(readFileSync(join(world.scvHome, "turns", `${handle}.json`), "utf8")) as {
+    scv: { pid: number };
+  };
+  started.push(record.scv.pid);
+  return { handle, runner: record.scv.pid };
+}
+
 describe.runIf(process.platform === "linux")("what a detached scv's environment holds", () => {
   it("a background turn's runner: no canary; its agent gets the user's variable and not the provider's key", async () => {
     await signIn(world, "claude");
-    const run = await scv(world, ["delegate", "--background", "claude", "wait"], {
-      env: { FAKE_AGENT_MODE: "hang" },
-    });
-    expect(run.exitCode, run.stderr).toBe(0);
-    const handle = run.stdout.trim().replace(/\.[0-9a-z]{8}$/, "");
-    started.push(...(await agentPids(world)));
-    const record = JSON.parse(readFileSync(join(world.scvHome, "turns", `${handle}.json`), "utf8")) as {
-      scv: { pid: number };
-    };
-    started.push(record.scv.pid);
-    expect(environ(record.scv.pid)).toContain(`SCV_HOME=${world.scvHome}`);
-    expect(canariesOf(record.scv.pid)).toEqual([]);
+    const { handle, runner } = await hangingInBackground([]);
+    expect(environ(runner)).toContain(`SCV_HOME=${world.scvHome}`);
+    expect(canariesOf(runner)).toEqual([]);
     const [call] = agentCalls(world);
     expect(call?.env.MY_DB_PASSWORD).toBe("canary-user-secret-91c2");
     expect(call?.env.FAKE_AGENT_MODE).toBe("hang");
@@ -78,17 +82,8 @@ describe.runIf(process.platform === "linux")("what a detached scv's environment 
       '[agents.claude]\nbase_url = "http://127.0.0.1:4000"\napi_key_env = "MY_ENDPOINT_KEY"\n',
     );
     world.env.SCV_CONFIG = join(world.root, "config.toml");
-    const run = await scv(world, ["delegate", "--background", "claude", "-m", "mock-model", "wait"], {
-      env: { FAKE_AGENT_MODE: "hang", MY_ENDPOINT_KEY: key },
-    });
-    expect(run.exitCode, run.stderr).toBe(0);
-    const handle = run.stdout.trim().replace(/\.[0-9a-z]{8}$/, "");
-    started.push(...(await agentPids(world)));
-    const record = JSON.parse(readFileSync(join(world.scvHome, "turns", `${handle}.json`), "utf8")) as {
-      scv: { pid: number };
-    };
-    started.push(record.scv.pid);
-    expect(environ(record.scv.pid)).not.toContain(key);
+    const { handle, runner } = await hangingInBackground(["-m", "mock-model"], { MY_ENDPOINT_KEY: key });
+    expect(environ(runner)).not.toContain(key);
     const [call] = agentCalls(world);
     const holding = Object.entries(call?.env ?? {}).filter(([, value]) => value === key);
     expect(holding.map(([name]) => name)).toEqual(["ANTHROPIC_API_KEY"]);
@@ -98,7 +93,7 @@ describe.runIf(process.platform === "linux")("what a detached scv's environment 
   it("a session host: no canary; its server gets the user's variable and not the provider's key", async () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"]);
     expect(run.exitCode, run.stderr).toBe(0);
-    const handle = turnResultSchema().parse(JSON.parse(run.stdout)).conversation ?? "";
+    const handle = resultOf(run.stdout).conversation ?? "";
     const host = world.hostRecord(handle);
     if (host === undefined) throw new Error("no session host");
     expect(canariesOf(host.scv.pid)).toEqual([]);
@@ -135,7 +130,7 @@ describe.runIf(process.platform === "linux")("what a detached scv's environment 
               return false;
             }
           });
-      const pid = await until(spare, 20_000);
+      const pid = await found(spare, 20_000);
       started.push(pid);
       expect(canariesOf(pid)).toEqual([]);
       const result = await client.callTool(
@@ -147,7 +142,7 @@ describe.runIf(process.platform === "linux")("what a detached scv's environment 
       expect(call?.env.MY_DB_PASSWORD).toBe("canary-user-secret-91c2");
       expect(call?.env.OPENAI_API_KEY).toBeUndefined();
       // The next spare, started for the next call.
-      const next = await until(() => {
+      const next = await found(() => {
         const found = spare();
         return found === pid ? undefined : found;
       }, 20_000);

@@ -6,22 +6,15 @@
 
 import { connect } from "node:net";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
-import { type AcpWorld, createAcpWorld } from "../helpers/acp-world.js";
+import { describe, expect, it } from "vitest";
+import { type AcpWorld, acpWorldPerTest, resultOf } from "../helpers/acp-world.js";
 import { isAlive, survivors } from "../helpers/pids.js";
-import { ensureBuilt, scv } from "../helpers/scv.js";
+import { scv } from "../helpers/scv.js";
 
 let world: AcpWorld;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createAcpWorld();
+acpWorldPerTest((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
-
-function json(stdout: string) {
-  return turnResultSchema().parse(JSON.parse(stdout));
-}
 
 const MIB = 1024 * 1024;
 
@@ -63,7 +56,7 @@ describe("a session host's lines", () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "big 16"]);
     const hosted = Date.now() - started;
     expect(run.exitCode, run.stderr).toBe(0);
-    const result = json(run.stdout);
+    const result = resultOf(run.stdout);
     expect(result.reply).toHaveLength(16 * MIB);
     expect(result.reply).toMatch(/^y+$/);
     const handle = result.conversation ?? "";
@@ -84,7 +77,7 @@ describe("a session host's lines", () => {
   it("a client's line over 64 MiB is refused in one line and its connection ended; the host serves on", async () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"]);
     expect(run.exitCode, run.stderr).toBe(0);
-    const handle = json(run.stdout).conversation ?? "";
+    const handle = resultOf(run.stdout).conversation ?? "";
     const host = world.hostRecord(handle);
     const heard = await sendRaw(join(world.scvHome, "hosts", `${handle}.sock`), 80 * MIB);
     const lines = heard.trim().split("\n");
@@ -95,7 +88,7 @@ describe("a session host's lines", () => {
     expect(isAlive(host?.scv.pid ?? 0)).toBe(true);
     const next = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
     expect(next.exitCode, next.stderr).toBe(0);
-    expect(json(next.stdout).reply).toBe("REPLY two (turn 2, mode default)");
+    expect(resultOf(next.stdout).reply).toBe("REPLY two (turn 2, mode default)");
     expect(world.agentPids()).toHaveLength(1);
     expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
   });
@@ -103,7 +96,7 @@ describe("a session host's lines", () => {
   it("a server's line over 64 MiB ends the server, and the turn says scv ended it and why", async () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "big 65"]);
     expect(run.exitCode).toBe(1);
-    expect(json(run.stdout).error).toContain(
+    expect(resultOf(run.stdout).error).toContain(
       "the session host ended gemini's ACP server: it wrote a line of more than 64 MiB, which scv does not pass on",
     );
     expect(await survivors(world.agentPids(), 10_000)).toEqual([]);

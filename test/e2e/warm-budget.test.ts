@@ -5,37 +5,21 @@
 // scripted fake ACP agent.
 
 import { readFileSync } from "node:fs";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
-import { type AcpWorld, createAcpWorld, type HostFile } from "../helpers/acp-world.js";
+import { describe, expect, it } from "vitest";
+import { type AcpWorld, acpWorldPerTest, type HostFile, resultOf, until } from "../helpers/acp-world.js";
 import { isAlive, survivors } from "../helpers/pids.js";
-import { ensureBuilt, scv, startScv } from "../helpers/scv.js";
+import { scv, startScv } from "../helpers/scv.js";
 
 let world: AcpWorld;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createAcpWorld();
+acpWorldPerTest((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
-
-function json(stdout: string) {
-  return turnResultSchema().parse(JSON.parse(stdout));
-}
-
-async function until(check: () => boolean, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
-}
 
 /** A first turn that keeps its host; its handle and host. */
 async function warm(prompt: string): Promise<{ handle: string; host: HostFile }> {
   const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", prompt]);
   expect(run.exitCode, run.stderr).toBe(0);
-  const handle = json(run.stdout).conversation ?? "";
+  const handle = resultOf(run.stdout).conversation ?? "";
   const host = world.hostRecord(handle);
   if (host === undefined) throw new Error(`no host for ${handle}`);
   return { handle, host };
@@ -80,7 +64,7 @@ describe("warm hosts' memory and budget", () => {
     // B continues cold, on a server of its own: it loads its session (and ends A, now the oldest).
     const cold = await scv(world, ["delegate", "-c", b.handle, "--json", "b again"]);
     expect(cold.exitCode, cold.stderr).toBe(0);
-    expect(json(cold.stdout).reply).toBe("REPLY b again (turn 2, mode default)");
+    expect(resultOf(cold.stdout).reply).toBe("REPLY b again (turn 2, mode default)");
     expect(await survivors([a.host.scv.pid], 10_000)).toEqual([]);
     for (const handle of [b.handle, c.handle]) expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
   });
@@ -96,7 +80,7 @@ describe("warm hosts' memory and budget", () => {
     // The new host is the one over the budget once its turn left; the busy one stays.
     const [, secondServer] = world.agentPids();
     expect(await survivors([secondServer ?? 0], 10_000)).toEqual([]);
-    expect(world.hostRecord(json(run.stdout).conversation ?? "")).toBeUndefined();
+    expect(world.hostRecord(resultOf(run.stdout).conversation ?? "")).toBeUndefined();
     expect(isAlive(first.scv.pid)).toBe(true);
     busy.kill("SIGINT");
     expect((await busy).exitCode).toBe(130);

@@ -5,31 +5,15 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
-import { type AcpWorld, createAcpWorld } from "../helpers/acp-world.js";
+import { describe, expect, it } from "vitest";
+import { type AcpWorld, acpWorldPerTest, resultOf, until } from "../helpers/acp-world.js";
 import { survivors } from "../helpers/pids.js";
-import { ensureBuilt, scv, startScv } from "../helpers/scv.js";
+import { scv, startScv } from "../helpers/scv.js";
 
 let world: AcpWorld;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createAcpWorld();
+acpWorldPerTest((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
-
-function json(stdout: string) {
-  return turnResultSchema().parse(JSON.parse(stdout));
-}
-
-async function until(check: () => boolean, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
-}
 
 /** Nothing of the conversation's server or host runs, and no host is recorded. */
 async function expectNoHost(): Promise<void> {
@@ -44,7 +28,7 @@ describe("a first ACP turn that leaves no conversation", () => {
   it("a model the server does not offer: exit 2, no conversation, no host, nothing running", async () => {
     const run = await scv(world, first("-m", "no-such-model", "one"));
     expect(run.exitCode, run.stderr).toBe(2);
-    const result = json(run.stdout);
+    const result = resultOf(run.stdout);
     expect(result.error).toBe("Gemini CLI does not offer the model no-such-model over ACP");
     expect(result.hint).toBe("pick one it offers: fake-small, fake-large");
     expect(result.conversation).toBeNull();
@@ -56,14 +40,14 @@ describe("a first ACP turn that leaves no conversation", () => {
     world.useConfig('[agents.gemini]\nmodel = "config-model"\n');
     const run = await scv(world, first("one"));
     expect(run.exitCode, run.stderr).toBe(2);
-    expect(json(run.stdout).error).toContain("config-model");
+    expect(resultOf(run.stdout).error).toContain("config-model");
     await expectNoHost();
   });
 
   it("an effort the server takes none of: exit 2, no host", async () => {
     const run = await scv(world, first("--effort", "high", "one"));
     expect(run.exitCode, run.stderr).toBe(2);
-    expect(json(run.stdout).error).toContain("takes no effort over ACP");
+    expect(resultOf(run.stdout).error).toContain("takes no effort over ACP");
     await expectNoHost();
   });
 
@@ -81,7 +65,7 @@ describe("a first ACP turn that leaves no conversation", () => {
   it("a warm host stays when its first turn made a conversation, though the turn failed (401)", async () => {
     const run = await scv(world, first("401"));
     expect(run.exitCode).toBe(4);
-    const handle = json(run.stdout).conversation ?? "";
+    const handle = resultOf(run.stdout).conversation ?? "";
     expect(handle).not.toBe("");
     const host = world.hostRecord(handle);
     expect(host).toBeDefined();
@@ -99,9 +83,9 @@ describe("what the server offered, checked before it is started again", () => {
     expect(world.agentPids()).toHaveLength(1);
     const again = await scv(world, first("-m", "no-such-model", "two"));
     expect(again.exitCode, again.stderr).toBe(2);
-    expect(json(again.stdout).error).toBe(json(once.stdout).error);
-    expect(json(again.stdout).hint).toBe(json(once.stdout).hint);
-    expect(json(again.stdout).notes).toEqual([
+    expect(resultOf(again.stdout).error).toBe(resultOf(once.stdout).error);
+    expect(resultOf(again.stdout).hint).toBe(resultOf(once.stdout).hint);
+    expect(resultOf(again.stdout).notes).toEqual([
       "told from what Gemini CLI's ACP server offered before, without starting it — ask for it again to have the server itself asked",
     ]);
     expect(world.agentPids()).toHaveLength(1);
@@ -109,11 +93,11 @@ describe("what the server offered, checked before it is started again", () => {
     // refuse the same value twice); another value is refused at once.
     const third = await scv(world, first("-m", "no-such-model", "three"));
     expect(third.exitCode).toBe(2);
-    expect(json(third.stdout).notes).toEqual([]);
+    expect(resultOf(third.stdout).notes).toEqual([]);
     expect(world.agentPids()).toHaveLength(2);
     const other = await scv(world, first("-m", "another-model", "three b"));
     expect(other.exitCode).toBe(2);
-    expect(json(other.stdout).notes).toHaveLength(1);
+    expect(resultOf(other.stdout).notes).toHaveLength(1);
     expect(world.agentPids()).toHaveLength(2);
     // Its own settings changed, the agent may offer other models: the server is asked.
     const settings = join(world.scvHome, "agents", "gemini", ".gemini", "settings.json");
@@ -126,7 +110,7 @@ describe("what the server offered, checked before it is started again", () => {
     const fine = await scv(world, first("-m", "fake-large", "five"));
     expect(fine.exitCode, fine.stderr).toBe(0);
     expect(world.agentPids()).toHaveLength(4);
-    const handle = json(fine.stdout).conversation ?? "";
+    const handle = resultOf(fine.stdout).conversation ?? "";
     const killed = await scv(world, ["kill", handle]);
     expect(killed.exitCode, killed.stderr + JSON.stringify(world.hostRecords())).toBe(0);
   });

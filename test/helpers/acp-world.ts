@@ -5,8 +5,10 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { afterEach, beforeAll, beforeEach } from "vitest";
+import { type TurnResult, turnResultSchema } from "../../src/result.js";
 import { killAll } from "./pids.js";
-import { createWorld, type World } from "./scv.js";
+import { createWorld, ensureBuilt, type World } from "./scv.js";
 
 const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
 
@@ -82,4 +84,30 @@ import(${JSON.stringify(ACP_AGENT)});
       world.dispose();
     },
   };
+}
+
+/** A new AcpWorld for each test of the file (handed to `use`), disposed after it; the build first. */
+export function acpWorldPerTest(use: (world: AcpWorld) => void): void {
+  let world: AcpWorld | undefined;
+  beforeAll(ensureBuilt, 120_000);
+  beforeEach(() => {
+    world = createAcpWorld();
+    use(world);
+  });
+  afterEach(() => world?.dispose());
+}
+
+/** `scv delegate --json`'s output, read with scv's own schema. */
+export function resultOf(stdout: string): TurnResult {
+  return turnResultSchema().parse(JSON.parse(stdout));
+}
+
+/** Waits (polling, bounded) until `check` holds; whether it did. */
+export async function until(check: () => boolean, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
 }

@@ -52,7 +52,9 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const settings = agentSettings(context.config, entry.name);
   const transport = chooseTransport(
     entry,
-    record === undefined ? (request.transport ?? settings.transport) : keptTransport(record, request.transport),
+    record === undefined
+      ? (request.transport ?? settings.transport)
+      : keptTransport(record, request.transport),
   );
 
   let session: SessionArg | undefined;

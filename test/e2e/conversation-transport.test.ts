@@ -4,33 +4,26 @@
 // nothing: the conversation's warm server, which holds every turn, still answers the next one. Before,
 // a process turn ran beside the warm server, whose context then lacked it.
 
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { conversationRecord, createWorld, ensureBuilt, scv, type World } from "../helpers/scv.js";
-
-const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
-const PROCESS_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "agent.mjs")).href;
+import {
+  conversationRecord,
+  createWorld,
+  ensureBuilt,
+  geminiStarts,
+  installGeminiBoth,
+  scv,
+  type World,
+} from "../helpers/scv.js";
 
 let world: World;
 beforeAll(ensureBuilt, 120_000);
 beforeEach(() => {
   world = createWorld();
-  // The launcher keeps its name (`gemini`), which the process fake plays.
-  writeFileSync(
-    join(world.bin, "gemini"),
-    `#!${process.execPath}
-const { appendFileSync } = require("node:fs");
-const acp = process.argv.includes("--acp");
-appendFileSync(process.env.FAKE_AGENT_DIR + "/gemini-starts.jsonl", JSON.stringify({ acp, pid: process.pid }) + "\\n");
-if (acp) process.argv.splice(2, process.argv.length, "scripted");
-import(acp ? ${JSON.stringify(ACP_AGENT)} : ${JSON.stringify(PROCESS_AGENT)});
-`,
-  );
-  chmodSync(join(world.bin, "gemini"), 0o755);
+  installGeminiBoth(world);
 });
 afterEach(() => {
   killAll([...starts().map((start) => start.pid), ...hosts]);
@@ -39,17 +32,7 @@ afterEach(() => {
 });
 
 const hosts: number[] = [];
-
-function starts(): { acp: boolean; pid: number }[] {
-  try {
-    return readFileSync(join(world.calls, "gemini-starts.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as { acp: boolean; pid: number });
-  } catch {
-    return [];
-  }
-}
+const starts = () => geminiStarts(world);
 
 function hostPid(handle: string): number {
   const record = JSON.parse(readFileSync(join(world.scvHome, "hosts", `${handle}.json`), "utf8")) as {

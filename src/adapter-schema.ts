@@ -232,6 +232,7 @@ const acpLaunch = () =>
     verified: verified(),
     known: z.optional(text()),
     homeSettings: z.optional(homeSettings()),
+    loadAfterMinute: z.optional(z.strictObject({ dir: homePath(), name: pattern() })),
   });
 
 const takeover = () =>
@@ -340,6 +341,7 @@ export const descriptorSchema = lazy(() =>
     resume: resume(),
     conversationFiles: z.nullable(z.strictObject({ dir: homePath(), extension: text() })),
     credentialFiles: z.array(homePath()),
+    homeSettings: z.optional(homeSettings()),
     retries: retries(),
     transport: z.enum(["process", "acp"]),
     acp: z.nullable(acpLaunch()),

@@ -256,6 +256,12 @@ export interface AcpLaunch {
   readonly known?: string;
   /** Values scv keeps in the agent home's own JSON settings file before it starts the server. */
   readonly homeSettings?: HomeSettings;
+  /** A server whose `session/load` in the UTC minute the session was saved in destroys it: scv waits
+   * for the next minute first (turn/load-minute.ts). The session's files are found below the agent
+   * home's `dir`, a few folders deep, by `name`, whose groups give the minute each was made (`minute`,
+   * `YYYY-MM-DDTHH-MM` in UTC) and the start of the session's id (`session`); the earliest is the
+   * session's own. */
+  readonly loadAfterMinute?: { readonly dir: string; readonly name: RegExp };
 }
 
 /** Values at paths of a JSON settings file (relative to the agent home), each with why scv sets it. */
@@ -408,6 +414,10 @@ export interface AdapterDescriptor {
   readonly conversationFiles: ConversationFiles | null;
   /** Files in the agent home that hold its sign-in or keys, relative to it. */
   readonly credentialFiles: readonly string[];
+  /** Values scv keeps in the agent home's own JSON settings file before it starts the CLI there (a
+   * turn over either transport, `scv attach`, `scv run`, its own sign-in and sign-out); an ACP
+   * server's own are `acp.homeSettings`. */
+  readonly homeSettings?: HomeSettings;
   /** How the user bounds the CLI's own retries (docs/agents.md, "Retries"). */
   readonly retries: RetryBound;
   /** The transport a turn uses unless `--transport` or the config's `transport` says otherwise. */
@@ -891,6 +901,19 @@ export const ADAPTERS = [
     // part of the session id, so gc could not tell a live conversation's file for sure.
     conversationFiles: null,
     credentialFiles: [".gemini/oauth_creds.json", ".gemini/.env"],
+    homeSettings: {
+      file: ".gemini/settings.json",
+      values: [
+        {
+          // Lab 0.61.0 (its sessionCleanup.ts, on by default): every start deletes each session file
+          // with nothing to resume, such as the stub a `--resume` or `session/load` begins under the
+          // session's short id, and with it every other file of that short id but its own session's.
+          path: ["general", "sessionRetention", "enabled"],
+          value: false,
+          why: "at every start it deletes each session file it could not resume — such as the one a --resume or ACP session/load of a conversation begins, named by the minute and the session id's first 8 characters — and with it every other file of that short id, the conversation's own among them, so a continued conversation was lost as soon as another Gemini CLI started (and every one after 30 days); scv's own gc removes old transcripts instead",
+        },
+      ],
+    },
     retries: {
       kind: "config",
       file: ".gemini/settings.json",
@@ -905,8 +928,16 @@ export const ADAPTERS = [
       full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
       verified: { kind: "lab", version: "0.61.0" },
+      // Lab 0.61.0: its session/load first begins a file for the session under the current minute
+      // (`session-<minute>-<first 8 of the id>.jsonl`) whose opening lines set the history to none;
+      // in the minute the session was saved that is the session's own file, and the load then finds
+      // nothing, for good.
       known:
-        '0.61.0 answers session/load of a session made within the same UTC minute with "No previous sessions found for this project", so a conversation continued over ACP that soon after its first turn fails (exit 1); a minute later it loads',
+        '0.61.0\'s session/load of a session saved within the same UTC minute wipes its history ("No previous sessions found for this project", for that load and every later one): scv waits for the next minute before it loads such a session',
+      loadAfterMinute: {
+        dir: ".gemini/tmp",
+        name: /^session-(?<minute>\d{4}-\d{2}-\d{2}T\d{2}-\d{2})-(?<session>[0-9A-Za-z_-]{8})\.jsonl?$/,
+      },
     },
     cliTurns: true,
     // Contract suite (0.61.0): its one per-run settings file, GEMINI_CLI_SYSTEM_SETTINGS_PATH, is

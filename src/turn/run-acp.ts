@@ -29,6 +29,7 @@ import type { ModeMismatch } from "../transport/mode.js";
 import type { ProcessExit } from "../transport/process.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
+import { untilLoadable } from "./load-minute.js";
 import { acpMcpServers } from "./mcp-servers.js";
 import { failedResult } from "./outcome.js";
 import type { PreparedTurn } from "./setup.js";
@@ -64,6 +65,10 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
         scvEnv: context.env,
       })
     : undefined;
+  // A session the host does not hold is loaded, after the wait for the minute the row may need.
+  const held = host?.hello.session;
+  const loading = plan.session?.kind === "continue" && held?.id !== plan.session.id;
+  const waited = loading ? await untilLoadable(plan, context) : undefined;
   let agent: AcpAgent;
   try {
     agent = await AcpAgent.start({
@@ -91,8 +96,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
     let session: SessionAnswer;
     let mode: string | undefined;
     try {
-      const held = host?.hello.session;
-      const warm = plan.session?.kind === "continue" && held?.id === plan.session.id ? held : undefined;
+      const warm = plan.session?.kind === "continue" && !loading ? held : undefined;
       session =
         plan.session?.kind !== "continue"
           ? await agent.newSession(plan.cwd, acpMcpServers(plan.mcpServers ?? []))
@@ -139,7 +143,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       context.signal === undefined ? stop.signal : AbortSignal.any([context.signal, stop.signal]);
 
     const tools = new Map<string, { name: string; summary: string }>();
-    const notes: string[] = [];
+    const notes: string[] = waited === undefined ? [] : [waited];
     // A question still waiting when the prompt ends (its time ran out, it was cancelled: the agent was
     // answered `cancelled` already) stops waiting then.
     const prompting = new AbortController();

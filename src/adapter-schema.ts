@@ -193,6 +193,7 @@ const resume = () =>
       positional: z.optional(args()),
       idPattern: pattern(),
       sessionPath: z.optional(homePath()),
+      lost: z.optional(pattern()),
     }),
   ]);
 

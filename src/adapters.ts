@@ -201,6 +201,10 @@ export type Resume =
        * stopped turn, its presence shows that there is a session to continue. Where the row names
        * no `conversationFiles`, it is also the folder `conversations rm --transcript` and gc remove whole. */
       sessionPath?: string;
+      /** The CLI's error when the session it was asked to continue is gone: such a turn says that the
+       * conversation cannot be continued, and what is lost (exit 2). An ACP server's refused
+       * `session/load` is read the same way, or by its resource-not-found code. */
+      lost?: RegExp;
     };
 
 /** Where a CLI keeps transcripts inside its agent home: files with `extension` anywhere below `dir`,
@@ -535,7 +539,8 @@ const CLAUDE_BASE = {
   searchDirs: [".claude/local", ".npm-global/bin"],
   ownConfig: { file: ".claude/settings.json", signsIn: false },
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
-  resume: RESUME_BY_SESSION_ID,
+  // Contract suite (2.1.332): `--resume` of a session that is gone.
+  resume: { ...RESUME_BY_SESSION_ID, lost: /No conversation found with session ID/ },
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
   // Read from the environment as from its settings' `env` block (lab: honoured in the latter).
   retries: {
@@ -655,6 +660,8 @@ export const ADAPTERS = [
       options: [],
       positional: ["{session}"],
       idPattern: UUID,
+      // Contract suite (0.171.0): `exec resume` of a thread that is gone.
+      lost: /no rollout found for thread id/,
     },
     conversationFiles: { dir: "sessions", extension: "jsonl" },
     credentialFiles: ["auth.json"],
@@ -896,7 +903,12 @@ export const ADAPTERS = [
     // Today's CLI has structured output (the seed read text).
     output: { kind: "gemini-stream-json", args: ["--output-format", "stream-json"] },
     // Today's CLI starts a session under a given UUID and resumes it by that id (the seed had none).
-    resume: RESUME_BY_SESSION_ID,
+    // Contract suite (0.61.0): `--resume` (and session/load) of a session that is gone; the second
+    // when the project has none at all.
+    resume: {
+      ...RESUME_BY_SESSION_ID,
+      lost: /Invalid session identifier|No previous sessions found for this project/,
+    },
     // Lab: `.gemini/tmp/<project>/chats/session-<time>-<first 8 of the id>.jsonl`: named after only
     // part of the session id, so gc could not tell a live conversation's file for sure.
     conversationFiles: null,
@@ -994,7 +1006,9 @@ export const ADAPTERS = [
     logout: { kind: "interactive", args: [], hint: "sign out with its own command (/auth), then /quit" },
     // Today's CLI has Claude-shaped stream-json (the seed read text).
     output: { kind: "qwen-stream-json", args: ["--output-format", "stream-json"] },
-    resume: RESUME_BY_SESSION_ID,
+    // Contract suite (0.24.4): `--resume` of a session that is gone (its ACP server's session/load
+    // answers resource-not-found).
+    resume: { ...RESUME_BY_SESSION_ID, lost: /No saved session found with ID/ },
     // Lab: `.qwen/projects/<cwd slug>/chats/<session-id>.jsonl`; memory beside it is `.md`.
     conversationFiles: { dir: ".qwen/projects", extension: "jsonl" },
     credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env", ".qwen/settings.json"],

@@ -21,14 +21,14 @@ import { isoTimestamp } from "../timestamp.js";
 import { isValidSessionId } from "../transport/argv.js";
 import type { ModeMismatch } from "../transport/mode.js";
 import type { ProcessExit } from "../transport/process.js";
-import { describeFailure, exitCodeOf } from "./outcome.js";
+import { describeFailure, exitCodeOf, isLostSession } from "./outcome.js";
 import { isAcpSessionId } from "./plan-acp.js";
 import type { TurnContext, TurnPlan } from "./types.js";
 import { recordUsage } from "./usage-record.js";
 
 export function conclude(
   plan: TurnPlan,
-  parsed: ParsedTurn,
+  reported: ParsedTurn,
   end: ProcessExit,
   lastMessage: string | undefined,
   started: number,
@@ -39,6 +39,12 @@ export function conclude(
 ): TurnResult {
   const { entry } = plan;
   const notes: string[] = [];
+  // A continued turn whose CLI says the session is gone (the row's resume.lost).
+  const failure = reported.failure;
+  const parsed: ParsedTurn =
+    failure?.kind === "other" && isLostSession(plan, failure.message)
+      ? { ...reported, failure: { ...failure, kind: "lost-session" } }
+      : reported;
   let confirmed: string | undefined;
   if (parsed.sessionId !== undefined) {
     if (sessionAccepted(plan, parsed.sessionId)) confirmed = parsed.sessionId;
@@ -97,7 +103,8 @@ export function conclude(
     status: parsed.status,
     agent: entry.name,
     conversation,
-    session: sessionId ?? null,
+    // A session the CLI no longer has is none to continue (its record keeps the id, for rm and gc).
+    session: parsed.failure?.kind === "lost-session" ? null : (sessionId ?? null),
     usage: turnUsage ?? null,
     cost: turnUsage?.costUsd ?? null,
     duration,

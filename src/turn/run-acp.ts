@@ -12,6 +12,7 @@ import { isWaitable } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { reachHost } from "../hosts/start.js";
 import { createAcpTurnParser } from "../parsers/acp.js";
+import { rpcErrorCode } from "../parsers/acp-wire.js";
 import type { ParsedTurn, ProcessEnd } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { AcpAgent, type SessionAnswer } from "../transport/acp/agent.js";
@@ -31,7 +32,7 @@ import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
 import { untilLoadable } from "./load-minute.js";
 import { acpMcpServers } from "./mcp-servers.js";
-import { failedResult } from "./outcome.js";
+import { failedResult, isLostSession } from "./outcome.js";
 import type { PreparedTurn } from "./setup.js";
 import type { TurnPlan } from "./types.js";
 
@@ -95,6 +96,8 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
   try {
     let session: SessionAnswer;
     let mode: string | undefined;
+    // A session/load the server answered with an error: the session may be gone.
+    let loadRefused: { code: number | undefined } | undefined;
     try {
       const warm = plan.session?.kind === "continue" && !loading ? held : undefined;
       session =
@@ -102,7 +105,11 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
           ? await agent.newSession(plan.cwd, acpMcpServers(plan.mcpServers ?? []))
           : warm !== undefined
             ? { sessionId: warm.id, raw: warm.answer }
-            : await loadSession(agent, plan, plan.session.id);
+            : await loadSession(agent, plan, plan.session.id).catch((error: unknown) => {
+                if (error instanceof AcpAgentError && error.rpcError !== undefined)
+                  loadRefused = { code: rpcErrorCode(error.rpcError) };
+                throw error;
+              });
       // A warm session may still run an earlier turn's own model or effort: a turn that gives none
       // sets back the one the session began with.
       const began = warm?.first === undefined ? undefined : currentChoices(warm.first);
@@ -122,7 +129,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
     } catch (error) {
       if (error instanceof ScvError) return failedResult(error, entry.name, started);
       if (!(error instanceof AcpAgentError)) throw error;
-      return concludeFailure(plan, turn, error, false);
+      return concludeFailure(plan, turn, error, false, loadRefused);
     }
     mode = reports.filter((report) => report.sessionId === session.sessionId).at(-1)?.mode ?? mode;
     const before = mode === undefined ? undefined : modeMismatch(entry.name, plan.policy, acp.full, mode);
@@ -264,6 +271,8 @@ function concludeFailure(
   turn: PreparedTurn,
   error: AcpAgentError,
   timedOut: boolean,
+  /** A `session/load` the server answered with an error, and its code. */
+  loadRefused?: { code: number | undefined },
 ): TurnResult {
   const parser = createAcpTurnParser({ sessionId: "" });
   if (error.rpcError !== undefined) parser.rejected(error.rpcError);
@@ -281,11 +290,20 @@ function concludeFailure(
     stderrTail: exit.stderrTail,
     ...(termination === undefined ? {} : { termination }),
   });
-  // The agent's own words when its error said nothing scv classifies.
+  // The agent's own words when its error said nothing scv classifies; a refused load of a session
+  // the server no longer has says so.
+  const failure =
+    finished.status === "failed"
+      ? (finished.failure ?? { kind: "other", message: error.message })
+      : undefined;
+  const lost =
+    loadRefused !== undefined &&
+    failure?.kind === "other" &&
+    isLostSession(plan, failure.message, loadRefused.code);
   const parsed: ParsedTurn =
-    finished.status === "failed" && finished.failure === undefined
-      ? { ...finished, failure: { kind: "other", message: error.message } }
-      : finished;
+    failure === undefined
+      ? finished
+      : { ...finished, failure: lost ? { ...failure, kind: "lost-session" } : failure };
   // A first turn that made no session leaves no conversation; a continued one is still recorded.
   return conclude(
     plan.record === undefined ? { ...plan, recordConversation: false } : plan,

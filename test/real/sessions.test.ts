@@ -6,9 +6,10 @@
 // - a process conversation continued in a later minute (its --resume leaves a file under the session's
 //   short id with nothing to resume) survives another conversation's start (Gemini CLI's start-up
 //   clean-up deleted that file and, by its short id, the session's own; scv turns it off in the
-//   private home, the row's `homeSettings`), and its files are all still there.
+//   private home, the row's `homeSettings`), and its files are all still there;
+// - once the CLI's session files are gone, `-c` of either says so in one line (exit 2).
 // Each continued turn's model request must carry the earlier turns, and nothing may be left running.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TurnResult } from "../../src/result.js";
@@ -27,7 +28,7 @@ import {
   writeEndpoint,
 } from "./kit.js";
 import { type MockServer, startMock } from "./mock/server.mjs";
-import { PROFILES, type Profile } from "./profiles.js";
+import { PROFILES, type Profile, row } from "./profiles.js";
 
 const CLIS: readonly RealCli[] = ["gemini", "qwen"];
 /** Where each keeps its session files, below its agent home. */
@@ -40,6 +41,8 @@ describe.skipIf(BIN === undefined).each(profiles)("conversations kept: scv → $
   let trap: MockServer;
   let mock: MockServer;
   let lab: Lab;
+  /** The process and the ACP conversation of the first test. */
+  const kept: string[] = [];
   /** Up to a minute's wait for the session's minute to pass, then the turn. */
   const limitMs = (Number.parseInt(profile.turnTimeout, 10) + 90) * 1000;
 
@@ -115,7 +118,23 @@ describe.skipIf(BIN === undefined).each(profiles)("conversations kept: scv → $
     for (const file of before)
       expect(sessionFiles(), `${who}: a later start deleted ${file}`).toContain(file);
     expectCarried(await turn(["-c", processHandle, p3]), p3, [p1, p2]);
+    kept.push(processHandle, handle);
   }, 600_000);
+
+  it("a conversation whose session files are gone says so in one line, over either transport (exit 2)", async () => {
+    expect(kept, `${who}: the conversations of the test before`).toHaveLength(2);
+    rmSync(join(lab.agentHome(cli), CHATS[cli] ?? ""), { recursive: true, force: true });
+    for (const handle of kept) {
+      const run = await lab.scv(["delegate", "-c", handle, `${cli} after its files went`], { limitMs });
+      await expectNothingLeft(lab, cli, `scv delegate -c ${handle}`);
+      expect(run.code, `${who}\n${describeRun(run)}`).toBe(2);
+      expect(run.stderr, `${who}\n${describeRun(run)}`).toMatch(
+        new RegExp(
+          `^scv: cannot continue ${handle}: ${row(cli).product} no longer has its session [0-9a-f-]{36}, and with it its \\d+ earlier turns — start a new conversation: scv delegate ${cli} "…"\n$`,
+        ),
+      );
+    }
+  }, 300_000);
 
   it.runIf(cli === "gemini")(
     "scv keeps Gemini CLI's start-up deletion of session files off in its home",

@@ -340,7 +340,13 @@ export const descriptorSchema = lazy(() =>
     logout: logout(),
     output: output(),
     resume: resume(),
-    conversationFiles: z.nullable(z.strictObject({ dir: homePath(), extension: text() })),
+    conversationFiles: z.nullable(
+      z.strictObject({
+        dir: homePath(),
+        extension: text(),
+        idPrefix: z.optional(z.int().check(z.gte(8))),
+      }),
+    ),
     credentialFiles: z.array(homePath()),
     homeSettings: z.optional(homeSettings()),
     retries: retries(),

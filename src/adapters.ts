@@ -212,6 +212,10 @@ export type Resume =
 export interface ConversationFiles {
   readonly dir: string;
   readonly extension: string;
+  /** Named after only the id's first `idPrefix` characters (Gemini CLI's
+   * `session-<minute>-<first 8>.jsonl`): such a name stands for the session. Two sessions share 8
+   * hex characters once in 4 billion pairs. */
+  readonly idPrefix?: number;
 }
 
 /** How scv talks to an agent in a turn: its CLI run once per turn, or its Agent Client Protocol
@@ -909,9 +913,10 @@ export const ADAPTERS = [
       ...RESUME_BY_SESSION_ID,
       lost: /Invalid session identifier|No previous sessions found for this project/,
     },
-    // Lab: `.gemini/tmp/<project>/chats/session-<time>-<first 8 of the id>.jsonl`: named after only
-    // part of the session id, so gc could not tell a live conversation's file for sure.
-    conversationFiles: null,
+    // Lab: `.gemini/tmp/<project>/chats/session-<minute>-<first 8 of the id>.jsonl` (and a later
+    // --resume or session/load begins another of that name under its own minute); a subagent's
+    // `chats/<parent id>/<id>.jsonl`.
+    conversationFiles: { dir: ".gemini/tmp", extension: "jsonl", idPrefix: 8 },
     credentialFiles: [".gemini/oauth_creds.json", ".gemini/.env"],
     homeSettings: {
       file: ".gemini/settings.json",

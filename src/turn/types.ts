@@ -22,7 +22,9 @@ export interface PermissionQuestion {
   readonly offers: { readonly once: boolean; readonly always: boolean };
 }
 
-export type PermissionAnswer = "once" | "always" | "reject";
+/** The answer; `unanswered` when the turn stopped waiting before one came (it was stopped, or its time
+ * ran out): refused like `reject`, and said so. */
+export type PermissionAnswer = "once" | "always" | "reject" | "unanswered";
 
 export interface TurnRequest {
   /** The agent of a first turn; with `continue`, it must be the conversation's agent if given. */

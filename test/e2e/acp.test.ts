@@ -122,17 +122,26 @@ describe("an ACP turn", () => {
     expect(load?.params).toMatchObject({ sessionId: first.session, cwd: world.project });
   });
 
-  it("a continued turn that fails before its prompt keeps its conversation", async () => {
+  it("a continued turn whose session the agent lost says so in one line, and keeps its conversation", async () => {
     const first = json(
       (await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"])).stdout,
     );
-    // The agent lost the session: its session/load is refused.
+    // The agent lost the session: its session/load is refused, resource not found.
     rmSync(join(world.calls, "sessions"), { recursive: true });
-    const second = await scv(world, ["delegate", "-c", first.conversation ?? "", "--json", "two"]);
-    expect(second.exitCode).toBe(1);
+    const handle = first.conversation ?? "";
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
+    expect(second.exitCode).toBe(2);
     const result = json(second.stdout);
-    expect(result.conversation).toBe(first.conversation);
-    expect(result.error).toBe(`gemini failed: Resource not found: ${first.session}`);
+    expect(result.conversation).toBe(handle);
+    expect(result.error).toBe(
+      `cannot continue ${handle}: Gemini CLI no longer has its session ${first.session}, and with it its one earlier turn`,
+    );
+    expect(result.hint).toBe('start a new conversation: scv delegate gemini "…"');
+    const plain = await scv(world, ["delegate", "-c", handle, "three"]);
+    expect(plain.exitCode).toBe(2);
+    expect(plain.stderr).toBe(
+      `scv: cannot continue ${handle}: Gemini CLI no longer has its session ${first.session}, and with it its 2 earlier turns — start a new conversation: scv delegate gemini "…"\n`,
+    );
   });
 
   it("refuses to continue where the agent cannot load a session, in one line", async () => {

@@ -33,8 +33,9 @@ export interface AcpWorld extends World {
   useConfig(text: string): void;
 }
 
-export function createAcpWorld(): AcpWorld {
-  const world = createWorld();
+/** Puts the fake ACP agent in `world`'s bin as `gemini`: it logs each start (argv, pid) to
+ * acp-calls.jsonl and runs in $FAKE_ACP_MODE (default scripted). */
+export function installAcpGemini(world: World): void {
   writeFileSync(
     join(world.bin, "gemini"),
     `#!${process.execPath}
@@ -45,6 +46,11 @@ import(${JSON.stringify(ACP_AGENT)});
 `,
   );
   chmodSync(join(world.bin, "gemini"), 0o755);
+}
+
+export function createAcpWorld(): AcpWorld {
+  const world = createWorld();
+  installAcpGemini(world);
   const seen: number[] = [];
   const lines = (name: string): string[] => {
     try {

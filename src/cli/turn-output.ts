@@ -22,6 +22,9 @@ export interface TurnOutput {
   /** Ends the progress display and, with `--events`, prints the result line. Call it before
    * anything else is printed about the turn. */
   finish(result: TurnResult): void;
+  /** The progress line gives the terminal's last line up until the returned function is called
+   * (`Progress.hold`). */
+  hold(): () => void;
 }
 
 /** `label` names the turn until its first event names the agent (the agent written on the command
@@ -53,6 +56,9 @@ export function turnOutput(io: CliIo, options: TurnOutputOptions, label: string,
         lines.push(`${jsonLine(eventLine(event, origin(turn.entry.name, turn.handle)))}\n`);
       }
       progress?.event(event, turn.entry.name);
+    },
+    hold() {
+      return progress?.hold() ?? (() => {});
     },
     finish(result) {
       progress?.done(result);

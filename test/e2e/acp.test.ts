@@ -14,6 +14,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
+import { type Terminal, tmuxTerminal } from "../helpers/tmux.js";
 
 const hasPython = (() => {
   try {
@@ -299,7 +300,7 @@ describe("a permission request on a terminal", () => {
       const run = await onTerminal("0.3:o");
       expect(run.code, run.output).toBe(0);
       expect(run.output).toContain(
-        "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject? allowed once",
+        "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject? \r\nscv: allowed once\r\n",
       );
       expect(run.output).toContain("ALLOWED proceed_once");
     },
@@ -311,11 +312,41 @@ describe("a permission request on a terminal", () => {
       // Typed the moment the question appears, before anyone could read it; then r.
       const run = await onTerminal("0:o", "0.5:r");
       expect(run.code, run.output).toBe(0);
-      expect(run.output).toContain("[r]eject? rejected");
+      expect(run.output).toContain("[r]eject? \r\nscv: rejected\r\n");
       expect(run.output).toContain("REJECTED");
     },
     15_000,
   );
+});
+
+describe("a permission request on a terminal with the progress line (tmux)", () => {
+  let terminal: Terminal;
+  beforeEach(() => {
+    terminal = tmuxTerminal(world.root);
+  });
+  afterEach(() => terminal.dispose());
+
+  it("the question stays on screen while it waits, past the progress line's redraws; the answer is a line of its own", async () => {
+    terminal.start(
+      [process.execPath, SCV, "delegate", "gemini", "--transport", "acp", "use a tool"],
+      world.env,
+      world.project,
+    );
+    const question = "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject?";
+    await terminal.waitFor(/allow \[o\]nce/);
+    // The live line redraws every second; three of them pass while nobody answers.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const waiting = terminal.screen();
+    expect(waiting).toContain(question);
+    expect(waiting).not.toMatch(/gemini \d+s/);
+    terminal.keys("o");
+    const after = await terminal.waitFor(/EXIT=\d+/);
+    const lines = after.split("\n").map((line) => line.trimEnd());
+    expect(lines).toContain(question);
+    expect(lines).toContain("scv: allowed once");
+    expect(lines).toContain("ALLOWED proceed_once");
+    expect(after).toContain("EXIT=0");
+  }, 30_000);
 });
 
 describe("scv ps and scv kill", () => {

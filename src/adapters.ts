@@ -1042,8 +1042,9 @@ export const ADAPTERS = [
     login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
     status: { kind: "unchecked" },
     logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
-    // Today's CLI has `run --format json` (the seed read text).
-    output: { kind: "opencode-json", args: ["--format", "json"] },
+    // Today's CLI has `run --format json` (the seed read text). Its ERROR log lines on stderr are
+    // the only word of a model request that cannot connect: it retries those silently.
+    output: { kind: "opencode-json", args: ["--format", "json", "--print-logs", "--log-level", "ERROR"] },
     // Today's CLI reports `sessionID` on every line and continues with `-s <id>`.
     resume: {
       kind: "supported",

@@ -20,7 +20,16 @@ export interface Usage {
 }
 
 /** What kind of failure a CLI reported, from structured fields and error-shaped lines only. */
-export type FailureKind = "auth" | "rate-limit" | "billing" | "model" | "root-refused" | "other";
+/** `unreachable`: the CLI could not connect to its model endpoint (refused, no route, DNS), as its own
+ * retry or error event says. */
+export type FailureKind =
+  | "auth"
+  | "rate-limit"
+  | "billing"
+  | "model"
+  | "root-refused"
+  | "unreachable"
+  | "other";
 
 /** Why a turn failed: the kind, the CLI's own error line, and when a limit resets if the CLI said. */
 export interface TurnFailure {

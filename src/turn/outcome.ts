@@ -79,6 +79,14 @@ export function describeFailure(
     case "completed":
       return [null, null];
     case "timeout": {
+      // A CLI that keeps retrying a connection never ends by itself: the limit is not the cause.
+      if (retrying?.kind === "unreachable") {
+        const limit = end.termination === "idle-timeout" ? plan.idleTimeoutMs : plan.timeoutMs;
+        return [
+          `${name} could not reach its endpoint in ${formatDuration(limit ?? 0)}, and scv ended it (${firstLine(retrying.message) ?? "no connection"})`,
+          unreachableHint(plan),
+        ];
+      }
       const waiting = retrying === undefined ? "" : ` ${waitingOn(retrying)}`;
       const later = retrying === undefined ? "" : ", or try again later";
       return end.termination !== "idle-timeout"
@@ -114,6 +122,8 @@ export function describeFailure(
             `${name} cannot use ${plan.model === undefined ? "its model" : `the model ${plan.model}`}${why ? `: ${why}` : ""}`,
             `pick one it can use: scv delegate ${name}:<model> …, or [agents.${name}] model in scv's config`,
           ];
+        case "unreachable":
+          return [`${name} could not reach its endpoint${why ? `: ${why}` : ""}`, unreachableHint(plan)];
         case "root-refused":
           return [
             `${name} refused its full-permission mode as root${why ? `: ${why}` : ""}`,
@@ -133,6 +143,11 @@ function waitingOn(retry: RetryEvent): string {
   if (retry.kind === "rate-limit")
     return `while waiting on a rate limit${retry.status === undefined ? "" : ` (${retry.status})`}`;
   return `while waiting to retry: ${firstLine(retry.message) ?? "an error"}`;
+}
+
+/** What to do about an endpoint the CLI cannot connect to. */
+function unreachableHint(plan: TurnPlan): string {
+  return `check this machine's network and proxy, and the endpoint ${plan.entry.name} is set to use`;
 }
 
 /** What to do about a full-permission mode refused to root: another user, the default policy, or —

@@ -451,10 +451,31 @@ describe("how an ACP turn ends", () => {
     expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
   });
 
-  it("an agent that dies mid-turn fails with its stderr line", async () => {
+  it("an agent that dies mid-turn: its server exited, with its code and stderr line", async () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "die now"]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain("fatal: model crashed");
+    expect(run.stderr).toContain(
+      "scv: gemini failed: its ACP server exited before answering the prompt: exit code 3 (stderr: fatal: model crashed) — ",
+    );
+  });
+
+  it("a server that answers cancelled unasked and exits (its worker died): the exit is the cause, not a cancel", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "cancel-die"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(
+      "scv: gemini failed: its ACP server exited before answering the prompt: exit code 1 (stderr: worker exited unexpectedly) — ",
+    );
+    expect(run.stderr).not.toContain("cancelled");
+  });
+
+  it("a message over the ACP bound (32 MiB): scv says it ended the server, and why", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "huge:33"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(
+      "scv: gemini failed: scv ended its ACP server: it sent a message longer than the ACP bound of 32 MiB — ",
+    );
+    expect(run.stderr).not.toContain("SIGTERM");
+    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
   });
 
   it("one that never answers initialize is bounded by the turn's time limit", async () => {

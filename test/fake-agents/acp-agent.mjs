@@ -26,7 +26,8 @@
 //                        answers), "tool" a permission request, "key-retry" a Codex-adapter retry
 //                        of a 401 then a wait for session/cancel
 //                        (ALLOWED/REJECTED), "hang" waits for session/cancel, "die" exits 3, "flip"
-//                        reports mode default first.
+//                        reports mode default first, "huge:<n>" one message chunk of n MiB,
+//                        "cancel-die" answers cancelled unasked, then exits 1.
 //                        Every message received goes to $FAKE_AGENT_DIR/acp-log.jsonl.
 // Every mode exits when stdin ends. $FAKE_AGENT_DIR/acp-pids.json gets its pid (and the grandchild's).
 
@@ -318,6 +319,19 @@ async function scripted(message) {
               '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}',
           },
         });
+      const huge = /huge:(\d+)/.exec(text);
+      if (huge !== null) {
+        // One chunk of that many MiB, on one line, then the answer.
+        chunk(sessionId, "x".repeat(Number(huge[1]) * 1024 * 1024));
+        return write({ id, result: { stopReason: "end_turn" } });
+      }
+      if (text.includes("cancel-die")) {
+        // A server whose worker died: it answers cancelled, unasked, then exits (Qwen Code).
+        write({ id, result: { stopReason: "cancelled" } });
+        process.stderr.write("worker exited unexpectedly\n");
+        setTimeout(() => process.exit(1), 50);
+        return;
+      }
       if (text.includes("die")) {
         process.stderr.write("fatal: model crashed\n");
         process.exit(3);

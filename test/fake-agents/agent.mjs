@@ -145,9 +145,10 @@ const GRAMMARS = {
   },
   opencode: {
     subcommands: [["run"]],
-    bools: ["--auto"],
+    bools: ["--auto", "--print-logs"],
     values: {
       "--format": ["default", "json"],
+      "--log-level": ["DEBUG", "INFO", "WARN", "ERROR"],
       "-m": null,
       "--model": null,
       "--variant": null,

@@ -169,8 +169,12 @@ describe("a CLI that cannot reach its endpoint (real captures against a closed l
     const parser = createParser("opencode-json");
     const line = (error: string) =>
       `timestamp=2026-12-07T14:09:44.592Z level=ERROR run=e07e4483 message="stream error" providerID=mock modelID=mock-model small=true error.error="${error}"`;
-    expect(parser.stderr?.(line("AI_APICallError: Incorrect API key provided: sk-mock***. (mock)"))).toEqual([]);
-    expect(parser.stderr?.(line("AI_APICallError: Rate limit reached for requests per min (RPM)"))).toEqual([]);
+    expect(parser.stderr?.(line("AI_APICallError: Incorrect API key provided: sk-mock***. (mock)"))).toEqual(
+      [],
+    );
+    expect(parser.stderr?.(line("AI_APICallError: Rate limit reached for requests per min (RPM)"))).toEqual(
+      [],
+    );
     expect(parser.stderr?.('level=INFO message="stream error Cannot connect to API"')).toEqual([]);
   });
 });

@@ -61,7 +61,10 @@ export function buildProgram(io: CliIo): Command {
     .option("--events", "print normalized events as NDJSON while the turn runs")
     .option("-q, --quiet", "no progress on stderr")
     .option("--background", "start the turn detached and print its job")
-    .option("--wait-for-reset <max>", "with agent@a,b: wait up to this long for a limit's reset, e.g. 10m")
+    .option(
+      "--wait-for-reset <max>",
+      "wait up to this long for a rate limit's reset (every account's, or a plain agent's), e.g. 10m",
+    )
     .option("--env <NAME=value>", "extra variable for the agent (repeatable)", collect)
     .option(
       "--mcp <names>",

@@ -130,7 +130,10 @@ export function describeFailure(
             rootRefusalHint(plan),
           ];
         default:
-          return [`${name} failed${why ? `: ${why}` : ""}`, `check it with: scv agents check ${name}`];
+          return [
+            `${name} failed${why ? `: ${why}` : ""}`,
+            `check it with: scv agents check ${accountLabel(name, plan.account)}`,
+          ];
       }
     default:
       return [`${name} failed`, null];

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
+import { adapter } from "../adapters.js";
 import { EXIT, ScvError } from "../errors.js";
 import { fallbackAgents, noteSignIn, wantsFallbacks } from "../fallbacks.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
@@ -154,17 +155,34 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
   const agent = request.agent ?? agentOfHandle(request.continue);
   let result: TurnResult;
   try {
-    const ladder = accountLadder(request, context.config);
+    const ladder = accountLadder(request, context.config, context);
     result =
       ladder === undefined
         ? continuedNote(request, await attemptTurn(oneAccount(request), context), context)
-        : await runOnAccounts(request, ladder, context, (each) => attemptTurn(each, context));
+        : plainWhenPlain(
+            request,
+            context,
+            await runOnAccounts(request, ladder, context, (each) => attemptTurn(each, context)),
+          );
   } catch (error) {
     if (!(error instanceof ScvError)) throw error;
     result = failedResult(error, agent, started);
   }
   if (!wantsFallbacks(result.exitCode)) return result;
   return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
+}
+
+/** A plain agent name run as its default account's ladder (it was cooling, or --wait-for-reset
+ * waited) reads as a plain turn when nothing was passed over: no `account`, no `skipped`. */
+function plainWhenPlain(request: TurnRequest, context: TurnContext, result: TurnResult): TurnResult {
+  const name = request.agent === undefined ? undefined : adapter(request.agent)?.name;
+  const named =
+    name === undefined ||
+    request.accounts !== undefined ||
+    context.config.agents?.[name]?.accounts !== undefined;
+  if (named || (result.skipped?.length ?? 0) > 0) return result;
+  const { account: _account, skipped: _skipped, ...plain } = result;
+  return plain;
 }
 
 /** A continued turn that hit a limit where accounts are in use: why it did not move to another. */

@@ -3,7 +3,7 @@
 // test/fake-agents/acme.mjs, defined in scv's config with a `takeover` row; its `--tui` mode is an
 // interactive UI that echoes what is typed and leaves on /quit.
 
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -205,5 +205,13 @@ describe("scv run", () => {
     expect(run.stderr).toBe(
       "scv: scv run codex needs a terminal (stdin and stdout), and there is none — run it in one\n",
     );
+  });
+
+  it("says first that a CLI is not installed, terminal or not (exit 3)", async () => {
+    rmSync(join(world.bin, "cursor-agent"));
+    const run = await scv(world, ["run", "cursor"], { env: { PATH: `${world.bin}:/usr/bin:/bin` } });
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toMatch(/^scv: Cursor CLI is not installed — /);
+    expect(run.stderr).not.toContain("terminal");
   });
 });

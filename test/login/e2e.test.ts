@@ -811,7 +811,9 @@ describe("check of one account", () => {
   it("names the account it checked, in its line and its JSON, and runs in that account's home", () => {
     const out = scv(["agents", "check", "claude@personal"]);
     expect(out.code).toBe(4);
-    expect(out.stdout).toMatch(/^claude@personal: not signed in — .* — run: scv agents login claude@personal\n$/);
+    expect(out.stdout).toMatch(
+      /^claude@personal: not signed in — .* — run: scv agents login claude@personal\n$/,
+    );
     expect(scv(["agents", "login", "claude@personal", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
     const ok = scv(["agents", "check", "claude@personal", "--json"]);
     expect(ok.code, ok.stderr).toBe(0);

@@ -914,7 +914,7 @@ export const ADAPTERS = [
     mcpPassing: {
       kind: "unsupported",
       reason:
-        "its per-run settings file must be owned by root; over ACP (--transport acp) session/new takes them",
+        "it reads a per-run settings file only where root owns it and every folder above it, none writable by group or others, and scv writes a turn's files under TMPDIR (/tmp is writable by all); over ACP session/new takes them",
     },
     // Its help: `-r, --resume` takes a session; the lab resumed one by its init id (headless).
     takeover: {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
 import { adapter } from "../adapters.js";
-import { EXIT, ScvError } from "../errors.js";
+import { asFileError, EXIT, ScvError } from "../errors.js";
 import { fallbackAgents, noteSignIn, wantsFallbacks } from "../fallbacks.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { type ConversationRecord, readConversation } from "../home/conversations.js";
@@ -164,9 +164,14 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
             context,
             await runOnAccounts(request, ladder, context, (each) => attemptTurn(each, context)),
           );
-  } catch (error) {
-    if (!(error instanceof ScvError)) throw error;
+  } catch (thrown) {
+    // A file scv could not write (a read-only or full SCV_HOME) is a failed turn like any other:
+    // `--json` still gets its result.
+    const error = asFileError(thrown);
+    if (!(error instanceof ScvError)) throw thrown;
     result = failedResult(error, agent, started);
+    // scv's own storage failed: another agent would meet the same folder.
+    if (error.code === "IO") return result;
   }
   if (!wantsFallbacks(result.exitCode)) return result;
   return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
@@ -218,8 +223,10 @@ async function attemptTurn(request: TurnRequest, context: TurnContext): Promise<
     const plan = planTurn(request, context);
     account = plan.account;
     result = await executeTurn(plan, context);
-  } catch (error) {
-    if (!(error instanceof ScvError)) throw error;
+  } catch (thrown) {
+    const error = asFileError(thrown);
+    // scv's own storage failing ends the turn, and any ladder: runTurn reports it.
+    if (!(error instanceof ScvError) || error.code === "IO") throw error;
     result = failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
   }
   // Each account's mark is its own: a named account's refusal says nothing of the plain home's.

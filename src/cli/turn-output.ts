@@ -5,7 +5,7 @@
 
 import { type EventOrigin, eventLine, resultLine } from "../events.js";
 import type { TurnEvent } from "../parsers/types.js";
-import type { TurnResult } from "../result.js";
+import { resultForJson, type TurnResult } from "../result.js";
 import type { TurnPlan } from "../turn/types.js";
 import type { CliIo } from "./io.js";
 import { createProgress, type Progress } from "./progress.js";
@@ -64,7 +64,10 @@ export function turnOutput(io: CliIo, options: TurnOutputOptions, label: string,
       progress?.done(result);
       if (options.events) {
         flush();
-        const line = resultLine(result, origin(result.agent, result.conversation ?? undefined));
+        const line = resultLine(
+          resultForJson(result),
+          origin(result.agent, result.conversation ?? undefined),
+        );
         io.stdout.write(`${jsonLine(line)}\n`);
       }
     },

@@ -7,7 +7,7 @@
 import { formatElapsed } from "../cli/progress.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
 import { type PendingApproval, questionText } from "../home/approvals.js";
-import type { TurnResult } from "../result.js";
+import { resultForJson, type TurnResult } from "../result.js";
 import type { JobProgress } from "./jobs.js";
 
 /** One tool call's answer. */
@@ -91,10 +91,12 @@ function partNote(job: string, part: ReplyPart): string | undefined {
 
 /** A finished turn: its reply (or its part from `offset`), and whether the reply is now read whole. */
 export function finishedOutcome(
-  result: TurnResult,
+  turn: TurnResult,
   job: string,
   options: { offset?: number; budget: number },
 ): ToolOutcome & { readonly complete: boolean } {
+  // A tool result is JSON: bytes that are not UTF-8 are U+FFFD in it, counted and noted.
+  const result = resultForJson(turn);
   const part = replyPart(result.reply, options.offset ?? 0, options.budget);
   const note = partNote(job, part);
   const failed = result.exitCode !== EXIT.ok;

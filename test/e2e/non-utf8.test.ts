@@ -1,0 +1,115 @@
+// Bytes an agent wrote that are not UTF-8 (`café` in Latin-1: 63 61 66 e9), through the built scv,
+// per output form: into a pipe the reply carries them byte for byte, from a JSON stream (claude) and
+// from plain text (grok) alike; in --json and --events they are U+FFFD, counted in `replacedChars`
+// and said in a note; on a terminal they show as U+FFFD with a note on stderr.
+
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { eventLineSchema } from "../../src/events.js";
+import { turnResultSchema } from "../../src/result.js";
+import { useLab } from "../helpers/lab.js";
+import { SCV, scv, signIn } from "../helpers/scv.js";
+
+const lab = useLab();
+const LATIN1 = { FAKE_AGENT_MODE: "reply-latin1:café ok" };
+const NOTE_START = "the reply has 1 byte that is not UTF-8: ";
+
+const hasPython = (() => {
+  try {
+    execFileSync("python3", ["-c", "import pty"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** scv's stdout as bytes. */
+async function rawStdout(args: readonly string[]): Promise<{ stdout: Buffer; stderr: string; code: number }> {
+  const run = await execa(process.execPath, [SCV, ...args], {
+    cwd: lab.world.project,
+    env: { ...lab.world.env, ...LATIN1 },
+    extendEnv: false,
+    reject: false,
+    stdin: "ignore",
+    encoding: "buffer",
+    stripFinalNewline: false,
+  });
+  return {
+    stdout: Buffer.from(run.stdout),
+    stderr: Buffer.from(run.stderr).toString("utf8"),
+    code: run.exitCode ?? -1,
+  };
+}
+
+describe("a reply with bytes that are not UTF-8", () => {
+  it("goes into a pipe byte for byte, from a JSON stream and from plain text", async () => {
+    await signIn(lab.world, "claude");
+    const claude = await rawStdout(["delegate", "claude", "Say hi"]);
+    expect(claude.code, claude.stderr).toBe(0);
+    expect(claude.stdout).toEqual(Buffer.from("café ok\n", "latin1"));
+    expect(claude.stderr).not.toContain("note:");
+
+    await signIn(lab.world, "grok");
+    const grok = await rawStdout(["delegate", "grok", "--transport", "process", "Say hi"]);
+    expect(grok.code, grok.stderr).toBe(0);
+    expect(grok.stdout).toEqual(Buffer.from("café ok\n", "latin1"));
+  });
+
+  it("--json: U+FFFD in the reply, counted in replacedChars and said in a note; no bad line", async () => {
+    await signIn(lab.world, "claude");
+    const run = await scv(lab.world, ["delegate", "claude", "--json", "Say hi"], { env: LATIN1 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = turnResultSchema().parse(JSON.parse(run.stdout));
+    expect(result.reply).toBe("caf\ufffd ok");
+    expect(result.replacedChars).toBe(1);
+    expect(result.badLines).toBe(0);
+    expect(result.notes).toEqual([
+      `${NOTE_START}each is U+FFFD in this JSON; printed without --json into a pipe or a file, the reply carries them as the agent wrote them`,
+    ]);
+    // Valid UTF-8 JSON, with nothing a strict reader refuses.
+    expect(run.stdout).not.toMatch(/\\ud[89a-f]/i);
+  });
+
+  it("--events: the text events and the result line carry U+FFFD, the result counts it", async () => {
+    await signIn(lab.world, "claude");
+    const run = await scv(lab.world, ["delegate", "claude", "--events", "Say hi"], { env: LATIN1 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).not.toMatch(/\\ud[89a-f]/i);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => eventLineSchema().parse(JSON.parse(line)));
+    const last = lines.at(-1);
+    expect(last?.type === "result" ? [last.result.reply, last.result.replacedChars] : undefined).toEqual([
+      "caf\ufffd ok",
+      1,
+    ]);
+  });
+
+  it.skipIf(!hasPython)("on a terminal: shown as U+FFFD, with a note saying so", async () => {
+    await signIn(lab.world, "claude");
+    const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
+    const run = await execa(
+      "python3",
+      [PTY, "never-typed", "--", process.execPath, SCV, "delegate", "claude", "-q", "Say hi"],
+      { cwd: lab.world.project, env: { ...lab.world.env, ...LATIN1 }, extendEnv: false },
+    );
+    const { output, code } = JSON.parse(run.stdout) as { output: string; code: number };
+    expect(code, output).toBe(0);
+    expect(output).toContain("caf\ufffd ok\r\n");
+  });
+
+  it("on a terminal without -q the note is on stderr", async () => {
+    await signIn(lab.world, "claude");
+    const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
+    const run = await execa(
+      "python3",
+      [PTY, "never-typed", "--", process.execPath, SCV, "delegate", "claude", "Say hi"],
+      { cwd: lab.world.project, env: { ...lab.world.env, ...LATIN1 }, extendEnv: false },
+    );
+    const { output } = JSON.parse(run.stdout) as { output: string };
+    expect(output).toContain(`scv: note: ${NOTE_START}shown as U+FFFD here;`);
+  });
+});

@@ -88,6 +88,24 @@ describe("a reply with bytes that are not UTF-8", () => {
     ]);
   });
 
+  it("a background turn's reply, read with scv wait into a pipe, is the same bytes; several at once in --json are U+FFFD", async () => {
+    await signIn(lab.world, "claude");
+    await signIn(lab.world, "codex");
+    const started = await scv(lab.world, ["delegate", "--background", "claude", "Say hi"], { env: LATIN1 });
+    expect(started.exitCode, started.stderr).toBe(0);
+    const waited = await rawStdout(["wait", started.stdout.trim()]);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(waited.stdout).toEqual(Buffer.from("café ok\n", "latin1"));
+
+    const both = await scv(lab.world, ["delegate", "--json", "claude", "codex", "Say hi"], { env: LATIN1 });
+    expect(both.exitCode, both.stderr).toBe(0);
+    const results = (JSON.parse(both.stdout) as unknown[]).map((each) => turnResultSchema().parse(each));
+    expect(results.map((each) => [each.reply, each.replacedChars])).toEqual([
+      ["caf\ufffd ok", 1],
+      ["caf\ufffd ok", 1],
+    ]);
+  });
+
   it.skipIf(!hasPython)("on a terminal: shown as U+FFFD, with a note saying so", async () => {
     await signIn(lab.world, "claude");
     const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");

@@ -5,7 +5,6 @@
 // `--events` in the same schema as a process turn. Cold turns only (session_idle = "0"); warm ones
 // are acp-warm.test.ts.
 
-import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,17 +12,9 @@ import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { killAll, survivors } from "../helpers/pids.js";
+import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
 import { type Terminal, tmuxTerminal } from "../helpers/tmux.js";
-
-const hasPython = (() => {
-  try {
-    execFileSync("python3", ["-c", "import pty"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
 
@@ -267,12 +258,11 @@ describe("policy, model and permissions", () => {
 });
 
 describe("a permission request on a terminal", () => {
-  const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
   async function onTerminal(...steps: string[]) {
     const run = await execa(
       "python3",
       [
-        PTY,
+        PTY_RUN,
         "allow [o]nce",
         ...steps,
         "--",

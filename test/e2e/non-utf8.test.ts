@@ -3,27 +3,17 @@
 // from plain text (grok) alike; in --json and --events they are U+FFFD, counted in `replacedChars`
 // and said in a note; on a terminal they show as U+FFFD with a note on stderr.
 
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { eventLineSchema } from "../../src/events.js";
 import { turnResultSchema } from "../../src/result.js";
 import { useLab } from "../helpers/lab.js";
+import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { SCV, scv, signIn } from "../helpers/scv.js";
 
 const lab = useLab();
 const LATIN1 = { FAKE_AGENT_MODE: "reply-latin1:café ok" };
 const NOTE_START = "the reply has 1 byte that is not UTF-8: ";
-
-const hasPython = (() => {
-  try {
-    execFileSync("python3", ["-c", "import pty"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** scv's stdout as bytes. */
 async function rawStdout(args: readonly string[]): Promise<{ stdout: Buffer; stderr: string; code: number }> {
@@ -106,28 +96,22 @@ describe("a reply with bytes that are not UTF-8", () => {
     ]);
   });
 
-  it.skipIf(!hasPython)("on a terminal: shown as U+FFFD, with a note saying so", async () => {
-    await signIn(lab.world, "claude");
-    const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
+  /** `scv delegate claude … Say hi` with stdin, stdout and stderr a terminal: what it showed. */
+  async function onTerminal(...options: string[]): Promise<{ output: string; code: number }> {
     const run = await execa(
       "python3",
-      [PTY, "never-typed", "--", process.execPath, SCV, "delegate", "claude", "-q", "Say hi"],
+      [PTY_RUN, "never-typed", "--", process.execPath, SCV, "delegate", "claude", ...options, "Say hi"],
       { cwd: lab.world.project, env: { ...lab.world.env, ...LATIN1 }, extendEnv: false },
     );
-    const { output, code } = JSON.parse(run.stdout) as { output: string; code: number };
-    expect(code, output).toBe(0);
-    expect(output).toContain("caf\ufffd ok\r\n");
-  });
+    return JSON.parse(run.stdout) as { output: string; code: number };
+  }
 
-  it("on a terminal without -q the note is on stderr", async () => {
+  it.skipIf(!hasPython)("on a terminal: shown as U+FFFD, and a note on stderr says so", async () => {
     await signIn(lab.world, "claude");
-    const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
-    const run = await execa(
-      "python3",
-      [PTY, "never-typed", "--", process.execPath, SCV, "delegate", "claude", "Say hi"],
-      { cwd: lab.world.project, env: { ...lab.world.env, ...LATIN1 }, extendEnv: false },
-    );
-    const { output } = JSON.parse(run.stdout) as { output: string };
-    expect(output).toContain(`scv: note: ${NOTE_START}shown as U+FFFD here;`);
+    const quiet = await onTerminal("-q");
+    expect(quiet.code, quiet.output).toBe(0);
+    expect(quiet.output).toContain("caf\ufffd ok\r\n");
+    const told = await onTerminal();
+    expect(told.output).toContain(`scv: note: ${NOTE_START}shown as U+FFFD here;`);
   });
 });

@@ -9,6 +9,14 @@ import { survivors } from "../helpers/pids.js";
 import { scv, signIn } from "../helpers/scv.js";
 
 const lab = useLab();
+
+/** `--events` output, each line checked against the schema. */
+function eventsOf(stdout: string) {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => eventLineSchema().parse(JSON.parse(line)));
+}
 const RETRYING = { FAKE_AGENT_MODE: "fixture-hang:rate-limit-retrying:2" };
 
 describe("gemini retrying a 429", () => {
@@ -42,10 +50,7 @@ describe("gemini retrying a 429", () => {
     await lab.pidsOf();
     const run = await pending;
     expect(run.exitCode, run.stderr).toBe(124);
-    const lines = run.stdout
-      .trim()
-      .split("\n")
-      .map((line) => eventLineSchema().parse(JSON.parse(line)));
+    const lines = eventsOf(run.stdout);
     const retries = lines.flatMap((line) =>
       line.type === "retry" ? [{ attempt: line.attempt, delayMs: line.delayMs, kind: line.kind }] : [],
     );
@@ -97,10 +102,7 @@ describe("a CLI that cannot reach its endpoint", () => {
     await lab.pidsOf();
     const run = await pending;
     expect(run.exitCode, run.stderr).toBe(124);
-    const lines = run.stdout
-      .trim()
-      .split("\n")
-      .map((line) => eventLineSchema().parse(JSON.parse(line)));
+    const lines = eventsOf(run.stdout);
     const retries = lines.filter((line) => line.type === "retry");
     expect(retries.map((line) => line.type === "retry" && line.kind)).toEqual(Array(5).fill("unreachable"));
     const last = lines.at(-1);

@@ -57,7 +57,7 @@ export function askOnTerminal(
   question: PermissionQuestion,
   signal?: AbortSignal,
 ): Promise<PermissionAnswer> {
-  if (signal?.aborted) return Promise.resolve("reject");
+  if (signal?.aborted) return Promise.resolve("unanswered");
   input.setRawMode(true);
   // At the start of the line: stderr's lines end with a newline, and the progress line is erased.
   output.write(questionLine(question));
@@ -85,7 +85,7 @@ export function askOnTerminal(
       }
     };
     // The turn ended (Ctrl-C, its time limit, scv kill) while the question waited.
-    const onAbort = () => finish("reject", "rejected (the turn ended)");
+    const onAbort = () => finish("unanswered", "unanswered: the turn ended");
     signal?.addEventListener("abort", onAbort, { once: true });
     input.on("data", onData);
     input.resume();

@@ -115,8 +115,8 @@ describe("the CLI an ACP adapter drives", () => {
       env: { PATH: `${world.bin}:/usr/bin:/bin` },
     });
     expect(run.exitCode).toBe(3);
-    expect(run.stderr).toBe(
-      "scv: Codex's ACP adapter is not installed ('codex-acp' not found) — run: scv agents install codex --acp (npm: @agentclientprotocol/codex-acp), or use --transport process\n",
+    expect(run.stderr.split("\n")[0]).toBe(
+      "scv: Codex's ACP adapter is not installed ('codex-acp' not found) — run: scv agents install codex --acp (npm: @agentclientprotocol/codex-acp), or use --transport process",
     );
   });
 

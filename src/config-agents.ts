@@ -122,7 +122,7 @@ function agentRow(name: string, table: AgentTable, path: string): AdapterDescrip
   }
   const result = descriptorSchema().safeParse(merged, { error: issueText });
   if (!result.success) {
-    const { keyPath, message } = issueAt(result.error.issues[0]);
+    const { keyPath, message } = issueAt(result.error.issues[0], descriptorSchema());
     refuse(path, [at, ...keyPath].join("."), message);
   }
   return result.data as AdapterDescriptor;
@@ -153,6 +153,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
     searchDirs: [],
     login: { kind: "interactive", args: [], hint: "sign in with its own command, then quit" },
     ownConfig: { file: `.config/${name}`, signsIn: false },
+    endpoint: { kind: "unsupported", reason: `no way to set its endpoint is defined in ${path}` },
     status: { kind: "unchecked" },
     logout: { kind: "interactive", args: [], hint: "sign out with its own command, then quit" },
     output: { kind: "text", args: [] },

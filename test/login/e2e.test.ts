@@ -666,6 +666,20 @@ describe("gemini and qwen: logout removes the key scv stored, with no CLI and no
     expect(readFileSync(agentFile("gemini", ".gemini/.env"), "utf8")).not.toContain("CANARY");
   });
 
+  it("gemini: a sign-in choice the user wrote in that home stays, beside their other settings", () => {
+    mkdirSync(join(scvHome, "agents", "gemini", ".gemini"), { recursive: true });
+    const mine = { security: { auth: { selectedType: "gemini-api-key" } }, ui: { theme: "GitHub" } };
+    writeFileSync(agentFile("gemini", ".gemini/settings.json"), JSON.stringify(mine));
+    expect(scv(["agents", "login", "gemini", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+    const logout = scv(["agents", "logout", "gemini"]);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toBe(
+      "scv: gemini: signed out; removed GEMINI_API_KEY in .gemini/.env\n" +
+        "scv: gemini: left security.auth.selectedType in .gemini/settings.json, which scv's sign-in did not set\n",
+    );
+    expect(JSON.parse(readFileSync(agentFile("gemini", ".gemini/settings.json"), "utf8"))).toEqual(mine);
+  });
+
   it("qwen: the key leaves the env block, the endpoint stays", () => {
     mkdirSync(join(scvHome, "agents", "qwen", ".qwen"), { recursive: true });
     writeFileSync(
@@ -804,6 +818,28 @@ describe("check: one tiny real turn", () => {
     expect(
       existsSync(join(scvHome, "conversations")) ? readdirSync(join(scvHome, "conversations")) : [],
     ).toEqual([]);
+  });
+});
+
+describe("check of one account", () => {
+  it("names the account it checked, in its line and its JSON, and runs in that account's home", () => {
+    const out = scv(["agents", "check", "claude@personal"]);
+    expect(out.code).toBe(4);
+    expect(out.stdout).toMatch(
+      /^claude@personal: not signed in — .* — run: scv agents login claude@personal\n$/,
+    );
+    expect(scv(["agents", "login", "claude@personal", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+    const ok = scv(["agents", "check", "claude@personal", "--json"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      agent: "claude",
+      account: "personal",
+      state: "signed-in",
+      exitCode: 0,
+    });
+    const plain = scv(["agents", "check", "claude", "--json"]);
+    expect(plain.code).toBe(4);
+    expect(JSON.parse(plain.stdout)).not.toHaveProperty("account");
   });
 });
 

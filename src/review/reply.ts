@@ -1,11 +1,12 @@
 // A reviewer's reply read as its findings: the JSON object is the whole reply, or a fenced code block
 // in it (the last one holding an object, so a reply that quotes code first still counts), checked
 // with the findings' zod schema. Anything else is a problem said in words the reviewer can act on,
-// and `repairPrompt` asks for the object again, once, in the same conversation; nothing is ever
+// and `repairPrompt` asks for the object again, once, in the same conversation (or, for a CLI that
+// cannot continue one, `freshRepairPrompt` in a new one); nothing is ever
 // guessed from prose.
 //
-// API: `readReply(text)` → `ReplyReading`; `repairPrompt(problem)` → the text of the repair turn.
-// Both pure.
+// API: `readReply(text)` → `ReplyReading`; `repairPrompt(problem)` → the text of the repair turn;
+// `freshRepairPrompt(original, problem)` for a CLI whose conversation cannot be continued. All pure.
 
 import type * as z from "zod/mini";
 import { issueText } from "../validation.js";
@@ -106,4 +107,15 @@ export function repairPrompt(problem: Extract<ReplyReading, { ok: false }>): str
     "Change no file.",
   ];
   return lines.join("\n");
+}
+
+/** The repair turn's prompt where the conversation cannot be continued (a CLI without resume): the
+ * original prompt again, and what was wrong with the first reply, which this turn never saw. Pure. */
+export function freshRepairPrompt(original: string, problem: Extract<ReplyReading, { ok: false }>): string {
+  const issues = problem.issues.length === 0 ? "" : ` (${problem.issues.join("; ")})`;
+  return [
+    `An earlier reply to this review could not be read: ${problem.problem}${issues}. Reply with only the JSON object the schema below describes, nothing before or after it.`,
+    "",
+    original,
+  ].join("\n");
 }

@@ -3,11 +3,12 @@
 // makes from scv's own turns: a reviewer's turn is a normal scv turn (its records, usage, cost,
 // accounts, time limit), run read-only with the findings' schema as its row says
 // (`reviewTurnArgs`, src/review/agent-args.ts). A reply that is not valid findings gets one repair
-// turn in the same conversation; a second invalid reply, or a turn that failed, is that part's
-// failure, reported with the turn's own exit code and never guessed from. The findings are then
-// placed against the diff, merged across reviewers, and given the verdict and exit code.
+// turn in the same conversation (a new one for a CLI that cannot continue one: `continues`); a
+// second invalid reply, or a turn that failed, is that part's failure, reported with the turn's own
+// exit code and never guessed from. The findings are then placed against the diff, merged across
+// reviewers, and given the verdict and exit code.
 //
-// API: `runReview({ diff, reviewers, ask, focus?, maxPartBytes? })` → `ReviewReport`;
+// API: `runReview({ diff, reviewers, ask, focus?, maxPartBytes?, continues? })` → `ReviewReport`;
 // `assembleReport(...)` (pure) for a caller that runs the turns itself.
 
 import { EXIT, ScvError } from "../errors.js";
@@ -16,7 +17,7 @@ import type { ReviewDiff } from "./diff.js";
 import { changedFiles, placeFinding } from "./locate.js";
 import { mergeFindings, type ReviewerFinding } from "./merge.js";
 import { reviewPrompt } from "./prompt.js";
-import { readReply, repairPrompt } from "./reply.js";
+import { freshRepairPrompt, readReply, repairPrompt } from "./reply.js";
 import type { PartFailure, ReviewerOutcome, ReviewReport } from "./report.js";
 import { sumCost, sumUsage } from "./report.js";
 import type { Finding, ReviewReply } from "./schema.js";
@@ -28,7 +29,8 @@ export interface ReviewTurnRequest {
   /** The reviewer's target as given (`codex`, `claude:opus/high`, `gemini@work`). */
   readonly reviewer: string;
   readonly prompt: string;
-  /** The conversation to continue (a repair turn); absent: a new conversation. */
+  /** The conversation to continue (a repair turn, where the reviewer's CLI continues one); absent: a
+   * new conversation. */
   readonly conversation?: string;
   /** Which part (from 1) of how many. */
   readonly part: number;
@@ -50,6 +52,9 @@ export interface ReviewRequest {
   readonly focus?: string;
   /** A part's patch limit in bytes; default `DEFAULT_PART_BYTES`. */
   readonly maxPartBytes?: number;
+  /** Whether a reviewer's conversation can be continued (its row's `resume`); where it cannot, the
+   * repair is a new conversation asked the part again. Default: every one can. */
+  readonly continues?: (reviewer: string) => boolean;
 }
 
 /** What one reviewer's turns gave, before merging. */
@@ -92,10 +97,11 @@ function isFailure(value: TurnResult | PartFailure): value is PartFailure {
 }
 
 async function reviewPart(
-  ask: AskReviewer,
+  request: Pick<ReviewRequest, "ask" | "continues">,
   turn: ReviewTurnRequest,
   results: TurnResult[],
 ): Promise<PartOutcome> {
+  const { ask } = request;
   const first = await asked(ask, turn);
   if (isFailure(first)) return { ok: false, failure: first };
   results.push(first);
@@ -111,14 +117,13 @@ async function reviewPart(
       hint: "run the review again, or give another reviewer",
     },
   });
-  if (first.conversation === null)
-    return invalid(`${reading.problem} (no conversation was kept to ask again)`);
-  const repair = await asked(ask, {
-    ...turn,
-    prompt: repairPrompt(reading),
-    conversation: first.conversation,
-    repair: true,
-  });
+  const conversation = request.continues?.(turn.reviewer) === false ? null : first.conversation;
+  const repair = await asked(
+    ask,
+    conversation === null
+      ? { ...turn, prompt: freshRepairPrompt(turn.prompt, reading), repair: true }
+      : { ...turn, prompt: repairPrompt(reading), conversation, repair: true },
+  );
   if (isFailure(repair)) return { ok: false, failure: repair };
   results.push(repair);
   if (repair.exitCode !== EXIT.ok) return { ok: false, failure: turnFailure(turn.part, repair) };
@@ -147,7 +152,7 @@ async function reviewerTurns(
       ...(request.focus === undefined ? {} : { focus: request.focus }),
     });
     const turn = { reviewer, prompt, part: index + 1, parts: plan.parts.length, repair: false };
-    const outcome = await reviewPart(request.ask, turn, results);
+    const outcome = await reviewPart(request, turn, results);
     if (outcome.ok) {
       replies.push(outcome.reply);
       if (outcome.repaired) repaired += 1;

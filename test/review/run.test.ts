@@ -150,6 +150,33 @@ describe("runReview", () => {
     expect([report.verdict, report.exitCode]).toEqual(["approve", 0]);
   });
 
+  it("repairs in a new conversation, asked the part again, where the reviewer's CLI cannot continue one", async () => {
+    const { ask, asked } = scripted({
+      amp: turnResult("Fine.", { agent: "amp", conversation: "amp-aaaaaa" }),
+      "amp:repair": turnResult(reply("approve"), { agent: "amp", conversation: "amp-bbbbbb" }),
+    });
+    const report = await runReview({
+      diff: DIFF,
+      reviewers: ["amp"],
+      ask,
+      continues: (name) => name !== "amp",
+    });
+    expect(asked.map((turn) => [turn.repair, turn.conversation])).toEqual([
+      [false, undefined],
+      [true, undefined],
+    ]);
+    const [first, repair] = asked;
+    expect(repair?.prompt).toMatch(
+      /^An earlier reply to this review could not be read: the reply is not a JSON object: /,
+    );
+    expect(repair?.prompt.endsWith(`\n\n${first?.prompt}`)).toBe(true);
+    expect(report.reviewers[0]).toMatchObject({
+      status: "ok",
+      repaired: 1,
+      conversations: ["amp-aaaaaa", "amp-bbbbbb"],
+    });
+  });
+
   it("reports a reply never valid as that reviewer's failure, never guessed: exit 1, no approval", async () => {
     const { ask } = scripted({
       codex: turnResult(reply("lgtm")),

@@ -116,12 +116,6 @@ describe("withMcpArgs", () => {
       "hi",
     ]);
     const codex = plan("codex", ["exec", "--json", "hi"]);
-    expect(withMcpArgs(codex, codex.args, ["-c", "k=v"])).toEqual([
-      "exec",
-      "-c",
-      "k=v",
-      "--json",
-      "hi",
-    ]);
+    expect(withMcpArgs(codex, codex.args, ["-c", "k=v"])).toEqual(["exec", "-c", "k=v", "--json", "hi"]);
   });
 });

@@ -1,11 +1,24 @@
 // `npm run docs`: regenerates docs/agents.md (and the README's table of each CLI's files) from the
-// adapter table, and docs/mcp.md from the MCP server's tool and host tables.
+// adapter table, docs/mcp.md from the MCP server's tool and host tables, and docs/json/ from the
+// schemas of the `--json` documents.
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { renderAgentsDoc, withAgentFiles } from "./agents-doc.js";
+import { JSON_SCHEMA_DIR, renderJsonSchemas } from "./json-doc.js";
 import { renderMcpDoc } from "./mcp-doc.js";
 
 writeFileSync("docs/agents.md", renderAgentsDoc());
 writeFileSync("docs/mcp.md", renderMcpDoc());
 writeFileSync("README.md", withAgentFiles(readFileSync("README.md", "utf8")));
-process.stdout.write("wrote docs/agents.md, docs/mcp.md, README.md's table of each CLI's files\n");
+// Each --json document's schema; a document that went takes its file with it.
+mkdirSync(JSON_SCHEMA_DIR, { recursive: true });
+const schemas = renderJsonSchemas();
+for (const name of readdirSync(JSON_SCHEMA_DIR)) {
+  const path = join(JSON_SCHEMA_DIR, name);
+  if (!schemas.some((schema) => schema.path === path)) rmSync(path);
+}
+for (const schema of schemas) writeFileSync(schema.path, schema.text);
+process.stdout.write(
+  `wrote docs/agents.md, docs/mcp.md, README.md's table of each CLI's files, ${JSON_SCHEMA_DIR}/*.schema.json\n`,
+);

@@ -2,6 +2,7 @@
 // conversation on stderr), as one section of several, and the one line naming every failed turn.
 
 import { EXIT } from "../errors.js";
+import { turnResultJson } from "../json-shapes.js";
 import type { TurnResult } from "../result.js";
 import type { PlannedTurn } from "../turn/batch.js";
 import { failureLine } from "../turn/outcome.js";
@@ -22,7 +23,7 @@ export function print(io: CliIo, result: TurnResult, options: ResultOptions): vo
   if (options.events) {
     // nothing more on stdout
   } else if (options.json) {
-    io.stdout.write(`${jsonLine(result)}\n`);
+    io.stdout.write(`${jsonLine(turnResultJson(result))}\n`);
   } else if (result.reply !== "") {
     // Byte for byte into a pipe; on a terminal its escape sequences are shown, never run.
     const reply = forStream(io.stdout, result.reply);

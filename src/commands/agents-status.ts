@@ -20,6 +20,7 @@ import { activeCooldown } from "../home/cooldowns.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
+import { statusRowJson } from "../json-shapes.js";
 import { runBounded } from "../os/bounded.js";
 import { handlingSignals } from "../os/groups.js";
 import { agentEnvironment } from "../transport/env.js";
@@ -43,11 +44,11 @@ export interface StatusRow {
   readonly detail: string;
   /** How scv knows: the status kind of the agent's row. */
   readonly source: "command" | "stored" | "unchecked";
-  /** The quota windows the CLI last reported for this account, where it reports them. */
-  readonly quota?: QuotaSnapshot;
-  /** Until when a ladder skips this account after its limit (UTC ISO 8601); absent when it is not
+  /** The quota windows the CLI last reported for this account; null where it reported none. */
+  readonly quota: QuotaSnapshot | null;
+  /** Until when a ladder skips this account after its limit (UTC ISO 8601); null when it is not
    * cooling down. */
-  readonly coolingUntil?: string;
+  readonly coolingUntil: string | null;
 }
 
 /** The isolated environment of a delegated turn, for the agent's own helper commands. */
@@ -211,8 +212,8 @@ export async function statusRow(
     detail: signIn.detail,
     // An unchecked row signed in by its key store was known by that store.
     source: entry.status.kind === "unchecked" && signIn.state === "signed-in" ? "stored" : entry.status.kind,
-    ...(quota === undefined ? {} : { quota }),
-    ...(cooling === undefined ? {} : { coolingUntil: cooling.until }),
+    quota: quota ?? null,
+    coolingUntil: cooling?.until ?? null,
   };
 }
 
@@ -273,7 +274,8 @@ export async function agentsStatusCommand(
   );
   const rows = checked.map(({ row }) => row);
   if (options.json) {
-    const json = agent === undefined ? rows : named ? rows[0] : { ...rows[0], accounts: rows };
+    const shown = rows.map(statusRowJson);
+    const json = agent === undefined ? shown : named ? shown[0] : { ...shown[0], accounts: shown };
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     io.stdout.write(
@@ -304,8 +306,8 @@ export async function agentsStatusCommand(
 function detailText(row: StatusRow): string {
   return [
     row.detail,
-    ...(row.coolingUntil === undefined ? [] : [`cooling until ${row.coolingUntil}`]),
-    ...(row.quota === undefined ? [] : [quotaText(row.quota)]),
+    ...(row.coolingUntil === null ? [] : [`cooling until ${row.coolingUntil}`]),
+    ...(row.quota === null ? [] : [quotaText(row.quota)]),
   ].join("; ");
 }
 

@@ -8,24 +8,32 @@ import { EXIT } from "../errors.js";
 import { questionText } from "../home/approvals.js";
 import { liveHosts } from "../hosts/end.js";
 import { runningTurns } from "../jobs/list.js";
+import type { PsHostJson, PsTurnJson } from "../json-shapes.js";
 import { renderTable } from "./table.js";
 
 export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Promise<number> {
   const turns = runningTurns(io.env);
   const now = Date.now();
-  const hosts = liveHosts(io.env).map((host) => ({
-    kind: "host" as const,
-    handle: host.handle,
-    agent: host.agent,
-    pid: host.server?.pid ?? null,
-    scvPid: host.scv.pid,
-    startedAt: host.startedAt,
-    inUse: host.inUse,
-    idleMs: host.inUse ? 0 : Math.max(0, now - Date.parse(host.usedAt)),
-    endsInMs: host.inUse ? null : Math.max(0, Date.parse(host.usedAt) + host.idleMs - now),
-  }));
+  const hosts = liveHosts(io.env).map(
+    (host): PsHostJson => ({
+      kind: "host",
+      handle: host.handle,
+      agent: host.agent,
+      pid: host.server?.pid ?? null,
+      scvPid: host.scv.pid,
+      startedAt: host.startedAt,
+      inUse: host.inUse,
+      idleMs: host.inUse ? 0 : Math.max(0, now - Date.parse(host.usedAt)),
+      endsInMs: host.inUse ? null : Math.max(0, Date.parse(host.usedAt) + host.idleMs - now),
+    }),
+  );
   if (options.json) {
-    io.stdout.write(`${jsonLine([...turns, ...hosts])}\n`);
+    // Each entry says its kind: a turn's fields are not a host's.
+    const entries: (PsTurnJson | PsHostJson)[] = [
+      ...turns.map((turn): PsTurnJson => ({ kind: "turn", ...turn })),
+      ...hosts,
+    ];
+    io.stdout.write(`${jsonLine(entries)}\n`);
     return EXIT.ok;
   }
   if (turns.length === 0 && hosts.length === 0) {

@@ -7,6 +7,7 @@
 import { formatElapsed } from "../cli/progress.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
 import { type PendingApproval, questionText } from "../home/approvals.js";
+import { turnResultJson } from "../json-shapes.js";
 import type { TurnResult } from "../result.js";
 import type { JobProgress } from "./jobs.js";
 
@@ -111,8 +112,9 @@ export function finishedOutcome(
       `[conversation ${result.conversation} — to continue it, call delegate with "conversation": "${result.conversation}"]`,
     );
   }
+  // The object --json prints (json-shapes.ts: every field there, null where there is no value).
   const structured = {
-    ...result,
+    ...turnResultJson(result),
     reply: part.text,
     notes: note === undefined ? result.notes : [...result.notes, note.slice(1, -1)],
   };

@@ -19,7 +19,7 @@ import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
 import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
 
@@ -89,7 +89,7 @@ function prompts(): { text: string; model: string; effort: string }[] {
 }
 
 function json(stdout: string) {
-  return turnResultSchema().parse(JSON.parse(stdout));
+  return turnResultShape().parse(JSON.parse(stdout));
 }
 
 interface HostFile {

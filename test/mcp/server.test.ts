@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
 import { agentPids, createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
@@ -182,7 +182,7 @@ describe("scv mcp", () => {
     expect(cli.exitCode, cli.stderr).toBe(0);
     const printed = JSON.parse(cli.stdout) as Record<string, unknown>;
     expect(comparable(result.structured)).toEqual(comparable(printed));
-    expect(turnResultSchema().parse(result.structured)).toEqual(result.structured);
+    expect(turnResultShape().parse(result.structured)).toEqual(result.structured);
     // Read: nothing kept.
     expect(await settledTurnFiles()).toEqual([]);
 

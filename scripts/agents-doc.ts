@@ -13,6 +13,7 @@ import {
   type Status,
   type Verified,
 } from "../src/adapters.js";
+import { renderEndpointsTable } from "./endpoints-doc.js";
 
 function code(text: string): string {
   return `\`${text}\``;
@@ -353,6 +354,16 @@ export function renderAgentsDoc(): string {
     "| agent | servers given as | others kept out by | checked |",
     "| --- | --- | --- | --- |",
     ...ADAPTERS.map(mcpRow),
+    "",
+    "## Endpoints of your own",
+    "",
+    "How `base_url` and `api_key_env` under `[agents.<name>]` reach each CLI (the README's \"Your own",
+    "endpoint or proxy\"). Everything is given for the turn only: no file of the CLI's own is written",
+    "(but Gemini CLI's chosen sign-in, where none is chosen), and the key's value goes only into the",
+    'agent\'s environment, under the variable named here. "Verified" names the version the contract',
+    "suite (`test/real/endpoint.test.ts`) ran a turn and a continued one with, configured only so.",
+    "",
+    renderEndpointsTable(),
     "",
     ...takeoverSection(),
     ...knownLimits(),

@@ -1,16 +1,17 @@
-// `npm run docs`: regenerates docs/agents.md (and the README's table of each CLI's files) from the
-// adapter table, docs/mcp.md from the MCP server's tool and host tables, and docs/json/ from the
-// schemas of the `--json` documents.
+// `npm run docs`: regenerates docs/agents.md (and the README's tables of each CLI's files and of how
+// each takes an endpoint of the user's own) from the adapter table, docs/mcp.md from the MCP server's
+// tool and host tables, and docs/json/ from the schemas of the `--json` documents.
 
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderAgentsDoc, withAgentFiles } from "./agents-doc.js";
+import { withEndpoints } from "./endpoints-doc.js";
 import { JSON_SCHEMA_DIR, renderJsonSchemas } from "./json-doc.js";
 import { renderMcpDoc } from "./mcp-doc.js";
 
 writeFileSync("docs/agents.md", renderAgentsDoc());
 writeFileSync("docs/mcp.md", renderMcpDoc());
-writeFileSync("README.md", withAgentFiles(readFileSync("README.md", "utf8")));
+writeFileSync("README.md", withEndpoints(withAgentFiles(readFileSync("README.md", "utf8"))));
 // Each --json document's schema; a document that went takes its file with it.
 mkdirSync(JSON_SCHEMA_DIR, { recursive: true });
 const schemas = renderJsonSchemas();
@@ -20,5 +21,5 @@ for (const name of readdirSync(JSON_SCHEMA_DIR)) {
 }
 for (const schema of schemas) writeFileSync(schema.path, schema.text);
 process.stdout.write(
-  `wrote docs/agents.md, docs/mcp.md, README.md's table of each CLI's files, ${JSON_SCHEMA_DIR}/*.schema.json\n`,
+  `wrote docs/agents.md, docs/mcp.md, README.md's tables of each CLI's files and endpoints, ${JSON_SCHEMA_DIR}/*.schema.json\n`,
 );

@@ -229,7 +229,10 @@ export const statusFields = () => ({
   version: maybe(text()),
   state: z.enum(["signed-in", "signed-out", "unknown"]),
   detail: text(),
-  source: z.enum(["command", "stored", "unchecked"]),
+  source: described(
+    z.enum(["command", "stored", "unchecked", "endpoint"]),
+    "how scv knows: the row's status kind, or endpoint: signed in by the key of its base_url",
+  ),
   quota: described(maybe(quotaShape()), "the quota windows the CLI last reported; null where none was"),
   coolingUntil: described(
     maybe(text()),
@@ -294,9 +297,11 @@ export type ConversationJson = z.infer<ReturnType<typeof conversationShape>>;
 export type ConversationShowJson = z.infer<ReturnType<typeof conversationShowShape>>;
 
 /** A conversation record as `--json` prints it: a record leaves out what it does not have, and an
- * older scv's lacks what it did not know of (its transport, before ACP, was `process`). */
+ * older scv's lacks what it did not know of (its transport, before ACP, was `process`). A field the
+ * record gains is printed too (and fails the shape's test until its schema has it), never dropped. */
 export function conversationJson(record: ConversationRecord): ConversationJson {
   return {
+    ...record,
     handle: record.handle,
     agent: record.agent,
     account: record.account ?? DEFAULT_ACCOUNT,

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { renderAgentFiles, renderAgentsDoc } from "../../scripts/agents-doc.js";
+import { renderEndpointsTable } from "../../scripts/endpoints-doc.js";
 import { JSON_SCHEMA_DIR, renderJsonSchemas } from "../../scripts/json-doc.js";
 import { renderMcpDoc } from "../../scripts/mcp-doc.js";
 import { ADAPTERS } from "../../src/adapters.js";
@@ -46,6 +47,10 @@ describe("README", () => {
 
   it("has the table of each CLI's files in its home as the rows give them (run `npm run docs` when this fails)", () => {
     expect(readme).toContain(renderAgentFiles());
+  });
+
+  it("has the table of how each agent takes base_url as the rows give it (run `npm run docs` when this fails)", () => {
+    expect(readme).toContain(renderEndpointsTable());
   });
 
   it("lists every agent in that table, with its settings file", () => {

@@ -271,6 +271,7 @@ export const checkShape = lazy(() =>
     duration: count(),
   }),
 );
+export type CheckJson = z.infer<ReturnType<typeof checkShape>>;
 
 const conversationFields = () => ({
   handle: text(),

@@ -20,7 +20,7 @@ import { activeCooldown } from "../home/cooldowns.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
-import { statusRowJson } from "../json-shapes.js";
+import { type CheckJson, statusRowJson } from "../json-shapes.js";
 import { runBounded } from "../os/bounded.js";
 import { handlingSignals } from "../os/groups.js";
 import { agentEnvironment } from "../transport/env.js";
@@ -389,7 +389,7 @@ export async function agentsCheckCommand(
   const failure = result.hint?.includes(`scv agents check ${entry.name}`)
     ? result.error
     : failureLine(result);
-  const check: CheckResult = {
+  const check: CheckResult & CheckJson = {
     agent: entry.name,
     state: checkState(result.exitCode),
     detail: result.exitCode === EXIT.ok ? `a real turn answered in ${seconds}` : (failure ?? "failed"),

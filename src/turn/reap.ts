@@ -4,6 +4,7 @@
 // removes the conversation lock the turn held (recorded as the very lock folder it created), so the
 // conversation can be continued at once.
 
+import { lstatSync } from "node:fs";
 import { hostname } from "node:os";
 import { EXIT } from "../errors.js";
 import { pidExists } from "../home/atomic.js";
@@ -97,6 +98,8 @@ export async function reapOrphans(env: Env = process.env, table = systemProcessT
  * remove). Under the record's lock, as reaping is. */
 export async function removeGarbageRecord(handle: string, env: Env): Promise<boolean> {
   const path = turnFile(handle, "running", env);
+  // Not a regular file: noted when read, and left; no lock taken for it at every start.
+  if (lstatSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
   const removed = await withRecordLock(path, 0, async () => {
     if (readRunning(handle, env) !== undefined) return false;
     const read = readStateFile(path, { maxBytes: SMALL_STATE_BYTES });

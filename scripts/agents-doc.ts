@@ -264,6 +264,27 @@ function knownLimits(): string[] {
   return known.length === 0 ? [] : ["Known limits of ACP servers:", "", ...known, ""];
 }
 
+/** What scv keeps in an agent's own settings file before every start of its CLI (the rows'
+ * `homeSettings`), and why. */
+function homeSettingsSection(): string[] {
+  const items = (ADAPTERS as readonly AdapterDescriptor[]).flatMap((entry) =>
+    (entry.homeSettings?.values ?? []).map(
+      ({ path, value, why }) =>
+        `- \`${entry.name}\`: scv sets \`${path.join(".")}\` to ${value} in its home's \`${entry.homeSettings?.file}\` before every start (a turn over either transport, \`scv attach\`, \`scv run\`, its own sign-in): ${why}.`,
+    ),
+  );
+  return items.length === 0
+    ? []
+    : [
+        "## Settings scv keeps in agent homes",
+        "",
+        "The rest of the file, the key in it too, is kept as it was (0600).",
+        "",
+        ...items,
+        "",
+      ];
+}
+
 /** How `scv attach` opens each agent's own UI on a conversation (its row's `takeover`), or why not. */
 function takeoverSection(): string[] {
   const cell = (entry: AdapterDescriptor): string => {
@@ -366,6 +387,7 @@ export function renderAgentsDoc(): string {
     renderEndpointsTable(),
     "",
     ...takeoverSection(),
+    ...homeSettingsSection(),
     ...knownLimits(),
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",
     "delegating to one of them, not as an agent of its own.",

@@ -193,6 +193,7 @@ const resume = () =>
       positional: z.optional(args()),
       idPattern: pattern(),
       sessionPath: z.optional(homePath()),
+      lost: z.optional(pattern()),
     }),
   ]);
 
@@ -232,6 +233,7 @@ const acpLaunch = () =>
     verified: verified(),
     known: z.optional(text()),
     homeSettings: z.optional(homeSettings()),
+    loadAfterMinute: z.optional(z.strictObject({ dir: homePath(), name: pattern() })),
   });
 
 const takeover = () =>
@@ -386,8 +388,15 @@ export const descriptorSchema = lazy(() =>
     logout: logout(),
     output: output(),
     resume: resume(),
-    conversationFiles: z.nullable(z.strictObject({ dir: homePath(), extension: text() })),
+    conversationFiles: z.nullable(
+      z.strictObject({
+        dir: homePath(),
+        extension: text(),
+        idPrefix: z.optional(z.int().check(z.gte(8))),
+      }),
+    ),
     credentialFiles: z.array(homePath()),
+    homeSettings: z.optional(homeSettings()),
     retries: retries(),
     transport: z.enum(["process", "acp"]),
     acp: z.nullable(acpLaunch()),

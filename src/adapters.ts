@@ -201,6 +201,10 @@ export type Resume =
        * stopped turn, its presence shows that there is a session to continue. Where the row names
        * no `conversationFiles`, it is also the folder `conversations rm --transcript` and gc remove whole. */
       sessionPath?: string;
+      /** The CLI's error when the session it was asked to continue is gone: such a turn says that the
+       * conversation cannot be continued, and what is lost (exit 2). An ACP server's refused
+       * `session/load` is read the same way, or by its resource-not-found code. */
+      lost?: RegExp;
     };
 
 /** Where a CLI keeps transcripts inside its agent home: files with `extension` anywhere below `dir`,
@@ -208,6 +212,10 @@ export type Resume =
 export interface ConversationFiles {
   readonly dir: string;
   readonly extension: string;
+  /** Named after only the id's first `idPrefix` characters (Gemini CLI's
+   * `session-<minute>-<first 8>.jsonl`): such a name stands for the session. Two sessions share 8
+   * hex characters once in 4 billion pairs. */
+  readonly idPrefix?: number;
 }
 
 /** How scv talks to an agent in a turn: its CLI run once per turn, or its Agent Client Protocol
@@ -256,6 +264,12 @@ export interface AcpLaunch {
   readonly known?: string;
   /** Values scv keeps in the agent home's own JSON settings file before it starts the server. */
   readonly homeSettings?: HomeSettings;
+  /** A server whose `session/load` in the UTC minute the session was saved in destroys it: scv waits
+   * for the next minute first (turn/load-minute.ts). The session's files are found below the agent
+   * home's `dir`, a few folders deep, by `name`, whose groups give the minute each was made (`minute`,
+   * `YYYY-MM-DDTHH-MM` in UTC) and the start of the session's id (`session`); the earliest is the
+   * session's own. */
+  readonly loadAfterMinute?: { readonly dir: string; readonly name: RegExp };
 }
 
 /** Values at paths of a JSON settings file (relative to the agent home), each with why scv sets it. */
@@ -457,6 +471,10 @@ export interface AdapterDescriptor {
   readonly conversationFiles: ConversationFiles | null;
   /** Files in the agent home that hold its sign-in or keys, relative to it. */
   readonly credentialFiles: readonly string[];
+  /** Values scv keeps in the agent home's own JSON settings file before it starts the CLI there (a
+   * turn over either transport, `scv attach`, `scv run`, its own sign-in and sign-out); an ACP
+   * server's own are `acp.homeSettings`. */
+  readonly homeSettings?: HomeSettings;
   /** How the user bounds the CLI's own retries (docs/agents.md, "Retries"). */
   readonly retries: RetryBound;
   /** The transport a turn uses unless `--transport` or the config's `transport` says otherwise. */
@@ -586,7 +604,8 @@ const CLAUDE_BASE = {
     verified: { kind: "lab", version: "2.1.332" },
   },
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
-  resume: RESUME_BY_SESSION_ID,
+  // Contract suite (2.1.332): `--resume` of a session that is gone.
+  resume: { ...RESUME_BY_SESSION_ID, lost: /No conversation found with session ID/ },
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
   // Read from the environment as from its settings' `env` block (lab: honoured in the latter).
   retries: {
@@ -717,6 +736,8 @@ export const ADAPTERS = [
       options: [],
       positional: ["{session}"],
       idPattern: UUID,
+      // Contract suite (0.171.0): `exec resume` of a thread that is gone.
+      lost: /no rollout found for thread id/,
     },
     conversationFiles: { dir: "sessions", extension: "jsonl" },
     credentialFiles: ["auth.json"],
@@ -992,11 +1013,30 @@ export const ADAPTERS = [
     // Today's CLI has structured output (the seed read text).
     output: { kind: "gemini-stream-json", args: ["--output-format", "stream-json"] },
     // Today's CLI starts a session under a given UUID and resumes it by that id (the seed had none).
-    resume: RESUME_BY_SESSION_ID,
-    // Lab: `.gemini/tmp/<project>/chats/session-<time>-<first 8 of the id>.jsonl`: named after only
-    // part of the session id, so gc could not tell a live conversation's file for sure.
-    conversationFiles: null,
+    // Contract suite (0.61.0): `--resume` (and session/load) of a session that is gone; the second
+    // when the project has none at all.
+    resume: {
+      ...RESUME_BY_SESSION_ID,
+      lost: /Invalid session identifier|No previous sessions found for this project/,
+    },
+    // Lab: `.gemini/tmp/<project>/chats/session-<minute>-<first 8 of the id>.jsonl` (and a later
+    // --resume or session/load begins another of that name under its own minute); a subagent's
+    // `chats/<parent id>/<id>.jsonl`.
+    conversationFiles: { dir: ".gemini/tmp", extension: "jsonl", idPrefix: 8 },
     credentialFiles: [".gemini/oauth_creds.json", ".gemini/.env"],
+    homeSettings: {
+      file: ".gemini/settings.json",
+      values: [
+        {
+          // Lab 0.61.0 (its sessionCleanup.ts, on by default): every start deletes each session file
+          // with nothing to resume, such as the stub a `--resume` or `session/load` begins under the
+          // session's short id, and with it every other file of that short id but its own session's.
+          path: ["general", "sessionRetention", "enabled"],
+          value: false,
+          why: "at every start it deletes each session file it could not resume — such as the one a --resume or ACP session/load of a conversation begins, named by the minute and the session id's first 8 characters — and with it every other file of that short id, the conversation's own among them, so a continued conversation was lost as soon as another Gemini CLI started (and every one after 30 days); scv's own gc removes old transcripts instead",
+        },
+      ],
+    },
     retries: {
       kind: "config",
       file: ".gemini/settings.json",
@@ -1011,8 +1051,16 @@ export const ADAPTERS = [
       full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
       verified: { kind: "lab", version: "0.61.0" },
+      // Lab 0.61.0: its session/load first begins a file for the session under the current minute
+      // (`session-<minute>-<first 8 of the id>.jsonl`) whose opening lines set the history to none;
+      // in the minute the session was saved that is the session's own file, and the load then finds
+      // nothing, for good.
       known:
-        '0.61.0 answers session/load of a session made within the same UTC minute with "No previous sessions found for this project", so a conversation continued over ACP that soon after its first turn fails (exit 1); a minute later it loads',
+        '0.61.0\'s session/load of a session saved within the same UTC minute wipes its history ("No previous sessions found for this project", for that load and every later one): scv waits for the next minute before it loads such a session',
+      loadAfterMinute: {
+        dir: ".gemini/tmp",
+        name: /^session-(?<minute>\d{4}-\d{2}-\d{2}T\d{2}-\d{2})-(?<session>[0-9A-Za-z_-]{8})\.jsonl?$/,
+      },
     },
     cliTurns: true,
     // Contract suite (0.61.0): its one per-run settings file, GEMINI_CLI_SYSTEM_SETTINGS_PATH, is
@@ -1080,7 +1128,9 @@ export const ADAPTERS = [
     logout: { kind: "interactive", args: [], hint: "sign out with its own command (/auth), then /quit" },
     // Today's CLI has Claude-shaped stream-json (the seed read text).
     output: { kind: "qwen-stream-json", args: ["--output-format", "stream-json"] },
-    resume: RESUME_BY_SESSION_ID,
+    // Contract suite (0.24.4): `--resume` of a session that is gone (its ACP server's session/load
+    // answers resource-not-found).
+    resume: { ...RESUME_BY_SESSION_ID, lost: /No saved session found with ID/ },
     // Lab: `.qwen/projects/<cwd slug>/chats/<session-id>.jsonl`; memory beside it is `.md`.
     conversationFiles: { dir: ".qwen/projects", extension: "jsonl" },
     credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env", ".qwen/settings.json"],

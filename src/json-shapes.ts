@@ -184,6 +184,10 @@ export const psHostShape = lazy(() =>
       inUse: z.boolean(),
       idleMs: count(),
       endsInMs: described(maybe(count()), "when it ends if no turn comes; null while in use"),
+      rssBytes: described(
+        maybe(count()),
+        "resident memory of the host and its server's process tree; null where it cannot be read",
+      ),
     }),
     "a session host keeping a conversation's ACP server warm",
   ),

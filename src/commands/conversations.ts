@@ -27,8 +27,7 @@ import { endHost } from "../hosts/end.js";
 import { type ConversationShowJson, conversationJson } from "../json-shapes.js";
 import { isBusy, settledBusyError } from "../turn/busy.js";
 import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
-import { formatBytes } from "./gc.js";
-import { renderTable } from "./table.js";
+import { formatBytes, renderTable } from "./table.js";
 
 export async function conversationsListCommand(io: CliIo, flags: { json?: boolean } = {}): Promise<number> {
   const { records, damaged } = listConversations(io.env);

@@ -57,6 +57,8 @@ export function exitCodeOf(parsed: ParsedTurn, signal: AbortSignal | undefined):
           return EXIT.auth;
         case "rate-limit":
           return EXIT.rateLimited;
+        case "lost-session":
+          return EXIT.usage;
         default:
           return EXIT.agentFailed;
       }
@@ -119,12 +121,39 @@ export function describeFailure(
             `${name} refused its full-permission mode as root${why ? `: ${why}` : ""}`,
             rootRefusalHint(plan),
           ];
+        case "lost-session":
+          return lostSessionLine(plan);
         default:
           return [`${name} failed${why ? `: ${why}` : ""}`, `check it with: scv agents check ${name}`];
       }
     default:
       return [`${name} failed`, null];
   }
+}
+
+/** ACP's error code for a resource the server does not have (its `session/load` of a session it
+ * lost). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** Whether a continued turn failed because the CLI no longer has the session it was asked for: its
+ * error matches the row's `resume.lost`, or (`loadCode`, an ACP server's refused `session/load`) the
+ * server answered resource-not-found. */
+export function isLostSession(plan: TurnPlan, message: string, loadCode?: number): boolean {
+  if (plan.session?.kind !== "continue") return false;
+  if (loadCode === RESOURCE_NOT_FOUND) return true;
+  const { resume } = plan.entry;
+  return resume.kind === "supported" && resume.lost !== undefined && resume.lost.test(message);
+}
+
+/** The conversation that cannot be continued, and what went with the session. */
+function lostSessionLine(plan: TurnPlan): [string, string] {
+  const { entry } = plan;
+  const turns = plan.record?.turns ?? 0;
+  const earlier = turns === 1 ? "its one earlier turn" : `its ${turns} earlier turns`;
+  return [
+    `cannot continue ${plan.handle}: ${entry.product} no longer has its session ${plan.session?.id ?? ""}, and with it ${earlier}`,
+    `start a new conversation: scv delegate ${entry.name} "…"`,
+  ];
 }
 
 /** What a CLI was waiting for when its last word was a retry: `while waiting on a rate limit (429)`,

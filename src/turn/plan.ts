@@ -53,7 +53,9 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const settings = agentSettings(context.config, entry.name);
   const transport = chooseTransport(
     entry,
-    request.transport ?? record?.transport ?? (record === undefined ? settings.transport : undefined),
+    record === undefined
+      ? (request.transport ?? settings.transport)
+      : keptTransport(record, request.transport),
   );
 
   let session: SessionArg | undefined;
@@ -256,6 +258,19 @@ function notInstalled(
   throw new ScvError(
     "AGENT_NOT_INSTALLED",
     `${entry.product} is not installed ('${configured ?? command}' not found) — ${hint}`,
+  );
+}
+
+/** A continued conversation's transport: the one its turns ran over (process for a record from before
+ * scv had ACP). Another is refused: a warm ACP server would not have seen a process turn, nor a process
+ * turn what only the server was told. */
+function keptTransport(record: ConversationRecord, asked: TransportKind | undefined): TransportKind {
+  const kept = record.transport ?? "process";
+  if (asked === undefined || asked === kept) return kept;
+  const name = (kind: TransportKind) => (kind === "acp" ? "ACP" : kind);
+  throw new ScvError(
+    "USAGE",
+    `conversation ${record.handle} runs over ${name(kept)}, and a conversation keeps the transport it began with — continue it without --transport ${asked}, or start a new conversation over ${name(asked)}`,
   );
 }
 

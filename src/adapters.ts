@@ -1068,7 +1068,7 @@ export const ADAPTERS = [
     mcpPassing: {
       kind: "unsupported",
       reason:
-        "its per-run settings file must be owned by root; over ACP (--transport acp) session/new takes them",
+        "it reads a per-run settings file only where root owns it and every folder above it, none writable by group or others, and scv writes a turn's files under TMPDIR (/tmp is writable by all); over ACP session/new takes them",
     },
     // Its help: `-r, --resume` takes a session; the lab resumed one by its init id (headless).
     takeover: {
@@ -1224,8 +1224,9 @@ export const ADAPTERS = [
     login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
     status: { kind: "unchecked" },
     logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
-    // Today's CLI has `run --format json` (the seed read text).
-    output: { kind: "opencode-json", args: ["--format", "json"] },
+    // Today's CLI has `run --format json` (the seed read text). Its ERROR log lines on stderr are
+    // the only word of a model request that cannot connect: it retries those silently.
+    output: { kind: "opencode-json", args: ["--format", "json", "--print-logs", "--log-level", "ERROR"] },
     // Today's CLI reports `sessionID` on every line and continues with `-s <id>`.
     resume: {
       kind: "supported",

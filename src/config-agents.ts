@@ -122,7 +122,7 @@ function agentRow(name: string, table: AgentTable, path: string): AdapterDescrip
   }
   const result = descriptorSchema().safeParse(merged, { error: issueText });
   if (!result.success) {
-    const { keyPath, message } = issueAt(result.error.issues[0]);
+    const { keyPath, message } = issueAt(result.error.issues[0], descriptorSchema());
     refuse(path, [at, ...keyPath].join("."), message);
   }
   return result.data as AdapterDescriptor;

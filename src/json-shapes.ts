@@ -15,7 +15,7 @@ import { DEFAULT_ACCOUNT } from "./accounts.js";
 import type { ConversationRecord } from "./home/conversations.js";
 import type { QuotaSnapshot } from "./home/quota.js";
 import { lazy } from "./lazy.js";
-import type { SkippedAccount, TurnResult, TurnUsage } from "./result.js";
+import { resultForJson, type SkippedAccount, type TurnResult, type TurnUsage } from "./result.js";
 
 const described = <T extends z.ZodMiniType>(schema: T, description: string): T =>
   schema.check(z.describe(description)) as T;
@@ -76,6 +76,10 @@ export const turnResultShape = lazy(() =>
         maybe(text()),
         "a rate-limited turn (exit 5): when the limit resets; null otherwise",
       ),
+      replacedChars: described(
+        count(),
+        "how many characters of the reply were bytes that are not UTF-8, each U+FFFD in reply (0: none)",
+      ),
     }),
     "the result of one turn",
   ),
@@ -98,8 +102,10 @@ const skippedJson = (skip: SkippedAccount): z.infer<ReturnType<typeof skippedAcc
   error: skip.error ?? null,
 });
 
-/** A turn's result as `--json` prints it. */
-export function turnResultJson(result: TurnResult): TurnResultJson {
+/** A turn's result as `--json` prints it (JSON holds text: a reply's bytes that are not UTF-8 are
+ * U+FFFD there, counted and noted: `resultForJson`). */
+export function turnResultJson(turn: TurnResult): TurnResultJson {
+  const result = resultForJson(turn);
   return {
     reply: result.reply,
     status: result.status,
@@ -119,6 +125,7 @@ export function turnResultJson(result: TurnResult): TurnResultJson {
     account: result.account ?? null,
     skipped: result.skipped === undefined ? null : result.skipped.map(skippedJson),
     resetsAt: result.resetsAt ?? null,
+    replacedChars: result.replacedChars ?? 0,
   };
 }
 
@@ -269,6 +276,7 @@ export function statusRowJson(row: StatusRowSource): StatusRowJson {
 export const checkShape = lazy(() =>
   z.object({
     agent: text(),
+    account: described(text(), "the account checked; default: the agent's plain home"),
     state: z.enum(["signed-in", "signed-out", "unknown"]),
     detail: text(),
     exitCode: z.int(),

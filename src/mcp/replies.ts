@@ -68,10 +68,16 @@ export function fitted<T extends { readonly outcome: ToolOutcome }>(
 ): T {
   let budget = Math.max(MIN_PART_BYTES, Math.floor(limit / shares));
   let made = build(budget);
-  for (let tries = 0; tries < 8; tries += 1) {
+  let previous = Number.POSITIVE_INFINITY;
+  let cut = 0;
+  for (let tries = 0; tries < 16; tries += 1) {
     const over = shownBytes(made.outcome.text, made.outcome.structured) - limit;
     if (over <= 0 || budget === MIN_PART_BYTES) return made;
-    budget = Math.max(MIN_PART_BYTES, budget - Math.ceil(over / shares));
+    // A part ends at a line break near its budget, so a small cut may change nothing: a cut that
+    // did not help is doubled.
+    cut = over < previous ? Math.ceil(over / shares) : cut * 2;
+    previous = over;
+    budget = Math.max(MIN_PART_BYTES, budget - cut);
     made = build(budget);
   }
   return made;

@@ -134,6 +134,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
   return {
     name,
     product: name,
+    family: null,
     offers: `an agent defined in ${path}`,
     packages: [],
     verified: { kind: "unverified", reason: `defined in ${path}` },
@@ -165,6 +166,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
     cliTurns: true,
     mcpPassing: { kind: "unsupported", reason: `no way to pass MCP servers is defined in ${path}` },
     takeover: { kind: "unsupported" },
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   };
 }
 

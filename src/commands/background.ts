@@ -15,19 +15,20 @@ import { holdReserve } from "../home/background-result.js";
 import { jobFile } from "../home/turn-files.js";
 import { saveBackgroundResult } from "../home/turn-records.js";
 import { callerApprovals } from "../jobs/approval.js";
-import { parseJob, READY_FD_VARIABLE, readyPipe } from "../jobs/job.js";
+import { type Job, parseJob, READY_FD_VARIABLE, readyPipe } from "../jobs/job.js";
 import { launchTurns } from "../jobs/launch.js";
 import { type LaunchJson, turnResultJson } from "../json-shapes.js";
 import type { TurnResult } from "../result.js";
 import { failedResult, failureLine } from "../turn/outcome.js";
 import { runTurn } from "../turn/run.js";
-import type { TurnRequest } from "../turn/types.js";
+import type { TurnContext, TurnRequest } from "../turn/types.js";
 
 export async function startBackgroundTurns(
   io: CliIo,
   requests: readonly TurnRequest[],
   config: Config,
   options: ResultOptions,
+  review?: Job["review"],
 ): Promise<number> {
   if (options.events) {
     throw new ScvError(
@@ -35,7 +36,12 @@ export async function startBackgroundTurns(
       "--events streams a turn while it runs in the foreground — drop it with --background and read the result with scv wait",
     );
   }
-  const launches = await launchTurns(requests, { env: io.env, cwd: io.cwd, config });
+  const launches = await launchTurns(requests, {
+    env: io.env,
+    cwd: io.cwd,
+    config,
+    ...(review === undefined ? {} : { review }),
+  });
 
   if (options.json) {
     const rows = launches.map(
@@ -79,8 +85,8 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
     const config = loadConfig(io.env).config;
     // What the agent may inherit of the launcher's environment, with scv's own (this process's).
     const env = { ...job.environment, ...io.env };
-    result = await withInterrupts(io, (signal) =>
-      runTurn(job.request, {
+    result = await withInterrupts(io, async (signal) => {
+      const context: TurnContext = {
         env,
         cwd: io.cwd,
         config,
@@ -88,8 +94,12 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
         lockWaitMs: job.lockWaitMs,
         background: { job: job.job, onStarted: ready.started },
         ...(job.callerApproves === true ? { askPermission: callerApprovals(job.job, io.env) } : {}),
-      }),
-    );
+      };
+      // A review, or a reviewed delegation: its turns and their one result.
+      const { review } = job;
+      if (review === undefined) return runTurn(job.request, context);
+      return (await import("../jobs/review-job.js")).runReviewJob({ ...job, review }, context);
+    });
   } catch (error) {
     const agent = job.request.agent;
     if (error instanceof ScvError) result = failedResult(error, agent);

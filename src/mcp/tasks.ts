@@ -33,7 +33,7 @@ export const MAX_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** The shortest: a task must outlive a poll or two. */
 export const MIN_TTL_MS = 10_000;
 /** How often the host is asked to poll. */
-export const POLL_INTERVAL_MS = 1_000;
+export const POLL_INTERVAL_MS = 500;
 /** How long a result the host has read is kept, for a host that asks again (a lost answer). */
 export const READ_GRACE_MS = 5 * 60 * 1000;
 

@@ -4,13 +4,7 @@
 import { MAX_REQUEST_BYTES } from "../src/mcp/bounded-stdin.js";
 import { ARGS, COMMAND, ENV, type HostRegistration, MCP_HOSTS, NAME } from "../src/mcp/hosts.js";
 import { SHOWN_BYTES } from "../src/mcp/shown-size.js";
-import {
-  DEFAULT_TTL_MS,
-  MAX_TTL_MS,
-  MIN_TTL_MS,
-  POLL_INTERVAL_MS,
-  READ_GRACE_MS,
-} from "../src/mcp/tasks.js";
+import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, POLL_INTERVAL_MS, READ_GRACE_MS } from "../src/mcp/tasks.js";
 import {
   inputJsonSchema,
   MAX_WAIT_SECONDS,
@@ -68,7 +62,7 @@ function toolSection(tool: ToolDefinition): string {
     "",
     tool.description,
     "",
-    `${tool.readOnly ? "Read-only" : "Starts, reads or stops turns"}; unknown arguments are refused.${tool.taskSupport === undefined ? "" : " A host may run it as a task (below, \"Tasks\")."}`,
+    `${tool.readOnly ? "Read-only" : "Starts, reads or stops turns"}; unknown arguments are refused.${tool.taskSupport === undefined ? "" : ' A host may run it as a task (below, "Tasks").'}`,
     "",
     "| argument | type | required | what it is |",
     "| --- | --- | --- | --- |",
@@ -174,7 +168,7 @@ export function renderMcpDoc(): string {
     "## Tasks",
     "",
     "A host that runs tool calls as MCP tasks gets `delegate` back at once as a task instead of a call",
-    "that waits (`tools/list` marks it `execution.taskSupport: \"optional\"` on 2025-11-25; on",
+    'that waits (`tools/list` marks it `execution.taskSupport: "optional"` on 2025-11-25; on',
     "2026-07-28 the server decides per call, and makes a task whenever the request declares the",
     "extension). The task is the scv job: its id is the job's (a fan-out's first job), so `scv ps`,",
     "`scv wait` and `scv kill` see it, and it outlives the server: a task is recorded beside its job",
@@ -183,7 +177,7 @@ export function renderMcpDoc(): string {
     "structured content, cut into parts the same way (the rest read with `wait` and `offset`).",
     "",
     "- **2026-07-28, the extension `io.modelcontextprotocol/tasks`** (declared in `server/discover`):",
-    "  `tools/call` returns `{\"resultType\": \"task\", \"taskId\", \"status\": \"working\", …}`; `tasks/get`",
+    '  `tools/call` returns `{"resultType": "task", "taskId", "status": "working", …}`; `tasks/get`',
     "  answers `working` (`statusMessage`: the agent, the time so far and its current tool, `codex 35s —",
     "  $ npm test`), `input_required` with the permission questions the task waits on as `inputRequests`",
     "  (one `elicitation/create` form each, keyed by the approval id), `completed` with `result` (a",
@@ -194,7 +188,7 @@ export function renderMcpDoc(): string {
     "  sends them only on a `subscriptions/listen` stream naming the tasks, which scv does not serve",
     "  (hosts poll; Claude Code does, at the interval asked).",
     "- **2025-11-25, experimental tasks** (the `tasks` capability: `list`, `cancel`,",
-    "  `requests.tools.call`): `tools/call` with `task` returns `{\"task\": {…}}` (with the model's",
+    '  `requests.tools.call`): `tools/call` with `task` returns `{"task": {…}}` (with the model\'s',
     "  immediate text in `_meta`); `tasks/get`; `tasks/result` waits for the end and returns the result",
     "  with `io.modelcontextprotocol/related-task`, putting the task's permission questions to the",
     "  person meanwhile (`elicitation/create`, tagged with the task) where the host declared",

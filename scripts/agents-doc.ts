@@ -13,6 +13,7 @@ import {
   type Status,
   type Verified,
 } from "../src/adapters.js";
+import { renderEndpointsTable } from "./endpoints-doc.js";
 
 function code(text: string): string {
   return `\`${text}\``;
@@ -263,6 +264,27 @@ function knownLimits(): string[] {
   return known.length === 0 ? [] : ["Known limits of ACP servers:", "", ...known, ""];
 }
 
+/** What scv keeps in an agent's own settings file before every start of its CLI (the rows'
+ * `homeSettings`), and why. */
+function homeSettingsSection(): string[] {
+  const items = (ADAPTERS as readonly AdapterDescriptor[]).flatMap((entry) =>
+    (entry.homeSettings?.values ?? []).map(
+      ({ path, value, why }) =>
+        `- \`${entry.name}\`: scv sets \`${path.join(".")}\` to ${value} in its home's \`${entry.homeSettings?.file}\` before every start (a turn over either transport, \`scv attach\`, \`scv run\`, its own sign-in): ${why}.`,
+    ),
+  );
+  return items.length === 0
+    ? []
+    : [
+        "## Settings scv keeps in agent homes",
+        "",
+        "The rest of the file, the key in it too, is kept as it was (0600).",
+        "",
+        ...items,
+        "",
+      ];
+}
+
 /** How `scv attach` opens each agent's own UI on a conversation (its row's `takeover`), or why not. */
 function takeoverSection(): string[] {
   const cell = (entry: AdapterDescriptor): string => {
@@ -354,7 +376,18 @@ export function renderAgentsDoc(): string {
     "| --- | --- | --- | --- |",
     ...ADAPTERS.map(mcpRow),
     "",
+    "## Endpoints of your own",
+    "",
+    "How `base_url` and `api_key_env` under `[agents.<name>]` reach each CLI (the README's \"Your own",
+    "endpoint or proxy\"). Everything is given for the turn only: no file of the CLI's own is written",
+    "(but Gemini CLI's chosen sign-in, where none is chosen), and the key's value goes only into the",
+    'agent\'s environment, under the variable named here. "Verified" names the version the contract',
+    "suite (`test/real/endpoint.test.ts`) ran a turn and a continued one with, configured only so.",
+    "",
+    renderEndpointsTable(),
+    "",
     ...takeoverSection(),
+    ...homeSettingsSection(),
     ...knownLimits(),
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",
     "delegating to one of them, not as an agent of its own.",

@@ -201,6 +201,10 @@ export type Resume =
        * stopped turn, its presence shows that there is a session to continue. Where the row names
        * no `conversationFiles`, it is also the folder `conversations rm --transcript` and gc remove whole. */
       sessionPath?: string;
+      /** The CLI's error when the session it was asked to continue is gone: such a turn says that the
+       * conversation cannot be continued, and what is lost (exit 2). An ACP server's refused
+       * `session/load` is read the same way, or by its resource-not-found code. */
+      lost?: RegExp;
     };
 
 /** Where a CLI keeps transcripts inside its agent home: files with `extension` anywhere below `dir`,
@@ -208,6 +212,10 @@ export type Resume =
 export interface ConversationFiles {
   readonly dir: string;
   readonly extension: string;
+  /** Named after only the id's first `idPrefix` characters (Gemini CLI's
+   * `session-<minute>-<first 8>.jsonl`): such a name stands for the session. Two sessions share 8
+   * hex characters once in 4 billion pairs. */
+  readonly idPrefix?: number;
 }
 
 /** How scv talks to an agent in a turn: its CLI run once per turn, or its Agent Client Protocol
@@ -256,6 +264,12 @@ export interface AcpLaunch {
   readonly known?: string;
   /** Values scv keeps in the agent home's own JSON settings file before it starts the server. */
   readonly homeSettings?: HomeSettings;
+  /** A server whose `session/load` in the UTC minute the session was saved in destroys it: scv waits
+   * for the next minute first (turn/load-minute.ts). The session's files are found below the agent
+   * home's `dir`, a few folders deep, by `name`, whose groups give the minute each was made (`minute`,
+   * `YYYY-MM-DDTHH-MM` in UTC) and the start of the session's id (`session`); the earliest is the
+   * session's own. */
+  readonly loadAfterMinute?: { readonly dir: string; readonly name: RegExp };
 }
 
 /** Values at paths of a JSON settings file (relative to the agent home), each with why scv sets it. */
@@ -346,6 +360,56 @@ export type McpPassing =
 /** A variable and its value (or, for home variables, a path relative to the agent home). */
 export type EnvPair = readonly [name: string, value: string];
 
+/** The API an endpoint of the user's own must serve to a CLI (`[agents.<name>] base_url`). */
+export type EndpointApi =
+  /** Anthropic's Messages API; `base_url` without `/v1` (the CLI appends `/v1/messages`). */
+  | "anthropic-messages"
+  /** OpenAI's Responses API; `base_url` ends in `/v1`. */
+  | "openai-responses"
+  /** OpenAI's Chat Completions API; `base_url` ends in `/v1`. */
+  | "openai-chat"
+  /** Google's Gemini API; `base_url` without `/v1beta`. */
+  | "gemini";
+
+/** Where a CLI takes the base URL of an endpoint of the user's own. Each form is rendered for one
+ * turn only (src/turn/endpoint.ts): nothing is written into the CLI's own settings. */
+export type EndpointUrl =
+  /** A variable of its own. */
+  | { kind: "env"; variable: string }
+  /** A model provider of its own, `provider`, given as `flag` overrides of its TOML config
+   * (`-c model_providers.<provider>.base_url=…`), reading its key from the row's `key` variable. */
+  | { kind: "config-args"; flag: string; provider: string }
+  /** A provider `provider` in a JSON config given whole in `variable`, merged over its other config
+   * files, its key read from the row's `key` variable (`{env:…}`); the turn's model is given as
+   * `<provider>/<model>`, and the provider lists it. */
+  | { kind: "config-env"; variable: string; format: "opencode-config"; provider: string }
+  /** A provider `provider` registered by an extension file scv writes into the turn's TMPDIR and names
+   * with `args` (`{file}`), its key read from the row's `key` variable; the turn's model is given as
+   * `<provider>/<model>`, and the provider lists it. */
+  | { kind: "extension-file"; args: readonly string[]; format: "pi-extension"; provider: string };
+
+/** How a CLI is pointed at a model endpoint or proxy of the user's own: `base_url` under
+ * `[agents.<name>]` in scv's config, and `api_key_env`, the variable of scv's environment holding its
+ * key. The key goes only into the agent's environment, as `key`. */
+export type Endpoint =
+  | {
+      kind: "supported";
+      api: EndpointApi;
+      url: EndpointUrl;
+      /** The variable that carries the key, set in this agent's environment only. */
+      key: string;
+      /** Arguments every such turn adds after the fixed ones (never the key). */
+      args: readonly string[];
+      /** A value the CLI's own JSON settings must hold for it to use the key (Gemini CLI's chosen
+       * sign-in, which no variable or flag overrides): scv sets it where none is set, and refuses a
+       * turn where the user chose another. */
+      requires?: { readonly file: string; readonly path: readonly string[]; readonly value: string };
+      /** Whether the same rendering reaches its ACP server (`--transport acp`). */
+      acp: boolean;
+      verified: Verified;
+    }
+  | { kind: "unsupported"; reason: string };
+
 export interface AdapterDescriptor {
   /** The CLI token (`scv delegate <name>`) and the home folder `agents/<name>`. */
   readonly name: string;
@@ -392,10 +456,9 @@ export interface AdapterDescriptor {
   /** The CLI's own settings file inside the agent home (the README's table of each CLI's files is
    * generated from it): where its settings go, such as a custom endpoint or MCP servers. */
   readonly ownConfig: OwnConfig;
-  /** Variables that point the CLI at a model provider of the user's own (bring your own key), given
-   * in `[agents.<name>.env]` of scv's config or `--env`: with `endpoint` set there, the CLI signs in
-   * with `key`, and a refused sign-in is that key's, not the CLI's own sign-in's. */
-  readonly providerEnvironment?: { readonly endpoint: string; readonly key: string };
+  /** How `base_url` and `api_key_env` under `[agents.<name>]` point the CLI at an endpoint of the
+   * user's own; a refused sign-in is then that key's, not the CLI's own sign-in's. */
+  readonly endpoint: Endpoint;
   readonly status: Status;
   /** A key store read before every turn when `status` is not itself a stored one: a signed-out
    * verdict refuses the turn before spawning (exit 4), where the CLI would otherwise retry its
@@ -408,6 +471,10 @@ export interface AdapterDescriptor {
   readonly conversationFiles: ConversationFiles | null;
   /** Files in the agent home that hold its sign-in or keys, relative to it. */
   readonly credentialFiles: readonly string[];
+  /** Values scv keeps in the agent home's own JSON settings file before it starts the CLI there (a
+   * turn over either transport, `scv attach`, `scv run`, its own sign-in and sign-out); an ACP
+   * server's own are `acp.homeSettings`. */
+  readonly homeSettings?: HomeSettings;
   /** How the user bounds the CLI's own retries (docs/agents.md, "Retries"). */
   readonly retries: RetryBound;
   /** The transport a turn uses unless `--transport` or the config's `transport` says otherwise. */
@@ -524,8 +591,21 @@ const CLAUDE_BASE = {
   modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".claude/settings.json" },
   searchDirs: [".claude/local", ".npm-global/bin"],
   ownConfig: { file: ".claude/settings.json", signsIn: false },
+  endpoint: {
+    kind: "supported",
+    api: "anthropic-messages",
+    url: { kind: "env", variable: "ANTHROPIC_BASE_URL" },
+    key: "ANTHROPIC_API_KEY",
+    // Lab (2.1.332): an `apiKeyHelper` in its settings (where scv keeps the key it holds) is sent
+    // too, as a bearer token beside the variable's x-api-key; this empty one keeps it from the endpoint.
+    args: ["--settings", '{"apiKeyHelper":""}'],
+    // Its ACP adapter starts it with no arguments of scv's, so that helper would reach the endpoint.
+    acp: false,
+    verified: { kind: "lab", version: "2.1.332" },
+  },
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
-  resume: RESUME_BY_SESSION_ID,
+  // Contract suite (2.1.332): `--resume` of a session that is gone.
+  resume: { ...RESUME_BY_SESSION_ID, lost: /No conversation found with session ID/ },
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
   // Read from the environment as from its settings' `env` block (lab: honoured in the latter).
   retries: {
@@ -623,6 +703,17 @@ export const ADAPTERS = [
     },
     // CODEX_HOME is the agent home itself.
     ownConfig: { file: "config.toml", signsIn: false },
+    // The lab's recipe as `-c` overrides: a provider of its own whose `env_key` names the variable,
+    // so neither auth.json nor config.toml is touched (lab: the key reached no file of its home).
+    endpoint: {
+      kind: "supported",
+      api: "openai-responses",
+      url: { kind: "config-args", flag: "-c", provider: "scv-endpoint" },
+      key: "SCV_ENDPOINT_API_KEY",
+      args: [],
+      acp: false,
+      verified: { kind: "lab", version: "0.171.0" },
+    },
     searchDirs: [".npm-global/bin"],
     // Lab: it waits for the browser's redirect to localhost:1455; `--device-auth` shows a code instead.
     login: {
@@ -645,6 +736,8 @@ export const ADAPTERS = [
       options: [],
       positional: ["{session}"],
       idPattern: UUID,
+      // Contract suite (0.171.0): `exec resume` of a thread that is gone.
+      lost: /no rollout found for thread id/,
     },
     conversationFiles: { dir: "sessions", extension: "jsonl" },
     credentialFiles: ["auth.json"],
@@ -705,6 +798,7 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // The seed's: its profiles live in config.toml under GROK_HOME.
     ownConfig: { file: ".grok/config.toml", signsIn: false },
+    endpoint: { kind: "unsupported", reason: "not on npm; no way to set its endpoint was verified" },
     searchDirs: [".grok/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "stored", store: { kind: "grok", auth: ".grok/auth.json", config: ".grok/config.toml" } },
@@ -750,6 +844,7 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // Its published docs: `$DSH_HOME/settings.yaml` (providers, models) beside .credentials.yaml.
     ownConfig: { file: ".dsh/settings.yaml", signsIn: false },
+    endpoint: { kind: "unsupported", reason: "not on npm; no way to set its endpoint was verified" },
     searchDirs: [],
     login: { kind: "api-key", store: DSH_STORE },
     status: { kind: "stored", store: DSH_STORE },
@@ -801,6 +896,22 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // Checked in its code (getSettingsPath); custom providers and their keys go in models.json beside it.
     ownConfig: { file: ".pi/agent/settings.json", signsIn: false },
+    // Its models.json is the user's; an extension (`-e`, pi.registerProvider) adds the provider for
+    // one turn, reading its API key from the variable it names.
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: {
+        kind: "extension-file",
+        args: ["-e", "{file}"],
+        format: "pi-extension",
+        provider: "endpoint",
+      },
+      key: "SCV_ENDPOINT_API_KEY",
+      args: [],
+      acp: false,
+      verified: { kind: "lab", version: "0.73.1" },
+    },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login and choose a provider, then /quit" },
     status: { kind: "stored", store: PI_STORE },
@@ -874,6 +985,22 @@ export const ADAPTERS = [
     fullPermissionArgs: ["--yolo"],
     modeReport: { kind: "none" },
     ownConfig: { file: ".gemini/settings.json", signsIn: false },
+    // Lab (0.61.0): the variables are read over its .env; its headless sign-in check refuses the
+    // `gateway` sign-in GOOGLE_GEMINI_BASE_URL alone selects, so the API key's must be chosen.
+    endpoint: {
+      kind: "supported",
+      api: "gemini",
+      url: { kind: "env", variable: "GOOGLE_GEMINI_BASE_URL" },
+      key: "GEMINI_API_KEY",
+      args: [],
+      requires: {
+        file: ".gemini/settings.json",
+        path: ["security", "auth", "selectedType"],
+        value: "gemini-api-key",
+      },
+      acp: false,
+      verified: { kind: "lab", version: "0.61.0" },
+    },
     searchDirs: [".npm-global/bin"],
     login: {
       kind: "interactive",
@@ -886,11 +1013,30 @@ export const ADAPTERS = [
     // Today's CLI has structured output (the seed read text).
     output: { kind: "gemini-stream-json", args: ["--output-format", "stream-json"] },
     // Today's CLI starts a session under a given UUID and resumes it by that id (the seed had none).
-    resume: RESUME_BY_SESSION_ID,
-    // Lab: `.gemini/tmp/<project>/chats/session-<time>-<first 8 of the id>.jsonl`: named after only
-    // part of the session id, so gc could not tell a live conversation's file for sure.
-    conversationFiles: null,
+    // Contract suite (0.61.0): `--resume` (and session/load) of a session that is gone; the second
+    // when the project has none at all.
+    resume: {
+      ...RESUME_BY_SESSION_ID,
+      lost: /Invalid session identifier|No previous sessions found for this project/,
+    },
+    // Lab: `.gemini/tmp/<project>/chats/session-<minute>-<first 8 of the id>.jsonl` (and a later
+    // --resume or session/load begins another of that name under its own minute); a subagent's
+    // `chats/<parent id>/<id>.jsonl`.
+    conversationFiles: { dir: ".gemini/tmp", extension: "jsonl", idPrefix: 8 },
     credentialFiles: [".gemini/oauth_creds.json", ".gemini/.env"],
+    homeSettings: {
+      file: ".gemini/settings.json",
+      values: [
+        {
+          // Lab 0.61.0 (its sessionCleanup.ts, on by default): every start deletes each session file
+          // with nothing to resume, such as the stub a `--resume` or `session/load` begins under the
+          // session's short id, and with it every other file of that short id but its own session's.
+          path: ["general", "sessionRetention", "enabled"],
+          value: false,
+          why: "at every start it deletes each session file it could not resume — such as the one a --resume or ACP session/load of a conversation begins, named by the minute and the session id's first 8 characters — and with it every other file of that short id, the conversation's own among them, so a continued conversation was lost as soon as another Gemini CLI started (and every one after 30 days); scv's own gc removes old transcripts instead",
+        },
+      ],
+    },
     retries: {
       kind: "config",
       file: ".gemini/settings.json",
@@ -905,8 +1051,16 @@ export const ADAPTERS = [
       full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
       verified: { kind: "lab", version: "0.61.0" },
+      // Lab 0.61.0: its session/load first begins a file for the session under the current minute
+      // (`session-<minute>-<first 8 of the id>.jsonl`) whose opening lines set the history to none;
+      // in the minute the session was saved that is the session's own file, and the load then finds
+      // nothing, for good.
       known:
-        '0.61.0 answers session/load of a session made within the same UTC minute with "No previous sessions found for this project", so a conversation continued over ACP that soon after its first turn fails (exit 1); a minute later it loads',
+        '0.61.0\'s session/load of a session saved within the same UTC minute wipes its history ("No previous sessions found for this project", for that load and every later one): scv waits for the next minute before it loads such a session',
+      loadAfterMinute: {
+        dir: ".gemini/tmp",
+        name: /^session-(?<minute>\d{4}-\d{2}-\d{2}T\d{2}-\d{2})-(?<session>[0-9A-Za-z_-]{8})\.jsonl?$/,
+      },
     },
     cliTurns: true,
     // Contract suite (0.61.0): its one per-run settings file, GEMINI_CLI_SYSTEM_SETTINGS_PATH, is
@@ -952,6 +1106,17 @@ export const ADAPTERS = [
     fullPermissionArgs: ["--yolo"],
     modeReport: { kind: "none" },
     ownConfig: { file: ".qwen/settings.json", signsIn: false },
+    // Lab (0.24.4): the variables win over its settings' `env` block, `--auth-type` over its chosen
+    // sign-in.
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: { kind: "env", variable: "OPENAI_BASE_URL" },
+      key: "OPENAI_API_KEY",
+      args: ["--auth-type", "openai"],
+      acp: false,
+      verified: { kind: "lab", version: "0.24.4" },
+    },
     searchDirs: [".npm-global/bin"],
     login: {
       kind: "interactive",
@@ -963,7 +1128,9 @@ export const ADAPTERS = [
     logout: { kind: "interactive", args: [], hint: "sign out with its own command (/auth), then /quit" },
     // Today's CLI has Claude-shaped stream-json (the seed read text).
     output: { kind: "qwen-stream-json", args: ["--output-format", "stream-json"] },
-    resume: RESUME_BY_SESSION_ID,
+    // Contract suite (0.24.4): `--resume` of a session that is gone (its ACP server's session/load
+    // answers resource-not-found).
+    resume: { ...RESUME_BY_SESSION_ID, lost: /No saved session found with ID/ },
     // Lab: `.qwen/projects/<cwd slug>/chats/<session-id>.jsonl`; memory beside it is `.md`.
     conversationFiles: { dir: ".qwen/projects", extension: "jsonl" },
     credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env", ".qwen/settings.json"],
@@ -1036,6 +1203,21 @@ export const ADAPTERS = [
     fullPermissionArgs: ["--auto"],
     modeReport: { kind: "none" },
     ownConfig: { file: ".config/opencode/opencode.json", signsIn: true },
+    // Lab (1.18.33): OPENCODE_CONFIG_CONTENT is merged over its config files; `{env:…}` reads the key.
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: {
+        kind: "config-env",
+        variable: "OPENCODE_CONFIG_CONTENT",
+        format: "opencode-config",
+        provider: "endpoint",
+      },
+      key: "SCV_ENDPOINT_API_KEY",
+      args: [],
+      acp: false,
+      verified: { kind: "lab", version: "1.18.33" },
+    },
     searchDirs: [".opencode/bin", ".npm-global/bin"],
     // Lab: both ask at the terminal (which provider, then its key); the lab's recipe writes a
     // provider and its key into its config instead.
@@ -1117,8 +1299,16 @@ export const ADAPTERS = [
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login, then /exit" },
     // Its README: COPILOT_PROVIDER_BASE_URL and COPILOT_PROVIDER_API_KEY select bring-your-own-key
-    // mode (the contract suite's sign-in).
-    providerEnvironment: { endpoint: "COPILOT_PROVIDER_BASE_URL", key: "COPILOT_PROVIDER_API_KEY" },
+    // mode, needing no GitHub sign-in (the contract suite's sign-in, over ACP too).
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: { kind: "env", variable: "COPILOT_PROVIDER_BASE_URL" },
+      key: "COPILOT_PROVIDER_API_KEY",
+      args: [],
+      acp: true,
+      verified: { kind: "lab", version: "1.0.102" },
+    },
     status: { kind: "unchecked" },
     // Today's CLI has no `logout` command.
     logout: { kind: "interactive", args: [], hint: "run /logout, then /exit" },
@@ -1193,6 +1383,7 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // Its docs: $XDG_CONFIG_HOME/cursor/cli-config.json on Linux when XDG_CONFIG_HOME is set, as scv sets it.
     ownConfig: { file: ".config/cursor/cli-config.json", signsIn: false },
+    endpoint: { kind: "unsupported", reason: "not on npm; no way to set its endpoint was verified" },
     searchDirs: [".cursor/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
@@ -1244,6 +1435,10 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // Its help text: ~/.config/amp/settings.json, keys prefixed "amp.".
     ownConfig: { file: ".config/amp/settings.json", signsIn: false },
+    endpoint: {
+      kind: "unsupported",
+      reason: "its model traffic goes through the Amp service, not to a model API",
+    },
     searchDirs: [".amp/bin", ".npm-global/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
@@ -1284,6 +1479,7 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // Its docs: ~/.kimi-code/config.toml (providers, models and keys).
     ownConfig: { file: ".kimi-code/config.toml", signsIn: false },
+    endpoint: { kind: "unsupported", reason: "not on npm; no way to set its endpoint was verified" },
     searchDirs: [".kimi-code/bin"],
     login: {
       kind: "interactive",

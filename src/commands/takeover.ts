@@ -14,6 +14,8 @@ import { agentSettings, type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
 import { lockConversation, readConversation, writeConversation } from "../home/conversations.js";
+import { keepHomeSettings } from "../home/home-settings.js";
+import { agentHome } from "../home/paths.js";
 import { parseTurnRef } from "../jobs/handle.js";
 import { type AttachedResult, runAttached } from "../os/bounded.js";
 import { isoTimestamp } from "../timestamp.js";
@@ -131,6 +133,7 @@ export async function attachCommand(io: CliIo, given: string, options: { policy?
   const release = await lockConversation(handle, io.env, 0);
   try {
     const env = interactiveEnvironment(entry, config, io, policy, account);
+    await keepHomeSettings(entry, agentHome(entry.name, io.env, account));
     io.stderr.write(
       `scv: ${entry.product} opens ${handle} in its own UI — when you leave it, scv continues with -c\n`,
     );
@@ -159,6 +162,7 @@ export async function runCommand(
   const { config } = loadConfig(io.env);
   const path = requireInstalled(entry, config, io.env);
   const env = interactiveEnvironment(entry, config, io, "default");
+  await keepHomeSettings(entry, agentHome(entry.name, io.env));
   io.stderr.write(`scv: ${entry.product} runs in its private home, with scv's isolation\n`);
   const result = await runAttached(path, args ?? [], { env, cwd: io.cwd });
   return concluded(io, result, [entry.command, ...(args ?? [])].join(" "));

@@ -9,7 +9,7 @@
 import { accountLabel, DEFAULT_ACCOUNT, requireAccountName } from "../accounts.js";
 import { adapter, unreachable } from "../adapters.js";
 import type { Config } from "../config.js";
-import { formatDuration } from "../duration.js";
+import { formatDuration, sleep } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { activeCooldown, coolDown, resetInstant } from "../home/cooldowns.js";
 import type { SkippedAccount, TurnResult } from "../result.js";
@@ -212,16 +212,4 @@ async function waitForReset(
     if (left > 0) context.onNotice?.(`still waiting for ${agent}'s reset: ${formatDuration(left)} left`);
   }
   if (signal?.aborted) throw interrupted(signal, "interrupted while waiting for a rate limit's reset");
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, Math.max(0, ms));
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

@@ -57,6 +57,8 @@ export function exitCodeOf(parsed: ParsedTurn, signal: AbortSignal | undefined):
           return EXIT.auth;
         case "rate-limit":
           return EXIT.rateLimited;
+        case "lost-session":
+          return EXIT.usage;
         default:
           return EXIT.agentFailed;
       }
@@ -119,12 +121,39 @@ export function describeFailure(
             `${name} refused its full-permission mode as root${why ? `: ${why}` : ""}`,
             rootRefusalHint(plan),
           ];
+        case "lost-session":
+          return lostSessionLine(plan);
         default:
           return [`${name} failed${why ? `: ${why}` : ""}`, `check it with: scv agents check ${name}`];
       }
     default:
       return [`${name} failed`, null];
   }
+}
+
+/** ACP's error code for a resource the server does not have (its `session/load` of a session it
+ * lost). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** Whether a continued turn failed because the CLI no longer has the session it was asked for: its
+ * error matches the row's `resume.lost`, or (`loadCode`, an ACP server's refused `session/load`) the
+ * server answered resource-not-found. */
+export function isLostSession(plan: TurnPlan, message: string, loadCode?: number): boolean {
+  if (plan.session?.kind !== "continue") return false;
+  if (loadCode === RESOURCE_NOT_FOUND) return true;
+  const { resume } = plan.entry;
+  return resume.kind === "supported" && resume.lost !== undefined && resume.lost.test(message);
+}
+
+/** The conversation that cannot be continued, and what went with the session. */
+function lostSessionLine(plan: TurnPlan): [string, string] {
+  const { entry } = plan;
+  const turns = plan.record?.turns ?? 0;
+  const earlier = turns === 1 ? "its one earlier turn" : `its ${turns} earlier turns`;
+  return [
+    `cannot continue ${plan.handle}: ${entry.product} no longer has its session ${plan.session?.id ?? ""}, and with it ${earlier}`,
+    `start a new conversation: scv delegate ${entry.name} "…"`,
+  ];
 }
 
 /** What a CLI was waiting for when its last word was a retry: `while waiting on a rate limit (429)`,
@@ -144,14 +173,17 @@ function rootRefusalHint(plan: TurnPlan): string {
   return `run scv as a non-root user, use --policy default, or inside a container or VM set ${variable}=${value} for it (--env ${variable}=${value}, or [agents.${name}.env] in scv's config)`;
 }
 
-/** What to do about a refused sign-in: sign in again, unless the turn pointed the CLI at a provider
- * of the user's own (the row's `providerEnvironment`), whose key is then the one refused. */
+/** What to do about a refused sign-in: sign in again, unless the turn pointed the CLI at an endpoint
+ * of the user's own — `base_url`, or the row's endpoint variable given in `[agents.<name>.env]` —
+ * whose key is then the one refused. */
 function signInHint(plan: TurnPlan): string {
-  const own = plan.entry.providerEnvironment;
   const name = plan.entry.name;
-  if (own === undefined || plan.extraEnv[own.endpoint] === undefined)
-    return `run: scv agents login ${accountLabel(name, plan.account)}`;
-  return `check ${own.key} in [agents.${name}.env] of scv's config (or --env): with ${own.endpoint} set there, it is the key ${name} signs in with`;
+  if (plan.endpoint !== undefined)
+    return `check the key in ${plan.endpoint.keyVariable} (api_key_env in [agents.${name}] of scv's config): ${plan.endpoint.url} refused it`;
+  const own = plan.entry.endpoint;
+  if (own.kind === "supported" && own.url.kind === "env" && plan.extraEnv[own.url.variable] !== undefined)
+    return `check ${own.key} in [agents.${name}.env] of scv's config (or --env): with ${own.url.variable} set there, it is the key ${name} signs in with`;
+  return `run: scv agents login ${accountLabel(name, plan.account)}`;
 }
 
 /** The longest failure text a result carries: an agent may print megabytes on one stderr line. */

@@ -25,6 +25,7 @@ import {
 } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
 import { refuseTooDeep } from "./depth.js";
+import { endpointModel, planEndpoint } from "./endpoint.js";
 import { chooseMcpServers } from "./mcp-servers.js";
 import { splitMessage } from "./outcome.js";
 import { acpArgs, acpCliEnvironment, acpSession } from "./plan-acp.js";
@@ -52,7 +53,9 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const settings = agentSettings(context.config, entry.name);
   const transport = chooseTransport(
     entry,
-    request.transport ?? record?.transport ?? (record === undefined ? settings.transport : undefined),
+    record === undefined
+      ? (request.transport ?? settings.transport)
+      : keptTransport(record, request.transport),
   );
 
   let session: SessionArg | undefined;
@@ -108,6 +111,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const idleTimeoutMs = request.idleTimeoutMs ?? configDuration(settings.idle_timeout);
 
   const mcpServers = chooseMcpServers(request.mcp, settings.mcp, context.config, entry, transport === "acp");
+  const endpoint = planEndpoint(entry, settings, transport, model);
 
   const home = agentHome(entry.name, context.env, account);
   // An adapter's own copy of the CLI may be older than the user's: it gets the one scv located.
@@ -118,7 +122,13 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const command =
     transport === "acp"
       ? acpCommand(entry, policy, model, context)
-      : processCommand(entry, context, home, { prompt: request.prompt, policy, model, effort, session });
+      : processCommand(entry, context, home, {
+          prompt: request.prompt,
+          policy,
+          model: endpointModel(endpoint, model),
+          effort,
+          session,
+        });
 
   return {
     entry,
@@ -139,6 +149,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     // is the user's word. Set after the credential stripping (the row's CODEX_* for CODEX_PATH).
     extraEnv: { ...retryEnv, ...cliEnv, ...settings.env, ...request.env },
     mcpServers,
+    ...(endpoint === undefined ? {} : { endpoint }),
     prompt: request.prompt,
     recordConversation: request.record ?? true,
     keepUsage: request.record ?? true,
@@ -247,6 +258,19 @@ function notInstalled(
   throw new ScvError(
     "AGENT_NOT_INSTALLED",
     `${entry.product} is not installed ('${configured ?? command}' not found) — ${hint}`,
+  );
+}
+
+/** A continued conversation's transport: the one its turns ran over (process for a record from before
+ * scv had ACP). Another is refused: a warm ACP server would not have seen a process turn, nor a process
+ * turn what only the server was told. */
+function keptTransport(record: ConversationRecord, asked: TransportKind | undefined): TransportKind {
+  const kept = record.transport ?? "process";
+  if (asked === undefined || asked === kept) return kept;
+  const name = (kind: TransportKind) => (kind === "acp" ? "ACP" : kind);
+  throw new ScvError(
+    "USAGE",
+    `conversation ${record.handle} runs over ${name(kept)}, and a conversation keeps the transport it began with — continue it without --transport ${asked}, or start a new conversation over ${name(asked)}`,
   );
 }
 

@@ -9,6 +9,7 @@ import type { Env } from "../home/paths.js";
 import type { StreamParser, TurnEvent } from "../parsers/types.js";
 import type { SessionArg } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
+import type { TurnEndpoint } from "./endpoint.js";
 import type { NamedMcpServer } from "./mcp-servers.js";
 
 /** A permission an ACP agent asks for, as scv shows it. */
@@ -82,6 +83,8 @@ export interface TurnContext {
    * verdict.ts); tests shorten it. */
   readonly endGraceMs?: number;
   readonly now?: () => Date;
+  /** Waits `ms` or until `signal` aborts; defaults to a timer (tests advance their own clock). */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The parser of an output format; defaults to the format's own (tests inject one). */
   readonly parserFor?: (format: OutputFormatKind) => StreamParser;
   /** Tells whether an agent is signed in before it is spawned; defaults to its key store. */
@@ -125,6 +128,9 @@ export interface TurnPlan {
   readonly extraEnv: Readonly<Record<string, string>>;
   /** The MCP servers the agent gets this turn (turn/mcp-servers.ts). */
   readonly mcpServers?: readonly NamedMcpServer[];
+  /** The endpoint of the user's own the agent is pointed at (`base_url`: turn/endpoint.ts); its key
+   * is read from scv's environment only when the agent starts. */
+  readonly endpoint?: TurnEndpoint;
   /** Where the CLI writes its final message (`{file}` of the format's last-message args). */
   readonly lastMessageFile?: string;
   readonly prompt: string;

@@ -122,17 +122,26 @@ describe("an ACP turn", () => {
     expect(load?.params).toMatchObject({ sessionId: first.session, cwd: world.project });
   });
 
-  it("a continued turn that fails before its prompt keeps its conversation", async () => {
+  it("a continued turn whose session the agent lost says so in one line, and keeps its conversation", async () => {
     const first = json(
       (await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"])).stdout,
     );
-    // The agent lost the session: its session/load is refused.
+    // The agent lost the session: its session/load is refused, resource not found.
     rmSync(join(world.calls, "sessions"), { recursive: true });
-    const second = await scv(world, ["delegate", "-c", first.conversation ?? "", "--json", "two"]);
-    expect(second.exitCode).toBe(1);
+    const handle = first.conversation ?? "";
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
+    expect(second.exitCode).toBe(2);
     const result = json(second.stdout);
-    expect(result.conversation).toBe(first.conversation);
-    expect(result.error).toBe(`gemini failed: Resource not found: ${first.session}`);
+    expect(result.conversation).toBe(handle);
+    expect(result.error).toBe(
+      `cannot continue ${handle}: Gemini CLI no longer has its session ${first.session}, and with it its one earlier turn`,
+    );
+    expect(result.hint).toBe('start a new conversation: scv delegate gemini "…"');
+    const plain = await scv(world, ["delegate", "-c", handle, "three"]);
+    expect(plain.exitCode).toBe(2);
+    expect(plain.stderr).toBe(
+      `scv: cannot continue ${handle}: Gemini CLI no longer has its session ${first.session}, and with it its 2 earlier turns — start a new conversation: scv delegate gemini "…"\n`,
+    );
   });
 
   it("refuses to continue where the agent cannot load a session, in one line", async () => {
@@ -228,7 +237,15 @@ describe("policy, model and permissions", () => {
     });
     const wrong = await scv(world, ["delegate", "gemini:gemini-9-ultra", "--transport", "acp", "go"]);
     expect(wrong.exitCode).toBe(2);
+    // Told from what the server offered in the turn before, without starting it.
     expect(wrong.stderr).toBe(
+      "scv: Gemini CLI does not offer the model gemini-9-ultra over ACP — pick one it offers: fake-small, fake-large\n" +
+        "scv: note: told from what Gemini CLI's ACP server offered before, without starting it — ask for it again to have the server itself asked\n",
+    );
+    // Run again, the server is asked, and refuses it the same way.
+    const again = await scv(world, ["delegate", "gemini:gemini-9-ultra", "--transport", "acp", "go"]);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toBe(
       "scv: Gemini CLI does not offer the model gemini-9-ultra over ACP — pick one it offers: fake-small, fake-large\n",
     );
   });

@@ -12,6 +12,7 @@ import { readJsonFile } from "./json-file.js";
 import type { Env } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 import { jobFile, taskIds } from "./turn-files.js";
+import { ensureTurnsDir } from "./turn-records.js";
 
 const taskRecordSchema = lazy(() =>
   z.object({
@@ -54,6 +55,7 @@ export function readTask(taskId: string, env: Env): TaskRecord | undefined {
 
 /** Writes the record whole (0600), replacing an earlier one. */
 export function writeTask(record: TaskRecord, env: Env): void {
+  ensureTurnsDir(env);
   writeAtomicSync(jobFile(record.taskId, "task", env), `${JSON.stringify(record)}\n`, { fsync: false });
 }
 

@@ -217,11 +217,6 @@ export async function sweepTasks(env: Env, now = Date.now()): Promise<void> {
   }
 }
 
-/** Whether the task's time to live has passed (it may still be kept while a job runs). */
-export function expired(record: TaskRecord, now = Date.now()): boolean {
-  return record.ttlMs !== null && now - Date.parse(record.createdAt) > record.ttlMs;
-}
-
 /** The task-capable tools' work, by tool name. */
 export type TaskWorks = ReadonlyMap<string, TaskWork>;
 

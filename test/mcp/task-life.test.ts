@@ -24,6 +24,7 @@ import {
   taskNow,
   taskTtl,
 } from "../../src/mcp/tasks.js";
+import { TOOLS, type ToolDefinition } from "../../src/mcp/tools.js";
 import { failedResult } from "../../src/turn/outcome.js";
 
 const JOB = "codex-k3f9x2.a1b2c3d4";
@@ -61,6 +62,14 @@ function finishJob(): void {
   };
   expect(saveBackgroundResult(JOB, result, new Date(), env)).toMatch(/^saved/);
 }
+
+describe("task support is a tool's own property", () => {
+  it("every tool that declares it has its task work, and only those", () => {
+    for (const tool of TOOLS) {
+      expect(TASK_WORKS.has(tool.name), tool.name).toBe((tool as ToolDefinition).taskSupport !== undefined);
+    }
+  });
+});
 
 describe("a task's time to live", () => {
   it("is 24 h unless asked, and an asked one is kept within bounds", () => {

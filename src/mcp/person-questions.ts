@@ -8,6 +8,10 @@ import { randomBytes } from "node:crypto";
 import type { ElicitRequestFormParams, InputResponseView } from "@modelcontextprotocol/server";
 import { type ApprovalAnswer, type PendingApproval, questionText } from "../home/approvals.js";
 
+/** How long a form waits for the person before it counts as unanswered (and the request is
+ * rejected): long, as the approve tool's question waits for the turn's own time limit. */
+export const PERSON_ANSWER_MS = 30 * 60 * 1000;
+
 const ANSWER_TITLES: Record<ApprovalAnswer, string> = {
   once: "Allow once",
   always: "Allow always (for the rest of this agent's session)",

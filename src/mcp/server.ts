@@ -35,7 +35,13 @@ import {
   statusTool,
   waitTool,
 } from "./job-tools.js";
-import { approvalForm, hostAsksPerson, PendingCalls, personAnswer } from "./person-questions.js";
+import {
+  approvalForm,
+  hostAsksPerson,
+  PERSON_ANSWER_MS,
+  PendingCalls,
+  personAnswer,
+} from "./person-questions.js";
 import { errorOutcome, type ToolOutcome, toolResult } from "./replies.js";
 import { followTaskV1, serveTasksV1, serveTasksV2, type TaskMethodsContext } from "./task-methods.js";
 import { TASK_WORKS } from "./task-tools.js";
@@ -117,6 +123,9 @@ function scvServer(shared: Shared, era: ProtocolEra): Server {
     { name: "scv", version: VERSION },
     {
       instructions: INSTRUCTIONS,
+      // A 2025 host is asked a question by the SDK pushing the form; a person takes their time, and
+      // an agent may ask many times in one turn.
+      inputRequired: { maxRounds: 64, roundTimeoutMs: PERSON_ANSWER_MS },
       // Each version's task vocabulary: the 2025-11-25 `tasks` capability, the 2026-07-28 extension.
       capabilities: modern
         ? { tools: {}, extensions: { [TASKS_EXTENSION]: {} } }

@@ -23,7 +23,7 @@ import * as z from "zod/mini";
 import type { Env } from "../home/paths.js";
 import type { TaskRecord } from "../home/task-records.js";
 import { waitForJobs } from "./jobs.js";
-import { approvalForm, hostAsksPerson, personAnswer } from "./person-questions.js";
+import { approvalForm, hostAsksPerson, PERSON_ANSWER_MS, personAnswer } from "./person-questions.js";
 import {
   declaresTasks,
   detailedTaskV2,
@@ -125,7 +125,9 @@ async function taskResultV1(
       for (const { job, approval } of fresh) {
         asked.add(approval.id);
         const form = { ...approvalForm(job, approval), _meta: { [RELATED_TASK]: { taskId } } };
-        const response = await ctx.mcpReq.elicitInput(form).catch(() => undefined);
+        const response = await ctx.mcpReq
+          .elicitInput(form, { timeout: PERSON_ANSWER_MS, signal: ctx.mcpReq.signal })
+          .catch(() => undefined);
         const view =
           response === undefined
             ? ({ kind: "missing" } as const)

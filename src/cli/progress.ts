@@ -81,6 +81,16 @@ export function toolLine(label: string, elapsedMs: number, summary: string): str
   return `${label} ${formatElapsed(elapsedMs)} ${printable(summary)}`;
 }
 
+/** A tool's end (`scv logs`): `claude 4s ok $ npm test`, `claude 4s failed $ npm test`. */
+export function toolEndLine(label: string, elapsedMs: number, summary: string, ok: boolean): string {
+  return `${label} ${formatElapsed(elapsedMs)} ${ok ? "ok" : "failed"} ${printable(summary)}`;
+}
+
+/** An error the CLI reported (`scv logs`): `claude 12s error: overloaded`. */
+export function errorLine(label: string, elapsedMs: number, message: string): string {
+  return `${label} ${formatElapsed(elapsedMs)} error: ${printable(message)}`;
+}
+
 type RetryEvent = Extract<TurnEvent, { type: "retry" }>;
 
 /** A wait: `0.5s`, `2.3s`, `12s`, `1m05s`. */

@@ -15,6 +15,8 @@
 //                                        caller's answer (scv mcp's approve tool: home/approvals.ts)
 //   $SCV_HOME/turns/<job>.answer.json    that answer, until the turn takes it
 //   $SCV_HOME/turns/<job>.questions.json the questions the job asked and what became of each
+//   $SCV_HOME/turns/<job>.events         the job's events as they happen, for `scv logs` (job-events.ts),
+//                                        and <job>.events.1, the part before it once it grew too long
 //   $SCV_HOME/turns/spare.<pid>.<n>.log  the output of `scv mcp` (pid)'s spare runner, until it takes a job
 
 import { existsSync, readdirSync } from "node:fs";
@@ -23,7 +25,15 @@ import { customAlphabet } from "nanoid/non-secure";
 import { type Env, scvHome } from "./paths.js";
 
 export type TurnFileKind = "running" | "cancel";
-export type JobFileKind = "done" | "log" | "reserve" | "ask" | "answer" | "questions";
+export type JobFileKind =
+  | "done"
+  | "log"
+  | "reserve"
+  | "ask"
+  | "answer"
+  | "questions"
+  | "events"
+  | "events-old";
 
 const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   running: ".json",
@@ -34,6 +44,8 @@ const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   ask: ".ask.json",
   answer: ".answer.json",
   questions: ".questions.json",
+  events: ".events",
+  "events-old": ".events.1",
 };
 
 /** A job: its conversation's handle, a dot and 8 characters (`codex-k3f9x2.a1b2c3d4`). */

@@ -109,6 +109,14 @@ export async function runOnAccounts(
     const bound = request.waitForResetMs;
     if (bound === undefined || waitMs > bound - (now() - started))
       return allLimited(agent, skipped, earliest, skipNotes(agent, skipped, carried), started, bound);
+    const limit = skipped.find((skip) => skip.until === earliest);
+    context.onWaiting?.({
+      kind: "cooling",
+      agent,
+      account: limit?.account ?? DEFAULT_ACCOUNT,
+      until: earliest,
+      reason: limit?.error ?? "rate limited",
+    });
     await waitForReset(agent, earliest, waitMs, context);
   }
 }

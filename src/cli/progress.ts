@@ -6,6 +6,7 @@
 // pure functions; the renderer only decides when to write.
 
 import type { TurnEvent } from "../parsers/types.js";
+import { RateGate } from "../rate-gate.js";
 import type { TurnResult } from "../result.js";
 import { visibleControls } from "./terminal-text.js";
 
@@ -142,30 +143,6 @@ export function summaryLine(result: TurnResult): string {
   // A zero cost says nothing (a local model, a turn that failed before its first request).
   if (result.cost !== null && result.cost > 0) parts.push(formatCost(result.cost));
   return parts.join(" · ");
-}
-
-/** Lets through `burst` lines at once and `perSecond` on average; the rest are counted. */
-export class RateGate {
-  private tokens: number;
-  private last: number;
-
-  constructor(
-    private readonly perSecond: number,
-    private readonly burst: number,
-    private readonly now: () => number,
-  ) {
-    this.tokens = burst;
-    this.last = now();
-  }
-
-  take(): boolean {
-    const now = this.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
-    this.last = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
 }
 
 export interface ProgressStream {

@@ -6,10 +6,18 @@
 
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
-import { errorLine, printable, retryLine, summaryLine, toolEndLine, toolLine } from "../cli/progress.js";
+import {
+  droppedLine,
+  errorLine,
+  printable,
+  retryLine,
+  summaryLine,
+  toolEndLine,
+  toolLine,
+} from "../cli/progress.js";
 import { jsonLine, visibleLine } from "../cli/terminal-text.js";
 import { EXIT } from "../errors.js";
-import type { EventLine } from "../events.js";
+import type { DroppedLine, EventLine } from "../events.js";
 import { followJob, jobToFollow } from "../jobs/follow.js";
 import { failureLine } from "../turn/outcome.js";
 import { stopExitCode } from "../turn/stops.js";
@@ -22,12 +30,16 @@ export interface LogsOptions {
 export async function logsCommand(io: CliIo, ref: string, options: LogsOptions = {}): Promise<number> {
   const job = jobToFollow(ref, io.env);
   const show = options.events ? (line: EventLine) => io.stdout.write(`${jsonLine(line)}\n`) : textLines(io);
+  // `--events` has no line for events a busy stretch left out; the text says how many.
+  const onDropped = options.events
+    ? undefined
+    : (line: DroppedLine) => io.stdout.write(`${droppedLine(line.agent, line.count)}\n`);
   let interrupted: AbortSignal | undefined;
   const end = await withInterrupts(
     io,
     (signal) => {
       interrupted = signal;
-      return followJob(job, io.env, { follow: options.follow === true, signal, onLine: show });
+      return followJob(job, io.env, { follow: options.follow === true, signal, onLine: show, onDropped });
     },
     null,
   );

@@ -5,7 +5,13 @@
 // sets its file aside for a new one, the old one is read to its end first.
 
 import { ScvError } from "../errors.js";
-import { type EventLine, eventLineSchema, resultLine } from "../events.js";
+import {
+  type DroppedLine,
+  droppedLineSchema,
+  type EventLine,
+  eventLineSchema,
+  resultLine,
+} from "../events.js";
 import {
   closeEvents,
   eventsFileId,
@@ -68,12 +74,14 @@ export interface FollowOptions {
   readonly signal?: AbortSignal;
   /** Each event line, in order; not the result's, which the end carries. */
   readonly onLine: (line: EventLine) => void;
+  /** How many events of a busy stretch the file counted instead of keeping, in their place. */
+  readonly onDropped?: (line: DroppedLine) => void;
   readonly pollMs?: number;
 }
 
 export async function followJob(job: string, env: Env, options: FollowOptions): Promise<FollowEnd> {
   const files = eventsFiles(job, env);
-  const lines = new LineReader(options.onLine);
+  const lines = new LineReader(options.onLine, options.onDropped);
   const older = openEvents(files.older);
   if (older !== undefined) {
     lines.drain(older);
@@ -140,13 +148,17 @@ function stopped(ms: number, signal: AbortSignal | undefined): Promise<boolean> 
 }
 
 /** Whole lines out of an events file read piece by piece; each checked against the `--events`
- * schema (a line of another shape is skipped), the result kept apart. */
+ * schema or as a count of events left out (a line of another shape is skipped), the result kept
+ * apart. */
 class LineReader {
   result: Extract<EventLine, { type: "result" }> | undefined;
   private position = 0;
   private partial = "";
 
-  constructor(private readonly onLine: (line: EventLine) => void) {}
+  constructor(
+    private readonly onLine: (line: EventLine) => void,
+    private readonly onDropped: ((line: DroppedLine) => void) | undefined,
+  ) {}
 
   /** A new file: from its start. */
   restart(): void {
@@ -187,7 +199,11 @@ class LineReader {
       return;
     }
     const parsed = eventLineSchema().safeParse(value);
-    if (!parsed.success) return;
+    if (!parsed.success) {
+      const dropped = droppedLineSchema().safeParse(value);
+      if (dropped.success) this.onDropped?.(dropped.data);
+      return;
+    }
     if (parsed.data.type === "result") this.result = parsed.data;
     else this.onLine(parsed.data);
   }

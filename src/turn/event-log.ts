@@ -38,7 +38,7 @@ export function openEventLog(
   job: string,
   handle: string,
   env: Env,
-  now: () => number = Date.now,
+  { now = Date.now, fileBytes = EVENTS_FILE_BYTES }: { now?: () => number; fileBytes?: number } = {},
 ): EventLog | undefined {
   let file: { fd: number; size: number } | undefined;
   try {
@@ -84,7 +84,7 @@ export function openEventLog(
     try {
       writeSync(file.fd, bytes);
       file.size += bytes.length;
-      if (file.size >= EVENTS_FILE_BYTES) {
+      if (file.size >= fileBytes) {
         give();
         setEventsAside(job, env);
         file = openEventsForAppend(job, env);

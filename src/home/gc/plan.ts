@@ -204,7 +204,7 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
   const items: GcItem[] = [];
   for (const name of names) {
     // `<job>.done.json`, `<job>.log`, `<job>.reserve`, `<job>.ask.json`, `<job>.answer.json`,
-    // `<job>.questions.json` (a job
+    // `<job>.questions.json`, `<job>.events` and `<job>.events.1` (a job
     // is `<handle>.<8 characters>`), and
     // `<handle>.cancel`; the `<handle>.done.json` and `<handle>.log` of scvs before jobs, too.
     const path = join(dir, name);
@@ -221,7 +221,7 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
       continue;
     }
     const match =
-      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json|questions\.json)$/.exec(
+      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json|questions\.json|events|events\.1)$/.exec(
         name,
       );
     const handle = match?.[1];

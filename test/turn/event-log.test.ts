@@ -125,9 +125,9 @@ describe("a turn's events file", () => {
     const log = openEventLog(JOB, HANDLE, env);
     log?.append({ type: "text", text: "y".repeat(100_000) }, "claude");
     log?.close();
-    const [line] = fileLines();
-    expect((line?.text as string).length).toBe(16 * 1024 + 1);
-    expect((line?.text as string).endsWith("…")).toBe(true);
+    const text = String(fileLines()[0]?.text);
+    expect(text.length).toBe(16 * 1024 + 1);
+    expect(text.endsWith("…")).toBe(true);
   });
 
   it("is never opened or read through a FIFO in its place", async () => {

@@ -49,8 +49,8 @@ export async function liveScreen(io: CliIo, options: LiveScreenOptions): Promise
   try {
     await new Promise<void>((resolve) => {
       const draw = () => {
-        const columns = out.columns ?? 80;
-        const rows = out.rows ?? 24;
+        const columns = out.columns || 80;
+        const rows = out.rows || 24;
         // Raw mode ends newline translation: each line ends in CR LF itself. The last row stays
         // empty, so that nothing scrolls.
         const lines = options.frame(columns, rows).slice(0, Math.max(1, rows - 1));

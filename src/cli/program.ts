@@ -205,9 +205,18 @@ export function buildProgram(io: CliIo): Command {
       "7d",
     )
     .addOption(
-      new Option("--by <grouping>", "one row per")
-        .choices(["agent", "account", "model", "day", "conversation"])
-        .default("agent"),
+      new Option("--by <grouping>", "one row per (default: agent; day with --chart)").choices([
+        "agent",
+        "account",
+        "model",
+        "day",
+        "conversation",
+      ]),
+    )
+    .addOption(
+      new Option("--chart [measure]", "bars of tokens or cost on a terminal (plain numbers elsewhere)")
+        .choices(["tokens", "cost"])
+        .preset("tokens"),
     )
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/usage.js")).usageCommand));

@@ -97,8 +97,14 @@ export async function followJob(job: string, env: Env, options: FollowOptions): 
       if (lines.result !== undefined) return { kind: "result", line: lines.result };
       const now = eventsFileId(files.current);
       if (now !== undefined && now !== reading?.id) {
-        // Set aside for a new one, or made since: read from the start.
-        if (reading !== undefined) closeEvents(reading);
+        // Set aside for a new one (read to its end once more: it may have grown after the last read
+        // and before it was set aside), or made since: the new one from its start.
+        if (reading !== undefined) {
+          lines.drain(reading);
+          closeEvents(reading);
+          reading = undefined;
+          if (lines.result !== undefined) return { kind: "result", line: lines.result };
+        }
         reading = openEvents(files.current);
         lines.restart();
         continue;

@@ -4,13 +4,15 @@
 // most two are kept and the reader goes from the older to the newer; nothing but a regular file read.
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type DroppedLine, type EventLine, eventLineSchema } from "../../src/events.js";
 import { followJob } from "../../src/jobs/follow.js";
+import { identify } from "../../src/os/processes.js";
 import type { TurnEvent } from "../../src/parsers/types.js";
+import type { TurnResult } from "../../src/result.js";
 import { openEventLog } from "../../src/turn/event-log.js";
 
 const JOB = "claude-abc123.a1b2c3d4";
@@ -42,6 +44,26 @@ async function readBack(): Promise<{ lines: EventLine[]; dropped: DroppedLine[];
     onDropped: (line) => dropped.push(line),
   });
   return { lines, dropped, end: end.kind };
+}
+
+function resultOf(agent: string): TurnResult {
+  return {
+    reply: "done",
+    status: "completed",
+    agent,
+    conversation: HANDLE,
+    session: null,
+    usage: null,
+    cost: null,
+    duration: 5,
+    exitCode: 0,
+    error: null,
+    hint: null,
+    fallbacks: [],
+    notes: [],
+    mode: null,
+    badLines: 0,
+  };
 }
 
 const start = (i: number): TurnEvent => ({
@@ -119,6 +141,43 @@ describe("a turn's events file", () => {
     const first = Number(texts[0]);
     expect(first).toBeGreaterThan(0);
     expect(texts).toEqual(Array.from({ length: 60 - first }, (_, i) => String(first + i)));
+  });
+
+  it("is followed across each file set aside, every line in order, to the result line", async () => {
+    const me = identify(process.pid);
+    writeFileSync(
+      join(turns(), `${HANDLE}.json`),
+      JSON.stringify({
+        version: 1,
+        handle: HANDLE,
+        tag: JOB,
+        agent: "claude",
+        prompt: "",
+        cwd: root,
+        depth: 0,
+        background: false,
+        host: hostname(),
+        startedAt: new Date().toISOString(),
+        scv: me,
+      }),
+    );
+    const log = openEventLog(JOB, HANDLE, env, { fileBytes: 1_000 });
+    const seen: string[] = [];
+    const following = followJob(JOB, env, {
+      follow: true,
+      pollMs: 5,
+      onLine: (line) => seen.push((line as { text: string }).text),
+    });
+    for (let i = 0; i < 40; i += 1) {
+      log?.append({ type: "text", text: `line ${i} ${"x".repeat(60)}` }, "claude");
+      // Each line read before the next is written: the follower goes through every file.
+      while (seen.length < i + 1) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    log?.result(resultOf("claude"));
+    log?.close();
+    const end = await following;
+    expect(end.kind).toBe("result");
+    expect(seen.map((text) => text.split(" ")[1])).toEqual(Array.from({ length: 40 }, (_, i) => String(i)));
   });
 
   it("cuts a long text: the reply is whole in the result", async () => {

@@ -4,7 +4,6 @@
 // turn and leaves no process; the desktop's notifier is used where it is found, silently not where it
 // is not; a long turn on a terminal rings the bell.
 
-import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,20 +13,12 @@ import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { canaryVariables } from "../helpers/canaries.js";
 import { isAlive, killAll } from "../helpers/pids.js";
+import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
-const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
 const PROMPT_CANARY = "prompt-canary-7f3a";
 const JOB = /^[a-z-]+-[0-9a-z]{6}\.[0-9a-z]{8}$/;
-const hasPython = (() => {
-  try {
-    execFileSync("python3", ["-c", "import pty"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 let world: World;
 const leftovers: number[] = [];
@@ -273,7 +264,7 @@ describe("[notify] desktop and bell", () => {
       const onTerminal = async () => {
         const run = await execa(
           "python3",
-          [PTY, "conversation:", "--", process.execPath, SCV, "delegate", "claude", "Say hi"],
+          [PTY_RUN, "conversation:", "--", process.execPath, SCV, "delegate", "claude", "Say hi"],
           {
             cwd: world.project,
             env: world.env,
@@ -309,7 +300,7 @@ import(${JSON.stringify(ACP_AGENT)});
     const run = await execa(
       "python3",
       [
-        PTY,
+        PTY_RUN,
         "allow [o]nce",
         "0.3:o",
         "--",

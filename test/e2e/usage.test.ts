@@ -2,22 +2,13 @@
 // are the sums of the token counts in the captures the turns replayed (computed here from the
 // fixture files), foreground, failed, fan-out and background turns alike; parallel turns all count.
 
-import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { usageReportSchema } from "../../src/usage-totals.js";
+import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
-
-const hasPython = (() => {
-  try {
-    execFileSync("python3", ["-c", "import pty"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 
@@ -176,7 +167,6 @@ describe("scv usage", () => {
 });
 
 describe("scv usage --chart", () => {
-  const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
   const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
 
   /** Turns of 3 days ago (1,000 tokens), yesterday (4,000 and 4,000) and today (2,000, no cost). */
@@ -202,7 +192,7 @@ describe("scv usage --chart", () => {
   }
 
   async function onTerminal(args: readonly string[]): Promise<string> {
-    const run = await execa("python3", [PTY, "", "--", process.execPath, SCV, "usage", ...args], {
+    const run = await execa("python3", [PTY_RUN, "", "--", process.execPath, SCV, "usage", ...args], {
       cwd: world.project,
       env: { ...world.env, COLUMNS: "60" },
       extendEnv: false,

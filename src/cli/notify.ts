@@ -102,9 +102,7 @@ export function waitingEvent(waiting: TurnWaiting, job: string | null, now = new
     agent: waiting.agent,
     account: waiting.account,
     until: waiting.until,
-    summary: oneLine(
-      `every account of ${waiting.agent} is rate limited until ${waiting.until}: ${waiting.reason}`,
-    ),
+    summary: oneLine(`${waiting.who} is rate limited until ${waiting.until}: ${waiting.reason}`),
   };
 }
 

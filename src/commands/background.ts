@@ -76,10 +76,12 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
   let notifier: Notifier | undefined;
   try {
     const config = loadConfig(io.env).config;
+    // What the agent may inherit of the launcher's environment, with scv's own (this process's).
+    const env = { ...job.environment, ...io.env };
     // Notified from here, the process that runs the turn; a failure to is a line of the job's log.
     const notifying = createNotifier({
       config,
-      env: io.env,
+      env,
       prompt: job.request.prompt,
       job: job.job,
       note: (line) => io.stderr.write(`scv: note: ${line}\n`),
@@ -87,7 +89,7 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
     notifier = notifying;
     result = await withInterrupts(io, (signal) =>
       runTurn(job.request, {
-        env: io.env,
+        env,
         cwd: io.cwd,
         config,
         signal,

@@ -1,7 +1,8 @@
 // `scv ps`: the turns running now, foreground and background, with the account each runs in, its
 // tokens so far, its state (running, waiting for a permission's answer, cooling down until a rate
 // limit's reset) and the tool it runs; and the session hosts keeping a conversation's ACP server
-// warm (src/hosts/), with how long each is idle. `--watch` (and `scv top`) redraws it (ps-watch.ts).
+// warm (src/hosts/), with how long each is idle and the memory it holds. `--watch` (and `scv top`)
+// redraws it (ps-watch.ts).
 
 import type { CliIo } from "../cli/io.js";
 import { jsonLine } from "../cli/terminal-text.js";
@@ -9,7 +10,8 @@ import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { liveHosts } from "../hosts/end.js";
 import { type RunningTurn, runningTurns } from "../jobs/list.js";
-import { compactCount, renderTable } from "./table.js";
+import { residentTreeBytes } from "../os/proc.js";
+import { compactCount, formatBytes, renderTable } from "./table.js";
 
 export interface PsOptions {
   readonly json?: boolean;
@@ -28,6 +30,8 @@ interface ListedHost {
   readonly inUse: boolean;
   readonly idleMs: number;
   readonly endsInMs: number | null;
+  /** Resident memory of the host and its server's process tree; null where it cannot be read. */
+  readonly rssBytes: number | null;
 }
 
 export interface PsSnapshot {
@@ -38,7 +42,10 @@ export interface PsSnapshot {
 }
 
 export function psSnapshot(env: NodeJS.ProcessEnv, now = Date.now()): PsSnapshot {
-  const hosts = liveHosts(env).map(
+  const live = liveHosts(env);
+  // The host, its ACP server and what that started: what keeping the conversation warm costs.
+  const memory = residentTreeBytes(live.map((host) => host.scv.pid));
+  const hosts = live.map(
     (host): ListedHost => ({
       kind: "host",
       handle: host.handle,
@@ -49,6 +56,7 @@ export function psSnapshot(env: NodeJS.ProcessEnv, now = Date.now()): PsSnapshot
       inUse: host.inUse,
       idleMs: host.inUse ? 0 : Math.max(0, now - Date.parse(host.usedAt)),
       endsInMs: host.inUse ? null : Math.max(0, Date.parse(host.usedAt) + host.idleMs - now),
+      rssBytes: memory.get(host.scv.pid) ?? null,
     }),
   );
   return { turns: runningTurns(env, now), hosts, at: now };
@@ -79,7 +87,10 @@ export function psTable(snapshot: PsSnapshot): string | undefined {
         host.pid === null ? "-" : String(host.pid),
         formatDuration(at - Date.parse(host.startedAt)),
         "-",
-        host.inUse ? "session host, in use" : `session host, idle ${formatDuration(host.idleMs)}`,
+        [
+          host.inUse ? "session host, in use" : `session host, idle ${formatDuration(host.idleMs)}`,
+          ...(host.rssBytes === null ? [] : [formatBytes(host.rssBytes)]),
+        ].join(", "),
         "",
       ]),
     ],

@@ -34,6 +34,7 @@ import type { TurnEvent, Usage } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
 import { busyError } from "./busy.js";
+import { chosenSession, sessionAccepted } from "./conclude.js";
 import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
 import { type EventLog, openEventLog } from "./event-log.js";
 import { ownerAlive, reapLocked } from "./reap.js";
@@ -111,6 +112,8 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
   /** A permission question put to the turn's caller, until answered. */
   let asking: { tool: string; summary: string } | undefined;
   let log: EventLog | undefined;
+  /** Whether a first turn's session, as its stream names it, is one scv records (set on registering). */
+  let accepted: (sessionId: string) => boolean = () => false;
   const updates = recordUpdates<RunningTurnRecord>((text) => {
     try {
       writeTurnRecordText(path, text, false);
@@ -127,6 +130,13 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
   });
   const note = (event: TurnEvent) => {
     if (record === undefined) return;
+    if (event.type === "session") {
+      // At once: the reaper records a first turn's conversation with it should this scv die.
+      if (record.session === event.sessionId || !accepted(event.sessionId)) return;
+      record = { ...record, session: event.sessionId };
+      updates.now(current());
+      return;
+    }
     if (event.type === "tool-start") tool = event;
     else if (event.type === "tool-end" && event.id === tool?.id) tool = undefined;
     else if (event.type === "usage") usage = event.usage;
@@ -194,6 +204,8 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
     ensureTurnsDir(env);
     path = turnFile(plan.handle, "running", env);
     const lock = heldLockIdentity(plan.handle, env);
+    const starts = startedConversation(plan);
+    if (starts !== undefined) accepted = (id) => sessionAccepted(plan, id);
     const fresh: RunningTurnRecord = {
       version: 1,
       handle: plan.handle,
@@ -211,6 +223,7 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       scv: me,
       ...(lock === undefined ? {} : { lock }),
       ...(temp === undefined ? {} : { tmp: temp }),
+      ...(starts === undefined ? {} : { starts }),
     };
     // The record is created outright, which fails if one exists. A first turn's handle is new
     // (planTurn checked that nothing of it exists), so that only happens when another scv took it
@@ -292,4 +305,17 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
 /** Every token the usage counts, as `scv ps` shows them. */
 function tokensOf(usage: Usage): number {
   return (usage.input ?? 0) + (usage.cached ?? 0) + (usage.cacheWrite ?? 0) + (usage.output ?? 0);
+}
+
+/** What a first turn's conversation record begins with, for the reaper; undefined for a continued
+ * turn (its record exists) and one that records no conversation. */
+function startedConversation(plan: TurnPlan): RunningTurnRecord["starts"] {
+  if (plan.record !== undefined || !plan.recordConversation) return undefined;
+  const chosen = chosenSession(plan);
+  return {
+    transport: plan.transport,
+    policy: plan.policy,
+    ...(plan.effort === undefined ? {} : { effort: plan.effort }),
+    ...(chosen === undefined ? {} : { chosen }),
+  };
 }

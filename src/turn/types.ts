@@ -28,8 +28,8 @@ export interface PermissionQuestion {
 export type PermissionAnswer = "once" | "always" | "reject" | "unanswered";
 
 /** What a person may want to know of, or act on, while a turn runs (notifications, `scv ps`): its
- * agent asks a permission (told as the question is put), or every account of the turn is rate
- * limited and it waits for the earliest reset (turn/accounts.ts). */
+ * agent asks a permission (told as the question is put), or its accounts are rate limited and it
+ * waits for the earliest reset (turn/accounts.ts, `--wait-for-reset`). */
 export type TurnWaiting =
   | {
       readonly kind: "approval";
@@ -41,6 +41,8 @@ export type TurnWaiting =
   | {
       readonly kind: "cooling";
       readonly agent: string;
+      /** What is limited, as the wait's lines say it: `codex@work`, `every account of codex`. */
+      readonly who: string;
       /** The account whose limit resets first. */
       readonly account: string;
       /** When the earliest account's limit resets (UTC ISO 8601). */
@@ -104,6 +106,8 @@ export interface TurnContext {
    * verdict.ts); tests shorten it. */
   readonly endGraceMs?: number;
   readonly now?: () => Date;
+  /** Waits `ms` or until `signal` aborts; defaults to a timer (tests advance their own clock). */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The parser of an output format; defaults to the format's own (tests inject one). */
   readonly parserFor?: (format: OutputFormatKind) => StreamParser;
   /** Tells whether an agent is signed in before it is spawned; defaults to its key store. */

@@ -3,7 +3,7 @@
 // transcript of that session), and unknown or malformed handles exit 2 with one line.
 
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -287,13 +287,30 @@ describe("scv conversations rm", () => {
   });
 
   it("with --transcript refuses, removing nothing, when scv cannot know the agent's transcripts", () => {
+    record(
+      { handle: "opencode-zz99yy", agent: "opencode", sessionId: "ses_dc9b277faffepcwmd73pn0Rq2h" },
+      DAY,
+    );
     const before = home.snapshot();
-    const result = scv(["conversations", "rm", "gemini-zz99yy", "--transcript"], home.env);
+    const result = scv(["conversations", "rm", "opencode-zz99yy", "--transcript"], home.env);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      "scv: scv does not know where Gemini CLI keeps transcripts — run without --transcript to remove only the record\n",
+      "scv: scv does not know where OpenCode keeps transcripts — run without --transcript to remove only the record\n",
     );
     expect(home.snapshot()).toEqual(before);
+  });
+
+  it("with --transcript removes a Gemini CLI session's files, found by the start of its id", () => {
+    const chats = "agents/gemini/.gemini/tmp/project/chats";
+    const own = [
+      home.file(`${chats}/session-2026-12-07T14-03-${uuid(3).slice(0, 8)}.jsonl`, DAY),
+      home.file(`${chats}/session-2026-12-07T14-05-${uuid(3).slice(0, 8)}.jsonl`, DAY),
+    ];
+    const other = home.file(`${chats}/session-2026-12-07T14-03-${uuid(4).slice(0, 8)}.jsonl`, DAY);
+    const result = scv(["conversations", "rm", "gemini-zz99yy", "--transcript"], home.env);
+    expect(result.code, result.stderr).toBe(0);
+    for (const path of own) expect(existsSync(path), path).toBe(false);
+    expect(existsSync(other)).toBe(true);
   });
 
   it("with --transcript refuses, removing nothing, a record whose account is no account name", () => {

@@ -293,7 +293,7 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       // Once nothing of the turn runs, and before its record goes: a crash in between leaves the
       // folder named in the record, for the reaper.
       removeTemp();
-      // Its events go first: a follower that finds the record gone has read them to the end.
+      // A foreground turn's events go with it: a follower holds the file open, its result line last.
       if (done !== undefined && caller.background === undefined) {
         removeEvents(done.tag, env);
         removeIfPresent(path);

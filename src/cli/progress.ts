@@ -131,8 +131,13 @@ const OUTCOME: Record<TurnResult["status"], string> = {
   cancelled: "stopped after",
 };
 
+/** What the summary line reads of a result: a turn's, or its `--json` form (counts null, not absent). */
+export type SummarizedResult = Pick<TurnResult, "agent" | "status" | "duration" | "cost"> & {
+  readonly usage: { readonly [K in "input" | "cached" | "cacheWrite" | "output"]?: number | null } | null;
+};
+
 /** The final line on a terminal: `claude done in 12s · 12.2k in / 6 out tokens · $0.0246`. */
-export function summaryLine(result: TurnResult): string {
+export function summaryLine(result: SummarizedResult): string {
   const parts = [`${result.agent || "scv"} ${OUTCOME[result.status]} ${formatElapsed(result.duration)}`];
   const usage = result.usage;
   if (usage !== null) {

@@ -10,6 +10,7 @@ import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { liveHosts } from "../hosts/end.js";
 import { type RunningTurn, runningTurns } from "../jobs/list.js";
+import type { PsHostJson, PsTurnJson } from "../json-shapes.js";
 import { residentTreeBytes } from "../os/proc.js";
 import { compactCount, formatBytes, renderTable } from "./table.js";
 
@@ -19,24 +20,9 @@ export interface PsOptions {
   readonly interval?: string;
 }
 
-/** A session host, as listed. */
-interface ListedHost {
-  readonly kind: "host";
-  readonly handle: string;
-  readonly agent: string;
-  readonly pid: number | null;
-  readonly scvPid: number;
-  readonly startedAt: string;
-  readonly inUse: boolean;
-  readonly idleMs: number;
-  readonly endsInMs: number | null;
-  /** Resident memory of the host and its server's process tree; null where it cannot be read. */
-  readonly rssBytes: number | null;
-}
-
 export interface PsSnapshot {
   readonly turns: readonly RunningTurn[];
-  readonly hosts: readonly ListedHost[];
+  readonly hosts: readonly PsHostJson[];
   /** When it was taken (Date.now()). */
   readonly at: number;
 }
@@ -46,7 +32,7 @@ export function psSnapshot(env: NodeJS.ProcessEnv, now = Date.now()): PsSnapshot
   // The host, its ACP server and what that started: what keeping the conversation warm costs.
   const memory = residentTreeBytes(live.map((host) => host.scv.pid));
   const hosts = live.map(
-    (host): ListedHost => ({
+    (host): PsHostJson => ({
       kind: "host",
       handle: host.handle,
       agent: host.agent,
@@ -117,7 +103,12 @@ function stateText(turn: RunningTurn, now: number): string {
 export async function psCommand(io: CliIo, options: PsOptions = {}): Promise<number> {
   const snapshot = psSnapshot(io.env);
   if (options.json) {
-    io.stdout.write(`${jsonLine([...snapshot.turns, ...snapshot.hosts])}\n`);
+    // Each entry says its kind: a turn's fields are not a host's.
+    const entries: (PsTurnJson | PsHostJson)[] = [
+      ...snapshot.turns.map((turn): PsTurnJson => ({ kind: "turn", ...turn })),
+      ...snapshot.hosts,
+    ];
+    io.stdout.write(`${jsonLine(entries)}\n`);
     return EXIT.ok;
   }
   const table = psTable(snapshot);

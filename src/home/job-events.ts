@@ -3,13 +3,14 @@
 // (turn/event-log.ts) and read by any other (jobs/follow.ts). Bounded: a file past EVENTS_FILE_BYTES
 // becomes `<job>.events.1`, replacing the one before, and a new one starts, so a job keeps at most
 // twice that. The files are 0600 and never opened through a link. Every read of them is here: on a
-// descriptor opened without waiting and checked to be a regular file (a FIFO put in their place
-// would hold a plain read forever), read in bounded pieces.
+// descriptor state-file.ts opens (without waiting, a regular file only: a FIFO put in their place
+// would hold a plain read forever), read in bounded pieces as the file grows.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, readSync, renameSync } from "node:fs";
 import { openOwnFileForAppend } from "./agent-home.js";
 import type { Env } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
+import { noteRefused, openStateFile } from "./state-file.js";
 import { jobFile } from "./turn-files.js";
 
 /** A job's events file is set aside for a new one past this size. */
@@ -44,22 +45,12 @@ export interface OpenEvents {
   readonly id: string;
 }
 
-/** `path` opened for reading when it is a regular file; undefined when it is absent or anything else
- * (a link, a FIFO, a folder). */
+/** `path` opened for reading when it is a regular file (home/state-file.ts: without waiting, never
+ * through a link); undefined when it is absent, or anything else (said once in a note). */
 export function openEvents(path: string): OpenEvents | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (stats.isFile()) return { fd, id: `${stats.dev}:${stats.ino}` };
-  } catch {
-    // Unreadable: as absent.
-  }
-  closeSync(fd);
+  const opened = openStateFile(path);
+  if (opened.kind === "open") return { fd: opened.fd, id: `${opened.stats.dev}:${opened.stats.ino}` };
+  if (opened.kind === "refused") noteRefused(path, opened.why);
   return undefined;
 }
 

@@ -6,17 +6,16 @@
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { installAcpGemini } from "../helpers/acp-world.js";
 import { canaryVariables } from "../helpers/canaries.js";
 import { isAlive, killAll } from "../helpers/pids.js";
 import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
-const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
 const PROMPT_CANARY = "prompt-canary-7f3a";
 const JOB = /^[a-z-]+-[0-9a-z]{6}\.[0-9a-z]{8}$/;
 
@@ -284,16 +283,7 @@ describe("[notify] desktop and bell", () => {
 });
 
 describe("needs-approval", () => {
-  beforeEach(() => {
-    writeFileSync(
-      join(world.bin, "gemini"),
-      `#!${process.execPath}
-process.argv.splice(2, process.argv.length, "scripted");
-import(${JSON.stringify(ACP_AGENT)});
-`,
-    );
-    chmodSync(join(world.bin, "gemini"), 0o755);
-  });
+  beforeEach(() => installAcpGemini(world));
 
   it.skipIf(!hasPython)("a question on the terminal: needs-approval while it waits there", async () => {
     notifyConfig('\n[defaults]\nsession_idle = "0"\n');

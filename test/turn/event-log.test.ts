@@ -12,8 +12,8 @@ import { type DroppedLine, type EventLine, eventLineSchema } from "../../src/eve
 import { followJob } from "../../src/jobs/follow.js";
 import { identify } from "../../src/os/processes.js";
 import type { TurnEvent } from "../../src/parsers/types.js";
-import type { TurnResult } from "../../src/result.js";
 import { openEventLog } from "../../src/turn/event-log.js";
+import { turnResult } from "../review/helpers.js";
 
 const JOB = "claude-abc123.a1b2c3d4";
 const HANDLE = "claude-abc123";
@@ -44,26 +44,6 @@ async function readBack(): Promise<{ lines: EventLine[]; dropped: DroppedLine[];
     onDropped: (line) => dropped.push(line),
   });
   return { lines, dropped, end: end.kind };
-}
-
-function resultOf(agent: string): TurnResult {
-  return {
-    reply: "done",
-    status: "completed",
-    agent,
-    conversation: HANDLE,
-    session: null,
-    usage: null,
-    cost: null,
-    duration: 5,
-    exitCode: 0,
-    error: null,
-    hint: null,
-    fallbacks: [],
-    notes: [],
-    mode: null,
-    badLines: 0,
-  };
 }
 
 const start = (i: number): TurnEvent => ({
@@ -173,7 +153,7 @@ describe("a turn's events file", () => {
       // Each line read before the next is written: the follower goes through every file.
       while (seen.length < i + 1) await new Promise((resolve) => setTimeout(resolve, 2));
     }
-    log?.result(resultOf("claude"));
+    log?.result(turnResult("done", { agent: "claude", conversation: HANDLE }));
     log?.close();
     const end = await following;
     expect(end.kind).toBe("result");

@@ -67,6 +67,7 @@ export async function withPreparedTurn(
         );
   let mcp: PreparedMcp | undefined;
   let review: PreparedReview | undefined;
+  let result: TurnResult | undefined;
   try {
     const env = agentEnvironment({
       parent: context.env,
@@ -100,13 +101,14 @@ export async function withPreparedTurn(
       // A row whose rendering reaches its ACP server sets variables only (src/adapter-schema.ts).
       Object.assign(env, renderedEndpoint(home).env);
     }
-    return await body({ context, env, tracker, started, args });
+    result = await body({ context, env, tracker, started, args });
+    return result;
   } finally {
     if (mcp !== undefined) removeMcpDir(mcp.dir);
     removeReviewFile(review);
     tightenCredentialFiles(home, entry.credentialFiles);
     // Before the conversation's lock goes: the next turn of it registers under the same handle.
-    await tracker.end();
+    await tracker.end(result);
     await release?.();
   }
 }

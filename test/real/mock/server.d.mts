@@ -79,6 +79,8 @@ export interface StartMockOptions {
    * `toolResult` is the text of the tool results the request carries, if any.
    */
   script?: (request: { body: unknown; n: number; toolResult: string | undefined }) => MockAnswer | undefined;
+  /** A slow model: each generation request is answered only after this many milliseconds. Default 0. */
+  delayMs?: number;
 }
 
 /** A scripted answer (`StartMockOptions.script`). */
@@ -98,6 +100,8 @@ export interface MockServer extends AsyncDisposable {
   setMode(mode: MockMode | MockMode[]): void;
   /** The reply prefix of the following generation requests. */
   setText(text: string): void;
+  /** How long each following generation request waits before it is answered. */
+  setDelay(ms: number): void;
   generationRequests(): MockRequest[];
   /** Whether any recorded request body contains `needle`. */
   sawText(needle: string): boolean;

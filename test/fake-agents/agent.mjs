@@ -146,6 +146,8 @@ const GRAMMARS = {
       "-r": null,
       "-p": null,
       "--prompt": null,
+      // gemini 0.x help: `plan (read-only mode)`, a reviewer's turn.
+      "--approval-mode": ["default", "auto_edit", "yolo", "plan"],
     },
     dashDash: true,
   },
@@ -162,6 +164,7 @@ const GRAMMARS = {
       "-r": null,
       "-p": null,
       "--prompt": null,
+      "--approval-mode": ["plan", "default", "auto-edit", "auto", "yolo"],
     },
     dashDash: true,
   },

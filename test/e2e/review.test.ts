@@ -4,22 +4,10 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { reviewReportShape } from "../../src/review/report-json.js";
-import { APPROVE, BLOCKER, mode, replyFile, repository } from "../helpers/review-world.js";
+import { APPROVE, BLOCKER, documented, mode, replyFile, repository } from "../helpers/review-world.js";
 import { agentCalls, createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
-
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-
-/** The document, checked against its published schema in docs/json/. */
-function documented(name: string, stdout: string): unknown {
-  const path = join(import.meta.dirname, "..", "..", "docs", "json", `${name}.schema.json`);
-  const check = ajv.compile(JSON.parse(readFileSync(path, "utf8")));
-  const document: unknown = JSON.parse(stdout);
-  expect(check(document) ? [] : check.errors).toEqual([]);
-  return document;
-}
 
 let world: World;
 beforeAll(ensureBuilt, 120_000);

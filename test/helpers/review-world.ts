@@ -1,8 +1,10 @@
 // A git repository with a change to review, and fake reviewers' replies (test/e2e/review*.test.ts).
 
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { expect } from "vitest";
 import type { World } from "./scv.js";
 
 export function git(cwd: string, args: readonly string[]): string {
@@ -59,4 +61,15 @@ export function replyFile(world: World, name: string, value: unknown): string {
   const path = join(world.root, name);
   writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
   return path;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+
+/** The document, checked against its published schema in docs/json/. */
+export function documented(name: string, stdout: string): unknown {
+  const path = join(import.meta.dirname, "..", "..", "docs", "json", `${name}.schema.json`);
+  const check = ajv.compile(JSON.parse(readFileSync(path, "utf8")));
+  const document: unknown = JSON.parse(stdout);
+  expect(check(document) ? [] : check.errors).toEqual([]);
+  return document;
 }

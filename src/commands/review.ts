@@ -4,9 +4,6 @@
 // the findings' schema; one merged report on stdout in the form asked, progress on stderr, and the
 // exit code a CI job gates on (0 approved or commented, 1 changes requested, else a failed turn's).
 
-import { resolve } from "node:path";
-import { parseAgentSpec } from "../agent-spec.js";
-import { requireAgent } from "../agents.js";
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import { summaryLine } from "../cli/progress.js";
@@ -15,11 +12,10 @@ import { visibleLine } from "../cli/terminal-text.js";
 import { loadConfig } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
-import { jobChanges } from "../jobs/job-changes.js";
 import { type ReviewTurnEvent, reviewWithTurns } from "../jobs/review.js";
-import { pickReviewers, splitTargets } from "../jobs/reviewers.js";
-import { computeDiff, describeScope, type ReviewScope } from "../review/diff.js";
-import type { TurnRequest } from "../turn/types.js";
+import { planReview, type ReviewAsk, reviewJob } from "../jobs/review-plan.js";
+import { splitTargets } from "../jobs/reviewers.js";
+import { computeDiff } from "../review/diff.js";
 
 export interface ReviewOptions {
   readonly base?: string;
@@ -36,26 +32,6 @@ export interface ReviewOptions {
   readonly idleTimeout?: string;
   readonly quiet?: boolean;
   readonly background?: boolean;
-}
-
-/** What is reviewed, as the flags say; at most one of them. */
-export function reviewScope(
-  options: ReviewOptions,
-): ReviewScope | { readonly kind: "job-ref"; readonly ref: string } {
-  const given = [
-    options.base === undefined ? undefined : "--base",
-    options.staged === true ? "--staged" : undefined,
-    options.commit === undefined ? undefined : "--commit",
-    options.job === undefined ? undefined : "--job",
-  ].filter((flag) => flag !== undefined);
-  if (given.length > 1) {
-    throw new ScvError("USAGE", `${given.join(" and ")} each say what to review — give one of them`);
-  }
-  if (options.base !== undefined) return { kind: "base", ref: options.base };
-  if (options.staged === true) return { kind: "staged" };
-  if (options.commit !== undefined) return { kind: "commit", ref: options.commit };
-  if (options.job !== undefined) return { kind: "job-ref", ref: options.job };
-  return { kind: "changes" };
 }
 
 /** `--json` or `--format`: one form for stdout. */
@@ -82,55 +58,33 @@ export async function reviewCommand(
   options: ReviewOptions = {},
 ): Promise<number> {
   const format = reviewFormat(options);
-  const asked = reviewScope(options);
   const loaded = loadConfig(io.env);
   const config = loaded.config;
   const timeoutMs = durationOption("--timeout", options.timeout);
   const idleTimeoutMs = durationOption("--idle-timeout", options.idleTimeout);
-  const job = asked.kind === "job-ref" ? await jobChanges(asked.ref, io.env) : undefined;
   if (options.background && format !== "text" && format !== "json") {
     throw new ScvError(
       "USAGE",
       `--format ${format} prints a finished review — drop --background, or drop --format and read the review with scv wait`,
     );
   }
-  const scope = job?.scope ?? (asked as ReviewScope);
-  const cwd = job?.cwd ?? resolve(io.cwd, options.cwd ?? ".");
-  const author = options.author === undefined ? job?.author : authorOf(options.author);
-  const given = [...targets, ...(options.reviewers === undefined ? [] : splitTargets(options.reviewers))];
-  const pick = await pickReviewers({
-    given,
-    ...(author === undefined ? {} : { author }),
-    config,
-    env: io.env,
-    configPath: loaded.path,
-  });
+  const asked: ReviewAsk = {
+    ...options,
+    reviewers: [...targets, ...(options.reviewers === undefined ? [] : splitTargets(options.reviewers))],
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
+  };
+  const plan = await planReview(asked, { env: io.env, cwd: io.cwd, config, configPath: loaded.path });
+  const { scope, cwd, pick } = plan;
   if (options.background) {
-    // The job is the first reviewer's first conversation; the detached scv computes the diff.
-    const first = parseAgentSpec(pick.reviewers[0] ?? "");
-    const request: TurnRequest = {
-      agent: first.agent,
-      ...(first.model === undefined ? {} : { model: first.model }),
-      ...(first.effort === undefined ? {} : { effort: first.effort }),
-      ...(first.accounts === undefined ? {} : { accounts: first.accounts }),
-      prompt: `scv review: ${describeScope(scope)}`,
-      cwd,
-      review: true,
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
-    };
+    const { request, review } = reviewJob(plan, asked);
     const { startBackgroundTurns } = await import("./background.js");
     return startBackgroundTurns(
       io,
       [request],
       config,
       { json: format === "json", quiet: options.quiet },
-      {
-        kind: "review",
-        reviewers: [...pick.reviewers],
-        ...(options.focus === undefined ? {} : { focus: options.focus }),
-        scope: asked.kind === "job-ref" ? { kind: "job", ref: asked.ref } : askedScope(asked),
-      },
+      review,
     );
   }
   const say = (line: string) => {
@@ -166,26 +120,6 @@ export async function reviewCommand(
   );
   printReport(io, report, format);
   return report.exitCode;
-}
-
-/** The scope a background review's job carries (the runner computes its diff). */
-function askedScope(scope: ReviewScope): { kind: "changes" | "base" | "staged" | "commit"; ref?: string } {
-  switch (scope.kind) {
-    case "base":
-    case "commit":
-      return { kind: scope.kind, ref: scope.ref };
-    case "staged":
-      return { kind: "staged" };
-    default:
-      return { kind: "changes" };
-  }
-}
-
-/** `--author <agent>[:model]`: whose family `auto` keeps out. */
-function authorOf(text: string): { agent: string; model?: string } {
-  const spec = parseAgentSpec(text);
-  requireAgent(spec.agent);
-  return { agent: spec.agent, ...(spec.model === undefined ? {} : { model: spec.model }) };
 }
 
 /** `[codex 1/2] started`, `[codex 1/2, repair] codex completed 12s · …`. */

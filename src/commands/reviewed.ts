@@ -4,7 +4,6 @@
 // last reply and the rounds' reviews go to stdout (or `--json`: the result with its rounds), and the
 // exit code is the author's failure, else the last review's.
 
-import { resolve } from "node:path";
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import { print, type ResultOptions } from "../cli/results.js";
@@ -14,12 +13,12 @@ import { durationOption } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { readConversation } from "../home/conversations.js";
 import { jobHandle } from "../home/turn-files.js";
+import { planDelegation } from "../jobs/review-plan.js";
 import { checkRounds, runReviewedDelegation } from "../jobs/reviewed.js";
-import { pickReviewers, splitTargets } from "../jobs/reviewers.js";
+import { splitTargets } from "../jobs/reviewers.js";
 import type { TurnEvent } from "../parsers/types.js";
 import { headline } from "../review/render-text.js";
 import type { TurnPlan, TurnRequest } from "../turn/types.js";
-import { findRepository } from "../worktrees/repo.js";
 import { turnLine } from "./review.js";
 
 export interface ReviewedOptions extends ResultOptions {
@@ -53,32 +52,25 @@ export async function reviewedDelegation(
       "--events streams one turn, and a reviewed delegation runs several — use --json for its result",
     );
   }
-  const rounds = roundsOption(options.rounds);
-  const given = reviewByTargets(options.reviewBy);
-  // Refused before anything runs: a reviewer that is not one, nobody to choose, no repository.
+  const review = await planDelegation(
+    request,
+    {
+      reviewBy: reviewByTargets(options.reviewBy),
+      rounds: roundsOption(options.rounds),
+      ...(options.focus === undefined ? {} : { focus: options.focus }),
+    },
+    { env: io.env, cwd: io.cwd, config, configPath },
+  );
+  if (options.background) {
+    const { startBackgroundTurns } = await import("./background.js");
+    return startBackgroundTurns(io, [request], config, options, review);
+  }
+  const rounds = review.rounds ?? 1;
   const continued =
     request.continue === undefined
       ? undefined
       : readConversation(jobHandle(request.continue) ?? request.continue, io.env);
   const agent = continued?.agent ?? request.agent ?? "";
-  const model = request.model ?? continued?.model;
-  const pick = await pickReviewers({
-    given,
-    author: { agent, ...(model === undefined ? {} : { model }) },
-    config,
-    env: io.env,
-    configPath,
-  });
-  await findRepository(continued?.cwd ?? resolve(io.cwd, request.cwd ?? "."), io.env);
-  if (options.background) {
-    const { startBackgroundTurns } = await import("./background.js");
-    return startBackgroundTurns(io, [request], config, options, {
-      kind: "delegation",
-      reviewers: [...pick.reviewers],
-      rounds,
-      ...(options.focus === undefined ? {} : { focus: options.focus }),
-    });
-  }
   const say = (line: string) => {
     if (!options.quiet) io.stderr.write(`${line}\n`);
   };
@@ -89,7 +81,7 @@ export async function reviewedDelegation(
     (signal) =>
       runReviewedDelegation({
         request,
-        reviewBy: pick.reviewers,
+        reviewBy: review.reviewers,
         rounds,
         ...(options.focus === undefined ? {} : { focus: options.focus }),
         configPath,

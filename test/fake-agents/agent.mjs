@@ -165,6 +165,8 @@ const GRAMMARS = {
       "-p": null,
       "--prompt": null,
       "--approval-mode": ["plan", "default", "auto-edit", "auto", "yolo"],
+      // qwen help: a JSON literal or "@path/to/schema.json".
+      "--json-schema": null,
     },
     dashDash: true,
   },

@@ -41,7 +41,40 @@ const BLOCKER = {
   ],
 };
 
+const APPROVE = { verdict: "approve", summary: "looks right", findings: [] };
+
 const REVIEWERS = ["codex", "claude"] as const;
+
+interface Message {
+  readonly role?: string;
+  readonly content?: unknown;
+}
+
+/** The last message of an Anthropic request, and whether it carries a tool's result. */
+function lastMessage(body: unknown): { text: string; toolResult: boolean } {
+  const messages = ((body as { messages?: Message[] })?.messages ?? []) as Message[];
+  const last = messages.at(-1);
+  const blocks = Array.isArray(last?.content)
+    ? (last.content as { type?: string; text?: string }[])
+    : [{ type: "text", text: String(last?.content ?? "") }];
+  return {
+    text: blocks.map((block) => block.text ?? "").join("\n"),
+    toolResult: blocks.some((block) => block.type === "tool_result"),
+  };
+}
+
+/** Claude's model: as a reviewer (offered StructuredOutput), the blocker; as an author, a shell call
+ * writing sum.js — with the bug at first, fixed once told the finding — then a line of text. */
+function claudeModel({ body }: { body: unknown }) {
+  const last = lastMessage(body);
+  if (last.toolResult) return { text: "Done." };
+  // Offered as the mock offers a tool: a name with its input schema (deferred tools have none).
+  const tools = (body as { tools?: { name?: string; input_schema?: unknown }[] }).tools ?? [];
+  if (tools.some((tool) => tool.input_schema !== undefined && tool.name?.endsWith("StructuredOutput")))
+    return { tool: { suffix: "StructuredOutput", input: BLOCKER } };
+  const sign = last.text.includes("add subtracts its arguments") ? "+" : "-";
+  return { shell: `printf 'export const add = (a, b) => a ${sign} b;\\n' > sum.js` };
+}
 const profiles = REVIEWERS.map((cli) => PROFILES.find((each) => each.cli === cli));
 
 function git(cwd: string, args: readonly string[]): void {
@@ -55,15 +88,14 @@ describe.skipIf(BIN === undefined || profiles.includes(undefined))("scv review w
   beforeAll(async () => {
     suite.trap = await startMock({ shape: "openai-chat", text: "TRAP" });
     suite.mocks = {
-      codex: await startMock({ shape: MOCK_SHAPE.codex, script: () => ({ text: JSON.stringify(BLOCKER) }) }),
-      claude: await startMock({
-        shape: MOCK_SHAPE.claude,
-        // The structured-output tool with the verdict, then a line of text once its result is back.
-        script: ({ toolResult }) =>
-          toolResult === undefined
-            ? { tool: { suffix: "StructuredOutput", input: BLOCKER } }
-            : { text: "Review delivered." },
+      // Codex's model asks for changes while the diff it is given holds the bug.
+      codex: await startMock({
+        shape: MOCK_SHAPE.codex,
+        script: ({ body }) => ({
+          text: JSON.stringify(JSON.stringify(body).includes("a - b") ? BLOCKER : APPROVE),
+        }),
       }),
+      claude: await startMock({ shape: MOCK_SHAPE.claude, script: claudeModel }),
     };
     suite.lab = newLab("review", newCanary(), suite.trap);
     let config = "";
@@ -129,4 +161,39 @@ describe.skipIf(BIN === undefined || profiles.includes(undefined))("scv review w
     // Read-only: the change under review is as it was.
     expect(readFileSync(join(lab.cwd, "calc.js"), "utf8")).toBe("export const add = (a, b) => a - b;\n");
   });
+
+  it("delegate --review-by codex --rounds 2 claude: author → reviewer (changes) → author given the findings → reviewer (approve)", async () => {
+    const { lab, mocks } = suite;
+    const before = mocks.codex?.generationRequests().length ?? 0;
+    const started = Date.now();
+    const run = await lab.scv(
+      [
+        "delegate",
+        "--policy",
+        "auto",
+        "--review-by",
+        "codex",
+        "--rounds",
+        "2",
+        "--json",
+        "claude",
+        "Write sum.js",
+      ],
+      { limitMs: 180_000 },
+    );
+    console.log(`reviewed delegation, real claude and codex, two rounds: ${Date.now() - started} ms`);
+    await expectNothingLeft(lab, "review", "the reviewed delegation");
+    expect(run.code, describeRun(run)).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      review: { verdict: string; rounds: { report: { verdict: string; files: { path: string }[] } }[] };
+    };
+    expect(result.review.verdict).toBe("approve");
+    expect(result.review.rounds.map((round) => round.report.verdict)).toEqual(["request-changes", "approve"]);
+    // The author's changes only: not the uncommitted calc.js that was there before it ran.
+    for (const round of result.review.rounds)
+      expect(round.report.files.map((file) => file.path)).toEqual(["sum.js"]);
+    expect(readFileSync(join(lab.cwd, "sum.js"), "utf8")).toBe("export const add = (a, b) => a + b;\n");
+    expect((mocks.codex?.generationRequests().length ?? 0) - before).toBe(2);
+    expect(suite.trap.requests).toHaveLength(0);
+  }, 200_000);
 });

@@ -2,7 +2,7 @@
 // the real CLIs' grammars (codex with --output-schema, claude with --json-schema and its result's
 // structured_output), and prints one merged report; the exit code is the verdict's.
 
-import { readFileSync } from "node:fs";
+import { readFileSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { reviewReportShape } from "../../src/review/report-json.js";
@@ -146,5 +146,25 @@ describe("scv review", () => {
     const report = reviewReportShape().parse(documented("wait", waited.stdout));
     expect(report.verdict).toBe("request-changes");
     expect(report.findings[0]?.title).toBe("add subtracts its arguments");
+  });
+
+  it("--job: what a delegated turn changed (the files it touched while it ran)", async () => {
+    repository(world);
+    // calc.js was changed well before the turn: not the job's.
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(join(world.project, "calc.js"), past, past);
+    await signIn(world, "claude");
+    await signIn(world, "codex");
+    mode(world, "claude", "write:sum.js=export const add = (a, b) => a - b;");
+    const delegated = await scv(world, ["delegate", "--json", "claude", "Write sum.js"]);
+    expect(delegated.exitCode, delegated.stderr).toBe(0);
+    const handle = (JSON.parse(delegated.stdout) as { conversation: string }).conversation;
+    mode(world, "codex", `reply-file:${replyFile(world, "approve.json", APPROVE)}`);
+    const run = await scv(world, ["review", "codex", "--job", handle, "--json"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = reviewReportShape().parse(JSON.parse(run.stdout));
+    expect(report.scope).toBe("job");
+    expect(report.files.map((file) => file.path)).toEqual(["sum.js"]);
+    expect(report.description).toContain(`the files ${handle} touched`);
   });
 });

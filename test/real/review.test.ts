@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reviewReportShape } from "../../src/review/report-json.js";
+import { APPROVE, BLOCKER } from "../helpers/review-world.js";
 import { describeRun, type Lab } from "./harness.js";
 import {
   agentToml,
@@ -24,24 +25,6 @@ import {
 } from "./kit.js";
 import { type MockServer, startMock } from "./mock/server.mjs";
 import { PROFILES } from "./profiles.js";
-
-const BLOCKER = {
-  verdict: "request-changes",
-  summary: "add subtracts",
-  findings: [
-    {
-      severity: "blocker",
-      file: "calc.js",
-      line: 1,
-      endLine: null,
-      title: "add subtracts its arguments",
-      body: "a - b is not a sum",
-      suggestion: "a + b",
-    },
-  ],
-};
-
-const APPROVE = { verdict: "approve", summary: "looks right", findings: [] };
 
 const REVIEWERS = ["codex", "claude"] as const;
 

@@ -94,7 +94,7 @@ export async function withPreparedTurn(
       Object.assign(env, mcp.env);
       args = withMcpArgs(plan, mcp.args);
     } else if (renderedEndpoint !== undefined) {
-      // A row whose rendering reaches its ACP server sets variables only (src/adapter-schema.ts).
+      // A row whose rendering reaches its ACP server sets variables only (src/descriptor/endpoint.ts).
       Object.assign(env, renderedEndpoint(home).env);
     }
     return await body({ context, env, tracker, started, args });

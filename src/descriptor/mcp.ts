@@ -1,0 +1,41 @@
+// How a CLI run for one turn is given the MCP servers of that turn (src/turn/mcp-servers.ts renders
+// them).
+
+import * as z from "zod/mini";
+import { args, argsWith, envName, type Field, text, verified } from "./fields.js";
+
+/** The shape of a file of MCP servers scv writes for one turn. A stdio server's variables are never
+ * in it: they go to a 0600 file of their own that `/bin/sh` sources. `mcp-servers`: `{"mcpServers":
+ * {name: {command, args} | {type: "http", url, headers}}}` (Claude Code); `copilot-mcp-servers`: the
+ * same with `type: "local"` and `tools: ["*"]` on each server (Copilot CLI); `opencode-config`:
+ * `{"mcp": {name: {type: "local", command: [...]} | {type: "remote", url, headers}}}`, each
+ * `enabled` (OpenCode). */
+const mcpFileFormat = () => z.enum(["mcp-servers", "copilot-mcp-servers", "opencode-config"]);
+export type McpFileFormat = Field<typeof mcpFileFormat>;
+
+/** How a CLI is given the MCP servers of one turn (`--mcp`, `[agents.<name>] mcp`), and kept from
+ * others it would load. What scv renders lives for the turn only. */
+export const mcpPassing = () =>
+  z.discriminatedUnion("kind", [
+    /** A file of `format` named on the command line by `args` (`{file}`); `isolate` are arguments
+     * given on every turn, servers or none, that keep the CLI's other MCP servers out. */
+    z.strictObject({
+      kind: z.literal("args-file"),
+      format: mcpFileFormat(),
+      args: argsWith("{file}"),
+      isolate: args(),
+      verified: verified(),
+    }),
+    /** `-c mcp_servers.<name>.<key>=<TOML value>` overrides: no file, so an http server's headers,
+     * which `ps` would show there, are refused. */
+    z.strictObject({ kind: z.literal("config-args"), flag: text(), table: text(), verified: verified() }),
+    /** A config file of `format` named by `variable`, merged over the CLI's others. */
+    z.strictObject({
+      kind: z.literal("settings-env"),
+      variable: envName(),
+      format: mcpFileFormat(),
+      verified: verified(),
+    }),
+    z.strictObject({ kind: z.literal("unsupported"), reason: text() }),
+  ]);
+export type McpPassing = Field<typeof mcpPassing>;

@@ -1,0 +1,89 @@
+// OpenCode's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
+
+import type { AdapterDescriptor } from "../descriptor/row.js";
+
+export const opencode = {
+  name: "opencode",
+  product: "OpenCode",
+  offers:
+    "an open-source coding agent that runs on many model providers; it reads, edits, and runs code in a project",
+  packages: ["opencode-ai"],
+  verified: { kind: "lab", version: "1.18.33" },
+  command: "opencode",
+  args: ["run"],
+  // `run` with no message reads piped stdin as the message, verbatim.
+  prompt: { kind: "positional", endOfOptions: true, onStdin: { args: [], alters: "nothing" } },
+  modelArgs: ["-m", "{model}"],
+  // Today's `--variant` is its provider-specific reasoning effort.
+  effortArgs: ["--variant", "{effort}"],
+  effortLevels: ["minimal", "low", "medium", "high", "max"],
+  modelHint: "provider/model as OpenCode names it, such as anthropic/claude-sonnet-4-5.",
+  modelsMayHaveSlash: true,
+  homeEnvironment: [],
+  fixedEnvironment: [
+    ["OPENCODE_DISABLE_AUTOUPDATE", "1"],
+    ["OPENCODE_DISABLE_SHARE", "1"],
+  ],
+  removedEnvironment: ["OPENCODE_*"],
+  // Today's `run --auto` approves what is not explicitly denied (the seed had no switch).
+  fullPermissionArgs: ["--auto"],
+  modeReport: { kind: "none" },
+  ownConfig: { file: ".config/opencode/opencode.json", signsIn: true },
+  // Lab (1.18.33): OPENCODE_CONFIG_CONTENT is merged over its config files; `{env:…}` reads the key.
+  endpoint: {
+    kind: "supported",
+    api: "openai-chat",
+    url: {
+      kind: "config-env",
+      variable: "OPENCODE_CONFIG_CONTENT",
+      format: "opencode-config",
+      provider: "endpoint",
+    },
+    key: "SCV_ENDPOINT_API_KEY",
+    args: [],
+    acp: false,
+    verified: { kind: "lab", version: "1.18.33" },
+  },
+  searchDirs: [".opencode/bin", ".npm-global/bin"],
+  // Lab: both ask at the terminal (which provider, then its key); the lab's recipe writes a
+  // provider and its key into its config instead.
+  login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
+  status: { kind: "unchecked" },
+  logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
+  // Today's CLI has `run --format json` (the seed read text).
+  output: { kind: "opencode-json", args: ["--format", "json"] },
+  // Today's CLI reports `sessionID` on every line and continues with `-s <id>`.
+  resume: {
+    kind: "supported",
+    options: ["-s", "{session}"],
+    idPattern: /^ses_[0-9A-Za-z]{8,64}$/,
+  },
+  conversationFiles: null,
+  credentialFiles: [".local/share/opencode/auth.json"],
+  retries: { kind: "none", note: "none: 9 attempts with a fixed backoff, about 11 s" },
+  transport: "process",
+  acp: {
+    command: "opencode",
+    args: ["acp"],
+    // Lab: it asks only where its own config says `ask`; its ACP server has no switch for that.
+    full: { kind: "none" },
+    fullEnvironment: [],
+    verified: { kind: "lab", version: "1.18.33" },
+  },
+  cliTurns: true,
+  // Contract suite: OPENCODE_CONFIG names a config file merged over its others; its `mcp` servers
+  // were offered to the mock.
+  mcpPassing: {
+    kind: "settings-env",
+    variable: "OPENCODE_CONFIG",
+    format: "opencode-config",
+    verified: { kind: "lab", version: "1.18.33" },
+  },
+  // Its help: the TUI is the default command, `-s, --session <id>` the session to continue.
+  takeover: {
+    kind: "supported",
+    args: ["-s", "{session}"],
+    fullArgs: [],
+    verified: { kind: "lab", version: "1.18.33" },
+  },
+} as const satisfies AdapterDescriptor;

@@ -1,0 +1,13 @@
+// What several rows of the table share.
+
+import type { Resume } from "../descriptor/turn.js";
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A CLI that starts a session under the UUID scv gives it and continues it by that id. */
+export const RESUME_BY_SESSION_ID = {
+  kind: "supported",
+  start: ["--session-id", "{session}"],
+  options: ["--resume", "{session}"],
+  idPattern: UUID,
+} as const satisfies Resume;

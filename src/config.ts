@@ -78,6 +78,7 @@ const keepRule = lazy(() =>
 /** The most turns a fan-out runs at once (`parallel`, `--parallel`). */
 export const MAX_PARALLEL = 64;
 const MAX_DEPTH = 16;
+const MAX_WARM_HOSTS = 64;
 /** More retries than any CLI makes by default (Claude Code: 10). */
 const MAX_RETRIES = 100;
 
@@ -202,6 +203,8 @@ const configSchema = lazy(() =>
     parallel: z.optional(wholeNumber(1, MAX_PARALLEL)),
     /** How deep agents may delegate to agents through scv. */
     max_depth: z.optional(wholeNumber(0, MAX_DEPTH)),
+    /** How many conversations' ACP servers are kept warm at once (src/hosts/budget.ts); 0: none. */
+    max_warm_hosts: z.optional(wholeNumber(0, MAX_WARM_HOSTS)),
     /** Which inherited variables delegated agents get (src/transport/env.ts). */
     isolation: z.optional(
       z.strictObject({

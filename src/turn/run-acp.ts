@@ -10,7 +10,7 @@
 
 import { isWaitable } from "../duration.js";
 import { ScvError } from "../errors.js";
-import { reachHost } from "../hosts/start.js";
+import { type HostLaunch, reachHost } from "../hosts/start.js";
 import { createAcpTurnParser } from "../parsers/acp.js";
 import { rpcErrorCode } from "../parsers/acp-wire.js";
 import type { ParsedTurn, ProcessEnd } from "../parsers/types.js";
@@ -28,6 +28,7 @@ import { endOf, runAcpPrompt } from "../transport/acp/prompt-turn.js";
 import { currentChoices, setUpSession } from "../transport/acp/session-setup.js";
 import type { ModeMismatch } from "../transport/mode.js";
 import type { ProcessExit } from "../transport/process.js";
+import { offersCheck } from "./acp-offers.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
 import { untilLoadable } from "./load-minute.js";
@@ -51,21 +52,25 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
   const reports: { sessionId: string; mode: string }[] = [];
   // A recorded conversation's server runs in its session host, kept for the next turn; a turn that
   // cannot have one runs the server itself.
-  const host = isWaitable(plan.sessionIdleMs)
-    ? await reachHost({
-        handle: plan.handle,
-        agent: entry.name,
-        file: plan.executable,
-        args: plan.args,
-        cwd: plan.cwd,
-        env: turn.env,
-        policy: plan.policy,
-        userTmp: plan.extraEnv.TMPDIR !== undefined,
-        idleMs: plan.sessionIdleMs,
-        ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
-        scvEnv: context.env,
-      })
-    : undefined;
+  const launch: HostLaunch = {
+    handle: plan.handle,
+    agent: entry.name,
+    file: plan.executable,
+    args: plan.args,
+    cwd: plan.cwd,
+    env: turn.env,
+    policy: plan.policy,
+    userTmp: plan.extraEnv.TMPDIR !== undefined,
+    idleMs: plan.sessionIdleMs ?? 0,
+    ...(context.config.max_warm_hosts === undefined ? {} : { maxWarm: context.config.max_warm_hosts }),
+    ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
+    scvEnv: context.env,
+  };
+  // A model or effort the server did not offer before is refused before a server starts.
+  const offers = offersCheck(plan, launch, context.env);
+  const refused = offers.refusal(started);
+  if (refused !== undefined) return refused;
+  const host = isWaitable(plan.sessionIdleMs) ? await reachHost(launch) : undefined;
   // A session the host does not hold is loaded, after the wait for the minute the row may need.
   const held = host?.hello.session;
   const loading = plan.session?.kind === "continue" && held?.id !== plan.session.id;
@@ -110,6 +115,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
                   loadRefused = { code: rpcErrorCode(error.rpcError) };
                 throw error;
               });
+      offers.keep(session.raw);
       // A warm session may still run an earlier turn's own model or effort: a turn that gives none
       // sets back the one the session began with.
       const began = warm?.first === undefined ? undefined : currentChoices(warm.first);

@@ -15,30 +15,19 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
+import { installAcpGemini } from "../helpers/acp-world.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
 import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
-
-const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
 
 let world: World;
 beforeAll(ensureBuilt, 120_000);
 beforeEach(() => {
   world = createWorld();
-  writeFileSync(
-    join(world.bin, "gemini"),
-    `#!${process.execPath}
-const { appendFileSync } = require("node:fs");
-appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ argv: process.argv.slice(2), pid: process.pid }) + "\\n");
-process.argv.splice(2, process.argv.length, process.env.FAKE_ACP_MODE || "scripted");
-import(${JSON.stringify(ACP_AGENT)});
-`,
-  );
-  chmodSync(join(world.bin, "gemini"), 0o755);
+  installAcpGemini(world);
 });
 afterEach(() => {
   killAll([...calls().map((call) => call.pid), ...hostPids]);

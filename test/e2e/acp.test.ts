@@ -237,7 +237,15 @@ describe("policy, model and permissions", () => {
     });
     const wrong = await scv(world, ["delegate", "gemini:gemini-9-ultra", "--transport", "acp", "go"]);
     expect(wrong.exitCode).toBe(2);
+    // Told from what the server offered in the turn before, without starting it.
     expect(wrong.stderr).toBe(
+      "scv: Gemini CLI does not offer the model gemini-9-ultra over ACP — pick one it offers: fake-small, fake-large\n" +
+        "scv: note: told from what Gemini CLI's ACP server offered before, without starting it — ask for it again to have the server itself asked\n",
+    );
+    // Run again, the server is asked, and refuses it the same way.
+    const again = await scv(world, ["delegate", "gemini:gemini-9-ultra", "--transport", "acp", "go"]);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toBe(
       "scv: Gemini CLI does not offer the model gemini-9-ultra over ACP — pick one it offers: fake-small, fake-large\n",
     );
   });

@@ -25,7 +25,7 @@
 //                        by its words: "401" / "429" a JSON-RPC error with that code (as Gemini CLI
 //                        answers), "tool" a permission request ("tool twice": two, one after the
 //                        other), "key-retry" a Codex-adapter retry
-//                        of a 401 then a wait for session/cancel
+//                        of a 401 then a wait for session/cancel, "big <n>" one chunk of n MiB
 //                        (ALLOWED/REJECTED), "hang" waits for session/cancel, "die" exits 3, "flip"
 //                        reports mode default first.
 //                        Every message received goes to $FAKE_AGENT_DIR/acp-log.jsonl.
@@ -423,6 +423,12 @@ async function scripted(message) {
         });
         cancels.add(() => write({ id, result: { stopReason: "cancelled" } }));
         return;
+      }
+      const big = /\bbig (\d+)\b/.exec(text);
+      if (big !== null) {
+        // One agent_message_chunk line of that many MiB (an answer written whole).
+        chunk(sessionId, "y".repeat(Number(big[1]) * 1024 * 1024));
+        return write({ id, result: { stopReason: "end_turn" } });
       }
       if (text.includes("hang")) {
         chunk(sessionId, "partial");

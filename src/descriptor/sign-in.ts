@@ -2,63 +2,108 @@
 // descriptor's `login`, `status`, `logout` and `preflight`, and the key stores they name.
 
 import * as z from "zod/mini";
-import { args, envName, type Field, homePath, text } from "./fields.js";
+import { args, envName, type Field, homePath, keyPath, text } from "./fields.js";
 
-// The stores `--with-api-key` can write (apiKeyStore) are some of those a row's status, preflight and
-// logout read (keyStore): each kind's shape is written once.
+// Every key store is named for what it reads and writes; its fields name the files and members, so
+// that a new agent whose CLI keeps its sign-in the same way needs a row and no code. The stores
+// `--with-api-key` can write (apiKeyStore) are some of those a row's status, preflight and logout
+// read (keyStore): each kind's shape is written once.
 
-/** Claude Code with an API key: scv keeps the key in `key` (0600) and points an `apiKeyHelper` in
- * `settings` at it; `credentials` is checked for a conflicting subscription sign-in. */
-const claudeApiKeyStore = () =>
+/** A sign-in in the same home that a stored key competes with: a file whose presence means it,
+ * `holds` naming it in messages ("a Claude subscription sign-in"). */
+const otherSignIn = () => z.strictObject({ file: homePath(), holds: text() });
+
+/** scv keeps the key in its own 0600 file `key` and sets `setting`, a member of the JSON `settings`,
+ * to a command that prints it (the CLI runs it and uses its stdout as the key); `other` is a sign-in
+ * beside it that the key should win over. */
+const keyHelperStore = () =>
   z.strictObject({
-    kind: z.literal("claude-api-key"),
+    kind: z.literal("key-helper"),
     key: homePath(),
     settings: homePath(),
-    credentials: homePath(),
+    setting: text(),
+    other: z.optional(otherSignIn()),
   });
 
-/** Codex's `auth.json`: `loginArgs` (`login --with-api-key`) store a key read on stdin there, an API
- * key (`auth_mode` "apikey") or a ChatGPT sign-in (`tokens` with a refresh token). */
-const codexAuthStore = () =>
-  z.strictObject({ kind: z.literal("codex-auth"), auth: homePath(), loginArgs: args() });
+/** The JSON file the CLI's own sign-in writes: `loginArgs` make the CLI store a key read on its
+ * stdin there (scv never writes it itself), `key` is the member holding an API key, and `tokens` the
+ * object of an account's sign-in (`fields` that hold its tokens, `is` naming it), which the key
+ * replaces. A `keyring` setting of the CLI's TOML config (`key` set to one of `values`) moves the
+ * sign-in out of the file. */
+const authJsonStore = () =>
+  z.strictObject({
+    kind: z.literal("auth-json"),
+    file: homePath(),
+    loginArgs: args(),
+    key: keyPath(),
+    tokens: z.strictObject({ path: keyPath(), fields: z.array(text()), is: text() }),
+    keyring: z.optional(z.strictObject({ file: homePath(), key: text(), values: z.array(text()) })),
+  });
 
-/** Gemini CLI and its fork Qwen Code: the key as `variable` in the `dotenv` file, or without one in
- * the `env` block of the JSON `settings`, whose `security.auth.selectedType` set to `selectedType`
- * makes the CLI use it. */
+/** The key as `variable` in the `dotenv` file, or without one in the `env` block of the JSON
+ * `settings`, whose member at `selection.path` set to `selection.value` makes the CLI use it (a
+ * sign-in chosen in its settings, which the key's variable alone does not override). */
 const selectedKeyStore = () =>
   z.strictObject({
     kind: z.literal("selected-key"),
     variable: envName(),
     settings: homePath(),
-    selectedType: text(),
+    selection: z.strictObject({ path: keyPath(), value: text() }),
     dotenv: z.optional(homePath()),
   });
 
-/** DeepSeek Harness `.credentials.yaml`, holding `refs.<variable>`. */
-const dshRefsStore = () =>
-  z.strictObject({ kind: z.literal("dsh-refs"), path: homePath(), variable: envName() });
+/** A YAML file whose top-level mapping `map` holds the key under `variable` (`refs:` then
+ * `  DEEPSEEK_API_KEY: "…"`); lines outside that mapping are kept as they are. */
+const yamlEntryStore = () =>
+  z.strictObject({ kind: z.literal("yaml-entry"), file: homePath(), map: text(), variable: envName() });
+
+/** An OAuth sign-in the CLI writes into a JSON file: the object at `path` of `file`, its token,
+ * expiry (milliseconds since the epoch) and plan in `fields`; `is` names it in messages. Where the
+ * CLI keeps the tokens in the macOS keychain, `keychain` is the member its sign-in leaves on disk. */
+const oauthFileStore = () =>
+  z.strictObject({
+    kind: z.literal("oauth-file"),
+    file: homePath(),
+    path: keyPath(),
+    fields: z.strictObject({ access: text(), refresh: text(), expiresAt: text(), plan: text() }),
+    is: text(),
+    keychain: z.optional(z.strictObject({ file: homePath(), path: keyPath() })),
+  });
+
+/** Sign-ins the CLI's own login writes as the entries of a JSON object in `file` (each entry one
+ * sign-in), or, in `tomlKey`, a filled `key` in any table of a TOML config file (left on sign-out:
+ * the file is the CLI's own configuration). */
+const jsonEntriesStore = () =>
+  z.strictObject({
+    kind: z.literal("json-entries"),
+    file: homePath(),
+    tomlKey: z.optional(z.strictObject({ file: homePath(), key: text() })),
+  });
+
+/** Keys per model provider: the CLI's own sign-ins in the JSON object `auth` (each entry
+ * `{"type": "api_key", "key"}` or `{"type": "oauth", "refresh", "access"}`, removed whole on
+ * sign-out), and custom providers in `models` (`providers.<name>.apiKey`: only the keys are removed,
+ * the providers are the user's configuration). */
+const providerKeysStore = () =>
+  z.strictObject({ kind: z.literal("provider-keys"), auth: homePath(), models: homePath() });
 
 /** A CLI's own credential files, relative to the agent home. */
 export const keyStore = () =>
   z.discriminatedUnion("kind", [
-    claudeApiKeyStore(),
-    /** Claude Code's subscription sign-in (`/login` or `auth login`) and its config file. */
-    z.strictObject({ kind: z.literal("claude-account"), credentials: homePath(), config: homePath() }),
-    codexAuthStore(),
+    keyHelperStore(),
+    authJsonStore(),
     selectedKeyStore(),
-    /** Grok: sign-ins from `grok login` in `auth` (a JSON object of entries), or an API key in the
-     * `config` profile of its default model. */
-    z.strictObject({ kind: z.literal("grok"), auth: homePath(), config: homePath() }),
-    dshRefsStore(),
-    /** pi's agent directory: `auth.json`, plus an OpenAI-compatible endpoint in `models.json`. */
-    z.strictObject({ kind: z.literal("pi"), dir: homePath() }),
+    yamlEntryStore(),
+    oauthFileStore(),
+    jsonEntriesStore(),
+    providerKeysStore(),
   ]);
 export type KeyStore = Field<typeof keyStore>;
 export type KeyStoreKind = KeyStore["kind"];
 
 /** The key stores scv can write an API key into (the others are written by the CLI's own sign-in). */
 export const apiKeyStore = () =>
-  z.discriminatedUnion("kind", [claudeApiKeyStore(), codexAuthStore(), selectedKeyStore(), dshRefsStore()]);
+  z.discriminatedUnion("kind", [keyHelperStore(), authJsonStore(), selectedKeyStore(), yamlEntryStore()]);
 export type ApiKeyStore = Field<typeof apiKeyStore>;
 
 /** What a CLI's own sign-in or sign-out needs from the person running it: `nothing` (it runs to its
@@ -68,10 +113,11 @@ export type ApiKeyStore = Field<typeof apiKeyStore>;
 const needs = () => z.enum(["nothing", "terminal", "browser"]);
 export type Needs = Field<typeof needs>;
 
-/** What an imported file must hold. `codex-api-key`: a Codex `auth.json` holding an API key and no
- * ChatGPT tokens: a ChatGPT sign-in's refresh token rotates, so two homes sharing it sign each other
- * out — it may live in one home only. */
-const importCheck = () => z.literal("codex-api-key");
+/** What an imported file must hold. `api-key-only`: an API key and no account tokens, as `store`
+ * reads the file: an account's refresh token rotates, so two homes sharing it sign each other out —
+ * it may live in one home only. */
+const importCheck = () =>
+  z.discriminatedUnion("kind", [z.strictObject({ kind: z.literal("api-key-only"), store: authJsonStore() })]);
 export type ImportCheck = Field<typeof importCheck>;
 
 /** One file `import` copies from the user's own home into the agent home. */

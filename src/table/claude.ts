@@ -11,18 +11,35 @@ const CLAUDE_TAKEOVER =
   "Claude Code's own terminal asks before some actions even with its prompts off (deleting files, " +
   "publishing), and keys typed there would answer those prompts instead of scv";
 
+// The lab: with an `apiKeyHelper` in the settings Claude Code reads from its config folder
+// (CLAUDE_CONFIG_DIR points there), `claude -p` and `claude auth status` use the key it prints, with
+// no ANTHROPIC_* variable anywhere.
 const CLAUDE_KEY_STORE = {
-  kind: "claude-api-key",
+  kind: "key-helper",
   key: ".anthropic-api-key",
   settings: ".claude/settings.json",
-  credentials: ".claude/.credentials.json",
+  setting: "apiKeyHelper",
+  // Claude Code uses the helper's key before a subscription sign-in, but the API-key agent must not
+  // bill the subscription.
+  other: { file: ".claude/.credentials.json", holds: "a Claude subscription sign-in" },
 } as const satisfies KeyStore;
 
+// Its `/login` or `auth login`: `claudeAiOauth` in `.credentials.json`. On macOS Claude Code keeps the
+// tokens in the keychain (an entry per config folder), and `oauthAccount` in its config file is what
+// the sign-in leaves on disk; with CLAUDE_CONFIG_DIR set, `.claude.json` lives inside that folder
+// (lab: config-dir case). The access token lives hours; with a refresh token Claude Code renews it.
 const CLAUDE_ACCOUNT_STORE = {
-  kind: "claude-account",
-  credentials: ".claude/.credentials.json",
-  // With CLAUDE_CONFIG_DIR set, `.claude.json` lives inside that folder (lab: config-dir case).
-  config: ".claude/.claude.json",
+  kind: "oauth-file",
+  file: ".claude/.credentials.json",
+  path: ["claudeAiOauth"],
+  fields: {
+    access: "accessToken",
+    refresh: "refreshToken",
+    expiresAt: "expiresAt",
+    plan: "subscriptionType",
+  },
+  is: "Claude subscription sign-in",
+  keychain: { file: ".claude/.claude.json", path: ["oauthAccount"] },
 } as const satisfies KeyStore;
 
 const CLAUDE_BASE = {

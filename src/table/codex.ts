@@ -4,15 +4,22 @@ import type { AdapterDescriptor } from "../descriptor/row.js";
 import type { KeyStore } from "../descriptor/sign-in.js";
 import { UUID } from "./shared.js";
 
-// `codex login --with-api-key` reads the key on stdin and writes auth.json itself (lab: 0600).
+// `codex login --with-api-key` reads the key on stdin and writes auth.json itself (lab: 0600,
+// `{"auth_mode":"apikey","OPENAI_API_KEY":…}`); its ChatGPT sign-in is `tokens` with a refresh token.
+// `cli_auth_credentials_store = "keyring" | "auto"` in its config.toml moves the sign-in out of it.
 const CODEX_STORE = {
-  kind: "codex-auth",
-  auth: "auth.json",
+  kind: "auth-json",
+  file: "auth.json",
   loginArgs: ["login", "--with-api-key"],
+  key: ["OPENAI_API_KEY"],
+  tokens: { path: ["tokens"], fields: ["refresh_token", "access_token"], is: "ChatGPT sign-in" },
+  keyring: { file: "config.toml", key: "cli_auth_credentials_store", values: ["keyring", "auto"] },
 } as const satisfies KeyStore;
 
 // Only an API-key auth.json is copied: a ChatGPT sign-in's refresh token may live in one home only.
-const CODEX_IMPORT = [{ from: ".codex/auth.json", to: "auth.json", accept: "codex-api-key" }] as const;
+const CODEX_IMPORT = [
+  { from: ".codex/auth.json", to: "auth.json", accept: { kind: "api-key-only", store: CODEX_STORE } },
+] as const;
 
 export const codex = {
   name: "codex",

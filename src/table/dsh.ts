@@ -3,9 +3,11 @@
 import type { AdapterDescriptor } from "../descriptor/row.js";
 import type { KeyStore } from "../descriptor/sign-in.js";
 
+// Its `.credentials.yaml` holds `refs.<variable>`.
 const DSH_STORE = {
-  kind: "dsh-refs",
-  path: ".dsh/.credentials.yaml",
+  kind: "yaml-entry",
+  file: ".dsh/.credentials.yaml",
+  map: "refs",
   variable: "DEEPSEEK_API_KEY",
 } as const satisfies KeyStore;
 

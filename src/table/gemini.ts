@@ -10,7 +10,7 @@ const GEMINI_STORE = {
   variable: "GEMINI_API_KEY",
   dotenv: ".gemini/.env",
   settings: ".gemini/settings.json",
-  selectedType: "gemini-api-key",
+  selection: { path: ["security", "auth", "selectedType"], value: "gemini-api-key" },
 } as const satisfies KeyStore;
 
 export const gemini = {

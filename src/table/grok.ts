@@ -26,7 +26,16 @@ export const grok = {
   endpoint: { kind: "unsupported", reason: "not on npm; no way to set its endpoint was verified" },
   searchDirs: [".grok/bin"],
   login: { kind: "command", args: ["login"], needs: "browser" },
-  status: { kind: "stored", store: { kind: "grok", auth: ".grok/auth.json", config: ".grok/config.toml" } },
+  // `grok login` writes its sign-ins into auth.json; an API key may instead sit in a model profile of
+  // config.toml (which profile is the default model's is the CLI's business: any key counts).
+  status: {
+    kind: "stored",
+    store: {
+      kind: "json-entries",
+      file: ".grok/auth.json",
+      tomlKey: { file: ".grok/config.toml", key: "api_key" },
+    },
+  },
   logout: { kind: "command", args: ["logout"], needs: "nothing" },
   // `--output-format json` exists but its success shape is unverified.
   output: { kind: "text", args: [] },

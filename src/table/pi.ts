@@ -3,7 +3,14 @@
 import type { AdapterDescriptor } from "../descriptor/row.js";
 import type { KeyStore } from "../descriptor/sign-in.js";
 
-const PI_STORE = { kind: "pi", dir: ".pi/agent" } as const satisfies KeyStore;
+// Its agent directory (PI_CODING_AGENT_DIR): auth.json holds its own sign-ins (`/login`: an entry per
+// provider; created as `{}` on first run), models.json custom providers with an `apiKey` (the lab's
+// OpenAI-compatible endpoint).
+const PI_STORE = {
+  kind: "provider-keys",
+  auth: ".pi/agent/auth.json",
+  models: ".pi/agent/models.json",
+} as const satisfies KeyStore;
 
 export const pi = {
   name: "pi",

@@ -9,7 +9,7 @@ const QWEN_STORE = {
   kind: "selected-key",
   variable: "OPENAI_API_KEY",
   settings: ".qwen/settings.json",
-  selectedType: "openai",
+  selection: { path: ["security", "auth", "selectedType"], value: "openai" },
 } as const satisfies KeyStore;
 
 export const qwen = {

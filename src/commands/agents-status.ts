@@ -18,6 +18,7 @@ import { namedAccounts } from "../home/account-homes.js";
 import { removeConversation } from "../home/conversations.js";
 import { activeCooldown } from "../home/cooldowns.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
+import { parseJsonObject } from "../home/keystores/files.js";
 import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
 import { runBounded } from "../os/bounded.js";
@@ -72,41 +73,24 @@ export function helperEnvironment(
  * signed-in account or part of a key. */
 export function summarizeStatus(summary: StatusSummary, succeeded: boolean, output: string): string {
   const signedOut = "not signed in";
-  switch (summary) {
-    case "codex-text": {
+  const signedIn = (means: string | undefined) =>
+    means === undefined ? "signed in" : `signed in (${means})`;
+  switch (summary.kind) {
+    case "words": {
       const lower = output.toLowerCase();
-      if (!succeeded || lower.includes("not logged in")) return signedOut;
-      if (lower.includes("api key")) return "signed in (API key)";
-      if (lower.includes("chatgpt")) return "signed in (ChatGPT account)";
-      return "signed in";
+      if (!succeeded || summary.signedOut.some((word) => lower.includes(word.toLowerCase())))
+        return signedOut;
+      return signedIn(summary.says.find(({ word }) => lower.includes(word.toLowerCase()))?.means);
     }
-    case "claude-json": {
-      const state = parseClaudeAuthStatus(output);
-      if (!succeeded || state?.loggedIn !== true) return signedOut;
-      switch (state.authMethod) {
-        case "api_key_helper":
-        case "api_key":
-          return "signed in (API key)";
-        case "claude.ai":
-        case "oauth_token":
-          return "signed in (Claude account)";
-        default:
-          return "signed in";
-      }
+    case "json": {
+      const state = parseJsonObject(output);
+      if (!succeeded || state?.[summary.signedIn] !== true) return signedOut;
+      return signedIn(summary.methods.find(({ value }) => value === state[summary.method])?.means);
     }
     case "exit-status":
       return succeeded ? "signed in" : signedOut;
     default:
       return unreachable(summary);
-  }
-}
-
-function parseClaudeAuthStatus(output: string): { loggedIn?: unknown; authMethod?: unknown } | undefined {
-  try {
-    const value: unknown = JSON.parse(output);
-    return typeof value === "object" && value !== null ? value : undefined;
-  } catch {
-    return undefined;
   }
 }
 

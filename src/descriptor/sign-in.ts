@@ -155,10 +155,28 @@ export const login = () =>
   ]);
 export type Login = Field<typeof login>;
 
-/** How scv condenses a CLI's own status output; the raw output names accounts or key fragments.
- * `codex-text`: `codex login status`, "API key" or "ChatGPT" in its text; `claude-json`: `claude auth
- * status` JSON, `loggedIn` and `authMethod`; `exit-status`: the exit status alone. */
-const statusSummary = () => z.enum(["codex-text", "claude-json", "exit-status"]);
+/** How scv condenses a CLI's own status output into one line; the raw output names accounts or key
+ * fragments, and is never shown. */
+const statusSummary = () =>
+  z.discriminatedUnion("kind", [
+    /** Words in its text, case aside: one of `signedOut` means signed out, else the first of `says`
+     * found names the sign-in (`signed in (<means>)`), else it is signed in. */
+    z.strictObject({
+      kind: z.literal("words"),
+      signedOut: z.array(text()),
+      says: z.array(z.strictObject({ word: text(), means: text() })),
+    }),
+    /** A JSON object: the member `signedIn` is `true` when signed in, and the value of `method` names
+     * the sign-in where `methods` has it. */
+    z.strictObject({
+      kind: z.literal("json"),
+      signedIn: text(),
+      method: text(),
+      methods: z.array(z.strictObject({ value: text(), means: text() })),
+    }),
+    /** The exit status alone. */
+    z.strictObject({ kind: z.literal("exit-status") }),
+  ]);
 export type StatusSummary = Field<typeof statusSummary>;
 
 /** How scv tells whether an agent is signed in. */

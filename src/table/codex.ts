@@ -74,7 +74,19 @@ export const codex = {
     apiKey: CODEX_STORE,
     import: CODEX_IMPORT,
   },
-  status: { kind: "command", args: ["login", "status"], summary: "codex-text" },
+  // Its text says "Not logged in", or which sign-in: "API key configured", "Logged in using ChatGPT".
+  status: {
+    kind: "command",
+    args: ["login", "status"],
+    summary: {
+      kind: "words",
+      signedOut: ["not logged in"],
+      says: [
+        { word: "api key", means: "API key" },
+        { word: "chatgpt", means: "ChatGPT account" },
+      ],
+    },
+  },
   // Signed out, `codex exec` retries the network for minutes; its auth.json tells at once.
   preflight: CODEX_STORE,
   logout: { kind: "command", args: ["logout"], needs: "nothing" },

@@ -129,20 +129,22 @@ export const conversationFiles = () =>
 export type ConversationFiles = Field<typeof conversationFiles>;
 
 /** How a CLI run once per turn reports the permission mode it runs in. scv stops a turn whose
- * report contradicts its policy: `auto` requires the `full` value, `default` refuses it. `settings`
- * (relative to the agent home) is where a setting that overrides the flags would live. */
+ * report contradicts its policy: `auto` requires the `full` value, `default` refuses it. `label` says
+ * what the report is called in messages ("permission mode"), and `settings` (relative to the agent
+ * home) is where a setting that overrides the flags would live. */
 export const modeReport = () =>
   z.discriminatedUnion("kind", [
-    /** Claude Code's `system/init` event carries `permissionMode`. */
-    z.strictObject({ kind: z.literal("claude-init"), full: text(), settings: homePath() }),
-    /** Codex reports no mode in its stream; the `turn_context` lines of its rollout file (in `dir`,
-     * named after the thread id) have `approval_policy` and `sandbox_policy`. Only the sandbox tells
-     * the policies apart: the approval policy is "never" under both (lab, codex 0.171.0). The rollout
-     * line comes ~100 ms after the start, when a first tool may already run, so `settingKey` (a TOML
-     * key of `settings`, top-level or in the `[profiles.<profile>]` it selects) is also read before
-     * the CLI is started. */
+    /** In its stream: the output format's parser reads the mode from the CLI's own event (its
+     * `mode` events). */
+    z.strictObject({ kind: z.literal("stream"), label: text(), full: text(), settings: homePath() }),
+    /** In a log of the session the CLI writes beside its stream: `rollout-<time>-<session id>.jsonl`
+     * below `dir`, whose `turn_context` lines carry the sandbox policy (`payload.sandbox_policy`),
+     * read as they are written. The first such line may come after a first tool ran, so `settingKey`
+     * (a TOML key of `settings`, top-level or in the `[profiles.<profile>]` it selects) is also read
+     * before the CLI is started. */
     z.strictObject({
-      kind: z.literal("codex-rollout"),
+      kind: z.literal("session-log"),
+      label: text(),
       dir: homePath(),
       full: text(),
       settings: homePath(),

@@ -78,7 +78,13 @@ const CLAUDE_BASE = {
   // Lab (2.1.332): as uid 0 it exits "--dangerously-skip-permissions cannot be used with root/sudo
   // privileges" under bypassPermissions unless IS_SANDBOX is "1".
   rootSandboxEnvironment: ["IS_SANDBOX", "1"],
-  modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".claude/settings.json" },
+  // Its `system/init` event carries `permissionMode`.
+  modeReport: {
+    kind: "stream",
+    label: "permission mode",
+    full: "bypassPermissions",
+    settings: ".claude/settings.json",
+  },
   searchDirs: [".claude/local", ".npm-global/bin"],
   ownConfig: { file: ".claude/settings.json", signsIn: false },
   endpoint: {

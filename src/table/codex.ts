@@ -44,8 +44,13 @@ export const codex = {
   removedEnvironment: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_*"],
   // `codex exec` has no `--search`; `web_search = "live"` is its config form.
   fullPermissionArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
+  // It reports no mode in its stream; the `turn_context` lines of its rollout file have
+  // `approval_policy` and `sandbox_policy`, and only the sandbox tells the policies apart: the approval
+  // policy is "never" under both (lab, 0.171.0). The line comes ~100 ms after the start, when a first
+  // tool may already run: `sandbox_mode` in its config.toml is read before it starts.
   modeReport: {
-    kind: "codex-rollout",
+    kind: "session-log",
+    label: "sandbox policy",
     dir: "sessions",
     full: "danger-full-access",
     settings: "config.toml",

@@ -28,25 +28,33 @@ const endpointUrl = () =>
     /** A variable of its own. */
     z.strictObject({ kind: z.literal("env"), variable: envName() }),
     /** A model provider of its own, `provider`, given as `flag` overrides of its TOML config
-     * (`-c model_providers.<provider>.base_url=…`), reading its key from the row's `key` variable. */
-    z.strictObject({ kind: z.literal("config-args"), flag: text(), provider: providerName() }),
-    /** A provider `provider` in a JSON config given whole in `variable`, merged over its other config
-     * files, its key read from the row's `key` variable (`{env:…}`); the turn's model is given as
-     * `<provider>/<model>`, and the provider lists it. */
+     * (`-c model_providers.<provider>.base_url=…`), reading its key from the row's `key` variable;
+     * `wireApi` is the provider's `wire_api`, the CLI's name of the row's `api`. */
+    z.strictObject({
+      kind: z.literal("config-args"),
+      flag: text(),
+      provider: providerName(),
+      wireApi: text(),
+    }),
+    /** A provider `provider` in a JSON config given whole in `variable` (`{"provider": {…}, "model",
+     * "small_model"}`), merged over its other config files, built from the AI SDK package `npm`
+     * (bundled in the CLI) and reading its key from the row's `key` variable (`{env:…}`); the turn's
+     * model is given as `<provider>/<model>`, and the provider lists it. */
     z.strictObject({
       kind: z.literal("config-env"),
       variable: envName(),
-      format: z.literal("opencode-config"),
       provider: providerName(),
+      npm: text(),
     }),
-    /** A provider `provider` registered by an extension file scv writes into the turn's TMPDIR and
-     * names with `args` (`{file}`), its key read from the row's `key` variable; the turn's model is
-     * given as `<provider>/<model>`, and the provider lists it. */
+    /** A provider `provider` registered by an extension module scv writes into the turn's TMPDIR
+     * (`export default function (api) { api.registerProvider(…) }`) and names with `args` (`{file}`),
+     * speaking `api` (the CLI's name of the row's `api`), its key read from the row's `key` variable;
+     * the turn's model is given as `<provider>/<model>`, and the provider lists it. */
     z.strictObject({
       kind: z.literal("extension-file"),
       args: argsWith("{file}"),
-      format: z.literal("pi-extension"),
       provider: providerName(),
+      api: text(),
     }),
   ]);
 export type EndpointUrl = Field<typeof endpointUrl>;

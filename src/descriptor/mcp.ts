@@ -6,11 +6,11 @@ import { args, argsWith, envName, type Field, text, verified } from "./fields.js
 
 /** The shape of a file of MCP servers scv writes for one turn. A stdio server's variables are never
  * in it: they go to a 0600 file of their own that `/bin/sh` sources. `mcp-servers`: `{"mcpServers":
- * {name: {command, args} | {type: "http", url, headers}}}` (Claude Code); `copilot-mcp-servers`: the
- * same with `type: "local"` and `tools: ["*"]` on each server (Copilot CLI); `opencode-config`:
- * `{"mcp": {name: {type: "local", command: [...]} | {type: "remote", url, headers}}}`, each
- * `enabled` (OpenCode). */
-const mcpFileFormat = () => z.enum(["mcp-servers", "copilot-mcp-servers", "opencode-config"]);
+ * {name: {command, args} | {type: "http", url, headers}}}`; `mcp-servers-typed`: the same with every
+ * server typed (`type: "local"` for a command) and `tools: ["*"]` on each; `mcp-local-remote`:
+ * `{"mcp": {name: {type: "local", command: [command, ...args]} | {type: "remote", url, headers}}}`,
+ * each `enabled`. */
+const mcpFileFormat = () => z.enum(["mcp-servers", "mcp-servers-typed", "mcp-local-remote"]);
 export type McpFileFormat = Field<typeof mcpFileFormat>;
 
 /** How a CLI is given the MCP servers of one turn (`--mcp`, `[agents.<name>] mcp`), and kept from

@@ -63,7 +63,7 @@ export const codex = {
   endpoint: {
     kind: "supported",
     api: "openai-responses",
-    url: { kind: "config-args", flag: "-c", provider: "scv-endpoint" },
+    url: { kind: "config-args", flag: "-c", provider: "scv-endpoint", wireApi: "responses" },
     key: "SCV_ENDPOINT_API_KEY",
     args: [],
     acp: false,

@@ -91,7 +91,7 @@ export const copilot = {
   // Contract suite: the file's servers were offered to the mock.
   mcpPassing: {
     kind: "args-file",
-    format: "copilot-mcp-servers",
+    format: "mcp-servers-typed",
     args: ["--additional-mcp-config", "@{file}"],
     isolate: ["--disable-builtin-mcps"],
     verified: { kind: "lab", version: "1.0.102" },

@@ -36,8 +36,9 @@ export const opencode = {
     url: {
       kind: "config-env",
       variable: "OPENCODE_CONFIG_CONTENT",
-      format: "opencode-config",
       provider: "endpoint",
+      // The AI SDK package it builds an OpenAI-compatible provider from (bundled in it).
+      npm: "@ai-sdk/openai-compatible",
     },
     key: "SCV_ENDPOINT_API_KEY",
     args: [],
@@ -76,7 +77,7 @@ export const opencode = {
   mcpPassing: {
     kind: "settings-env",
     variable: "OPENCODE_CONFIG",
-    format: "opencode-config",
+    format: "mcp-local-remote",
     verified: { kind: "lab", version: "1.18.33" },
   },
   // Its help: the TUI is the default command, `-s, --session <id>` the session to continue.

@@ -49,8 +49,9 @@ export const pi = {
     url: {
       kind: "extension-file",
       args: ["-e", "{file}"],
-      format: "pi-extension",
       provider: "endpoint",
+      // Its name of the Chat Completions API.
+      api: "openai-completions",
     },
     key: "SCV_ENDPOINT_API_KEY",
     args: [],

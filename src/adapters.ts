@@ -26,7 +26,7 @@ import { qwen } from "./table/qwen.js";
 export type { AcpFullPermission, AcpLaunch, Takeover, TransportKind } from "./descriptor/acp.js";
 export type { Endpoint, EndpointApi, EndpointUrl } from "./descriptor/endpoint.js";
 export type { EnvPair, Verified } from "./descriptor/fields.js";
-export type { McpFileFormat, McpPassing } from "./descriptor/mcp.js";
+export type { McpFileFormat, McpHost, McpPassing } from "./descriptor/mcp.js";
 export type { AdapterDescriptor } from "./descriptor/row.js";
 export type {
   ApiKeyStore,

@@ -165,6 +165,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
     acp: null,
     cliTurns: true,
     mcpPassing: { kind: "unsupported", reason: `no way to pass MCP servers is defined in ${path}` },
+    mcpHost: { kind: "unsupported", reason: `no way to register an MCP server is defined in ${path}` },
     takeover: { kind: "unsupported" },
   };
 }

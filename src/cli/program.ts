@@ -2,7 +2,9 @@
 // command's module is imported only when that command runs.
 
 import { Command, CommanderError, Option } from "commander";
+import { ADAPTERS, type AdapterDescriptor } from "../adapters.js";
 import { EXIT, ScvError } from "../errors.js";
+import { shippedHosts } from "../mcp/hosts.js";
 import { REDACTED, redact } from "../parsers/redact.js";
 import { VERSION } from "../version.js";
 import type { CliIo } from "./io.js";
@@ -16,6 +18,30 @@ function lazy<A extends unknown[]>(
     const action = await load();
     io.exitCode = await action(io, ...args);
   };
+}
+
+/** The shipped rows, which help texts list from. */
+function rows(): readonly AdapterDescriptor[] {
+  return ADAPTERS;
+}
+
+/** The agents of the table a help text names: `claude, codex`. */
+function names(rows: readonly AdapterDescriptor[]): string {
+  return rows.map((entry) => entry.name).join(", ");
+}
+
+/** The sign-ins `agents login --import` copies, by the rows that allow it: `codex: ~/.codex/auth.json`. */
+function importableSignIns(): string {
+  return rows()
+    .flatMap((entry) => {
+      const login = entry.login;
+      const files =
+        login.kind === "import" ? login.files : login.kind === "api-key" ? undefined : login.import;
+      return files === undefined
+        ? []
+        : [`${entry.name}: ${files.map((file) => `~/${file.from}`).join(", ")}`];
+    })
+    .join("; ");
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -106,10 +132,7 @@ export function buildProgram(io: CliIo): Command {
       "--with-api-key",
       "read an API key from stdin (from a terminal: without echo), never from an argument",
     )
-    .option(
-      "--import",
-      "copy your own sign-in of that CLI where its row allows (codex: an API-key auth.json)",
-    )
+    .option("--import", `copy your own sign-in of that CLI where its row allows (${importableSignIns()})`)
     .action(lazy(io, async () => (await import("../commands/agents-login.js")).agentsLoginCommand));
 
   agents
@@ -122,7 +145,10 @@ export function buildProgram(io: CliIo): Command {
     .command("install")
     .description("install an agent's npm package into scv's own prefix")
     .argument("<agent>", "the agent")
-    .option("--acp", "install the agent's ACP adapter (claude, codex) instead of its CLI")
+    .option(
+      "--acp",
+      `install the agent's ACP adapter (${names(rows().filter((entry) => entry.acp?.package !== undefined))}) instead of its CLI`,
+    )
     .option("--force", "reinstall")
     .action(lazy(io, async () => (await import("../commands/agents-install.js")).agentsInstallCommand));
 
@@ -237,7 +263,7 @@ export function buildProgram(io: CliIo): Command {
   ] as const) {
     mcp
       .command(name)
-      .description(`${verb} (claude, codex, gemini, qwen, opencode, copilot)`)
+      .description(`${verb} (${names(shippedHosts().map(({ entry }) => entry))})`)
       .argument("<host>", "the host agent")
       .option("--dry-run", "print what would be done, change nothing")
       .option(

@@ -20,7 +20,7 @@ import {
   text,
   verified,
 } from "./fields.js";
-import { mcpPassing } from "./mcp.js";
+import { mcpHost, mcpPassing } from "./mcp.js";
 import { keyStore, login, logout, status } from "./sign-in.js";
 import {
   conversationFiles,
@@ -117,6 +117,8 @@ const row = () =>
     takeover: takeover(),
     /** How a per-turn CLI gets MCP servers (an ACP turn gets them in `session/new`). */
     mcpPassing: mcpPassing(),
+    /** How `scv mcp install <agent>` registers scv's MCP server with the agent as a host. */
+    mcpHost: mcpHost(),
   });
 
 /** The schema of one row (src/adapters.ts), built on first use. */

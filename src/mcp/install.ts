@@ -1,12 +1,13 @@
 // `scv mcp install|uninstall <host> [--dry-run] [--agent-home]`: registers scv's MCP server in a host
-// agent's user configuration (hosts.ts says how for each), or removes it, and prints what it did. The
+// agent's user configuration (its row's `mcpHost` says how), or removes it, and prints what it did. The
 // agents scv delegates to run with HOME in their private homes, so they never see this registration;
 // `--agent-home` registers it there on purpose, for delegated agents that should delegate in turn
 // (still bounded by max_depth).
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
-import { installHint, locateAgent, requireAgent } from "../agents.js";
+import type { AdapterDescriptor } from "../adapters.js";
+import { installHint, locateAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { helperEnvironment } from "../commands/agents-status.js";
 import { type Config, loadConfig } from "../config.js";
@@ -22,10 +23,10 @@ import {
   COMMAND,
   type ConfigDir,
   ENV,
-  HOST_NAMES,
   type HostRegistration,
-  MCP_HOSTS,
+  hostNamed,
   NAME,
+  shippedHosts,
 } from "./hosts.js";
 
 export interface InstallOptions {
@@ -132,14 +133,12 @@ interface HostTarget {
 }
 
 function hostTarget(io: CliIo, host: string, options: InstallOptions): HostTarget {
-  const registration = MCP_HOSTS[host];
-  if (registration === undefined) {
-    throw new ScvError(
-      "USAGE",
-      `scv cannot register itself with '${host}' — hosts: ${HOST_NAMES.join(", ")}`,
-    );
+  const found = hostNamed(host);
+  if (found === undefined) {
+    const hosts = shippedHosts().map(({ entry }) => entry.name);
+    throw new ScvError("USAGE", `scv cannot register itself with '${host}' — hosts: ${hosts.join(", ")}`);
   }
-  const entry = requireAgent(registration.agent);
+  const { entry, registration } = found;
   const { config } = loadConfig(io.env);
   const env = options.agentHome ? helperEnvironment(entry, config, io.env) : userEnvironment(io.env);
   const where = options.agentHome
@@ -148,7 +147,7 @@ function hostTarget(io: CliIo, host: string, options: InstallOptions): HostTarge
   return {
     registration,
     product: entry.product,
-    executable: registration.kind === "command" ? hostExecutable(registration.agent, config, io.env) : "",
+    executable: registration.kind === "command" ? hostExecutable(entry, config, io.env) : "",
     env,
     where,
     server: { name: "scv", command: scvCommand(), args: ["mcp"], env: serverEnvironment(io.env, options) },
@@ -182,8 +181,7 @@ function userEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return env;
 }
 
-function hostExecutable(agent: string, config: Config, env: NodeJS.ProcessEnv): string {
-  const entry = requireAgent(agent);
+function hostExecutable(entry: AdapterDescriptor, config: Config, env: NodeJS.ProcessEnv): string {
   const path = locateAgent(entry, config, env);
   if (path === undefined) {
     throw new ScvError(

@@ -49,5 +49,6 @@ export const amp = {
   cliTurns: true,
   // Its --help has `--mcp-config` (JSON or a file), merged with its own settings; not verified.
   mcpPassing: { kind: "unsupported", reason: "its --mcp-config merges with its settings; not verified" },
+  mcpHost: { kind: "unsupported", reason: "no way to register an MCP server with it was verified" },
   takeover: { kind: "unsupported" },
 } as const satisfies AdapterDescriptor;

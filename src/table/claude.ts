@@ -146,6 +146,19 @@ export const claude = {
   status: { kind: "stored", store: CLAUDE_KEY_STORE },
   logout: { kind: "stored", store: CLAUDE_KEY_STORE },
   credentialFiles: [".anthropic-api-key", ".claude/.credentials.json"],
+  // Checked against the pinned CLI (`mcp add --help` in a throwaway HOME, and test/real).
+  mcpHost: {
+    kind: "command",
+    add: ["mcp", "add", "--scope", "user", "{name}", "{env}", "--", "{command}", "{args}"],
+    envFlag: "-e",
+    remove: ["mcp", "remove", "--scope", "user", "{name}"],
+    absent: /No MCP server named/i,
+    taken: /already exists/i,
+    timeout: {
+      kind: "default-suffices",
+      why: "Claude Code lets a tool call run 27 hours by default (MCP_TOOL_TIMEOUT)",
+    },
+  },
   acp: CLAUDE_ACP,
 } as const satisfies AdapterDescriptor;
 
@@ -159,5 +172,10 @@ export const claudeAi = {
   status: { kind: "stored", store: CLAUDE_ACCOUNT_STORE },
   logout: { kind: "command", args: ["auth", "logout"], needs: "nothing" },
   credentialFiles: [".claude/.credentials.json"],
+  // Its CLI and the user configuration it registers in are the claude row's.
+  mcpHost: {
+    kind: "unsupported",
+    reason: "the same CLI as claude: scv mcp install claude registers scv with it",
+  },
   acp: CLAUDE_ACP,
 } as const satisfies AdapterDescriptor;

@@ -2,7 +2,7 @@
 
 import type { AdapterDescriptor } from "../descriptor/row.js";
 import type { KeyStore } from "../descriptor/sign-in.js";
-import { UUID } from "./shared.js";
+import { HOST_TOOL_TIMEOUT_SECONDS, UUID } from "./shared.js";
 
 // `codex login --with-api-key` reads the key on stdin and writes auth.json itself (lab: 0600,
 // `{"auth_mode":"apikey","OPENAI_API_KEY":…}`); its ChatGPT sign-in is `tokens` with a refresh token.
@@ -136,6 +136,22 @@ export const codex = {
     flag: "-c",
     table: "mcp_servers",
     verified: { kind: "lab", version: "0.171.0" },
+  },
+  // Checked against the pinned CLI; `codex mcp add` cannot set the tool-call limit.
+  mcpHost: {
+    kind: "command",
+    add: ["mcp", "add", "{name}", "{env}", "--", "{command}", "{args}"],
+    envFlag: "--env",
+    remove: ["mcp", "remove", "{name}"],
+    absent: /No MCP server named/i,
+    timeout: {
+      kind: "toml-key",
+      dir: { variable: "CODEX_HOME", fallback: ".codex" },
+      file: "config.toml",
+      table: ["mcp_servers", "{name}"],
+      key: "tool_timeout_sec",
+      value: HOST_TOOL_TIMEOUT_SECONDS,
+    },
   },
   takeover: {
     kind: "supported",

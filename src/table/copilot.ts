@@ -1,7 +1,7 @@
 // GitHub Copilot CLI's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
 
 import type { AdapterDescriptor } from "../descriptor/row.js";
-import { RESUME_BY_SESSION_ID } from "./shared.js";
+import { HOST_TOOL_TIMEOUT_SECONDS, RESUME_BY_SESSION_ID } from "./shared.js";
 
 export const copilot = {
   name: "copilot",
@@ -97,6 +97,26 @@ export const copilot = {
     verified: { kind: "lab", version: "1.0.102" },
   },
   // Its help: `-r, --resume [<value>]` resumes a session by id in its interactive UI.
+  // Checked against the pinned CLI (1.0.102).
+  mcpHost: {
+    kind: "command",
+    add: [
+      "mcp",
+      "add",
+      "--timeout",
+      String(HOST_TOOL_TIMEOUT_SECONDS * 1000),
+      "{env}",
+      "{name}",
+      "--",
+      "{command}",
+      "{args}",
+    ],
+    envFlag: "--env",
+    remove: ["mcp", "remove", "{name}"],
+    absent: /not found/i,
+    taken: /already exists/i,
+    timeout: { kind: "in-add", why: "Copilot CLI cuts an MCP call at 60 s unless --timeout says otherwise" },
+  },
   takeover: {
     kind: "supported",
     args: ["--resume", "{session}"],

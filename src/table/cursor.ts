@@ -49,5 +49,6 @@ export const cursor = {
   },
   cliTurns: true,
   mcpPassing: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
+  mcpHost: { kind: "unsupported", reason: "not on npm; no way to register an MCP server was verified" },
   takeover: { kind: "unsupported" },
 } as const satisfies AdapterDescriptor;

@@ -54,5 +54,6 @@ export const dsh = {
   },
   cliTurns: true,
   mcpPassing: { kind: "unsupported", reason: "not on npm; no way to pass MCP servers was verified" },
+  mcpHost: { kind: "unsupported", reason: "not on npm; no way to register an MCP server was verified" },
   takeover: { kind: "unsupported" },
 } as const satisfies AdapterDescriptor;

@@ -140,6 +140,14 @@ export const gemini = {
       "its per-run settings file must be owned by root; over ACP (--transport acp) session/new takes them",
   },
   // Its help: `-r, --resume` takes a session; the lab resumed one by its init id (headless).
+  mcpHost: {
+    kind: "command",
+    add: ["mcp", "add", "--scope", "user", "{env}", "{name}", "{command}", "{args}"],
+    envFlag: "-e",
+    remove: ["mcp", "remove", "--scope", "user", "{name}"],
+    absent: /not found/i,
+    timeout: { kind: "default-suffices", why: "Gemini CLI lets an MCP call run 10 minutes by default" },
+  },
   takeover: {
     kind: "supported",
     args: ["--resume", "{session}"],

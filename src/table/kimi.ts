@@ -48,5 +48,6 @@ export const kimi = {
   },
   cliTurns: false,
   mcpPassing: { kind: "unsupported", reason: "ACP only: its servers go in session/new" },
+  mcpHost: { kind: "unsupported", reason: "not on npm; no way to register an MCP server was verified" },
   takeover: { kind: "unsupported" },
 } as const satisfies AdapterDescriptor;

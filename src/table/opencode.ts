@@ -1,6 +1,7 @@
 // OpenCode's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
 
 import type { AdapterDescriptor } from "../descriptor/row.js";
+import { HOST_TOOL_TIMEOUT_SECONDS } from "./shared.js";
 
 export const opencode = {
   name: "opencode",
@@ -81,6 +82,24 @@ export const opencode = {
     verified: { kind: "lab", version: "1.18.33" },
   },
   // Its help: the TUI is the default command, `-s, --session <id>` the session to continue.
+  // `opencode mcp add` only asks its questions on a terminal: scv edits its config file as it does.
+  mcpHost: {
+    kind: "json-file",
+    dir: { variable: "XDG_CONFIG_HOME", fallback: ".config", sub: "opencode" },
+    files: ["opencode.jsonc", "opencode.json", "config.json"],
+    path: ["mcp", "{name}"],
+    entry: {
+      type: "local",
+      command: ["{command}", "{args}"],
+      enabled: true,
+      timeout: HOST_TOOL_TIMEOUT_SECONDS * 1000,
+    },
+    envKey: "environment",
+    timeout: {
+      kind: "in-add",
+      why: "OpenCode cuts an MCP call at 60 s unless the server's timeout says otherwise",
+    },
+  },
   takeover: {
     kind: "supported",
     args: ["-s", "{session}"],

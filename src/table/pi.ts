@@ -83,6 +83,7 @@ export const pi = {
   cliTurns: true,
   mcpPassing: { kind: "unsupported", reason: "pi has no MCP client" },
   // Its help: `--session <path|id>` opens that session, interactively without -p.
+  mcpHost: { kind: "unsupported", reason: "pi has no MCP client" },
   takeover: {
     kind: "supported",
     args: ["--session", "{session}"],

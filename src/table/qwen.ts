@@ -102,6 +102,15 @@ export const qwen = {
     reason: "no per-run settings file it reads was found; over ACP (--transport acp) session/new takes them",
   },
   // Its help: `-r, --resume <id>` resumes a specific session, interactively without -p.
+  // Its `mcp` commands are Gemini CLI's (a fork of it).
+  mcpHost: {
+    kind: "command",
+    add: ["mcp", "add", "--scope", "user", "{env}", "{name}", "{command}", "{args}"],
+    envFlag: "-e",
+    remove: ["mcp", "remove", "--scope", "user", "{name}"],
+    absent: /not found/i,
+    timeout: { kind: "default-suffices", why: "Qwen Code lets an MCP call run 10 minutes by default" },
+  },
   takeover: {
     kind: "supported",
     args: ["--resume", "{session}"],

@@ -11,3 +11,7 @@ export const RESUME_BY_SESSION_ID = {
   options: ["--resume", "{session}"],
   idPattern: UUID,
 } as const satisfies Resume;
+
+/** How long a tool call may take before a host with a 60-second default cuts it (`mcpHost`): a
+ * delegate call answers within 55 s (its longest wait) plus the turn's start. */
+export const HOST_TOOL_TIMEOUT_SECONDS = 120;

@@ -148,6 +148,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
     homeEnvironment: [],
     fixedEnvironment: [],
     removedEnvironment: [],
+    credentialWords: [],
     fullPermissionArgs: [],
     modeReport: { kind: "none" },
     searchDirs: [],

@@ -73,6 +73,14 @@ const row = () =>
     /** Credential, endpoint and state variables no delegated agent inherits; a trailing `*` is a
      * prefix. */
     removedEnvironment: z.array(envRule()),
+    /** Words that name this agent, or the models its vendor sells, in a variable's name: with a
+     * secret's word beside them (`MY_CODEX_TOKEN`, `KIMI_AUTH`) no agent gets the variable, as for a
+     * model provider's (src/credentials.ts). Its own prefix goes whole by `removedEnvironment`. */
+    credentialWords: z.array(
+      z
+        .string()
+        .check(z.regex(/^[A-Z0-9]+( [A-Z0-9]+)*$/, { error: "expected upper-case words, such as ACME" })),
+    ),
     /** Under policy `auto`: the CLI's own switches that turn off approval prompts and sandbox. */
     fullPermissionArgs: args(),
     fullPermissionEnvironment: z.optional(z.array(envPair())),

@@ -22,6 +22,7 @@ export const amp = {
   homeEnvironment: [],
   fixedEnvironment: [],
   removedEnvironment: ["AMP_*"],
+  credentialWords: ["AMP"],
   // Accepted though not in `--help`; the documented form is `"amp.dangerouslyAllowAll": true`.
   fullPermissionArgs: ["--dangerously-allow-all"],
   modeReport: { kind: "none" },

@@ -73,7 +73,11 @@ const CLAUDE_BASE = {
     "CLAUDE_CONFIG_DIR",
     "CLAUDE_CODE_USE_BEDROCK",
     "CLAUDE_CODE_USE_VERTEX",
+    // Set in a Claude Code session, they make a nested Claude Code refuse to start: no agent gets them.
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
   ],
+  credentialWords: ["CLAUDE"],
   fullPermissionArgs: ["--permission-mode", "bypassPermissions"],
   // Lab (2.1.332): as uid 0 it exits "--dangerously-skip-permissions cannot be used with root/sudo
   // privileges" under bypassPermissions unless IS_SANDBOX is "1".

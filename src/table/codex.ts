@@ -42,6 +42,7 @@ export const codex = {
   homeEnvironment: [["CODEX_HOME", ""]],
   fixedEnvironment: [],
   removedEnvironment: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_*"],
+  credentialWords: ["CODEX"],
   // `codex exec` has no `--search`; `web_search = "live"` is its config form.
   fullPermissionArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
   // It reports no mode in its stream; the `turn_context` lines of its rollout file have

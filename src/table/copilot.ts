@@ -33,6 +33,7 @@ export const copilot = {
     "GITHUB_TOKEN",
     "GITHUB_COPILOT_*",
   ],
+  credentialWords: ["COPILOT"],
   // Without it a prompt run denies every tool that needs approval.
   fullPermissionArgs: ["--allow-all-tools"],
   modeReport: { kind: "none" },

@@ -19,6 +19,7 @@ export const cursor = {
   homeEnvironment: [],
   fixedEnvironment: [],
   removedEnvironment: ["CURSOR_*"],
+  credentialWords: ["CURSOR"],
   // Runs commands without asking.
   fullPermissionArgs: ["--force"],
   modeReport: { kind: "none" },

@@ -27,6 +27,7 @@ export const dsh = {
   homeEnvironment: [["DSH_HOME", ".dsh"]],
   fixedEnvironment: [],
   removedEnvironment: ["DSH_*", "DEEPSEEK_*"],
+  credentialWords: ["DSH", "DEEPSEEK"],
   fullPermissionArgs: [],
   // Bypasses its file sandbox and sets its approval policy to `never`.
   fullPermissionEnvironment: [["DSH_PERMISSION_MODE", "danger-full-access"]],

@@ -51,6 +51,7 @@ export const gemini = {
     "GOOGLE_VERTEX_BASE_URL",
     "GOOGLE_CLOUD_ACCESS_TOKEN",
   ],
+  credentialWords: ["GEMINI"],
   fullPermissionArgs: ["--yolo"],
   modeReport: { kind: "none" },
   ownConfig: { file: ".gemini/settings.json", signsIn: false },

@@ -18,6 +18,7 @@ export const grok = {
   homeEnvironment: [["GROK_HOME", ".grok"]],
   fixedEnvironment: [["GROK_DISABLE_AUTOUPDATER", "1"]],
   removedEnvironment: ["GROK_*", "XAI_*"],
+  credentialWords: ["GROK"],
   // Web search is on unless `--disable-web-search` is passed.
   fullPermissionArgs: ["--always-approve"],
   modeReport: { kind: "none" },

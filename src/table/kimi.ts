@@ -18,6 +18,7 @@ export const kimi = {
   homeEnvironment: [],
   fixedEnvironment: [],
   removedEnvironment: ["KIMI_*", "MOONSHOT_*"],
+  credentialWords: ["KIMI"],
   fullPermissionArgs: [],
   modeReport: { kind: "none" },
   // Its docs: ~/.kimi-code/config.toml (providers, models and keys).

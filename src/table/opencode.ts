@@ -26,6 +26,7 @@ export const opencode = {
     ["OPENCODE_DISABLE_SHARE", "1"],
   ],
   removedEnvironment: ["OPENCODE_*"],
+  credentialWords: ["OPENCODE"],
   // Today's `run --auto` approves what is not explicitly denied (the seed had no switch).
   fullPermissionArgs: ["--auto"],
   modeReport: { kind: "none" },

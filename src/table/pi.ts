@@ -36,6 +36,7 @@ export const pi = {
     ["PI_TELEMETRY", "0"],
   ],
   removedEnvironment: ["PI_*"],
+  credentialWords: ["PI"],
   // pi has no approval prompts or sandbox.
   fullPermissionArgs: [],
   modeReport: { kind: "none" },

@@ -37,6 +37,7 @@ export const qwen = {
   homeEnvironment: [],
   fixedEnvironment: [["QWEN_TELEMETRY_ENABLED", "false"]],
   removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
+  credentialWords: ["QWEN"],
   fullPermissionArgs: ["--yolo"],
   modeReport: { kind: "none" },
   ownConfig: { file: ".qwen/settings.json", signsIn: false },

@@ -27,6 +27,7 @@ export type { AcpFullPermission, AcpLaunch, Takeover, TransportKind } from "./de
 export type { Endpoint, EndpointApi, EndpointUrl } from "./descriptor/endpoint.js";
 export type { EnvPair, Verified } from "./descriptor/fields.js";
 export type { McpFileFormat, McpHost, McpPassing } from "./descriptor/mcp.js";
+export type { ReplySchema, ReviewSupport } from "./descriptor/review.js";
 export type { AdapterDescriptor } from "./descriptor/row.js";
 export type {
   ApiKeyStore,

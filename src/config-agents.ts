@@ -123,7 +123,7 @@ function agentRow(name: string, table: AgentTable, path: string): AdapterDescrip
   }
   const result = descriptorSchema().safeParse(merged, { error: issueText });
   if (!result.success) {
-    const { keyPath, message } = issueAt(result.error.issues[0]);
+    const { keyPath, message } = issueAt(result.error.issues[0], descriptorSchema());
     refuse(path, [at, ...keyPath].join("."), message);
   }
   return result.data as AdapterDescriptor;
@@ -135,6 +135,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
   return {
     name,
     product: name,
+    family: null,
     offers: `an agent defined in ${path}`,
     packages: [],
     verified: { kind: "unverified", reason: `defined in ${path}` },
@@ -168,6 +169,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
     mcpPassing: { kind: "unsupported", reason: `no way to pass MCP servers is defined in ${path}` },
     mcpHost: { kind: "unsupported", reason: `no way to register an MCP server is defined in ${path}` },
     takeover: { kind: "unsupported" },
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   };
 }
 

@@ -22,6 +22,9 @@ export interface TurnOutput {
   /** Ends the progress display and, with `--events`, prints the result line. Call it before
    * anything else is printed about the turn. */
   finish(result: TurnResult): void;
+  /** The progress line gives the terminal's last line up until the returned function is called
+   * (`Progress.hold`). */
+  hold(): () => void;
 }
 
 /** `label` names the turn until its first event names the agent (the agent written on the command
@@ -54,10 +57,14 @@ export function turnOutput(io: CliIo, options: TurnOutputOptions, label: string,
       }
       progress?.event(event, turn.entry.name);
     },
+    hold() {
+      return progress?.hold() ?? (() => {});
+    },
     finish(result) {
       progress?.done(result);
       if (options.events) {
         flush();
+        // As --json prints it (resultLine: U+FFFD for bytes that are not UTF-8, every field there).
         const line = resultLine(result, origin(result.agent, result.conversation ?? undefined));
         io.stdout.write(`${jsonLine(line)}\n`);
       }

@@ -21,6 +21,7 @@ import {
   verified,
 } from "./fields.js";
 import { mcpHost, mcpPassing } from "./mcp.js";
+import { review } from "./review.js";
 import { keyStore, login, logout, status } from "./sign-in.js";
 import {
   conversationFiles,
@@ -43,6 +44,10 @@ const row = () =>
     ),
     /** Product name for messages. */
     product: text(),
+    /** The family of the models the CLI runs (`claude`, `gpt`, `gemini`, …), so a review goes to
+     * another family than the author's; null where the user picks among makers' models (the family
+     * is then read from the model's id: src/review/family.ts). */
+    family: z.nullable(text()),
     /** What this agent offers, as one factual clause (`scv agents list --json`). */
     offers: text(),
     /** npm package(s) that install the CLI; empty when it is not on npm. */
@@ -127,6 +132,8 @@ const row = () =>
     mcpPassing: mcpPassing(),
     /** How `scv mcp install <agent>` registers scv's MCP server with the agent as a host. */
     mcpHost: mcpHost(),
+    /** How a review turn runs it: read-only, held to the findings' schema where it can be. */
+    review: review(),
   });
 
 /** The schema of one row (src/adapters.ts), built on first use. */

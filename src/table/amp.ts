@@ -5,6 +5,8 @@ import type { AdapterDescriptor } from "../descriptor/row.js";
 export const amp = {
   name: "amp",
   product: "Amp",
+  // Amp chooses its own models.
+  family: null,
   offers: "Sourcegraph's coding agent; it reads, edits, and runs code in a project and can search the web",
   // The newest @ampcode/cli had no Linux binary in the registry when checked.
   packages: ["@sourcegraph/amp"],
@@ -25,6 +27,8 @@ export const amp = {
   credentialWords: ["AMP"],
   // Accepted though not in `--help`; the documented form is `"amp.dangerouslyAllowAll": true`.
   fullPermissionArgs: ["--dangerously-allow-all"],
+  // Its --help has no read-only switch (its permissions are settings) and no structured output.
+  review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
   // Its help text: ~/.config/amp/settings.json, keys prefixed "amp.".
   ownConfig: { file: ".config/amp/settings.json", signsIn: false },

@@ -43,6 +43,7 @@ const CLAUDE_ACCOUNT_STORE = {
 } as const satisfies KeyStore;
 
 const CLAUDE_BASE = {
+  family: "claude",
   offers:
     "Anthropic's coding agent; it reads, edits, and runs code in a project and can search and fetch the web",
   packages: ["@anthropic-ai/claude-code"],
@@ -82,6 +83,13 @@ const CLAUDE_BASE = {
   // Lab (2.1.332): as uid 0 it exits "--dangerously-skip-permissions cannot be used with root/sudo
   // privileges" under bypassPermissions unless IS_SANDBOX is "1".
   rootSandboxEnvironment: ["IS_SANDBOX", "1"],
+  // Its --help (2.1.332): `--permission-mode plan`; `--json-schema <schema>` validates the final
+  // output (with -p), which its result carries as `structured_output`, and as its `result` text when
+  // the model wrote no text of its own after it (its code).
+  review: {
+    readOnlyArgs: ["--permission-mode", "plan"],
+    schema: { kind: "inline", args: ["--json-schema", "{schema}"] },
+  },
   // Its `system/init` event carries `permissionMode`.
   modeReport: {
     kind: "stream",

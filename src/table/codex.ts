@@ -24,6 +24,7 @@ const CODEX_IMPORT = [
 export const codex = {
   name: "codex",
   product: "Codex",
+  family: "gpt",
   offers:
     "OpenAI's coding agent; it reads, edits, and runs code in a project, with live web search under full permissions",
   packages: ["@openai/codex"],
@@ -45,6 +46,12 @@ export const codex = {
   credentialWords: ["CODEX"],
   // `codex exec` has no `--search`; `web_search = "live"` is its config form.
   fullPermissionArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
+  // Its --help (0.171.0): `exec resume` has no `--sandbox`, but both take `-c` overrides of the
+  // config's `sandbox_mode`; both take `--output-schema <FILE>`, whose reply is the JSON itself.
+  review: {
+    readOnlyArgs: ["-c", 'sandbox_mode="read-only"'],
+    schema: { kind: "file", args: ["--output-schema", "{file}"] },
+  },
   // It reports no mode in its stream; the `turn_context` lines of its rollout file have
   // `approval_policy` and `sandbox_policy`, and only the sandbox tells the policies apart: the approval
   // policy is "never" under both (lab, 0.171.0). The line comes ~100 ms after the start, when a first

@@ -6,6 +6,8 @@ import { HOST_TOOL_TIMEOUT_SECONDS, RESUME_BY_SESSION_ID } from "./shared.js";
 export const copilot = {
   name: "copilot",
   product: "GitHub Copilot CLI",
+  // The models are the user's choice among makers'.
+  family: null,
   offers: "GitHub's coding agent; it reads, edits, and runs code in a project and knows GitHub",
   packages: ["@github/copilot"],
   verified: { kind: "lab", version: "1.0.102" },
@@ -36,6 +38,8 @@ export const copilot = {
   credentialWords: ["COPILOT"],
   // Without it a prompt run denies every tool that needs approval.
   fullPermissionArgs: ["--allow-all-tools"],
+  // Its --help (1.0.102): `--deny-tool` takes tools it may not use, `write` and `shell` among them.
+  review: { readOnlyArgs: ["--deny-tool=write", "--deny-tool=shell"], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
   // Checked in its code: user settings in $COPILOT_HOME/settings.json (MCP servers in mcp-config.json).
   ownConfig: { file: ".copilot/settings.json", signsIn: false },

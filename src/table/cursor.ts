@@ -6,6 +6,8 @@ import { UUID } from "./shared.js";
 export const cursor = {
   name: "cursor",
   product: "Cursor CLI",
+  // The models are the user's choice among makers'.
+  family: null,
   offers: "Cursor's coding agent; it reads, edits, and runs code in a project",
   packages: [],
   verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -22,6 +24,7 @@ export const cursor = {
   credentialWords: ["CURSOR"],
   // Runs commands without asking.
   fullPermissionArgs: ["--force"],
+  review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
   // Its docs: $XDG_CONFIG_HOME/cursor/cli-config.json on Linux when XDG_CONFIG_HOME is set, as scv sets it.
   ownConfig: { file: ".config/cursor/cli-config.json", signsIn: false },

@@ -14,6 +14,7 @@ const DSH_STORE = {
 export const dsh = {
   name: "dsh",
   product: "DeepSeek Harness",
+  family: "deepseek",
   offers: "a coding agent on DeepSeek models; it reads, edits, and runs code in a project",
   packages: [],
   verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -31,6 +32,7 @@ export const dsh = {
   fullPermissionArgs: [],
   // Bypasses its file sandbox and sets its approval policy to `never`.
   fullPermissionEnvironment: [["DSH_PERMISSION_MODE", "danger-full-access"]],
+  review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
   // Its published docs: `$DSH_HOME/settings.yaml` (providers, models) beside .credentials.yaml.
   ownConfig: { file: ".dsh/settings.yaml", signsIn: false },

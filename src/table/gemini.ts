@@ -16,6 +16,7 @@ const GEMINI_STORE = {
 export const gemini = {
   name: "gemini",
   product: "Gemini CLI",
+  family: "gemini",
   offers: "Google's coding agent; it reads, edits, and runs code in a project and has Google Search",
   packages: ["@google/gemini-cli"],
   verified: { kind: "lab", version: "0.61.0" },
@@ -53,6 +54,8 @@ export const gemini = {
   ],
   credentialWords: ["GEMINI"],
   fullPermissionArgs: ["--yolo"],
+  // Its --help (0.61.0): `--approval-mode plan` is "read-only mode"; no structured-output option.
+  review: { readOnlyArgs: ["--approval-mode", "plan"], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
   ownConfig: { file: ".gemini/settings.json", signsIn: false },
   // Lab (0.61.0): the variables are read over its .env; its headless sign-in check refuses the
@@ -138,7 +141,7 @@ export const gemini = {
   mcpPassing: {
     kind: "unsupported",
     reason:
-      "its per-run settings file must be owned by root; over ACP (--transport acp) session/new takes them",
+      "it reads a per-run settings file only where root owns it and every folder above it, none writable by group or others, and scv writes a turn's files under TMPDIR (/tmp is writable by all); over ACP session/new takes them",
   },
   // Its help: `-r, --resume` takes a session; the lab resumed one by its init id (headless).
   mcpHost: {

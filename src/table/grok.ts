@@ -5,6 +5,7 @@ import type { AdapterDescriptor } from "../descriptor/row.js";
 export const grok = {
   name: "grok",
   product: "Grok Build",
+  family: "grok",
   offers: "xAI's coding agent; it reads, edits, and runs code in a project and has live web and X search",
   packages: [],
   verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -21,6 +22,7 @@ export const grok = {
   credentialWords: ["GROK"],
   // Web search is on unless `--disable-web-search` is passed.
   fullPermissionArgs: ["--always-approve"],
+  review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
   // The seed's: its profiles live in config.toml under GROK_HOME.
   ownConfig: { file: ".grok/config.toml", signsIn: false },

@@ -5,6 +5,7 @@ import type { AdapterDescriptor } from "../descriptor/row.js";
 export const kimi = {
   name: "kimi",
   product: "Kimi Code",
+  family: "kimi",
   offers: "Moonshot AI's coding agent on Kimi models; it reads, edits, and runs code in a project",
   packages: [],
   verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -20,6 +21,7 @@ export const kimi = {
   removedEnvironment: ["KIMI_*", "MOONSHOT_*"],
   credentialWords: ["KIMI"],
   fullPermissionArgs: [],
+  review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
   // Its docs: ~/.kimi-code/config.toml (providers, models and keys).
   ownConfig: { file: ".kimi-code/config.toml", signsIn: false },

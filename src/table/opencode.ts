@@ -6,6 +6,8 @@ import { HOST_TOOL_TIMEOUT_SECONDS } from "./shared.js";
 export const opencode = {
   name: "opencode",
   product: "OpenCode",
+  // The models are the user's choice among makers'.
+  family: null,
   offers:
     "an open-source coding agent that runs on many model providers; it reads, edits, and runs code in a project",
   packages: ["opencode-ai"],
@@ -29,6 +31,8 @@ export const opencode = {
   credentialWords: ["OPENCODE"],
   // Today's `run --auto` approves what is not explicitly denied (the seed had no switch).
   fullPermissionArgs: ["--auto"],
+  // Its --help (1.18.33) has `--agent`; its built-in `plan` agent "Disallows all edit tools" (its code).
+  review: { readOnlyArgs: ["--agent", "plan"], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
   ownConfig: { file: ".config/opencode/opencode.json", signsIn: true },
   // Lab (1.18.33): OPENCODE_CONFIG_CONTENT is merged over its config files; `{env:…}` reads the key.
@@ -53,8 +57,9 @@ export const opencode = {
   login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
   status: { kind: "unchecked" },
   logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
-  // Today's CLI has `run --format json` (the seed read text).
-  output: { kind: "opencode-json", args: ["--format", "json"] },
+  // Today's CLI has `run --format json` (the seed read text). Its ERROR log lines on stderr are
+  // the only word of a model request that cannot connect: it retries those silently.
+  output: { kind: "opencode-json", args: ["--format", "json", "--print-logs", "--log-level", "ERROR"] },
   // Today's CLI reports `sessionID` on every line and continues with `-s <id>`.
   resume: {
     kind: "supported",

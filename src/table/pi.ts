@@ -15,6 +15,8 @@ const PI_STORE = {
 export const pi = {
   name: "pi",
   product: "pi",
+  // The models are the user's choice among makers'.
+  family: null,
   offers:
     "a minimal coding agent (read, write, edit, bash) that runs on many model providers; it has no web search",
   packages: ["@mariozechner/pi-coding-agent"],
@@ -39,6 +41,8 @@ export const pi = {
   credentialWords: ["PI"],
   // pi has no approval prompts or sandbox.
   fullPermissionArgs: [],
+  // Its --help (0.73.1): "Read-only mode (no file modifications possible)" is this tool list.
+  review: { readOnlyArgs: ["--tools", "read,grep,find,ls"], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
   // Checked in its code (getSettingsPath); custom providers and their keys go in models.json beside it.
   ownConfig: { file: ".pi/agent/settings.json", signsIn: false },

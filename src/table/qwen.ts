@@ -15,6 +15,7 @@ const QWEN_STORE = {
 export const qwen = {
   name: "qwen",
   product: "Qwen Code",
+  family: "qwen",
   offers: "Alibaba's coding agent on Qwen models; it reads, edits, and runs code in a project",
   packages: ["@qwen-code/qwen-code"],
   verified: { kind: "lab", version: "0.24.4" },
@@ -39,6 +40,12 @@ export const qwen = {
   removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
   credentialWords: ["QWEN"],
   fullPermissionArgs: ["--yolo"],
+  // Its --help (0.24.4): `--approval-mode plan` ("Analyze only, do not modify files or execute
+  // commands"); `--json-schema` takes "@path", and its stream's `result` is then the JSON.
+  review: {
+    readOnlyArgs: ["--approval-mode", "plan"],
+    schema: { kind: "file", args: ["--json-schema", "@{file}"] },
+  },
   modeReport: { kind: "none" },
   ownConfig: { file: ".qwen/settings.json", signsIn: false },
   // Lab (0.24.4): the variables win over its settings' `env` block, `--auth-type` over its chosen

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { usageReportSchema } from "../../src/usage-totals.js";
 import {
   agentCalls,
@@ -46,7 +46,7 @@ function claudeReset(): string {
 
 async function delegateJson(args: readonly string[]) {
   const run = await scv(world, ["delegate", "--json", ...args]);
-  return { run, result: turnResultSchema().parse(JSON.parse(run.stdout)) };
+  return { run, result: turnResultShape().parse(JSON.parse(run.stdout)) };
 }
 
 describe("an account ladder", () => {
@@ -140,7 +140,7 @@ describe("an account ladder", () => {
     );
     // The account that reported nothing shows nothing.
     const personal = await scv(world, ["agents", "status", "claude@personal", "--json"]);
-    expect(JSON.parse(personal.stdout).quota).toBeUndefined();
+    expect(JSON.parse(personal.stdout).quota).toBeNull();
   });
 
   it("agents status <agent> lists each of its accounts with a home, and which are cooling and until when", async () => {
@@ -162,16 +162,16 @@ describe("an account ladder", () => {
 
     const json = JSON.parse((await scv(world, ["agents", "status", "claude", "--json"])).stdout);
     expect(json).toMatchObject({ agent: "claude", account: "default", state: "signed-out" });
-    expect(json.coolingUntil).toBeUndefined();
+    expect(json.coolingUntil).toBeNull();
     expect(
-      json.accounts.map((row: { account: string; state: string; coolingUntil?: string }) => [
+      json.accounts.map((row: { account: string; state: string; coolingUntil: string | null }) => [
         row.account,
         row.state,
         row.coolingUntil,
       ]),
     ).toEqual([
-      ["default", "signed-out", undefined],
-      ["personal", "signed-in", undefined],
+      ["default", "signed-out", null],
+      ["personal", "signed-in", null],
       ["work", "signed-in", claudeReset()],
     ]);
     const one = JSON.parse((await scv(world, ["agents", "status", "claude@work", "--json"])).stdout);
@@ -193,7 +193,7 @@ describe("an account ladder", () => {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(result.account).toBe("personal");
     expect(result.skipped).toEqual([
-      { account: "gone", reason: "signed-out", error: expect.stringContaining("not signed in") },
+      { account: "gone", reason: "signed-out", until: null, error: expect.stringContaining("not signed in") },
     ]);
     expect(run.stderr).toMatch(/scv: claude@gone is not signed in \(.+\) — trying claude@personal/);
     expect(existsSync(join(world.scvHome, "cooldowns", "claude@gone.json"))).toBe(false);
@@ -269,6 +269,47 @@ describe("an account ladder", () => {
     expect(run.stderr).toContain("beyond --wait-for-reset 1s");
   });
 
+  it("a plain target honours its default account's own cooldown: nothing runs until the reset", async () => {
+    await signIn(world, "claude");
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    mkdirSync(join(world.scvHome, "cooldowns"), { recursive: true });
+    writeFileSync(
+      join(world.scvHome, "cooldowns", "claude@default.json"),
+      JSON.stringify({ until, reason: "claude is rate limited: usage limit reached" }),
+    );
+    const { run, result } = await delegateJson(["claude", "Say hi"]);
+    expect(run.exitCode).toBe(5);
+    expect(agentCalls(world)).toHaveLength(0);
+    expect(result.error).toBe(
+      `claude is rate limited (cooling until ${until}: claude is rate limited: usage limit reached)`,
+    );
+    expect(result.hint).toBe(`retry after ${until}, or pass --wait-for-reset <max>`);
+    expect(result.resetsAt).toBe(until);
+  });
+
+  it("--wait-for-reset applies to a plain target: its default account's limit is waited out, then tried again", async () => {
+    await signIn(world, "gemini");
+    // Gemini's captured quota error suggests a retry after 1s.
+    mkdirSync(join(world.scvHome, "agents", "gemini"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(world.scvHome, "agents", "gemini", ".fake-mode-once"), "fixture:rate-limit");
+    const started = Date.now();
+    const { run, result } = await delegateJson(["--wait-for-reset", "20s", "gemini", "Say hi"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^scv: gemini is rate limited — waiting \d+(ms|s) for the reset at /m);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(agentCalls(world)).toHaveLength(2);
+    // A plain turn's result, as without the flag.
+    expect(result).toMatchObject({ account: null, skipped: null });
+  });
+
+  it("the hint of a failed turn of one account checks that account", async () => {
+    await signIn(world, "claude", "work");
+    modeFor("claude", "work", "exit:1");
+    const run = await scv(world, ["delegate", "claude@work", "Say hi"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("— check it with: scv agents check claude@work\n");
+  });
+
   it("takes the config's ladder for a target that names no account", async () => {
     await signIn(world, "claude", "work");
     await signIn(world, "claude", "personal");
@@ -289,7 +330,7 @@ describe("an account ladder", () => {
     const job = started.stdout.trim();
     const waited = await scv(world, ["wait", "--json", "--timeout", "60s", job]);
     expect(waited.exitCode, waited.stderr).toBe(0);
-    const result = turnResultSchema().parse(JSON.parse(waited.stdout));
+    const result = turnResultShape().parse(JSON.parse(waited.stdout));
     expect(result.account).toBe("personal");
     expect(result.skipped?.[0]).toMatchObject({ account: "work", reason: "rate-limited" });
     expect(result.conversation).toBe(job.replace(/\.[0-9a-z]{8}$/, ""));

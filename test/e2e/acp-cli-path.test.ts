@@ -8,7 +8,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
 
@@ -64,7 +64,7 @@ function calls(): AcpCall[] {
 async function turn(args: readonly string[], env: Record<string, string> = {}) {
   const run = await scv(world, ["delegate", ...args, "--json"], { env });
   expect(run.exitCode, run.stderr).toBe(0);
-  return turnResultSchema().parse(JSON.parse(run.stdout));
+  return turnResultShape().parse(JSON.parse(run.stdout));
 }
 
 describe("the CLI an ACP adapter drives", () => {
@@ -107,6 +107,17 @@ describe("the CLI an ACP adapter drives", () => {
     const [call] = calls();
     expect(call).toBeDefined();
     expect(call?.env).not.toHaveProperty("CODEX_PATH");
+  });
+
+  it("when only the adapter is missing, the refusal names the adapter, not Codex, and how to install it", async () => {
+    rmSync(join(world.bin, "codex-acp"));
+    const run = await scv(world, ["delegate", "--transport", "acp", "codex", "hello"], {
+      env: { PATH: `${world.bin}:/usr/bin:/bin` },
+    });
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr.split("\n")[0]).toBe(
+      "scv: Codex's ACP adapter is not installed ('codex-acp' not found) — run: scv agents install codex --acp (npm: @agentclientprotocol/codex-acp), or use --transport process",
+    );
   });
 
   it("is what scv agents show codex says", async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -66,13 +66,52 @@ COPILOT_PROVIDER_BASE_URL = "http://127.0.0.1:9/v1"
       /agents\.codex\.timeout: a duration from 1ms to 24d, such as 90s/,
     );
     expectConfigError(`[agents.codx]\nmodel = "x"`, /agents\.codx: unknown agent/);
-    expectConfigError(`[agents.codex]\nmodle = "x"`, /agents\.codex\.modle: unknown key/);
+    expectConfigError(
+      `[agents.codex]\nmodle = "x"`,
+      /: agents\.codex\.modle: unknown key — did you mean model\?$/,
+    );
     expectConfigError(`parallel = "four"`, /: parallel: expected a number, got a string$/);
     expectConfigError(
       `[agents.claude.env]\n"BAD NAME" = "1"`,
       /: agents\.claude\.env\.BAD NAME: invalid key: expected a variable name such as IS_SANDBOX$/,
     );
-    expectConfigError(`this is = not toml =`, /\/etc\/scv\.toml is not valid TOML/);
+    expectConfigError(
+      `this is = not toml =`,
+      /^\/etc\/scv\.toml:1:6: not valid TOML: illegal character in key — fix it there$/,
+    );
+  });
+
+  it("a TOML syntax error names its line and column", () => {
+    expectConfigError(
+      `[defaults]\ntimeout = "5m"\n\n[agents.codex]\nmodel = gpt-5\n`,
+      /^\/etc\/scv\.toml:5:9: not valid TOML: invalid value — fix it there$/,
+    );
+    expectConfigError(
+      `[agents.codex]\nmodel = "unclosed\n`,
+      /^\/etc\/scv\.toml:2:\d+: not valid TOML: .+ — fix it there$/,
+    );
+  });
+
+  it("an unknown key suggests the key it most likely misspells, wherever it stands", () => {
+    expectConfigError(`paralel = 2`, /: paralel: unknown key — did you mean parallel\?$/);
+    expectConfigError(
+      `[defaults]\ntimout = "5m"`,
+      /: defaults\.timout: unknown key — did you mean timeout\?$/,
+    );
+    expectConfigError(
+      `[agents.claude]\nidle_timout = "5m"`,
+      /: agents\.claude\.idle_timout: unknown key — did you mean idle_timeout\?$/,
+    );
+    expectConfigError(
+      `[mcp_servers.docs]\ncommand = "docs"\nagrs = []`,
+      /: mcp_servers\.docs\.agrs: unknown key — did you mean args\?$/,
+    );
+    expectConfigError(
+      `[isolation]\nstrikt = true`,
+      /: isolation\.strikt: unknown key — did you mean strict\?$/,
+    );
+    // Nothing close: no guess.
+    expectConfigError(`[defaults]\nzzzz = 1`, /: defaults\.zzzz: unknown key$/);
   });
 
   it("reads an agent's accounts, in order, and refuses a bad list", () => {
@@ -187,12 +226,21 @@ COPILOT_PROVIDER_BASE_URL = "http://127.0.0.1:9/v1"
   it("reads only a regular file of at most 1 MiB: not a device, a FIFO or a folder", () => {
     const root = mkdtempSync(join(tmpdir(), "scv-config-"));
     const env = (path: string) => ({ HOME: root, SCV_CONFIG: path });
-    expect(() => loadConfig(env("/dev/zero"))).toThrow(/config file \/dev\/zero is not a regular file/);
-    expect(() => loadConfig(env(root))).toThrow(/is not a regular file/);
+    expect(() => loadConfig(env("/dev/zero"))).toThrow(
+      /config file \/dev\/zero is a device, not a regular file — point SCV_CONFIG at a TOML file/,
+    );
+    expect(() => loadConfig(env(root))).toThrow(/is a folder, not a regular file/);
     const fifo = join(root, "fifo");
     execFileSync("mkfifo", [fifo]);
     // Opened without waiting for a writer: a blocking open would hang this test.
-    expect(() => loadConfig(env(fifo))).toThrow(/config file .*fifo is not a regular file/);
+    expect(() => loadConfig(env(fifo))).toThrow(/config file .*fifo is a FIFO, not a regular file/);
+    // A link is followed (the user may keep the file with their dotfiles), to a regular file only.
+    const real = join(root, "real.toml");
+    writeFileSync(real, "parallel = 3\n");
+    symlinkSync(real, join(root, "linked.toml"));
+    expect(loadConfig(env(join(root, "linked.toml"))).config.parallel).toBe(3);
+    symlinkSync(fifo, join(root, "to-fifo.toml"));
+    expect(() => loadConfig(env(join(root, "to-fifo.toml")))).toThrow(/is a FIFO, not a regular file/);
     const big = join(root, "big.toml");
     writeFileSync(big, `# ${"x".repeat(1024 * 1024)}\n`);
     expect(() => loadConfig(env(big))).toThrow(/larger than 1 MiB, the most scv reads/);

@@ -73,6 +73,20 @@ export const ADAPTERS = [
 
 export type AgentName = (typeof ADAPTERS)[number]["name"];
 
+/** The agents the examples in messages, help texts and tool descriptions name (`codex@work`,
+ * `codex-k3f9x2`, `claude:opus`): rows of the table, so that no example names an agent scv lacks. */
+export const EXAMPLE_AGENTS = [codex.name, claude.name] as const;
+
+/** The products of the shipped rows, each once (a CLI's flavours as one: "Claude Code"), in the
+ * table's order: what help texts and docs list. */
+export function agentProducts(): string[] {
+  return [
+    ...new Set(
+      (ADAPTERS as readonly AdapterDescriptor[]).map((entry) => entry.product.replace(/ \(.*\)$/, "")),
+    ),
+  ];
+}
+
 export const AGENT_NAMES: readonly AgentName[] = ADAPTERS.map((entry) => entry.name);
 
 /** The shipped row named `name`; undefined for any other name. */

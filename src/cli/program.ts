@@ -2,7 +2,7 @@
 // command's module is imported only when that command runs.
 
 import { Command, CommanderError, Option } from "commander";
-import { ADAPTERS, type AdapterDescriptor } from "../adapters.js";
+import { ADAPTERS, type AdapterDescriptor, EXAMPLE_AGENTS } from "../adapters.js";
 import { EXIT, ScvError } from "../errors.js";
 import { shippedHosts } from "../mcp/hosts.js";
 import { REDACTED, redact } from "../parsers/redact.js";
@@ -20,17 +20,20 @@ function lazy<A extends unknown[]>(
   };
 }
 
+/** An account of an agent, as help texts show one. */
+const ACCOUNT_EXAMPLE = `${EXAMPLE_AGENTS[0]}@work`;
+
 /** The shipped rows, which help texts list from. */
 function rows(): readonly AdapterDescriptor[] {
   return ADAPTERS;
 }
 
-/** The agents of the table a help text names: `claude, codex`. */
+/** The agents of the table a help text names, comma-separated. */
 function names(rows: readonly AdapterDescriptor[]): string {
   return rows.map((entry) => entry.name).join(", ");
 }
 
-/** The sign-ins `agents login --import` copies, by the rows that allow it: `codex: ~/.codex/auth.json`. */
+/** The sign-ins `agents login --import` copies, by the rows that allow it: `<agent>: ~/<file>`. */
 function importableSignIns(): string {
   return rows()
     .flatMap((entry) => {
@@ -115,7 +118,7 @@ export function buildProgram(io: CliIo): Command {
     .description(
       "sign-in state of one or every agent, never printing a secret (one agent: exit 4 when signed out)",
     )
-    .argument("[agent[@account]]", "one agent, or one account of it (codex@work)")
+    .argument("[agent[@account]]", `one agent, or one account of it (${ACCOUNT_EXAMPLE})`)
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsStatusCommand));
 
@@ -128,8 +131,8 @@ export function buildProgram(io: CliIo): Command {
 
   agents
     .command("login")
-    .description("sign an agent in inside its private home (an account's own: codex@work)")
-    .argument("<agent[@account]>", "the agent, or one account of it (codex@work)")
+    .description(`sign an agent in inside its private home (an account's own: ${ACCOUNT_EXAMPLE})`)
+    .argument("<agent[@account]>", `the agent, or one account of it (${ACCOUNT_EXAMPLE})`)
     .argument("[extra...]", "arguments after -- go to the CLI's own sign-in")
     .option(
       "--with-api-key",
@@ -140,8 +143,8 @@ export function buildProgram(io: CliIo): Command {
 
   agents
     .command("logout")
-    .description("sign an agent out of its private home (an account's own: codex@work)")
-    .argument("<agent[@account]>", "the agent, or one account of it (codex@work)")
+    .description(`sign an agent out of its private home (an account's own: ${ACCOUNT_EXAMPLE})`)
+    .argument("<agent[@account]>", `the agent, or one account of it (${ACCOUNT_EXAMPLE})`)
     .action(lazy(io, async () => (await import("../commands/agents-logout.js")).agentsLogoutCommand));
 
   agents
@@ -158,7 +161,7 @@ export function buildProgram(io: CliIo): Command {
   agents
     .command("check")
     .description("run one tiny real turn and report whether the agent (or one account of it) is signed in")
-    .argument("<agent[@account]>", "the agent, or one account of it (codex@work)")
+    .argument("<agent[@account]>", `the agent, or one account of it (${ACCOUNT_EXAMPLE})`)
     .option("--json", "print JSON")
     .option("--timeout <dur>", "how long the turn may take (default 3m)")
     .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsCheckCommand));

@@ -41,7 +41,7 @@ interface ServerSpec {
   readonly command: string;
   readonly args: readonly string[];
   /** Where scv's files are, when the host would not find them by itself: hosts pass on few of their
-   * own variables (Codex: HOME, PATH and a handful), and inside a delegated agent HOME is its own. */
+   * own variables (some: HOME, PATH and a handful), and inside a delegated agent HOME is its own. */
   readonly env: Readonly<Record<string, string>>;
 }
 
@@ -291,7 +291,7 @@ function timeoutLine(target: HostTarget, dryRun: boolean): string {
   return `set ${setting} (its default, 60 s, is shorter than a delegate call may take)`;
 }
 
-/** Hosts' config files hold settings and a history; Claude Code's ~/.claude.json grows large. */
+/** Hosts' config files hold settings and a history, and some grow large. */
 const MAX_HOST_FILE_BYTES = 256 * 1024 * 1024;
 
 /** A host's config file; undefined when there is none. One that is not a regular file (a FIFO is

@@ -116,7 +116,7 @@ async function refuseSignedOut(
   const check = context.signInCheck ?? storedSignIn;
   const inspection = await check(entry, home);
   if (inspection?.state === "signed-out") {
-    // A signed-out CLI may retry its network for minutes (codex exec) or wait for a login code (amp).
+    // A signed-out CLI may retry its network for minutes or wait for a login code (lab: one each).
     throw new ScvError(
       "NOT_SIGNED_IN",
       `${entry.product} is not signed in (${inspection.detail}) — run: scv agents login ${label}`,

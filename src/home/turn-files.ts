@@ -15,6 +15,8 @@
 //                                        caller's answer (scv mcp's approve tool: home/approvals.ts)
 //   $SCV_HOME/turns/<job>.answer.json    that answer, until the turn takes it
 //   $SCV_HOME/turns/<job>.questions.json the questions the job asked and what became of each
+//   $SCV_HOME/turns/<job>.events         the job's events as they happen, for `scv logs` (job-events.ts),
+//                                        and <job>.events.1, the part before it once it grew too long
 //   $SCV_HOME/turns/<job>.task.json      an MCP task whose first job is <job> (its task id): the
 //                                        host that asked, its time to live, its jobs, and once read,
 //                                        its result (home/task-records.ts)
@@ -26,7 +28,16 @@ import { customAlphabet } from "nanoid/non-secure";
 import { type Env, scvHome } from "./paths.js";
 
 export type TurnFileKind = "running" | "cancel";
-export type JobFileKind = "done" | "log" | "reserve" | "ask" | "answer" | "questions" | "task";
+export type JobFileKind =
+  | "done"
+  | "log"
+  | "reserve"
+  | "ask"
+  | "answer"
+  | "questions"
+  | "task"
+  | "events"
+  | "events-old";
 
 const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   running: ".json",
@@ -38,6 +49,8 @@ const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   answer: ".answer.json",
   questions: ".questions.json",
   task: ".task.json",
+  events: ".events",
+  "events-old": ".events.1",
 };
 
 /** A job: its conversation's handle, a dot and 8 characters (`<agent>-k3f9x2.a1b2c3d4`). */

@@ -25,6 +25,7 @@ const ALLOWED: readonly { file: string; word: string; why: string }[] = [
     why: "model families (claude, gemini, qwen, grok, deepseek, kimi) read from a model's id: the models' names, which some agents share, not the agents",
   },
   { file: "cli/terminal-text.ts", word: "cursor", why: "the terminal's cursor" },
+  { file: "cli/live-screen.ts", word: "cursor", why: "the terminal's cursor" },
   { file: "mcp/task-methods.ts", word: "cursor", why: "the MCP protocol's pagination cursor" },
   {
     file: "mcp/shown-size.ts",

@@ -213,7 +213,7 @@ function planTurnFiles(
   const items: GcItem[] = [];
   for (const name of names) {
     // `<job>.done.json`, `<job>.log`, `<job>.reserve`, `<job>.ask.json`, `<job>.answer.json`,
-    // `<job>.questions.json`, `<job>.task.json` (a job
+    // `<job>.questions.json`, `<job>.task.json`, `<job>.events` and `<job>.events.1` (a job
     // is `<handle>.<8 characters>`), and
     // `<handle>.cancel`; the `<handle>.done.json` and `<handle>.log` of scvs before jobs, too.
     const path = join(dir, name);
@@ -230,7 +230,7 @@ function planTurnFiles(
       continue;
     }
     const match =
-      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json|questions\.json|task\.json)$/.exec(
+      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json|questions\.json|task\.json|events|events\.1)$/.exec(
         name,
       );
     const handle = match?.[1];

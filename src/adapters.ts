@@ -6,8 +6,9 @@
 // A row is the whole integration: the command line of one headless turn, where the CLI keeps its
 // state inside scv's private agent home, which inherited variables it must never see, how scv signs
 // it in and out and tells whether it is signed in, how it reports its mode, takes MCP servers and
-// hosts scv's. Adding an agent is adding its file to src/table/ and its entry to ADAPTERS; nothing
-// outside the table switches on an agent's name (test/foundation/agent-names.test.ts).
+// hosts scv's. Adding an agent is adding its file to src/table/ and its entry to ADAPTERS
+// (docs/architecture.md, "Adding an agent"); nothing outside the table switches on an agent's name
+// (`npm run check`'s scripts/agent-switch.ts) or names one (test/foundation/agent-names.test.ts).
 
 import type { AdapterDescriptor } from "./descriptor/row.js";
 import { amp } from "./table/amp.js";

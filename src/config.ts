@@ -68,7 +68,7 @@ const MAX_WARM_HOSTS = 64;
  * context cannot be read. */
 const MIN_PART_BYTES = 4_096;
 const MAX_PART_BYTES = 16 * 1024 * 1024;
-/** More retries than any CLI makes by default (Claude Code: 10). */
+/** More retries than any CLI makes by default (10 at most: docs/agents.md, "Retries"). */
 const MAX_RETRIES = 100;
 
 /** A whole number in `[min, max]`, and a message that says both ends whatever is wrong. */

@@ -57,8 +57,8 @@ function joined(first: RenderedMcp | undefined, second: RenderedMcp): RenderedMc
 }
 
 /** `args` (the plan's, or the plan's with a reviewer's in place) with `mcpArgs` after the fixed ones
- * (and a continued turn's subcommand, Codex's `exec resume`), where every CLI's grammar takes
- * options. */
+ * (and a continued turn's subcommand, the row's `resume.subcommand`), where every CLI's grammar
+ * takes options. */
 export function withMcpArgs(
   plan: TurnPlan,
   args: readonly string[],

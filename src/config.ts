@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
 import { ACCOUNT_NAME_RULE, isAccountName } from "./accounts.js";
-import { type AdapterDescriptor, shippedAdapter } from "./adapters.js";
+import { type AdapterDescriptor, EXAMPLE_AGENTS, shippedAdapter } from "./adapters.js";
 import {
   type AgentTable,
   configuredAgentRows,
@@ -204,7 +204,7 @@ const configSchema = lazy(() =>
           z.array(text()).check(z.minLength(1, { error: "expected at least one reviewer" })),
         ],
         {
-          error: 'expected "auto" or a list of reviewers such as ["codex", "gemini"]',
+          error: `expected "auto" or a list of reviewers such as ${JSON.stringify([...EXAMPLE_AGENTS])}`,
         },
       ),
     ),

@@ -115,7 +115,10 @@ export function buildProgram(io: CliIo): Command {
     .description(
       "review changes with other agents: one merged report, a verdict, exit 1 on changes requested",
     )
-    .argument("[targets...]", "reviewers as agents are written (codex, claude:opus/high, gemini@work)")
+    .argument(
+      "[targets...]",
+      `reviewers as agents are written (${EXAMPLE_AGENTS[0]}, ${EXAMPLE_AGENTS[1]}/high, ${EXAMPLE_AGENTS[0]}@work)`,
+    )
     .option(
       "--base <ref>",
       "the branch's changes since its merge base with <ref> (default: the working tree's)",

@@ -1,5 +1,5 @@
 // `scv review [<target>…] [--base <ref> | --staged | --commit <sha> | --job <job|handle>]`: the diff
-// scv computes with git, reviewed by each target (`codex`, `claude:opus/high`, `gemini@work`; none
+// scv computes with git, reviewed by each target (`<agent>`, `<agent>:<model>/high`, `<agent>@work`; none
 // named: the config's `review_by`, else `--reviewers auto`) in turns of their own, read-only, held to
 // the findings' schema; one merged report on stdout in the form asked, progress on stderr, and the
 // exit code a CI job gates on (0 approved or commented, 1 changes requested, else a failed turn's).
@@ -122,7 +122,7 @@ export async function reviewCommand(
   return report.exitCode;
 }
 
-/** `[codex 1/2] started`, `[codex 1/2, repair] codex completed 12s · …`. */
+/** `[<agent> 1/2] started`, `[<agent> 1/2, repair] <agent> completed 12s · …`. */
 export function turnLine(event: ReviewTurnEvent): string {
   const { turn } = event;
   const tag = `[${turn.reviewer}${turn.parts > 1 ? ` ${turn.part}/${turn.parts}` : ""}${turn.repair ? ", repair" : ""}]`;

@@ -74,7 +74,7 @@ export async function reviewWithTurns(run: ReviewRun): Promise<ReviewReport> {
   });
 }
 
-/** A first turn of `target` (`codex`, `claude:opus/high`, `gemini@work`). */
+/** A first turn of `target` (`<agent>`, `<agent>:<model>/high`, `<agent>@work`). */
 function targetRequest(target: string): Omit<TurnRequest, "prompt"> {
   const spec = parseAgentSpec(target);
   return {

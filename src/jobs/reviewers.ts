@@ -1,4 +1,4 @@
-// Who reviews: the targets given (`scv review codex claude:opus`, `--reviewers`, `--review-by`, the
+// Who reviews: the targets given (`scv review <agent> <agent>:<model>`, `--reviewers`, `--review-by`, the
 // MCP tools' lists), else the config's `review_by`, else `auto` — up to two installed, signed-in
 // agents of model families other than the author's and each other's (src/review/family.ts chooses;
 // this module looks at the machine: where each CLI is, whether it is signed in as far as scv can tell
@@ -6,7 +6,7 @@
 //
 // API: `splitTargets(text)` (pure), `pickReviewers(input)` → `ReviewerPick`.
 
-import { allAdapters } from "../adapters.js";
+import { allAdapters, EXAMPLE_AGENTS } from "../adapters.js";
 import { parseAgentSpec } from "../agent-spec.js";
 import { locateAgent, requireAgent } from "../agents.js";
 import { agentSettings, type Config } from "../config.js";
@@ -22,7 +22,7 @@ import {
 
 export const AUTO = "auto";
 
-/** `codex,claude:opus@work,personal,gemini` as its targets: a comma starts a new target unless what
+/** `<a>,<b>:<model>@work,personal,<c>` as its targets: a comma starts a new target unless what
  * follows it is an account of the target before (that target names accounts with `@`, and the word is
  * no agent's name). Pure. */
 export function splitTargets(text: string): string[] {
@@ -125,11 +125,11 @@ async function autoReviewers(input: PickInput): Promise<string[]> {
   if (choice.reviewers.length > 0) return choice.reviewers.map((candidate) => candidate.target);
   throw new ScvError(
     "USAGE",
-    `no reviewer to choose: ${passedOverText(choice.passedOver)} — name reviewers (scv review codex gemini, --review-by codex), or install and sign in an agent of another model family (scv agents list)`,
+    `no reviewer to choose: ${passedOverText(choice.passedOver)} — name reviewers (scv review ${EXAMPLE_AGENTS.join(" ")}, --review-by ${EXAMPLE_AGENTS[0]}), or install and sign in an agent of another model family (scv agents list)`,
   );
 }
 
-/** `codex: signed out; claude: the author; 9 not installed`. */
+/** `<agent>: signed out; <agent>: the author; 9 not installed`. */
 function passedOverText(
   passed: readonly { readonly target: string; readonly reason: PassedOverReason }[],
 ): string {

@@ -59,7 +59,7 @@ const reviewers = (what: string) =>
   z.optional(
     z
       .union([agentName(), z.array(agentName()).check(z.maxLength(8, { error: "at most 8 reviewers" }))], {
-        error: "an agent's name (codex), a list of them, or auto",
+        error: `an agent's name (${EXAMPLE_AGENTS[0]}), a list of them, or auto`,
       })
       .check(z.describe(what)),
   );
@@ -158,7 +158,7 @@ export const delegateInput = z.strictObject({
       ),
   ),
   review_by: reviewers(
-    "review the agent's changes before the result counts: reviewers written as agents are (codex, claude:opus, gemini@work), or auto (up to two signed-in agents of model families other than the author's). One agent only. The result carries each round's verdict and findings",
+    `review the agent's changes before the result counts: reviewers written as agents are (${EXAMPLE_AGENTS[0]}, ${EXAMPLE_AGENTS[1]}/high, ${EXAMPLE_AGENTS[0]}@work), or auto (up to two signed-in agents of model families other than the author's). One agent only. The result carries each round's verdict and findings`,
   ),
   rounds: z.optional(
     z
@@ -177,7 +177,7 @@ export const delegateInput = z.strictObject({
 
 export const reviewInput = z.strictObject({
   reviewers: reviewers(
-    "who reviews: agents written as for delegate (codex, claude:opus/high, gemini@work), or auto; left out: the config's review_by, else auto (up to two signed-in agents of model families other than the author's)",
+    `who reviews: agents written as for delegate (${EXAMPLE_AGENTS[0]}, ${EXAMPLE_AGENTS[1]}/high, ${EXAMPLE_AGENTS[0]}@work), or auto; left out: the config's review_by, else auto (up to two signed-in agents of model families other than the author's)`,
   ),
   base: z.optional(
     z

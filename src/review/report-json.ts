@@ -87,7 +87,10 @@ export const reviewReportShape = lazy(() =>
       ),
       reviewers: z.array(
         z.object({
-          reviewer: described(z.string(), "the target as given (codex, claude:opus/high, gemini@work)"),
+          reviewer: described(
+            z.string(),
+            "the target as given (<agent>, <agent>:<model>/high, <agent>@work)",
+          ),
           status: described(
             z.enum(["ok", "partial", "failed"]),
             "ok: every part gave valid findings; partial: some did; failed: none did",

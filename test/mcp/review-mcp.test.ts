@@ -58,11 +58,6 @@ describe("the review tool", () => {
     repository(world);
     await signIn(world, "codex");
     mode(world, "codex", `reply-file:${replyFile(world, "blocker.json", BLOCKER)}`);
-    const mcp = await connected();
-    const tools = (await mcp.listTools()).tools;
-    expect(tools.find((tool) => tool.name === "review")?.execution).toEqual({ taskSupport: "optional" });
-    await mcp.close();
-
     const reviewed = await call("review", { reviewers: "codex" });
     expect(reviewed.isError, reviewed.text).toBe(false);
     expect(Object.keys(reviewed.structured)[0]).toBe("verdict");
@@ -72,6 +67,8 @@ describe("the review tool", () => {
     expect(reviewed.text).toContain("add subtracts its arguments");
     const codex = agentCalls(world).find((each) => each.cli === "codex");
     expect(codex?.argv).toContain("--output-schema");
+    const tools = (await (client as Client).listTools()).tools;
+    expect(tools.find((tool) => tool.name === "review")?.execution).toEqual({ taskSupport: "optional" });
   });
 
   it("runs as a task: tasks/result is the blocking call's report", async () => {

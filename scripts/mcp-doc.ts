@@ -3,13 +3,8 @@
 
 import { ARGS, COMMAND, ENV, type HostRegistration, MCP_HOSTS, NAME } from "../src/mcp/hosts.js";
 import { replyBudget } from "../src/mcp/replies.js";
-import {
-  inputJsonSchema,
-  MAX_WAIT_SECONDS,
-  PROGRESS_MS,
-  TOOLS,
-  type ToolDefinition,
-} from "../src/mcp/tools.js";
+import { inputJsonSchema, MAX_WAIT_SECONDS, TOOLS, type ToolDefinition } from "../src/mcp/tools.js";
+import { DURATIONS } from "../src/timing.js";
 
 interface JsonSchema {
   type?: string;
@@ -134,7 +129,7 @@ export function renderMcpDoc(): string {
     "  schema refuses get its message.",
     "",
     `A call waits at most ${MAX_WAIT_SECONDS} s (hosts cut tool calls at 60 s by default). While it waits, a`,
-    `client that sent a progress token gets \`notifications/progress\` every ${PROGRESS_MS / 1000} s: the seconds waited and`,
+    `client that sent a progress token gets \`notifications/progress\` every ${DURATIONS.progressInterval / 1000} s: the seconds waited and`,
     "the agent's current tool (`codex 35s — $ npm test`).",
     "",
     `Replies are bounded: one result carries at most ${replyBudget({}).toLocaleString("en-US").replaceAll(",", " ")} characters of reply (half of Claude`,

@@ -22,13 +22,11 @@ import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
 import { runBounded } from "../os/bounded.js";
 import { handlingSignals } from "../os/groups.js";
+import { timing } from "../timing.js";
 import { agentEnvironment } from "../transport/env.js";
 import { failureLine } from "../turn/outcome.js";
 import { apiKeyStoreOf } from "./own-sign-in.js";
 import { renderTable } from "./table.js";
-
-/** A CLI's own status check only reads a file or two (the lab: 0.1–0.4 s). */
-const STATUS_TIMEOUT_MS = 10_000;
 
 export interface StatusRow {
   readonly agent: string;
@@ -128,7 +126,7 @@ export async function signInState(
       const result = await runBounded(path, status.args, {
         env: helperEnvironment(entry, config, env, account),
         cwd: home,
-        timeoutMs: STATUS_TIMEOUT_MS,
+        timeoutMs: timing("statusLimit"),
       });
       if (result.spawnError !== undefined) {
         return { state: "unknown", detail: `\`${command}\` could not be started` };
@@ -136,7 +134,7 @@ export async function signInState(
       if (result.timedOut) {
         return {
           state: "unknown",
-          detail: `\`${command}\` did not answer within ${STATUS_TIMEOUT_MS / 1000}s`,
+          detail: `\`${command}\` did not answer within ${timing("statusLimit") / 1000}s`,
         };
       }
       const summary = summarizeStatus(

@@ -23,19 +23,12 @@ import { bootId } from "../os/proc.js";
 import { identify, systemProcessTable } from "../os/processes.js";
 import { killTagged, TAG_VARIABLE } from "../os/tagged.js";
 import { isoTimestamp } from "../timestamp.js";
+import { timing } from "../timing.js";
 import { type AgentProcess, startProcess } from "../transport/process.js";
 import { removeTurnTemp } from "../turn/temp.js";
 import { HOST_LINE_KEY, type HostLine } from "./connect.js";
 import { HostRelay, type RelayLink } from "./relay.js";
 import type { HostSpec } from "./spec.js";
-
-/** How long a prompt whose turn left may take to answer its cancel before the server is ended. */
-const LEFT_PROMPT_GRACE_MS = 5_000;
-/** How often the host checks its socket is still there. */
-const SOCKET_CHECK_MS = 1_000;
-const DEFAULT_GRACE_MS = 3_000;
-/** How long a new connection waits for the one before it to close. */
-const BUSY_WAIT_MS = 1_000;
 
 /** Runs the host until it ends; `ready` is called once it listens. */
 export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Promise<void> {
@@ -57,7 +50,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
       `${path} is not a socket — remove it; meanwhile its turns run without a warm host`,
     );
 
-  const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
+  const graceMs = spec.graceMs ?? timing("killGrace");
   const serverEnv: Record<string, string> = { ...spec.env, [TAG_VARIABLE]: spec.tag };
   if (spec.tmp !== undefined) serverEnv.TMPDIR = spec.tmp;
   const output = lineReader((line) => relay.fromServer(line));
@@ -150,7 +143,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     // A turn that gave up waiting.
     if (socket.destroyed) return;
     // The turn before may have left a moment ago, its close not yet seen here.
-    if (!ending && link !== undefined && waited < BUSY_WAIT_MS) {
+    if (!ending && link !== undefined && waited < timing("hostBusyWait")) {
       setTimeout(() => accept(socket, waited + 25), 25);
       return;
     }
@@ -183,7 +176,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
       if (relay.prompting > 0)
         leftPrompt = setTimeout(() => {
           if (relay.prompting > 0) void end();
-        }, LEFT_PROMPT_GRACE_MS);
+        }, timing("leftPromptGrace"));
       restartIdle();
     });
     const hello: HostLine = {
@@ -212,7 +205,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   const socketInode = lstatSync(path, { throwIfNoEntry: false })?.ino;
   watch = setInterval(() => {
     if (lstatSync(path, { throwIfNoEntry: false })?.ino !== socketInode) void end();
-  }, SOCKET_CHECK_MS);
+  }, timing("hostSocketCheck"));
   watch.unref();
   save();
   restartIdle();

@@ -17,15 +17,12 @@ import { newJob } from "../home/turn-files.js";
 import { READY_FD, spawnDetached } from "../os/bounded.js";
 import { isRunning } from "../os/processes.js";
 import { TAG_VARIABLE } from "../os/tagged.js";
+import { timing } from "../timing.js";
 import { createTurnTemp, removeTurnTemp } from "../turn/temp.js";
 import { connectHost, type HostConnection } from "./connect.js";
 import { endHost } from "./end.js";
 import type { HostSpec } from "./spec.js";
 
-/** How long a live host may take to connect and say hello before it is taken for stuck. */
-const HELLO_LIMIT_MS = 2_000;
-/** How long a new host may take to listen. */
-const START_LIMIT_MS = 10_000;
 /** The variable naming the pipe a new host says "ready" on. */
 export const HOST_READY_FD_VARIABLE = "SCV_READY_FD";
 export const HOST_READY_WORD = "ready";
@@ -59,7 +56,7 @@ export async function reachHost(launch: HostLaunch): Promise<HostConnection | un
     const isSocket = lstatSync(socket, { throwIfNoEntry: false })?.isSocket() === true;
     let stuck = false;
     if (record.launch === fingerprint && isSocket && isRunning(record.scv)) {
-      const connection = await connectHost(socket, HELLO_LIMIT_MS);
+      const connection = await connectHost(socket, timing("helloLimit"));
       if (connection !== undefined && connection !== "busy") return connection;
       // Busy: a connection this turn's lock says is over (its turn ended) still holds it. Ended
       // either way, rather than a second server of the session beside it: the next turn would find
@@ -107,7 +104,7 @@ async function startHost(
     outcome = await host.hand({
       input: JSON.stringify(spec),
       readyWord: HOST_READY_WORD,
-      readyWithinMs: START_LIMIT_MS,
+      readyWithinMs: timing("hostStartLimit"),
     });
   } finally {
     closeSync(log);
@@ -116,7 +113,7 @@ async function startHost(
     if (tmp !== undefined) removeTurnTemp(tmp);
     return undefined;
   }
-  const connection = await connectHost(socket, START_LIMIT_MS);
+  const connection = await connectHost(socket, timing("hostStartLimit"));
   if (connection === undefined || connection === "busy") {
     const record = readHostRecord(launch.handle, env);
     if (record !== undefined) await endHost(record, env, undefined, true);

@@ -14,6 +14,7 @@ import type { CliIo } from "../cli/io.js";
 import { asFileError, EXIT, ScvError } from "../errors.js";
 import { backgroundCommand, backgroundEnv, scvScript } from "../jobs/launch.js";
 import { createSpareRunner, type SpareRunner } from "../jobs/spare.js";
+import { timing } from "../timing.js";
 import { VERSION } from "../version.js";
 import { agentsTool, conversationsTool } from "./info-tools.js";
 import {
@@ -25,7 +26,7 @@ import {
   waitTool,
 } from "./job-tools.js";
 import { errorOutcome, type ToolOutcome } from "./replies.js";
-import { inputJsonSchema, PROGRESS_MS, TOOLS, type ToolDefinition, type ToolName } from "./tools.js";
+import { inputJsonSchema, TOOLS, type ToolDefinition, type ToolName } from "./tools.js";
 
 const INSTRUCTIONS =
   "scv hands tasks to other coding agents' own CLIs (Codex, Claude Code, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, …) and brings their replies back. Call delegate with an agent and a prompt; a long turn returns a job to wait for; a job that needs approval is answered with approve. The agents tool says which agents are installed and signed in.";
@@ -97,7 +98,7 @@ async function call(
     env: io.env,
     cwd: io.cwd,
     signal: ctx.mcpReq.signal,
-    progressMs: PROGRESS_MS,
+    progressMs: timing("progressInterval"),
     spare,
     progress:
       token === undefined

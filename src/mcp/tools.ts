@@ -14,9 +14,6 @@ import { JOB_PATTERN } from "../home/turn-files.js";
 export const MAX_WAIT_SECONDS = 55;
 export const DEFAULT_WAIT_SECONDS = 45;
 export const DEFAULT_CONVERSATIONS = 20;
-/** How often a waiting call tells a client that asked for progress: hosts reset their idle timers on
- * it (Claude Code cuts an idle stdio call after 30 minutes). */
-export const PROGRESS_MS = 5_000;
 
 const job = () =>
   z.string({ error: "the job a delegate call returned, like codex-k3f9x2.a1b2c3d4" }).check(

@@ -9,6 +9,7 @@
 
 import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
+import { timing } from "../timing.js";
 import {
   cleanUpAtExit,
   groupAlive,
@@ -22,8 +23,6 @@ import { systemProcessTable } from "./processes.js";
 /** Carried by every helper process and whatever it starts: `<scv pid>-<n>-<time>`. */
 export const HELPER_TAG_VARIABLE = "SCV_HELPER";
 
-/** Between SIGTERM and SIGKILL. */
-const DEFAULT_GRACE_MS = 2_000;
 /** How often what is being ended is looked at. */
 const POLL_MS = 25;
 
@@ -101,7 +100,7 @@ export async function runBounded(
 ): Promise<BoundedResult> {
   const { execa } = await import("./execa.js");
   const maxBytes = options.maxBytes ?? 64 * 1024;
-  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const graceMs = options.graceMs ?? timing("helperKillGrace");
   const tag = newTag();
   const since = systemProcessTable.pidMark?.();
   const subprocess = execa(command, [...args], {
@@ -206,7 +205,7 @@ export async function runAttached(
   },
 ): Promise<AttachedResult> {
   const { execa } = await import("./execa.js");
-  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const graceMs = options.graceMs ?? timing("helperKillGrace");
   const tag = newTag();
   const since = systemProcessTable.pidMark?.();
   let stoppedBy: "SIGTERM" | "SIGHUP" | undefined;
@@ -356,7 +355,7 @@ export async function spawnDetached(
         subprocess.once("error", () => settle("ended"));
       });
       if (outcome === "timed-out")
-        await endAll(tag, subprocess.pid, since, handOff.graceMs ?? DEFAULT_GRACE_MS);
+        await endAll(tag, subprocess.pid, since, handOff.graceMs ?? timing("helperKillGrace"));
       letGo();
       return outcome;
     },

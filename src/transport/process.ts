@@ -10,6 +10,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import { groupAlive, signalGroup, trackGroup, untrackGroup } from "../os/groups.js";
+import { timing } from "../timing.js";
 
 /** Why scv ended a process itself. */
 export type Termination = "timeout" | "idle-timeout" | "cancelled";
@@ -67,14 +68,13 @@ export interface AgentProcess {
   readonly input?: Writable;
 }
 
-export const DEFAULT_GRACE_MS = 3_000;
 export const DEFAULT_STDERR_TAIL_BYTES = 16 * 1024;
 /** How often a group is polled while waiting for it to go after SIGTERM. */
 const GROUP_POLL_MS = 25;
 
 export function startProcess(options: ProcessOptions): AgentProcess {
   const started = Date.now();
-  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const graceMs = options.graceMs ?? timing("killGrace");
   const tail = new TailBuffer(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
 
   if (options.signal?.aborted) return notStarted({ termination: "cancelled", durationMs: 0 });

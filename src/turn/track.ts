@@ -29,6 +29,7 @@ import { identify, type ProcessTable, systemProcessTable } from "../os/processes
 import { sweep, TAG_VARIABLE } from "../os/tagged.js";
 import type { TurnEvent } from "../parsers/types.js";
 import { isoTimestamp } from "../timestamp.js";
+import { timing } from "../timing.js";
 import { busyError } from "./busy.js";
 import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
 import { ownerAlive, reapLocked } from "./reap.js";
@@ -224,7 +225,7 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       record = undefined;
       if (done !== undefined) {
         localTurns.delete(done.tag);
-        await sweep(done.tag, table, caller.graceMs ?? 3_000, pidMark);
+        await sweep(done.tag, table, caller.graceMs ?? timing("killGrace"), pidMark);
         removeIfPresent(turnFile(done.handle, "cancel", env));
       }
       // Once nothing of the turn runs, and before its record goes: a crash in between leaves the

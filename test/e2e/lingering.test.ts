@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ADAPTERS, type OutputFormatKind } from "../../src/adapters.js";
 import { loadParser, OUTPUT_FORMAT_KINDS } from "../../src/parsers/index.js";
+import { DURATIONS } from "../../src/timing.js";
 import { runTurn } from "../../src/turn/run.js";
 import type { TurnContext } from "../../src/turn/types.js";
-import { END_GRACE_MS } from "../../src/turn/verdict.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
 import { scv, signIn } from "../helpers/scv.js";
@@ -98,7 +98,7 @@ describe("a CLI that lingers after its final result, every format", () => {
 
 describe("through scv, with the real grace", () => {
   /** The grace, the fake's start-up and scv's, with room for a loaded machine. */
-  const BOUND_MS = END_GRACE_MS + 10_000;
+  const BOUND_MS = DURATIONS.endGrace + 10_000;
 
   it("foreground: the CLI never exits — the reply, exit 0, within the grace", async () => {
     await signIn(lab.world, "claude");

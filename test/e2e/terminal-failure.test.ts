@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/parsers/types.js";
 import { turnResultSchema } from "../../src/result.js";
+import { DURATIONS } from "../../src/timing.js";
 import { runTurn } from "../../src/turn/run.js";
 import type { TurnContext } from "../../src/turn/types.js";
-import { END_GRACE_MS } from "../../src/turn/verdict.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
 import { scv } from "../helpers/scv.js";
@@ -39,7 +39,7 @@ describe("amp signed out, at its login prompt", () => {
     const pids = await lab.pidsOf();
     expect(run.exitCode, run.stderr).toBe(4);
     // The grace after the error, plus scv's and the fake's start-up; the default timeout is long.
-    expect(seconds).toBeLessThan(END_GRACE_MS / 1000 + 8);
+    expect(seconds).toBeLessThan(DURATIONS.endGrace / 1000 + 8);
     expect(oneLine(run.stderr)).toBe(SIGNED_OUT);
     expect(run.stdout).toBe("");
     for (const output of [run.stdout, run.stderr]) {

@@ -1,0 +1,91 @@
+// Every duration scv waits through on its own account, named once: the graces it gives a process
+// before the next step, how long it lets something settle or polls for it, and the limits on steps
+// that normally finish. Each module that waits reads its duration here.
+//
+// SCV_TEST_TIME_SCALE is for scv's own end-to-end tests, not for users: a factor in (0, 1] that
+// shortens the graces and settles (never a limit: a limit shortened under load fails a step that
+// works), so a test that waits one out does not wait 5 s. It can only shorten: a value above 1, zero,
+// or anything that is no number is ignored, and none goes below MIN_SCALE.
+
+/** A duration a test may shorten: scv waits it out whenever the thing it waits for does not happen. */
+const GRACES = {
+  /** After a CLI's end-of-turn event, how long it has to exit before scv ends it. */
+  endGrace: 5_000,
+  /** Between SIGTERM and SIGKILL for an agent's process group (a turn's CLI, an ACP server, a host's
+   * server, what carries a turn's tag). */
+  killGrace: 3_000,
+  /** Between SIGTERM and SIGKILL for a helper process (a status check, `--version`, a sign-in). */
+  helperKillGrace: 2_000,
+  /** How long an ACP prompt may take to answer its `session/cancel`. */
+  cancelGrace: 5_000,
+  /** How long an ACP server whose stdin closed may take to exit before it is ended. */
+  closedExitGrace: 1_000,
+  /** How long an ACP server may take to exit after answering the turn's prompt. */
+  closeAfterAnswer: 200,
+  /** How long a session host gives a prompt whose turn left to answer its cancel. */
+  leftPromptGrace: 5_000,
+  /** How long a session host's new connection waits for the one before it to close. */
+  hostBusyWait: 1_000,
+  /** How often a session host checks its socket is still there. */
+  hostSocketCheck: 1_000,
+  /** How long a background turn waits for its conversation's lock before it is refused as busy
+   * (SCV_LOCK_WAIT is the foreground's). */
+  backgroundLockWait: 2_000,
+  /** How long a lock no running turn is seen to hold is given to show its turn: a turn takes its
+   * conversation's lock just before it registers. */
+  busySettle: 2_000,
+  /** How long `scv kill` waits for a turn's scv to answer, beyond the kill grace, and then for its
+   * agent to go once killed. */
+  killAnswer: 5_000,
+  /** How often `scv mcp` tells a client that asked for progress on a call that waits: hosts reset
+   * their idle timers on it (Claude Code cuts an idle stdio call after 30 minutes). */
+  progressInterval: 5_000,
+} as const;
+
+/** A bound on a step that normally finishes: never shortened. */
+const LIMITS = {
+  /** How long a live session host may take to connect and say hello before it is taken for stuck. */
+  helloLimit: 2_000,
+  /** How long a new session host may take to listen. */
+  hostStartLimit: 10_000,
+  /** How long a session host asked to end may take (its server's grace included). */
+  hostEndLimit: 8_000,
+  /** How long a detached scv may take to start its agent, beyond its lock wait. */
+  backgroundStartLimit: 60_000,
+  /** ACP `initialize`, unless the turn's own time limit is shorter. */
+  initializeLimit: 60_000,
+  /** Any other ACP request. */
+  requestLimit: 60_000,
+  /** An agent CLI's `--version`. */
+  versionLimit: 15_000,
+  /** A CLI's own status command. */
+  statusLimit: 10_000,
+} as const;
+
+export type GraceName = keyof typeof GRACES;
+export type LimitName = keyof typeof LIMITS;
+export type DurationName = GraceName | LimitName;
+
+/** The shortest the test scale makes a grace: a twentieth of it. */
+export const MIN_SCALE = 0.05;
+export const TEST_TIME_SCALE_VARIABLE = "SCV_TEST_TIME_SCALE";
+
+/** The factor SCV_TEST_TIME_SCALE names, within [MIN_SCALE, 1]; 1 when unset or not a shortening. */
+export function timeScale(value: string | undefined): number {
+  const scale = Number(value);
+  if (value === undefined || value.trim() === "" || !Number.isFinite(scale) || scale <= 0 || scale >= 1)
+    return 1;
+  return Math.max(MIN_SCALE, scale);
+}
+
+let scale: number | undefined;
+
+/** A duration in milliseconds: a grace scaled by SCV_TEST_TIME_SCALE, a limit as it is. */
+export function timing(name: DurationName): number {
+  if (name in LIMITS) return LIMITS[name as LimitName];
+  scale ??= timeScale(process.env[TEST_TIME_SCALE_VARIABLE]);
+  return Math.round(GRACES[name as GraceName] * scale);
+}
+
+/** Every named duration, unscaled, for the docs and the tests. */
+export const DURATIONS: Readonly<Record<DurationName, number>> = { ...GRACES, ...LIMITS };

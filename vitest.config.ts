@@ -1,10 +1,44 @@
 import { defineConfig } from "vitest/config";
+import { REAL_TIME, SCALED_TIME } from "./test/helpers/timing.js";
+import { testTiers } from "./test/tiers.js";
+
+// Three tiers (test/tiers.ts says which file is in which): `npm test` runs unit and e2e together, CI
+// adds stress. Most end-to-end tests wait on processes rather than compute, so more of them run at
+// once than there are cores; SCV_TEST_WORKERS overrides the count.
+const tiers = testTiers();
+const workers = Number(process.env.SCV_TEST_WORKERS) || 6;
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    exclude: ["test/real/**", "node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    maxWorkers: workers,
+    // scv's graces a tenth as long in-process too (test/helpers/timing.ts; worlds carry it to the
+    // built scv and the fake agents).
+    env: { ...SCALED_TIME },
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: tiers.unit, pool: "threads", isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: "e2e", include: tiers.e2e, pool: "forks" },
+      },
+      {
+        extends: true,
+        // After the others, alone: its cases load the machine or time real durations.
+        test: {
+          name: "stress",
+          include: tiers.stress,
+          pool: "forks",
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+          // Its worlds too: a case here may prove a real duration.
+          env: { ...REAL_TIME },
+          testTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

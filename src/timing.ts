@@ -78,13 +78,14 @@ export function timeScale(value: string | undefined): number {
   return Math.max(MIN_SCALE, scale);
 }
 
-let scale: number | undefined;
+/** `name`'s duration in milliseconds at `scale` (from `timeScale`): a grace scaled, a limit as it is. */
+export function timingAt(name: DurationName, scale: number): number {
+  return name in LIMITS ? LIMITS[name as LimitName] : Math.round(GRACES[name as GraceName] * scale);
+}
 
-/** A duration in milliseconds: a grace scaled by SCV_TEST_TIME_SCALE, a limit as it is. */
+/** `name`'s duration in milliseconds for this process: at the scale SCV_TEST_TIME_SCALE names. */
 export function timing(name: DurationName): number {
-  if (name in LIMITS) return LIMITS[name as LimitName];
-  scale ??= timeScale(process.env[TEST_TIME_SCALE_VARIABLE]);
-  return Math.round(GRACES[name as GraceName] * scale);
+  return timingAt(name, timeScale(process.env[TEST_TIME_SCALE_VARIABLE]));
 }
 
 /** Every named duration, unscaled, for the docs and the tests. */

@@ -20,6 +20,7 @@ import lockfile from "proper-lockfile";
 import { type AdapterDescriptor, adapter } from "../../src/adapters.js";
 import { saveApiKey } from "../../src/home/keystore.js";
 import { installFakeAgents } from "../fake-agents/install.js";
+import { worldTime } from "./timing.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const SCV = join(ROOT, "dist", "scv.js");
@@ -99,6 +100,7 @@ export function createWorld(): World {
     TERM: "dumb",
     TMPDIR: tmp,
     FAKE_AGENT_DIR: calls,
+    ...worldTime(),
   };
   return {
     root,
@@ -181,6 +183,15 @@ export function onlyCall(world: World): AgentCall {
   const calls = agentCalls(world);
   if (calls.length !== 1) throw new Error(`expected one agent call, got ${calls.length}`);
   return calls[0] as AgentCall;
+}
+
+/** Lets fake agents in mode `gate[:<name>]` go on (and the ones that start later, until closed). */
+export function openGate(world: World, name = "open"): void {
+  writeFileSync(join(world.calls, name), "");
+}
+
+export function closeGate(world: World, name = "open"): void {
+  rmSync(join(world.calls, name), { force: true });
 }
 
 /** Waits (polling, bounded) for the pids a hanging fake agent writes once it runs. */

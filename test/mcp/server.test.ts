@@ -12,7 +12,17 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
 import { turnResultSchema } from "../../src/result.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
-import { agentPids, createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
+import {
+  agentPids,
+  closeGate,
+  createWorld,
+  ensureBuilt,
+  openGate,
+  SCV,
+  scv,
+  signIn,
+  type World,
+} from "../helpers/scv.js";
 
 let world: World;
 const clients: Client[] = [];
@@ -193,7 +203,7 @@ describe("scv mcp", () => {
   });
 
   it("delegate: a slow turn returns its job; scv ps sees it; wait returns the reply", async () => {
-    const client = await connect({ FAKE_AGENT_MODE: "slow:3000" });
+    const client = await connect({ FAKE_AGENT_MODE: "gate" });
     const started = await call(client, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
     expect(started.isError).toBe(false);
     const job = started.structured.job as string;
@@ -211,6 +221,7 @@ describe("scv mcp", () => {
 
     const early = await call(client, "wait", { job, wait_seconds: 0 });
     expect(early.structured).toEqual({ status: "running", job, conversation });
+    openGate(world);
     const waited = await call(client, "wait", { job, wait_seconds: 20 });
     expect(waited.isError, waited.text).toBe(false);
     expect(waited.structured).toMatchObject({
@@ -231,7 +242,7 @@ describe("scv mcp", () => {
     const result = await call(
       client,
       "delegate",
-      { agent: "claude", prompt: "Work", wait_seconds: 6 },
+      { agent: "claude", prompt: "Work", wait_seconds: 2 },
       (each) => progress.push(each),
     );
     const job = result.structured.job as string;
@@ -240,7 +251,8 @@ describe("scv mcp", () => {
     leftovers.push(...(await agentPids(world)));
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress[0]?.message).toBe(`started claude (${job})`);
-    expect(progress.at(-1)?.message).toMatch(/^claude [5-9]s — \$ /);
+    // Every progressInterval (scaled in tests: several within the call's 2 s).
+    expect(progress.at(-1)?.message).toMatch(/^claude [1-9]s — \$ /);
     const values = progress.map((each) => each.progress);
     expect(values).toEqual([...values].sort((a, b) => a - b));
 
@@ -387,12 +399,13 @@ describe("scv mcp", () => {
   });
 
   it("a job outlives the server: a new server waits for it", async () => {
-    const first = await connect({ FAKE_AGENT_MODE: "slow:2000" });
+    const first = await connect({ FAKE_AGENT_MODE: "gate" });
     const started = await call(first, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
     const job = started.structured.job as string;
     await first.close();
     const second = await connect();
     expect((await call(second, "status", {})).text).toMatch(new RegExp(`^${job}  gemini  \\d+s  `));
+    openGate(world);
     const waited = await call(second, "wait", { job, wait_seconds: 20 });
     expect(waited.structured).toMatchObject({
       reply: "MOCK-REPLY-1",
@@ -442,10 +455,12 @@ describe("scv mcp", () => {
 
   it("a busy conversation is one refused call's line, refused by the launcher or by the detached scv", async () => {
     await signIn(world, "claude");
-    const client = await connect({ FAKE_AGENT_MODE: "slow:3000" });
+    const client = await connect({ FAKE_AGENT_MODE: "gate" });
+    openGate(world);
     const first = await call(client, "delegate", { agent: "claude", prompt: "Say hi", wait_seconds: 20 });
     const conversation = first.structured.conversation as string;
     // The launcher sees the running turn that holds it.
+    closeGate(world);
     const running = await call(client, "delegate", { conversation, prompt: "one", wait_seconds: 0 });
     const job = running.structured.job as string;
     const refused = await call(client, "delegate", { conversation, prompt: "two", wait_seconds: 0 });
@@ -457,6 +472,7 @@ describe("scv mcp", () => {
       error: `conversation ${conversation} is busy with job ${job} — wait for it: scv wait ${job}`,
       exitCode: 2,
     });
+    openGate(world);
     await call(client, "wait", { job, wait_seconds: 20 });
     // A lock no running turn shows: only the detached scv, after its lock wait, refuses it.
     const release = await lockConversation(conversation, world.env, 0);
@@ -474,7 +490,7 @@ describe("scv mcp", () => {
   });
 
   it("keeps one spare runner loaded: a delegate's job runs in it, a new one follows, and it goes with the server", async () => {
-    const client = await connect({ FAKE_AGENT_MODE: "slow:2000" });
+    const client = await connect({ FAKE_AGENT_MODE: "gate" });
     const server = (client.transport as StdioClientTransport).pid ?? -1;
     const spareLog = (n: number) => join(world.scvHome, "turns", `spare.${server}.${n}.log`);
     const spare = await writerOf(spareLog(1));
@@ -489,6 +505,7 @@ describe("scv mcp", () => {
     expect(existsSync(join(world.scvHome, "turns", `${job}.log`))).toBe(true);
     const next = await writerOf(spareLog(2));
     expect(next).not.toBe(spare);
+    openGate(world);
 
     expect((await call(client, "wait", { job, wait_seconds: 20 })).structured).toMatchObject({
       reply: "MOCK-REPLY-1",

@@ -5,7 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TurnEvent } from "../../src/parsers/types.js";
 import { DURATIONS } from "../../src/timing.js";
 import { watchTurnEnd } from "../../src/turn/verdict.js";
+import { useRealTime } from "../helpers/timing.js";
 
+// The default grace as it is, on a fake clock.
+useRealTime();
 beforeEach(() => {
   vi.useFakeTimers();
 });
@@ -28,7 +31,7 @@ function watch(stopping = false) {
 }
 
 describe("watchTurnEnd", () => {
-  it("ends a CLI still running DURATIONS.endGrace after its final event, once", () => {
+  it("ends a CLI still running END_GRACE_MS after its final event, once", () => {
     const { turnEnd, onOver, observe } = watch();
     observe({ type: "text", text: "hi" }, { type: "turn-end", ok: true });
     vi.advanceTimersByTime(DURATIONS.endGrace - 1);

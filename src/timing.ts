@@ -37,6 +37,9 @@ const GRACES = {
   /** How long `scv kill` waits for a turn's scv to answer, beyond the kill grace, and then for its
    * agent to go once killed. */
   killAnswer: 5_000,
+  /** How often a turn refreshes its conversation's lock (proper-lockfile's `update`, at least 1 s);
+   * the lock goes stale after LOCK_STALE_MS without one. */
+  lockRefresh: 5_000,
   /** How often `scv mcp` tells a client that asked for progress on a call that waits: hosts reset
    * their idle timers on it (Claude Code cuts an idle stdio call after 30 minutes). */
   progressInterval: 5_000,

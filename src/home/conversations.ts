@@ -7,6 +7,7 @@ import { customAlphabet } from "nanoid/non-secure";
 import * as z from "zod/mini";
 import { fileHint, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
+import { timing } from "../timing.js";
 import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { heldLock, type LockIdentity, lockRefreshedAt, removeDeadLock, takeLock } from "./lock.js";
@@ -176,7 +177,7 @@ export async function lockConversation(
   try {
     return await takeLock(recordPath(handle, env), {
       stale: LOCK_STALE_MS,
-      update: 5_000,
+      update: timing("lockRefresh"),
       retries: { retries, factor: 1, minTimeout: 250, maxTimeout: 250 },
     });
   } catch (error) {

@@ -3,7 +3,7 @@
 // transcript of that session), and unknown or malformed handles exit 2 with one line.
 
 import { rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type ConversationRecord,

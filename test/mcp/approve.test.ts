@@ -5,37 +5,26 @@
 // answers nothing; cancel and the turn's own time limit still end a job that waits; nothing of the
 // question is left in $SCV_HOME.
 
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { acpCalls, installAcpAgent } from "../helpers/acp.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { createWorld, ensureBuilt, SCV, scv, type World } from "../helpers/scv.js";
-
-const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
 
 let world: World;
 const clients: Client[] = [];
 beforeAll(ensureBuilt, 120_000);
 beforeEach(() => {
   world = createWorld();
-  writeFileSync(
-    join(world.bin, "gemini"),
-    `#!${process.execPath}
-const { appendFileSync } = require("node:fs");
-appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ pid: process.pid }) + "\\n");
-process.argv.splice(2, process.argv.length, "scripted");
-import(${JSON.stringify(ACP_AGENT)});
-`,
-  );
-  chmodSync(join(world.bin, "gemini"), 0o755);
+  installAcpAgent(world);
   config("");
 });
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => {});
-  killAll(agentPids());
+  killAll(acpCalls(world).map((call) => call.pid));
   await new Promise((resolve) => setTimeout(resolve, 50));
   world.dispose();
 });
@@ -47,17 +36,6 @@ function config(extra: string): void {
     `[defaults]\nsession_idle = "0"\n\n[agents.gemini]\ntransport = "acp"\n${extra}`,
   );
   world.env.SCV_CONFIG = join(world.root, "config.toml");
-}
-
-function agentPids(): number[] {
-  try {
-    return readFileSync(join(world.calls, "acp-calls.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => (JSON.parse(line) as { pid: number }).pid);
-  } catch {
-    return [];
-  }
 }
 
 async function connect(): Promise<Client> {
@@ -200,7 +178,7 @@ describe("scv mcp: an agent's permission question", () => {
     const cancelled = await call(client, "cancel", { job });
     expect(cancelled.text).toMatch(new RegExp(`^Stopped ${job.replace(".", "\\.")} `));
     expect(cancelled.structured).toMatchObject({ status: "cancelled" });
-    expect(await survivors(agentPids())).toEqual([]);
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
     expect(questionFiles()).toEqual([]);
     const late = await call(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(late.isError).toBe(true);
@@ -217,7 +195,7 @@ describe("scv mcp: an agent's permission question", () => {
     // The host kept the server: the next turn asks through it.
     const next = await call(client, "delegate", { conversation: handle, prompt: "use a tool again" });
     expect(next.structured.status, next.text).toBe("needs-approval");
-    expect(agentPids()).toHaveLength(1);
+    expect(acpCalls(world).map((call) => call.pid)).toHaveLength(1);
     const second = next.structured.approval as Approval;
     const rejected = await call(client, "approve", {
       job: next.structured.job as string,
@@ -226,7 +204,7 @@ describe("scv mcp: an agent's permission question", () => {
     });
     expect(rejected.structured).toMatchObject({ reply: "REJECTED", exitCode: 0 });
     expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
-    expect(await survivors(agentPids())).toEqual([]);
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 
   it("the turn's time limit runs while it waits: a timed-out job, no question left", async () => {

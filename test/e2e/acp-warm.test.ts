@@ -7,13 +7,12 @@
 
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { acpCalls, acpMethods, installAcpAgent, useConfig } from "../helpers/acp.js";
+import { callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
+import { createWorld, ensureBuilt, scv, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
 beforeAll(ensureBuilt, 120_000);
@@ -276,25 +275,13 @@ describe("a warm ACP session", () => {
 
   it("scv mcp's delegate tool continuing the conversation uses the host too", async () => {
     const { handle, host } = await firstTurn();
-    const client = new Client({ name: "scv-test", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [SCV, "mcp"],
-        cwd: world.project,
-        env: world.env,
-        stderr: "pipe",
-      }),
-    );
+    const client = await connectMcp(world);
     try {
-      const result = await client.callTool(
-        { name: "delegate", arguments: { conversation: handle, prompt: "two" } },
-        { timeout: 60_000 },
-      );
-      expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
-      expect(result.structuredContent).toMatchObject({ reply: "REPLY two (turn 2, mode default)" });
+      const result = await callTool(client, "delegate", { conversation: handle, prompt: "two" });
+      expect(result.isError, result.text).toBe(false);
+      expect(result.structured).toMatchObject({ reply: "REPLY two (turn 2, mode default)" });
     } finally {
-      await client.close();
+      await closeClients();
     }
     expect(acpCalls(world)).toHaveLength(1);
     await endHost(handle, host);

@@ -7,15 +7,14 @@
 
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { acpCalls, installAcpAgent } from "../helpers/acp.js";
+import { callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, SCV, scv, type World } from "../helpers/scv.js";
+import { createWorld, ensureBuilt, scv, type World } from "../helpers/scv.js";
 
 let world: World;
-const clients: Client[] = [];
 beforeAll(ensureBuilt, 120_000);
 beforeEach(() => {
   world = createWorld();
@@ -23,7 +22,7 @@ beforeEach(() => {
   config("");
 });
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => {});
+  await closeClients();
   killAll(acpCalls(world).map((call) => call.pid));
   await new Promise((resolve) => setTimeout(resolve, 50));
   world.dispose();
@@ -36,36 +35,6 @@ function config(extra: string): void {
     `[defaults]\nsession_idle = "0"\n\n[agents.gemini]\ntransport = "acp"\n${extra}`,
   );
   world.env.SCV_CONFIG = join(world.root, "config.toml");
-}
-
-async function connect(): Promise<Client> {
-  const client = new Client({ name: "scv-test", version: "1.0.0" });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [SCV, "mcp"],
-    cwd: world.project,
-    env: world.env,
-    stderr: "pipe",
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-interface CallResult {
-  readonly text: string;
-  readonly structured: Record<string, unknown>;
-  readonly isError: boolean;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallResult> {
-  const result = await client.callTool({ name, arguments: args }, { timeout: 90_000 });
-  const content = result.content as { type: string; text: string }[];
-  return {
-    text: content[0]?.text ?? "",
-    structured: (result.structuredContent ?? {}) as Record<string, unknown>,
-    isError: result.isError === true,
-  };
 }
 
 function questionFiles(): string[] {
@@ -83,7 +52,11 @@ interface Approval {
 
 /** A delegate call whose agent asks to run a tool: the job, waiting for its answer. */
 async function askingJob(client: Client): Promise<{ job: string; approval: Approval; text: string }> {
-  const started = await call(client, "delegate", { agent: "gemini", prompt: "use a tool", wait_seconds: 30 });
+  const started = await callTool(client, "delegate", {
+    agent: "gemini",
+    prompt: "use a tool",
+    wait_seconds: 30,
+  });
   expect(started.isError, started.text).toBe(false);
   expect(started.structured.status, started.text).toBe("needs-approval");
   return {
@@ -95,7 +68,7 @@ async function askingJob(client: Client): Promise<{ job: string; approval: Appro
 
 describe("scv mcp: an agent's permission question", () => {
   it("stops the job in needs-approval, says what is asked, and approve once lets the turn go on", async () => {
-    const client = await connect();
+    const client = await connectMcp(world);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("approve");
 
@@ -120,13 +93,13 @@ describe("scv mcp: an agent's permission question", () => {
     expect(statSync(join(world.scvHome, "turns", asked as string)).mode & 0o777).toBe(0o600);
 
     // status, wait, scv ps and scv wait all say it.
-    const status = await call(client, "status", { job });
+    const status = await callTool(client, "status", { job });
     expect(status.structured).toMatchObject({ status: "needs-approval", job, approval: { id: approval.id } });
-    const list = await call(client, "status", {});
+    const list = await callTool(client, "status", {});
     expect(list.text).toContain(
       `needs approval ${approval.id}: gemini asks to run execute: $ touch probe.txt`,
     );
-    const waited = await call(client, "wait", { job, wait_seconds: 5 });
+    const waited = await callTool(client, "wait", { job, wait_seconds: 5 });
     expect(waited.structured).toMatchObject({ status: "needs-approval", approval: { id: approval.id } });
     const ps = await scv(world, ["ps"]);
     expect(ps.stdout).toContain("needs approval: gemini asks to run execute: $ touch probe.txt");
@@ -137,20 +110,20 @@ describe("scv mcp: an agent's permission question", () => {
     );
 
     // An answer for another question answers nothing.
-    const wrong = await call(client, "approve", { job, approval: "zzzzzzzz", answer: "once" });
+    const wrong = await callTool(client, "approve", { job, approval: "zzzzzzzz", answer: "once" });
     expect(wrong.isError).toBe(true);
     expect(wrong.text).toBe(
       `approval zzzzzzzz of ${job} is no longer pending: it now waits on approval ${approval.id}: gemini asks to run execute: $ touch probe.txt — status shows the job (exit 2, usage error)`,
     );
-    expect((await call(client, "status", { job })).structured.status).toBe("needs-approval");
+    expect((await callTool(client, "status", { job })).structured.status).toBe("needs-approval");
 
-    const approved = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    const approved = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(approved.isError, approved.text).toBe(false);
     expect(approved.structured).toMatchObject({ reply: "ALLOWED proceed_once", exitCode: 0 });
     expect(questionFiles()).toEqual([]);
 
     // The same answer again: the question has gone with the job.
-    const again = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    const again = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(again.isError).toBe(true);
     expect(again.text).toMatch(
       new RegExp(`^approval ${approval.id} of ${job.replace(".", "\\.")} is no longer pending: no job `),
@@ -158,46 +131,46 @@ describe("scv mcp: an agent's permission question", () => {
   });
 
   it("approve reject: the agent goes on without the tool, and the result says it was rejected", async () => {
-    const client = await connect();
+    const client = await connectMcp(world);
     const { job, approval } = await askingJob(client);
-    const rejected = await call(client, "approve", { job, approval: approval.id, answer: "reject" });
+    const rejected = await callTool(client, "approve", { job, approval: approval.id, answer: "reject" });
     expect(rejected.structured).toMatchObject({ reply: "REJECTED", exitCode: 0 });
     expect(rejected.structured.notes).toEqual(["you rejected gemini's execute: $ touch probe.txt"]);
   });
 
   it("approve always: the agent's allow-always option", async () => {
-    const client = await connect();
+    const client = await connectMcp(world);
     const { job, approval } = await askingJob(client);
-    const allowed = await call(client, "approve", { job, approval: approval.id, answer: "always" });
+    const allowed = await callTool(client, "approve", { job, approval: approval.id, answer: "always" });
     expect(allowed.structured).toMatchObject({ reply: "ALLOWED proceed_always" });
   });
 
   it("cancel ends a job that waits for approval; its question goes, and a late answer is refused", async () => {
-    const client = await connect();
+    const client = await connectMcp(world);
     const { job, approval } = await askingJob(client);
-    const cancelled = await call(client, "cancel", { job });
+    const cancelled = await callTool(client, "cancel", { job });
     expect(cancelled.text).toMatch(new RegExp(`^Stopped ${job.replace(".", "\\.")} `));
     expect(cancelled.structured).toMatchObject({ status: "cancelled" });
     expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
     expect(questionFiles()).toEqual([]);
-    const late = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    const late = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(late.isError).toBe(true);
     expect(late.text).toContain(`approval ${approval.id} of ${job} is no longer pending`);
   });
 
   it("a turn on a warm session host asks the same way", async () => {
     writeFileSync(join(world.root, "config.toml"), '[agents.gemini]\ntransport = "acp"\n');
-    const client = await connect();
+    const client = await connectMcp(world);
     const { job, approval } = await askingJob(client);
-    const approved = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    const approved = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(approved.structured).toMatchObject({ reply: "ALLOWED proceed_once", exitCode: 0 });
     const handle = approved.structured.conversation as string;
     // The host kept the server: the next turn asks through it.
-    const next = await call(client, "delegate", { conversation: handle, prompt: "use a tool again" });
+    const next = await callTool(client, "delegate", { conversation: handle, prompt: "use a tool again" });
     expect(next.structured.status, next.text).toBe("needs-approval");
     expect(acpCalls(world).map((call) => call.pid)).toHaveLength(1);
     const second = next.structured.approval as Approval;
-    const rejected = await call(client, "approve", {
+    const rejected = await callTool(client, "approve", {
       job: next.structured.job as string,
       approval: second.id,
       answer: "reject",
@@ -209,18 +182,18 @@ describe("scv mcp: an agent's permission question", () => {
 
   it("the turn's time limit runs while it waits: a timed-out job, no question left", async () => {
     config('timeout = "4s"\n');
-    const client = await connect();
+    const client = await connectMcp(world);
     const { job, approval } = await askingJob(client);
     // A wait returns at once while the job waits for its answer: until the limit, it still does.
     const deadline = Date.now() + 20_000;
-    let waited = await call(client, "wait", { job, wait_seconds: 30 });
+    let waited = await callTool(client, "wait", { job, wait_seconds: 30 });
     while (waited.structured.status === "needs-approval" && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      waited = await call(client, "wait", { job, wait_seconds: 30 });
+      waited = await callTool(client, "wait", { job, wait_seconds: 30 });
     }
     expect(waited.structured).toMatchObject({ status: "timeout", exitCode: 124 });
     expect(questionFiles()).toEqual([]);
-    const late = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    const late = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(late.isError).toBe(true);
   });
 });

@@ -1,11 +1,13 @@
 import { defineConfig } from "vitest/config";
 import { REAL_TIME, SCALED_TIME } from "./test/helpers/timing.js";
-import { testTiers } from "./test/tiers.js";
+import { ACROSS_NODE_VERSIONS, testTiers } from "./test/tiers.js";
 
 // Three tiers (test/tiers.ts says which file is in which): `npm test` runs unit and e2e together, CI
 // adds stress. Most end-to-end tests wait on processes rather than compute, so more of them run at
-// once than there are cores; SCV_TEST_WORKERS overrides the count.
+// once than there are cores; SCV_TEST_WORKERS overrides the count. SCV_TEST_E2E=versions narrows the
+// e2e tier to what differs between Node versions (CI's runs on Node 22, 24, 26).
 const tiers = testTiers();
+const e2e = process.env.SCV_TEST_E2E === "versions" ? [...ACROSS_NODE_VERSIONS] : tiers.e2e;
 const workers = Number(process.env.SCV_TEST_WORKERS) || 6;
 
 export default defineConfig({
@@ -23,7 +25,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "e2e", include: tiers.e2e, pool: "forks" },
+        // One module graph per worker, not per file: each file's set-up is its own world.
+        test: { name: "e2e", include: e2e, pool: "forks", isolate: false },
       },
       {
         extends: true,

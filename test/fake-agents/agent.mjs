@@ -774,6 +774,9 @@ function withToolCalls(stdout, count) {
 
 /** One Bash tool call every 50 ms, forever. */
 function drip(session) {
+  // A reader that went away (its scv killed) does not end it: it goes on working until something
+  // ends it, as a CLI busy in a tool does, not at its next write.
+  process.stdout.on("error", () => {});
   let i = 0;
   setInterval(() => {
     i += 1;

@@ -37,6 +37,11 @@ const GRACES = {
   /** How long `scv kill` waits for a turn's scv to answer, beyond the kill grace, and then for its
    * agent to go once killed. */
   killAnswer: 5_000,
+  /** The shortest wait for a rate limit's reset: a reset in the past never has the account ladder
+   * ask again at once. */
+  resetWaitMin: 1_000,
+  /** Between the progress lines of a wait for a reset. */
+  resetProgressInterval: 60_000,
   /** How often a turn refreshes its conversation's lock (proper-lockfile's `update`, at least 1 s);
    * the lock goes stale after LOCK_STALE_MS without one. */
   lockRefresh: 5_000,

@@ -2,8 +2,8 @@
 // leaves a process holding its stdout (in its group, or in a session of its own). The turn is over
 // a short grace after the CLI's own end-of-turn event: reported completed with its reply, exit 0,
 // and nothing left running. In-process for every output format that has a structured final event
-// (with a short grace), then through the built scv with the real grace: foreground, background
-// (`scv wait`) and fan-out.
+// (with a short grace), then through the built scv (its grace scaled as in every world; the real one:
+// real-durations.stress.test.ts): foreground, background (`scv wait`) and fan-out.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -96,7 +96,7 @@ describe("a CLI that lingers after its final result, every format", () => {
   }
 });
 
-describe("through scv, with the real grace", () => {
+describe("through scv", () => {
   /** The grace, the fake's start-up and scv's, with room for a loaded machine. */
   const BOUND_MS = DURATIONS.endGrace + 10_000;
 

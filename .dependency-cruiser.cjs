@@ -1,14 +1,18 @@
 // The module rules `npm run check` holds src/ to (docs/architecture.md explains the layers): no
 // import cycle, and no layer importing from one above it. Lower to higher: os, parsers and home
-// (storage) at the bottom, then transport (one CLI as a process), turn (one turn, plan → run →
-// conclude), jobs (background turns), and at the top commands, cli and mcp, which print.
+// (storage) at the bottom, then transport (one CLI as a process), worktrees (git worktrees), turn
+// (one turn, plan → run → conclude), jobs (background turns), and at the top commands, cli and mcp,
+// which print.
 
 /** Each layer, and the folders it must never import from. */
 const BELOW = {
-  os: ["hosts", "home", "parsers", "transport", "turn", "jobs", "commands", "cli", "mcp"],
-  parsers: ["hosts", "os", "home", "transport", "turn", "jobs", "commands", "cli", "mcp"],
-  home: ["hosts", "transport", "turn", "jobs", "commands", "cli", "mcp"],
-  transport: ["hosts", "turn", "jobs", "commands", "cli", "mcp"],
+  os: ["hosts", "home", "parsers", "transport", "worktrees", "turn", "jobs", "commands", "cli", "mcp"],
+  parsers: ["hosts", "os", "home", "transport", "worktrees", "turn", "jobs", "commands", "cli", "mcp"],
+  home: ["hosts", "transport", "worktrees", "turn", "jobs", "commands", "cli", "mcp"],
+  transport: ["hosts", "worktrees", "turn", "jobs", "commands", "cli", "mcp"],
+  // Git worktrees owned by conversations (src/worktrees/): git's CLI through os/, folders through
+  // home/, a check's environment through transport/; turns and commands use them.
+  worktrees: ["hosts", "turn", "jobs", "commands", "cli", "mcp"],
   turn: ["jobs", "commands", "cli", "mcp"],
   // Session hosts (src/hosts/) keep an ACP turn's server between turns: a turn reaches them.
   hosts: ["jobs", "commands", "cli", "mcp"],
@@ -38,7 +42,7 @@ module.exports = {
         "The shared modules directly in src/ are used by every layer: they must not import turn, jobs or what prints.",
       severity: "error",
       from: { path: "^src/[^/]+\\.ts$" },
-      to: { path: "^src/(turn|jobs|commands|cli|mcp)/" },
+      to: { path: "^src/(worktrees|turn|jobs|commands|cli|mcp)/" },
     },
   ],
   options: {

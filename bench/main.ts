@@ -1,6 +1,6 @@
 // The benchmark run behind `npm run bench` (see bench/run.mjs and docs/benchmarks.md): a whole busy
 // turn against a bare reader, parser throughput and memory, start-up overhead, fan-out, a delegate
-// round trip through `scv mcp`. Prints
+// round trip through `scv mcp`, a worktree made, recorded and removed. Prints
 // the tables docs/benchmarks.md holds and writes them, with the raw figures, to
 // node_modules/.cache/scv-bench/. `--quick` only checks that every benchmark still runs (small sizes,
 // few runs): its figures mean nothing. Targets missed are reported, not failed: only a benchmark that
@@ -15,6 +15,7 @@ import { fixed, type Machine, machine, OUT } from "./lib.js";
 import { type McpResult, mcpBench } from "./mcp.js";
 import { type BuildFigures, type OverheadResult, overheadBench } from "./overhead.js";
 import { type ParserRow, parserBench } from "./parsers/bench.js";
+import { type WorktreeResult, worktreeBench } from "./worktrees.js";
 import { createWorld, SCV } from "./world.js";
 
 const TARGET = { mbps: 200, rssMB: 120, overhead: 1.35, fanOut: 1.2, busy: 1.25, busyRssMB: 150 };
@@ -38,6 +39,7 @@ const FULL = {
   fanOutRepeats: 3,
   mcp: { runs: 24, warmup: 2 },
   acp: { runs: 24, warmup: 2 },
+  worktrees: 10,
 };
 const QUICK = {
   busy: { streams: BUSY_QUICK, runs: 1 },
@@ -46,9 +48,10 @@ const QUICK = {
   fanOutRepeats: 1,
   mcp: { runs: 2, warmup: 1 },
   acp: { runs: 2, warmup: 1 },
+  worktrees: 1,
 };
 
-const BENCHES = ["busy", "parsers", "overhead", "fan-out", "mcp", "acp"] as const;
+const BENCHES = ["busy", "parsers", "overhead", "fan-out", "mcp", "acp", "worktrees"] as const;
 type Bench = (typeof BENCHES)[number];
 const isBench = (name: string): name is Bench => (BENCHES as readonly string[]).includes(name);
 
@@ -163,6 +166,25 @@ function acpTable(result: AcpResult): string {
   ].join("\n");
 }
 
+function worktreeTable(result: WorktreeResult): string {
+  const row = (label: string, step: WorktreeResult["create"], git: string) =>
+    `| ${label} | ${fixed(step.scvMs)} ms | ${fixed(step.gitMs)} ms (${git}) |`;
+  const total = result.create.scvMs + result.record.scvMs + result.remove.scvMs;
+  const gitTotal = result.create.gitMs + result.record.gitMs + result.remove.gitMs;
+  return [
+    `| On a clone of this repository (${result.files} files), median of ${result.runs} interleaved rounds | scv | git alone |`,
+    "|---|---|---|",
+    row("make the worktree (`createWorktree`)", result.create, "`git worktree add -b`"),
+    row("record a turn that changed one file (`recordTurn`)", result.record, "`git add -A`, `git commit`"),
+    row(
+      "remove worktree and branch (`removeWorktree`)",
+      result.remove,
+      "`git worktree remove`, `git branch -D`",
+    ),
+    `| all three | ${fixed(total)} ms | ${fixed(gitTotal)} ms |`,
+  ].join("\n");
+}
+
 function machineLine(m: Machine, quick: boolean): string {
   return (
     `${m.date} UTC · ${m.cores} × ${m.cpu} · Node ${m.node} · load average ${m.load} at start · ` +
@@ -219,6 +241,7 @@ async function main(): Promise<void> {
   let fanOut: FanOutResult | undefined;
   let mcp: McpResult | undefined;
   let acp: AcpResult | undefined;
+  let worktrees: WorktreeResult | undefined;
   if (wanted("overhead") || wanted("fan-out") || wanted("mcp") || wanted("acp")) {
     const world = createWorld(baselines);
     try {
@@ -243,6 +266,11 @@ async function main(): Promise<void> {
     }
   }
 
+  if (wanted("worktrees")) {
+    log("worktrees…");
+    worktrees = await worktreeBench(plan.worktrees);
+  }
+
   const section = (title: string, table: string | undefined) =>
     table === undefined ? [] : [`### ${title}`, "", table, ""];
   const report = [
@@ -254,6 +282,7 @@ async function main(): Promise<void> {
     ...section("Fan-out", fanOut && fanOutTable(fanOut)),
     ...section("scv mcp", mcp && mcpTable(mcp)),
     ...section("ACP: a warm continued turn", acp && acpTable(acp)),
+    ...section("Worktrees", worktrees && worktreeTable(worktrees)),
     `(benchmark took ${fixed((Date.now() - started) / 1000)} s)`,
     "",
   ].join("\n");
@@ -266,7 +295,7 @@ async function main(): Promise<void> {
   writeFileSync(join(OUT, quick ? "results-quick.md" : "results.md"), report);
   writeFileSync(
     join(OUT, quick ? "results-quick.json" : "results.json"),
-    `${JSON.stringify({ machine: host, quick, busy, parsers, overhead, fanOut, mcp, acp }, null, 2)}\n`,
+    `${JSON.stringify({ machine: host, quick, busy, parsers, overhead, fanOut, mcp, acp, worktrees }, null, 2)}\n`,
   );
 }
 

@@ -13,6 +13,7 @@ import {
   type Status,
   type Verified,
 } from "../src/adapters.js";
+import { renderEndpointsTable } from "./endpoints-doc.js";
 
 function code(text: string): string {
   return `\`${text}\``;
@@ -354,6 +355,16 @@ export function renderAgentsDoc(): string {
     "| --- | --- | --- | --- |",
     ...ADAPTERS.map(mcpRow),
     "",
+    "## Endpoints of your own",
+    "",
+    "How `base_url` and `api_key_env` under `[agents.<name>]` reach each CLI (the README's \"Your own",
+    "endpoint or proxy\"). Everything is given for the turn only: no file of the CLI's own is written",
+    "(but Gemini CLI's chosen sign-in, where none is chosen), and the key's value goes only into the",
+    'agent\'s environment, under the variable named here. "Verified" names the version the contract',
+    "suite (`test/real/endpoint.test.ts`) ran a turn and a continued one with, configured only so.",
+    "",
+    renderEndpointsTable(),
+    "",
     ...takeoverSection(),
     ...knownLimits(),
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",
@@ -368,7 +379,7 @@ export function renderAgentsDoc(): string {
 const TURN_END_NOTES: readonly string[] = [
   "## When a turn is over",
   "",
-  "A turn ends when the CLI exits, or 5 s (`END_GRACE_MS`, `src/turn/verdict.ts`) after its own",
+  "A turn ends when the CLI exits, or 5 s (`endGrace`, `src/timing.ts`) after its own",
   "end-of-turn event (its final result, or an error it reports as terminal) if it is still running",
   "then: scv ends its whole process group, and the CLI's verdict stands (a success is a completed turn",
   "with its reply, exit 0). A retry, a new tool call or more reply text after that event withdraws it:",

@@ -1,8 +1,9 @@
 // Renders docs/mcp.md from the MCP server's tool table (src/mcp/tools.ts) and its host table
 // (src/mcp/hosts.ts), so the documented tools, schemas and host commands can never drift from the code.
 
+import { MAX_REQUEST_BYTES } from "../src/mcp/bounded-stdin.js";
 import { ARGS, COMMAND, ENV, type HostRegistration, MCP_HOSTS, NAME } from "../src/mcp/hosts.js";
-import { replyBudget } from "../src/mcp/replies.js";
+import { SHOWN_BYTES } from "../src/mcp/shown-size.js";
 import { inputJsonSchema, MAX_WAIT_SECONDS, TOOLS, type ToolDefinition } from "../src/mcp/tools.js";
 import { DURATIONS } from "../src/timing.js";
 
@@ -91,6 +92,11 @@ function hostRow(host: string, registration: HostRegistration): string {
   return `| \`${host}\` | \`scv mcp install ${host}\` | ${cell(how)} | ${cell(limit)} |`;
 }
 
+/** `45 000` */
+function bytes(count: number): string {
+  return count.toLocaleString("en-US").replaceAll(",", " ");
+}
+
 export function renderMcpDoc(): string {
   return [
     "# scv mcp",
@@ -103,41 +109,55 @@ export function renderMcpDoc(): string {
     "whose result is kept until it is read, whatever other turns of its conversation do. A turn of a",
     "conversation another turn holds waits 2 s for it, then is refused as busy, naming that job.",
     "",
-    "Every call answers with text for the model and the same facts as `structuredContent`:",
+    "Every call answers in two forms, text and `structuredContent`, and a host shows its model one of",
+    "them: Claude Code and Codex show the structured content (as compact JSON; Claude Code the text of a",
+    "tool error), other hosts the text. So both say the same, and each leads with what the model needs:",
+    "the reply, then `next`, one sentence with the step to take (the call to make, with its arguments).",
     "",
-    "- a finished turn: its reply as text (then one line naming the conversation), and as structured",
-    '  content the object `scv delegate --json` prints (`turnResultSchema`, README "JSON output"); a turn',
-    "  that failed is a tool error (`isError`) whose text starts with one line in the command line's",
-    "  classes: `codex failed (exit 4, not signed in): … — run: scv agents login codex`;",
-    '- a turn still running when the wait ends: `{"status": "running", "job", "conversation"}`, and a',
-    "  line telling the model to call `wait` with the job;",
+    "- a finished turn: as text its reply, then `[To continue this conversation, call delegate with",
+    '  conversation codex-k3f9x2.]`; as structured content `{"reply", "next", …}` followed by the rest of',
+    '  the object `scv delegate --json` prints (`turnResultSchema`, README "JSON output"). A turn that',
+    "  failed is a tool error (`isError`) whose text starts with one line in the command line's classes,",
+    "  `codex failed (exit 4, not signed in): … — run: scv agents login codex`, and whose structured",
+    '  content starts `{"error", "hint", "fallbacks", "reply", "next", …}`;',
+    '- a turn still running when the wait ends: `{"status": "running", "next", "job", "conversation"}`,',
+    "  `next` (and the text) saying what it is doing and to call `wait` with the job;",
     "- a job that needs approval (an agent run over ACP under policy `default` asked to run a tool): at",
-    '  once, `{"status": "needs-approval", "job", "conversation", "approval": {"id", "agent", "tool",',
-    '  "summary", "answers", "askedAt"}}` — `answers` are those the agent offers, of `once`, `always` and',
-    "  `reject` — and a line telling the model to call `approve` with the job, the id and an answer. The",
-    "  turn waits, its own time limit running, until `approve` answers that id (then the call waits for",
-    "  the job as `wait` does), `cancel` or `scv kill` stops it, or the limit ends it; an answer for a",
-    "  question no longer pending (answered, or its turn ended) is refused and answers nothing. A job",
-    "  waiting so shows in `status` and `scv ps` as `needs approval`, and `scv wait` says so on stderr.",
-    "  The question and its answer pass through two 0600 files beside the job's result,",
-    "  `$SCV_HOME/turns/<job>.ask.json` and `<job>.answer.json`, gone once it is answered. An agent run",
-    "  as a per-turn process cannot ask: what would need approval is refused, as on the command line;",
+    '  once, `{"status": "needs-approval", "next", "job", "conversation", "approval": {"id", "agent",',
+    '  "tool", "summary", "answers", "askedAt"}}` — `answers` are those the agent offers, of `once`,',
+    "  `always` and `reject`, and `next` tells the model to call `approve` with the job, the id and an",
+    "  answer. The turn waits, its own time limit running, until `approve` answers that id (then the call",
+    "  waits for the job as `wait` does), `cancel` or `scv kill` stops it, or the limit ends it; a turn",
+    "  stopped so says in its notes that the agent's request went unanswered and did not run. An answer",
+    "  for a question no longer pending is refused and answers nothing, saying what became of it",
+    "  (answered already, the agent stopped asking, the job finished) or that the job never asked it. A",
+    "  job waiting so shows in `status` and `scv ps` as `needs approval`, and `scv wait` says so on",
+    "  stderr. The question and its answer pass through 0600 files beside the job's result,",
+    "  `$SCV_HOME/turns/<job>.ask.json` and `<job>.answer.json`, gone once it is answered, and",
+    "  `<job>.questions.json`, the ids it asked and what became of each, gone with the turn. An agent run as a",
+    "  per-turn process cannot ask: what would need approval is refused, as on the command line;",
     '- several agents (`agent` as a list): `{"results": [...]}`, one of the above per agent in the order',
     "  given, the text under `=== agent (handle) ===` headers;",
     "- a refused call (unknown agent or job, a conversation busy, a config to fix): a tool error, one",
-    "  line ending with the command line's exit code and class, `(exit 2, usage error)`; arguments the",
-    "  schema refuses get its message.",
+    "  line ending with the command line's exit code and class, `(exit 2, usage error)`, and",
+    '  `{"error", "exitCode"}`; arguments the schema refuses get its message.',
     "",
     `A call waits at most ${MAX_WAIT_SECONDS} s (hosts cut tool calls at 60 s by default). While it waits, a`,
     `client that sent a progress token gets \`notifications/progress\` every ${DURATIONS.progressInterval / 1000} s: the seconds waited and`,
     "the agent's current tool (`codex 35s — $ npm test`).",
     "",
-    `Replies are bounded: one result carries at most ${replyBudget({}).toLocaleString("en-US").replaceAll(",", " ")} characters of reply (half of Claude`,
-    "Code's default tool-output limit of 25 000 tokens, at its own 4 characters a token; a host that",
-    "passes `MAX_MCP_OUTPUT_TOKENS` to the server sets it), shared among the agents of a fan-out. A longer",
-    "reply comes in parts: each starts with a note giving the `offset` to pass to `wait` for the next,",
-    "and the result stays in `$SCV_HOME/turns/` (where `scv wait <job>` reads it whole) until the last",
-    "part is read.",
+    `Results are bounded by what hosts show: each form of one result, the structured content as JSON`,
+    `included, is at most ${bytes(SHOWN_BYTES)} bytes of UTF-8. Claude Code 2.1.332 keeps a tool result of up to`,
+    "50 000 characters in its model's context and saves a longer one to a file, showing the model a",
+    "2 KB preview; Codex 0.171.0 shows about 48 000 bytes (10 000 tokens for the models it knows) and",
+    "cuts the middle out of a longer one. A host that passes `MAX_MCP_OUTPUT_TOKENS` to the server",
+    "lowers the bound to 2 bytes a token. A fan-out's agents share it. A longer reply comes in parts:",
+    "each part's `next` gives the `offset` to pass to `wait` for the rest, and the result stays in",
+    "`$SCV_HOME/turns/` (where `scv wait <job>` reads it whole) until the last part is read.",
+    "",
+    `A message from the host over ${MAX_REQUEST_BYTES / 2 ** 20} MiB (a prompt that large) is not read: it is answered with a`,
+    "JSON-RPC error (`-32600`, invalid request) saying to put the material in a file, found by the id at",
+    "either end of the message, and the server goes on serving the calls in flight and the next ones.",
     "",
     ...TOOLS.map(toolSection),
     "## Registering scv with a host",

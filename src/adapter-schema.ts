@@ -269,6 +269,54 @@ const mcpPassing = () =>
     z.strictObject({ kind: z.literal("unsupported"), reason: text() }),
   ]);
 
+const endpointUrl = () =>
+  z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("env"), variable: envName() }),
+    z.strictObject({ kind: z.literal("config-args"), flag: text(), provider: providerName() }),
+    z.strictObject({
+      kind: z.literal("config-env"),
+      variable: envName(),
+      format: z.literal("opencode-config"),
+      provider: providerName(),
+    }),
+    z.strictObject({
+      kind: z.literal("extension-file"),
+      args: args().check(
+        z.refine(placeholderCheck("{file}"), { error: "expected {file} in one of its arguments" }),
+      ),
+      format: z.literal("pi-extension"),
+      provider: providerName(),
+    }),
+  ]);
+
+/** A provider's id: a TOML bare key, a JSON key and a model id's prefix alike. */
+const providerName = () =>
+  z.string().check(z.regex(/^[a-z][a-z0-9-]{0,30}$/, { error: "expected a name such as my-endpoint" }));
+
+const endpoint = () =>
+  z.discriminatedUnion("kind", [
+    z
+      .strictObject({
+        kind: z.literal("supported"),
+        api: z.enum(["anthropic-messages", "openai-responses", "openai-chat", "gemini"]),
+        url: endpointUrl(),
+        key: envName(),
+        args: args(),
+        requires: z.optional(
+          z.strictObject({ file: homePath(), path: z.array(text()).check(z.minLength(1)), value: text() }),
+        ),
+        acp: z.boolean(),
+        verified: verified(),
+      })
+      .check(
+        // An ACP server gets the turn's variables, not its command line or files.
+        z.refine((row) => !row.acp || (row.url.kind === "env" && row.args.length === 0), {
+          error: "acp = true needs an endpoint given by variables only (url kind env, no args)",
+        }),
+      ),
+    z.strictObject({ kind: z.literal("unsupported"), reason: text() }),
+  ]);
+
 const modeReport = () =>
   z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("claude-init"), full: text(), settings: homePath() }),
@@ -332,7 +380,7 @@ export const descriptorSchema = lazy(() =>
     searchDirs: z.array(homePath()),
     login: login(),
     ownConfig: z.strictObject({ file: homePath(), signsIn: z.boolean() }),
-    providerEnvironment: z.optional(z.strictObject({ endpoint: envName(), key: envName() })),
+    endpoint: endpoint(),
     status: status(),
     preflight: z.optional(keyStore()),
     logout: logout(),

@@ -346,6 +346,56 @@ export type McpPassing =
 /** A variable and its value (or, for home variables, a path relative to the agent home). */
 export type EnvPair = readonly [name: string, value: string];
 
+/** The API an endpoint of the user's own must serve to a CLI (`[agents.<name>] base_url`). */
+export type EndpointApi =
+  /** Anthropic's Messages API; `base_url` without `/v1` (the CLI appends `/v1/messages`). */
+  | "anthropic-messages"
+  /** OpenAI's Responses API; `base_url` ends in `/v1`. */
+  | "openai-responses"
+  /** OpenAI's Chat Completions API; `base_url` ends in `/v1`. */
+  | "openai-chat"
+  /** Google's Gemini API; `base_url` without `/v1beta`. */
+  | "gemini";
+
+/** Where a CLI takes the base URL of an endpoint of the user's own. Each form is rendered for one
+ * turn only (src/turn/endpoint.ts): nothing is written into the CLI's own settings. */
+export type EndpointUrl =
+  /** A variable of its own. */
+  | { kind: "env"; variable: string }
+  /** A model provider of its own, `provider`, given as `flag` overrides of its TOML config
+   * (`-c model_providers.<provider>.base_url=…`), reading its key from the row's `key` variable. */
+  | { kind: "config-args"; flag: string; provider: string }
+  /** A provider `provider` in a JSON config given whole in `variable`, merged over its other config
+   * files, its key read from the row's `key` variable (`{env:…}`); the turn's model is given as
+   * `<provider>/<model>`, and the provider lists it. */
+  | { kind: "config-env"; variable: string; format: "opencode-config"; provider: string }
+  /** A provider `provider` registered by an extension file scv writes into the turn's TMPDIR and names
+   * with `args` (`{file}`), its key read from the row's `key` variable; the turn's model is given as
+   * `<provider>/<model>`, and the provider lists it. */
+  | { kind: "extension-file"; args: readonly string[]; format: "pi-extension"; provider: string };
+
+/** How a CLI is pointed at a model endpoint or proxy of the user's own: `base_url` under
+ * `[agents.<name>]` in scv's config, and `api_key_env`, the variable of scv's environment holding its
+ * key. The key goes only into the agent's environment, as `key`. */
+export type Endpoint =
+  | {
+      kind: "supported";
+      api: EndpointApi;
+      url: EndpointUrl;
+      /** The variable that carries the key, set in this agent's environment only. */
+      key: string;
+      /** Arguments every such turn adds after the fixed ones (never the key). */
+      args: readonly string[];
+      /** A value the CLI's own JSON settings must hold for it to use the key (Gemini CLI's chosen
+       * sign-in, which no variable or flag overrides): scv sets it where none is set, and refuses a
+       * turn where the user chose another. */
+      requires?: { readonly file: string; readonly path: readonly string[]; readonly value: string };
+      /** Whether the same rendering reaches its ACP server (`--transport acp`). */
+      acp: boolean;
+      verified: Verified;
+    }
+  | { kind: "unsupported"; reason: string };
+
 export interface AdapterDescriptor {
   /** The CLI token (`scv delegate <name>`) and the home folder `agents/<name>`. */
   readonly name: string;
@@ -392,10 +442,9 @@ export interface AdapterDescriptor {
   /** The CLI's own settings file inside the agent home (the README's table of each CLI's files is
    * generated from it): where its settings go, such as a custom endpoint or MCP servers. */
   readonly ownConfig: OwnConfig;
-  /** Variables that point the CLI at a model provider of the user's own (bring your own key), given
-   * in `[agents.<name>.env]` of scv's config or `--env`: with `endpoint` set there, the CLI signs in
-   * with `key`, and a refused sign-in is that key's, not the CLI's own sign-in's. */
-  readonly providerEnvironment?: { readonly endpoint: string; readonly key: string };
+  /** How `base_url` and `api_key_env` under `[agents.<name>]` point the CLI at an endpoint of the
+   * user's own; a refused sign-in is then that key's, not the CLI's own sign-in's. */
+  readonly endpoint: Endpoint;
   readonly status: Status;
   /** A key store read before every turn when `status` is not itself a stored one: a signed-out
    * verdict refuses the turn before spawning (exit 4), where the CLI would otherwise retry its
@@ -524,6 +573,18 @@ const CLAUDE_BASE = {
   modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".claude/settings.json" },
   searchDirs: [".claude/local", ".npm-global/bin"],
   ownConfig: { file: ".claude/settings.json", signsIn: false },
+  endpoint: {
+    kind: "supported",
+    api: "anthropic-messages",
+    url: { kind: "env", variable: "ANTHROPIC_BASE_URL" },
+    key: "ANTHROPIC_API_KEY",
+    // Lab (2.1.332): an `apiKeyHelper` in its settings (where scv keeps the key it holds) is sent
+    // too, as a bearer token beside the variable's x-api-key; this empty one keeps it from the endpoint.
+    args: ["--settings", '{"apiKeyHelper":""}'],
+    // Its ACP adapter starts it with no arguments of scv's, so that helper would reach the endpoint.
+    acp: false,
+    verified: { kind: "lab", version: "2.1.332" },
+  },
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
   resume: RESUME_BY_SESSION_ID,
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
@@ -623,6 +684,17 @@ export const ADAPTERS = [
     },
     // CODEX_HOME is the agent home itself.
     ownConfig: { file: "config.toml", signsIn: false },
+    // The lab's recipe as `-c` overrides: a provider of its own whose `env_key` names the variable,
+    // so neither auth.json nor config.toml is touched (lab: the key reached no file of its home).
+    endpoint: {
+      kind: "supported",
+      api: "openai-responses",
+      url: { kind: "config-args", flag: "-c", provider: "scv-endpoint" },
+      key: "SCV_ENDPOINT_API_KEY",
+      args: [],
+      acp: false,
+      verified: { kind: "lab", version: "0.171.0" },
+    },
     searchDirs: [".npm-global/bin"],
     // Lab: it waits for the browser's redirect to localhost:1455; `--device-auth` shows a code instead.
     login: {
@@ -705,6 +777,7 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // The seed's: its profiles live in config.toml under GROK_HOME.
     ownConfig: { file: ".grok/config.toml", signsIn: false },
+    endpoint: { kind: "unsupported", reason: "not on npm; no way to set its endpoint was verified" },
     searchDirs: [".grok/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "stored", store: { kind: "grok", auth: ".grok/auth.json", config: ".grok/config.toml" } },
@@ -750,6 +823,7 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // Its published docs: `$DSH_HOME/settings.yaml` (providers, models) beside .credentials.yaml.
     ownConfig: { file: ".dsh/settings.yaml", signsIn: false },
+    endpoint: { kind: "unsupported", reason: "not on npm; no way to set its endpoint was verified" },
     searchDirs: [],
     login: { kind: "api-key", store: DSH_STORE },
     status: { kind: "stored", store: DSH_STORE },
@@ -801,6 +875,22 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // Checked in its code (getSettingsPath); custom providers and their keys go in models.json beside it.
     ownConfig: { file: ".pi/agent/settings.json", signsIn: false },
+    // Its models.json is the user's; an extension (`-e`, pi.registerProvider) adds the provider for
+    // one turn, reading its API key from the variable it names.
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: {
+        kind: "extension-file",
+        args: ["-e", "{file}"],
+        format: "pi-extension",
+        provider: "endpoint",
+      },
+      key: "SCV_ENDPOINT_API_KEY",
+      args: [],
+      acp: false,
+      verified: { kind: "lab", version: "0.73.1" },
+    },
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login and choose a provider, then /quit" },
     status: { kind: "stored", store: PI_STORE },
@@ -874,6 +964,22 @@ export const ADAPTERS = [
     fullPermissionArgs: ["--yolo"],
     modeReport: { kind: "none" },
     ownConfig: { file: ".gemini/settings.json", signsIn: false },
+    // Lab (0.61.0): the variables are read over its .env; its headless sign-in check refuses the
+    // `gateway` sign-in GOOGLE_GEMINI_BASE_URL alone selects, so the API key's must be chosen.
+    endpoint: {
+      kind: "supported",
+      api: "gemini",
+      url: { kind: "env", variable: "GOOGLE_GEMINI_BASE_URL" },
+      key: "GEMINI_API_KEY",
+      args: [],
+      requires: {
+        file: ".gemini/settings.json",
+        path: ["security", "auth", "selectedType"],
+        value: "gemini-api-key",
+      },
+      acp: false,
+      verified: { kind: "lab", version: "0.61.0" },
+    },
     searchDirs: [".npm-global/bin"],
     login: {
       kind: "interactive",
@@ -952,6 +1058,17 @@ export const ADAPTERS = [
     fullPermissionArgs: ["--yolo"],
     modeReport: { kind: "none" },
     ownConfig: { file: ".qwen/settings.json", signsIn: false },
+    // Lab (0.24.4): the variables win over its settings' `env` block, `--auth-type` over its chosen
+    // sign-in.
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: { kind: "env", variable: "OPENAI_BASE_URL" },
+      key: "OPENAI_API_KEY",
+      args: ["--auth-type", "openai"],
+      acp: false,
+      verified: { kind: "lab", version: "0.24.4" },
+    },
     searchDirs: [".npm-global/bin"],
     login: {
       kind: "interactive",
@@ -1036,6 +1153,21 @@ export const ADAPTERS = [
     fullPermissionArgs: ["--auto"],
     modeReport: { kind: "none" },
     ownConfig: { file: ".config/opencode/opencode.json", signsIn: true },
+    // Lab (1.18.33): OPENCODE_CONFIG_CONTENT is merged over its config files; `{env:…}` reads the key.
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: {
+        kind: "config-env",
+        variable: "OPENCODE_CONFIG_CONTENT",
+        format: "opencode-config",
+        provider: "endpoint",
+      },
+      key: "SCV_ENDPOINT_API_KEY",
+      args: [],
+      acp: false,
+      verified: { kind: "lab", version: "1.18.33" },
+    },
     searchDirs: [".opencode/bin", ".npm-global/bin"],
     // Lab: both ask at the terminal (which provider, then its key); the lab's recipe writes a
     // provider and its key into its config instead.
@@ -1117,8 +1249,16 @@ export const ADAPTERS = [
     searchDirs: [".npm-global/bin"],
     login: { kind: "interactive", args: [], hint: "run /login, then /exit" },
     // Its README: COPILOT_PROVIDER_BASE_URL and COPILOT_PROVIDER_API_KEY select bring-your-own-key
-    // mode (the contract suite's sign-in).
-    providerEnvironment: { endpoint: "COPILOT_PROVIDER_BASE_URL", key: "COPILOT_PROVIDER_API_KEY" },
+    // mode, needing no GitHub sign-in (the contract suite's sign-in, over ACP too).
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: { kind: "env", variable: "COPILOT_PROVIDER_BASE_URL" },
+      key: "COPILOT_PROVIDER_API_KEY",
+      args: [],
+      acp: true,
+      verified: { kind: "lab", version: "1.0.102" },
+    },
     status: { kind: "unchecked" },
     // Today's CLI has no `logout` command.
     logout: { kind: "interactive", args: [], hint: "run /logout, then /exit" },
@@ -1193,6 +1333,7 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // Its docs: $XDG_CONFIG_HOME/cursor/cli-config.json on Linux when XDG_CONFIG_HOME is set, as scv sets it.
     ownConfig: { file: ".config/cursor/cli-config.json", signsIn: false },
+    endpoint: { kind: "unsupported", reason: "not on npm; no way to set its endpoint was verified" },
     searchDirs: [".cursor/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
@@ -1244,6 +1385,10 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // Its help text: ~/.config/amp/settings.json, keys prefixed "amp.".
     ownConfig: { file: ".config/amp/settings.json", signsIn: false },
+    endpoint: {
+      kind: "unsupported",
+      reason: "its model traffic goes through the Amp service, not to a model API",
+    },
     searchDirs: [".amp/bin", ".npm-global/bin"],
     login: { kind: "command", args: ["login"], needs: "browser" },
     status: { kind: "unchecked" },
@@ -1284,6 +1429,7 @@ export const ADAPTERS = [
     modeReport: { kind: "none" },
     // Its docs: ~/.kimi-code/config.toml (providers, models and keys).
     ownConfig: { file: ".kimi-code/config.toml", signsIn: false },
+    endpoint: { kind: "unsupported", reason: "not on npm; no way to set its endpoint was verified" },
     searchDirs: [".kimi-code/bin"],
     login: {
       kind: "interactive",

@@ -152,6 +152,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
     searchDirs: [],
     login: { kind: "interactive", args: [], hint: "sign in with its own command, then quit" },
     ownConfig: { file: `.config/${name}`, signsIn: false },
+    endpoint: { kind: "unsupported", reason: `no way to set its endpoint is defined in ${path}` },
     status: { kind: "unchecked" },
     logout: { kind: "interactive", args: [], hint: "sign out with its own command, then quit" },
     output: { kind: "text", args: [] },

@@ -5,7 +5,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSy
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
 import { ACCOUNT_NAME_RULE, isAccountName } from "./accounts.js";
-import type { AdapterDescriptor } from "./adapters.js";
+import { type AdapterDescriptor, shippedAdapter } from "./adapters.js";
 import {
   type AgentTable,
   configuredAgentRows,
@@ -129,6 +129,28 @@ const mcpServer = lazy(() =>
   ),
 );
 
+/** An endpoint's base URL: http or https, in characters no config file or command line misreads, with
+ * no user, password, query or fragment (a key goes in the variable `api_key_env` names, and the CLIs
+ * append their paths to it). */
+export function isEndpointUrl(text: string): boolean {
+  if (!/^https?:\/\/[A-Za-z0-9._~:/[\]@!$&'()*+,;=%-]+$/.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return url.hostname !== "" && url.username === "" && url.password === "";
+  } catch {
+    return false;
+  }
+}
+
+const endpointUrl = lazy(() =>
+  z.string().check(
+    z.refine(isEndpointUrl, {
+      error:
+        "expected an http:// or https:// URL with no user, password or query in it, such as http://127.0.0.1:4000/v1 (the key goes in the variable api_key_env names)",
+    }),
+  ),
+);
+
 const agentSettingsShape = lazy(() => ({
   /** A path or command name that replaces the descriptor's command. */
   command: z.optional(text()),
@@ -149,6 +171,11 @@ const agentSettingsShape = lazy(() => ({
   env: z.optional(z.record(envName(), z.string())),
   /** The `[mcp_servers]` this agent's turns get unless `--mcp` says otherwise. */
   mcp: z.optional(z.array(mcpServerName())),
+  /** A model endpoint or proxy of the user's own (src/turn/endpoint.ts renders it as the row says). */
+  base_url: z.optional(endpointUrl()),
+  /** The variable of scv's environment that holds the endpoint's key; its value goes to this agent
+   * only, where its CLI reads a key. */
+  api_key_env: z.optional(envName()),
 }));
 
 /** The settings of a turn of one agent. */
@@ -327,7 +354,8 @@ export function parseConfig(text: string, path: string): Config {
   const agents = settingsOnly(tables);
   refuseUnknownMcpServers(agents, rest.mcp_servers, path);
   const agentRows = configuredAgentRows(tables as Readonly<Record<string, AgentTable>>, path);
-  return { ...rest, agents, agentRows };
+  refuseUnusableEndpoints(agents, agentRows, path);
+  return { ...withEndpointKeysRemoved(rest, agents), agents, agentRows };
 }
 
 /** Each agent's settings, without what belongs to its row. */
@@ -362,6 +390,55 @@ function refuseUnknownMcpServers(
         `${path}: agents.${agent}.mcp: no [mcp_servers.${unknown}] in this file (${known}) — add it, or remove the name`,
       );
     }
+  }
+}
+
+/** The variables holding endpoint keys (`api_key_env`) are removed from what every agent inherits, as
+ * `[isolation] remove` would: each key reaches only its own agent, under the variable its CLI reads. */
+function withEndpointKeysRemoved<C extends Pick<Config, "isolation">>(
+  config: C,
+  agents: Readonly<Record<string, AgentConfig>>,
+): C {
+  const keys = endpointKeyVariables({ agents });
+  if (keys.length === 0) return config;
+  const isolation = config.isolation ?? {};
+  return { ...config, isolation: { ...isolation, remove: [...(isolation.remove ?? []), ...keys] } };
+}
+
+/** The variables of scv's environment that hold endpoint keys (`api_key_env`): what a scv started
+ * detached must still have to run an agent with `base_url`. */
+export function endpointKeyVariables(config: Pick<Config, "agents">): string[] {
+  const names = Object.values(config.agents ?? {}).flatMap((settings) =>
+    settings.api_key_env === undefined ? [] : [settings.api_key_env],
+  );
+  return [...new Set(names)];
+}
+
+/** `base_url` and `api_key_env` come together, for an agent whose row says how its CLI takes them. */
+function refuseUnusableEndpoints(
+  agents: Readonly<Record<string, AgentConfig>>,
+  rows: readonly AdapterDescriptor[],
+  path: string,
+): void {
+  for (const [name, settings] of Object.entries(agents)) {
+    const at = `${path}: agents.${name}`;
+    if (settings.base_url === undefined && settings.api_key_env !== undefined)
+      throw new ScvError(
+        "BAD_CONFIG",
+        `${at}.api_key_env: names the key of base_url, which is not set — add base_url, or remove api_key_env`,
+      );
+    if (settings.base_url === undefined) continue;
+    if (settings.api_key_env === undefined)
+      throw new ScvError(
+        "BAD_CONFIG",
+        `${at}.base_url: needs api_key_env, the variable of your environment holding the endpoint's key — add api_key_env = "MY_ENDPOINT_KEY"`,
+      );
+    const row = rows.find((each) => each.name === name) ?? shippedAdapter(name);
+    if (row?.endpoint.kind === "unsupported")
+      throw new ScvError(
+        "BAD_CONFIG",
+        `${at}.base_url: ${row.product} takes no endpoint from scv (${row.endpoint.reason}) — remove base_url and api_key_env`,
+      );
   }
 }
 

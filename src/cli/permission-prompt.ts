@@ -45,7 +45,7 @@ export function askOnTerminal(
   question: PermissionQuestion,
   signal?: AbortSignal,
 ): Promise<PermissionAnswer> {
-  if (signal?.aborted) return Promise.resolve("reject");
+  if (signal?.aborted) return Promise.resolve("unanswered");
   input.setRawMode(true);
   // On a line of its own, after whatever progress line the turn shows.
   output.write(`\n${questionLine(question)}`);
@@ -72,7 +72,7 @@ export function askOnTerminal(
       }
     };
     // The turn ended (Ctrl-C, its time limit, scv kill) while the question waited.
-    const onAbort = () => finish("reject", "(the turn ended)");
+    const onAbort = () => finish("unanswered", "(the turn ended)");
     signal?.addEventListener("abort", onAbort, { once: true });
     input.on("data", onData);
     input.resume();

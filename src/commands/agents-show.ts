@@ -81,6 +81,18 @@ function statusLine(entry: AdapterDescriptor): string {
   }
 }
 
+/** How the row takes `base_url`, and the one the config gives (the key's variable by name only). */
+function endpointLine(entry: AdapterDescriptor, settings: ReturnType<typeof agentSettings>): string {
+  const endpoint = entry.endpoint;
+  if (endpoint.kind === "unsupported") return `none (${endpoint.reason})`;
+  const url = endpoint.url;
+  const how = url.kind === "env" ? url.variable : `a provider of its own (${url.kind})`;
+  const taken = `base_url serving ${endpoint.api}, given as ${how}, its key as ${endpoint.key}${endpoint.acp ? "" : "; not over ACP"}`;
+  return settings.base_url === undefined
+    ? taken
+    : `${settings.base_url}, the key in ${settings.api_key_env} — ${taken}`;
+}
+
 /** Where a row comes from: shipped, or the config (its own, or changing a shipped one). */
 function origin(entry: AdapterDescriptor): string {
   if (shippedAdapter(entry.name) === entry) return "shipped with scv";
@@ -116,6 +128,7 @@ export function describeAgent(
     ["sign-in", signInLine(entry)],
     ["status", statusLine(entry)],
     ["takeover", takeoverLine(entry)],
+    ["endpoint", endpointLine(entry, settings)],
     ["verified", entry.verified.kind === "lab" ? `lab, ${entry.verified.version}` : entry.verified.reason],
   ];
   const defaults = [

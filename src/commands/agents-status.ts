@@ -11,7 +11,7 @@ import { type AdapterDescriptor, allAdapters, type StatusSummary, unreachable } 
 import { agentVersion } from "../agent-version.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
-import { agentSettings, type Config, loadConfig } from "../config.js";
+import { type AgentConfig, agentSettings, type Config, loadConfig } from "../config.js";
 import { durationOption, formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { namedAccounts } from "../home/account-homes.js";
@@ -40,7 +40,8 @@ export interface StatusRow {
   /** What was found, never a secret: "signed in (API key)", "API key file present, …". */
   readonly detail: string;
   /** How scv knows: the status kind of the agent's row. */
-  readonly source: "command" | "stored" | "unchecked";
+  /** `endpoint`: the agent signs in with the key of its `base_url` in scv's config. */
+  readonly source: "command" | "stored" | "unchecked" | "endpoint";
   /** The quota windows the CLI last reported for this account, where it reports them. */
   readonly quota?: QuotaSnapshot;
   /** Until when a ladder skips this account after its limit (UTC ISO 8601); absent when it is not
@@ -184,6 +185,7 @@ export async function statusRow(
   account: string = DEFAULT_ACCOUNT,
 ): Promise<StatusRow> {
   const path = locateAgent(entry, config, env);
+  const endpoint = endpointSignIn(agentSettings(config, entry.name), env);
   const [version, signIn] = await Promise.all([
     path === undefined
       ? null
@@ -194,7 +196,7 @@ export async function statusRow(
           extra: agentSettings(config, entry.name).env,
           isolation: config.isolation,
         }),
-    signInState(entry, path, config, env, account),
+    endpoint ?? signInState(entry, path, config, env, account),
   ]);
   const quota = lastQuota(entry.name, account, env);
   const cooling = activeCooldown(entry.name, account, env);
@@ -208,10 +210,28 @@ export async function statusRow(
     state: signIn.state,
     detail: signIn.detail,
     // An unchecked row signed in by its key store was known by that store.
-    source: entry.status.kind === "unchecked" && signIn.state === "signed-in" ? "stored" : entry.status.kind,
+    source:
+      endpoint !== undefined
+        ? "endpoint"
+        : entry.status.kind === "unchecked" && signIn.state === "signed-in"
+          ? "stored"
+          : entry.status.kind,
     ...(quota === undefined ? {} : { quota }),
     ...(cooling === undefined ? {} : { coolingUntil: cooling.until }),
   };
+}
+
+/** An agent pointed at an endpoint of the user's own signs in with its key, whatever its own sign-in
+ * says: signed in while the variable holding the key is set (never showing it). */
+function endpointSignIn(
+  settings: AgentConfig,
+  env: NodeJS.ProcessEnv,
+): { state: SignInState; detail: string } | undefined {
+  const { base_url: url, api_key_env: variable } = settings;
+  if (url === undefined || variable === undefined) return undefined;
+  return (env[variable] ?? "") === ""
+    ? { state: "signed-out", detail: `base_url ${url}: its key's variable ${variable} is not set` }
+    : { state: "signed-in", detail: `base_url ${url}, with the key in ${variable}` };
 }
 
 const STATE_LABEL: Record<SignInState, string> = { "signed-in": "yes", "signed-out": "no", unknown: "?" };
@@ -282,7 +302,11 @@ export async function agentsStatusCommand(
           row.path ?? "not installed",
           row.version ?? "-",
           STATE_LABEL[row.state],
-          row.source === "stored" ? "its key store" : sourceLabel(entry),
+          row.source === "stored"
+            ? "its key store"
+            : row.source === "endpoint"
+              ? "base_url in scv's config"
+              : sourceLabel(entry),
           detailText(row),
         ]),
       ),

@@ -10,7 +10,7 @@ import type { ResultOptions } from "../cli/results.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
-import { withdrawQuestion } from "../home/approvals.js";
+import { endQuestions } from "../home/approvals.js";
 import { holdReserve } from "../home/background-result.js";
 import { jobFile } from "../home/turn-files.js";
 import { saveBackgroundResult } from "../home/turn-records.js";
@@ -102,7 +102,7 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
     }
   }
   // An answer that came after the turn stopped asking.
-  if (job.callerApproves === true) withdrawQuestion(job.job, io.env);
+  if (job.callerApproves === true) endQuestions(job.job, io.env);
   saveBackgroundResult(job.job, result, startedAt, io.env);
   ready.close();
   return result.exitCode;

@@ -15,3 +15,10 @@ export function renderTable(headers: readonly string[], cellRows: readonly (read
       .trimEnd();
   return `${[line(headers), ...rows.map(line)].join("\n")}\n`;
 }
+
+/** `12.2k`, `3.4M`: a table column, not an invoice (`--json` has the exact counts). */
+export function compactCount(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 1_000_000) return `${(count / 1000).toFixed(1)}k`;
+  return `${(count / 1_000_000).toFixed(1)}M`;
+}

@@ -7,7 +7,7 @@ import { formatDuration, parseDuration } from "../duration.js";
 import { EXIT, usageError } from "../errors.js";
 import { readUsage } from "../home/usage-log.js";
 import { type UsageGrouping, type UsageTotals, usageReport } from "../usage-totals.js";
-import { renderTable } from "./table.js";
+import { compactCount, renderTable } from "./table.js";
 
 export const DEFAULT_SINCE = "7d";
 
@@ -61,17 +61,10 @@ function cells(totals: UsageTotals): string[] {
   return [
     String(totals.turns),
     String(totals.failures),
-    tokens(totals.input),
-    tokens(totals.cached),
-    tokens(totals.output),
+    compactCount(totals.input),
+    compactCount(totals.cached),
+    compactCount(totals.output),
     totals.costUsd === null ? "-" : `$${totals.costUsd.toFixed(4)}`,
     formatDuration(totals.durationMs),
   ];
-}
-
-/** `12.2k`, `3.4M`: a table column, not an invoice (`--json` has the exact counts). */
-function tokens(count: number): string {
-  if (count < 1000) return String(count);
-  if (count < 1_000_000) return `${(count / 1000).toFixed(1)}k`;
-  return `${(count / 1_000_000).toFixed(1)}M`;
 }

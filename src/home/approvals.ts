@@ -6,10 +6,12 @@
 //                      id of its own; removed once it is answered or the turn stops waiting
 //   <job>.answer.json  created by the answerer, never replaced (atomic, 0600): the id it answers and
 //                      the answer; the turn takes it only when the id is its question's
+//   <job>.questions.json  every question the turn asked and what became of it (atomic, 0600,
+//                      written by the turn alone), so a late or mistaken answer is told what happened
 //
 // A question is pending while its ask file exists and no answer with its id does. An answer for a
 // question that went meanwhile (the turn's time ran out, it was stopped) is removed by whoever sees
-// it first; the turn's own end removes both files, the reaper those of a turn whose scv died.
+// it first; the turn's own end removes the three files, the reaper those of a turn whose scv died.
 
 import { customAlphabet } from "nanoid/non-secure";
 import * as z from "zod/mini";
@@ -52,6 +54,43 @@ const answerSchema = lazy(() =>
 );
 type AnswerRecord = z.infer<ReturnType<typeof answerSchema>>;
 
+/** What became of a question the turn asked. */
+export type QuestionFate =
+  | { readonly state: "asked" }
+  | { readonly state: "answered"; readonly answer: ApprovalAnswer }
+  /** The turn stopped waiting before an answer came (it was stopped, its time ran out, the agent went on). */
+  | { readonly state: "withdrawn" };
+
+const fateSchema = lazy(() =>
+  z.union([
+    z.object({ id: z.string(), state: z.literal("asked") }),
+    z.object({ id: z.string(), state: z.literal("answered"), answer: z.enum(APPROVAL_ANSWERS) }),
+    z.object({ id: z.string(), state: z.literal("withdrawn") }),
+  ]),
+);
+const questionsSchema = lazy(() => z.object({ version: z.literal(1), questions: z.array(fateSchema()) }));
+
+/** The most questions of one turn remembered: the latest. */
+const MAX_REMEMBERED = 200;
+
+/** What became of question `id` of the job; undefined when the job never asked it (or has ended). */
+export function questionFate(job: string, id: string, env: Env): QuestionFate | undefined {
+  const found = readJsonFile(jobFile(job, "questions", env), questionsSchema())?.questions.findLast(
+    (each) => each.id === id,
+  );
+  if (found === undefined) return undefined;
+  const { id: _id, ...fate } = found;
+  return fate;
+}
+
+/** Notes what became of question `id` (only the turn writes this file). */
+function remember(job: string, id: string, fate: QuestionFate, env: Env): void {
+  const path = jobFile(job, "questions", env);
+  const known = readJsonFile(path, questionsSchema())?.questions ?? [];
+  const questions = [...known.filter((each) => each.id !== id), { id, ...fate }].slice(-MAX_REMEMBERED);
+  writeAtomicSync(path, `${JSON.stringify({ version: 1, questions })}\n`, { fsync: false });
+}
+
 /** The question in words, one line: `gemini asks to run execute: $ touch probe.txt`. */
 export function questionText(approval: PendingApproval): string {
   const what = approval.summary === "" ? approval.tool : `${approval.tool}: ${approval.summary}`;
@@ -72,6 +111,7 @@ export function postQuestion(
   };
   // An answer left from an earlier question is not this one's.
   removeIfPresent(jobFile(job, "answer", env));
+  remember(job, ask.id, { state: "asked" }, env);
   writeAtomicSync(jobFile(job, "ask", env), `${JSON.stringify(ask, null, 2)}\n`, { fsync: false });
   return ask;
 }
@@ -89,13 +129,22 @@ export function takeAnswer(job: string, id: string, env: Env): ApprovalAnswer | 
   // The question first: nobody sees it pending again once it is answered.
   removeIfPresent(jobFile(job, "ask", env));
   removeIfPresent(path);
+  remember(job, id, { state: "answered", answer: answer.answer }, env);
   return answer.answer;
 }
 
-/** Withdraws the job's question and any answer to it (the turn stopped waiting, or ended). */
-export function withdrawQuestion(job: string, env: Env): void {
+/** Withdraws question `id` and any answer to it: the turn stopped waiting for it. */
+export function withdrawQuestion(job: string, id: string, env: Env): void {
   removeIfPresent(jobFile(job, "ask", env));
   removeIfPresent(jobFile(job, "answer", env));
+  if (questionFate(job, id, env)?.state === "asked") remember(job, id, { state: "withdrawn" }, env);
+}
+
+/** Removes the job's questions and answers: its turn has ended. */
+export function endQuestions(job: string, env: Env): void {
+  removeIfPresent(jobFile(job, "ask", env));
+  removeIfPresent(jobFile(job, "answer", env));
+  removeIfPresent(jobFile(job, "questions", env));
 }
 
 /** The job's question while it waits for an answer; undefined when none does. */

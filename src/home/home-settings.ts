@@ -27,3 +27,30 @@ export async function applyHomeSettings(home: string, settings: HomeSettings): P
   await writePrivate(home, path, jsonText(next));
   return true;
 }
+
+/** What a JSON settings file holds at a path scv needs set to one value. */
+export type RequiredSetting =
+  /** It holds the value (set now by scv where nothing was set). */
+  | { readonly kind: "holds" }
+  /** The user chose another value there: theirs to change. */
+  | { readonly kind: "other"; readonly value: unknown }
+  /** The file cannot be read, or is not a JSON object. */
+  | { readonly kind: "unreadable"; readonly reason: string };
+
+/** Sets `path` of the JSON settings `file` (relative to `home`) to `value` where nothing is set there,
+ * every other setting as it was; a value the user set is never changed. */
+export async function requireSetting(
+  home: string,
+  setting: { readonly file: string; readonly path: readonly string[]; readonly value: string },
+): Promise<RequiredSetting> {
+  const path = join(home, setting.file);
+  const read = await readSmall(path);
+  if (read.kind === "unreadable") return { kind: "unreadable", reason: read.reason };
+  const current = read.kind === "absent" ? {} : parseJsonObject(read.text);
+  if (current === undefined) return { kind: "unreadable", reason: "not a JSON object" };
+  const found = valueAt(current, setting.path);
+  if (found === setting.value) return { kind: "holds" };
+  if (found !== undefined) return { kind: "other", value: found };
+  await writePrivate(home, path, jsonText(withValueAt(current, setting.path, setting.value)));
+  return { kind: "holds" };
+}

@@ -14,6 +14,7 @@
 //   $SCV_HOME/turns/<job>.ask.json       a permission request of the job's agent, waiting for its
 //                                        caller's answer (scv mcp's approve tool: home/approvals.ts)
 //   $SCV_HOME/turns/<job>.answer.json    that answer, until the turn takes it
+//   $SCV_HOME/turns/<job>.questions.json the questions the job asked and what became of each
 //   $SCV_HOME/turns/spare.<pid>.<n>.log  the output of `scv mcp` (pid)'s spare runner, until it takes a job
 
 import { existsSync, readdirSync } from "node:fs";
@@ -22,7 +23,7 @@ import { customAlphabet } from "nanoid/non-secure";
 import { type Env, scvHome } from "./paths.js";
 
 export type TurnFileKind = "running" | "cancel";
-export type JobFileKind = "done" | "log" | "reserve" | "ask" | "answer";
+export type JobFileKind = "done" | "log" | "reserve" | "ask" | "answer" | "questions";
 
 const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   running: ".json",
@@ -32,6 +33,7 @@ const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   reserve: ".reserve",
   ask: ".ask.json",
   answer: ".answer.json",
+  questions: ".questions.json",
 };
 
 /** A job: its conversation's handle, a dot and 8 characters (`codex-k3f9x2.a1b2c3d4`). */

@@ -1,6 +1,6 @@
 // A turn's way to its conversation's session host: the live one, if it was started the same way
-// (same executable, arguments, folder and environment) and answers within HELLO_LIMIT_MS; otherwise
-// that one is ended and a new host is started (a detached scv, `scv session-host`, in a session of
+// (same executable, arguments, folder and environment) and answers within `helloLimit`
+// (src/timing.ts); otherwise that one is ended and a new host is started (a detached scv, `scv session-host`, in a session of
 // its own, its output in $SCV_HOME/hosts/<handle>.log) and connected to. Undefined when no host can
 // be had (no usable socket path: host-socket.ts; a host that does not start): the turn then runs its server
 // itself, as a cold turn, and nothing is kept warm.

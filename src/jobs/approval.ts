@@ -1,7 +1,7 @@
 // Permission questions of a background turn whose caller answers them (`scv mcp`'s jobs): each is
 // put up in the job's files (home/approvals.ts) and waited for, one at a time, until the caller's
 // answer comes (the approve tool) or the turn stops waiting (its time limit, `scv kill`, a cancel:
-// the signal), which rejects it. The job shows as waiting for approval meanwhile (status, wait,
+// the signal): it is then unanswered, and refused. The job shows as waiting for approval meanwhile (status, wait,
 // scv ps).
 
 import { type ApprovalAnswer, postQuestion, takeAnswer, withdrawQuestion } from "../home/approvals.js";
@@ -28,8 +28,8 @@ async function askCaller(
   env: Env,
   question: PermissionQuestion,
   signal?: AbortSignal,
-): Promise<ApprovalAnswer> {
-  if (signal?.aborted) return "reject";
+): Promise<PermissionAnswer> {
+  if (signal?.aborted) return "unanswered";
   const answers: ApprovalAnswer[] = [
     ...(question.offers.once ? (["once"] as const) : []),
     ...(question.offers.always ? (["always"] as const) : []),
@@ -41,13 +41,13 @@ async function askCaller(
     env,
   );
   try {
-    return await new Promise<ApprovalAnswer>((resolve) => {
-      const finish = (answer: ApprovalAnswer) => {
+    return await new Promise<PermissionAnswer>((resolve) => {
+      const finish = (answer: PermissionAnswer) => {
         clearInterval(timer);
         signal?.removeEventListener("abort", onAbort);
         resolve(answer);
       };
-      const onAbort = () => finish("reject");
+      const onAbort = () => finish("unanswered");
       const timer = setInterval(() => {
         const answer = takeAnswer(job, ask.id, env);
         if (answer !== undefined) finish(answer);
@@ -55,6 +55,6 @@ async function askCaller(
       signal?.addEventListener("abort", onAbort, { once: true });
     });
   } finally {
-    withdrawQuestion(job, env);
+    withdrawQuestion(job, ask.id, env);
   }
 }

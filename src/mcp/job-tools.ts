@@ -5,7 +5,7 @@ import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
 import { formatElapsed } from "../cli/progress.js";
 import { loadConfig } from "../config.js";
 import { ScvError } from "../errors.js";
-import { giveAnswer, questionText } from "../home/approvals.js";
+import { giveAnswer, questionFate, questionText } from "../home/approvals.js";
 import { jobHandle } from "../home/turn-files.js";
 import type { SpareRunner } from "../jobs/spare.js";
 import type { TurnRequest } from "../turn/types.js";
@@ -24,12 +24,13 @@ import {
 import {
   combinedOutcome,
   finishedOutcome,
+  fitted,
   notStartedOutcome,
   progressMessage,
-  replyBudget,
   runningOutcome,
   type ToolOutcome,
 } from "./replies.js";
+import { shownLimit } from "./shown-size.js";
 import {
   type ApproveInput,
   type CancelInput,
@@ -64,18 +65,34 @@ export async function delegateTool(input: DelegateInput, context: CallContext): 
   const jobs = started.flatMap((start) => (start.kind === "started" ? [start.job] : []));
   context.progress?.(`started ${started.map(startLabel).join(", ")}`);
   const states = await waitFor(jobs, calledAt + waitMs, context);
-  const budget = Math.floor(replyBudget(context.env) / started.length);
-  const outcomes = started.map((start) => ({
-    agent: start.agent,
-    // The conversation: a running part's text names its job.
-    handle: start.kind === "started" ? start.conversation : start.result.conversation,
-    outcome:
-      start.kind === "failed"
-        ? notStartedOutcome(start.result, budget)
-        : settledOutcome(start, states.get(start.job), budget, context.env),
-  }));
-  if (outcomes.length === 1 && outcomes[0] !== undefined) return outcomes[0].outcome;
-  return combinedOutcome(outcomes);
+  const answer = fitted(shownLimit(context.env), started.length, (budget) => {
+    const parts = started.map((start) => {
+      const settled =
+        start.kind === "failed"
+          ? { outcome: notStartedOutcome(start.result, budget), read: [] }
+          : settledOutcome(start, states.get(start.job), budget);
+      // The conversation: a running part's text names its job.
+      const handle = start.kind === "started" ? start.conversation : start.result.conversation;
+      return { agent: start.agent, handle, ...settled };
+    });
+    const [only] = parts;
+    return {
+      outcome: parts.length === 1 && only !== undefined ? only.outcome : combinedOutcome(parts),
+      read: parts.flatMap((part) => part.read),
+    };
+  });
+  return delivered(answer, context.env);
+}
+
+/** An answer whose jobs' results are read whole by it: they are dropped as it goes out. */
+interface Answer {
+  readonly outcome: ToolOutcome;
+  readonly read: readonly string[];
+}
+
+function delivered(answer: Answer, env: NodeJS.ProcessEnv): ToolOutcome {
+  for (const job of answer.read) consumeJob(job, env);
+  return answer.outcome;
 }
 
 /** The turns a delegate call asks for: one per agent, or the continued conversation's. */
@@ -111,20 +128,19 @@ function startLabel(start: JobStart): string {
   return start.kind === "started" ? `${start.agent} (${start.job})` : `${start.agent} (did not start)`;
 }
 
-/** The outcome of a started job; its result is dropped once the reply has been given whole. */
+/** The outcome of a started job with `budget` bytes of reply, and the job when it gives the reply
+ * whole (its result is then dropped). */
 function settledOutcome(
   start: { job: string; conversation: string; agent: string },
   state: JobState | undefined,
   budget: number,
-  env: NodeJS.ProcessEnv,
   offset?: number,
-): ToolOutcome {
+): Answer {
   if (state?.kind === "finished") {
     const outcome = finishedOutcome(state.result, start.job, { budget, offset });
-    if (outcome.complete) consumeJob(start.job, env);
-    return outcome;
+    return { outcome, read: outcome.complete ? [start.job] : [] };
   }
-  if (state?.kind === "running") return runningOutcome(start, state.progress);
+  if (state?.kind === "running") return { outcome: runningOutcome(start, state.progress), read: [] };
   throw new ScvError("USAGE", `the result of ${start.job} was read meanwhile (by another wait, or scv wait)`);
 }
 
@@ -157,33 +173,37 @@ export async function waitTool(input: WaitInput, context: CallContext): Promise<
     first.kind === "finished"
       ? new Map([[input.job, first]])
       : await waitFor([input.job], calledAt + waitMs, context);
-  return settledOutcome(job, states.get(input.job), replyBudget(context.env), context.env, input.offset);
+  const state = states.get(input.job);
+  return delivered(
+    fitted(shownLimit(context.env), 1, (budget) => settledOutcome(job, state, budget, input.offset)),
+    context.env,
+  );
 }
 
 /** Answers the question a job waits on, then waits for the job as `wait` does. Refused, and nothing
- * answered, when that question is no longer the one pending. */
+ * answered, when that question is not the one pending, saying what became of it. */
 export async function approveTool(input: ApproveInput, context: CallContext): Promise<ToolOutcome> {
-  const state = await jobState(input.job, context.env);
-  const gone = `approval ${input.approval} of ${input.job} is no longer pending`;
+  const { job, approval: id } = input;
+  const state = await jobState(job, context.env);
   if (state.kind === "unknown") {
     throw new ScvError(
       "USAGE",
-      `${gone}: no job ${input.job} runs — its result was read already, or it never ran`,
+      `no job ${job} is running, so approval ${id} cannot be answered — its result was read already, or it never ran`,
     );
   }
   if (state.kind === "finished") {
     throw new ScvError(
       "USAGE",
-      `${gone}: the job has finished — call wait with {"job": "${input.job}"} for its result`,
+      `${job} has finished, so approval ${id} cannot be answered — call wait with job ${job} for its result`,
     );
   }
   const pending = state.progress.approval;
-  if (pending === null || pending.id !== input.approval) {
+  if (pending === null || pending.id !== id) {
     const now =
       pending === null
-        ? "it waits for no answer now (answered already, or the agent stopped asking)"
+        ? "it waits for no answer now — status shows the job"
         : `it now waits on approval ${pending.id}: ${questionText(pending)}`;
-    throw new ScvError("USAGE", `${gone}: ${now} — status shows the job`);
+    throw new ScvError("USAGE", `${whatBecameOf(job, id, context.env)}; ${now}`);
   }
   if (!pending.answers.includes(input.answer)) {
     throw new ScvError(
@@ -191,17 +211,28 @@ export async function approveTool(input: ApproveInput, context: CallContext): Pr
       `${pending.agent} offers no "${input.answer}" for this question — answer ${pending.answers.join(", ")}`,
     );
   }
-  const given = giveAnswer(input.job, input.approval, input.answer, context.env);
-  if (given === "gone")
-    throw new ScvError("USAGE", `${gone}: the agent stopped asking meanwhile — status shows the job`);
-  if (given === "taken") throw new ScvError("USAGE", `${gone}: another answer came first`);
+  const given = giveAnswer(job, id, input.answer, context.env);
+  if (given === "gone") {
+    throw new ScvError("USAGE", `${whatBecameOf(job, id, context.env)} — status shows the job`);
+  }
+  if (given === "taken")
+    throw new ScvError("USAGE", `approval ${id} of ${job} was answered by another call first`);
   context.progress?.(
     `${input.answer === "reject" ? "rejected" : `allowed ${input.answer}`}: ${questionText(pending)}`,
   );
   return waitTool(
-    { job: input.job, ...(input.wait_seconds === undefined ? {} : { wait_seconds: input.wait_seconds }) },
+    { job, ...(input.wait_seconds === undefined ? {} : { wait_seconds: input.wait_seconds }) },
     context,
   );
+}
+
+/** What became of approval `id` of a running job that does not wait on it. */
+function whatBecameOf(job: string, id: string, env: NodeJS.ProcessEnv): string {
+  const fate = questionFate(job, id, env);
+  if (fate === undefined) return `${job} never asked approval ${id}`;
+  if (fate.state === "answered") return `approval ${id} of ${job} was answered already (${fate.answer})`;
+  if (fate.state === "withdrawn") return `${job} stopped waiting for approval ${id} before it was answered`;
+  return `approval ${id} of ${job} is no longer pending`;
 }
 
 export async function cancelTool(input: CancelInput, context: CallContext): Promise<ToolOutcome> {
@@ -217,12 +248,15 @@ export async function cancelTool(input: CancelInput, context: CallContext): Prom
       : `Stopped ${input.job} and everything its agent started.`;
   if (after.kind !== "finished") {
     // A foreground turn stopped this way reports its result to the scv that runs it.
-    return { text: said, structured: { status: "cancelled", job: input.job }, isError: false };
+    return { text: said, structured: { status: "cancelled", next: said, job: input.job }, isError: false };
   }
-  const outcome = finishedOutcome(after.result, input.job, { budget: replyBudget(context.env) });
-  if (outcome.complete) consumeJob(input.job, context.env);
-  // What the agent did is reported; the cancel itself did what was asked.
-  return { ...outcome, text: `${said}\n\n${outcome.text}`, isError: false };
+  const result = after.result;
+  const answer = fitted(shownLimit(context.env), 1, (budget) => {
+    const outcome = finishedOutcome(result, input.job, { budget, preface: said });
+    // What the agent did is reported; the cancel itself did what was asked.
+    return { outcome: { ...outcome, isError: false }, read: outcome.complete ? [input.job] : [] };
+  });
+  return delivered(answer, context.env);
 }
 
 export async function statusTool(input: StatusInput, context: CallContext): Promise<ToolOutcome> {
@@ -253,13 +287,12 @@ export async function statusTool(input: StatusInput, context: CallContext): Prom
   }
   if (state.kind === "running") {
     const outcome = runningOutcome(state.progress, state.progress);
-    const status = state.progress.approval === null ? "running" : "needs-approval";
-    return { ...outcome, structured: { ...state.progress, ...outcome.structured, status } };
+    return { ...outcome, structured: { ...outcome.structured, ...state.progress, ...outcome.structured } };
   }
-  const outcome = finishedOutcome(state.result, input.job, { budget: replyBudget(context.env) });
-  return {
-    text: `${input.job} has finished (its result stays until wait reads it):\n\n${outcome.text}`,
-    structured: outcome.structured,
-    isError: false,
-  };
+  const { result } = state;
+  const job = input.job;
+  const preface = `${job} has finished; its result stays until wait reads it.`;
+  return fitted(shownLimit(context.env), 1, (budget) => ({
+    outcome: { ...finishedOutcome(result, job, { budget, preface }), isError: false },
+  })).outcome;
 }

@@ -1,14 +1,18 @@
-// What a tool call returns, as text for the model and as structured content for the host: a finished
-// turn (the reply, or one failure line in the command line's classes), a turn still running (its job,
-// and what to call next), a refused call. Replies are bounded: a host cuts a tool result over its
-// limit (Claude Code: MAX_MCP_OUTPUT_TOKENS, 25 000 tokens by default), so a longer reply comes in
-// parts, each saying where the next starts.
+// What a tool call returns, as text and as structured content: a finished turn (the reply, or one
+// failure line in the command line's classes), a turn still running or waiting for an answer (its job,
+// and what to call next), a refused call. Hosts show the model one of the two forms (Claude Code and
+// Codex the structured content), so each leads with what the model needs — the reply, then `next`, the
+// step to take — and each fits what a host shows (shown-size.ts): a longer reply comes in parts, each
+// saying where the next starts. A task's result (the protocol's tasks) is to be made here too, so it
+// says exactly what the blocking call does.
 
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { formatElapsed } from "../cli/progress.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
 import { type PendingApproval, questionText } from "../home/approvals.js";
 import type { TurnResult } from "../result.js";
 import type { JobProgress } from "./jobs.js";
+import { shownBytes, shownEnd } from "./shown-size.js";
 
 /** One tool call's answer. */
 export interface ToolOutcome {
@@ -17,17 +21,13 @@ export interface ToolOutcome {
   readonly isError: boolean;
 }
 
-/** Claude Code's default tool-output limit, in tokens. */
-export const HOST_OUTPUT_TOKENS = 25_000;
-
-/** Characters of reply one result may carry: half the host's limit at its own estimate of 4 characters
- * a token, which Claude Code passes without counting or cutting; any tokenizer counts fewer tokens
- * than that for prose and code. `MAX_MCP_OUTPUT_TOKENS`, when the host passed it on, sets the limit. */
-export function replyBudget(env: NodeJS.ProcessEnv): number {
-  const tokens = /^\d{1,9}$/.test(env.MAX_MCP_OUTPUT_TOKENS ?? "")
-    ? Number(env.MAX_MCP_OUTPUT_TOKENS)
-    : HOST_OUTPUT_TOKENS;
-  return Math.max(1_000, tokens * 2);
+/** The answer as the protocol carries it. */
+export function toolResult(outcome: ToolOutcome): CallToolResult {
+  return {
+    content: [{ type: "text", text: outcome.text }],
+    structuredContent: outcome.structured,
+    ...(outcome.isError ? { isError: true } : {}),
+  };
 }
 
 /** The command line's exit codes, in words. */
@@ -54,6 +54,28 @@ function exitLabel(code: number): string {
   return `exit ${code}, ${exitClass(code)}`;
 }
 
+/** The least of a reply one part carries, whatever else the result holds: reading goes on. */
+const MIN_PART_BYTES = 500;
+
+/** The outcome `build` makes with the largest reply budget (in shown bytes, shared by `shares` replies)
+ * whose every form fits `limit`; what else a result holds (notes, a failure line, a fan-out's other
+ * results) is measured, not guessed. */
+export function fitted<T extends { readonly outcome: ToolOutcome }>(
+  limit: number,
+  shares: number,
+  build: (replyBudget: number) => T,
+): T {
+  let budget = Math.max(MIN_PART_BYTES, Math.floor(limit / shares));
+  let made = build(budget);
+  for (let tries = 0; tries < 8; tries += 1) {
+    const over = shownBytes(made.outcome.text, made.outcome.structured) - limit;
+    if (over <= 0 || budget === MIN_PART_BYTES) return made;
+    budget = Math.max(MIN_PART_BYTES, budget - Math.ceil(over / shares));
+    made = build(budget);
+  }
+  return made;
+}
+
 /** A part of a reply: `text` from `offset`, and where the next part starts (undefined: none). */
 export interface ReplyPart {
   readonly text: string;
@@ -62,8 +84,8 @@ export interface ReplyPart {
   readonly total: number;
 }
 
-/** At most `budget` characters of `reply` from `offset`, ended at a line break near the limit when
- * there is one, never inside a surrogate pair. */
+/** The part of `reply` from `offset` that costs at most `budget` bytes as a host shows it, ended at a
+ * line break near the limit when there is one, never inside a surrogate pair. */
 export function replyPart(reply: string, offset: number, budget: number): ReplyPart {
   if (offset > reply.length) {
     throw new ScvError(
@@ -71,52 +93,64 @@ export function replyPart(reply: string, offset: number, budget: number): ReplyP
       `offset ${offset} is past the end of the reply (${reply.length} characters) — wait without offset reads it from the start`,
     );
   }
-  const rest = reply.length - offset;
-  if (rest <= budget) return { text: reply.slice(offset), offset, next: undefined, total: reply.length };
-  let end = offset + budget;
+  let end = shownEnd(reply, offset, budget);
+  if (end >= reply.length) return { text: reply.slice(offset), offset, next: undefined, total: reply.length };
   const lineEnd = reply.lastIndexOf("\n", end - 1);
-  if (lineEnd >= end - Math.min(2_000, budget / 10)) end = lineEnd + 1;
-  const code = reply.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  if (lineEnd > offset && lineEnd >= end - Math.min(2_000, (end - offset) / 10)) end = lineEnd + 1;
   return { text: reply.slice(offset, end), offset, next: end, total: reply.length };
 }
 
-/** The note over a part of a reply, saying how to read the rest. */
+/** What a part of a reply is, and how to read the rest; undefined for a reply given whole. */
 function partNote(job: string, part: ReplyPart): string | undefined {
   if (part.next === undefined && part.offset === 0) return undefined;
   const shown = `characters ${part.offset}–${part.offset + part.text.length} of ${part.total}`;
-  if (part.next === undefined) return `[the reply's last part: ${shown}]`;
-  return `[reply cut to fit the tool result: ${shown} — the rest: call wait with {"job": "${job}", "offset": ${part.next}}, or run \`scv wait ${job}\` in a shell for all of it]`;
+  if (part.next === undefined) return `This is the reply's last part: ${shown}.`;
+  return `The reply is cut to fit one tool result: ${shown}. For the rest, call wait with job ${job} and offset ${part.next} (in a shell, \`scv wait ${job}\` prints all of it).`;
 }
 
-/** A finished turn: its reply (or its part from `offset`), and whether the reply is now read whole. */
+/** How to go on with a finished turn's conversation. */
+function continueLine(result: TurnResult): string | undefined {
+  if (result.conversation === null || result.session === null) return undefined;
+  return `To continue this conversation, call delegate with conversation ${result.conversation}.`;
+}
+
+/** `first`'s members, in its order, then the rest of `rest`'s. */
+function leading(first: Record<string, unknown>, rest: object): Record<string, unknown> {
+  return { ...first, ...rest, ...first };
+}
+
+/** A finished turn: its reply (or its part from `offset`, at most `budget` bytes as shown), and
+ * whether the reply is now read whole. `preface` says first what the call did (a cancel). */
 export function finishedOutcome(
   result: TurnResult,
   job: string,
-  options: { offset?: number; budget: number },
+  options: { offset?: number; budget: number; preface?: string },
 ): ToolOutcome & { readonly complete: boolean } {
   const part = replyPart(result.reply, options.offset ?? 0, options.budget);
   const note = partNote(job, part);
+  const onward = continueLine(result);
   const failed = result.exitCode !== EXIT.ok;
   const lines: string[] = [];
-  if (note !== undefined) lines.push(note, "");
+  if (options.preface !== undefined) lines.push(options.preface, "");
+  if (note !== undefined) lines.push(`[${note}]`, "");
   if (failed) lines.push(failureText(result));
   if (part.text !== "") {
     if (failed) lines.push("", "What the agent had said:");
     lines.push(part.text.replace(/\n$/, ""));
   } else if (!failed) lines.push("(the agent gave no reply)");
-  if (result.conversation !== null && result.session !== null) {
-    lines.push(
-      "",
-      `[conversation ${result.conversation} — to continue it, call delegate with "conversation": "${result.conversation}"]`,
-    );
-  }
-  const structured = {
-    ...result,
+  if (onward !== undefined) lines.push("", `[${onward}]`);
+  const next = [options.preface, note, onward].filter((line) => line !== undefined).join(" ");
+  const first = {
+    ...(failed ? { error: result.error, hint: result.hint, fallbacks: result.fallbacks } : {}),
     reply: part.text,
-    notes: note === undefined ? result.notes : [...result.notes, note.slice(1, -1)],
+    ...(next === "" ? {} : { next }),
   };
-  return { text: lines.join("\n"), structured, isError: failed, complete: part.next === undefined };
+  return {
+    text: lines.join("\n"),
+    structured: leading(first, result),
+    isError: failed,
+    complete: part.next === undefined,
+  };
 }
 
 const ENDED: Record<TurnResult["status"], string> = {
@@ -155,22 +189,26 @@ export function runningOutcome(
     progress === undefined
       ? ""
       : ` (${formatElapsed(progress.elapsedMs)} so far${progress.tool === null ? "" : `, now: ${progress.tool}`})`;
+  const next = `${job.agent} is still working on job ${job.job}${doing}. Call wait with job ${job.job} for its reply, or cancel to stop it.`;
   return {
-    text: `${job.agent} is still working on job ${job.job}${doing} — call wait with {"job": "${job.job}"} for its reply, or cancel to stop it.`,
-    structured: { status: "running", job: job.job, conversation: job.conversation },
+    text: next,
+    structured: { status: "running", next, job: job.job, conversation: job.conversation },
     isError: false,
   };
 }
 
 /** A job whose agent waits for the caller's answer to a permission question. */
 function approvalOutcome(job: { job: string; conversation: string }, approval: PendingApproval): ToolOutcome {
-  const answers = approval.answers.map((answer) => `"${answer}"`);
-  const choice =
-    answers.length === 1 ? answers.join("") : `${answers.slice(0, -1).join(", ")} or ${answers.at(-1)}`;
+  const answers =
+    approval.answers.length === 1
+      ? approval.answers.join("")
+      : `${approval.answers.slice(0, -1).join(", ")} or ${approval.answers.at(-1)}`;
+  const next = `${questionText(approval)}. Job ${job.job} waits for your answer: call approve with job ${job.job}, approval ${approval.id} and the answer ${answers} (or cancel the job).`;
   return {
-    text: `${questionText(approval)} — job ${job.job} waits for your answer: call approve with {"job": "${job.job}", "approval": "${approval.id}", "answer": …}, the answer ${choice} (or cancel the job).`,
+    text: next,
     structured: {
       status: "needs-approval",
+      next,
       job: job.job,
       conversation: job.conversation,
       approval: {

@@ -4,6 +4,7 @@
 
 import {
   type CallToolResult,
+  INVALID_REQUEST,
   McpServer,
   type ServerContext,
   type StandardSchemaWithJSON,
@@ -16,6 +17,7 @@ import { backgroundCommand, backgroundEnv, scvScript } from "../jobs/launch.js";
 import { createSpareRunner, type SpareRunner } from "../jobs/spare.js";
 import { timing } from "../timing.js";
 import { VERSION } from "../version.js";
+import { boundedLines, MAX_REQUEST_BYTES, type OversizedLine } from "./bounded-stdin.js";
 import { agentsTool, conversationsTool } from "./info-tools.js";
 import {
   approveTool,
@@ -25,7 +27,7 @@ import {
   statusTool,
   waitTool,
 } from "./job-tools.js";
-import { errorOutcome, type ToolOutcome } from "./replies.js";
+import { errorOutcome, type ToolOutcome, toolResult } from "./replies.js";
 import { inputJsonSchema, TOOLS, type ToolDefinition, type ToolName } from "./tools.js";
 
 const INSTRUCTIONS =
@@ -74,7 +76,11 @@ export async function mcpServeCommand(io: CliIo): Promise<number> {
     server.server.onclose = resolve;
   });
   server.server.onerror = (error) => io.stderr.write(`scv mcp: ${error.message}\n`);
-  await server.connect(new StdioServerTransport(io.stdin, io.stdout));
+  const requests = boundedLines(io.stdin, (line) => refuseOversized(io, line));
+  // Every line it is given is within the bound already.
+  await server.connect(
+    new StdioServerTransport(requests, io.stdout, { maxBufferSize: 4 * MAX_REQUEST_BYTES }),
+  );
   io.stderr.write(`scv mcp ${VERSION}: serving ${TOOLS.length} tools on stdio\n`);
   try {
     await closed;
@@ -129,11 +135,20 @@ async function call(
     }
     outcome = errorOutcome(error);
   }
-  return {
-    content: [{ type: "text", text: outcome.text }],
-    structuredContent: outcome.structured,
-    ...(outcome.isError ? { isError: true } : {}),
-  };
+  return toolResult(outcome);
+}
+
+/** A message over the bound, answered as an invalid request (its id read from its ends) so the host's
+ * call ends, and said on stderr. */
+function refuseOversized(io: CliIo, line: OversizedLine): void {
+  const size = `${(line.bytes / 2 ** 20).toFixed(1)} MiB`;
+  const message = `this request is ${size}, over the ${MAX_REQUEST_BYTES / 2 ** 20} MiB scv mcp reads — put the material in a file in the project and name the file in the prompt`;
+  io.stderr.write(
+    `scv mcp: dropped a message of ${size}${line.id === null ? " (no id found in it, so nothing answered)" : ` (request ${JSON.stringify(line.id)}, answered with an error)`}\n`,
+  );
+  if (line.id === null) return;
+  const error = { jsonrpc: "2.0", id: line.id, error: { code: INVALID_REQUEST, message } };
+  io.stdout.write(`${JSON.stringify(error)}\n`);
 }
 
 /** The SDK takes a Standard Schema that also converts itself to JSON Schema; zod's mini build

@@ -1,13 +1,14 @@
 // A per-turn CLI's MCP servers on disk: rendered (mcp-servers.ts) into a private folder of the turn —
 // inside its own TMPDIR, which the turn's end and, after a dead scv, the reaper remove — and that
-// folder removed when the turn ends, however it ends.
+// folder removed when the turn ends, however it ends. The turn's endpoint (endpoint.ts) puts the
+// files it needs there too.
 
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { nanoid } from "nanoid/non-secure";
 import { fileHint, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
-import { renderMcp, writeMcpFiles } from "./mcp-servers.js";
+import { type RenderedMcp, renderMcp, writeMcpFiles } from "./mcp-servers.js";
 import { isTurnTemp } from "./temp.js";
 import type { TurnPlan } from "./types.js";
 
@@ -18,11 +19,16 @@ export interface PreparedMcp {
   readonly dir: string | undefined;
 }
 
-/** Renders and writes the turn's MCP servers; `turnTemp` is the turn's own TMPDIR, if it has one. */
-export function prepareMcp(plan: TurnPlan, turnTemp: string | undefined): PreparedMcp {
+/** Renders and writes the turn's MCP servers, and what `also` renders into the same folder (the
+ * endpoint's arguments go first); `turnTemp` is the turn's own TMPDIR, if it has one. */
+export function prepareMcp(
+  plan: TurnPlan,
+  turnTemp: string | undefined,
+  also?: (dir: string) => RenderedMcp,
+): PreparedMcp {
   const inTemp = turnTemp !== undefined && isTurnTemp(turnTemp, plan.handle);
   const dir = inTemp ? join(turnTemp, "scv-mcp") : join(plan.home, ".scv", `mcp-${nanoid(10)}`);
-  const rendered = renderMcp(plan.entry.mcpPassing, plan.mcpServers ?? [], dir);
+  const rendered = joined(also?.(dir), renderMcp(plan.entry.mcpPassing, plan.mcpServers ?? [], dir));
   if (rendered.files.length === 0) return { args: rendered.args, env: rendered.env, dir: undefined };
   try {
     if (!inTemp) ensurePrivateDir(join(plan.home, ".scv"), plan.home);
@@ -39,6 +45,15 @@ export function prepareMcp(plan: TurnPlan, turnTemp: string | undefined): Prepar
     );
   }
   return { args: rendered.args, env: rendered.env, dir };
+}
+
+function joined(first: RenderedMcp | undefined, second: RenderedMcp): RenderedMcp {
+  if (first === undefined) return second;
+  return {
+    args: [...first.args, ...second.args],
+    env: { ...second.env, ...first.env },
+    files: [...first.files, ...second.files],
+  };
 }
 
 /** The plan's arguments with `mcpArgs` after the fixed ones (and a continued turn's subcommand,

@@ -144,14 +144,17 @@ function rootRefusalHint(plan: TurnPlan): string {
   return `run scv as a non-root user, use --policy default, or inside a container or VM set ${variable}=${value} for it (--env ${variable}=${value}, or [agents.${name}.env] in scv's config)`;
 }
 
-/** What to do about a refused sign-in: sign in again, unless the turn pointed the CLI at a provider
- * of the user's own (the row's `providerEnvironment`), whose key is then the one refused. */
+/** What to do about a refused sign-in: sign in again, unless the turn pointed the CLI at an endpoint
+ * of the user's own — `base_url`, or the row's endpoint variable given in `[agents.<name>.env]` —
+ * whose key is then the one refused. */
 function signInHint(plan: TurnPlan): string {
-  const own = plan.entry.providerEnvironment;
   const name = plan.entry.name;
-  if (own === undefined || plan.extraEnv[own.endpoint] === undefined)
-    return `run: scv agents login ${accountLabel(name, plan.account)}`;
-  return `check ${own.key} in [agents.${name}.env] of scv's config (or --env): with ${own.endpoint} set there, it is the key ${name} signs in with`;
+  if (plan.endpoint !== undefined)
+    return `check the key in ${plan.endpoint.keyVariable} (api_key_env in [agents.${name}] of scv's config): ${plan.endpoint.url} refused it`;
+  const own = plan.entry.endpoint;
+  if (own.kind === "supported" && own.url.kind === "env" && plan.extraEnv[own.url.variable] !== undefined)
+    return `check ${own.key} in [agents.${name}.env] of scv's config (or --env): with ${own.url.variable} set there, it is the key ${name} signs in with`;
+  return `run: scv agents login ${accountLabel(name, plan.account)}`;
 }
 
 /** The longest failure text a result carries: an agent may print megabytes on one stderr line. */

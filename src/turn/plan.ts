@@ -25,6 +25,7 @@ import {
 } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
 import { refuseTooDeep } from "./depth.js";
+import { endpointModel, planEndpoint } from "./endpoint.js";
 import { chooseMcpServers } from "./mcp-servers.js";
 import { splitMessage } from "./outcome.js";
 import { acpArgs, acpCliEnvironment, acpSession } from "./plan-acp.js";
@@ -108,6 +109,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const idleTimeoutMs = request.idleTimeoutMs ?? configDuration(settings.idle_timeout);
 
   const mcpServers = chooseMcpServers(request.mcp, settings.mcp, context.config, entry, transport === "acp");
+  const endpoint = planEndpoint(entry, settings, transport, model);
 
   const home = agentHome(entry.name, context.env, account);
   // An adapter's own copy of the CLI may be older than the user's: it gets the one scv located.
@@ -118,7 +120,13 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const command =
     transport === "acp"
       ? acpCommand(entry, policy, model, context)
-      : processCommand(entry, context, home, { prompt: request.prompt, policy, model, effort, session });
+      : processCommand(entry, context, home, {
+          prompt: request.prompt,
+          policy,
+          model: endpointModel(endpoint, model),
+          effort,
+          session,
+        });
 
   return {
     entry,
@@ -139,6 +147,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     // is the user's word. Set after the credential stripping (the row's CODEX_* for CODEX_PATH).
     extraEnv: { ...retryEnv, ...cliEnv, ...settings.env, ...request.env },
     mcpServers,
+    ...(endpoint === undefined ? {} : { endpoint }),
     prompt: request.prompt,
     recordConversation: request.record ?? true,
     keepUsage: request.record ?? true,

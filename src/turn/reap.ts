@@ -121,9 +121,8 @@ export async function reapLocked(
   removeIfPresent(turnFile(record.handle, "running", env));
   removeIfPresent(turnFile(record.handle, "cancel", env));
   removeIfPresent(jobFile(job, "reserve", env));
-  // A permission question nobody answers now (home/approvals.ts).
-  removeIfPresent(jobFile(job, "ask", env));
-  removeIfPresent(jobFile(job, "answer", env));
+  // A permission question nobody answers now, and what became of earlier ones (home/approvals.ts).
+  for (const kind of ["ask", "answer", "questions"] as const) removeIfPresent(jobFile(job, kind, env));
   if (record.lock !== undefined) releaseDeadLock(record.handle, record.lock, env);
   return victims;
 }

@@ -244,6 +244,12 @@ async function decide(
   );
   if (answer === "once" && once !== undefined) return once;
   if (answer === "always" && always !== undefined) return always;
+  if (answer === "unanswered") {
+    notes.push(
+      `${plan.entry.name} asked to run ${what}; the turn ended before it was answered, so it did not run`,
+    );
+    return rejectChoice(ask);
+  }
   if (answer !== "reject") return once ?? always ?? rejectChoice(ask);
   notes.push(`you rejected ${plan.entry.name}'s ${what}`);
   return rejectChoice(ask);

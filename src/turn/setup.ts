@@ -16,6 +16,7 @@ import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
 import { refuseGrantedMode } from "../transport/mode.js";
 import { isBusy, settledBusyError } from "./busy.js";
+import { readyEndpoint, renderEndpoint } from "./endpoint.js";
 import { type PreparedMcp, prepareMcp, removeMcpDir, withMcpArgs } from "./mcp-turn.js";
 import { interrupted } from "./stops.js";
 import { type TurnTracker, trackTurn } from "./track.js";
@@ -45,7 +46,12 @@ export async function withPreparedTurn(
   const context = tracker.context;
   const { entry, home } = plan;
   ensureAgentHome(entry.name, context.env, plan.account);
-  await refuseSignedOut(entry, home, context, accountLabel(entry.name, plan.account));
+  const label = accountLabel(entry.name, plan.account);
+  // An endpoint of the user's own signs the agent in with its key, whatever its own sign-in says.
+  const endpointKey =
+    plan.endpoint === undefined
+      ? await refuseSignedOut(entry, home, context, label)
+      : await readyEndpoint(entry, plan.endpoint, home, context.env, label);
   refuseGrantedMode(entry, plan.policy, home);
   const settings = plan.transport === "acp" ? entry.acp?.homeSettings : undefined;
   if (settings !== undefined) await applyHomeSettings(home, settings);
@@ -77,11 +83,20 @@ export async function withPreparedTurn(
     // A TMPDIR set for this agent in scv's config is the user's choice, and stays.
     const turnTemp = env.TMPDIR;
     if (plan.extraEnv.TMPDIR !== undefined) env.TMPDIR = plan.extraEnv.TMPDIR;
+    const endpoint = plan.endpoint;
+    const renderedEndpoint =
+      endpoint === undefined || endpointKey === undefined
+        ? undefined
+        : (dir: string) =>
+            renderEndpoint(endpoint, { key: endpointKey, model: plan.model, effort: plan.effort, dir });
     let args = plan.args;
     if (plan.transport === "process") {
-      mcp = prepareMcp(plan, turnTemp);
+      mcp = prepareMcp(plan, turnTemp, renderedEndpoint);
       Object.assign(env, mcp.env);
       args = withMcpArgs(plan, mcp.args);
+    } else if (renderedEndpoint !== undefined) {
+      // A row whose rendering reaches its ACP server sets variables only (src/adapter-schema.ts).
+      Object.assign(env, renderedEndpoint(home).env);
     }
     return await body({ context, env, tracker, started, args });
   } finally {
@@ -98,7 +113,7 @@ async function refuseSignedOut(
   home: string,
   context: TurnContext,
   label: string,
-): Promise<void> {
+): Promise<undefined> {
   const check = context.signInCheck ?? storedSignIn;
   const inspection = await check(entry, home);
   if (inspection?.state === "signed-out") {

@@ -9,6 +9,7 @@ import type { Env } from "../home/paths.js";
 import type { StreamParser, TurnEvent } from "../parsers/types.js";
 import type { SessionArg } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
+import type { TurnEndpoint } from "./endpoint.js";
 import type { NamedMcpServer } from "./mcp-servers.js";
 
 /** A permission an ACP agent asks for, as scv shows it. */
@@ -22,7 +23,9 @@ export interface PermissionQuestion {
   readonly offers: { readonly once: boolean; readonly always: boolean };
 }
 
-export type PermissionAnswer = "once" | "always" | "reject";
+/** The answer; `unanswered` when the turn stopped waiting before one came (it was stopped, or its time
+ * ran out): refused like `reject`, and said so. */
+export type PermissionAnswer = "once" | "always" | "reject" | "unanswered";
 
 export interface TurnRequest {
   /** The agent of a first turn; with `continue`, it must be the conversation's agent if given. */
@@ -123,6 +126,9 @@ export interface TurnPlan {
   readonly extraEnv: Readonly<Record<string, string>>;
   /** The MCP servers the agent gets this turn (turn/mcp-servers.ts). */
   readonly mcpServers?: readonly NamedMcpServer[];
+  /** The endpoint of the user's own the agent is pointed at (`base_url`: turn/endpoint.ts); its key
+   * is read from scv's environment only when the agent starts. */
+  readonly endpoint?: TurnEndpoint;
   /** Where the CLI writes its final message (`{file}` of the format's last-message args). */
   readonly lastMessageFile?: string;
   readonly prompt: string;

@@ -97,12 +97,12 @@ describe("the permission question", () => {
     expect(await asked).toBe("once");
   });
 
-  it("ends, rejected, when its turn ends while it waits", async () => {
+  it("ends unanswered (refused, and said so, not as the user's reject) when its turn ends while it waits", async () => {
     const input = new FakeTerminal();
     const controller = new AbortController();
     const asked = askOnTerminal(input, output().stream, QUESTION, controller.signal);
     controller.abort();
-    expect(await asked).toBe("reject");
+    expect(await asked).toBe("unanswered");
     expect(input.modes).toEqual([true, false]);
   });
 

@@ -23,7 +23,8 @@
 //                        sessions kept in $FAKE_AGENT_DIR/sessions so a new process can load them
 //                        (their history replayed); a prompt answers "REPLY <prompt> (turn n)", or
 //                        by its words: "401" / "429" a JSON-RPC error with that code (as Gemini CLI
-//                        answers), "tool" a permission request, "key-retry" a Codex-adapter retry
+//                        answers), "tool" a permission request ("tool twice": two, one after the
+//                        other), "key-retry" a Codex-adapter retry
 //                        of a 401 then a wait for session/cancel
 //                        (ALLOWED/REJECTED), "hang" waits for session/cancel, "die" exits 3, "flip"
 //                        reports mode default first.
@@ -140,6 +141,20 @@ async function replay(message) {
   }
 }
 
+/** Asks the client to run `toolCall` (Gemini's three options); the option it chose. */
+async function askPermission(sessionId, toolCall) {
+  const answer = await ask("session/request_permission", {
+    sessionId,
+    options: [
+      { optionId: "proceed_always", name: "Allow for this session", kind: "allow_always" },
+      { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
+      { optionId: "cancel", name: "Reject", kind: "reject_once" },
+    ],
+    toolCall,
+  });
+  return answer.result?.outcome?.optionId;
+}
+
 async function prompt(message) {
   const sessionId = message.params.sessionId;
   switch (kind) {
@@ -150,16 +165,7 @@ async function prompt(message) {
         title: "touch scv-tool-probe.txt",
         kind: "execute",
       };
-      const answer = await ask("session/request_permission", {
-        sessionId,
-        options: [
-          { optionId: "proceed_always", name: "Allow for this session", kind: "allow_always" },
-          { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
-          { optionId: "cancel", name: "Reject", kind: "reject_once" },
-        ],
-        toolCall,
-      });
-      const chosen = answer.result?.outcome?.optionId;
+      const chosen = await askPermission(sessionId, toolCall);
       if (chosen === "proceed_once" || chosen === "proceed_always") {
         update(sessionId, {
           sessionUpdate: "tool_call_update",
@@ -352,36 +358,26 @@ async function scripted(message) {
         return;
       }
       if (text.includes("tool")) {
-        update(sessionId, {
-          sessionUpdate: "tool_call",
-          toolCallId: "call_1",
-          status: "pending",
-          title: "touch probe.txt",
-          kind: "execute",
-          rawInput: { command: "touch probe.txt" },
-        });
-        const answer = await ask("session/request_permission", {
-          sessionId,
-          options: [
-            { optionId: "proceed_always", name: "Allow for this session", kind: "allow_always" },
-            { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
-            { optionId: "cancel", name: "Reject", kind: "reject_once" },
-          ],
-          toolCall: {
-            toolCallId: "call_1",
+        // "twice": a second request after the first is answered.
+        const said = [];
+        for (const n of text.includes("twice") ? [1, 2] : [1]) {
+          const toolCall = {
+            toolCallId: `call_${n}`,
             title: "touch probe.txt",
             kind: "execute",
             rawInput: { command: "touch probe.txt" },
-          },
-        });
-        const chosen = answer.result?.outcome?.optionId;
-        const allowed = chosen === "proceed_once" || chosen === "proceed_always";
-        update(sessionId, {
-          sessionUpdate: "tool_call_update",
-          toolCallId: "call_1",
-          status: allowed ? "completed" : "failed",
-        });
-        chunk(sessionId, allowed ? `ALLOWED ${chosen}` : "REJECTED");
+          };
+          update(sessionId, { sessionUpdate: "tool_call", ...toolCall, status: "pending" });
+          const chosen = await askPermission(sessionId, toolCall);
+          const allowed = chosen === "proceed_once" || chosen === "proceed_always";
+          update(sessionId, {
+            sessionUpdate: "tool_call_update",
+            toolCallId: `call_${n}`,
+            status: allowed ? "completed" : "failed",
+          });
+          said.push(allowed ? `ALLOWED ${chosen}` : "REJECTED");
+        }
+        chunk(sessionId, said.join(", "));
         return write({ id, result: { stopReason: "end_turn" } });
       }
       chunk(sessionId, `REPLY ${text} (turn ${past.length + 1}, mode ${scriptedModes.mode})`);

@@ -86,6 +86,7 @@ const GRAMMARS = {
     bools: ["-p", "--print", "--verbose", "--dangerously-skip-permissions", "--strict-mcp-config"],
     values: {
       "--mcp-config": null,
+      "--settings": null,
       "--output-format": ["text", "json", "stream-json"],
       "--model": null,
       "--effort": ["low", "medium", "high", "xhigh", "max"],
@@ -116,6 +117,8 @@ const GRAMMARS = {
       "--model": null,
       "--thinking": ["off", "minimal", "low", "medium", "high", "xhigh"],
       "--session": null,
+      "-e": null,
+      "--extension": null,
     },
     // The real pi has no `--`: it reads it, and a dash prompt after it, as unknown options.
     dashDash: false,
@@ -141,6 +144,7 @@ const GRAMMARS = {
   qwen: {
     bools: ["--yolo", "-y"],
     values: {
+      "--auth-type": ["openai", "openai-responses", "anthropic", "qwen-oauth", "gemini", "vertex-ai"],
       "-m": null,
       "--model": null,
       "-o": ["text", "json", "stream-json"],
@@ -439,8 +443,22 @@ function record(parsedArgs) {
     ...(stdinText === undefined ? {} : { stdinText }),
     tmpMode: tmpMode(),
     mcpFiles: mcpFiles(parsedArgs),
+    extensions: extensionFiles(parsedArgs),
   };
   writeFileSync(join(dir, `${cli}-${Date.now()}-${process.pid}.json`), JSON.stringify(entry, null, 2));
+}
+
+/** The extension files it was told to load (pi's `-e`), each one's text and permissions, read while
+ * they exist, as the real pi loads them. */
+function extensionFiles(parsedArgs) {
+  const paths = [...(parsedArgs.options["-e"] ?? []), ...(parsedArgs.options["--extension"] ?? [])];
+  return paths.map((path) => {
+    try {
+      return { path, text: readFileSync(path, "utf8"), mode: (statSync(path).mode & 0o777).toString(8) };
+    } catch {
+      return { path, text: null, mode: null };
+    }
+  });
 }
 
 /** The MCP files scv rendered for this turn (named by an option or a variable), and the variable

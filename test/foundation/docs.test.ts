@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { renderAgentFiles, renderAgentsDoc } from "../../scripts/agents-doc.js";
+import { renderEndpointsTable } from "../../scripts/endpoints-doc.js";
 import { renderMcpDoc } from "../../scripts/mcp-doc.js";
 import { ADAPTERS } from "../../src/adapters.js";
 import { LIST_COLUMNS } from "../../src/commands/agents-list.js";
@@ -28,6 +29,10 @@ describe("README", () => {
 
   it("has the table of each CLI's files in its home as the rows give them (run `npm run docs` when this fails)", () => {
     expect(readme).toContain(renderAgentFiles());
+  });
+
+  it("has the table of how each agent takes base_url as the rows give it (run `npm run docs` when this fails)", () => {
+    expect(readme).toContain(renderEndpointsTable());
   });
 
   it("lists every agent in that table, with its settings file", () => {

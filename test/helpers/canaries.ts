@@ -1,5 +1,7 @@
 // Credential-shaped variables no delegated agent may see, and ordinary ones every agent must keep.
 
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
 
 /** Every adapter's removed names (two samples per prefix rule), `*_API_KEY`s, cloud keys, scv's own
@@ -85,3 +87,14 @@ export const KEPT: Readonly<Record<string, string>> = {
   API_KEY_ROTATION: "kept",
   SCVX: "kept",
 };
+
+/** Every file below `dir` whose bytes contain `text` (a secret that must be on no disk), relative. */
+export function filesHolding(dir: string, text: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    const path = join(dir, name);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat?.isFile() && readFileSync(path).includes(text)) found.push(name);
+  }
+  return found;
+}

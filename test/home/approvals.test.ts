@@ -7,9 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  endQuestions,
   giveAnswer,
   pendingApproval,
   postQuestion,
+  questionFate,
   takeAnswer,
   withdrawQuestion,
 } from "../../src/home/approvals.js";
@@ -58,7 +60,7 @@ describe("a job's permission question", () => {
     const first = postQuestion(JOB, QUESTION, env);
     expect(giveAnswer(JOB, first.id, "once", env)).toBe("answered");
     // The turn stopped asking before it took it (its time ran out), then asked again.
-    withdrawQuestion(JOB, env);
+    withdrawQuestion(JOB, first.id, env);
     const second = postQuestion(JOB, QUESTION, env);
     expect(second.id).not.toBe(first.id);
     expect(takeAnswer(JOB, second.id, env)).toBeUndefined();
@@ -74,10 +76,29 @@ describe("a job's permission question", () => {
 
   it("a question withdrawn is no longer pending; a damaged file is no question", () => {
     const ask = postQuestion(JOB, QUESTION, env);
-    withdrawQuestion(JOB, env);
+    withdrawQuestion(JOB, ask.id, env);
     expect(pendingApproval(JOB, env)).toBeUndefined();
     expect(giveAnswer(JOB, ask.id, "once", env)).toBe("gone");
     writeFileSync(jobFile(JOB, "ask", env), "{not json");
     expect(pendingApproval(JOB, env)).toBeUndefined();
+  });
+
+  it("remembers what became of each question it asked, privately, until the turn ends", () => {
+    const first = postQuestion(JOB, QUESTION, env);
+    expect(questionFate(JOB, first.id, env)).toEqual({ state: "asked" });
+    expect(statSync(jobFile(JOB, "questions", env)).mode & 0o777).toBe(0o600);
+    expect(giveAnswer(JOB, first.id, "always", env)).toBe("answered");
+    expect(takeAnswer(JOB, first.id, env)).toBe("always");
+    // Its own withdrawal after the answer was taken changes nothing.
+    withdrawQuestion(JOB, first.id, env);
+    expect(questionFate(JOB, first.id, env)).toEqual({ state: "answered", answer: "always" });
+    const second = postQuestion(JOB, QUESTION, env);
+    withdrawQuestion(JOB, second.id, env);
+    expect(questionFate(JOB, second.id, env)).toEqual({ state: "withdrawn" });
+    expect(questionFate(JOB, first.id, env)).toEqual({ state: "answered", answer: "always" });
+    expect(questionFate(JOB, "zzzzzzzz", env)).toBeUndefined();
+    endQuestions(JOB, env);
+    expect(existsSync(jobFile(JOB, "questions", env))).toBe(false);
+    expect(questionFate(JOB, first.id, env)).toBeUndefined();
   });
 });

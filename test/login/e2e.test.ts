@@ -666,6 +666,20 @@ describe("gemini and qwen: logout removes the key scv stored, with no CLI and no
     expect(readFileSync(agentFile("gemini", ".gemini/.env"), "utf8")).not.toContain("CANARY");
   });
 
+  it("gemini: a sign-in choice the user wrote in that home stays, beside their other settings", () => {
+    mkdirSync(join(scvHome, "agents", "gemini", ".gemini"), { recursive: true });
+    const mine = { security: { auth: { selectedType: "gemini-api-key" } }, ui: { theme: "GitHub" } };
+    writeFileSync(agentFile("gemini", ".gemini/settings.json"), JSON.stringify(mine));
+    expect(scv(["agents", "login", "gemini", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+    const logout = scv(["agents", "logout", "gemini"]);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toBe(
+      "scv: gemini: signed out; removed GEMINI_API_KEY in .gemini/.env\n" +
+        "scv: gemini: left security.auth.selectedType in .gemini/settings.json, which scv's sign-in did not set\n",
+    );
+    expect(JSON.parse(readFileSync(agentFile("gemini", ".gemini/settings.json"), "utf8"))).toEqual(mine);
+  });
+
   it("qwen: the key leaves the env block, the endpoint stays", () => {
     mkdirSync(join(scvHome, "agents", "qwen", ".qwen"), { recursive: true });
     writeFileSync(

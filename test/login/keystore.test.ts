@@ -320,6 +320,37 @@ describe("saveApiKey and removeStore", () => {
     expect(JSON.parse(read(".gemini/settings.json"))).toEqual({ general: { disableAutoUpdate: true } });
   });
 
+  it("gemini, qwen: a sign-in the user had chosen stays after logout; one login replaced comes back", async () => {
+    // The user's own choice of the API key, beside another setting of theirs, before any login.
+    const mine = { security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: true } } };
+    put(".gemini/settings.json", JSON.stringify(mine));
+    await saveApiKey(GEMINI, home, CANARY, noCli);
+    expect((await removeStore(GEMINI, home)).kept).toEqual([
+      "security.auth.selectedType in .gemini/settings.json, which scv's sign-in did not set",
+    ]);
+    expect(JSON.parse(read(".gemini/settings.json"))).toEqual(mine);
+
+    // Another sign-in the user had chosen: login switches it to the key, logout switches it back.
+    put(".qwen/settings.json", JSON.stringify({ security: { auth: { selectedType: "qwen-oauth" } } }));
+    await saveApiKey(QWEN, home, CANARY, noCli);
+    expect(JSON.parse(read(".qwen/settings.json")).security.auth.selectedType).toBe("openai");
+    await removeStore(QWEN, home);
+    expect(JSON.parse(read(".qwen/settings.json"))).toEqual({
+      security: { auth: { selectedType: "qwen-oauth" } },
+    });
+
+    // A choice the user made after the login is theirs too.
+    put(".gemini/settings.json", "{}");
+    await saveApiKey(GEMINI, home, CANARY, noCli);
+    put(".gemini/settings.json", JSON.stringify({ security: { auth: { selectedType: "oauth-personal" } } }));
+    await removeStore(GEMINI, home);
+    expect(JSON.parse(read(".gemini/settings.json"))).toEqual({
+      security: { auth: { selectedType: "oauth-personal" } },
+    });
+    // And the record of what login wrote goes with the sign-out.
+    expect(readdirSync(join(home, ".scv"))).toEqual([]);
+  });
+
   it("qwen: the key joins the env block beside the endpoint", async () => {
     put(".qwen/settings.json", JSON.stringify({ env: { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" } }));
     await saveApiKey(QWEN, home, CANARY, noCli);

@@ -39,7 +39,9 @@ function config(extra: string): void {
 
 function questionFiles(): string[] {
   const dir = join(world.scvHome, "turns");
-  return existsSync(dir) ? readdirSync(dir).filter((name) => /\.(ask|answer)\.json$/.test(name)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir).filter((name) => /\.(ask|answer|questions)\.json$/.test(name))
+    : [];
 }
 
 interface Approval {
@@ -85,7 +87,7 @@ describe("scv mcp: an agent's permission question", () => {
     });
     expect(approval.id).toMatch(/^[0-9a-z]{8}$/);
     expect(text).toBe(
-      `gemini asks to run execute: $ touch probe.txt — job ${job} waits for your answer: call approve with {"job": "${job}", "approval": "${approval.id}", "answer": …}, the answer "once", "always" or "reject" (or cancel the job).`,
+      `gemini asks to run execute: $ touch probe.txt. Job ${job} waits for your answer: call approve with job ${job}, approval ${approval.id} and the answer once, always or reject (or cancel the job).`,
     );
     // The question is a private file of the job's.
     const [asked] = questionFiles();
@@ -109,11 +111,11 @@ describe("scv mcp: an agent's permission question", () => {
       `scv: ${job} waits for approval ${approval.id}: gemini asks to run execute: $ touch probe.txt — answer it with the approve tool of the scv mcp that started it, or stop it: scv kill ${job}\n`,
     );
 
-    // An answer for another question answers nothing.
+    // An answer for a question the job never asked answers nothing, and says so.
     const wrong = await callTool(client, "approve", { job, approval: "zzzzzzzz", answer: "once" });
     expect(wrong.isError).toBe(true);
     expect(wrong.text).toBe(
-      `approval zzzzzzzz of ${job} is no longer pending: it now waits on approval ${approval.id}: gemini asks to run execute: $ touch probe.txt — status shows the job (exit 2, usage error)`,
+      `${job} never asked approval zzzzzzzz; it now waits on approval ${approval.id}: gemini asks to run execute: $ touch probe.txt (exit 2, usage error)`,
     );
     expect((await callTool(client, "status", { job })).structured.status).toBe("needs-approval");
 
@@ -125,8 +127,8 @@ describe("scv mcp: an agent's permission question", () => {
     // The same answer again: the question has gone with the job.
     const again = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(again.isError).toBe(true);
-    expect(again.text).toMatch(
-      new RegExp(`^approval ${approval.id} of ${job.replace(".", "\\.")} is no longer pending: no job `),
+    expect(again.text).toBe(
+      `no job ${job} is running, so approval ${approval.id} cannot be answered — its result was read already, or it never ran (exit 2, usage error)`,
     );
   });
 
@@ -151,11 +153,39 @@ describe("scv mcp: an agent's permission question", () => {
     const cancelled = await callTool(client, "cancel", { job });
     expect(cancelled.text).toMatch(new RegExp(`^Stopped ${job.replace(".", "\\.")} `));
     expect(cancelled.structured).toMatchObject({ status: "cancelled" });
+    // Nobody rejected it: the turn ended first, and the result says so.
+    expect(cancelled.structured.notes).toEqual([
+      "gemini asked to run execute: $ touch probe.txt; the turn ended before it was answered, so it did not run",
+    ]);
+    expect(cancelled.text).not.toContain("rejected");
     expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
     expect(questionFiles()).toEqual([]);
     const late = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(late.isError).toBe(true);
-    expect(late.text).toContain(`approval ${approval.id} of ${job} is no longer pending`);
+    expect(late.text).toContain(`no job ${job} is running, so approval ${approval.id} cannot be answered`);
+  });
+
+  it("an answer that comes too late says what became of the question: answered already, or never asked", async () => {
+    const client = await connectMcp(world);
+    const started = await callTool(client, "delegate", {
+      agent: "gemini",
+      prompt: "use a tool twice",
+      wait_seconds: 30,
+    });
+    const job = started.structured.job as string;
+    const first = started.structured.approval as Approval;
+    const next = await callTool(client, "approve", { job, approval: first.id, answer: "once" });
+    expect(next.structured.status, next.text).toBe("needs-approval");
+    const second = next.structured.approval as Approval;
+    expect(second.id).not.toBe(first.id);
+    const late = await callTool(client, "approve", { job, approval: first.id, answer: "reject" });
+    expect(late.isError).toBe(true);
+    expect(late.text).toBe(
+      `approval ${first.id} of ${job} was answered already (once); it now waits on approval ${second.id}: gemini asks to run execute: $ touch probe.txt (exit 2, usage error)`,
+    );
+    const done = await callTool(client, "approve", { job, approval: second.id, answer: "reject" });
+    expect(done.structured).toMatchObject({ reply: "ALLOWED proceed_once, REJECTED", exitCode: 0 });
+    expect(questionFiles()).toEqual([]);
   });
 
   it("a turn on a warm session host asks the same way", async () => {
@@ -192,6 +222,9 @@ describe("scv mcp: an agent's permission question", () => {
       waited = await callTool(client, "wait", { job, wait_seconds: 30 });
     }
     expect(waited.structured).toMatchObject({ status: "timeout", exitCode: 124 });
+    expect(waited.structured.notes).toEqual([
+      "gemini asked to run execute: $ touch probe.txt; the turn ended before it was answered, so it did not run",
+    ]);
     expect(questionFiles()).toEqual([]);
     const late = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(late.isError).toBe(true);

@@ -10,7 +10,7 @@ import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
 import { turnResultSchema } from "../../src/result.js";
-import { callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
+import { type CallResult, callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
 import {
   agentPids,
@@ -49,6 +49,11 @@ async function settledTurnFiles(): Promise<string[]> {
   while (turnFiles().some((name) => /^[^.]+\.json$/.test(name)) && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 25));
   return turnFiles().filter((name) => !/^spare\.\d+\.\d+\.log$/.test(name));
+}
+
+/** What a result costs of a host's limit: the larger of its text and its structured content. */
+function shown(result: CallResult): number {
+  return Math.max(Buffer.byteLength(result.text), Buffer.byteLength(JSON.stringify(result.structured)));
 }
 
 /** A result without what differs between two runs of the same turn. */
@@ -136,30 +141,35 @@ describe("scv mcp", () => {
     );
   });
 
-  it("delegate: a fast turn's reply inline, and as structured content the object --json prints", async () => {
+  it("delegate: a fast turn's reply inline; as structured content the reply, the next step, then the object --json prints", async () => {
     await signIn(world, "claude");
     const client = await connectMcp(world, { FAKE_AGENT_MODE: "reply" });
     const result = await callTool(client, "delegate", { agent: "claude", prompt: "Say hi" });
     expect(result.isError).toBe(false);
     const handle = result.structured.conversation as string;
     expect(handle).toMatch(/^claude-[0-9a-z]{6}$/);
-    expect(result.text).toBe(
-      `REPLY Say hi\n\n[conversation ${handle} — to continue it, call delegate with "conversation": "${handle}"]`,
+    const next = `To continue this conversation, call delegate with conversation ${handle}.`;
+    expect(result.text).toBe(`REPLY Say hi\n\n[${next}]`);
+    // What a host that shows the structured content shows its model starts with the reply and the
+    // step to take.
+    expect(JSON.stringify(result.structured)).toMatch(
+      new RegExp(`^\\{"reply":"REPLY Say hi","next":"${next.replaceAll(".", "\\.")}",`),
     );
     const cli = await scv(world, ["delegate", "--json", "claude", "Say hi"], {
       env: { FAKE_AGENT_MODE: "reply" },
     });
     expect(cli.exitCode, cli.stderr).toBe(0);
     const printed = JSON.parse(cli.stdout) as Record<string, unknown>;
-    expect(comparable(result.structured)).toEqual(comparable(printed));
-    expect(turnResultSchema().parse(result.structured)).toEqual(result.structured);
+    const { next: _next, ...rest } = result.structured;
+    expect(comparable(rest)).toEqual(comparable(printed));
+    expect(turnResultSchema().parse(rest)).toEqual(rest);
     // Read: nothing kept.
     expect(await settledTurnFiles()).toEqual([]);
 
     // The conversation continues by its handle, the agent coming from it.
-    const next = await callTool(client, "delegate", { conversation: handle, prompt: "Again" });
-    expect(next.isError, next.text).toBe(false);
-    expect(next.structured).toMatchObject({ conversation: handle, reply: "REPLY Again" });
+    const again = await callTool(client, "delegate", { conversation: handle, prompt: "Again" });
+    expect(again.isError, again.text).toBe(false);
+    expect(again.structured).toMatchObject({ conversation: handle, reply: "REPLY Again" });
   });
 
   it("delegate: a slow turn returns its job; scv ps sees it; wait returns the reply", async () => {
@@ -170,17 +180,20 @@ describe("scv mcp", () => {
     // A job is one turn: its conversation's handle, a dot and 8 characters.
     expect(job).toMatch(/^gemini-[0-9a-z]{6}\.[0-9a-z]{8}$/);
     const conversation = job.replace(/\.[0-9a-z]{8}$/, "");
-    expect(started.structured).toEqual({ status: "running", job, conversation });
-    expect(started.text).toMatch(
-      new RegExp(`^gemini is still working on job ${job} \\(\\d+s so far\\) — call wait`),
+    const running = new RegExp(
+      `^gemini is still working on job ${job} \\(\\d+s so far\\)\\. Call wait with job ${job} for its reply, or cancel to stop it\\.$`,
     );
+    expect(started.text).toMatch(running);
+    // The structured content says the same: what a host that shows it gives its model.
+    expect(started.structured).toEqual({ status: "running", next: started.text, job, conversation });
     const ps = await scv(world, ["ps", "--json"]);
     expect(JSON.parse(ps.stdout)).toMatchObject([
       { handle: conversation, job, agent: "gemini", background: true },
     ]);
 
     const early = await callTool(client, "wait", { job, wait_seconds: 0 });
-    expect(early.structured).toEqual({ status: "running", job, conversation });
+    expect(early.structured).toEqual({ status: "running", next: early.text, job, conversation });
+    expect(early.text).toMatch(running);
     openGate(world);
     const waited = await callTool(client, "wait", { job, wait_seconds: 20 });
     expect(waited.isError, waited.text).toBe(false);
@@ -293,9 +306,10 @@ describe("scv mcp", () => {
     const conversation = first.structured.conversation as string;
     const whole = `REPLY ${prompt}`;
     let read = first.structured.reply as string;
-    expect(read.length).toBeLessThanOrEqual(20_000);
+    // 2 bytes a token of the host's limit, for every form of the result.
+    expect(shown(first)).toBeLessThanOrEqual(20_000);
     const note = new RegExp(
-      `^\\[reply cut to fit the tool result: characters 0–${read.length} of ${whole.length} — the rest: call wait with \\{"job": "(${conversation}\\.[0-9a-z]{8})", "offset": ${read.length}\\}`,
+      `^\\[The reply is cut to fit one tool result: characters 0–${read.length} of ${whole.length}\\. For the rest, call wait with job (${conversation}\\.[0-9a-z]{8}) and offset ${read.length} `,
     ).exec(first.text);
     expect(note, first.text).not.toBeNull();
     const job = note?.[1] ?? "";
@@ -304,9 +318,48 @@ describe("scv mcp", () => {
     for (let part = 0; part < 10 && read.length < whole.length; part += 1) {
       const next = await callTool(client, "wait", { job, offset: read.length });
       expect(next.isError, next.text).toBe(false);
+      expect(shown(next)).toBeLessThanOrEqual(20_000);
       read += next.structured.reply as string;
     }
     expect(read).toBe(whole);
+    expect(await settledTurnFiles()).toEqual([]);
+  });
+
+  it("every part of a long reply fits what hosts show: text and structured content each within 45 000 bytes", async () => {
+    await signIn(world, "claude");
+    // What a host shows costs more than the reply's characters: quotes and backslashes escaped in
+    // JSON, line breaks too, and characters of 2 to 4 bytes.
+    const prompt = Array.from(
+      { length: 2500 },
+      (_, i) => `line ${i}: {"path": "C:\\\\src\\\\x.ts", "text": "naïve — 😀 \\"quoted\\""}`,
+    ).join("\n");
+    const client = await connectMcp(world, { FAKE_AGENT_MODE: "reply" });
+    const whole = `REPLY ${prompt}`;
+    let read = "";
+    let job: string | undefined;
+    let parts = 0;
+    while (read.length < whole.length && parts < 20) {
+      const part =
+        job === undefined
+          ? await callTool(client, "delegate", { agent: "claude", prompt })
+          : await callTool(client, "wait", { job, offset: read.length });
+      expect(part.isError, part.text).toBe(false);
+      parts += 1;
+      expect(Buffer.byteLength(part.text), `part ${parts}: text`).toBeLessThanOrEqual(45_000);
+      expect(
+        Buffer.byteLength(JSON.stringify(part.structured)),
+        `part ${parts}: structured`,
+      ).toBeLessThanOrEqual(45_000);
+      read += part.structured.reply as string;
+      if (read.length < whole.length) {
+        // Not needlessly small either.
+        expect(shown(part)).toBeGreaterThan(40_000);
+        job ??= /call wait with job (\S+) and offset/.exec(part.structured.next as string)?.[1];
+        expect(part.structured.next).toContain(`call wait with job ${job} and offset ${read.length}`);
+      }
+    }
+    expect(read).toBe(whole);
+    expect(parts).toBeGreaterThan(2);
     expect(await settledTurnFiles()).toEqual([]);
   });
 

@@ -83,8 +83,8 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
   /** A refused sign-in's hint: the CLI's own sign-in, or, for a CLI the lab points at the mock as a
    * provider of the user's own (copilot), the key given in scv's config. */
   function expectSignInHint(hint: string | null, run: string): void {
-    const own = entry.providerEnvironment;
-    if (own !== undefined && agentEnv[own.endpoint] !== undefined) {
+    const own = entry.endpoint;
+    if (own.kind === "supported" && own.url.kind === "env" && agentEnv[own.url.variable] !== undefined) {
       expect(hint, run).toMatch(new RegExp(`^check ${own.key} in \\[agents\\.${cli}\\.env\\]`));
     } else {
       expect(hint, run).toBe(`run: scv agents login ${cli}`);

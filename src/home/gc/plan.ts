@@ -203,13 +203,14 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
   }
   const items: GcItem[] = [];
   for (const name of names) {
-    // `<job>.done.json`, `<job>.log`, `<job>.reserve`, `<job>.ask.json`, `<job>.answer.json` (a job
+    // `<job>.done.json`, `<job>.log`, `<job>.reserve`, `<job>.ask.json`, `<job>.answer.json`,
+    // `<job>.questions.json` (a job
     // is `<handle>.<8 characters>`), and
     // `<handle>.cancel`; the `<handle>.done.json` and `<handle>.log` of scvs before jobs, too.
     const path = join(dir, name);
     // A write its scv never finished (SIGKILLed): as soon as that scv is gone, whatever the threshold.
     const temporary =
-      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(?:json|done\.json|ask\.json|answer\.json)\.\d+-[0-9a-z]+\.tmp$/.exec(
+      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(?:json|done\.json|ask\.json|answer\.json|questions\.json)\.\d+-[0-9a-z]+\.tmp$/.exec(
         name,
       );
     if (temporary?.[1] !== undefined && HANDLE_PATTERN.test(temporary[1])) {
@@ -220,7 +221,7 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
       continue;
     }
     const match =
-      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json)$/.exec(
+      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json|questions\.json)$/.exec(
         name,
       );
     const handle = match?.[1];

@@ -25,6 +25,7 @@ import {
   withValueAt,
   writePrivate,
 } from "./files.js";
+import { forgetLoginWrote, loginWrote, recordLoginWrote } from "./login-record.js";
 import type { ApiKeyStoreKind, RemoveResult } from "./types.js";
 
 type SelectedKeyStore = Extract<KeyStore, { kind: "selected-key" }>;
@@ -82,10 +83,19 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
     return `${store.settings} selected another sign-in; it now selects the API key`;
   },
 
-  /** The key where the CLI reads it and the selection of it; both or neither. */
+  /** The key where the CLI reads it and the selection of it; both or neither. A selection it makes is
+   * recorded first, with what was there, for the sign-out to take back. */
   async save(store, home, key) {
     const settingsPath = join(home, store.settings);
     const settings = await readSettingsObject(settingsPath, store.settings);
+    const chosen = valueAt(settings, SELECTION);
+    if (chosen !== store.selectedType)
+      await recordLoginWrote(home, {
+        file: store.settings,
+        path: SELECTION,
+        value: store.selectedType,
+        ...(chosen === undefined ? {} : { before: chosen }),
+      });
     if (store.dotenv === undefined) {
       // One atomic write: the key and the selection land together or not at all.
       const withKey = withValueAt(settings, envPath(store), key);
@@ -109,11 +119,13 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
     }
   },
 
-  /** Removes the key (a dotenv file too when nothing else is left in it) and the selection of it;
-   * every other line and setting stays. A home without the key is left as it is: a selection there
-   * is the user's own. */
+  /** Removes the key (a dotenv file too when nothing else is left in it) and the selection login
+   * made, putting back what it replaced; every other line and setting stays, and so does a selection
+   * login did not make (the user's own, set before it or after). A home without the key is left as
+   * it is. */
   async remove(store, home): Promise<RemoveResult> {
     const removed: string[] = [];
+    const kept: string[] = [];
     const settingsPath = join(home, store.settings);
     const settingsFile = await readSmall(settingsPath);
     const before = settingsFile.kind === "text" ? parseJsonObject(settingsFile.text) : undefined;
@@ -134,12 +146,21 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
       else await writePrivate(home, dotenvPath, rest);
       removed.push(`${store.variable} in ${store.dotenv}`);
     }
-    if (settings !== undefined && valueAt(settings, SELECTION) === store.selectedType) {
-      settings = withValueAt(settings, SELECTION, undefined);
-      if (store.dotenv !== undefined) removed.push(`${SELECTION.join(".")} in ${store.settings}`);
+    const selected = valueAt(settings, SELECTION);
+    const wrote = await loginWrote(home, store.settings, SELECTION);
+    const setting = `${SELECTION.join(".")} in ${store.settings}`;
+    if (settings !== undefined && wrote !== undefined && selected === wrote.value) {
+      settings = withValueAt(settings, SELECTION, wrote.before);
+      if (store.dotenv !== undefined)
+        removed.push(
+          wrote.before === undefined ? setting : `${setting} (back to ${JSON.stringify(wrote.before)})`,
+        );
+    } else if (selected === store.selectedType) {
+      kept.push(`${setting}, which scv's sign-in did not set`);
     }
     if (settings !== before && settings !== undefined)
       await writePrivate(home, settingsPath, jsonText(settings));
-    return { removed, kept: [] };
+    if (wrote !== undefined) await forgetLoginWrote(home, store.settings, SELECTION);
+    return { removed, kept };
   },
 };

@@ -84,6 +84,8 @@ export interface MockServer extends AsyncDisposable {
   /** How many generation requests were answered `ok` so far (the last reply is `MOCK-REPLY-<generations>`). */
   readonly generations: number;
   setMode(mode: MockMode | MockMode[]): void;
+  /** The reply prefix of the following generation requests. */
+  setText(text: string): void;
   generationRequests(): MockRequest[];
   /** Whether any recorded request body contains `needle`. */
   sawText(needle: string): boolean;
@@ -94,3 +96,7 @@ export interface MockServer extends AsyncDisposable {
 export const SHAPES: Record<MockShape, unknown>;
 export const MODES: readonly MockMode[];
 export function startMock(options: StartMockOptions): Promise<MockServer>;
+/** The text of the tool results a request of `shape` carries (what the host's model is given of them):
+ * Anthropic's `tool_result` blocks, the Responses API's `function_call_output` items; undefined when it
+ * carries none. */
+export function toolResultText(shape: MockShape, body: unknown): string | undefined;

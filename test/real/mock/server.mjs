@@ -73,6 +73,12 @@ function decodeBody(buffer, encoding) {
   }
 }
 
+/** The text of the tool results a request of `shape` carries (what the host's model is given of
+ * them), or undefined when it carries none. */
+export function toolResultText(shape, body) {
+  return SHAPES[shape]?.toolResultText?.(body);
+}
+
 /**
  * Starts a mock on 127.0.0.1.
  * @param {{ shape: keyof typeof SHAPES, mode?: string | string[], text?: string, port?: number, log?: string,
@@ -84,6 +90,7 @@ export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port 
     throw new Error(`unknown mock shape ${JSON.stringify(shape)}; known: ${Object.keys(SHAPES).join(", ")}`);
   if (toolCall && !api.offeredTool) throw new Error(`the ${shape} mock cannot script a tool call`);
   let modes = (Array.isArray(mode) ? mode : [mode]).map(checkMode);
+  let replyText = text;
   let generations = 0;
   let seq = 0;
   const requests = [];
@@ -212,7 +219,7 @@ export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port 
         api.replyToolCall(res, { ...ctx, call });
         return;
       }
-      const reply = result === undefined ? `${text}-${n}` : `${text}-${n} saw: ${result}`;
+      const reply = result === undefined ? `${replyText}-${n}` : `${replyText}-${n} saw: ${result}`;
       record.status = 200;
       record.reply = reply;
       finish();
@@ -241,6 +248,10 @@ export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port 
     },
     get generations() {
       return generations;
+    },
+    /** The reply prefix of the following generation requests. */
+    setText(next) {
+      replyText = next;
     },
     /** One mode for every following generation request, or a list used one per request (the last one sticks). */
     setMode(next) {

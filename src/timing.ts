@@ -68,6 +68,12 @@ const LIMITS = {
   versionLimit: 15_000,
   /** A CLI's own status command. */
   statusLimit: 10_000,
+  /** One git call of a worktree's: a git that hangs (a lock held over NFS, a filter waiting for input)
+   * ends. */
+  gitLimit: 10 * 60_000,
+  /** How long one scv waits for the others' worktree adds of a repository: a checkout of a large
+   * project, times a fan-out's count. */
+  worktreeLockWait: 10 * 60_000,
 } as const;
 
 export type GraceName = keyof typeof GRACES;

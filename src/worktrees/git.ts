@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
 import { runAttached, runBounded } from "../os/bounded.js";
+import { timing } from "../timing.js";
 
 /** Variables that choose which repository, index or object store git uses: the folder a call runs
  * in decides, not what scv inherited (`git rev-parse --local-env-vars`, plus the index). */
@@ -36,8 +37,6 @@ const LOCATING_VARIABLES: readonly string[] = [
  * would hang a bounded call; a commit scv records is scv's, not the user's). */
 const FIXED_CONFIG: readonly string[] = ["-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false"];
 
-/** A call is bounded: a git that hangs (a lock held over NFS, a filter waiting for input) ends. */
-const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 /** Output kept from one call; one that would exceed it is refused, never silently cut. */
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -102,7 +101,7 @@ function notRun(args: readonly string[], cwd: string, spawnError: string): ScvEr
  * ran out of time, or said more than the call keeps. */
 export async function git(args: readonly string[], options: GitOptions): Promise<GitRun> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? timing("gitLimit");
   const result = await runBounded("git", gitArgv(args), {
     env: gitEnvironment(options.env, options),
     cwd: options.cwd,

@@ -19,6 +19,7 @@ import { execa, type ResultPromise } from "execa";
 import lockfile from "proper-lockfile";
 import { type AdapterDescriptor, adapter } from "../../src/adapters.js";
 import { saveApiKey } from "../../src/home/keystore.js";
+import type { RunningTurnRecord } from "../../src/home/turn-records.js";
 import { installFakeAgents } from "../fake-agents/install.js";
 import { worldTime } from "./timing.js";
 
@@ -255,4 +256,19 @@ export function conversationRecord(world: World, handle: string): Record<string,
     string,
     unknown
   >;
+}
+
+/** The one running turn's record, once `scv ps` lists it with its agent's pid (up to 20 s). */
+export async function runningRecord(world: World): Promise<{ path: string; record: RunningTurnRecord }> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const rows = await scv(world, ["ps", "--json"]);
+    const [row] = JSON.parse(rows.stdout) as { handle: string; pid: number | null }[];
+    if (row !== undefined && row.pid !== null) {
+      const path = join(world.scvHome, "turns", `${row.handle}.json`);
+      return { path, record: JSON.parse(readFileSync(path, "utf8")) as RunningTurnRecord };
+    }
+    if (Date.now() > deadline) throw new Error("no running turn with its agent's pid");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

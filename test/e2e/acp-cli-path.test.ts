@@ -6,23 +6,24 @@
 
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { acpCalls, installAcpAgent } from "../helpers/acp.js";
+import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(async () => {
-  world = createWorld();
   installAcpAgent(world, "codex-acp");
   useConfig("");
   await signIn(world, "codex");
 });
 afterEach(() => {
   killAll(acpCalls(world).map((call) => call.pid));
-  world.dispose();
 });
 
 function useConfig(agentSection: string): void {

@@ -7,23 +7,24 @@
 
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { acpCalls, acpMethods, installAcpAgent, useConfig } from "../helpers/acp.js";
+import { useLab } from "../helpers/lab.js";
 import { callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, scv, startScv, type World } from "../helpers/scv.js";
+import { scv, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   installAcpAgent(world);
 });
 afterEach(() => {
   killAll([...acpCalls(world).map((call) => call.pid), ...hostPids]);
   hostPids.length = 0;
-  world.dispose();
 });
 
 /** Every host pid a test saw, killed after it whatever happened. */

@@ -9,11 +9,12 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { acpCalls, acpMethods, installAcpAgent, useConfig } from "../helpers/acp.js";
+import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
+import { SCV, scv, startScv, type World } from "../helpers/scv.js";
 
 const hasPython = (() => {
   try {
@@ -25,16 +26,16 @@ const hasPython = (() => {
 })();
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   installAcpAgent(world);
   // These turns are cold: no session host keeps a server for the next one (acp-warm.test.ts).
   useConfig(world, '[defaults]\nsession_idle = "0"\n');
 });
 afterEach(() => {
   killAll(acpCalls(world).map((call) => call.pid));
-  world.dispose();
 });
 
 /** What the agents received, in order: each request or notification's method and params. */

@@ -7,27 +7,20 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
 import { canaryVariables } from "../helpers/canaries.js";
-import {
-  agentCalls,
-  conversationRecord,
-  createWorld,
-  ensureBuilt,
-  SCV,
-  scv,
-  signIn,
-  type World,
-} from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { agentCalls, conversationRecord, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 const TMUX = "/usr/bin/tmux";
 
 let world: World;
 let socket: string;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   // A private tmux server whose socket goes with the world.
   socket = join(world.root, "tmux.sock");
 });
@@ -37,7 +30,6 @@ afterEach(() => {
   } catch {
     // No server was started.
   }
-  world.dispose();
 });
 
 const ACME = `

@@ -4,9 +4,10 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { usageReportSchema } from "../../src/usage-totals.js";
-import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { scv, signIn, type World } from "../helpers/scv.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 
@@ -72,11 +73,9 @@ async function usage(world: World, ...args: string[]) {
 }
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 describe("scv usage", () => {
   it("sums what the captures reported, by agent, for every kind of turn", async () => {

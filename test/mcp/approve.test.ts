@@ -8,16 +8,18 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acpCalls, installAcpAgent } from "../helpers/acp.js";
+import { useLab } from "../helpers/lab.js";
 import { callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, scv, type World } from "../helpers/scv.js";
+import { scv, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   installAcpAgent(world);
   config("");
 });
@@ -25,7 +27,6 @@ afterEach(async () => {
   await closeClients();
   killAll(acpCalls(world).map((call) => call.pid));
   await new Promise((resolve) => setTimeout(resolve, 50));
-  world.dispose();
 });
 
 /** Gemini over ACP, cold (no session host), with `extra` in its table. */

@@ -4,15 +4,17 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
 import { callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
-import { agentCalls, createWorld, ensureBuilt, signIn, type World } from "../helpers/scv.js";
+import { agentCalls, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
 let client: Client | undefined;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   const config = join(world.root, "config.toml");
   writeFileSync(
     config,
@@ -23,7 +25,6 @@ beforeEach(() => {
 afterEach(async () => {
   await closeClients();
   client = undefined;
-  world.dispose();
 });
 
 async function delegate(args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {

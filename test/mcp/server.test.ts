@@ -7,34 +7,23 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
 import { turnResultSchema } from "../../src/result.js";
+import { useLab } from "../helpers/lab.js";
 import { type CallResult, callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
-import {
-  agentPids,
-  closeGate,
-  createWorld,
-  ensureBuilt,
-  openGate,
-  SCV,
-  scv,
-  signIn,
-  type World,
-} from "../helpers/scv.js";
+import { agentPids, closeGate, openGate, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
 const leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
 afterEach(async () => {
   await closeClients();
   killAll(leftovers.splice(0));
   await new Promise((resolve) => setTimeout(resolve, 50));
-  world.dispose();
 });
 
 function turnFiles(): string[] {

@@ -6,12 +6,19 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
 import { canaryVariables } from "../helpers/canaries.js";
 import { useLab } from "../helpers/lab.js";
-import { agentCalls, conversationRecord, SCV, scv, signIn, type World } from "../helpers/scv.js";
+import {
+  agentCalls,
+  configureAcme,
+  conversationRecord,
+  SCV,
+  scv,
+  signIn,
+  type World,
+} from "../helpers/scv.js";
 
 const TMUX = "/usr/bin/tmux";
 
@@ -43,15 +50,7 @@ resume = { kind = "supported", start = ["--sid", "{session}"], options = ["--res
 takeover = { kind = "supported", args = ["--tui", "--resume", "{session}"], fullArgs = [] }
 `;
 
-function configure(toml: string): Record<string, string> {
-  const launcher = join(world.bin, "acme");
-  const acme = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acme.mjs")).href;
-  writeFileSync(launcher, `#!${process.execPath}\nimport(${JSON.stringify(acme)});\n`);
-  chmodSync(launcher, 0o755);
-  const path = join(world.root, "scv.toml");
-  writeFileSync(path, toml);
-  return { SCV_CONFIG: path };
-}
+const configure = (toml: string) => configureAcme(world, toml);
 
 const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 

@@ -4,6 +4,7 @@
 
 import { execFileSync } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -15,6 +16,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { execa, type ResultPromise } from "execa";
 import lockfile from "proper-lockfile";
 import { type AdapterDescriptor, adapter } from "../../src/adapters.js";
@@ -271,4 +273,16 @@ export async function runningRecord(world: World): Promise<{ path: string; recor
     if (Date.now() > deadline) throw new Error("no running turn with its agent's pid");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Installs `acme` (test/fake-agents/acme.mjs, an agent scv's config defines) in the world's bin and
+ * writes `toml` as scv's config; the variable that names it, for a run's env. */
+export function configureAcme(world: World, toml: string): Record<string, string> {
+  const launcher = join(world.bin, "acme");
+  const acme = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acme.mjs")).href;
+  writeFileSync(launcher, `#!${process.execPath}\nimport(${JSON.stringify(acme)});\n`);
+  chmodSync(launcher, 0o755);
+  const path = join(world.root, "scv.toml");
+  writeFileSync(path, toml);
+  return { SCV_CONFIG: path };
 }

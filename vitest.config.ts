@@ -25,8 +25,16 @@ export default defineConfig({
       },
       {
         extends: true,
-        // One module graph per worker, not per file: each file's set-up is its own world.
-        test: { name: "e2e", include: e2e, pool: "forks", isolate: false },
+        // One module graph per worker, not per file: each file's set-up is its own world. Several
+        // at once on two cores: a case that starts many processes in a row gets the time to.
+        test: {
+          name: "e2e",
+          include: e2e,
+          pool: "forks",
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         extends: true,

@@ -1,42 +1,25 @@
 // Every duration scv waits through on its own account, named once: the graces it gives a process
-// before the next step, how long it lets something settle or polls for it, and the limits on steps
-// that normally finish. Each module that waits reads its duration here.
+// that does not do what it should (exit, die on SIGTERM), the intervals of what it repeats, and the
+// time it gives a step that normally finishes. Each module that waits reads its duration here.
 //
-// SCV_TEST_TIME_SCALE is for scv's own end-to-end tests, not for users: a factor in (0, 1] that
-// shortens the graces and settles (never a limit: a limit shortened under load fails a step that
-// works), so a test that waits one out does not wait 5 s. It can only shorten: a value above 1, zero,
-// or anything that is no number is ignored, and none goes below MIN_SCALE.
+// SCV_TEST_TIME_SCALE is for scv's own tests, not for users: a factor in (0, 1] that shortens the
+// graces and intervals, so a test that waits one out does not wait 5 s — never a limit, which on a
+// loaded machine would fail a step that works (a pipe still draining, a lock about to be let go, an
+// answer on its way). It can only shorten: a value above 1, zero, or anything that is no number is
+// ignored, and none goes below MIN_SCALE.
 
-/** A duration a test may shorten: scv waits it out whenever the thing it waits for does not happen. */
+/** A duration a test may shorten: scv waits it out only when a process does not do what it should,
+ * or it is how often something is repeated. */
 const GRACES = {
-  /** After a CLI's end-of-turn event, how long it has to exit before scv ends it. */
+  /** After a CLI's end-of-turn event, how long it has to exit before scv ends it (its verdict stands). */
   endGrace: 5_000,
   /** Between SIGTERM and SIGKILL for an agent's process group (a turn's CLI, an ACP server, a host's
    * server, what carries a turn's tag). */
   killGrace: 3_000,
   /** Between SIGTERM and SIGKILL for a helper process (a status check, `--version`, a sign-in). */
   helperKillGrace: 2_000,
-  /** How long an ACP prompt may take to answer its `session/cancel`. */
-  cancelGrace: 5_000,
-  /** How long an ACP server whose stdin closed may take to exit before it is ended. */
-  closedExitGrace: 1_000,
-  /** How long an ACP server may take to exit after answering the turn's prompt. */
-  closeAfterAnswer: 200,
-  /** How long a session host gives a prompt whose turn left to answer its cancel. */
-  leftPromptGrace: 5_000,
-  /** How long a session host's new connection waits for the one before it to close. */
-  hostBusyWait: 1_000,
   /** How often a session host checks its socket is still there. */
   hostSocketCheck: 1_000,
-  /** How long a background turn waits for its conversation's lock before it is refused as busy
-   * (SCV_LOCK_WAIT is the foreground's). */
-  backgroundLockWait: 2_000,
-  /** How long a lock no running turn is seen to hold is given to show its turn: a turn takes its
-   * conversation's lock just before it registers. */
-  busySettle: 2_000,
-  /** How long `scv kill` waits for a turn's scv to answer, beyond the kill grace, and then for its
-   * agent to go once killed. */
-  killAnswer: 5_000,
   /** The shortest wait for a rate limit's reset: a reset in the past never has the account ladder
    * ask again at once. */
   resetWaitMin: 1_000,
@@ -50,8 +33,33 @@ const GRACES = {
   progressInterval: 5_000,
 } as const;
 
-/** A bound on a step that normally finishes: never shortened. */
+/** The time a step that normally finishes is given, or a process that cooperates to do its part:
+ * never shortened. */
 const LIMITS = {
+  /** How long the pipes of an agent that exited may stay open (held by something that left its
+   * group) before scv stops reading them. */
+  outputDrain: 3_000,
+  /** The same for a helper process. */
+  helperOutputDrain: 2_000,
+  /** How long an ACP prompt may take to answer its `session/cancel`. */
+  cancelGrace: 5_000,
+  /** How long an ACP server whose connection closed may take to exit before it is ended. */
+  closedExitGrace: 1_000,
+  /** How long an ACP server may take to exit after answering the turn's prompt. */
+  closeAfterAnswer: 200,
+  /** How long a session host gives a prompt whose turn left to answer its cancel. */
+  leftPromptGrace: 5_000,
+  /** How long a session host's new connection waits for the one before it to close. */
+  hostBusyWait: 1_000,
+  /** How long a background turn waits for its conversation's lock before it is refused as busy
+   * (SCV_LOCK_WAIT is the foreground's): the turn before it may be letting it go. */
+  backgroundLockWait: 2_000,
+  /** How long a lock no running turn is seen to hold is given to show its turn, or to go: a turn
+   * takes its conversation's lock just before it registers, and lets it go just after. */
+  busySettle: 2_000,
+  /** How long `scv kill` waits for a turn's scv to answer, beyond the kill grace, and then for its
+   * agent to go once killed. */
+  killAnswer: 5_000,
   /** How long a live session host may take to connect and say hello before it is taken for stuck. */
   helloLimit: 2_000,
   /** How long a new session host may take to listen. */

@@ -145,7 +145,7 @@ export async function runBounded(
   const closed = setTimeout(() => {
     subprocess.stdout?.destroy();
     subprocess.stderr?.destroy();
-  }, graceMs);
+  }, options.graceMs ?? timing("helperOutputDrain"));
   const result = await subprocess;
   clearTimeout(closed);
   if (pid === undefined) {

@@ -194,7 +194,7 @@ export function startProcess(options: ProcessOptions): AgentProcess {
     // event loop. Only pipes still open after that are waited for under a time limit, whose timer
     // would otherwise be the turn's first (Node sets its timers up on the first).
     for (let turn = 0; turn < 2 && !pipesClosed; turn += 1) await new Promise(setImmediate);
-    if (!pipesClosed && !(await settleWithin(drained, graceMs))) {
+    if (!pipesClosed && !(await settleWithin(drained, options.graceMs ?? timing("outputDrain")))) {
       subprocess.stdout?.destroy();
       subprocess.stderr?.destroy();
       await drained;

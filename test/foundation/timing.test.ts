@@ -34,11 +34,17 @@ describe("the timing table", () => {
     expect(timeScale("0.000001")).toBe(MIN_SCALE);
   });
 
-  it("scales the graces and never a limit", () => {
+  it("scales the graces and never a limit, nor the time a cooperating step is given", () => {
     expect(timingAt("endGrace", 0.1)).toBe(500);
     expect(timingAt("killGrace", 0.1)).toBe(300);
+    expect(timingAt("progressInterval", 0.1)).toBe(500);
     expect(timingAt("helloLimit", 0.1)).toBe(2_000);
     expect(timingAt("initializeLimit", 0.1)).toBe(60_000);
+    // A loaded machine's pipe still draining, a lock about to be let go, an answer on its way.
+    expect(timingAt("outputDrain", 0.1)).toBe(3_000);
+    expect(timingAt("backgroundLockWait", 0.1)).toBe(2_000);
+    expect(timingAt("busySettle", 0.1)).toBe(2_000);
+    expect(timingAt("cancelGrace", 0.1)).toBe(5_000);
     for (const name of Object.keys(DURATIONS) as (keyof typeof DURATIONS)[])
       expect(timingAt(name, 1), name).toBe(DURATIONS[name]);
   });

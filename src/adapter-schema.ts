@@ -193,6 +193,7 @@ const resume = () =>
       positional: z.optional(args()),
       idPattern: pattern(),
       sessionPath: z.optional(homePath()),
+      lost: z.optional(pattern()),
     }),
   ]);
 
@@ -232,6 +233,7 @@ const acpLaunch = () =>
     verified: verified(),
     known: z.optional(text()),
     homeSettings: z.optional(homeSettings()),
+    loadAfterMinute: z.optional(z.strictObject({ dir: homePath(), name: pattern() })),
   });
 
 const takeover = () =>
@@ -337,6 +339,25 @@ const retries = () =>
     z.strictObject({ kind: z.literal("none"), note: text() }),
   ]);
 
+const replySchema = () =>
+  z.discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("file"),
+      args: args().check(
+        z.refine(placeholderCheck("{file}"), { error: "expected {file} in one of its arguments" }),
+      ),
+    }),
+    z.strictObject({
+      kind: z.literal("inline"),
+      args: args().check(
+        z.refine(placeholderCheck("{schema}"), { error: "expected {schema} in one of its arguments" }),
+      ),
+    }),
+    z.strictObject({ kind: z.literal("prompt") }),
+  ]);
+
+const review = () => z.strictObject({ readOnlyArgs: args(), schema: replySchema() });
+
 function placeholderCheck(placeholder: string) {
   return (list: readonly string[]) => list.length === 0 || list.some((arg) => arg.includes(placeholder));
 }
@@ -350,6 +371,7 @@ export const descriptorSchema = lazy(() =>
       }),
     ),
     product: text(),
+    family: z.nullable(text()),
     offers: text(),
     packages: z.array(text()),
     binPackages: z.optional(z.array(text())),
@@ -386,14 +408,22 @@ export const descriptorSchema = lazy(() =>
     logout: logout(),
     output: output(),
     resume: resume(),
-    conversationFiles: z.nullable(z.strictObject({ dir: homePath(), extension: text() })),
+    conversationFiles: z.nullable(
+      z.strictObject({
+        dir: homePath(),
+        extension: text(),
+        idPrefix: z.optional(z.int().check(z.gte(8))),
+      }),
+    ),
     credentialFiles: z.array(homePath()),
+    homeSettings: z.optional(homeSettings()),
     retries: retries(),
     transport: z.enum(["process", "acp"]),
     acp: z.nullable(acpLaunch()),
     cliTurns: z.boolean(),
     mcpPassing: mcpPassing(),
     takeover: takeover(),
+    review: review(),
   }),
 );
 

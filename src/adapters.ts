@@ -201,6 +201,10 @@ export type Resume =
        * stopped turn, its presence shows that there is a session to continue. Where the row names
        * no `conversationFiles`, it is also the folder `conversations rm --transcript` and gc remove whole. */
       sessionPath?: string;
+      /** The CLI's error when the session it was asked to continue is gone: such a turn says that the
+       * conversation cannot be continued, and what is lost (exit 2). An ACP server's refused
+       * `session/load` is read the same way, or by its resource-not-found code. */
+      lost?: RegExp;
     };
 
 /** Where a CLI keeps transcripts inside its agent home: files with `extension` anywhere below `dir`,
@@ -208,6 +212,10 @@ export type Resume =
 export interface ConversationFiles {
   readonly dir: string;
   readonly extension: string;
+  /** Named after only the id's first `idPrefix` characters (Gemini CLI's
+   * `session-<minute>-<first 8>.jsonl`): such a name stands for the session. Two sessions share 8
+   * hex characters once in 4 billion pairs. */
+  readonly idPrefix?: number;
 }
 
 /** How scv talks to an agent in a turn: its CLI run once per turn, or its Agent Client Protocol
@@ -256,6 +264,12 @@ export interface AcpLaunch {
   readonly known?: string;
   /** Values scv keeps in the agent home's own JSON settings file before it starts the server. */
   readonly homeSettings?: HomeSettings;
+  /** A server whose `session/load` in the UTC minute the session was saved in destroys it: scv waits
+   * for the next minute first (turn/load-minute.ts). The session's files are found below the agent
+   * home's `dir`, a few folders deep, by `name`, whose groups give the minute each was made (`minute`,
+   * `YYYY-MM-DDTHH-MM` in UTC) and the start of the session's id (`session`); the earliest is the
+   * session's own. */
+  readonly loadAfterMinute?: { readonly dir: string; readonly name: RegExp };
 }
 
 /** Values at paths of a JSON settings file (relative to the agent home), each with why scv sets it. */
@@ -346,6 +360,26 @@ export type McpPassing =
 /** A variable and its value (or, for home variables, a path relative to the agent home). */
 export type EnvPair = readonly [name: string, value: string];
 
+/** How a reviewer's reply is held to the findings' JSON Schema (`scv review`, src/review/), where its
+ * CLI has an option for it; given on a repair turn too (a resumed run does not keep it). */
+export type ReplySchema =
+  /** A file holding the schema, named by `args` (`{file}`). */
+  | { kind: "file"; args: readonly string[] }
+  /** The schema itself, as JSON, in `args` (`{schema}`). */
+  | { kind: "inline"; args: readonly string[] }
+  /** No such option: the prompt asks for the JSON, and scv validates what comes back. */
+  | { kind: "prompt" };
+
+/** What a review turn needs of a CLI (src/review/): a reviewer reads the tree and changes nothing. */
+export interface ReviewSupport {
+  /** Arguments that keep the turn from changing the tree, given in place of the policy's
+   * full-permission ones, on a first and a continued turn alike; empty where the CLI has no such
+   * mode scv knows (the prompt alone asks it to change nothing). From the CLI's own `--help` at the
+   * row's version, each noted on the row. */
+  readonly readOnlyArgs: readonly string[];
+  readonly schema: ReplySchema;
+}
+
 /** The API an endpoint of the user's own must serve to a CLI (`[agents.<name>] base_url`). */
 export type EndpointApi =
   /** Anthropic's Messages API; `base_url` without `/v1` (the CLI appends `/v1/messages`). */
@@ -401,6 +435,10 @@ export interface AdapterDescriptor {
   readonly name: string;
   /** Product name for messages. */
   readonly product: string;
+  /** The family of the models the CLI runs (`claude`, `gpt`, `gemini`, …), so a review goes to
+   * another family than the author's; null where the user picks among makers' models (the family is
+   * then read from the model's id: src/review/family.ts). */
+  readonly family: string | null;
   /** What this agent offers, as one factual clause (`scv agents list --json`). */
   readonly offers: string;
   /** npm package(s) that install the CLI; empty when it is not on npm. */
@@ -457,6 +495,10 @@ export interface AdapterDescriptor {
   readonly conversationFiles: ConversationFiles | null;
   /** Files in the agent home that hold its sign-in or keys, relative to it. */
   readonly credentialFiles: readonly string[];
+  /** Values scv keeps in the agent home's own JSON settings file before it starts the CLI there (a
+   * turn over either transport, `scv attach`, `scv run`, its own sign-in and sign-out); an ACP
+   * server's own are `acp.homeSettings`. */
+  readonly homeSettings?: HomeSettings;
   /** How the user bounds the CLI's own retries (docs/agents.md, "Retries"). */
   readonly retries: RetryBound;
   /** The transport a turn uses unless `--transport` or the config's `transport` says otherwise. */
@@ -468,6 +510,8 @@ export interface AdapterDescriptor {
   readonly takeover: Takeover;
   /** How a per-turn CLI gets MCP servers (an ACP turn gets them in `session/new`). */
   readonly mcpPassing: McpPassing;
+  /** How a review turn runs it: read-only, held to the findings' schema where it can be. */
+  readonly review: ReviewSupport;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -535,6 +579,7 @@ const RESUME_BY_SESSION_ID = {
 } as const satisfies Resume;
 
 const CLAUDE_BASE = {
+  family: "claude",
   offers:
     "Anthropic's coding agent; it reads, edits, and runs code in a project and can search and fetch the web",
   packages: ["@anthropic-ai/claude-code"],
@@ -567,6 +612,13 @@ const CLAUDE_BASE = {
     "CLAUDE_CODE_USE_VERTEX",
   ],
   fullPermissionArgs: ["--permission-mode", "bypassPermissions"],
+  // Its --help (2.1.332): `--permission-mode plan`; `--json-schema <schema>` validates the final
+  // output (with -p), which its result carries as `structured_output`, and as its `result` text when
+  // the model wrote no text of its own after it (its code).
+  review: {
+    readOnlyArgs: ["--permission-mode", "plan"],
+    schema: { kind: "inline", args: ["--json-schema", "{schema}"] },
+  },
   // Lab (2.1.332): as uid 0 it exits "--dangerously-skip-permissions cannot be used with root/sudo
   // privileges" under bypassPermissions unless IS_SANDBOX is "1".
   rootSandboxEnvironment: ["IS_SANDBOX", "1"],
@@ -586,7 +638,8 @@ const CLAUDE_BASE = {
     verified: { kind: "lab", version: "2.1.332" },
   },
   output: { kind: "claude-stream-json", args: ["--output-format", "stream-json", "--verbose"] },
-  resume: RESUME_BY_SESSION_ID,
+  // Contract suite (2.1.332): `--resume` of a session that is gone.
+  resume: { ...RESUME_BY_SESSION_ID, lost: /No conversation found with session ID/ },
   conversationFiles: { dir: ".claude/projects", extension: "jsonl" },
   // Read from the environment as from its settings' `env` block (lab: honoured in the latter).
   retries: {
@@ -649,6 +702,7 @@ export const ADAPTERS = [
   {
     name: "codex",
     product: "Codex",
+    family: "gpt",
     offers:
       "OpenAI's coding agent; it reads, edits, and runs code in a project, with live web search under full permissions",
     packages: ["@openai/codex"],
@@ -675,6 +729,12 @@ export const ADAPTERS = [
     ],
     // `codex exec` has no `--search`; `web_search = "live"` is its config form.
     fullPermissionArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
+    // Its --help (0.171.0): `exec resume` has no `--sandbox`, but both take `-c` overrides of the
+    // config's `sandbox_mode`; both take `--output-schema <FILE>`, whose reply is the JSON itself.
+    review: {
+      readOnlyArgs: ["-c", 'sandbox_mode="read-only"'],
+      schema: { kind: "file", args: ["--output-schema", "{file}"] },
+    },
     modeReport: {
       kind: "codex-rollout",
       dir: "sessions",
@@ -717,6 +777,8 @@ export const ADAPTERS = [
       options: [],
       positional: ["{session}"],
       idPattern: UUID,
+      // Contract suite (0.171.0): `exec resume` of a thread that is gone.
+      lost: /no rollout found for thread id/,
     },
     conversationFiles: { dir: "sessions", extension: "jsonl" },
     credentialFiles: ["auth.json"],
@@ -759,6 +821,7 @@ export const ADAPTERS = [
   {
     name: "grok",
     product: "Grok Build",
+    family: "grok",
     offers: "xAI's coding agent; it reads, edits, and runs code in a project and has live web and X search",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -774,6 +837,7 @@ export const ADAPTERS = [
     removedEnvironment: ["GROK_*", "XAI_*"],
     // Web search is on unless `--disable-web-search` is passed.
     fullPermissionArgs: ["--always-approve"],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // The seed's: its profiles live in config.toml under GROK_HOME.
     ownConfig: { file: ".grok/config.toml", signsIn: false },
@@ -804,6 +868,7 @@ export const ADAPTERS = [
   {
     name: "dsh",
     product: "DeepSeek Harness",
+    family: "deepseek",
     offers: "a coding agent on DeepSeek models; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -818,6 +883,7 @@ export const ADAPTERS = [
     fixedEnvironment: [],
     removedEnvironment: ["DSH_*", "DEEPSEEK_*"],
     fullPermissionArgs: [],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
     // Bypasses its file sandbox and sets its approval policy to `never`.
     fullPermissionEnvironment: [["DSH_PERMISSION_MODE", "danger-full-access"]],
     modeReport: { kind: "none" },
@@ -849,6 +915,8 @@ export const ADAPTERS = [
   {
     name: "pi",
     product: "pi",
+    // The models are the user's choice among makers'.
+    family: null,
     offers:
       "a minimal coding agent (read, write, edit, bash) that runs on many model providers; it has no web search",
     packages: ["@mariozechner/pi-coding-agent"],
@@ -872,6 +940,8 @@ export const ADAPTERS = [
     removedEnvironment: ["PI_*"],
     // pi has no approval prompts or sandbox.
     fullPermissionArgs: [],
+    // Its --help (0.73.1): "Read-only mode (no file modifications possible)" is this tool list.
+    review: { readOnlyArgs: ["--tools", "read,grep,find,ls"], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // Checked in its code (getSettingsPath); custom providers and their keys go in models.json beside it.
     ownConfig: { file: ".pi/agent/settings.json", signsIn: false },
@@ -926,6 +996,7 @@ export const ADAPTERS = [
   {
     name: "gemini",
     product: "Gemini CLI",
+    family: "gemini",
     offers: "Google's coding agent; it reads, edits, and runs code in a project and has Google Search",
     packages: ["@google/gemini-cli"],
     verified: { kind: "lab", version: "0.61.0" },
@@ -962,6 +1033,8 @@ export const ADAPTERS = [
       "GOOGLE_CLOUD_ACCESS_TOKEN",
     ],
     fullPermissionArgs: ["--yolo"],
+    // Its --help (0.61.0): `--approval-mode plan` is "read-only mode"; no structured-output option.
+    review: { readOnlyArgs: ["--approval-mode", "plan"], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     ownConfig: { file: ".gemini/settings.json", signsIn: false },
     // Lab (0.61.0): the variables are read over its .env; its headless sign-in check refuses the
@@ -992,11 +1065,30 @@ export const ADAPTERS = [
     // Today's CLI has structured output (the seed read text).
     output: { kind: "gemini-stream-json", args: ["--output-format", "stream-json"] },
     // Today's CLI starts a session under a given UUID and resumes it by that id (the seed had none).
-    resume: RESUME_BY_SESSION_ID,
-    // Lab: `.gemini/tmp/<project>/chats/session-<time>-<first 8 of the id>.jsonl`: named after only
-    // part of the session id, so gc could not tell a live conversation's file for sure.
-    conversationFiles: null,
+    // Contract suite (0.61.0): `--resume` (and session/load) of a session that is gone; the second
+    // when the project has none at all.
+    resume: {
+      ...RESUME_BY_SESSION_ID,
+      lost: /Invalid session identifier|No previous sessions found for this project/,
+    },
+    // Lab: `.gemini/tmp/<project>/chats/session-<minute>-<first 8 of the id>.jsonl` (and a later
+    // --resume or session/load begins another of that name under its own minute); a subagent's
+    // `chats/<parent id>/<id>.jsonl`.
+    conversationFiles: { dir: ".gemini/tmp", extension: "jsonl", idPrefix: 8 },
     credentialFiles: [".gemini/oauth_creds.json", ".gemini/.env"],
+    homeSettings: {
+      file: ".gemini/settings.json",
+      values: [
+        {
+          // Lab 0.61.0 (its sessionCleanup.ts, on by default): every start deletes each session file
+          // with nothing to resume, such as the stub a `--resume` or `session/load` begins under the
+          // session's short id, and with it every other file of that short id but its own session's.
+          path: ["general", "sessionRetention", "enabled"],
+          value: false,
+          why: "at every start it deletes each session file it could not resume — such as the one a --resume or ACP session/load of a conversation begins, named by the minute and the session id's first 8 characters — and with it every other file of that short id, the conversation's own among them, so a continued conversation was lost as soon as another Gemini CLI started (and every one after 30 days); scv's own gc removes old transcripts instead",
+        },
+      ],
+    },
     retries: {
       kind: "config",
       file: ".gemini/settings.json",
@@ -1011,8 +1103,16 @@ export const ADAPTERS = [
       full: { kind: "mode", mode: "yolo" },
       fullEnvironment: [],
       verified: { kind: "lab", version: "0.61.0" },
+      // Lab 0.61.0: its session/load first begins a file for the session under the current minute
+      // (`session-<minute>-<first 8 of the id>.jsonl`) whose opening lines set the history to none;
+      // in the minute the session was saved that is the session's own file, and the load then finds
+      // nothing, for good.
       known:
-        '0.61.0 answers session/load of a session made within the same UTC minute with "No previous sessions found for this project", so a conversation continued over ACP that soon after its first turn fails (exit 1); a minute later it loads',
+        '0.61.0\'s session/load of a session saved within the same UTC minute wipes its history ("No previous sessions found for this project", for that load and every later one): scv waits for the next minute before it loads such a session',
+      loadAfterMinute: {
+        dir: ".gemini/tmp",
+        name: /^session-(?<minute>\d{4}-\d{2}-\d{2}T\d{2}-\d{2})-(?<session>[0-9A-Za-z_-]{8})\.jsonl?$/,
+      },
     },
     cliTurns: true,
     // Contract suite (0.61.0): its one per-run settings file, GEMINI_CLI_SYSTEM_SETTINGS_PATH, is
@@ -1020,7 +1120,7 @@ export const ADAPTERS = [
     mcpPassing: {
       kind: "unsupported",
       reason:
-        "its per-run settings file must be owned by root; over ACP (--transport acp) session/new takes them",
+        "it reads a per-run settings file only where root owns it and every folder above it, none writable by group or others, and scv writes a turn's files under TMPDIR (/tmp is writable by all); over ACP session/new takes them",
     },
     // Its help: `-r, --resume` takes a session; the lab resumed one by its init id (headless).
     takeover: {
@@ -1033,6 +1133,7 @@ export const ADAPTERS = [
   {
     name: "qwen",
     product: "Qwen Code",
+    family: "qwen",
     offers: "Alibaba's coding agent on Qwen models; it reads, edits, and runs code in a project",
     packages: ["@qwen-code/qwen-code"],
     verified: { kind: "lab", version: "0.24.4" },
@@ -1056,6 +1157,12 @@ export const ADAPTERS = [
     fixedEnvironment: [["QWEN_TELEMETRY_ENABLED", "false"]],
     removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
     fullPermissionArgs: ["--yolo"],
+    // Its --help (0.24.4): `--approval-mode plan` ("Analyze only, do not modify files or execute
+    // commands"); `--json-schema` takes "@path", and its stream's `result` is then the JSON.
+    review: {
+      readOnlyArgs: ["--approval-mode", "plan"],
+      schema: { kind: "file", args: ["--json-schema", "@{file}"] },
+    },
     modeReport: { kind: "none" },
     ownConfig: { file: ".qwen/settings.json", signsIn: false },
     // Lab (0.24.4): the variables win over its settings' `env` block, `--auth-type` over its chosen
@@ -1080,7 +1187,9 @@ export const ADAPTERS = [
     logout: { kind: "interactive", args: [], hint: "sign out with its own command (/auth), then /quit" },
     // Today's CLI has Claude-shaped stream-json (the seed read text).
     output: { kind: "qwen-stream-json", args: ["--output-format", "stream-json"] },
-    resume: RESUME_BY_SESSION_ID,
+    // Contract suite (0.24.4): `--resume` of a session that is gone (its ACP server's session/load
+    // answers resource-not-found).
+    resume: { ...RESUME_BY_SESSION_ID, lost: /No saved session found with ID/ },
     // Lab: `.qwen/projects/<cwd slug>/chats/<session-id>.jsonl`; memory beside it is `.md`.
     conversationFiles: { dir: ".qwen/projects", extension: "jsonl" },
     credentialFiles: [".qwen/oauth_creds.json", ".qwen/.env", ".qwen/settings.json"],
@@ -1129,6 +1238,8 @@ export const ADAPTERS = [
   {
     name: "opencode",
     product: "OpenCode",
+    // The models are the user's choice among makers'.
+    family: null,
     offers:
       "an open-source coding agent that runs on many model providers; it reads, edits, and runs code in a project",
     packages: ["opencode-ai"],
@@ -1151,6 +1262,8 @@ export const ADAPTERS = [
     removedEnvironment: ["OPENCODE_*"],
     // Today's `run --auto` approves what is not explicitly denied (the seed had no switch).
     fullPermissionArgs: ["--auto"],
+    // Its --help (1.18.33) has `--agent`; its built-in `plan` agent "Disallows all edit tools" (its code).
+    review: { readOnlyArgs: ["--agent", "plan"], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     ownConfig: { file: ".config/opencode/opencode.json", signsIn: true },
     // Lab (1.18.33): OPENCODE_CONFIG_CONTENT is merged over its config files; `{env:…}` reads the key.
@@ -1174,8 +1287,9 @@ export const ADAPTERS = [
     login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
     status: { kind: "unchecked" },
     logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
-    // Today's CLI has `run --format json` (the seed read text).
-    output: { kind: "opencode-json", args: ["--format", "json"] },
+    // Today's CLI has `run --format json` (the seed read text). Its ERROR log lines on stderr are
+    // the only word of a model request that cannot connect: it retries those silently.
+    output: { kind: "opencode-json", args: ["--format", "json", "--print-logs", "--log-level", "ERROR"] },
     // Today's CLI reports `sessionID` on every line and continues with `-s <id>`.
     resume: {
       kind: "supported",
@@ -1214,6 +1328,8 @@ export const ADAPTERS = [
   {
     name: "copilot",
     product: "GitHub Copilot CLI",
+    // The models are the user's choice among makers'.
+    family: null,
     offers: "GitHub's coding agent; it reads, edits, and runs code in a project and knows GitHub",
     packages: ["@github/copilot"],
     verified: { kind: "lab", version: "1.0.102" },
@@ -1243,6 +1359,8 @@ export const ADAPTERS = [
     ],
     // Without it a prompt run denies every tool that needs approval.
     fullPermissionArgs: ["--allow-all-tools"],
+    // Its --help (1.0.102): `--deny-tool` takes tools it may not use, `write` and `shell` among them.
+    review: { readOnlyArgs: ["--deny-tool=write", "--deny-tool=shell"], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // Checked in its code: user settings in $COPILOT_HOME/settings.json (MCP servers in mcp-config.json).
     ownConfig: { file: ".copilot/settings.json", signsIn: false },
@@ -1315,6 +1433,8 @@ export const ADAPTERS = [
   {
     name: "cursor",
     product: "Cursor CLI",
+    // The models are the user's choice among makers'.
+    family: null,
     offers: "Cursor's coding agent; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -1330,6 +1450,7 @@ export const ADAPTERS = [
     removedEnvironment: ["CURSOR_*"],
     // Runs commands without asking.
     fullPermissionArgs: ["--force"],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // Its docs: $XDG_CONFIG_HOME/cursor/cli-config.json on Linux when XDG_CONFIG_HOME is set, as scv sets it.
     ownConfig: { file: ".config/cursor/cli-config.json", signsIn: false },
@@ -1363,6 +1484,8 @@ export const ADAPTERS = [
   {
     name: "amp",
     product: "Amp",
+    // Amp chooses its own models.
+    family: null,
     offers: "Sourcegraph's coding agent; it reads, edits, and runs code in a project and can search the web",
     // The newest @ampcode/cli had no Linux binary in the registry when checked.
     packages: ["@sourcegraph/amp"],
@@ -1382,6 +1505,8 @@ export const ADAPTERS = [
     removedEnvironment: ["AMP_*"],
     // Accepted though not in `--help`; the documented form is `"amp.dangerouslyAllowAll": true`.
     fullPermissionArgs: ["--dangerously-allow-all"],
+    // Its --help has no read-only switch (its permissions are settings) and no structured output.
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // Its help text: ~/.config/amp/settings.json, keys prefixed "amp.".
     ownConfig: { file: ".config/amp/settings.json", signsIn: false },
@@ -1412,6 +1537,7 @@ export const ADAPTERS = [
   {
     name: "kimi",
     product: "Kimi Code",
+    family: "kimi",
     offers: "Moonshot AI's coding agent on Kimi models; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -1426,6 +1552,7 @@ export const ADAPTERS = [
     fixedEnvironment: [],
     removedEnvironment: ["KIMI_*", "MOONSHOT_*"],
     fullPermissionArgs: [],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // Its docs: ~/.kimi-code/config.toml (providers, models and keys).
     ownConfig: { file: ".kimi-code/config.toml", signsIn: false },

@@ -78,6 +78,7 @@ const keepRule = lazy(() =>
 /** The most turns a fan-out runs at once (`parallel`, `--parallel`). */
 export const MAX_PARALLEL = 64;
 const MAX_DEPTH = 16;
+const MAX_WARM_HOSTS = 64;
 /** More retries than any CLI makes by default (Claude Code: 10). */
 const MAX_RETRIES = 100;
 
@@ -202,6 +203,8 @@ const configSchema = lazy(() =>
     parallel: z.optional(wholeNumber(1, MAX_PARALLEL)),
     /** How deep agents may delegate to agents through scv. */
     max_depth: z.optional(wholeNumber(0, MAX_DEPTH)),
+    /** How many conversations' ACP servers are kept warm at once (src/hosts/budget.ts); 0: none. */
+    max_warm_hosts: z.optional(wholeNumber(0, MAX_WARM_HOSTS)),
     /** Which inherited variables delegated agents get (src/transport/env.ts). */
     isolation: z.optional(
       z.strictObject({
@@ -336,8 +339,15 @@ export function parseConfig(text: string, path: string): Config {
   try {
     raw = parseToml(text);
   } catch (error) {
-    const reason = ((error as Error).message.split("\n")[0] ?? "").trim();
-    throw new ScvError("BAD_CONFIG", `${path} is not valid TOML: ${reason}`, { cause: error });
+    // smol-toml: "Invalid TOML document: <what>", then the lines around it; its line and column.
+    const { line, column } = error as { line?: unknown; column?: unknown };
+    const what = ((error as Error).message.split("\n")[0] ?? "")
+      .replace(/^Invalid TOML document:\s*/, "")
+      .trim();
+    const where = typeof line === "number" && typeof column === "number" ? `:${line}:${column}` : "";
+    throw new ScvError("BAD_CONFIG", `${path}${where}: not valid TOML: ${what} — fix it there`, {
+      cause: error,
+    });
   }
   const reserved = reservedKeyPath(raw);
   if (reserved !== undefined) {
@@ -345,7 +355,7 @@ export function parseConfig(text: string, path: string): Config {
   }
   const result = configSchema().safeParse(raw, { error: issueText });
   if (!result.success) {
-    const { keyPath, message } = issueAt(innermost(result.error.issues[0]));
+    const { keyPath, message } = issueAt(innermost(result.error.issues[0]), configSchema());
     const key = keyPath.length > 0 ? keyPath.join(".") : "(top level)";
     throw new ScvError("BAD_CONFIG", `${path}: ${key}: ${message}`);
   }

@@ -43,6 +43,8 @@ const LIMITS = {
   helperOutputDrain: 2_000,
   /** How long an ACP prompt may take to answer its `session/cancel`. */
   cancelGrace: 5_000,
+  /** How long an ACP server that answered a prompt `cancelled` unasked has to show it is exiting. */
+  unaskedCancelExit: 1_000,
   /** How long an ACP server whose connection closed may take to exit before it is ended. */
   closedExitGrace: 1_000,
   /** How long an ACP server may take to exit after answering the turn's prompt. */
@@ -51,6 +53,9 @@ const LIMITS = {
   leftPromptGrace: 5_000,
   /** How long a session host's new connection waits for the one before it to close. */
   hostBusyWait: 1_000,
+  /** How long a turn that left its session host may take to record its conversation before the
+   * host ends without one. */
+  hostRecordWait: 30_000,
   /** How long a background turn waits for its conversation's lock before it is refused as busy
    * (SCV_LOCK_WAIT is the foreground's): the turn before it may be letting it go. */
   backgroundLockWait: 2_000,

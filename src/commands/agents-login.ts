@@ -16,6 +16,7 @@ import { EXIT, fileHint, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
 import { requireValidKey } from "../home/api-key.js";
 import { type CredentialHold, holdCredentials } from "../home/credential-hold.js";
+import { keepHomeSettings } from "../home/home-settings.js";
 import {
   apiKeyConflict,
   type CliRunner,
@@ -323,6 +324,7 @@ async function login(
       const home = ensureAgentHome(entry.name, io.env, account);
       if (method.kind === "interactive")
         io.stderr.write(`scv: ${entry.product} opens now in its private home — ${method.hint}\n`);
+      await keepHomeSettings(entry, home);
       const held = holdCredentials(home, entry.credentialFiles);
       return concludeOwnLogin(io, entry, held, async () => {
         await runOwnCommand(io, path, method.args, method.needs, {

@@ -13,6 +13,7 @@ import type { CliIo } from "../cli/io.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
+import { keepHomeSettings } from "../home/home-settings.js";
 import { type RemoveResult, removeStore, storeFiles } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
@@ -32,6 +33,7 @@ export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<num
       const path = requireInstalled(entry, config, io.env);
       requireReachable(io, entry, logout.needs, `\`${command}\``, []);
       const home = ensureAgentHome(entry.name, io.env, account);
+      await keepHomeSettings(entry, home);
       await runOwnCommand(io, path, logout.args, logout.needs, {
         env: helperEnvironment(entry, config, io.env, account),
         cwd: home,
@@ -90,7 +92,7 @@ async function interactiveLogout(
   const left = others.length === 0 ? "" : ` (${others.join(", ")} remain)`;
   const path = requireInstalled(entry, config, io.env);
   requireReachable(io, entry, "terminal", `${entry.product}'s own sign-out${left}`, []);
-  ensureAgentHome(entry.name, io.env, account);
+  await keepHomeSettings(entry, ensureAgentHome(entry.name, io.env, account));
   io.stderr.write(`scv: ${entry.product} opens now in its private home — ${hint}\n`);
   await runOwnCommand(io, path, args, "terminal", {
     env: helperEnvironment(entry, config, io.env, account),

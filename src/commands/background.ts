@@ -74,9 +74,11 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
   let result: TurnResult;
   try {
     const config = loadConfig(io.env).config;
+    // What the agent may inherit of the launcher's environment, with scv's own (this process's).
+    const env = { ...job.environment, ...io.env };
     result = await withInterrupts(io, (signal) =>
       runTurn(job.request, {
-        env: io.env,
+        env,
         cwd: io.cwd,
         config,
         signal,

@@ -26,8 +26,7 @@ import { agentHome } from "../home/paths.js";
 import { endHost } from "../hosts/end.js";
 import { isBusy, settledBusyError } from "../turn/busy.js";
 import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
-import { formatBytes } from "./gc.js";
-import { renderTable } from "./table.js";
+import { formatBytes, renderTable } from "./table.js";
 
 export async function conversationsListCommand(io: CliIo, flags: { json?: boolean } = {}): Promise<number> {
   const { records, damaged } = listConversations(io.env);

@@ -12,7 +12,7 @@ import { olderThanTooSmall, planGc } from "../home/gc/plan.js";
 import { applyGc } from "../home/gc/remove.js";
 import { type GcReport, gcReport } from "../home/gc/report.js";
 import { scvHome } from "../home/paths.js";
-import { renderTable } from "./table.js";
+import { formatBytes, renderTable } from "./table.js";
 
 export interface GcFlags {
   readonly olderThan?: string;
@@ -115,17 +115,4 @@ function realHome(io: CliIo): string {
   } catch {
     return home;
   }
-}
-
-/** `512 B`, `12.3 KB`, `4.0 MB` (powers of 1024, as du -h). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KB", "MB", "GB", "TB"] as const;
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }

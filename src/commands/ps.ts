@@ -1,5 +1,6 @@
 // `scv ps`: the turns running now, foreground and background, with the tool each is running, and the
-// session hosts keeping a conversation's ACP server warm (src/hosts/), with how long each is idle.
+// session hosts keeping a conversation's ACP server warm (src/hosts/), with how long each is idle and
+// the memory it holds.
 
 import type { CliIo } from "../cli/io.js";
 import { jsonLine } from "../cli/terminal-text.js";
@@ -8,12 +9,16 @@ import { EXIT } from "../errors.js";
 import { questionText } from "../home/approvals.js";
 import { liveHosts } from "../hosts/end.js";
 import { runningTurns } from "../jobs/list.js";
-import { renderTable } from "./table.js";
+import { residentTreeBytes } from "../os/proc.js";
+import { formatBytes, renderTable } from "./table.js";
 
 export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Promise<number> {
   const turns = runningTurns(io.env);
   const now = Date.now();
-  const hosts = liveHosts(io.env).map((host) => ({
+  const live = liveHosts(io.env);
+  // The host, its ACP server and what that started: what keeping the conversation warm costs.
+  const memory = residentTreeBytes(live.map((host) => host.scv.pid));
+  const hosts = live.map((host) => ({
     kind: "host" as const,
     handle: host.handle,
     agent: host.agent,
@@ -23,6 +28,8 @@ export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Pr
     inUse: host.inUse,
     idleMs: host.inUse ? 0 : Math.max(0, now - Date.parse(host.usedAt)),
     endsInMs: host.inUse ? null : Math.max(0, Date.parse(host.usedAt) + host.idleMs - now),
+    /** Resident memory of the host and its server's process tree; null where it cannot be read. */
+    rssBytes: memory.get(host.scv.pid) ?? null,
   }));
   if (options.json) {
     io.stdout.write(`${jsonLine([...turns, ...hosts])}\n`);
@@ -49,7 +56,10 @@ export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Pr
           host.agent,
           host.pid === null ? "-" : String(host.pid),
           formatDuration(now - Date.parse(host.startedAt)),
-          host.inUse ? "session host, in use" : `session host, idle ${formatDuration(host.idleMs)}`,
+          [
+            host.inUse ? "session host, in use" : `session host, idle ${formatDuration(host.idleMs)}`,
+            ...(host.rssBytes === null ? [] : [formatBytes(host.rssBytes)]),
+          ].join(", "),
         ]),
       ],
     ),

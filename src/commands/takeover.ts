@@ -14,6 +14,8 @@ import { agentSettings, type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
 import { lockConversation, readConversation, writeConversation } from "../home/conversations.js";
+import { keepHomeSettings } from "../home/home-settings.js";
+import { agentHome } from "../home/paths.js";
 import { parseTurnRef } from "../jobs/handle.js";
 import { type AttachedResult, runAttached } from "../os/bounded.js";
 import { isoTimestamp } from "../timestamp.js";
@@ -113,12 +115,13 @@ export async function attachCommand(io: CliIo, given: string, options: { policy?
       `${handle}'s session id does not look like ${entry.product}'s — it cannot be resumed`,
     );
   }
+  // Installation first: no terminal would make a missing CLI start either.
+  const { config } = loadConfig(io.env);
+  const path = requireInstalled(entry, config, io.env);
   requireTerminal(io, `scv attach ${handle}`);
   if (!existsSync(record.cwd)) {
     throw new ScvError("USAGE", `${handle}'s folder ${record.cwd} is gone — the session belongs to it`);
   }
-  const { config } = loadConfig(io.env);
-  const path = requireInstalled(entry, config, io.env);
   // The conversation's model, as its turns had it: a CLI on a provider of the user's own (Copilot
   // CLI's BYOK) refuses to start without one, and any other would open on its own default.
   const model = record.model ?? agentSettings(config, entry.name).model;
@@ -131,6 +134,7 @@ export async function attachCommand(io: CliIo, given: string, options: { policy?
   const release = await lockConversation(handle, io.env, 0);
   try {
     const env = interactiveEnvironment(entry, config, io, policy, account);
+    await keepHomeSettings(entry, agentHome(entry.name, io.env, account));
     io.stderr.write(
       `scv: ${entry.product} opens ${handle} in its own UI — when you leave it, scv continues with -c\n`,
     );
@@ -155,10 +159,12 @@ export async function runCommand(
   args: readonly string[] | undefined,
 ): Promise<number> {
   const entry = requireAgent(agent);
-  requireTerminal(io, `scv run ${entry.name}`);
+  // Installation first: no terminal would make a missing CLI start either.
   const { config } = loadConfig(io.env);
   const path = requireInstalled(entry, config, io.env);
+  requireTerminal(io, `scv run ${entry.name}`);
   const env = interactiveEnvironment(entry, config, io, "default");
+  await keepHomeSettings(entry, agentHome(entry.name, io.env));
   io.stderr.write(`scv: ${entry.product} runs in its private home, with scv's isolation\n`);
   const result = await runAttached(path, args ?? [], { env, cwd: io.cwd });
   return concluded(io, result, [entry.command, ...(args ?? [])].join(" "));

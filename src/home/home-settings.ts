@@ -1,9 +1,11 @@
-// Values scv keeps in an agent home's own JSON settings file before it starts the agent (the row's
-// `acp.homeSettings`): set where they differ, the rest of the file as it was, written privately (the
-// file may hold the agent's key). A file that is not a JSON object is the user's to fix: left alone.
+// Values scv keeps in an agent home's own JSON settings file before it starts the agent there (the
+// row's `homeSettings` at every start, its `acp.homeSettings` for its ACP server): set where they
+// differ, the rest of the file as it was, written privately (the file may hold the agent's key). A
+// file that is not a JSON object is the user's to fix: left alone. And a value an endpoint of the
+// user's own needs, set only where the user set none (`requireSetting`).
 
 import { join } from "node:path";
-import type { HomeSettings } from "../adapters.js";
+import type { AdapterDescriptor, HomeSettings } from "../adapters.js";
 import {
   jsonText,
   parseJsonObject,
@@ -26,6 +28,14 @@ export async function applyHomeSettings(home: string, settings: HomeSettings): P
   if (next === current) return false;
   await writePrivate(home, path, jsonText(next));
   return true;
+}
+
+/** Keeps the row's settings in `home` before scv starts the CLI there, and its ACP server's too when
+ * that is what starts (`acp`). */
+export async function keepHomeSettings(entry: AdapterDescriptor, home: string, acp = false): Promise<void> {
+  const server = acp ? entry.acp?.homeSettings : undefined;
+  for (const settings of [entry.homeSettings, server])
+    if (settings !== undefined) await applyHomeSettings(home, settings);
 }
 
 /** What a JSON settings file holds at a path scv needs set to one value. */

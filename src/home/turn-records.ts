@@ -56,6 +56,21 @@ export const runningTurnSchema = lazy(() =>
     lock: z.optional(z.object({ dev: z.string(), ino: z.string(), born: z.string() })),
     /** The turn's own temporary folder, its agent's TMPDIR (turn/temp.ts), removed by the reaper. */
     tmp: z.optional(z.string()),
+    /** A first turn's conversation, as its record would begin: the reaper of a turn whose scv died
+     * before it wrote one writes it (turn/reap.ts), so the conversation can be continued, and its
+     * session's files found by `conversations rm` and gc. */
+    starts: z.optional(
+      z.looseObject({
+        transport: z.enum(["process", "acp"]),
+        policy: z.enum(["auto", "default"]),
+        effort: z.optional(z.string()),
+        /** A session scv chose for the CLI to start under, and the path that exists once it did (the
+         * row's `sessionPath`): started, though the stream may not have said so yet. */
+        chosen: z.optional(z.object({ id: z.string(), path: z.string() })),
+      }),
+    ),
+    /** The agent's session, as the turn's stream named it (a first turn's, in the shape scv accepts). */
+    session: z.optional(z.string()),
   }),
 );
 export type RunningTurnRecord = z.infer<ReturnType<typeof runningTurnSchema>>;

@@ -7,12 +7,16 @@
 
 import { connect, type Socket } from "node:net";
 import { Writable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
+import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
+import { createLineFramer } from "../transport/framing.js";
 import type { AgentProcess, ProcessExit, Termination } from "../transport/process.js";
 import type { HeldSession } from "./relay.js";
 
 /** The key of the host's own lines among the relayed JSON-RPC ones. */
 export const HOST_LINE_KEY = "scvHost";
+
+/** The longest line a host passes on, either way: the longest reply line scv reads from a process. */
+export const HOST_LINE_MAX_BYTES = MAX_REPLY_BYTES;
 
 export interface HostLine {
   readonly version?: number;
@@ -23,6 +27,8 @@ export interface HostLine {
   readonly busy?: boolean;
   /** The server exited: the connection ends after this. */
   readonly exit?: ProcessExit;
+  /** The host ended this connection, and why (a line it would not pass on). */
+  readonly refused?: string;
 }
 
 export interface HostConnection {
@@ -41,31 +47,31 @@ export async function connectHost(
   const started = Date.now();
   const socket = connect(path);
   socket.on("error", () => socket.destroy());
-  const decoder = new StringDecoder("utf8");
-  let rest = "";
   const early: string[] = [];
   let deliver: ((line: string) => void) | undefined;
   let exit: ProcessExit | undefined;
+  let refused: string | undefined;
   let helloSeen: (hello: HostLine | undefined) => void = () => {};
-  const onLine = (line: string) => {
-    const own = hostLine(line);
-    if (own !== undefined) {
-      if (own.exit !== undefined) exit = own.exit;
-      else helloSeen(own);
-      return;
-    }
-    if (deliver === undefined) early.push(line);
-    else deliver(line);
-  };
-  socket.on("data", (chunk: Buffer) => {
-    rest += decoder.write(chunk);
-    let index = rest.indexOf("\n");
-    while (index >= 0) {
-      onLine(rest.slice(0, index));
-      rest = rest.slice(index + 1);
-      index = rest.indexOf("\n");
-    }
+  const lines = createLineFramer({
+    maxLineBytes: HOST_LINE_MAX_BYTES,
+    onLine(line) {
+      const own = hostLine(line);
+      if (own !== undefined) {
+        if (own.exit !== undefined) exit = own.exit;
+        else if (own.refused !== undefined) refused = own.refused;
+        else helloSeen(own);
+        return;
+      }
+      if (deliver === undefined) early.push(line);
+      else deliver(line);
+    },
+    // The host passes on no longer line: one is not from it.
+    onOversized() {
+      refused ??= `the session host sent a line of more than ${HOST_LINE_MAX_BYTES / 1024 / 1024} MiB`;
+      socket.destroy();
+    },
   });
+  socket.on("data", (chunk: Buffer) => lines.push(chunk));
   const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
 
   const hello = await new Promise<HostLine | undefined>((resolve) => {
@@ -92,6 +98,7 @@ export async function connectHost(
         closed,
         started,
         () => exit,
+        () => refused,
         (send) => {
           deliver = (line) => send(Buffer.from(`${line}\n`));
           for (const line of early.splice(0)) deliver(line);
@@ -108,6 +115,7 @@ function socketProcess(
   closed: Promise<void>,
   started: number,
   serverExit: () => ProcessExit | undefined,
+  refused: () => string | undefined,
   plug: (send: (chunk: Buffer) => void) => void,
   onStdout: (chunk: Buffer) => void,
 ): AgentProcess {
@@ -131,6 +139,8 @@ function socketProcess(
     const durationMs = Date.now() - started;
     const termination = reason === undefined ? {} : { termination: reason };
     if (exit !== undefined) return { ...exit, ...termination, durationMs };
+    const why = refused();
+    if (why !== undefined) return { exitCode: null, signal: null, stderrTail: why, durationMs };
     // The turn left, and the host stays: nothing of the server ended.
     if (finished || reason !== undefined)
       return {

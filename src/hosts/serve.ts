@@ -3,30 +3,36 @@
 // turn's environment, with the host's own tag and TMPDIR, in its own process group, ended with the
 // host), listens on $SCV_HOME/hosts/<handle>.sock (or a short private folder's: home/host-socket.ts), and passes each connected turn's JSON-RPC to the
 // server and back (hosts/relay.ts), one turn at a time. It ends, and the server with it, when:
-// the server exits; a turn leaves without a session made (nothing to keep warm); a turn left a
+// the server exits; a turn leaves without a session made or without a conversation record (nothing to
+// keep warm, or nothing to continue it: a refused or killed first turn); a turn left a
 // prompt that does not answer its cancel in time; no turn came for `idleMs`; it gets SIGTERM
-// (`scv kill <handle>`); or its socket is gone ($SCV_HOME removed, or another host took the name).
+// (`scv kill <handle>`), or SIGUSR2 while no turn is connected (room for another: budget.ts); or its
+// socket is gone ($SCV_HOME removed, or another host took the name).
 
 import { lstatSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { hostname } from "node:os";
-import { StringDecoder } from "node:string_decoder";
 import { isWaitable } from "../duration.js";
 import { ScvError } from "../errors.js";
+import { recordExists } from "../home/conversations.js";
 import { removeHostFiles } from "../home/host-files.js";
 import { ensureHostsDir, type HostRecord, readHostRecord, writeHostRecord } from "../home/host-records.js";
 import { preparedHostSocket } from "../home/host-socket.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
+import { readRunning } from "../home/turn-records.js";
 import { handlingSignals } from "../os/groups.js";
 import { bootId } from "../os/proc.js";
 import { identify, systemProcessTable } from "../os/processes.js";
 import { killTagged, TAG_VARIABLE } from "../os/tagged.js";
 import { isoTimestamp } from "../timestamp.js";
 import { timing } from "../timing.js";
+import { createLineFramer, type LineFramer } from "../transport/framing.js";
 import { type AgentProcess, startProcess } from "../transport/process.js";
+import { turnOwnerAlive } from "../turn/reap.js";
 import { removeTurnTemp } from "../turn/temp.js";
-import { HOST_LINE_KEY, type HostLine } from "./connect.js";
+import { DEFAULT_MAX_WARM_HOSTS, EVICT_SIGNAL, makeRoom } from "./budget.js";
+import { HOST_LINE_KEY, HOST_LINE_MAX_BYTES, type HostLine } from "./connect.js";
 import { HostRelay, type RelayLink } from "./relay.js";
 import type { HostSpec } from "./spec.js";
 
@@ -53,7 +59,15 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   const graceMs = spec.graceMs ?? timing("killGrace");
   const serverEnv: Record<string, string> = { ...spec.env, [TAG_VARIABLE]: spec.tag };
   if (spec.tmp !== undefined) serverEnv.TMPDIR = spec.tmp;
-  const output = lineReader((line) => relay.fromServer(line));
+  const output = boundedLines(
+    (line) => relay.fromServer(line),
+    // The turn waiting for it would wait forever: the server is ended, and the turn told why.
+    () =>
+      void end(
+        undefined,
+        `the session host ended ${spec.agent}'s ACP server: it wrote a line of more than ${HOST_LINE_MAX_BYTES / 1024 / 1024} MiB, which scv does not pass on`,
+      ),
+  );
   const server: AgentProcess = startProcess({
     file: spec.file,
     args: spec.args,
@@ -61,7 +75,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     env: serverEnv,
     openStdin: true,
     graceMs,
-    onStdout: output,
+    onStdout: (chunk) => output.push(chunk),
   });
   const relay = new HostRelay(
     (line) => server.input?.write(`${line}\n`),
@@ -112,9 +126,12 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   });
 
   const listener: Server = createServer((socket) => accept(socket));
-  const end = async (exitLine?: HostLine) => {
+  /** Ends the host and its server; `note` says why scv ended the server (the turn gets it as the
+   * last line of the server's stderr, and so does the host's log). */
+  const end = async (exitLine?: HostLine, note?: string) => {
     if (ending) return;
     ending = true;
+    if (note !== undefined) process.stderr.write(`scv: ${note}\n`);
     clearTimeout(idle);
     clearTimeout(leftPrompt);
     clearInterval(watch);
@@ -127,11 +144,23 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     const exit = await server.done;
     clearTimeout(kill);
     if (link !== undefined) {
-      link.socket.end(`${JSON.stringify({ [HOST_LINE_KEY]: exitLine ?? { exit } })}\n`);
+      const told = note === undefined ? exit : { ...exit, stderrTail: `${exit.stderrTail}\n${note}\n` };
+      link.socket.end(`${JSON.stringify({ [HOST_LINE_KEY]: exitLine ?? { exit: told } })}\n`);
     }
     killTagged(spec.tag, systemProcessTable);
     if (spec.tmp !== undefined) removeTurnTemp(spec.tmp);
     ended();
+  };
+
+  /** Nothing to continue: the turn that left made no conversation record (a first turn refused, its
+   * scv killed), whatever the reason. The turn closes its connection before it records the
+   * conversation, so the record is looked for once the turn is over: its registration gone, or its
+   * scv dead. */
+  const endUnlessRecorded = async () => {
+    const deadline = Date.now() + timing("hostRecordWait");
+    const waiting = () => !ending && link === undefined && !recordExists(spec.handle, env);
+    while (waiting() && turnRunning(spec.handle, env) && Date.now() < deadline) await pause(50);
+    if (waiting()) await end();
   };
 
   const restartIdle = () => {
@@ -157,10 +186,19 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     link = own;
     relay.attach(own);
     save({ inUse: true });
-    socket.on(
-      "data",
-      lineReader((line) => relay.fromClient(own, line)),
+    let refusing = false;
+    const input = boundedLines(
+      (line) => {
+        if (!refusing) relay.fromClient(own, line);
+      },
+      // Dropped: the turn is told, and its connection ended (what it had asked is cancelled).
+      () => {
+        refusing = true;
+        const refused = `the session host refused a line of more than ${HOST_LINE_MAX_BYTES / 1024 / 1024} MiB from this turn`;
+        socket.end(`${JSON.stringify({ [HOST_LINE_KEY]: { refused } })}\n`);
+      },
     );
+    socket.on("data", (chunk: Buffer) => input.push(chunk));
     socket.on("error", () => socket.destroy());
     socket.on("close", () => {
       if (link !== own) return;
@@ -178,6 +216,9 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
           if (relay.prompting > 0) void end();
         }, timing("leftPromptGrace"));
       restartIdle();
+      void endUnlessRecorded();
+      // Over the budget: the least recently used idle hosts are asked to end (this one too, if so).
+      makeRoom(spec.maxWarm ?? DEFAULT_MAX_WARM_HOSTS, env);
     });
     const hello: HostLine = {
       version: 1,
@@ -191,6 +232,11 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   const stopHandling = handlingSignals(["SIGINT", "SIGTERM", "SIGHUP"]);
   const onSignal = () => void end();
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, onSignal);
+  // Asked to make room (hosts/budget.ts): only when no turn is connected.
+  const onEvict = () => {
+    if (link === undefined) void end();
+  };
+  process.on(EVICT_SIGNAL, onEvict);
 
   await new Promise<void>((resolve, reject) => {
     listener.once("error", reject);
@@ -214,22 +260,29 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     await finished;
   } finally {
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, onSignal);
+    process.off(EVICT_SIGNAL, onEvict);
     stopHandling();
   }
 }
 
-/** A reader of newline-delimited text, line by line, whatever the chunks. */
-function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
-  const decoder = new StringDecoder("utf8");
-  let rest = "";
-  return (chunk) => {
-    rest += decoder.write(chunk);
-    let index = rest.indexOf("\n");
-    while (index >= 0) {
-      const line = rest.slice(0, index);
-      rest = rest.slice(index + 1);
+/** Whether a turn of the conversation is registered and its scv alive. */
+function turnRunning(handle: string, env: Env): boolean {
+  const running = readRunning(handle, env);
+  return running !== undefined && turnOwnerAlive(running);
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Newline-delimited text, line by line whatever the chunks, each line bounded
+ * (transport/framing.ts): `onOversized` once a line passes HOST_LINE_MAX_BYTES, which is dropped. */
+function boundedLines(onLine: (line: string) => void, onOversized: () => void): LineFramer {
+  return createLineFramer({
+    maxLineBytes: HOST_LINE_MAX_BYTES,
+    onLine: (line) => {
       if (line.trim() !== "") onLine(line);
-      index = rest.indexOf("\n");
-    }
-  };
+    },
+    onOversized,
+  });
 }

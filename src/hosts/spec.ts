@@ -22,6 +22,8 @@ const hostSpecSchema = lazy(() =>
     /** The launch's hash (home/host-records.ts `launch`). */
     launch: z.string(),
     idleMs: z.number(),
+    /** How many hosts may run at once (hosts/budget.ts). */
+    maxWarm: z.optional(z.number()),
     graceMs: z.optional(z.number()),
   }),
 );

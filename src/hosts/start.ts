@@ -19,6 +19,7 @@ import { isRunning } from "../os/processes.js";
 import { TAG_VARIABLE } from "../os/tagged.js";
 import { timing } from "../timing.js";
 import { createTurnTemp, removeTurnTemp } from "../turn/temp.js";
+import { DEFAULT_MAX_WARM_HOSTS, makeRoom } from "./budget.js";
 import { connectHost, type HostConnection } from "./connect.js";
 import { endHost } from "./end.js";
 import type { HostSpec } from "./spec.js";
@@ -40,6 +41,8 @@ export interface HostLaunch {
   /** Whether TMPDIR is the user's choice for this agent (kept), rather than the turn's own. */
   readonly userTmp: boolean;
   readonly idleMs: number;
+  /** `max_warm_hosts`: how many hosts may run at once (0: none is started). */
+  readonly maxWarm?: number;
   readonly graceMs?: number;
   /** scv's own environment (SCV_HOME; the host inherits it, without the turn's tag). */
   readonly scvEnv: Env;
@@ -47,6 +50,7 @@ export interface HostLaunch {
 
 export async function reachHost(launch: HostLaunch): Promise<HostConnection | undefined> {
   const env = launch.scvEnv;
+  if (launch.maxWarm === 0) return undefined;
   const socket = preparedHostSocket(launch.handle, env);
   if (socket === undefined) return undefined;
   const fingerprint = launchHash(launch);
@@ -78,6 +82,9 @@ async function startHost(
   const script = process.argv[1];
   if (script === undefined) return undefined;
   ensureHostsDir(env);
+  const maxWarm = launch.maxWarm ?? DEFAULT_MAX_WARM_HOSTS;
+  // Room for this one: the least recently used idle hosts are asked to end.
+  makeRoom(maxWarm - 1, env, launch.handle);
   const tmp = launch.userTmp ? undefined : createTurnTemp(launch.handle, env);
   const spec: HostSpec = {
     handle: launch.handle,
@@ -90,6 +97,7 @@ async function startHost(
     ...(tmp === undefined ? {} : { tmp }),
     launch: fingerprint,
     idleMs: launch.idleMs,
+    maxWarm,
     ...(launch.graceMs === undefined ? {} : { graceMs: launch.graceMs }),
   };
   const { [TAG_VARIABLE]: _turn, ...scvEnv } = env;
@@ -127,7 +135,7 @@ async function startHost(
  * tag and TMPDIR, nor what passes through unchanged from scv's own environment: a turn from another
  * terminal or an MCP host (another SHELL, TERM, TMUX) continues on the same server, which keeps the
  * environment it started with. */
-function launchHash(launch: HostLaunch): string {
+export function launchHash(launch: HostLaunch): string {
   const { [TAG_VARIABLE]: _tag, TMPDIR: tmp, ...env } = launch.env;
   const kept: Record<string, string | undefined> = launch.userTmp ? { ...env, TMPDIR: tmp } : env;
   const own = Object.keys(kept)

@@ -37,6 +37,10 @@ const jobSchema = lazy(() =>
       waitForResetMs: z.optional(z.number()),
     }),
     lockWaitMs: z.optional(z.number()),
+    /** The launcher's environment as any agent may inherit it (credentials withheld), with the
+     * endpoint keys scv reads (`api_key_env`): the turn's agent is made from it, while the runner's
+     * own environment holds only what scv reads (os/detached-env.ts). */
+    environment: z.optional(z.record(z.string(), z.string())),
     /** The launcher's caller answers the agent's permission requests (`scv mcp`'s approve tool:
      * jobs/approval.ts); otherwise they are rejected. */
     callerApproves: z.optional(z.boolean()),

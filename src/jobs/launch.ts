@@ -6,7 +6,7 @@
 // before anything reports the turn started: no started turn waits in a queue nobody sees.
 
 import { closeSync, readFileSync } from "node:fs";
-import type { Config } from "../config.js";
+import { type Config, endpointKeyVariables } from "../config.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir, openOwnFileForAppend } from "../home/agent-home.js";
@@ -17,6 +17,7 @@ import { READY_FD, startDetached } from "../os/bounded.js";
 import { TAG_VARIABLE } from "../os/tagged.js";
 import type { TurnResult } from "../result.js";
 import { timing } from "../timing.js";
+import { passedEnvironment } from "../transport/env.js";
 import { planTurns } from "../turn/batch.js";
 import { busyError } from "../turn/busy.js";
 import { failedResult } from "../turn/outcome.js";
@@ -76,6 +77,7 @@ export async function launchTurns(
         job: newJob(plan.handle),
         request: { ...request, cwd: plan.cwd },
         lockWaitMs: timing("backgroundLockWait"),
+        environment: turnEnvironment(env, config),
         ...(callerApproves === true ? { callerApproves } : {}),
       };
       return launch(env, cwd, job, plan.entry.name, spare);
@@ -131,13 +133,26 @@ async function launch(env: Env, cwd: string, job: Job, agent: string, spare?: Sp
   return { ...launched, job: undefined, started: false, result: failedResult(error, agent) };
 }
 
+/** What the detached scv needs of the launcher's environment to run the turn as the launcher would:
+ * what any agent may inherit (credentials withheld), and the endpoint keys scv reads itself
+ * (`api_key_env`), which reach only their own agent. Handed on its stdin, never in its environment. */
+function turnEnvironment(env: Env, config: Config): Record<string, string> {
+  const kept = passedEnvironment(env, config.isolation);
+  for (const name of endpointKeyVariables(config)) {
+    const value = env[name];
+    if (value !== undefined) kept[name] = value;
+  }
+  return kept;
+}
+
 /** The detached scv that runs one background turn: this scv again, with `background-turn`. */
 export function backgroundCommand(): { file: string; args: string[] } {
   return { file: process.execPath, args: [...process.execArgv, scvScript(), "background-turn"] };
 }
 
 /** The detached scv's environment: the launcher's, with the ready pipe named, and without the tag of
- * the turn whose agent launched it (SCV_DEPTH stays). A background turn is asked to outlive its
+ * the turn whose agent launched it (SCV_DEPTH stays); of it the scv keeps only what it reads itself
+ * (os/detached-env.ts), and the turn's agent is made from the job's `environment`. A background turn is asked to outlive its
  * caller; with the tag, that turn's end would sweep it as an escaped process. It has a record and a
  * tag of its own. */
 export function backgroundEnv(env: Env): NodeJS.ProcessEnv {

@@ -10,6 +10,7 @@
 import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
 import { timing } from "../timing.js";
+import { detachedEnvironment } from "./detached-env.js";
 import {
   cleanUpAtExit,
   groupAlive,
@@ -262,6 +263,7 @@ export const READY_FD = 3;
 export interface DetachedOptions extends DetachedStart, DetachedHandOff {}
 
 export interface DetachedStart {
+  /** The caller's environment: the process gets only what scv reads of it (os/detached-env.ts). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
   /** An open file its stdout and stderr go to; the caller may close it once this has returned. */
@@ -303,7 +305,8 @@ export async function spawnDetached(
   const since = systemProcessTable.pidMark?.();
   const output = createWriteStream("", { fd: options.output, autoClose: false });
   const subprocess = execa(command, [...args], {
-    env: { ...options.env, [HELPER_TAG_VARIABLE]: tag },
+    // Only what scv reads: it outlives its caller, environment and all (os/detached-env.ts).
+    env: { ...detachedEnvironment(options.env), [HELPER_TAG_VARIABLE]: tag },
     extendEnv: false,
     cwd: options.cwd,
     // A stream over the file's descriptor: spawn hands the descriptor itself to the process, which

@@ -131,3 +131,54 @@ export function bootId(): string | undefined {
   }
   return cachedBoot;
 }
+
+/** Each process's parent, from /proc/<pid>/stat (field 4); empty where /proc is unreadable. */
+function procParents(): Map<number, number> {
+  const parents = new Map<number, number>();
+  let pids: number[];
+  try {
+    pids = procPids();
+  } catch {
+    return parents;
+  }
+  for (const pid of pids) {
+    const parent = Number(procStat(pid)?.[1]);
+    if (Number.isInteger(parent)) parents.set(pid, parent);
+  }
+  return parents;
+}
+
+/** `pid`'s resident memory in bytes (VmRSS of /proc/<pid>/status); undefined when it cannot be read
+ * (gone, a zombie, not ours). */
+function procResidentBytes(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readProcFile(`/proc/${pid}/status`).toString("latin1"));
+    return match?.[1] === undefined ? undefined : Number(match[1]) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** For each of `roots`, the resident memory of it and every process below it, in bytes (shared
+ * pages counted in each process, as `ps` does); undefined for a root that is gone, or without /proc. */
+export function residentTreeBytes(roots: readonly number[]): Map<number, number | undefined> {
+  const totals = new Map<number, number | undefined>();
+  if (!hasProc()) return totals;
+  const children = new Map<number, number[]>();
+  for (const [pid, parent] of procParents()) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  for (const root of roots) {
+    const own = procResidentBytes(root);
+    if (own === undefined) {
+      totals.set(root, undefined);
+      continue;
+    }
+    let total = own;
+    const queue = [...(children.get(root) ?? [])];
+    for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
+      total += procResidentBytes(pid) ?? 0;
+      queue.push(...(children.get(pid) ?? []));
+    }
+    totals.set(root, total);
+  }
+  return totals;
+}

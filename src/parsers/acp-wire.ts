@@ -146,6 +146,11 @@ function errorWords(message: string | undefined, data: unknown): string {
 }
 
 /** A failure from a JSON-RPC error an agent answered a request with, or null when it is not one. */
+/** A JSON-RPC error's code, where it has one. */
+export function rpcErrorCode(value: unknown): number | undefined {
+  return readAs(RpcError, value)?.code;
+}
+
 export function failureOfRpcError(value: unknown): TurnFailure | null {
   const error = readAs(RpcError, value);
   if (error === null) return null;

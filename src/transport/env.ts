@@ -48,12 +48,8 @@ const XDG_DIRS: readonly (readonly [string, string])[] = [
 ];
 
 export function agentEnvironment(request: AgentEnvRequest): Record<string, string> {
-  const { parent, entry, home, policy } = request;
-  const withheld = withheldVariables(request.isolation);
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parent)) {
-    if (value !== undefined && !withheld(name)) env[name] = value;
-  }
+  const { entry, home, policy } = request;
+  const env = passedEnvironment(request.parent, request.isolation);
   env.HOME = home;
   for (const [name, dir] of XDG_DIRS) env[name] = join(home, dir);
   for (const [name, dir] of entry.homeEnvironment) env[name] = dir === "" ? home : join(home, dir);
@@ -62,6 +58,21 @@ export function agentEnvironment(request: AgentEnvRequest): Record<string, strin
     for (const [name, value] of entry.fullPermissionEnvironment ?? []) env[name] = value;
   }
   for (const [name, value] of Object.entries(request.extra ?? {})) env[name] = value;
+  return env;
+}
+
+/** What of `parent` any agent may inherit under `isolation` (`withheldVariables`): the same for
+ * every agent, so a background turn's runner is handed this rather than the caller's whole
+ * environment (jobs/job.ts). */
+export function passedEnvironment(
+  parent: Readonly<Record<string, string | undefined>>,
+  isolation?: IsolationSettings,
+): Record<string, string> {
+  const withheld = withheldVariables(isolation);
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value !== undefined && !withheld(name)) env[name] = value;
+  }
   return env;
 }
 

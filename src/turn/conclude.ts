@@ -21,14 +21,14 @@ import { isoTimestamp } from "../timestamp.js";
 import { isValidSessionId } from "../transport/argv.js";
 import type { ModeMismatch } from "../transport/mode.js";
 import type { ProcessExit } from "../transport/process.js";
-import { describeFailure, exitCodeOf } from "./outcome.js";
+import { describeFailure, exitCodeOf, isLostSession } from "./outcome.js";
 import { isAcpSessionId } from "./plan-acp.js";
 import type { TurnContext, TurnPlan } from "./types.js";
 import { recordUsage } from "./usage-record.js";
 
 export function conclude(
   plan: TurnPlan,
-  parsed: ParsedTurn,
+  reported: ParsedTurn,
   end: ProcessExit,
   lastMessage: string | undefined,
   started: number,
@@ -39,11 +39,15 @@ export function conclude(
 ): TurnResult {
   const { entry } = plan;
   const notes: string[] = [];
+  // A continued turn whose CLI says the session is gone (the row's resume.lost).
+  const failure = reported.failure;
+  const parsed: ParsedTurn =
+    failure?.kind === "other" && isLostSession(plan, failure.message)
+      ? { ...reported, failure: { ...failure, kind: "lost-session" } }
+      : reported;
   let confirmed: string | undefined;
   if (parsed.sessionId !== undefined) {
-    const valid =
-      plan.transport === "acp" ? isAcpSessionId(parsed.sessionId) : isValidSessionId(entry, parsed.sessionId);
-    if (valid) confirmed = parsed.sessionId;
+    if (sessionAccepted(plan, parsed.sessionId)) confirmed = parsed.sessionId;
     else
       notes.push(
         `${entry.product} reported a session id scv does not accept (not its documented shape); it was not recorded`,
@@ -99,7 +103,8 @@ export function conclude(
     status: parsed.status,
     agent: entry.name,
     conversation,
-    session: sessionId ?? null,
+    // A session the CLI no longer has is none to continue (its record keeps the id, for rm and gc).
+    session: parsed.failure?.kind === "lost-session" ? null : (sessionId ?? null),
     usage: turnUsage ?? null,
     cost: turnUsage?.costUsd ?? null,
     duration,
@@ -114,6 +119,13 @@ export function conclude(
       ? { resetsAt: parsed.failure.resetsAt }
       : {}),
   };
+}
+
+/** Whether `id`, as the agent reported it, is a session id scv records for this turn's transport:
+ * the row's own shape for a per-turn CLI (it goes back on its command line), printable and short
+ * over ACP. */
+export function sessionAccepted(plan: Pick<TurnPlan, "entry" | "transport">, id: string): boolean {
+  return plan.transport === "acp" ? isAcpSessionId(id) : isValidSessionId(plan.entry, id);
 }
 
 function saveRecord(
@@ -165,11 +177,22 @@ function latestRecord(plan: TurnPlan, env: Env): ConversationRecord | undefined 
 /** scv's id for a new session, when the CLI's files show it started that session although its stream
  * did not say so (a turn stopped before its last line: the row's `sessionPath`). */
 function startedSession(plan: TurnPlan): string | undefined {
+  const chosen = chosenSession(plan);
+  return chosen !== undefined && existsSync(chosen.path) ? chosen.id : undefined;
+}
+
+/** The session scv chose for a new conversation's CLI, with the path that shows the CLI started it
+ * (the row's `sessionPath`); undefined where either is missing. */
+export function chosenSession(
+  plan: Pick<TurnPlan, "entry" | "session" | "home">,
+): { id: string; path: string } | undefined {
   const { resume } = plan.entry;
   if (plan.session?.kind !== "start" || resume.kind !== "supported" || resume.sessionPath === undefined)
     return undefined;
-  const path = join(plan.home, resume.sessionPath.replace("{session}", plan.session.id));
-  return existsSync(path) ? plan.session.id : undefined;
+  return {
+    id: plan.session.id,
+    path: join(plan.home, resume.sessionPath.replace("{session}", plan.session.id)),
+  };
 }
 
 /** This turn's usage: as reported, or its share of a running total across resumed turns (a total

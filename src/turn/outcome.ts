@@ -57,6 +57,8 @@ export function exitCodeOf(parsed: ParsedTurn, signal: AbortSignal | undefined):
           return EXIT.auth;
         case "rate-limit":
           return EXIT.rateLimited;
+        case "lost-session":
+          return EXIT.usage;
         default:
           return EXIT.agentFailed;
       }
@@ -79,6 +81,14 @@ export function describeFailure(
     case "completed":
       return [null, null];
     case "timeout": {
+      // A CLI that keeps retrying a connection never ends by itself: the limit is not the cause.
+      if (retrying?.kind === "unreachable") {
+        const limit = end.termination === "idle-timeout" ? plan.idleTimeoutMs : plan.timeoutMs;
+        return [
+          `${name} could not reach its endpoint in ${formatDuration(limit ?? 0)}, and scv ended it (${firstLine(retrying.message) ?? "no connection"})`,
+          unreachableHint(plan),
+        ];
+      }
       const waiting = retrying === undefined ? "" : ` ${waitingOn(retrying)}`;
       const later = retrying === undefined ? "" : ", or try again later";
       return end.termination !== "idle-timeout"
@@ -114,17 +124,49 @@ export function describeFailure(
             `${name} cannot use ${plan.model === undefined ? "its model" : `the model ${plan.model}`}${why ? `: ${why}` : ""}`,
             `pick one it can use: scv delegate ${name}:<model> …, or [agents.${name}] model in scv's config`,
           ];
+        case "unreachable":
+          return [`${name} could not reach its endpoint${why ? `: ${why}` : ""}`, unreachableHint(plan)];
         case "root-refused":
           return [
             `${name} refused its full-permission mode as root${why ? `: ${why}` : ""}`,
             rootRefusalHint(plan),
           ];
+        case "lost-session":
+          return lostSessionLine(plan);
         default:
-          return [`${name} failed${why ? `: ${why}` : ""}`, `check it with: scv agents check ${name}`];
+          return [
+            `${name} failed${why ? `: ${why}` : ""}`,
+            `check it with: scv agents check ${accountLabel(name, plan.account)}`,
+          ];
       }
     default:
       return [`${name} failed`, null];
   }
+}
+
+/** ACP's error code for a resource the server does not have (its `session/load` of a session it
+ * lost). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** Whether a continued turn failed because the CLI no longer has the session it was asked for: its
+ * error matches the row's `resume.lost`, or (`loadCode`, an ACP server's refused `session/load`) the
+ * server answered resource-not-found. */
+export function isLostSession(plan: TurnPlan, message: string, loadCode?: number): boolean {
+  if (plan.session?.kind !== "continue") return false;
+  if (loadCode === RESOURCE_NOT_FOUND) return true;
+  const { resume } = plan.entry;
+  return resume.kind === "supported" && resume.lost !== undefined && resume.lost.test(message);
+}
+
+/** The conversation that cannot be continued, and what went with the session. */
+function lostSessionLine(plan: TurnPlan): [string, string] {
+  const { entry } = plan;
+  const turns = plan.record?.turns ?? 0;
+  const earlier = turns === 1 ? "its one earlier turn" : `its ${turns} earlier turns`;
+  return [
+    `cannot continue ${plan.handle}: ${entry.product} no longer has its session ${plan.session?.id ?? ""}, and with it ${earlier}`,
+    `start a new conversation: scv delegate ${entry.name} "…"`,
+  ];
 }
 
 /** What a CLI was waiting for when its last word was a retry: `while waiting on a rate limit (429)`,
@@ -133,6 +175,11 @@ function waitingOn(retry: RetryEvent): string {
   if (retry.kind === "rate-limit")
     return `while waiting on a rate limit${retry.status === undefined ? "" : ` (${retry.status})`}`;
   return `while waiting to retry: ${firstLine(retry.message) ?? "an error"}`;
+}
+
+/** What to do about an endpoint the CLI cannot connect to. */
+function unreachableHint(plan: TurnPlan): string {
+  return `check this machine's network and proxy, and the endpoint ${plan.entry.name} is set to use`;
 }
 
 /** What to do about a full-permission mode refused to root: another user, the default policy, or —

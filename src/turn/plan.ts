@@ -53,7 +53,9 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const settings = agentSettings(context.config, entry.name);
   const transport = chooseTransport(
     entry,
-    request.transport ?? record?.transport ?? (record === undefined ? settings.transport : undefined),
+    record === undefined
+      ? (request.transport ?? settings.transport)
+      : keptTransport(record, request.transport),
   );
 
   let session: SessionArg | undefined;
@@ -225,16 +227,17 @@ function acpCommand(
   if (acp === null) throw new Error(`${entry.name} has no ACP launch`);
   const configured = acp.command === entry.command ? context.config.agents?.[entry.name]?.command : undefined;
   const executable = locateAcpServer(entry, context.config, context.env);
-  if (executable === undefined)
-    notInstalled(
-      entry,
-      context,
-      configured,
-      acp.package === undefined
-        ? installHint(entry, configured)
-        : `run: scv agents install ${entry.name} --acp (npm: ${acp.package})`,
-      acp.command,
+  if (executable === undefined && acp.command !== entry.command)
+    // An adapter of its own (codex-acp): the CLI itself may well be installed.
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `${entry.product}'s ACP adapter is not installed ('${acp.command}' not found) — ${
+        acp.package === undefined
+          ? `install ${acp.command}`
+          : `run: scv agents install ${entry.name} --acp (npm: ${acp.package})`
+      }, or use --transport process`,
     );
+  if (executable === undefined) notInstalled(entry, context, configured, installHint(entry, configured));
   const launchModel =
     model === undefined || acp.modelArgs === undefined ? undefined : checkModel(entry, model);
   return { executable, args: acpArgs(acp, policy, launchModel) };
@@ -245,7 +248,6 @@ function notInstalled(
   context: TurnContext,
   configured: string | undefined,
   hint: string,
-  command = entry.command,
 ): never {
   if (configured?.includes("/") && existsSync(resolve(context.cwd, configured))) {
     throw new ScvError(
@@ -255,7 +257,20 @@ function notInstalled(
   }
   throw new ScvError(
     "AGENT_NOT_INSTALLED",
-    `${entry.product} is not installed ('${configured ?? command}' not found) — ${hint}`,
+    `${entry.product} is not installed ('${configured ?? entry.command}' not found) — ${hint}`,
+  );
+}
+
+/** A continued conversation's transport: the one its turns ran over (process for a record from before
+ * scv had ACP). Another is refused: a warm ACP server would not have seen a process turn, nor a process
+ * turn what only the server was told. */
+function keptTransport(record: ConversationRecord, asked: TransportKind | undefined): TransportKind {
+  const kept = record.transport ?? "process";
+  if (asked === undefined || asked === kept) return kept;
+  const name = (kind: TransportKind) => (kind === "acp" ? "ACP" : kind);
+  throw new ScvError(
+    "USAGE",
+    `conversation ${record.handle} runs over ${name(kept)}, and a conversation keeps the transport it began with — continue it without --transport ${asked}, or start a new conversation over ${name(asked)}`,
   );
 }
 

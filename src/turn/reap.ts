@@ -4,6 +4,7 @@
 // removes the conversation lock the turn held (recorded as the very lock folder it created), so the
 // conversation can be continued at once.
 
+import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { EXIT } from "../errors.js";
 import { unsavedLine } from "../home/background-result.js";
@@ -158,6 +159,39 @@ function turnRecordedItsEnd(record: RunningTurnRecord, env: Env): boolean {
   }
 }
 
+/** A first turn that died before writing its conversation record, once its agent had a session (its
+ * stream named it, or the CLI's files show the one scv chose): the record it would have begun, its
+ * turn cancelled. Without it the session could neither be continued nor found by rm and gc. */
+function recordStartedConversation(record: RunningTurnRecord, now: Date, env: Env): void {
+  const starts = record.starts;
+  if (starts === undefined || recordExists(record.handle, env)) return;
+  const chosen = starts.chosen;
+  const sessionId =
+    record.session ?? (chosen !== undefined && existsSync(chosen.path) ? chosen.id : undefined);
+  if (sessionId === undefined) return;
+  const at = now.toISOString();
+  writeConversation(
+    {
+      handle: record.handle,
+      agent: record.agent,
+      ...(record.account === undefined ? {} : { account: record.account }),
+      sessionId,
+      transport: starts.transport,
+      cwd: record.cwd,
+      ...(record.model === undefined ? {} : { model: record.model }),
+      ...(starts.effort === undefined ? {} : { effort: starts.effort }),
+      policy: starts.policy,
+      createdAt: at,
+      updatedAt: at,
+      turns: 1,
+      lastPrompt: record.prompt,
+      usage: {},
+      lastStatus: "cancelled",
+    },
+    env,
+  );
+}
+
 /** The result of a turn whose scv died; the conversation (if it has a record that this turn had not
  * updated yet) is marked cancelled too. */
 function cancelledTurn(record: RunningTurnRecord, job: string, env: Env): FinishedTurnRecord {
@@ -165,6 +199,7 @@ function cancelledTurn(record: RunningTurnRecord, job: string, env: Env): Finish
   let conversation: string | null = null;
   let session: string | null = null;
   try {
+    recordStartedConversation(record, now, env);
     if (recordExists(record.handle, env)) {
       const saved = readConversation(record.handle, env);
       conversation = saved.handle;

@@ -10,8 +10,9 @@
 
 import { isWaitable } from "../duration.js";
 import { ScvError } from "../errors.js";
-import { reachHost } from "../hosts/start.js";
+import { type HostLaunch, reachHost } from "../hosts/start.js";
 import { createAcpTurnParser } from "../parsers/acp.js";
+import { rpcErrorCode } from "../parsers/acp-wire.js";
 import type { ParsedTurn, ProcessEnd } from "../parsers/types.js";
 import type { TurnResult } from "../result.js";
 import { timing } from "../timing.js";
@@ -28,10 +29,12 @@ import { endOf, runAcpPrompt } from "../transport/acp/prompt-turn.js";
 import { currentChoices, setUpSession } from "../transport/acp/session-setup.js";
 import type { ModeMismatch } from "../transport/mode.js";
 import type { ProcessExit } from "../transport/process.js";
+import { offersCheck } from "./acp-offers.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
+import { untilLoadable } from "./load-minute.js";
 import { acpMcpServers } from "./mcp-servers.js";
-import { failedResult } from "./outcome.js";
+import { failedResult, isLostSession } from "./outcome.js";
 import type { PreparedTurn } from "./setup.js";
 import type { TurnPlan } from "./types.js";
 
@@ -45,21 +48,29 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
   const reports: { sessionId: string; mode: string }[] = [];
   // A recorded conversation's server runs in its session host, kept for the next turn; a turn that
   // cannot have one runs the server itself.
-  const host = isWaitable(plan.sessionIdleMs)
-    ? await reachHost({
-        handle: plan.handle,
-        agent: entry.name,
-        file: plan.executable,
-        args: plan.args,
-        cwd: plan.cwd,
-        env: turn.env,
-        policy: plan.policy,
-        userTmp: plan.extraEnv.TMPDIR !== undefined,
-        idleMs: plan.sessionIdleMs,
-        ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
-        scvEnv: context.env,
-      })
-    : undefined;
+  const launch: HostLaunch = {
+    handle: plan.handle,
+    agent: entry.name,
+    file: plan.executable,
+    args: plan.args,
+    cwd: plan.cwd,
+    env: turn.env,
+    policy: plan.policy,
+    userTmp: plan.extraEnv.TMPDIR !== undefined,
+    idleMs: plan.sessionIdleMs ?? 0,
+    ...(context.config.max_warm_hosts === undefined ? {} : { maxWarm: context.config.max_warm_hosts }),
+    ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
+    scvEnv: context.env,
+  };
+  // A model or effort the server did not offer before is refused before a server starts.
+  const offers = offersCheck(plan, launch, context.env);
+  const refused = offers.refusal(started);
+  if (refused !== undefined) return refused;
+  const host = isWaitable(plan.sessionIdleMs) ? await reachHost(launch) : undefined;
+  // A session the host does not hold is loaded, after the wait for the minute the row may need.
+  const held = host?.hello.session;
+  const loading = plan.session?.kind === "continue" && held?.id !== plan.session.id;
+  const waited = loading ? await untilLoadable(plan, context) : undefined;
   let agent: AcpAgent;
   try {
     agent = await AcpAgent.start({
@@ -86,15 +97,21 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
   try {
     let session: SessionAnswer;
     let mode: string | undefined;
+    // A session/load the server answered with an error: the session may be gone.
+    let loadRefused: { code: number | undefined } | undefined;
     try {
-      const held = host?.hello.session;
-      const warm = plan.session?.kind === "continue" && held?.id === plan.session.id ? held : undefined;
+      const warm = plan.session?.kind === "continue" && !loading ? held : undefined;
       session =
         plan.session?.kind !== "continue"
           ? await agent.newSession(plan.cwd, acpMcpServers(plan.mcpServers ?? []))
           : warm !== undefined
             ? { sessionId: warm.id, raw: warm.answer }
-            : await loadSession(agent, plan, plan.session.id);
+            : await loadSession(agent, plan, plan.session.id).catch((error: unknown) => {
+                if (error instanceof AcpAgentError && error.rpcError !== undefined)
+                  loadRefused = { code: rpcErrorCode(error.rpcError) };
+                throw error;
+              });
+      offers.keep(session.raw);
       // A warm session may still run an earlier turn's own model or effort: a turn that gives none
       // sets back the one the session began with.
       const began = warm?.first === undefined ? undefined : currentChoices(warm.first);
@@ -114,7 +131,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
     } catch (error) {
       if (error instanceof ScvError) return failedResult(error, entry.name, started);
       if (!(error instanceof AcpAgentError)) throw error;
-      return concludeFailure(plan, turn, error, false);
+      return concludeFailure(plan, turn, error, false, loadRefused);
     }
     mode = reports.filter((report) => report.sessionId === session.sessionId).at(-1)?.mode ?? mode;
     const before = mode === undefined ? undefined : modeMismatch(entry.name, plan.policy, acp.full, mode);
@@ -135,7 +152,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       context.signal === undefined ? stop.signal : AbortSignal.any([context.signal, stop.signal]);
 
     const tools = new Map<string, { name: string; summary: string }>();
-    const notes: string[] = [];
+    const notes: string[] = waited === undefined ? [] : [waited];
     // A question still waiting when the prompt ends (its time ran out, it was cancelled: the agent was
     // answered `cancelled` already) stops waiting then.
     const prompting = new AbortController();
@@ -262,6 +279,8 @@ function concludeFailure(
   turn: PreparedTurn,
   error: AcpAgentError,
   timedOut: boolean,
+  /** A `session/load` the server answered with an error, and its code. */
+  loadRefused?: { code: number | undefined },
 ): TurnResult {
   const parser = createAcpTurnParser({ sessionId: "" });
   if (error.rpcError !== undefined) parser.rejected(error.rpcError);
@@ -279,11 +298,20 @@ function concludeFailure(
     stderrTail: exit.stderrTail,
     ...(termination === undefined ? {} : { termination }),
   });
-  // The agent's own words when its error said nothing scv classifies.
+  // The agent's own words when its error said nothing scv classifies; a refused load of a session
+  // the server no longer has says so.
+  const failure =
+    finished.status === "failed"
+      ? (finished.failure ?? { kind: "other", message: error.message })
+      : undefined;
+  const lost =
+    loadRefused !== undefined &&
+    failure?.kind === "other" &&
+    isLostSession(plan, failure.message, loadRefused.code);
   const parsed: ParsedTurn =
-    finished.status === "failed" && finished.failure === undefined
-      ? { ...finished, failure: { kind: "other", message: error.message } }
-      : finished;
+    failure === undefined
+      ? finished
+      : { ...finished, failure: lost ? { ...failure, kind: "lost-session" } : failure };
   // A first turn that made no session leaves no conversation; a continued one is still recorded.
   return conclude(
     plan.record === undefined ? { ...plan, recordConversation: false } : plan,

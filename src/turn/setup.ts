@@ -10,7 +10,7 @@ import { signInStore } from "../agents.js";
 import { ScvError } from "../errors.js";
 import { ensureAgentHome, tightenCredentialFiles } from "../home/agent-home.js";
 import { lockConversation } from "../home/conversations.js";
-import { applyHomeSettings } from "../home/home-settings.js";
+import { keepHomeSettings } from "../home/home-settings.js";
 import { inspectStore, type StoreInspection } from "../home/keystore.js";
 import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
@@ -53,8 +53,7 @@ export async function withPreparedTurn(
       ? await refuseSignedOut(entry, home, context, label)
       : await readyEndpoint(entry, plan.endpoint, home, context.env, label);
   refuseGrantedMode(entry, plan.policy, home);
-  const settings = plan.transport === "acp" ? entry.acp?.homeSettings : undefined;
-  if (settings !== undefined) await applyHomeSettings(home, settings);
+  await keepHomeSettings(entry, home, plan.transport === "acp");
 
   const release =
     plan.record === undefined

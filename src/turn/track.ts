@@ -31,6 +31,7 @@ import type { TurnEvent } from "../parsers/types.js";
 import { isoTimestamp } from "../timestamp.js";
 import { timing } from "../timing.js";
 import { busyError } from "./busy.js";
+import { chosenSession, sessionAccepted } from "./conclude.js";
 import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
 import { ownerAlive, reapLocked } from "./reap.js";
 import { recordUpdates } from "./record-updates.js";
@@ -100,6 +101,8 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
 
   /** The tool running now, as its start event: its summary is read only when a record is written. */
   let tool: Extract<TurnEvent, { type: "tool-start" }> | undefined;
+  /** Whether a first turn's session, as its stream names it, is one scv records (set on registering). */
+  let accepted: (sessionId: string) => boolean = () => false;
   const updates = recordUpdates<RunningTurnRecord>((text) => {
     try {
       writeTurnRecordText(path, text, false);
@@ -114,6 +117,13 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
   };
   const note = (event: TurnEvent) => {
     if (record === undefined) return;
+    if (event.type === "session") {
+      // At once: the reaper records a first turn's conversation with it should this scv die.
+      if (record.session === event.sessionId || !accepted(event.sessionId)) return;
+      record = { ...record, session: event.sessionId };
+      updates.now(current());
+      return;
+    }
     if (event.type === "tool-start") tool = event;
     else if (event.type === "tool-end" && event.id === tool?.id) tool = undefined;
     else return;
@@ -151,6 +161,8 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
     ensureTurnsDir(env);
     path = turnFile(plan.handle, "running", env);
     const lock = heldLockIdentity(plan.handle, env);
+    const starts = startedConversation(plan);
+    if (starts !== undefined) accepted = (id) => sessionAccepted(plan, id);
     const fresh: RunningTurnRecord = {
       version: 1,
       handle: plan.handle,
@@ -168,6 +180,7 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       scv: me,
       ...(lock === undefined ? {} : { lock }),
       ...(temp === undefined ? {} : { tmp: temp }),
+      ...(starts === undefined ? {} : { starts }),
     };
     // The record is created outright, which fails if one exists. A first turn's handle is new
     // (planTurn checked that nothing of it exists), so that only happens when another scv took it
@@ -233,5 +246,18 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       removeTemp();
       if (done !== undefined && caller.background === undefined) removeIfPresent(path);
     },
+  };
+}
+
+/** What a first turn's conversation record begins with, for the reaper; undefined for a continued
+ * turn (its record exists) and one that records no conversation. */
+function startedConversation(plan: TurnPlan): RunningTurnRecord["starts"] {
+  if (plan.record !== undefined || !plan.recordConversation) return undefined;
+  const chosen = chosenSession(plan);
+  return {
+    transport: plan.transport,
+    policy: plan.policy,
+    ...(plan.effort === undefined ? {} : { effort: plan.effort }),
+    ...(chosen === undefined ? {} : { chosen }),
   };
 }

@@ -83,6 +83,8 @@ export interface TurnContext {
    * duration, src/timing.ts); tests shorten it. */
   readonly endGraceMs?: number;
   readonly now?: () => Date;
+  /** Waits `ms` or until `signal` aborts; defaults to a timer (tests advance their own clock). */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The parser of an output format; defaults to the format's own (tests inject one). */
   readonly parserFor?: (format: OutputFormatKind) => StreamParser;
   /** Tells whether an agent is signed in before it is spawned; defaults to its key store. */

@@ -2,7 +2,7 @@
 // writer round-trip through list and show, rm removes them (and with --transcript the agent's
 // transcript of that session), and unknown or malformed handles exit 2 with one line.
 
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -282,13 +282,30 @@ describe("scv conversations rm", () => {
   });
 
   it("with --transcript refuses, removing nothing, when scv cannot know the agent's transcripts", async () => {
+    record(
+      { handle: "opencode-zz99yy", agent: "opencode", sessionId: "ses_dc9b277faffepcwmd73pn0Rq2h" },
+      DAY,
+    );
     const before = home.snapshot();
-    const result = await scv(["conversations", "rm", "gemini-zz99yy", "--transcript"], home.env);
+    const result = await scv(["conversations", "rm", "opencode-zz99yy", "--transcript"], home.env);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      "scv: scv does not know where Gemini CLI keeps transcripts — run without --transcript to remove only the record\n",
+      "scv: scv does not know where OpenCode keeps transcripts — run without --transcript to remove only the record\n",
     );
     expect(home.snapshot()).toEqual(before);
+  });
+
+  it("with --transcript removes a Gemini CLI session's files, found by the start of its id", async () => {
+    const chats = "agents/gemini/.gemini/tmp/project/chats";
+    const own = [
+      home.file(`${chats}/session-2026-12-07T14-03-${uuid(3).slice(0, 8)}.jsonl`, DAY),
+      home.file(`${chats}/session-2026-12-07T14-05-${uuid(3).slice(0, 8)}.jsonl`, DAY),
+    ];
+    const other = home.file(`${chats}/session-2026-12-07T14-03-${uuid(4).slice(0, 8)}.jsonl`, DAY);
+    const result = await scv(["conversations", "rm", "gemini-zz99yy", "--transcript"], home.env);
+    expect(result.code, result.stderr).toBe(0);
+    for (const path of own) expect(existsSync(path), path).toBe(false);
+    expect(existsSync(other)).toBe(true);
   });
 
   it("with --transcript refuses, removing nothing, a record whose account is no account name", async () => {

@@ -5,25 +5,17 @@
 // `--events` in the same schema as a process turn. Cold turns only (session_idle = "0"); warm ones
 // are acp-warm.test.ts.
 
-import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
-import { acpCalls, acpMethods, installAcpAgent, useConfig } from "../helpers/acp.js";
+import { acpCalls, acpMethods, acpReceived, installAcpAgent, useConfig } from "../helpers/acp.js";
 import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
+import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { SCV, scv, startScv, type World } from "../helpers/scv.js";
-
-const hasPython = (() => {
-  try {
-    execFileSync("python3", ["-c", "import pty"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { type Terminal, tmuxTerminal } from "../helpers/tmux.js";
 
 let world: World;
 useLab((created) => {
@@ -37,14 +29,6 @@ beforeEach(() => {
 afterEach(() => {
   killAll(acpCalls(world).map((call) => call.pid));
 });
-
-/** What the agents received, in order: each request or notification's method and params. */
-function received(): { method: string; params: Record<string, unknown> }[] {
-  return readFileSync(join(world.calls, "acp-log.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { method: string; params: Record<string, unknown> });
-}
 
 function json(stdout: string) {
   return turnResultSchema().parse(JSON.parse(stdout));
@@ -66,7 +50,7 @@ describe("an ACP turn", () => {
     expect(call?.env.HOME).toBe(join(world.scvHome, "agents", "gemini"));
     expect(call?.env.SCV_TURN).toBeDefined();
     expect(call?.cwd).toBe(world.project);
-    const [init, created] = received();
+    const [init, created] = acpReceived(world);
     expect(init).toMatchObject({ method: "initialize", params: { protocolVersion: 1 } });
     expect(created).toMatchObject({ method: "session/new", params: { cwd: world.project } });
     // Nothing of the turn is left running.
@@ -83,21 +67,30 @@ describe("an ACP turn", () => {
     expect(second.exitCode, second.stderr).toBe(0);
     expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
     expect(acpCalls(world)).toHaveLength(2);
-    const load = received().find((message) => message.method === "session/load");
+    const load = acpReceived(world).find((message) => message.method === "session/load");
     expect(load?.params).toMatchObject({ sessionId: first.session, cwd: world.project });
   });
 
-  it("a continued turn that fails before its prompt keeps its conversation", async () => {
+  it("a continued turn whose session the agent lost says so in one line, and keeps its conversation", async () => {
     const first = json(
       (await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"])).stdout,
     );
-    // The agent lost the session: its session/load is refused.
+    // The agent lost the session: its session/load is refused, resource not found.
     rmSync(join(world.calls, "sessions"), { recursive: true });
-    const second = await scv(world, ["delegate", "-c", first.conversation ?? "", "--json", "two"]);
-    expect(second.exitCode).toBe(1);
+    const handle = first.conversation ?? "";
+    const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
+    expect(second.exitCode).toBe(2);
     const result = json(second.stdout);
-    expect(result.conversation).toBe(first.conversation);
-    expect(result.error).toBe(`gemini failed: Resource not found: ${first.session}`);
+    expect(result.conversation).toBe(handle);
+    expect(result.error).toBe(
+      `cannot continue ${handle}: Gemini CLI no longer has its session ${first.session}, and with it its one earlier turn`,
+    );
+    expect(result.hint).toBe('start a new conversation: scv delegate gemini "…"');
+    const plain = await scv(world, ["delegate", "-c", handle, "three"]);
+    expect(plain.exitCode).toBe(2);
+    expect(plain.stderr).toBe(
+      `scv: cannot continue ${handle}: Gemini CLI no longer has its session ${first.session}, and with it its 2 earlier turns — start a new conversation: scv delegate gemini "…"\n`,
+    );
   });
 
   it("refuses to continue where the agent cannot load a session, in one line", async () => {
@@ -149,9 +142,11 @@ describe("policy, model and permissions", () => {
     const result = json(run.stdout);
     expect(result.reply).toBe("REPLY go (turn 1, mode yolo)");
     expect(result.mode).toBe("yolo");
-    expect(received().find((message) => message.method === "session/set_mode")?.params).toMatchObject({
-      modeId: "yolo",
-    });
+    expect(acpReceived(world).find((message) => message.method === "session/set_mode")?.params).toMatchObject(
+      {
+        modeId: "yolo",
+      },
+    );
   });
 
   it("a session that reports another mode mid-turn under --policy auto is stopped (session/cancel), exit 1", async () => {
@@ -188,12 +183,22 @@ describe("policy, model and permissions", () => {
   it("a model the session offers is set; one it does not is refused with the offered ones", async () => {
     const run = await scv(world, ["delegate", "gemini:fake-large", "--transport", "acp", "go"]);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(received().find((message) => message.method === "session/set_model")?.params).toMatchObject({
+    expect(
+      acpReceived(world).find((message) => message.method === "session/set_model")?.params,
+    ).toMatchObject({
       modelId: "fake-large",
     });
     const wrong = await scv(world, ["delegate", "gemini:gemini-9-ultra", "--transport", "acp", "go"]);
     expect(wrong.exitCode).toBe(2);
+    // Told from what the server offered in the turn before, without starting it.
     expect(wrong.stderr).toBe(
+      "scv: Gemini CLI does not offer the model gemini-9-ultra over ACP — pick one it offers: fake-small, fake-large\n" +
+        "scv: note: told from what Gemini CLI's ACP server offered before, without starting it — ask for it again to have the server itself asked\n",
+    );
+    // Run again, the server is asked, and refuses it the same way.
+    const again = await scv(world, ["delegate", "gemini:gemini-9-ultra", "--transport", "acp", "go"]);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toBe(
       "scv: Gemini CLI does not offer the model gemini-9-ultra over ACP — pick one it offers: fake-small, fake-large\n",
     );
   });
@@ -231,12 +236,11 @@ describe("policy, model and permissions", () => {
 });
 
 describe("a permission request on a terminal", () => {
-  const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
   async function onTerminal(...steps: string[]) {
     const run = await execa(
       "python3",
       [
-        PTY,
+        PTY_RUN,
         "allow [o]nce",
         ...steps,
         "--",
@@ -264,7 +268,7 @@ describe("a permission request on a terminal", () => {
       const run = await onTerminal("0.3:o");
       expect(run.code, run.output).toBe(0);
       expect(run.output).toContain(
-        "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject? allowed once",
+        "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject? \r\nscv: allowed once\r\n",
       );
       expect(run.output).toContain("ALLOWED proceed_once");
     },
@@ -276,11 +280,41 @@ describe("a permission request on a terminal", () => {
       // Typed the moment the question appears, before anyone could read it; then r.
       const run = await onTerminal("0:o", "0.5:r");
       expect(run.code, run.output).toBe(0);
-      expect(run.output).toContain("[r]eject? rejected");
+      expect(run.output).toContain("[r]eject? \r\nscv: rejected\r\n");
       expect(run.output).toContain("REJECTED");
     },
     15_000,
   );
+});
+
+describe("a permission request on a terminal with the progress line (tmux)", () => {
+  let terminal: Terminal;
+  beforeEach(() => {
+    terminal = tmuxTerminal(world.root);
+  });
+  afterEach(() => terminal.dispose());
+
+  it("the question stays on screen while it waits, past the progress line's redraws; the answer is a line of its own", async () => {
+    terminal.start(
+      [process.execPath, SCV, "delegate", "gemini", "--transport", "acp", "use a tool"],
+      world.env,
+      world.project,
+    );
+    const question = "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject?";
+    await terminal.waitFor(/allow \[o\]nce/);
+    // The live line redraws every second; three of them pass while nobody answers.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const waiting = terminal.screen();
+    expect(waiting).toContain(question);
+    expect(waiting).not.toMatch(/gemini \d+s/);
+    terminal.keys("o");
+    const after = await terminal.waitFor(/EXIT=\d+/);
+    const lines = after.split("\n").map((line) => line.trimEnd());
+    expect(lines).toContain(question);
+    expect(lines).toContain("scv: allowed once");
+    expect(lines).toContain("ALLOWED proceed_once");
+    expect(after).toContain("EXIT=0");
+  }, 30_000);
 });
 
 describe("scv ps and scv kill", () => {
@@ -385,10 +419,31 @@ describe("how an ACP turn ends", () => {
     expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 
-  it("an agent that dies mid-turn fails with its stderr line", async () => {
+  it("an agent that dies mid-turn: its server exited, with its code and stderr line", async () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "die now"]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain("fatal: model crashed");
+    expect(run.stderr).toContain(
+      "scv: gemini failed: its ACP server exited before answering the prompt: exit code 3 (stderr: fatal: model crashed) — ",
+    );
+  });
+
+  it("a server that answers cancelled unasked and exits (its worker died): the exit is the cause, not a cancel", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "cancel-die"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(
+      "scv: gemini failed: its ACP server exited before answering the prompt: exit code 1 (stderr: worker exited unexpectedly) — ",
+    );
+    expect(run.stderr).not.toContain("cancelled");
+  });
+
+  it("a message over the ACP bound (32 MiB): scv says it ended the server, and why", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "huge:33"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(
+      "scv: gemini failed: scv ended its ACP server: it sent a message longer than the ACP bound of 32 MiB — ",
+    );
+    expect(run.stderr).not.toContain("SIGTERM");
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 
   it("one that never answers initialize is bounded by the turn's time limit", async () => {

@@ -126,10 +126,12 @@ describe("base_url and api_key_env", () => {
     // Nothing on disk holds the key but the fakes' own records of their environment.
     for (const dir of [world.scvHome, world.home, world.tmp, world.project])
       expect(filesHolding(dir, KEY), dir).toEqual([]);
-    // Gemini CLI's headless sign-in needed its API-key sign-in chosen; none was, so scv chose it.
-    expect(
-      JSON.parse(readFileSync(join(world.scvHome, "agents", "gemini", ".gemini", "settings.json"), "utf8")),
-    ).toEqual({ security: { auth: { selectedType: "gemini-api-key" } } });
+    // Gemini CLI's headless sign-in needed its API-key sign-in chosen; none was, so scv chose it (beside
+    // the row's own home settings, which every start writes).
+    const settings = JSON.parse(
+      readFileSync(join(world.scvHome, "agents", "gemini", ".gemini", "settings.json"), "utf8"),
+    );
+    expect(settings.security).toEqual({ auth: { selectedType: "gemini-api-key" } });
   });
 
   it("the key's variable reaches no other agent, and an agent without base_url keeps its own sign-in", async () => {

@@ -25,14 +25,24 @@
 //                        by its words: "401" / "429" a JSON-RPC error with that code (as Gemini CLI
 //                        answers), "tool" a permission request ("tool twice": two, one after the
 //                        other), "key-retry" a Codex-adapter retry
-//                        of a 401 then a wait for session/cancel
+//                        of a 401 then a wait for session/cancel, "big <n>" one chunk of n MiB
 //                        (ALLOWED/REJECTED), "hang" waits for session/cancel, "die" exits 3, "flip"
-//                        reports mode default first.
+//                        reports mode default first, "huge:<n>" one message chunk of n MiB,
+//                        "cancel-die" answers cancelled unasked, then exits 1.
 //                        Every message received goes to $FAKE_AGENT_DIR/acp-log.jsonl.
+//                        With $FAKE_ACP_GEMINI_FILES it keeps Gemini CLI 0.61.0's session files too,
+//                        in $HOME/.gemini/tmp/project/chats/session-<UTC minute>-<first 8 of the
+//                        id>.jsonl (its session ids are UUIDs then), and loads as it does: it first
+//                        begins a file for the session under the current minute whose second line
+//                        sets the history to none, then looks for the session among the files with
+//                        any history, and answers "No previous sessions found for this project."
+//                        when none has it. The minute is read from the epoch ms in $FAKE_ACP_NOW_FILE
+//                        when that is set.
 // Every mode exits when stdin ends. $FAKE_AGENT_DIR/acp-pids.json gets its pid (and the grandchild's).
 
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -211,6 +221,55 @@ async function prompt(message) {
   }
 }
 
+const GEMINI_FILES = process.env.FAKE_ACP_GEMINI_FILES !== undefined;
+const CHATS = join(process.env.HOME ?? ".", ".gemini", "tmp", "project", "chats");
+/** Each session's own file, as Gemini CLI keeps writing the one it made or loaded. */
+const geminiFiles = new Map();
+
+function geminiMinute() {
+  const file = process.env.FAKE_ACP_NOW_FILE;
+  const now = file === undefined ? Date.now() : Number(readFileSync(file, "utf8"));
+  return new Date(now).toISOString().slice(0, 16).replace(/:/g, "-");
+}
+
+/** Begins the session's file under the current minute, as its chat recording does on every start. */
+function beginGeminiFile(sessionId) {
+  mkdirSync(CHATS, { recursive: true });
+  const path = join(CHATS, `session-${geminiMinute()}-${sessionId.slice(0, 8)}.jsonl`);
+  appendFileSync(
+    path,
+    `${JSON.stringify({ sessionId, projectHash: "fake" })}\n${JSON.stringify({ $set: { messages: [] } })}\n`,
+  );
+  return path;
+}
+
+/** The file holding the session's history, as its session selector finds it; undefined when none. */
+function findGeminiFile(sessionId) {
+  let names = [];
+  try {
+    names = readdirSync(CHATS)
+      .filter((name) => name.endsWith(`-${sessionId.slice(0, 8)}.jsonl`))
+      .sort();
+  } catch {
+    return undefined;
+  }
+  return names
+    .map((name) => join(CHATS, name))
+    .find((path) => {
+      const lines = readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      if (lines[0]?.sessionId !== sessionId) return false;
+      let messages = 0;
+      for (const line of lines) {
+        if (Array.isArray(line.$set?.messages)) messages = line.$set.messages.length;
+        else if (line.type === "user") messages += 1;
+      }
+      return messages > 0;
+    });
+}
+
 const scriptedModes = { mode: process.env.FAKE_ACP_START_MODE ?? "default" };
 const MODES = ["default", "yolo"].map((id) => ({ id, name: id }));
 const MODELS = ["fake-small", "fake-large"].map((id) => ({ modelId: id, name: id }));
@@ -270,12 +329,23 @@ async function scripted(message) {
         },
       });
     case "session/new": {
-      const sessionId = `fake-${process.pid}-${Date.now()}`;
+      const sessionId = GEMINI_FILES ? randomUUID() : `fake-${process.pid}-${Date.now()}`;
       mkdirSync(join(DIR ?? ".", "sessions"), { recursive: true });
       writeFileSync(sessionFile(sessionId), "[]");
+      if (GEMINI_FILES) geminiFiles.set(sessionId, beginGeminiFile(sessionId));
       return write({ id, result: sessionAnswer(sessionId) });
     }
     case "session/load": {
+      if (GEMINI_FILES) {
+        beginGeminiFile(params.sessionId);
+        const own = findGeminiFile(params.sessionId);
+        if (own === undefined)
+          return write({
+            id,
+            error: { code: -32603, message: "No previous sessions found for this project." },
+          });
+        geminiFiles.set(params.sessionId, own);
+      }
       const past = history(params.sessionId);
       if (past === undefined)
         return write({ id, error: { code: -32002, message: `Resource not found: ${params.sessionId}` } });
@@ -302,6 +372,9 @@ async function scripted(message) {
       const text = params.prompt?.[0]?.text ?? "";
       const past = history(sessionId) ?? [];
       writeFileSync(sessionFile(sessionId), JSON.stringify([...past, text]));
+      const own = geminiFiles.get(sessionId);
+      if (own !== undefined)
+        appendFileSync(own, `${JSON.stringify({ id: randomUUID(), type: "user", content: text })}\n`);
       if (DIR)
         appendFileSync(
           join(DIR, "acp-prompts.jsonl"),
@@ -324,6 +397,19 @@ async function scripted(message) {
               '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}',
           },
         });
+      const huge = /huge:(\d+)/.exec(text);
+      if (huge !== null) {
+        // One chunk of that many MiB, on one line, then the answer.
+        chunk(sessionId, "x".repeat(Number(huge[1]) * 1024 * 1024));
+        return write({ id, result: { stopReason: "end_turn" } });
+      }
+      if (text.includes("cancel-die")) {
+        // A server whose worker died: it answers cancelled, unasked, then exits (Qwen Code).
+        write({ id, result: { stopReason: "cancelled" } });
+        process.stderr.write("worker exited unexpectedly\n");
+        setTimeout(() => process.exit(1), 50);
+        return;
+      }
       if (text.includes("die")) {
         process.stderr.write("fatal: model crashed\n");
         process.exit(3);
@@ -351,6 +437,12 @@ async function scripted(message) {
         });
         cancels.add(() => write({ id, result: { stopReason: "cancelled" } }));
         return;
+      }
+      const big = /\bbig (\d+)\b/.exec(text);
+      if (big !== null) {
+        // One agent_message_chunk line of that many MiB (an answer written whole).
+        chunk(sessionId, "y".repeat(Number(big[1]) * 1024 * 1024));
+        return write({ id, result: { stopReason: "end_turn" } });
       }
       if (text.includes("hang")) {
         chunk(sessionId, "partial");

@@ -286,3 +286,38 @@ export function configureAcme(world: World, toml: string): Record<string, string
   writeFileSync(path, toml);
   return { SCV_CONFIG: path };
 }
+
+const FAKE_AGENTS = join(import.meta.dirname, "..", "fake-agents");
+
+/** Puts a `gemini` on the world's PATH that is the fake process agent for `gemini -p …` and the fake
+ * ACP agent for `gemini --acp …` (in $FAKE_ACP_MODE, scripted by default); each start is noted with
+ * its transport and pid in $FAKE_AGENT_DIR/gemini-starts.jsonl. The launcher keeps its name, which
+ * the process fake plays. */
+export function installGeminiBoth(world: World): void {
+  const acpAgent = pathToFileURL(join(FAKE_AGENTS, "acp-agent.mjs")).href;
+  const processAgent = pathToFileURL(join(FAKE_AGENTS, "agent.mjs")).href;
+  const path = join(world.bin, "gemini");
+  writeFileSync(
+    path,
+    `#!${process.execPath}
+const { appendFileSync } = require("node:fs");
+const acp = process.argv.includes("--acp");
+appendFileSync(process.env.FAKE_AGENT_DIR + "/gemini-starts.jsonl", JSON.stringify({ acp, pid: process.pid }) + "\\n");
+if (acp) process.argv.splice(2, process.argv.length, process.env.FAKE_ACP_MODE || "scripted");
+import(acp ? ${JSON.stringify(acpAgent)} : ${JSON.stringify(processAgent)});
+`,
+  );
+  chmodSync(path, 0o755);
+}
+
+/** The starts `installGeminiBoth`'s launcher noted, oldest first. */
+export function geminiStarts(world: World): { acp: boolean; pid: number }[] {
+  try {
+    return readFileSync(join(world.calls, "gemini-starts.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { acp: boolean; pid: number });
+  } catch {
+    return [];
+  }
+}

@@ -1,13 +1,14 @@
-// The values scv keeps in an agent home's own settings file before an ACP server starts (Qwen Code's
+// The values scv keeps in an agent home's own settings file before it starts the CLI there (Gemini
+// CLI's start-up deletion of session files off, at every start) or its ACP server (Qwen Code's
 // follow-up suggestions off): set where they differ, everything else kept, the file private; a file
 // that is not a JSON object left as it is.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adapter } from "../../src/adapters.js";
-import { applyHomeSettings } from "../../src/home/home-settings.js";
+import { applyHomeSettings, keepHomeSettings } from "../../src/home/home-settings.js";
 
 const QWEN = adapter("qwen")?.acp?.homeSettings;
 let home: string;
@@ -56,5 +57,35 @@ describe("applyHomeSettings (Qwen Code's ACP row)", () => {
     writeFileSync(file(), "// comments\n{ not json", { mode: 0o600 });
     expect(await applyHomeSettings(home, QWEN)).toBe(false);
     expect(readFileSync(file(), "utf8")).toBe("// comments\n{ not json");
+  });
+});
+
+describe("keepHomeSettings", () => {
+  const row = (name: string) => {
+    const found = adapter(name);
+    if (found === undefined) throw new Error(`no ${name} row`);
+    return found;
+  };
+  const gemini = () => JSON.parse(readFileSync(join(home, ".gemini", "settings.json"), "utf8")) as unknown;
+
+  it("turns Gemini CLI's session clean-up off whichever way it starts, keeping what sign-in wrote", async () => {
+    mkdirSync(join(home, ".gemini"), { mode: 0o700 });
+    const signedIn = { security: { auth: { selectedType: "gemini-api-key" } }, general: { maxAttempts: 3 } };
+    writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(signedIn), { mode: 0o600 });
+    await keepHomeSettings(row("gemini"), home);
+    expect(gemini()).toEqual({
+      security: { auth: { selectedType: "gemini-api-key" } },
+      general: { maxAttempts: 3, sessionRetention: { enabled: false } },
+    });
+    rmSync(join(home, ".gemini"), { recursive: true });
+    await keepHomeSettings(row("gemini"), home, true);
+    expect(gemini()).toEqual({ general: { sessionRetention: { enabled: false } } });
+  });
+
+  it("keeps an ACP server's own only when the server starts", async () => {
+    await keepHomeSettings(row("qwen"), home);
+    expect(existsSync(file())).toBe(false);
+    await keepHomeSettings(row("qwen"), home, true);
+    expect(read()).toEqual({ ui: { enableFollowupSuggestions: false } });
   });
 });

@@ -26,7 +26,7 @@ let input = "";
 process.stdin.on("data", (chunk) => { input += chunk; });
 process.stdin.on("end", () => {
   if (input === "") process.exit(0);
-  fs.writeFileSync(process.env.HANDED, input + " " + process.pid);
+  fs.writeFileSync(process.env.SCV_TEST_HANDED, input + " " + process.pid);
   fs.writeSync(3, "started\\n");
   setTimeout(() => {}, 300);
 });
@@ -54,7 +54,8 @@ function spareRunner(): SpareRunner {
     cwd: root,
     command: process.execPath,
     args: [join(root, "stand-in.cjs")],
-    spawnEnv: { PATH: process.env.PATH, HANDED: join(root, "handed") },
+    // A detached process keeps only scv's own variables (os/detached-env.ts).
+    spawnEnv: { PATH: process.env.PATH, SCV_TEST_HANDED: join(root, "handed") },
     code: join(root, "code.js"),
   });
   return runner;

@@ -4,14 +4,22 @@
 // whose pid merely matches.
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { identify } from "../../src/os/processes.js";
 import { useLab } from "../helpers/lab.js";
 import { isAlive, survivors } from "../helpers/pids.js";
-import { agentPids, conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
+import {
+  agentPids,
+  conversationRecord,
+  geminiStarts,
+  installGeminiBoth,
+  scv,
+  signIn,
+  startScv,
+} from "../helpers/scv.js";
 
 const lab = useLab();
 
@@ -125,5 +133,114 @@ describe("scv killed with SIGKILL mid-turn", () => {
     expect(ps.exitCode).toBe(0);
     expect(turnFiles()).toEqual(["gemini-aaaaaa.dead1234.done.json"]);
     expect(pids.filter(isAlive)).toEqual(pids);
+  });
+});
+
+/** The running record of `handle`'s turn, once it names the agent's session (bounded: a turn whose
+ * record never does is killed all the same, and the test's own checks then fail). */
+async function sessionInRecord(handle: string): Promise<string | undefined> {
+  const path = join(lab.world.scvHome, "turns", `${handle}.json`);
+  for (const until = Date.now() + 5_000; Date.now() < until; ) {
+    try {
+      const session = (JSON.parse(readFileSync(path, "utf8")) as { session?: string }).session;
+      if (session !== undefined) return session;
+    } catch {
+      // not written yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return undefined;
+}
+
+/** The handle of the one running turn. */
+async function runningHandle(): Promise<string> {
+  for (const until = Date.now() + 20_000; Date.now() < until; ) {
+    const [record] = turnFiles().filter((name) => /^[a-z-]+-[0-9a-z]{6}\.json$/.test(name));
+    if (record !== undefined) return record.replace(/\.json$/, "");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error("no running turn");
+}
+
+/** After a reaping scv: the conversation a killed first turn started, recorded cancelled with its
+ * session and transport, so that it can be continued, listed, and its files found by rm and gc. */
+async function expectReapedConversation(handle: string, transport: "process" | "acp"): Promise<string> {
+  const list = await scv(lab.world, ["conversations", "list", "--json"]);
+  expect(list.exitCode, list.stderr).toBe(0);
+  expect(list.stdout).toContain(handle);
+  const record = conversationRecord(lab.world, handle);
+  expect(record).toMatchObject({ handle, transport, turns: 1, lastStatus: "cancelled" });
+  expect(record.sessionId).toEqual(expect.any(String));
+  const waited = await scv(lab.world, ["wait", handle]);
+  expect(waited.exitCode).toBe(143);
+  expect(waited.stderr).toContain(`continue the conversation: scv delegate -c ${handle} "…"`);
+  return String(record.sessionId);
+}
+
+describe("a first turn whose scv was SIGKILLed", () => {
+  it.each(["gemini", "codex"])(
+    "%s over process: the next scv records its conversation, which continues in the same session",
+    async (agent) => {
+      await signIn(lab.world, agent);
+      const child = startScv(lab.world, ["delegate", agent, "Say hi"], {
+        env: { FAKE_AGENT_MODE: "start-hang" },
+      });
+      const handle = await runningHandle();
+      lab.track(await agentPids(lab.world));
+      const seen = await sessionInRecord(handle);
+      child.kill("SIGKILL");
+      await child;
+      const session = await expectReapedConversation(handle, "process");
+      expect(session).toBe(seen);
+      const next = await scv(lab.world, ["delegate", "-c", handle, "--json", "Again"]);
+      expect(next.exitCode, next.stderr).toBe(0);
+      expect(JSON.parse(next.stdout)).toMatchObject({ conversation: handle, session });
+    },
+  );
+
+  it.each([
+    ["cold", '[defaults]\nsession_idle = "0"\n'],
+    ["warm", ""],
+  ])("over ACP (%s): its conversation is recorded and continues through session/load", async (_, config) => {
+    installGeminiBoth(lab.world);
+    writeFileSync(join(lab.world.root, "config.toml"), config);
+    lab.world.env.SCV_CONFIG = join(lab.world.root, "config.toml");
+    const child = startScv(lab.world, ["delegate", "gemini", "--transport", "acp", "hang on"]);
+    const handle = await runningHandle();
+    const seen = await sessionInRecord(handle);
+    const hostRecord = join(lab.world.scvHome, "hosts", `${handle}.json`);
+    const host = existsSync(hostRecord)
+      ? (JSON.parse(readFileSync(hostRecord, "utf8")) as { scv: { pid: number } }).scv.pid
+      : undefined;
+    lab.track([...geminiStarts(lab.world).map((start) => start.pid), ...(host === undefined ? [] : [host])]);
+    child.kill("SIGKILL");
+    await child;
+    const session = await expectReapedConversation(handle, "acp");
+    expect(session).toBe(seen);
+    // The reaper ended the server (and so a warm one's host): the next turn loads the session.
+    expect(await survivors(geminiStarts(lab.world).map((start) => start.pid))).toEqual([]);
+    const next = await scv(lab.world, ["delegate", "-c", handle, "--json", "Again"]);
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(JSON.parse(next.stdout)).toMatchObject({ conversation: handle, session });
+    lab.track([...geminiStarts(lab.world).map((start) => start.pid)]);
+    await scv(lab.world, ["kill", handle]);
+  });
+
+  it("in the background: the job's result names the conversation the next scv recorded", async () => {
+    const started = await scv(lab.world, ["delegate", "--background", "gemini", "Say hi"], {
+      env: { FAKE_AGENT_MODE: "start-hang" },
+    });
+    expect(started.exitCode, started.stderr).toBe(0);
+    const handle = await runningHandle();
+    lab.track(await agentPids(lab.world));
+    await sessionInRecord(handle);
+    const runner = (
+      JSON.parse(readFileSync(join(lab.world.scvHome, "turns", `${handle}.json`), "utf8")) as {
+        scv: { pid: number };
+      }
+    ).scv.pid;
+    process.kill(runner, "SIGKILL");
+    expect(await survivors([runner])).toEqual([]);
+    await expectReapedConversation(handle, "process");
   });
 });

@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { OutputFormatKind } from "../../src/adapters.js";
+import { adapter, type OutputFormatKind } from "../../src/adapters.js";
 import type { ParsedTurn } from "../../src/parsers/types.js";
 import { FIXTURES, fixtureStdout, runFixture } from "./run.js";
 
@@ -42,6 +42,26 @@ function stderrOnly(cumulativeUsage: boolean, failure: ParsedTurn["failure"]): P
 }
 
 const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn])[] = [
+  // `-c` of a session the CLI does not have: its own words, which the row's resume.lost reads.
+  [
+    "gemini-stream-json",
+    "gemini",
+    "resume-lost",
+    stderrOnly(false, {
+      kind: "other",
+      message: 'Error resuming session: Invalid session identifier "5c78984d-0521-4e1d-bf52-219fd3920ec8".',
+    }),
+  ],
+  [
+    "qwen-stream-json",
+    "qwen",
+    "resume-lost",
+    stderrOnly(true, {
+      kind: "other",
+      message:
+        "exited with code 1 without a final result event (stderr: No saved session found with ID 287579ff-2a27-413f-9738-407c48c6cd85. Run `qwen --resume` without an ID to choose from existing sessions.)",
+    }),
+  ],
   [
     "claude-stream-json",
     "claude",
@@ -595,6 +615,18 @@ const EXPECTED: readonly (readonly [OutputFormatKind, string, string, ParsedTurn
 describe("real captures", () => {
   it.each(EXPECTED)("%s %s/%s", (format, cli, name, expected) => {
     expect(runFixture(format, cli, name).turn).toEqual(expected);
+  });
+});
+
+describe("a session the CLI does not have", () => {
+  it.each(["gemini", "qwen"])("%s: its resume-lost capture is what the row's resume.lost reads", (cli) => {
+    const row = adapter(cli);
+    const lost = row?.resume.kind === "supported" ? row.resume.lost : undefined;
+    const format = row?.output.kind;
+    if (lost === undefined || format === undefined) throw new Error(`${cli}'s row has no resume.lost`);
+    expect(runFixture(format, cli, "resume-lost").turn.failure?.message).toMatch(lost);
+    // Its first turn's capture is no lost session.
+    expect(runFixture(format, cli, "turn1").turn.failure?.message ?? "").not.toMatch(lost);
   });
 });
 

@@ -8,7 +8,13 @@ import { describe, expect, it } from "vitest";
 import type { AcpFullPermission } from "../../src/adapters.js";
 import { ScvError } from "../../src/errors.js";
 import type { AcpAgent, SessionAnswer } from "../../src/transport/acp/agent.js";
-import { readSessionState, type SessionSetup, setUpSession } from "../../src/transport/acp/session-setup.js";
+import {
+  offeredChoices,
+  readSessionState,
+  refuseUnoffered,
+  type SessionSetup,
+  setUpSession,
+} from "../../src/transport/acp/session-setup.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "acp");
 
@@ -133,5 +139,43 @@ describe("model and effort", () => {
   it("an effort where the session has no thought_level option is refused", async () => {
     const { run } = setup("gemini", { kind: "mode", mode: "yolo" }, { effort: "high" });
     await expect(run()).rejects.toThrow("gemini takes no effort over ACP — omit --effort");
+  });
+});
+
+describe("what is kept of a session's offers between turns (offeredChoices)", () => {
+  const clis = ["claude-acp", "codex-acp", "copilot", "gemini", "opencode", "qwen"];
+
+  /** The refusal (or none) `refuseUnoffered` gives from `answer` for a model and an effort. */
+  function verdict(answer: Record<string, unknown>, wanted: { model?: string; effort?: string }) {
+    try {
+      refuseUnoffered(answer, "Agent", wanted);
+      return "offered";
+    } catch (error) {
+      if (!(error instanceof ScvError)) throw error;
+      return error.message;
+    }
+  }
+
+  it.each(clis)("%s: the kept offers refuse and accept exactly what the whole answer does", (cli) => {
+    const raw = sessionAnswer(cli).raw;
+    const kept = offeredChoices(raw);
+    const state = readSessionState(raw);
+    const offered = [
+      ...state.models.flatMap((model) => [model.value, model.name]),
+      ...state.options.flatMap((option) => option.choices.flatMap((choice) => [choice.value, choice.name])),
+    ];
+    for (const model of [...offered, "no-such-model"])
+      expect(verdict(kept, { model })).toBe(verdict(raw, { model }));
+    for (const effort of [...offered, "high", "no-such-effort"])
+      expect(verdict(kept, { effort })).toBe(verdict(raw, { effort }));
+    // Smaller than the answer: no modes, descriptions or metadata.
+    expect(JSON.stringify(kept).length).toBeLessThanOrEqual(JSON.stringify(raw).length);
+  });
+
+  it("Gemini CLI: an unknown model is refused with the ids it offers", () => {
+    const kept = offeredChoices(sessionAnswer("gemini").raw);
+    expect(verdict(kept, { model: "gemini-9-ultra" })).toMatch(
+      /^Agent does not offer the model gemini-9-ultra over ACP — pick one it offers: auto, /,
+    );
   });
 });

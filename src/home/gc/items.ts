@@ -109,6 +109,19 @@ export function sessionOf(
   return undefined;
 }
 
+/** `sessions` with each id's first `idPrefix` characters as a key too, for a CLI that names its
+ * transcripts by them (the row's `conversationFiles.idPrefix`); `sessions` itself without one. */
+export function withIdPrefixes<T>(
+  sessions: ReadonlyMap<string, T>,
+  idPrefix: number | undefined,
+): ReadonlyMap<string, T> {
+  if (idPrefix === undefined) return sessions;
+  const all = new Map(sessions);
+  for (const [id, value] of sessions)
+    if (!all.has(id.slice(0, idPrefix))) all.set(id.slice(0, idPrefix), value);
+  return all;
+}
+
 /** A recorded session id gc may look for: the shape the row resumes with, so a damaged or odd value
  * (an empty string would end every name) never matches files it does not name. */
 export function usableSessionId(entry: AdapterDescriptor | undefined, id: string | undefined): id is string {

@@ -29,6 +29,7 @@ import {
   RECENT_MS,
   sessionOf,
   usableSessionId,
+  withIdPrefixes,
 } from "./items.js";
 import {
   allFiles,
@@ -263,11 +264,13 @@ function planTranscripts(
   const notes: GcNote[] = [];
   const tree = scanTree(folder.path, folder.mtimeMs, files.extension, [], notes);
   const items: GcItem[] = [];
+  const live = withIdPrefixes(rules.live, files.idPrefix);
+  const old = withIdPrefixes(rules.old, files.idPrefix);
   for (const file of allFiles(tree)) {
     if (!rules.isOld(file.mtimeMs)) continue;
-    if (sessionOf(file.names, rules.live) !== undefined) continue;
-    const session = sessionOf(file.names, rules.old);
-    const handle = session === undefined ? undefined : rules.old.get(session);
+    if (sessionOf(file.names, live) !== undefined) continue;
+    const session = sessionOf(file.names, old);
+    const handle = session === undefined ? undefined : old.get(session);
     items.push({
       kind: "transcript",
       path: file.path,

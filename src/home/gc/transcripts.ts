@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AdapterDescriptor } from "../../adapters.js";
 import { agentHome, type Env } from "../paths.js";
-import { type GcItem, type GcNote, sessionOf, usableSessionId } from "./items.js";
+import { type GcItem, type GcNote, sessionOf, usableSessionId, withIdPrefixes } from "./items.js";
 import { FS_REMOVER, type Remover, realRoots, removeChecked } from "./remove.js";
 import { allFiles, emptiedFolders, realFolder, safeLstat, scanTree } from "./scan.js";
 
@@ -39,7 +39,7 @@ export function findTranscripts(
   if (folder.kind === "missing") return { kind: "found", items: [], dir };
   if (folder.kind === "refused") return { kind: "unknown", reason: `${dir} is ${folder.reason}` };
   const tree = scanTree(folder.path, folder.mtimeMs, files.extension, [], []);
-  const wanted = new Map([[sessionId, sessionId]]);
+  const wanted = withIdPrefixes(new Map([[sessionId, sessionId]]), files.idPrefix);
   const items: GcItem[] = allFiles(tree)
     .filter((file) => sessionOf(file.names, wanted) !== undefined)
     .map((file) => ({ kind: "transcript", path: file.path, bytes: file.bytes, mtimeMs: file.mtimeMs }));

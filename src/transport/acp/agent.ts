@@ -79,6 +79,8 @@ export type PromptOutcome =
       readonly kind: "ended";
       readonly reason: "exited" | PromptStop;
       readonly exit: ProcessExit;
+      /** Why scv ended the agent when it was not the turn's stop (its output broke the protocol). */
+      readonly cause?: string;
     };
 
 /** A load's replay that goes on after its answer (Gemini CLI) is over once it has been quiet this long. */
@@ -199,7 +201,9 @@ export class AcpAgent {
         answer.kind === "timeout"
           ? `did not answer ACP initialize within ${seconds(launch.initializeTimeoutMs ?? timing("initializeLimit"))}`
           : answer.kind === "exit"
-            ? `exited before answering ACP initialize: ${describeExit(exit)}`
+            ? answer.cause === undefined
+              ? `exited before answering ACP initialize: ${describeExit(exit)}`
+              : `was ended by scv before it answered ACP initialize: ${answer.cause}`
             : `refused ACP initialize: ${errorText(answer.error)}`;
       throw new AcpAgentError(
         answer.kind === "timeout" ? "initialize-timeout" : "initialize",
@@ -317,7 +321,8 @@ export class AcpAgent {
       if (answer.kind === "error" && !this.process.stopping)
         return { kind: "rejected", error: answer.error, ...how };
       const exit = await this.process.done;
-      return { kind: "ended", reason: stopped ?? "exited", exit };
+      const cause = answer.kind === "exit" ? answer.cause : undefined;
+      return { kind: "ended", reason: stopped ?? "exited", exit, ...(cause === undefined ? {} : { cause }) };
     } finally {
       clearTimeout(timer);
       clearTimeout(idle);
@@ -405,7 +410,9 @@ export class AcpAgent {
     const exit = await this.process.done;
     throw new AcpAgentError(
       "exited",
-      `${label} exited before answering ${method}: ${describeExit(exit)}`,
+      answer.cause === undefined
+        ? `${label} exited before answering ${method}: ${describeExit(exit)}`
+        : `scv ended ${label} before it answered ${method}: ${answer.cause}`,
       exit,
     );
   }

@@ -65,6 +65,27 @@ export function currentChoices(answer: Readonly<Record<string, unknown>>): {
   };
 }
 
+/** Of a session answer, what `refuseUnoffered` reads (the models, and the model and effort options
+ * with their values), in the answer's own shape: what is kept of it between turns. */
+export function offeredChoices(answer: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const state = readSessionState(answer);
+  const choices = (each: readonly Choice[]) => each.map(({ value, name }) => ({ value, name }));
+  return {
+    models: {
+      ...(state.currentModel === undefined ? {} : { currentModelId: state.currentModel }),
+      availableModels: state.models.map(({ value, name }) => ({ modelId: value, name })),
+    },
+    configOptions: state.options
+      .filter((option) => option.category === "model" || option.category === "thought_level")
+      .map((option) => ({
+        id: option.id,
+        category: option.category,
+        ...(option.current === undefined ? {} : { currentValue: option.current }),
+        options: choices(option.choices),
+      })),
+  };
+}
+
 /** A `configOptions` list: selects, their values flattened out of groups. */
 function readOptions(value: unknown): ConfigOption[] {
   return list(value).flatMap((option) => {
@@ -101,25 +122,14 @@ export async function setUpSession(setup: SessionSetup): Promise<string | undefi
   const state = readSessionState(setup.session.raw);
   const sessionId = setup.session.sessionId;
   if (setup.model !== undefined) {
-    const option = state.options.find((each) => each.category === "model");
-    if (option !== undefined) {
-      const value = pick(setup, "model", setup.model, option.choices, option.current);
-      await setOption(setup, state, option.id, value);
-    } else if (state.models.length > 0 || state.currentModel !== undefined) {
-      const value = pick(setup, "model", setup.model, state.models, state.currentModel);
-      if (value !== state.currentModel)
-        await setup.agent.request("session/set_model", { sessionId, modelId: value });
-    } else throw notOffered(setup, "model", setup.model, []);
+    const model = chosenModel(setup.product, state, setup.model);
+    if (model.kind === "option") await setOption(setup, state, model.id, model.value);
+    else if (model.value !== state.currentModel)
+      await setup.agent.request("session/set_model", { sessionId, modelId: model.value });
   }
   if (setup.effort !== undefined) {
-    const option = state.options.find((each) => each.category === "thought_level");
-    if (option === undefined) throw notOffered(setup, "effort", setup.effort, []);
-    await setOption(
-      setup,
-      state,
-      option.id,
-      pick(setup, "effort", setup.effort, option.choices, option.current),
-    );
+    const effort = chosenEffort(setup.product, state, setup.effort);
+    await setOption(setup, state, effort.id, effort.value);
   }
   const { full } = setup;
   if (setup.policy === "auto") {
@@ -173,10 +183,47 @@ async function setOption(
   return state.options.find((option) => option.id === configId)?.current;
 }
 
+/** Throws the refusal `setUpSession` would give for a model or effort the session answer `answer`
+ * does not offer, asking the agent nothing (a model set at launch is not checked here). */
+export function refuseUnoffered(
+  answer: Readonly<Record<string, unknown>>,
+  product: string,
+  wanted: { readonly model?: string; readonly effort?: string },
+): void {
+  const state = readSessionState(answer);
+  if (wanted.model !== undefined) chosenModel(product, state, wanted.model);
+  if (wanted.effort !== undefined) chosenEffort(product, state, wanted.effort);
+}
+
+/** The model `wanted` names: a value of the session's model option, else an id of its `models`. */
+function chosenModel(
+  product: string,
+  state: SessionState,
+  wanted: string,
+): { kind: "option"; id: string; value: string } | { kind: "model"; value: string } {
+  const option = state.options.find((each) => each.category === "model");
+  if (option !== undefined)
+    return {
+      kind: "option",
+      id: option.id,
+      value: pick(product, "model", wanted, option.choices, option.current),
+    };
+  if (state.models.length > 0 || state.currentModel !== undefined)
+    return { kind: "model", value: pick(product, "model", wanted, state.models, state.currentModel) };
+  throw notOffered(product, "model", wanted, []);
+}
+
+/** The effort `wanted` names among the values of the session's thought-level option. */
+function chosenEffort(product: string, state: SessionState, wanted: string): { id: string; value: string } {
+  const option = state.options.find((each) => each.category === "thought_level");
+  if (option === undefined) throw notOffered(product, "effort", wanted, []);
+  return { id: option.id, value: pick(product, "effort", wanted, option.choices, option.current) };
+}
+
 /** The offered value `wanted` names: its id, else the one offer of that display name (Qwen's
  * `$runtime|openai|mock-model(openai)` is named `mock-model`). */
 function pick(
-  setup: SessionSetup,
+  product: string,
   what: "model" | "effort",
   wanted: string,
   offers: readonly Choice[],
@@ -186,17 +233,17 @@ function pick(
   const named = offers.filter((offer) => offer.name === wanted);
   const only = named[0];
   if (only !== undefined && named.length === 1) return only.value;
-  throw notOffered(setup, what, wanted, offers);
+  throw notOffered(product, what, wanted, offers);
 }
 
-function notOffered(setup: SessionSetup, what: string, wanted: string, offers: readonly Choice[]): ScvError {
+function notOffered(product: string, what: string, wanted: string, offers: readonly Choice[]): ScvError {
   const listed = offers.map((offer) => offer.value);
   const shown = listed.length > 12 ? [...listed.slice(0, 12), "…"] : listed;
   return new ScvError(
     "USAGE",
     listed.length === 0
-      ? `${setup.product} takes no ${what} over ACP — omit ${what === "model" ? "the model" : "--effort"}`
-      : `${setup.product} does not offer the ${what} ${wanted} over ACP — pick one it offers: ${shown.join(", ")}`,
+      ? `${product} takes no ${what} over ACP — omit ${what === "model" ? "the model" : "--effort"}`
+      : `${product} does not offer the ${what} ${wanted} over ACP — pick one it offers: ${shown.join(", ")}`,
   );
 }
 

@@ -34,7 +34,8 @@ beforeEach(() => {
   home.age(will(day), 60 * DAY);
   home.age(will("agents/codex/sessions/2025/01"), 60 * DAY);
   home.age(will("agents/codex/sessions/2025"), 60 * DAY);
-  home.file("agents/gemini/.gemini/tmp/w/chats/session-2025-01-01T10-00-00000005.jsonl", 90 * DAY);
+  // Gemini CLI names its files by the start of the session id: 00000005 is no gemini conversation's.
+  home.file(will("agents/gemini/.gemini/tmp/w/chats/session-2025-01-01T10-00-00000005.jsonl"), 90 * DAY);
   home.record({ handle: "claude-old111", agent: "claude", sessionId: uuid(5) }, 40 * DAY);
   gone.push("conversations/claude-old111.json");
   home.record({ handle: "claude-live22", agent: "claude", sessionId: uuid(2), lastPrompt: "hi" }, 2 * DAY);
@@ -59,11 +60,11 @@ describe("scv agents gc", () => {
     expect(relativePaths(report)).toEqual(gone);
     const claude = report.agents.find((agent) => agent.agent === "claude");
     expect(claude?.items.find((item) => item.kind === "transcript")?.bytes).toBe(2048);
-    expect(report.total).toMatchObject({ transcripts: 2, records: 1, leftovers: 2, folders: 3 });
+    expect(report.total).toMatchObject({ transcripts: 3, records: 1, leftovers: 2, folders: 3 });
     expect(report.total.bytes).toBe(
-      2048 + 100 + statSync(join(home.scv, "conversations/claude-old111.json")).size + 1,
+      2048 + 100 + 16 + statSync(join(home.scv, "conversations/claude-old111.json")).size + 1,
     );
-    expect(report.agents.find((agent) => agent.agent === "gemini")?.skipped).toMatch(/does not know/);
+    expect(report.agents.find((agent) => agent.agent === "opencode")?.skipped).toMatch(/does not know/);
     expect(home.snapshot()).toEqual(before);
   });
 
@@ -97,10 +98,10 @@ describe("scv agents gc", () => {
     );
     expect(dry.stdout).toMatch(/codex\s+folder\s+0 B\s+\S+\s+agents\/codex\/sessions\/2025\n/);
     expect(lines.at(-1)).toMatch(
-      /^would free 2\.\d KB: 2 transcripts, 1 record, 2 leftovers, 3 folders \(dry run/,
+      /^would free 2\.\d KB: 3 transcripts, 1 record, 2 leftovers, 3 folders \(dry run/,
     );
     expect(dry.stderr).toMatch(
-      /^scv: transcripts skipped for grok, dsh, gemini, .* — scv does not know where/m,
+      /^scv: transcripts skipped for grok, dsh, opencode, .* — scv does not know where/m,
     );
 
     const run = await scv(["agents", "gc"], home.env);
@@ -110,8 +111,9 @@ describe("scv agents gc", () => {
     );
     expect(run.stdout).toMatch(/^claude\s+1\s+1\s+1\s+0\s+2\.\d KB$/m);
     expect(run.stdout).toMatch(/^codex\s+1\s+0\s+1\s+3\s+100 B$/m);
-    expect(run.stdout).toMatch(/^gemini\s+skipped\s+0\s+0\s+0\s+0 B$/m);
-    expect(run.stdout).toMatch(/^total\s+2\s+1\s+2\s+3\s+2\.\d KB$/m);
+    expect(run.stdout).toMatch(/^gemini\s+1\s+0\s+0\s+0\s+16 B$/m);
+    expect(run.stdout).toMatch(/^opencode\s+skipped\s+0\s+0\s+0\s+0 B$/m);
+    expect(run.stdout).toMatch(/^total\s+3\s+1\s+2\s+3\s+2\.\d KB$/m);
   });
 
   it("cleans one agent when named, with the threshold given", async () => {

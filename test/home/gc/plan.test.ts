@@ -84,8 +84,14 @@ beforeEach(() => {
   home.file(`${qwen}memory/MEMORY.md`, 45 * DAY);
   home.age(gone(`${qwen}chats`), 45 * DAY);
 
-  // gemini has no conversationFiles: its old transcript stays.
-  home.file("agents/gemini/.gemini/tmp/work/chats/session-2025-01-01T10-00-aaaaaaaa.jsonl", 90 * DAY);
+  // gemini: named by the minute and the session id's first 8 characters, a later --resume's file of
+  // the session beside its first; an old orphan goes, a live conversation's files stay.
+  const gemini = "agents/gemini/.gemini/tmp/work/chats";
+  const S_GEMINI_LIVE = uuid(15);
+  home.file(gone(`${gemini}/session-2025-01-01T10-00-${uuid(16).slice(0, 8)}.jsonl`), 90 * DAY);
+  home.file(`${gemini}/session-2025-01-01T10-00-${S_GEMINI_LIVE.slice(0, 8)}.jsonl`, 90 * DAY);
+  home.file(`${gemini}/session-2025-02-01T11-00-${S_GEMINI_LIVE.slice(0, 8)}.jsonl`, 60 * DAY);
+  home.record({ handle: "gemini-jjjjjj", agent: "gemini", sessionId: S_GEMINI_LIVE }, DAY);
 
   // copilot: a folder per session, which goes whole or not at all.
   const copilot = "agents/copilot/.copilot/session-state";
@@ -152,7 +158,8 @@ describe("planGc", () => {
   it("says why an agent's transcripts were skipped, and what it left", () => {
     const plan = planGc({ env: home.env, now: NOW });
     const byName = new Map(plan.agents.map((agent) => [agent.agent, agent]));
-    expect(byName.get("gemini")?.skipped).toBe("scv does not know where it keeps transcripts");
+    expect(byName.get("opencode")?.skipped).toBe("scv does not know where it keeps transcripts");
+    expect(byName.get("gemini")?.skipped).toBeUndefined();
     expect(byName.get("claude")?.skipped).toBeUndefined();
     expect(byName.get("pi")?.notes).toEqual([
       { path: join(home.scv, "agents/pi/.pi/agent/sessions"), reason: expect.stringContaining("symlink") },
@@ -241,9 +248,9 @@ describe("applyGc", () => {
     expect(reported.sort()).toEqual(removed.sort());
     const bytes = results.flatMap((result) => result.removed).reduce((sum, item) => sum + item.bytes, 0);
     expect(report.total.bytes).toBe(bytes);
-    expect(report.total.transcripts).toBe(9); // 3 of them the files of one Copilot CLI session
+    expect(report.total.transcripts).toBe(10); // 3 of them the files of one Copilot CLI session
     expect(report.total.records).toBe(3);
-    expect(report.agents.find((agent) => agent.agent === "gemini")?.skipped).toMatch(/does not know/);
+    expect(report.agents.find((agent) => agent.agent === "opencode")?.skipped).toMatch(/does not know/);
   });
 
   it("keeps what changed since it planned, and what a symlink now leads to", async () => {
@@ -411,10 +418,27 @@ describe("findTranscripts", () => {
     ]);
   });
 
+  it("finds a Gemini CLI session's files by the start of its id, each --resume's too", () => {
+    const gemini = "agents/gemini/.gemini/tmp/work/chats";
+    const id = uuid(17);
+    home.file(`${gemini}/session-2026-12-07T14-03-${id.slice(0, 8)}.jsonl`, DAY);
+    home.file(`${gemini}/session-2026-12-07T14-05-${id.slice(0, 8)}.jsonl`, MINUTE);
+    home.file(`${gemini}/${id}/subagent-1.jsonl`, MINUTE);
+    const found = findTranscripts(entry("gemini"), id, home.env);
+    expect(found.kind).toBe("found");
+    if (found.kind !== "found") return;
+    expect(found.items.map((item) => `${item.kind} ${item.path.slice(home.scv.length + 1)}`)).toEqual([
+      `transcript ${gemini}/session-2026-12-07T14-03-${id.slice(0, 8)}.jsonl`,
+      `transcript ${gemini}/session-2026-12-07T14-05-${id.slice(0, 8)}.jsonl`,
+      `transcript ${gemini}/${id}/subagent-1.jsonl`,
+      `folder ${gemini}/${id}`,
+    ]);
+  });
+
   it("says so for an agent whose transcripts scv cannot find", () => {
-    expect(findTranscripts(entry("gemini"), uuid(1), home.env)).toEqual({
+    expect(findTranscripts(entry("opencode"), uuid(1), home.env)).toEqual({
       kind: "unknown",
-      reason: "scv does not know where Gemini CLI keeps transcripts",
+      reason: "scv does not know where OpenCode keeps transcripts",
     });
     expect(findTranscripts(entry("pi"), uuid(1), home.env)).toMatchObject({
       kind: "unknown",

@@ -17,6 +17,7 @@ import { saveBackgroundResult } from "../home/turn-records.js";
 import { callerApprovals } from "../jobs/approval.js";
 import { parseJob, READY_FD_VARIABLE, readyPipe } from "../jobs/job.js";
 import { launchTurns } from "../jobs/launch.js";
+import { type LaunchJson, turnResultJson } from "../json-shapes.js";
 import type { TurnResult } from "../result.js";
 import { failedResult, failureLine } from "../turn/outcome.js";
 import { runTurn } from "../turn/run.js";
@@ -37,13 +38,15 @@ export async function startBackgroundTurns(
   const launches = await launchTurns(requests, { env: io.env, cwd: io.cwd, config });
 
   if (options.json) {
-    const rows = launches.map((each) => ({
-      handle: each.handle ?? null,
-      job: each.job ?? null,
-      agent: each.agent,
-      started: each.started,
-      ...(each.result === undefined ? {} : { result: each.result }),
-    }));
+    const rows = launches.map(
+      (each): LaunchJson => ({
+        handle: each.handle ?? null,
+        job: each.job ?? null,
+        agent: each.agent,
+        started: each.started,
+        result: each.result === undefined ? null : turnResultJson(each.result),
+      }),
+    );
     io.stdout.write(`${jsonLine(rows.length === 1 ? rows[0] : rows)}\n`);
   }
   for (const each of launches) {

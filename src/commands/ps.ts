@@ -9,6 +9,7 @@ import { EXIT } from "../errors.js";
 import { questionText } from "../home/approvals.js";
 import { liveHosts } from "../hosts/end.js";
 import { runningTurns } from "../jobs/list.js";
+import type { PsHostJson, PsTurnJson } from "../json-shapes.js";
 import { residentTreeBytes } from "../os/proc.js";
 import { formatBytes, renderTable } from "./table.js";
 
@@ -18,21 +19,28 @@ export async function psCommand(io: CliIo, options: { json?: boolean } = {}): Pr
   const live = liveHosts(io.env);
   // The host, its ACP server and what that started: what keeping the conversation warm costs.
   const memory = residentTreeBytes(live.map((host) => host.scv.pid));
-  const hosts = live.map((host) => ({
-    kind: "host" as const,
-    handle: host.handle,
-    agent: host.agent,
-    pid: host.server?.pid ?? null,
-    scvPid: host.scv.pid,
-    startedAt: host.startedAt,
-    inUse: host.inUse,
-    idleMs: host.inUse ? 0 : Math.max(0, now - Date.parse(host.usedAt)),
-    endsInMs: host.inUse ? null : Math.max(0, Date.parse(host.usedAt) + host.idleMs - now),
-    /** Resident memory of the host and its server's process tree; null where it cannot be read. */
-    rssBytes: memory.get(host.scv.pid) ?? null,
-  }));
+  const hosts = live.map(
+    (host): PsHostJson => ({
+      kind: "host",
+      handle: host.handle,
+      agent: host.agent,
+      pid: host.server?.pid ?? null,
+      scvPid: host.scv.pid,
+      startedAt: host.startedAt,
+      inUse: host.inUse,
+      idleMs: host.inUse ? 0 : Math.max(0, now - Date.parse(host.usedAt)),
+      endsInMs: host.inUse ? null : Math.max(0, Date.parse(host.usedAt) + host.idleMs - now),
+      /** Resident memory of the host and its server's process tree; null where it cannot be read. */
+      rssBytes: memory.get(host.scv.pid) ?? null,
+    }),
+  );
   if (options.json) {
-    io.stdout.write(`${jsonLine([...turns, ...hosts])}\n`);
+    // Each entry says its kind: a turn's fields are not a host's.
+    const entries: (PsTurnJson | PsHostJson)[] = [
+      ...turns.map((turn): PsTurnJson => ({ kind: "turn", ...turn })),
+      ...hosts,
+    ];
+    io.stdout.write(`${jsonLine(entries)}\n`);
     return EXIT.ok;
   }
   if (turns.length === 0 && hosts.length === 0) {

@@ -7,15 +7,16 @@
 // `scv wait` reads it. The
 // turn's own registration is turn/track.ts; the reaper is turn/reap.ts.
 
-import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
+import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
 import { ensureScvDir } from "./agent-home.js";
 import { createAtomicSync, writeAtomicSync } from "./atomic.js";
 import { FILE_WRITER, type ResultWriter, type SaveOutcome, saveWithReserve } from "./background-result.js";
 import { HANDLE_PATTERN } from "./conversations.js";
+import { readJsonFile } from "./json-file.js";
 import { takeLock } from "./lock.js";
 import type { Env } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
@@ -92,28 +93,16 @@ export const finishedTurnSchema = lazy(() =>
 );
 export type FinishedTurnRecord = z.infer<ReturnType<typeof finishedTurnSchema>>;
 
-function parseFile<T>(path: string, schema: z.ZodMiniType<T>): T | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** A finished turn's result holds its reply (up to MAX_REPLY_BYTES, escaped as JSON). */
+const MAX_RESULT_BYTES = 8 * MAX_REPLY_BYTES;
 
 export function readRunning(handle: string, env: Env = process.env): RunningTurnRecord | undefined {
-  return parseFile(turnFile(handle, "running", env), runningTurnSchema());
+  return readJsonFile(turnFile(handle, "running", env), runningTurnSchema());
 }
 
 /** A finished job's result, until it is read. */
 export function readFinished(job: string, env: Env = process.env): FinishedTurnRecord | undefined {
-  return parseFile(jobFile(job, "done", env), finishedTurnSchema());
+  return readJsonFile(jobFile(job, "done", env), finishedTurnSchema(), MAX_RESULT_BYTES);
 }
 
 /** Atomic and 0600. Results are flushed to disk; a running record describes processes that a power

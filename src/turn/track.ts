@@ -6,13 +6,13 @@
 // tools inherit the tag even when they leave its process group with setsid, so they can be found and
 // ended with it (os/tagged.ts).
 
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { DEFAULT_ACCOUNT } from "../accounts.js";
 import { heldLockIdentity, preview } from "../home/conversations.js";
 import { configPath, scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
+import { readStateText, SMALL_STATE_BYTES } from "../home/state-file.js";
 import { jobHandle, newJob, turnFile } from "../home/turn-files.js";
 import {
   createTurnRecord,
@@ -56,12 +56,7 @@ function listenForKill(): void {
   killListener = true;
   process.on("SIGUSR2", () => {
     for (const turn of localTurns.values()) {
-      let asked: string;
-      try {
-        asked = readFileSync(turn.cancelFile, "utf8").trim();
-      } catch {
-        continue;
-      }
+      const asked = readStateText(turn.cancelFile, { maxBytes: SMALL_STATE_BYTES })?.trim();
       if (asked === turn.tag) turn.controller.abort(KILL_REASON);
     }
   });

@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { systemProcessTable } from "../../src/os/processes.js";
-import { turnResultSchema } from "../../src/result.js";
 import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { agentPids, scv, signIn, startScv, type World } from "../helpers/scv.js";
@@ -92,7 +92,13 @@ describe("scv delegate --background", () => {
   it("keeps a result (0600) until it is read, and --json prints it with the exported schema", async () => {
     const started = await scv(world, ["delegate", "--background", "--json", "gemini", "Say hi"]);
     const row = JSON.parse(started.stdout) as { handle: string; job: string; started: boolean };
-    expect(row).toEqual({ handle: handleOf(row.job), job: row.job, agent: "gemini", started: true });
+    expect(row).toEqual({
+      handle: handleOf(row.job),
+      job: row.job,
+      agent: "gemini",
+      started: true,
+      result: null,
+    });
     const handle = row.handle;
     const done = await resultWritten(row.job);
     expect(statSync(done).mode & 0o777).toBe(0o600);
@@ -100,7 +106,7 @@ describe("scv delegate --background", () => {
 
     const waited = await scv(world, ["wait", "--json", row.job]);
     expect(waited.exitCode).toBe(0);
-    expect(turnResultSchema().parse(JSON.parse(waited.stdout))).toMatchObject({
+    expect(turnResultShape().parse(JSON.parse(waited.stdout))).toMatchObject({
       reply: "MOCK-REPLY-1",
       status: "completed",
       agent: "gemini",

@@ -11,6 +11,7 @@ import {
   lockConversation,
   writeConversation,
 } from "../../src/home/conversations.js";
+import { conversationJson } from "../../src/json-shapes.js";
 import { runScv } from "../helpers/in-process.js";
 import { DAY, HOUR, type TempHome, tempHome, uuid } from "../home/gc/fixture.js";
 
@@ -88,7 +89,9 @@ describe("scv conversations list", () => {
   it("prints the records as JSON, also from a bare `scv conversations --json`", async () => {
     const result = await scv(["conversations", "list", "--json"], home.env);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([codex, gemini, claude]);
+    expect(JSON.parse(result.stdout)).toEqual([codex, gemini, claude].map(conversationJson));
+    // Every field there, null where a record has no value (README: JSON output).
+    expect(JSON.parse(result.stdout)[1]).toMatchObject({ account: "default", model: null, cumulative: null });
     expect((await scv(["conversations", "--json"], home.env)).stdout).toBe(result.stdout);
   });
 
@@ -116,11 +119,11 @@ describe("scv conversations list", () => {
 });
 
 describe("scv conversations show", () => {
-  it("prints the record as JSON exactly as stored, and what the next turn uses", async () => {
+  it("prints the record as JSON, every field there, and what the next turn uses", async () => {
     const result = await scv(["conversations", "show", "codex-k3f9x2", "--json"], home.env);
     expect(result.code).toBe(0);
     const { next, ...stored } = JSON.parse(result.stdout);
-    expect(stored).toEqual(codex);
+    expect(stored).toEqual(conversationJson(codex));
     // The first turn's model and effort; its policy (auto) is never carried to a later turn.
     expect(next).toEqual({
       agent: "codex",
@@ -191,7 +194,9 @@ describe("scv conversations rm", () => {
       code: 2,
       stderr: "scv: no conversation 'claude-a1b2c3' — run: scv conversations list\n",
     });
-    expect(JSON.parse((await scv(["conversations", "--json"], home.env)).stdout)).toEqual([codex, gemini]);
+    expect(JSON.parse((await scv(["conversations", "--json"], home.env)).stdout)).toEqual(
+      [codex, gemini].map(conversationJson),
+    );
   });
 
   it("with --transcript removes that session's transcript files and the folders they leave empty", async () => {

@@ -7,7 +7,7 @@
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { acpCalls, installAcpAgent } from "../helpers/acp.js";
 import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
@@ -37,7 +37,7 @@ function useConfig(agentSection: string): void {
 async function turn(args: readonly string[], env: Record<string, string> = {}) {
   const run = await scv(world, ["delegate", ...args, "--json"], { env });
   expect(run.exitCode, run.stderr).toBe(0);
-  return turnResultSchema().parse(JSON.parse(run.stdout));
+  return turnResultShape().parse(JSON.parse(run.stdout));
 }
 
 describe("the CLI an ACP adapter drives", () => {

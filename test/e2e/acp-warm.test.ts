@@ -8,7 +8,7 @@
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { DURATIONS } from "../../src/timing.js";
 import { acpCalls, acpMethods, acpPrompts, installAcpAgent, useConfig } from "../helpers/acp.js";
 import { useLab } from "../helpers/lab.js";
@@ -32,7 +32,7 @@ afterEach(() => {
 const hostPids: number[] = [];
 
 function json(stdout: string) {
-  return turnResultSchema().parse(JSON.parse(stdout));
+  return turnResultShape().parse(JSON.parse(stdout));
 }
 
 interface HostFile {

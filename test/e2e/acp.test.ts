@@ -9,7 +9,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { acpCalls, acpMethods, acpReceived, installAcpAgent, useConfig } from "../helpers/acp.js";
 import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 function json(stdout: string) {
-  return turnResultSchema().parse(JSON.parse(stdout));
+  return turnResultShape().parse(JSON.parse(stdout));
 }
 
 describe("an ACP turn", () => {

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach } from "vitest";
-import { type TurnResult, turnResultSchema } from "../../src/result.js";
+import { type TurnResultJson as TurnResult, turnResultShape } from "../../src/json-shapes.js";
 import { installAcpAgent } from "./acp.js";
 import { killAll } from "./pids.js";
 import { createWorld, ensureBuilt, type World } from "./scv.js";
@@ -94,7 +94,7 @@ export function acpWorldPerTest(use: (world: AcpWorld) => void): void {
 
 /** `scv delegate --json`'s output, read with scv's own schema. */
 export function resultOf(stdout: string): TurnResult {
-  return turnResultSchema().parse(JSON.parse(stdout));
+  return turnResultShape().parse(JSON.parse(stdout));
 }
 
 /** Waits (polling, bounded) until `check` holds; whether it did. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { useLab } from "../helpers/lab.js";
 import { type CallResult, callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
@@ -151,7 +151,7 @@ describe("scv mcp", () => {
     const printed = JSON.parse(cli.stdout) as Record<string, unknown>;
     const { next: _next, ...rest } = result.structured;
     expect(comparable(rest)).toEqual(comparable(printed));
-    expect(turnResultSchema().parse(rest)).toEqual(rest);
+    expect(turnResultShape().parse(rest)).toEqual(rest);
     // Read: nothing kept.
     expect(await settledTurnFiles()).toEqual([]);
 

@@ -123,7 +123,9 @@ export function planGc(options: GcOptions = {}): GcPlan {
 
   // Finished background turns' results and logs survive until read (`scv wait`) or aged out here;
   // a turn still running (its `<handle>.json`) keeps its files.
-  for (const item of planTurnFiles(env, isOld)) push(recordItems, handleAgent(item.handle ?? ""), item);
+  const isLeftover = (mtimeMs: number) => mtimeMs < recentCutoff;
+  for (const item of planTurnFiles(env, isOld, isLeftover))
+    push(recordItems, handleAgent(item.handle ?? ""), item);
 
   const selected =
     options.agent === undefined ? adapters : adapters.filter((entry) => entry.name === options.agent);
@@ -193,8 +195,14 @@ function writerGone(path: string): boolean {
 }
 
 /** Unread results, logs and cancel marks of finished turns in `$SCV_HOME/turns`, old enough to go,
- * and the temporary files of writes whose scv was killed. */
-function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] {
+ * and the temporary files of writes whose scv was killed. A job's other files with no result beside
+ * them and no turn of theirs running (the log of a launch that failed, a cancel mark or a question
+ * its turn's end missed) are nobody's: an hour old, they go whatever the threshold. */
+function planTurnFiles(
+  env: Env,
+  isOld: (mtimeMs: number) => boolean,
+  isLeftover: (mtimeMs: number) => boolean,
+): GcItem[] {
   const dir = turnsDir(env);
   let names: string[];
   try {
@@ -229,7 +237,10 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
     if (handle === undefined || !HANDLE_PATTERN.test(handle)) continue;
     if (names.includes(`${handle}.json`)) continue;
     const stats = safeLstat(path);
-    if (stats === undefined || !stats.isFile() || !isOld(stats.mtimeMs)) continue;
+    if (stats === undefined || !stats.isFile()) continue;
+    const result = `${name.slice(0, name.length - (match?.[2]?.length ?? 0))}done.json`;
+    const orphan = match?.[2] !== "done.json" && !names.includes(result);
+    if (!(orphan ? isLeftover(stats.mtimeMs) : isOld(stats.mtimeMs))) continue;
     items.push({ kind: "result", path, bytes: stats.size, mtimeMs: stats.mtimeMs, handle });
   }
   return items;

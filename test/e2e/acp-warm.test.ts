@@ -175,7 +175,8 @@ describe("a warm ACP session", () => {
   it("an idle host closes its server and exits after session_idle", async () => {
     useConfig(world, '[agents.gemini]\nsession_idle = "1s"\n');
     const { handle, host } = await firstTurn();
-    expect(await survivors([host.server.pid, host.scv.pid], 8_000)).toEqual([]);
+    // Gone after its second of idleness, not the default ten minutes (a loaded machine takes its time).
+    expect(await survivors([host.server.pid, host.scv.pid], 30_000)).toEqual([]);
     expect(hostRecord(handle)).toBeUndefined();
     expect(existsSync(join(world.scvHome, "hosts", `${handle}.sock`))).toBe(false);
   });

@@ -126,7 +126,8 @@ describe("any agent: a terminal error, then", () => {
     const pending = runTurn({ agent: "claude", prompt: "hi" }, context("start-hang", parser));
     const pids = await lab.pidsOf();
     const result = await pending;
-    expect(Date.now() - started).toBeLessThan(8_000);
+    // Its grace (1 s), not the turn's own limit (none here): on a loaded machine, give it time.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(result).toMatchObject({ status: "failed", exitCode: 4 });
     expect(seen.end?.termination).toBe("cancelled");
     expect(await survivors(pids)).toEqual([]);

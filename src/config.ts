@@ -13,32 +13,16 @@ import {
   ROW_MODIFIERS,
   rowField,
 } from "./config-agents.js";
-import { isWaitable, parseDuration } from "./duration.js";
+import { durationOrNoneSetting, durationSetting } from "./config-values.js";
 import { ScvError } from "./errors.js";
 import { configCandidates, type Env } from "./home/paths.js";
 import { readStateFile } from "./home/state-file.js";
 import { lazy } from "./lazy.js";
+import { notifySettingsSchema } from "./notify-settings.js";
 import { issueAt, issueText } from "./validation.js";
 
-const duration = lazy(() =>
-  z.string().check(
-    z.refine((text: string) => isWaitable(parseDuration(text)), {
-      error: "a duration from 1ms to 24d, such as 90s, 20m or 1h",
-    }),
-  ),
-);
-/** A duration, or 0 for none (`session_idle = "0"` keeps no session warm). */
-const durationOrNone = lazy(() =>
-  z.string().check(
-    z.refine(
-      (text: string) => {
-        const ms = parseDuration(text);
-        return ms === 0 || isWaitable(ms);
-      },
-      { error: "a duration up to 24d, such as 90s, 10m or 1h, or 0 for none" },
-    ),
-  ),
-);
+const duration = durationSetting;
+const durationOrNone = durationOrNoneSetting;
 const policy = lazy(() => z.enum(["auto", "default"]));
 const envName = lazy(() =>
   z
@@ -178,6 +162,8 @@ const agentSettingsShape = lazy(() => ({
   /** The variable of scv's environment that holds the endpoint's key; its value goes to this agent
    * only, where its CLI reads a key. */
   api_key_env: z.optional(envName()),
+  /** This agent's notifications, over `[notify]`'s key by key. */
+  notify: z.optional(notifySettingsSchema()),
 }));
 
 /** The settings of a turn of one agent. */
@@ -225,6 +211,8 @@ const configSchema = lazy(() =>
     agents: z.optional(z.record(z.string(), agentTable())),
     /** MCP servers a turn may be given (`--mcp`, `[agents.<name>] mcp`); none is given by default. */
     mcp_servers: z.optional(z.record(mcpServerName(), mcpServer())),
+    /** What runs or shows when a job ends, fails, needs approval or cools down (src/cli/notify.ts). */
+    notify: z.optional(notifySettingsSchema()),
   }),
 );
 

@@ -110,3 +110,11 @@ function envelopeOf(origin: EventOrigin): { agent: string; conversation?: string
     ? { agent: origin.agent, t }
     : { agent: origin.agent, conversation: origin.conversation, t };
 }
+
+/** A line of a job's events file only (turn/event-log.ts), never of `--events`: how many events of a
+ * busy stretch the file counted instead of keeping, where they were. */
+export const droppedLineSchema = lazy(() =>
+  z.object({ type: z.literal("dropped"), count: z.int().check(z.positive()), ...envelope() }),
+);
+
+export type DroppedLine = z.infer<ReturnType<typeof droppedLineSchema>>;

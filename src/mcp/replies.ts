@@ -20,6 +20,14 @@ export interface ToolOutcome {
   readonly text: string;
   readonly structured: Record<string, unknown>;
   readonly isError: boolean;
+  /** A job of the call waits for a permission question's answer: a host that can ask its person
+   * (elicitation) is given the question instead of this outcome, and the call is made again with
+   * `resume` once it is answered (person-questions.ts). */
+  readonly ask?: {
+    readonly job: string;
+    readonly approval: PendingApproval;
+    readonly resume: unknown;
+  };
 }
 
 /** The answer as the protocol carries it. */

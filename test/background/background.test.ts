@@ -127,8 +127,8 @@ describe("scv delegate --background", () => {
     const next = await scv(world, ["delegate", "-c", handle, "Again"], { env: { SCV_LOCK_WAIT: "1ms" } });
     expect([next.exitCode, next.stdout]).toEqual([0, "MOCK-REPLY-2\n"]);
     rmdirSync(lock);
-    // The earlier job's result and log stay until read.
-    expect(turnFiles()).toEqual([`${job}.done.json`, `${job}.log`]);
+    // The earlier job's result, events and log stay until read.
+    expect(turnFiles()).toEqual([`${job}.done.json`, `${job}.events`, `${job}.log`]);
     const waited = await scv(world, ["wait", handle]);
     expect([waited.exitCode, waited.stdout]).toEqual([0, "MOCK-REPLY-1\n"]);
     expect(turnFiles()).toEqual([]);
@@ -278,8 +278,8 @@ describe("scv delegate --background", () => {
         `scv: claude (${handle}) did not start: conversation ${handle} is busy with job ${job} — wait for it: scv wait ${job}\n`,
       ]);
     }
-    // Nothing of the refused ones is left but the running job's record, log and reserve.
-    expect(turnFiles()).toEqual([`${job}.log`, `${job}.reserve`, `${handle}.json`].sort());
+    // Nothing of the refused ones is left but the running job's record, events, log and reserve.
+    expect(turnFiles()).toEqual([`${job}.events`, `${job}.log`, `${job}.reserve`, `${handle}.json`].sort());
     expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
     expect((await scv(world, ["wait", handle])).exitCode).toBe(143);
   }, 60_000);
@@ -362,7 +362,9 @@ describe("scv ps, scv wait --timeout, scv kill", () => {
     expect(tool).toBe("$ echo step 1");
     const text = await scv(world, ["ps"]);
     expect(text.stdout).toMatch(
-      new RegExp(`^JOB +AGENT +PID +ELAPSED +TOOL\n${job} +claude +${agent} +\\S+ +\\$ echo step 1\n$`),
+      new RegExp(
+        `^JOB +AGENT +ACCOUNT +PID +ELAPSED +TOKENS +STATE +TOOL\n${job} +claude +default +${agent} +\\S+ +- +running +\\$ echo step 1\n$`,
+      ),
     );
 
     const waited = await scv(world, ["wait", "--timeout", "300ms", handle]);

@@ -213,13 +213,13 @@ function planTurnFiles(
   const items: GcItem[] = [];
   for (const name of names) {
     // `<job>.done.json`, `<job>.log`, `<job>.reserve`, `<job>.ask.json`, `<job>.answer.json`,
-    // `<job>.questions.json` (a job
+    // `<job>.questions.json`, `<job>.task.json`, `<job>.events` and `<job>.events.1` (a job
     // is `<handle>.<8 characters>`), and
     // `<handle>.cancel`; the `<handle>.done.json` and `<handle>.log` of scvs before jobs, too.
     const path = join(dir, name);
     // A write its scv never finished (SIGKILLed): as soon as that scv is gone, whatever the threshold.
     const temporary =
-      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(?:json|done\.json|ask\.json|answer\.json|questions\.json)\.\d+-[0-9a-z]+\.tmp$/.exec(
+      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(?:json|done\.json|ask\.json|answer\.json|questions\.json|task\.json)\.\d+-[0-9a-z]+\.tmp$/.exec(
         name,
       );
     if (temporary?.[1] !== undefined && HANDLE_PATTERN.test(temporary[1])) {
@@ -230,7 +230,7 @@ function planTurnFiles(
       continue;
     }
     const match =
-      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json|questions\.json)$/.exec(
+      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json|questions\.json|task\.json|events|events\.1)$/.exec(
         name,
       );
     const handle = match?.[1];

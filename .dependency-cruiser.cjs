@@ -1,12 +1,13 @@
 // The module rules `npm run check` holds src/ to (docs/architecture.md explains the layers): no
-// import cycle, and no layer importing from one above it. Lower to higher: os, parsers and home
-// (storage) at the bottom, then transport (one CLI as a process), worktrees (git worktrees), review
+// import cycle, and no layer importing from one above it. Lower to higher: os, process (every process scv
+// starts), parsers and home (storage) at the bottom, then transport (one CLI as a process), worktrees (git worktrees), review
 // (reviews: diffs, findings, verdicts), turn (one turn, plan → run → conclude), jobs (background
 // turns), and at the top commands, cli and mcp, which print.
 
 /** Each layer, and the folders it must never import from. */
 const BELOW = {
   os: [
+    "process",
     "hosts",
     "home",
     "parsers",
@@ -20,9 +21,24 @@ const BELOW = {
     "mcp",
   ],
   parsers: [
+    "process",
     "hosts",
     "os",
     "home",
+    "transport",
+    "worktrees",
+    "review",
+    "turn",
+    "jobs",
+    "commands",
+    "cli",
+    "mcp",
+  ],
+  // Every process scv starts (src/process/): one spawn, one kill story; above os/, below the rest.
+  process: [
+    "hosts",
+    "home",
+    "parsers",
     "transport",
     "worktrees",
     "review",

@@ -4,7 +4,7 @@
 
 import { setMaxListeners } from "node:events";
 import { EXIT, HANGUP, OUTPUT_CLOSED } from "../errors.js";
-import { handlingSignals } from "../os/groups.js";
+import { handlingSignals } from "../process/groups.js";
 import type { CliIo } from "./io.js";
 
 /** The signals that stop a running turn; SIGHUP is the terminal closing. */

@@ -14,6 +14,7 @@ import { type HostLaunch, reachHost } from "../hosts/start.js";
 import { createAcpTurnParser } from "../parsers/acp.js";
 import { rpcErrorCode } from "../parsers/acp-wire.js";
 import type { ParsedTurn, ProcessEnd } from "../parsers/types.js";
+import type { ProcessExit } from "../process/run.js";
 import type { TurnResult } from "../result.js";
 import { timing } from "../timing.js";
 import { AcpAgent, type SessionAnswer } from "../transport/acp/agent.js";
@@ -28,7 +29,6 @@ import {
 import { endOf, runAcpPrompt } from "../transport/acp/prompt-turn.js";
 import { currentChoices, setUpSession } from "../transport/acp/session-setup.js";
 import type { ModeMismatch } from "../transport/mode.js";
-import type { ProcessExit } from "../transport/process.js";
 import { offersCheck } from "./acp-offers.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";

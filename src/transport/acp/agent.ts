@@ -8,8 +8,8 @@
 
 import { Writable } from "node:stream";
 import { client, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
+import { type AgentProcess, type ProcessExit, startProcess } from "../../process/run.js";
 import { timing } from "../../timing.js";
-import { type AgentProcess, type ProcessExit, startProcess } from "../process.js";
 import { AcpAgentError, describeExit } from "./errors.js";
 import { type PermissionAsk, type PermissionChoice, readPermissionAsk, rejectChoice } from "./permission.js";
 import { delay, errorText, record, seconds, settle, stop } from "./waiting.js";

@@ -9,8 +9,8 @@
 // does not use here (docs/benchmarks.md). execa still runs the sign-in commands.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
-import { groupAlive, signalGroup, trackGroup, untrackGroup } from "../os/groups.js";
 import { timing } from "../timing.js";
+import { groupAlive, signalGroup, trackGroup, untrackGroup } from "./groups.js";
 
 /** Why scv ended a process itself. */
 export type Termination = "timeout" | "idle-timeout" | "cancelled";

@@ -9,7 +9,7 @@
 // while it listens alone.
 
 import { EXIT } from "../errors.js";
-import { procGroupHasLiving } from "./proc.js";
+import { procGroupHasLiving } from "../os/proc.js";
 
 const liveGroups = new Set<number>();
 /** Run at exit after the groups are killed: what those processes were using can go then. */

@@ -9,8 +9,9 @@
 
 import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
+import { detachedEnvironment } from "../os/detached-env.js";
+import { systemProcessTable } from "../os/processes.js";
 import { timing } from "../timing.js";
-import { detachedEnvironment } from "./detached-env.js";
 import {
   cleanUpAtExit,
   groupAlive,
@@ -19,7 +20,6 @@ import {
   trackGroup,
   untrackGroup,
 } from "./groups.js";
-import { systemProcessTable } from "./processes.js";
 
 /** Carried by every helper process and whatever it starts: `<scv pid>-<n>-<time>`. */
 export const HELPER_TAG_VARIABLE = "SCV_HELPER";

@@ -1,4 +1,4 @@
-// Every process scv starts other than an agent's turn goes through here, on execa: a CLI's
+// Every process scv starts other than an agent's turn goes through here (each on spawn.ts): a CLI's
 // `--version` and `login status`, its own sign-in and sign-out, `npm install`, the detached scv of
 // a background turn. Each runs in a process group of its own (an interactive one excepted: it must
 // share the terminal's), carries a tag in its environment that whatever it starts inherits, and
@@ -7,25 +7,16 @@
 // grace period. So a probe that leaves a daemon holding its stdout cannot hold scv: once everything
 // is ended, pipes still open are closed too.
 
-import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
 import { detachedEnvironment } from "../os/detached-env.js";
-import { systemProcessTable } from "../os/processes.js";
 import { timing } from "../timing.js";
-import {
-  cleanUpAtExit,
-  groupAlive,
-  handlingSignals,
-  signalGroup,
-  trackGroup,
-  untrackGroup,
-} from "./groups.js";
+import { endWhole, HELPER_TAG_VARIABLE, newTag, signalAll, tagged } from "./end.js";
+import { cleanUpAtExit, handlingSignals } from "./groups.js";
+import { OutputBound } from "./output.js";
+import { startProcess } from "./run.js";
+import { spawnProcess } from "./spawn.js";
 
-/** Carried by every helper process and whatever it starts: `<scv pid>-<n>-<time>`. */
-export const HELPER_TAG_VARIABLE = "SCV_HELPER";
-
-/** How often what is being ended is looked at. */
-const POLL_MS = 25;
+export { HELPER_TAG_VARIABLE };
 
 export interface BoundedResult {
   /** Exit code, or null when it ended by a signal, was ended at its limit, or never started. */
@@ -50,135 +41,53 @@ export interface BoundedOptions {
   readonly graceMs?: number;
 }
 
-let helpers = 0;
-
-function newTag(): string {
-  helpers += 1;
-  return `${process.pid}-${helpers}-${Date.now()}`;
-}
-
-/** What carries `tag` now (the helper itself included while it lives); zombies do not count, their
- * environment is gone. */
-function tagged(tag: string, since: ReturnType<NonNullable<typeof systemProcessTable.pidMark>>): number[] {
-  const table = systemProcessTable;
-  return (
-    table.pidsByEnv?.(HELPER_TAG_VARIABLE, new Set([tag]), since).get(tag) ??
-    table.pidsWithEnv(HELPER_TAG_VARIABLE, tag)
-  );
-}
-
-function signal(pids: readonly number[], name: NodeJS.Signals): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, name);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-}
-
-/** Ends what `tag` marks: the group led by `group` (when there is one) and every tagged process,
- * SIGTERM first, SIGKILL to what is left after `graceMs`. Returns at once when nothing is left. */
-async function endAll(tag: string, group: number | undefined, since: Mark, graceMs: number): Promise<void> {
-  const living = () => (group !== undefined && groupAlive(group)) || tagged(tag, since).length > 0;
-  if (!living()) return;
-  if (group !== undefined) signalGroup(group, "SIGTERM");
-  signal(tagged(tag, since), "SIGTERM");
-  const deadline = Date.now() + graceMs;
-  while (living() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  if (group !== undefined) signalGroup(group, "SIGKILL");
-  signal(tagged(tag, since), "SIGKILL");
-}
-
-type Mark = ReturnType<NonNullable<typeof systemProcessTable.pidMark>>;
-
 /** Runs a short helper command with a time limit, its output kept (or handed on), and ends
- * everything it started once it exits or its limit passes. */
+ * everything it started once it exits or its limit passes: `startProcess`, tagged, its output
+ * bounded from the top. */
 export async function runBounded(
   command: string,
   args: readonly string[],
   options: BoundedOptions,
 ): Promise<BoundedResult> {
-  const { execa } = await import("./execa.js");
   const maxBytes = options.maxBytes ?? 64 * 1024;
-  const graceMs = options.graceMs ?? timing("helperKillGrace");
-  const tag = newTag();
-  const since = systemProcessTable.pidMark?.();
-  const subprocess = execa(command, [...args], {
-    env: { ...options.env, [HELPER_TAG_VARIABLE]: tag },
-    extendEnv: false,
-    cwd: options.cwd,
-    ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
-    // Its own group, so that ending it ends what it started.
-    detached: true,
-    cleanup: false,
-    buffer: false,
-    reject: false,
-  });
-  const pid = subprocess.pid;
-  if (pid !== undefined) trackGroup(pid);
-  // Tagged processes that left the group are not in it: scv's own end takes them too.
-  const forget = cleanUpAtExit(() => signal(tagged(tag, since), "SIGKILL"));
-
-  const out = collector(maxBytes, options.forward?.stdout);
-  const err = collector(maxBytes, options.forward?.stderr);
-  subprocess.stdout?.on("data", out.push);
-  subprocess.stderr?.on("data", err.push);
-  subprocess.stdin?.on("error", () => {});
-
-  let timedOut = false;
-  const exited = new Promise<void>((resolve) => {
-    subprocess.once("exit", () => resolve());
-    subprocess.once("error", () => resolve());
-  });
-  const limit = setTimeout(() => {
-    timedOut = true;
-    void endAll(tag, pid, since, graceMs);
-  }, options.timeoutMs);
-  await exited;
-  clearTimeout(limit);
-  // What it left behind goes with it, in its group or not.
-  await endAll(tag, pid, since, graceMs);
-  if (pid !== undefined) untrackGroup(pid);
-  forget();
-  // Everything it started is ended; a pipe still open now is held by a process that dropped the
-  // tag and left the group, and is not waited for.
-  const closed = setTimeout(() => {
-    subprocess.stdout?.destroy();
-    subprocess.stderr?.destroy();
-  }, options.graceMs ?? timing("helperOutputDrain"));
-  const result = await subprocess;
-  clearTimeout(closed);
-  if (pid === undefined) {
-    return {
-      code: null,
-      stdout: "",
-      stderr: "",
-      timedOut: false,
-      spawnError: result.originalMessage || result.shortMessage,
-    };
+  const out = keeper(maxBytes, options.forward?.stdout);
+  const err = keeper(maxBytes, options.forward?.stderr);
+  const exit = await startProcess({
+    file: command,
+    args,
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env,
+    ...(options.input === undefined ? {} : { stdin: options.input }),
+    timeoutMs: options.timeoutMs,
+    graceMs: options.graceMs ?? timing("helperKillGrace"),
+    // Everything it started is ended by then; a pipe still open is held by a process that dropped
+    // the tag and left the group, and is not waited for.
+    drainMs: options.graceMs ?? timing("helperOutputDrain"),
+    tagged: true,
+    onStdout: out.push,
+    onStderr: err.push,
+  }).done;
+  if (exit.spawnError !== undefined) {
+    return { code: null, stdout: "", stderr: "", timedOut: false, spawnError: exit.spawnError.message };
   }
+  const timedOut = exit.termination === "timeout";
   return {
-    code: timedOut ? null : (result.exitCode ?? null),
+    code: timedOut ? null : exit.exitCode,
     stdout: out.text(),
     stderr: err.text(),
     timedOut,
   };
 }
 
-function collector(maxBytes: number, forward: Writable | undefined) {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
+/** What is kept of one stream: its first `maxBytes`, or nothing when it is handed on. */
+function keeper(maxBytes: number, forward: Writable | undefined) {
+  const kept = new OutputBound(maxBytes, "first");
   return {
     push: (chunk: Buffer) => {
-      if (forward !== undefined) {
-        forward.write(chunk);
-        return;
-      }
-      if (bytes < maxBytes) chunks.push(chunk);
-      bytes += chunk.length;
+      if (forward !== undefined) forward.write(chunk);
+      else kept.push(chunk);
     },
-    text: () => Buffer.concat(chunks).toString("utf8").slice(0, maxBytes),
+    text: () => kept.text(),
   };
 }
 
@@ -205,15 +114,13 @@ export async function runAttached(
     readonly graceMs?: number;
   },
 ): Promise<AttachedResult> {
-  const { execa } = await import("./execa.js");
   const graceMs = options.graceMs ?? timing("helperKillGrace");
   const tag = newTag();
-  const since = systemProcessTable.pidMark?.();
   let stoppedBy: "SIGTERM" | "SIGHUP" | undefined;
   const ignore = () => {};
   const stop = (name: "SIGTERM" | "SIGHUP") => {
     stoppedBy ??= name;
-    void endAll(tag, undefined, since, graceMs);
+    void endWhole({ tag }, graceMs);
   };
   const onTerm = () => stop("SIGTERM");
   const onHup = () => stop("SIGHUP");
@@ -223,28 +130,26 @@ export async function runAttached(
   process.on("SIGHUP", onHup);
   const handled = handlingSignals(["SIGINT", "SIGTERM", "SIGHUP"]);
   // A last resort for an scv that exits some other way meanwhile.
-  const forget = cleanUpAtExit(() => signal(tagged(tag, since), "SIGKILL"));
+  const forget = cleanUpAtExit(() => signalAll(tagged(tag), "SIGKILL"));
   try {
-    const subprocess = execa(command, [...args], {
-      stdio: "inherit",
-      env: { ...options.env, [HELPER_TAG_VARIABLE]: tag },
-      extendEnv: false,
+    const spawned = spawnProcess({
+      file: command,
+      args,
       cwd: options.cwd,
-      cleanup: false,
-      reject: false,
+      env: { ...options.env, [HELPER_TAG_VARIABLE]: tag.value },
+      stdio: "inherit",
+      // It reads the terminal: it stays in the terminal's group.
+      detached: false,
     });
-    const result = await subprocess;
-    await endAll(tag, undefined, since, graceMs);
-    if (subprocess.pid === undefined) {
-      return {
-        code: undefined,
-        signal: undefined,
-        spawnError: result.originalMessage || result.shortMessage,
-      };
+    await spawned.exited;
+    await endWhole({ tag }, graceMs);
+    const error = spawned.spawnError();
+    if (spawned.child === undefined || error !== undefined) {
+      return { code: undefined, signal: undefined, spawnError: error?.message ?? "could not start" };
     }
     return {
-      code: result.exitCode,
-      signal: result.signal,
+      code: spawned.child.exitCode ?? undefined,
+      signal: spawned.child.signalCode ?? undefined,
       ...(stoppedBy === undefined ? {} : { stoppedBy }),
     };
   } finally {
@@ -300,43 +205,38 @@ export async function spawnDetached(
   args: readonly string[],
   options: DetachedStart,
 ): Promise<DetachedProcess> {
-  const { execa } = await import("./execa.js");
   const tag = newTag();
-  const since = systemProcessTable.pidMark?.();
-  const output = createWriteStream("", { fd: options.output, autoClose: false });
-  const subprocess = execa(command, [...args], {
-    // Only what scv reads: it outlives its caller, environment and all (os/detached-env.ts).
-    env: { ...detachedEnvironment(options.env), [HELPER_TAG_VARIABLE]: tag },
-    extendEnv: false,
+  const spawned = spawnProcess({
+    file: command,
+    args,
     cwd: options.cwd,
-    // A stream over the file's descriptor: spawn hands the descriptor itself to the process, which
-    // writes there after scv is gone.
-    stdio: ["pipe", output, output, "pipe"],
+    // Only what scv reads: it outlives its caller, environment and all (os/detached-env.ts).
+    env: { ...detachedEnvironment(options.env), [HELPER_TAG_VARIABLE]: tag.value },
+    // The file's descriptor itself: the process writes there after scv is gone.
+    stdio: ["pipe", options.output, options.output, "pipe"],
     detached: true,
-    cleanup: false,
-    buffer: false,
-    reject: false,
   });
+  const subprocess = spawned.child;
   // One that dies before reading its input must not take the launcher with it (EPIPE).
-  subprocess.stdin?.on("error", () => {});
+  subprocess?.stdin?.on("error", () => {});
   let exited = false;
-  void subprocess.then(() => {
+  void spawned.exited.then(() => {
     exited = true;
   });
-  const ready = subprocess.stdio[READY_FD];
+  const ready = subprocess?.stdio[READY_FD];
   const letGo = () => {
     ready?.destroy();
-    subprocess.unref();
+    subprocess?.unref();
   };
   return {
-    pid: subprocess.pid,
-    exited: () => exited || subprocess.pid === undefined,
+    pid: spawned.pid,
+    exited: () => exited || spawned.pid === undefined,
     release() {
-      subprocess.stdin?.end();
+      subprocess?.stdin?.end();
       letGo();
     },
     async hand(handOff) {
-      subprocess.stdin?.end(handOff.input);
+      subprocess?.stdin?.end(handOff.input);
       const outcome = await new Promise<DetachedOutcome>((resolve) => {
         const limit = setTimeout(() => resolve("timed-out"), handOff.readyWithinMs);
         const settle = (value: "ready" | "ended") => {
@@ -355,10 +255,12 @@ export async function spawnDetached(
         });
         ready.on("close", () => settle(text.includes(handOff.readyWord) ? "ready" : "ended"));
         ready.on("error", () => settle("ended"));
-        subprocess.once("error", () => settle("ended"));
+        void spawned.exited.then(() => {
+          if (spawned.spawnError() !== undefined) settle("ended");
+        });
       });
       if (outcome === "timed-out")
-        await endAll(tag, subprocess.pid, since, handOff.graceMs ?? timing("helperKillGrace"));
+        await endWhole({ group: spawned.pid, tag }, handOff.graceMs ?? timing("helperKillGrace"));
       letGo();
       return outcome;
     },

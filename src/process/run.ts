@@ -1,16 +1,16 @@
-// One agent CLI as a process: spawned in its own process group with stdin closed (or given its
-// prompt, then closed), its stdout handed on chunk by chunk (turn.ts frames it into lines for the
-// parser), a bounded tail of its stderr kept for messages, and the whole group ended on a time
-// limit, an idle limit or a cancellation: SIGTERM, then SIGKILL after a grace period. The first
-// termination reason wins.
-
-// node:child_process rather than execa: this is the one spawn on every turn's path, and loading
-// execa (with its dependencies) was the largest single cost of a turn's start-up, for options scv
-// does not use here (docs/benchmarks.md). execa still runs the sign-in commands.
-import { type ChildProcess, spawn } from "node:child_process";
+// A process scv runs to its end: an agent's turn or ACP server, and (through helpers.ts) a probe,
+// git, `npm install`. Spawned in its own process group with stdin closed (or given its payload, then
+// closed, or left open for the caller), its stdout handed on chunk by chunk (turn.ts frames it into
+// lines for the parser), a bounded tail of its stderr kept for messages, and the whole group ended
+// on a time limit, an idle limit or a cancellation: SIGTERM, then SIGKILL after a grace period
+// (end.ts). The first termination reason wins. When it exits, what it left in its group (and, when
+// tagged, what carries its tag) is ended the same way.
 import type { Writable } from "node:stream";
 import { timing } from "../timing.js";
-import { groupAlive, signalGroup, trackGroup, untrackGroup } from "./groups.js";
+import { endWhole, HELPER_TAG_VARIABLE, newTag, signalAll, tagged } from "./end.js";
+import { cleanUpAtExit, trackGroup, untrackGroup } from "./groups.js";
+import { OutputBound } from "./output.js";
+import { type SpawnError, spawnProcess } from "./spawn.js";
 
 /** Why scv ended a process itself. */
 export type Termination = "timeout" | "idle-timeout" | "cancelled";
@@ -20,8 +20,9 @@ export interface ProcessOptions {
   readonly file: string;
   readonly args: readonly string[];
   readonly cwd: string;
-  /** The complete environment; nothing of scv's own is added. */
-  readonly env: Readonly<Record<string, string>>;
+  /** The complete environment; nothing of scv's own is added (but the tag, with `tagged`). An
+   * undefined value is left out. */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** Written to stdin, which is then closed; without it stdin is /dev/null. */
   readonly stdin?: string;
   /** Keeps stdin an open pipe for the caller to write (`AgentProcess.input`): an ACP agent reads
@@ -31,8 +32,14 @@ export interface ProcessOptions {
   readonly timeoutMs?: number;
   /** Limit on time without any output (stdout or stderr). */
   readonly idleTimeoutMs?: number;
-  /** Between SIGTERM and SIGKILL. */
+  /** Between SIGTERM and SIGKILL; also the wait for its pipes after its exit, when given. */
   readonly graceMs?: number;
+  /** How long its pipes may stay open after its exit (held by something that left its group). */
+  readonly drainMs?: number;
+  /** Puts a tag in its environment (HELPER_TAG_VARIABLE) that whatever it starts inherits: what
+   * carries it is ended with its group, also what left the group (a daemon after setsid), and
+   * SIGKILLed if scv exits first. */
+  readonly tagged?: boolean;
   /** Bytes of stderr kept (the last ones). */
   readonly stderrTailBytes?: number;
   readonly onStdout: (chunk: Buffer) => void;
@@ -52,7 +59,7 @@ export interface ProcessExit {
   readonly durationMs: number;
   readonly pid?: number;
   /** Set when the executable could not be started (`ENOENT`, `EACCES`, …). */
-  readonly spawnError?: { readonly code?: string; readonly message: string };
+  readonly spawnError?: SpawnError;
 }
 
 export interface AgentProcess {
@@ -69,38 +76,30 @@ export interface AgentProcess {
 }
 
 export const DEFAULT_STDERR_TAIL_BYTES = 16 * 1024;
-/** How often a group is polled while waiting for it to go after SIGTERM. */
-const GROUP_POLL_MS = 25;
 
 export function startProcess(options: ProcessOptions): AgentProcess {
   const started = Date.now();
   const graceMs = options.graceMs ?? timing("killGrace");
-  const tail = new TailBuffer(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+  const tail = new OutputBound(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES, "last");
 
   if (options.signal?.aborted) return notStarted({ termination: "cancelled", durationMs: 0 });
 
-  let spawnError: { code?: string; message: string } | undefined;
-  let subprocess: ChildProcess;
-  try {
-    subprocess = spawn(options.file, [...options.args], {
-      cwd: options.cwd,
-      // Node reads it, never changes it: no copy needed.
-      env: options.env as NodeJS.ProcessEnv,
-      // `codex exec` waits forever on an open stdin pipe, even with a prompt argument: a pipe only
-      // for a payload, closed once it is written.
-      stdio: [options.stdin === undefined && !options.openStdin ? "ignore" : "pipe", "pipe", "pipe"],
-      // Its own process group, so the agent's tools and MCP servers can be ended with it.
-      detached: true,
-    });
-  } catch (error) {
-    // spawn throws synchronously for arguments it cannot pass (a NUL byte, an invalid cwd type).
-    const failure = error as NodeJS.ErrnoException;
-    return notStarted({
-      durationMs: Date.now() - started,
-      spawnError: { code: failure.code, message: failure.message },
-    });
+  const tag = options.tagged ? newTag() : undefined;
+  const spawned = spawnProcess({
+    file: options.file,
+    args: options.args,
+    cwd: options.cwd,
+    env: tag === undefined ? options.env : { ...options.env, [HELPER_TAG_VARIABLE]: tag.value },
+    // `codex exec` waits forever on an open stdin pipe, even with a prompt argument: a pipe only
+    // for a payload, closed once it is written.
+    stdio: [options.stdin === undefined && !options.openStdin ? "ignore" : "pipe", "pipe", "pipe"],
+    // Its own process group, so the agent's tools and MCP servers can be ended with it.
+    detached: true,
+  });
+  const { child: subprocess, pid } = spawned;
+  if (subprocess === undefined) {
+    return notStarted({ durationMs: Date.now() - started, spawnError: spawned.spawnError() });
   }
-  const pid = subprocess.pid;
   if (options.openStdin) subprocess.stdin?.on("error", () => {});
   else if (options.stdin !== undefined && subprocess.stdin !== null) {
     // Written as the pipe drains while stdout is read, so a prompt of megabytes cannot deadlock
@@ -110,48 +109,20 @@ export function startProcess(options: ProcessOptions): AgentProcess {
     subprocess.stdin.end(options.stdin);
   }
 
-  // Listen for the exit before reading anything, so an early exit is never missed. The 'exit'
-  // event (not 'close') marks the end: a grandchild may hold stdout open after the agent itself
-  // has exited.
-  const exited = new Promise<void>((resolve) => {
-    subprocess.once("exit", () => resolve());
-    subprocess.once("error", (error: NodeJS.ErrnoException) => {
-      // A failed spawn ('ENOENT', 'EACCES') has no pid; an error after a start (a failed kill)
-      // changes nothing about how the process ends.
-      if (pid === undefined) {
-        spawnError = { code: error.code, message: error.message };
-        resolve();
-      }
-    });
-  });
-  // Both pipes have ended (or failed): everything the agent wrote has been handed on.
-  let pipesClosed = false;
-  const drained = Promise.all(
-    [subprocess.stdout, subprocess.stderr].map(
-      (stream) =>
-        new Promise<void>((resolve) => {
-          if (stream === null || stream.destroyed) return resolve();
-          stream.once("close", () => resolve());
-        }),
-    ),
-  ).then(() => {
-    pipesClosed = true;
-  });
-
+  const whole = { group: pid, leader: subprocess, tag };
   let termination: Termination | undefined;
-  let killTimer: NodeJS.Timeout | undefined;
+  let ending: Promise<void> | undefined;
   const alive = () => subprocess.exitCode === null && subprocess.signalCode === null;
 
   const terminate = (reason: Termination) => {
     termination ??= reason;
     if (pid === undefined || !alive()) return;
-    if (!signalGroup(pid, "SIGTERM")) subprocess.kill("SIGTERM");
-    killTimer ??= setTimeout(() => {
-      if (!signalGroup(pid, "SIGKILL")) subprocess.kill("SIGKILL");
-    }, graceMs).unref();
+    ending ??= endWhole(whole, graceMs);
   };
 
   const timers: NodeJS.Timeout[] = [];
+  // Tagged processes that left the group are not in it: scv's own end takes them too.
+  const forget = tag === undefined ? () => {} : cleanUpAtExit(() => signalAll(tagged(tag), "SIGKILL"));
   if (pid !== undefined) {
     trackGroup(pid);
     if (options.timeoutMs !== undefined) {
@@ -179,28 +150,17 @@ export function startProcess(options: ProcessOptions): AgentProcess {
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
   const done = (async (): Promise<ProcessExit> => {
-    await exited;
+    await spawned.exited;
     for (const timer of timers) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
     if (pid !== undefined) {
       // What the agent left behind in its group (tools, MCP servers) goes with it.
-      await endGroup(pid, graceMs);
-      if (killTimer !== undefined) clearTimeout(killTimer);
+      await ending;
+      await endWhole(whole, graceMs);
       untrackGroup(pid);
     }
-    // A process that left the group could still hold the pipes open, so the wait for them is
-    // bounded and the streams are closed after it.
-    // Pipes usually close with the process: what it wrote last is read within a turn or two of the
-    // event loop. Only pipes still open after that are waited for under a time limit, whose timer
-    // would otherwise be the turn's first (Node sets its timers up on the first).
-    for (let turn = 0; turn < 2 && !pipesClosed; turn += 1) await new Promise(setImmediate);
-    if (!pipesClosed && !(await settleWithin(drained, options.graceMs ?? timing("outputDrain")))) {
-      subprocess.stdout?.destroy();
-      subprocess.stderr?.destroy();
-      await drained;
-    }
-    // A payload nobody read (a process outside the group holding the pipe) is dropped.
-    subprocess.stdin?.destroy();
+    forget();
+    await spawned.drain(options.graceMs ?? options.drainMs ?? timing("outputDrain"));
     const durationMs = Date.now() - started;
     if (pid === undefined) {
       return {
@@ -209,7 +169,7 @@ export function startProcess(options: ProcessOptions): AgentProcess {
         stderrTail: tail.text(),
         termination,
         durationMs,
-        spawnError: spawnError ?? { message: "could not start" },
+        spawnError: spawned.spawnError() ?? { message: "could not start" },
       };
     }
     return {
@@ -241,60 +201,4 @@ function notStarted(exit: Pick<ProcessExit, "durationMs" | "termination" | "spaw
     stopping: exit.termination !== undefined,
     done: Promise.resolve({ exitCode: null, signal: null, stderrTail: "", ...exit }),
   };
-}
-
-/** SIGTERM to whatever is left of the group, SIGKILL after `graceMs`. Returns at once when the
- * group is already gone, the usual case. */
-async function endGroup(pid: number, graceMs: number): Promise<void> {
-  if (!groupAlive(pid)) return;
-  signalGroup(pid, "SIGTERM");
-  const deadline = Date.now() + graceMs;
-  while (groupAlive(pid) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
-  }
-  signalGroup(pid, "SIGKILL");
-}
-
-async function settleWithin(promise: PromiseLike<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const result = await Promise.race([Promise.resolve(promise).then(() => true), timeout]);
-  clearTimeout(timer);
-  return result;
-}
-
-/** The last `max` bytes written to it. */
-class TailBuffer {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  private readonly max: number;
-
-  constructor(max: number) {
-    this.max = max;
-  }
-
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    // Drop whole chunks from the front while the rest still holds `max` bytes.
-    for (
-      let first = this.chunks[0];
-      first !== undefined && this.size - first.length >= this.max;
-      first = this.chunks[0]
-    ) {
-      this.chunks.shift();
-      this.size -= first.length;
-    }
-  }
-
-  text(): string {
-    // Most agents write nothing on stderr in a turn that went well.
-    if (this.size === 0) return "";
-    const all = Buffer.concat(this.chunks);
-    const kept = all.length > this.max ? all.subarray(all.length - this.max) : all;
-    // A cut through a multi-byte character leaves replacement characters at the start.
-    return kept.toString("utf8").replace(/^\uFFFD+/, "");
-  }
 }

@@ -11,8 +11,8 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import type { AdapterDescriptor } from "./adapters.js";
 import { openStateFile, readStateText, SMALL_STATE_BYTES } from "./home/state-file.js";
 import { cachedVersion, keepVersion } from "./home/version-cache.js";
-import { cleanUpAtExit } from "./process/groups.js";
 import { runBounded } from "./process/helpers.js";
+import { cleanUpAtExit } from "./process/lifecycle.js";
 import { timing } from "./timing.js";
 import { agentEnvironment, type IsolationSettings } from "./transport/env.js";
 

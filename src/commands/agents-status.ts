@@ -21,8 +21,8 @@ import { inspectStore, type SignInState } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
 import { type CheckJson, statusRowJson } from "../json-shapes.js";
-import { handlingSignals } from "../process/groups.js";
 import { runBounded } from "../process/helpers.js";
+import { handleSignals } from "../process/lifecycle.js";
 import { timing } from "../timing.js";
 import { agentEnvironment } from "../transport/env.js";
 import { failureLine } from "../turn/outcome.js";
@@ -368,9 +368,7 @@ export async function agentsCheckCommand(
   const scratch = mkdtempSync(join(tmpdir(), "scv-check-"));
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => controller.abort(signal);
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  const handled = handlingSignals();
+  const handled = handleSignals(["SIGINT", "SIGTERM"], onSignal);
   let result: Awaited<ReturnType<typeof runTurn>>;
   try {
     result = await runTurn(
@@ -378,8 +376,6 @@ export async function agentsCheckCommand(
       { env: io.env, cwd: scratch, config, signal: controller.signal },
     );
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
     handled();
     rmSync(scratch, { recursive: true, force: true });
   }

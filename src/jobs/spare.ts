@@ -14,13 +14,13 @@ import { ensureScvDir, openOwnFileForAppend } from "../home/agent-home.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { spareLog } from "../home/turn-files.js";
-import { cleanUpAtExit } from "../process/groups.js";
 import {
   type DetachedHandOff,
   type DetachedOutcome,
   type DetachedProcess,
   spawnDetached,
 } from "../process/helpers.js";
+import { cleanUpAtExit } from "../process/lifecycle.js";
 
 export interface SpareRunner {
   /** Hands `handOff` to the spare, with its log renamed to `logPath`; undefined when there is no

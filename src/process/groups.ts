@@ -1,22 +1,8 @@
-// The process groups scv has started and not yet seen end. Agents and the CLIs scv asks for their
-// version or sign-in status run detached, in groups of their own, so that ending one ends all it
-// started; but then nothing else ends them when scv goes: a terminal's Ctrl-C, or its hangup when it
-// closes, reaches scv's own group only. Whatever is still alive when scv exits is SIGKILLed from its
-// 'exit' hook, and a SIGINT, SIGTERM or SIGHUP that no command is handling itself (a turn's
-// withInterrupts does) exits through that hook with the documented code, where Node's default would
-// end scv and leave the groups. Which commands handle them is said explicitly (`handlingSignals`):
-// counting listeners cannot tell, since proper-lockfile's signal-exit listens too, and re-raises only
-// while it listens alone.
+// Signalling a process group scv started: each agent and helper runs detached, in a group of its
+// own, so that ending the group ends all it started. Which groups are still alive at scv's exit, and
+// what then happens to them, is lifecycle.ts's.
 
-import { EXIT } from "../errors.js";
 import { procGroupHasLiving } from "../os/proc.js";
-
-const liveGroups = new Set<number>();
-/** Run at exit after the groups are killed: what those processes were using can go then. */
-const cleanups = new Set<() => void>();
-let installed = false;
-/** How many running commands handle each signal themselves. */
-const handlers = new Map<NodeJS.Signals, number>();
 
 /** Sends `signal` to the group led by `pid`; false when there is no such group any more. */
 export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -36,59 +22,4 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 export function groupAlive(pid: number): boolean {
   if (!signalGroup(pid, 0)) return false;
   return process.platform !== "linux" || (procGroupHasLiving(pid) ?? true);
-}
-
-/** Installs the exit hook and the signal exits; scv's entry point does at start, so that every
- * command exits on those signals with the documented code (idempotent). */
-export function installExitHooks(): void {
-  if (installed) return;
-  installed = true;
-  // An 'exit' listener may only do synchronous work; process.kill and rmSync are.
-  process.on("exit", () => {
-    for (const group of liveGroups) signalGroup(group, "SIGKILL");
-    for (const cleanup of cleanups) {
-      try {
-        cleanup();
-      } catch {
-        // Nothing more can be done on the way out.
-      }
-    }
-  });
-  const exitOn = (signal: NodeJS.Signals, code: number) =>
-    process.on(signal, () => {
-      if (!handlers.get(signal)) process.exit(code);
-    });
-  exitOn("SIGINT", EXIT.interrupted);
-  exitOn("SIGTERM", EXIT.terminated);
-  // The terminal closed. Node resets an inherited SIG_IGN at start-up (`nohup` does not keep it
-  // alive), so listening changes nothing but what is left behind.
-  exitOn("SIGHUP", EXIT.hangup);
-}
-
-/** Until the returned function is called, `signals` are the caller's to act on. */
-export function handlingSignals(signals: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"]): () => void {
-  for (const signal of signals) handlers.set(signal, (handlers.get(signal) ?? 0) + 1);
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    for (const signal of signals) handlers.set(signal, (handlers.get(signal) ?? 1) - 1);
-  };
-}
-
-/** Kills the group led by `pid` if scv exits before `untrackGroup(pid)`. */
-export function trackGroup(pid: number): void {
-  installExitHooks();
-  liveGroups.add(pid);
-}
-
-export function untrackGroup(pid: number): void {
-  liveGroups.delete(pid);
-}
-
-/** Runs `cleanup` if scv exits (or is interrupted) before the returned function is called. */
-export function cleanUpAtExit(cleanup: () => void): () => void {
-  installExitHooks();
-  cleanups.add(cleanup);
-  return () => cleanups.delete(cleanup);
 }

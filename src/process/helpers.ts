@@ -11,7 +11,7 @@ import type { Writable } from "node:stream";
 import { detachedEnvironment } from "../os/detached-env.js";
 import { timing } from "../timing.js";
 import { endWhole, HELPER_TAG_VARIABLE, newTag, signalAll, tagged } from "./end.js";
-import { cleanUpAtExit, handlingSignals } from "./groups.js";
+import { cleanUpAtExit, handleSignals } from "./lifecycle.js";
 import { OutputBound } from "./output.js";
 import { startProcess } from "./run.js";
 import { spawnProcess } from "./spawn.js";
@@ -117,18 +117,12 @@ export async function runAttached(
   const graceMs = options.graceMs ?? timing("helperKillGrace");
   const tag = newTag();
   let stoppedBy: "SIGTERM" | "SIGHUP" | undefined;
-  const ignore = () => {};
   const stop = (name: "SIGTERM" | "SIGHUP") => {
     stoppedBy ??= name;
     void endWhole({ tag }, graceMs);
   };
-  const onTerm = () => stop("SIGTERM");
-  const onHup = () => stop("SIGHUP");
-  process.on("SIGINT", ignore);
-  process.on("SIGQUIT", ignore);
-  process.on("SIGTERM", onTerm);
-  process.on("SIGHUP", onHup);
-  const handled = handlingSignals(["SIGINT", "SIGTERM", "SIGHUP"]);
+  const ignored = handleSignals(["SIGINT", "SIGQUIT"], () => {});
+  const stopping = handleSignals(["SIGTERM", "SIGHUP"], (name) => stop(name as "SIGTERM" | "SIGHUP"));
   // A last resort for an scv that exits some other way meanwhile.
   const forget = cleanUpAtExit(() => signalAll(tagged(tag), "SIGKILL"));
   try {
@@ -154,11 +148,8 @@ export async function runAttached(
     };
   } finally {
     forget();
-    process.off("SIGINT", ignore);
-    process.off("SIGQUIT", ignore);
-    process.off("SIGTERM", onTerm);
-    process.off("SIGHUP", onHup);
-    handled();
+    ignored();
+    stopping();
   }
 }
 

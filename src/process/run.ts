@@ -8,7 +8,7 @@
 import type { Writable } from "node:stream";
 import { timing } from "../timing.js";
 import { endWhole, HELPER_TAG_VARIABLE, newTag, signalAll, tagged } from "./end.js";
-import { cleanUpAtExit, trackGroup, untrackGroup } from "./groups.js";
+import { cleanUpAtExit, trackGroup, untrackGroup } from "./lifecycle.js";
 import { OutputBound } from "./output.js";
 import { type SpawnError, spawnProcess } from "./spawn.js";
 

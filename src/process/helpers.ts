@@ -1,6 +1,6 @@
-// Every process scv starts other than an agent's turn goes through here (each on spawn.ts): a CLI's
-// `--version` and `login status`, its own sign-in and sign-out, `npm install`, the detached scv of
-// a background turn. Each runs in a process group of its own (an interactive one excepted: it must
+// Every process scv starts other than an agent's turn or ACP server goes through here (each on
+// spawn.ts): a CLI's `--version` and `login status`, its own sign-in and sign-out, git, `npm
+// install`, the `[notify]` command, the detached scv of a background turn or a session host. Each runs in a process group of its own (an interactive one excepted: it must
 // share the terminal's), carries a tag in its environment that whatever it starts inherits, and
 // ends WHOLE: when it exits, when its time limit passes, or when scv goes, its group and every
 // tagged process that left the group (a daemon after setsid) get SIGTERM, then SIGKILL after a
@@ -15,8 +15,6 @@ import { cleanUpAtExit, handleSignals } from "./lifecycle.js";
 import { OutputBound } from "./output.js";
 import { startProcess } from "./run.js";
 import { spawnProcess } from "./spawn.js";
-
-export { HELPER_TAG_VARIABLE };
 
 export interface BoundedResult {
   /** Exit code, or null when it ended by a signal, was ended at its limit, or never started. */

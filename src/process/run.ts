@@ -90,7 +90,7 @@ export function startProcess(options: ProcessOptions): AgentProcess {
     args: options.args,
     cwd: options.cwd,
     env: tag === undefined ? options.env : { ...options.env, [HELPER_TAG_VARIABLE]: tag.value },
-    // `codex exec` waits forever on an open stdin pipe, even with a prompt argument: a pipe only
+    // A CLI may wait forever on an open stdin pipe, even with a prompt argument (lab): a pipe only
     // for a payload, closed once it is written.
     stdio: [options.stdin === undefined && !options.openStdin ? "ignore" : "pipe", "pipe", "pipe"],
     // Its own process group, so the agent's tools and MCP servers can be ended with it.

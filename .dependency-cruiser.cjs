@@ -24,20 +24,7 @@ const ABOVE_PROCESS = [
 /** Each layer, and the folders it must never import from. */
 const BELOW = {
   os: ["process", ...ABOVE_PROCESS],
-  parsers: [
-    "process",
-    "hosts",
-    "os",
-    "home",
-    "transport",
-    "worktrees",
-    "review",
-    "turn",
-    "jobs",
-    "commands",
-    "cli",
-    "mcp",
-  ],
+  parsers: ["process", "os", ...ABOVE_PROCESS.filter((layer) => layer !== "parsers")],
   // Every process scv starts (src/process/): one spawn, one kill story; above os/, below the rest.
   process: ABOVE_PROCESS,
   home: ["hosts", "transport", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],

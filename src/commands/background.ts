@@ -21,12 +21,14 @@ import type { TurnResult } from "../result.js";
 import { failedResult, failureLine } from "../turn/outcome.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
+import type { WorktreeChoice } from "../turn/worktree.js";
 
 export async function startBackgroundTurns(
   io: CliIo,
   requests: readonly TurnRequest[],
   config: Config,
   options: ResultOptions,
+  worktrees?: WorktreeChoice,
 ): Promise<number> {
   if (options.events) {
     throw new ScvError(
@@ -34,7 +36,12 @@ export async function startBackgroundTurns(
       "--events streams a turn while it runs in the foreground — drop it with --background and read the result with scv wait",
     );
   }
-  const launches = await launchTurns(requests, { env: io.env, cwd: io.cwd, config });
+  const launches = await launchTurns(requests, {
+    env: io.env,
+    cwd: io.cwd,
+    config,
+    ...(worktrees === undefined ? {} : { worktrees }),
+  });
 
   if (options.json) {
     const rows = launches.map((each) => ({

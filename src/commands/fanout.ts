@@ -15,9 +15,18 @@ import type { Config } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { resultForJson, type TurnResult } from "../result.js";
+import type { Attempt } from "../turn/attempts.js";
 import { planTurns } from "../turn/batch.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
+import { mayWantWorktrees, prepareWorktrees, type WorktreeChoice } from "../turn/worktree.js";
+import { comparisonTable } from "./comparison.js";
+
+/** What a fan-out asks beyond its turns: worktrees, and which attempt of its target each turn is. */
+export interface FanOutExtras {
+  readonly choice?: WorktreeChoice;
+  readonly attempts?: readonly Pick<Attempt<unknown>, "attempt" | "of">[];
+}
 
 export async function runFanOut(
   io: CliIo,
@@ -25,6 +34,7 @@ export async function runFanOut(
   config: Config,
   options: ResultOptions,
   concurrency: number,
+  extras: FanOutExtras = {},
 ): Promise<number> {
   const base = {
     env: io.env,
@@ -32,13 +42,17 @@ export async function runFanOut(
     config,
     lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true }),
   };
-  const planned = planTurns(requests, base);
+  let planned = planTurns(requests, base);
   const total = planned.length;
   const say = (line: string) => {
     if (!options.quiet) io.stderr.write(`${line}\n`);
   };
 
   const results = await withInterrupts(io, async (signal) => {
+    // Every worktree made (and every refusal said) before any agent starts.
+    const { choice } = extras;
+    if (choice !== undefined && mayWantWorktrees(choice, config))
+      planned = await prepareWorktrees(planned, choice, { ...base, signal, onNotice: say });
     const queue = new PQueue({ concurrency });
     const runs = planned.map((turn, index) => {
       if (turn.kind === "failed") {
@@ -78,6 +92,9 @@ export async function runFanOut(
 
   if (options.json && !options.events) io.stdout.write(`${jsonLine(results.map(resultForJson))}\n`);
   reportFailures(io, planned, results);
+  // The comparison, once every turn is over: on stderr, as a summary (stdout has the replies).
+  if (!options.quiet && results.some((result) => result.branch !== undefined))
+    io.stderr.write(comparisonTable(results, extras.attempts));
   const continuable = results.find((result) => result.conversation !== null && result.session !== null);
   if (!options.quiet && continuable !== undefined) {
     io.stderr.write(`continue one with: scv delegate -c <handle> "…" (e.g. ${continuable.conversation})\n`);

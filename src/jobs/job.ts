@@ -7,6 +7,7 @@ import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { JOB_PATTERN } from "../home/turn-files.js";
+import { worktreeSchema } from "../home/worktree-record.js";
 import { lazy } from "../lazy.js";
 import { READY_FD } from "../os/bounded.js";
 
@@ -35,6 +36,9 @@ const jobSchema = lazy(() =>
       account: z.optional(z.string()),
       accounts: z.optional(z.readonly(z.array(z.string()))),
       waitForResetMs: z.optional(z.number()),
+      worktree: z.optional(worktreeSchema()),
+      check: z.optional(z.string()),
+      checkTimeoutMs: z.optional(z.number()),
     }),
     lockWaitMs: z.optional(z.number()),
     /** The launcher's environment as any agent may inherit it (credentials withheld), with the

@@ -22,6 +22,7 @@ import { busyError } from "../turn/busy.js";
 import { failedResult } from "../turn/outcome.js";
 import { turnOwnerAlive } from "../turn/reap.js";
 import type { TurnRequest } from "../turn/types.js";
+import { mayWantWorktrees, prepareWorktrees, type WorktreeChoice } from "../turn/worktree.js";
 import { type Job, READY_FD_VARIABLE } from "./job.js";
 import type { SpareRunner } from "./spare.js";
 
@@ -53,6 +54,9 @@ export interface LaunchContext {
   readonly spare?: SpareRunner;
   /** The caller answers the agents' permission requests through the jobs' files (`scv mcp`). */
   readonly callerApproves?: boolean;
+  /** What was asked of worktrees (`--worktree`, the MCP tool's `worktree`): each made here, before
+   * any detached scv starts, so a refusal is the caller's at once. */
+  readonly worktrees?: WorktreeChoice;
 }
 
 /** Plans every turn, then starts each that can start; one `Launch` per request, in order. */
@@ -60,8 +64,10 @@ export async function launchTurns(
   requests: readonly TurnRequest[],
   context: LaunchContext,
 ): Promise<Launch[]> {
-  const { env, cwd, config, spare, callerApproves } = context;
-  const planned = planTurns(requests, { env, cwd, config });
+  const { env, cwd, config, spare, callerApproves, worktrees } = context;
+  let planned = planTurns(requests, { env, cwd, config });
+  if (worktrees !== undefined && mayWantWorktrees(worktrees, config))
+    planned = await prepareWorktrees(planned, worktrees, { env, config });
   return Promise.all(
     planned.map((turn): Promise<Launch> | Launch => {
       if (turn.kind === "failed")

@@ -60,6 +60,10 @@ export async function delegateTool(input: DelegateInput, context: CallContext): 
     cwd: context.cwd,
     config,
     spare: context.spare,
+    worktrees: {
+      ...(input.worktree === undefined ? {} : { worktree: input.worktree }),
+      check: input.check !== undefined,
+    },
   });
   const waitMs = (input.wait_seconds ?? DEFAULT_WAIT_SECONDS) * 1000;
   const jobs = started.flatMap((start) => (start.kind === "started" ? [start.job] : []));
@@ -120,6 +124,7 @@ function turnRequests(input: DelegateInput): TurnRequest[] {
     policy: input.policy,
     cwd: input.cwd,
     ...(input.mcp === undefined ? {} : { mcp: input.mcp }),
+    ...(input.check === undefined ? {} : { check: input.check }),
   });
   return agents.length === 0 ? [request({})] : agents.map((text) => request(parseAgentSpec(text)));
 }

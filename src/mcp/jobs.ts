@@ -18,6 +18,7 @@ import { turnState } from "../jobs/wait.js";
 import type { TurnResult } from "../result.js";
 import { failedResult } from "../turn/outcome.js";
 import type { TurnRequest } from "../turn/types.js";
+import type { WorktreeChoice } from "../turn/worktree.js";
 
 export interface JobContext {
   readonly env: NodeJS.ProcessEnv;
@@ -26,6 +27,8 @@ export interface JobContext {
   readonly config: Config;
   /** The server's spare runner, which takes a job faster than a detached scv started for it. */
   readonly spare?: SpareRunner;
+  /** What the call asked of worktrees (the delegate tool's `worktree`, `check`). */
+  readonly worktrees?: WorktreeChoice;
 }
 
 /** A turn as started: running under its job, or failed before its agent ran. */
@@ -61,9 +64,16 @@ export type JobState =
  * once every agent runs (or failed to start). A usage error (unknown agent, delegation too deep) is
  * thrown for all of them, as the command line refuses the whole line. */
 export async function startJobs(requests: readonly TurnRequest[], context: JobContext): Promise<JobStart[]> {
-  const { env, cwd, config, spare } = context;
+  const { env, cwd, config, spare, worktrees } = context;
   // The server's caller answers the agents' permission questions (the approve tool).
-  const launches = await launchTurns(requests, { env, cwd, config, spare, callerApproves: true });
+  const launches = await launchTurns(requests, {
+    env,
+    cwd,
+    config,
+    spare,
+    callerApproves: true,
+    ...(worktrees === undefined ? {} : { worktrees }),
+  });
   return launches.map((launch): JobStart => {
     if (launch.started && launch.handle !== undefined && launch.job !== undefined) {
       return { kind: "started", job: launch.job, conversation: launch.handle, agent: launch.agent };

@@ -49,6 +49,8 @@ export interface BoundedOptions {
   /** Its output handed on as it comes (and not kept), to these streams. */
   readonly forward?: { readonly stdout: Writable; readonly stderr: Writable };
   readonly graceMs?: number;
+  /** Aborting ends it as its limit would (without counting as timed out). */
+  readonly signal?: AbortSignal;
 }
 
 let helpers = 0;
@@ -136,8 +138,12 @@ export async function runBounded(
     timedOut = true;
     void endAll(tag, pid, since, graceMs);
   }, options.timeoutMs);
+  const stop = () => void endAll(tag, pid, since, graceMs);
+  if (options.signal?.aborted) stop();
+  else options.signal?.addEventListener("abort", stop, { once: true });
   await exited;
   clearTimeout(limit);
+  options.signal?.removeEventListener("abort", stop);
   // What it left behind goes with it, in its group or not.
   await endAll(tag, pid, since, graceMs);
   if (pid !== undefined) untrackGroup(pid);

@@ -29,6 +29,7 @@ import { type PreparedTurn, withPreparedTurn } from "./setup.js";
 import { interrupted } from "./stops.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
 import { watchTurnEnd } from "./verdict.js";
+import { finishWorktreeTurn, giveBackWorktree, tipBeforeTurn } from "./worktree.js";
 
 /** Longer stderr lines are not read for events (a stack trace's one-line JSON dump). */
 const STDERR_LINE_BYTES = 64 * 1024;
@@ -37,11 +38,18 @@ const STDERR_LINE_BYTES = 64 * 1024;
  * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. An
  * ACP turn's code (and the SDK) is loaded only for an ACP turn. */
 export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
-  if (plan.transport === "acp") {
-    const { runAcpTurn } = await import("./run-acp.js");
-    return withPreparedTurn(plan, caller, (turn) => runAcpTurn(plan, turn));
-  }
-  return withPreparedTurn(plan, caller, (turn) => runProcessTurn(plan, turn));
+  const run =
+    plan.transport === "acp"
+      ? (await import("./run-acp.js")).runAcpTurn
+      : (turnPlan: TurnPlan, turn: PreparedTurn) => runProcessTurn(turnPlan, turn);
+  if (plan.worktree === undefined) return withPreparedTurn(plan, caller, (turn) => run(plan, turn));
+  // In its conversation's worktree: what the turn changed is committed on its branch before the
+  // conversation's lock and the turn's registration go (turn/worktree.ts).
+  return withPreparedTurn(plan, caller, async (turn) => {
+    const since = await tipBeforeTurn(plan, turn.context.env);
+    const result = await run(plan, turn);
+    return finishWorktreeTurn(plan, result, since, turn.context);
+  });
 }
 
 async function runProcessTurn(
@@ -173,6 +181,9 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
     // scv's own storage failed: another agent would meet the same folder.
     if (error.code === "IO") return result;
   }
+  // A first turn's worktree that no conversation got (its agent never ran) is given back.
+  if (request.worktree !== undefined && request.continue === undefined)
+    await giveBackWorktree(request.worktree, result, context.env);
   if (!wantsFallbacks(result.exitCode)) return result;
   return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
 }

@@ -46,16 +46,22 @@ export const comparisonRowSchema = lazy(() =>
 
 export type ComparisonRow = z.infer<ReturnType<typeof comparisonRowSchema>>;
 
+/** What a row reads of a turn's result (or of a conversation's record: `scv compare`). */
+export type ComparedTurn = Pick<
+  TurnResult,
+  "agent" | "conversation" | "usage" | "cost" | "duration" | "status" | "exitCode"
+>;
+
 export interface ComparisonInput {
-  readonly result: TurnResult;
+  readonly result: ComparedTurn;
   readonly attempt?: { readonly attempt: number; readonly of: number };
   readonly worktree?: Pick<Worktree, "branch" | "dir">;
   readonly diffstat?: Pick<DiffStat, "files" | "added" | "removed">;
-  readonly check?: CheckResult;
+  readonly check?: Pick<CheckResult, "status" | "exitCode" | "durationMs">;
 }
 
 /** Input plus output tokens; null when the CLI reported neither. Pure. */
-function tokens(result: TurnResult): number | null {
+function tokens(result: ComparedTurn): number | null {
   const { usage } = result;
   if (usage === null || (usage.input === undefined && usage.output === undefined)) return null;
   return (usage.input ?? 0) + (usage.output ?? 0);

@@ -39,6 +39,11 @@
 //                       prints them as its plain-text reply
 //   login-prompt        (amp) write pids.json, replay its signed-out capture (a plain-text login
 //                       prompt with a one-time URL), then wait forever for a code, as the real one
+//   write:<path>        write <path> (relative to its cwd, folders made) as an agent's edit tool
+//                       would: "<cli> wrote this in <cwd's name>\n" (so attempts differ), or
+//                       $FAKE_AGENT_WRITE_TEXT; then behave as ok
+//   write-hang:<path>   write <path> as above, write pids.json, then wait forever (a turn killed
+//                       mid-way that has written something)
 // A file .fake-mode in the agent's HOME (one account's home) holds a mode for that home only;
 // .fake-mode-once one for its next run only (removed as it is read).
 // $FAKE_AGENT_LINGER (self | child | escaped-child) keeps something running after a replayed capture
@@ -635,6 +640,12 @@ async function behave(parsedArgs) {
     case "usage-numbers":
       // The capture with every token count and cost replaced by `arg` (1e308, -5, 2.5).
       return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume", { usageNumbers: arg });
+    case "write":
+      writeInCwd(arg);
+      return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
+    case "write-hang":
+      writeInCwd(arg);
+      return replay(turn, "turn1", { hangAfter: cli === "codex" ? 2 : 1 });
     case "login-prompt":
       // Byte for byte, and then forever: the lab killed that capture at its timeout.
       writePids([process.pid]);
@@ -652,6 +663,16 @@ async function behave(parsedArgs) {
     default:
       return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
   }
+}
+
+/** `write:<path>`: a file in the agent's working folder, as its edit tool would write it. */
+function writeInCwd(path) {
+  const file = resolvePath(process.cwd(), path);
+  mkdirSync(resolvePath(file, ".."), { recursive: true });
+  writeFileSync(
+    file,
+    process.env.FAKE_AGENT_WRITE_TEXT ?? `${cli} wrote this in ${basename(process.cwd())}\n`,
+  );
 }
 
 /** Replays a capture; a session it was told to resume must have been started in this HOME.

@@ -21,7 +21,7 @@ import type { TurnResult } from "../result.js";
 import { failedResult, failureLine } from "../turn/outcome.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
-import type { WorktreeChoice } from "../turn/worktree.js";
+import type { WorktreeChoice } from "../turn/worktree-choice.js";
 
 export async function startBackgroundTurns(
   io: CliIo,

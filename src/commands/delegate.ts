@@ -18,7 +18,7 @@ import { attemptsOption, expandAttempts } from "../turn/attempts.js";
 import { planTurns } from "../turn/batch.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
-import { mayWantWorktrees, prepareWorktrees, type WorktreeChoice } from "../turn/worktree.js";
+import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
 
 export interface DelegateOptions {
   readonly model?: string;
@@ -158,6 +158,7 @@ async function inWorktree(
     },
   };
   const planned = planTurns([request], context);
+  const { prepareWorktrees } = await import("../turn/worktree.js");
   const [prepared] = await prepareWorktrees(planned, choice, context);
   if (prepared?.kind === "ready") return { kind: "ready", request: prepared.request };
   if (prepared === undefined || planned[0]?.kind === "failed") return { kind: "ready", request };

@@ -19,7 +19,7 @@ import type { Attempt } from "../turn/attempts.js";
 import { planTurns } from "../turn/batch.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
-import { mayWantWorktrees, prepareWorktrees, type WorktreeChoice } from "../turn/worktree.js";
+import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
 import { comparisonTable } from "./comparison.js";
 
 /** What a fan-out asks beyond its turns: worktrees, and which attempt of its target each turn is. */
@@ -51,8 +51,10 @@ export async function runFanOut(
   const results = await withInterrupts(io, async (signal) => {
     // Every worktree made (and every refusal said) before any agent starts.
     const { choice } = extras;
-    if (choice !== undefined && mayWantWorktrees(choice, config))
+    if (choice !== undefined && mayWantWorktrees(choice, config)) {
+      const { prepareWorktrees } = await import("../turn/worktree.js");
       planned = await prepareWorktrees(planned, choice, { ...base, signal, onNotice: say });
+    }
     const queue = new PQueue({ concurrency });
     const runs = planned.map((turn, index) => {
       if (turn.kind === "failed") {

@@ -22,7 +22,7 @@ import { busyError } from "../turn/busy.js";
 import { failedResult } from "../turn/outcome.js";
 import { turnOwnerAlive } from "../turn/reap.js";
 import type { TurnRequest } from "../turn/types.js";
-import { mayWantWorktrees, prepareWorktrees, type WorktreeChoice } from "../turn/worktree.js";
+import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
 import { type Job, READY_FD_VARIABLE } from "./job.js";
 import type { SpareRunner } from "./spare.js";
 
@@ -66,8 +66,10 @@ export async function launchTurns(
 ): Promise<Launch[]> {
   const { env, cwd, config, spare, callerApproves, worktrees } = context;
   let planned = planTurns(requests, { env, cwd, config });
-  if (worktrees !== undefined && mayWantWorktrees(worktrees, config))
+  if (worktrees !== undefined && mayWantWorktrees(worktrees, config)) {
+    const { prepareWorktrees } = await import("../turn/worktree.js");
     planned = await prepareWorktrees(planned, worktrees, { env, config });
+  }
   return Promise.all(
     planned.map((turn): Promise<Launch> | Launch => {
       if (turn.kind === "failed")

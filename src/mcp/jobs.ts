@@ -18,7 +18,7 @@ import { turnState } from "../jobs/wait.js";
 import type { TurnResult } from "../result.js";
 import { failedResult } from "../turn/outcome.js";
 import type { TurnRequest } from "../turn/types.js";
-import type { WorktreeChoice } from "../turn/worktree.js";
+import type { WorktreeChoice } from "../turn/worktree-choice.js";
 
 export interface JobContext {
   readonly env: NodeJS.ProcessEnv;

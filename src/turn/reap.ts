@@ -25,7 +25,6 @@ import { isRunning, type ProcessIdentity, type ProcessTable, systemProcessTable 
 import { killTagged } from "../os/tagged.js";
 import type { TurnResult } from "../result.js";
 import type { Worktree } from "../worktrees/record.js";
-import { recordTurn } from "../worktrees/record-turn.js";
 import { isTurnTemp, removeTurnTemp } from "./temp.js";
 import { recordReapedUsage } from "./usage-record.js";
 
@@ -207,6 +206,8 @@ async function keepWrites(
 ): Promise<Pick<TurnResult, "worktree" | "branch" | "commit" | "diffstat">> {
   const where = { worktree: worktree.dir, branch: worktree.branch };
   try {
+    // Loaded only here: every scv start reaps, and git's plumbing is no plain start's.
+    const { recordTurn } = await import("../worktrees/record-turn.js");
     const changes = await recordTurn(worktree, { agent: record.agent, prompt: record.prompt, env });
     const { files, added, removed, paths } = changes;
     return { ...where, commit: changes.commit, diffstat: { files, added, removed, paths: [...paths] } };

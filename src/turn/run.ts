@@ -29,7 +29,6 @@ import { type PreparedTurn, withPreparedTurn } from "./setup.js";
 import { interrupted } from "./stops.js";
 import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
 import { watchTurnEnd } from "./verdict.js";
-import { finishWorktreeTurn, giveBackWorktree, tipBeforeTurn } from "./worktree.js";
 
 /** Longer stderr lines are not read for events (a stack trace's one-line JSON dump). */
 const STDERR_LINE_BYTES = 64 * 1024;
@@ -45,6 +44,8 @@ export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<
   if (plan.worktree === undefined) return withPreparedTurn(plan, caller, (turn) => run(plan, turn));
   // In its conversation's worktree: what the turn changed is committed on its branch before the
   // conversation's lock and the turn's registration go (turn/worktree.ts).
+  // Loaded only for such a turn: git's plumbing is no plain turn's.
+  const { finishWorktreeTurn, tipBeforeTurn } = await import("./worktree.js");
   return withPreparedTurn(plan, caller, async (turn) => {
     const since = await tipBeforeTurn(plan, turn.context.env);
     const result = await run(plan, turn);
@@ -183,7 +184,7 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
   }
   // A first turn's worktree that no conversation got (its agent never ran) is given back.
   if (request.worktree !== undefined && request.continue === undefined)
-    await giveBackWorktree(request.worktree, result, context.env);
+    await (await import("./worktree.js")).giveBackWorktree(request.worktree, result, context.env);
   if (!wantsFallbacks(result.exitCode)) return result;
   return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
 }

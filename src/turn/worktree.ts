@@ -29,40 +29,9 @@ import { DEFAULT_CHECK_TIMEOUT_MS } from "./plan.js";
 import { turnOwnerAlive } from "./reap.js";
 import { interrupted } from "./stops.js";
 import type { TurnContext, TurnPlan } from "./types.js";
-
-/** What the command line (or an MCP call) asked of worktrees, for every turn it starts. */
-export interface WorktreeChoice {
-  /** `--worktree` / `--no-worktree`; absent, a first turn follows the config's `worktree`. */
-  readonly worktree?: boolean;
-  /** `--base <ref>` (default `HEAD`). */
-  readonly base?: string;
-  /** `--with-changes`: the user's uncommitted changes carried in. */
-  readonly withChanges?: boolean;
-  /** `--setup <command>`; "" (`--no-setup`) for none over the config's `worktree_setup`. */
-  readonly setup?: string;
-  /** Whether `--check` was given: it runs in a worktree. */
-  readonly check?: boolean;
-}
+import { type WorktreeChoice, worktreeOnly } from "./worktree-choice.js";
 
 type Ready = Extract<PlannedTurn, { kind: "ready" }>;
-
-/** Whether any turn may run in a new worktree: the choice or the config says so somewhere. Pure. */
-export function mayWantWorktrees(choice: WorktreeChoice, config: Config): boolean {
-  if (choice.worktree !== undefined) return choice.worktree;
-  const configured =
-    config.defaults?.worktree === true ||
-    Object.values(config.agents ?? {}).some((settings) => settings.worktree === true);
-  return configured || worktreeOnly(choice) !== undefined;
-}
-
-/** The first option given that needs a worktree (`--base`, …), for the refusal. Pure. */
-function worktreeOnly(choice: WorktreeChoice): string | undefined {
-  if (choice.base !== undefined) return "--base";
-  if (choice.withChanges) return "--with-changes";
-  if (choice.setup !== undefined && choice.setup !== "") return "--setup";
-  if (choice.check) return "--check";
-  return undefined;
-}
 
 /** Whether a planned first turn runs in a new worktree: `--worktree`, else its agent's `worktree`
  * in the config (or `[defaults]`). */

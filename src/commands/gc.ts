@@ -31,7 +31,9 @@ export async function gcCommand(io: CliIo, agent: string | undefined, flags: GcF
   const report = gcReport(plan, flags.dryRun ? undefined : await applyGc(plan, io.env));
 
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify({ ...report, worktrees }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ ...report, worktrees: worktrees.map((each) => ({ ...each, reason: each.reason ?? null })) }, null, 2)}\n`,
+    );
   } else {
     io.stderr.write(worktreeLines(worktrees, flags.dryRun === true));
     io.stdout.write(flags.dryRun ? renderDryRun(report, io) : renderCounts(report));

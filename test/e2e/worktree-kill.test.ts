@@ -4,13 +4,13 @@
 // the turn itself records it. A worktree a turn runs in is never removed.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitEnv, initRepo } from "../helpers/git-repo.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
-import { agentPids, conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
+import { ageConversation, agentPids, conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
 
 const lab = useLab();
 
@@ -43,17 +43,7 @@ async function stopMidTurn(
   return { handle, pids, exitCode: ended.exitCode };
 }
 
-/** Makes a conversation 60 days old, as gc reads its age (the record's time and its file's). */
-function age(handle: string): void {
-  const path = join(lab.world.scvHome, "conversations", `${handle}.json`);
-  const old = new Date(Date.now() - 60 * 86_400_000);
-  const record = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-  writeFileSync(
-    path,
-    JSON.stringify({ ...record, updatedAt: old.toISOString(), createdAt: old.toISOString() }),
-  );
-  utimesSync(path, old, old);
-}
+const age = (handle: string) => ageConversation(lab.world, handle);
 
 describe("a turn in a worktree, stopped mid-way", () => {
   it("SIGKILLed: the next scv commits what the agent wrote; gc keeps the unmerged branch, --force removes it", async () => {

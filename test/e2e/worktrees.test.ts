@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { gitEnv, initRepo } from "../helpers/git-repo.js";
 import { useLab } from "../helpers/lab.js";
 import { agentCalls, conversationRecord, scv, signIn } from "../helpers/scv.js";
@@ -30,7 +30,7 @@ function git(args: readonly string[], cwd = lab.world.project): string {
   });
 }
 
-const results = (stdout: string) => z.array(turnResultSchema()).parse(JSON.parse(stdout));
+const results = (stdout: string) => z.array(turnResultShape()).parse(JSON.parse(stdout));
 
 describe("scv delegate --worktree", () => {
   it("runs three agents editing the same file in worktrees of their own; the user's tree stays as it was", async () => {
@@ -65,7 +65,7 @@ describe("scv delegate --worktree", () => {
         files: 1,
         added: 1,
         removed: 1,
-        paths: [{ path: "notes.txt", added: 1, removed: 1 }],
+        paths: [{ path: "notes.txt", from: null, added: 1, removed: 1 }],
       });
       expect(turn.check).toMatchObject({ command: "grep -q wrote notes.txt", status: "pass", exitCode: 0 });
       // The branch holds the agent's edit, its own; the commit is scv's, in the agent's name.
@@ -283,7 +283,7 @@ describe("scv delegate --worktree", () => {
     const plain = await inRepo(["delegate", "--no-worktree", "claude", "--json", "hi"], {
       SCV_CONFIG: config,
     });
-    expect(JSON.parse(plain.stdout).branch).toBeUndefined();
+    expect(JSON.parse(plain.stdout).branch).toBeNull();
     expect(agentCalls(lab.world).at(-1)?.cwd).toBe(lab.world.project);
   });
 

@@ -113,12 +113,14 @@ export async function applyCommand(io: CliIo, name: string, flags: ApplyFlags = 
       io.stderr.write(`scv: ${worktree.branch} holds no change against its base — nothing to apply\n`);
       return EXIT.ok;
     case "conflicts":
+      // Refused (exit 2, as over the user's changes) when nothing was written; with
+      // --keep-conflicts the markers are there and the apply is half done (exit 1).
       io.stderr.write(
         outcome.kept
           ? `scv: ${worktree.branch} conflicts with ${into} in ${listed(outcome.paths)} — git's conflict markers are in those files: resolve them, then git add\n`
           : `scv: ${worktree.branch} conflicts with ${into} in ${listed(outcome.paths)} — nothing was written; see it with scv diff ${handle}, or apply with --keep-conflicts for git's conflict markers\n`,
       );
-      return EXIT.agentFailed;
+      return outcome.kept ? EXIT.agentFailed : EXIT.usage;
     case "applied": {
       // gc counts an applied branch as kept work.
       const latest = readConversation(handle, io.env);

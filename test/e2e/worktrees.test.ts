@@ -135,7 +135,9 @@ describe("scv delegate --worktree", () => {
     expect(git(["status", "--porcelain"])).toBe("");
     const before = fileHashes(lab.world.project);
     const conflict = await inRepo(["apply", codex ?? ""]);
-    expect(conflict.exitCode).toBe(1);
+    // Refused, as over the user's changes: one line, exit 2, nothing touched.
+    expect(conflict.exitCode).toBe(2);
+    expect(conflict.stderr.trim().split("\n")).toHaveLength(1);
     expect(conflict.stderr).toContain(
       `scv: scv/${codex} conflicts with ${lab.world.project} in notes.txt — nothing was written`,
     );

@@ -218,6 +218,9 @@ const configSchema = lazy(() =>
     /** A command run in each new worktree before its agent starts (`npm ci`): what a fresh checkout
      * lacks, as ignored files (`--setup`). */
     worktree_setup: z.optional(text()),
+    /** Paths of the repository a fresh checkout lacks because git ignores them (node_modules, .env),
+     * linked into each new worktree (src/worktrees/links.ts). */
+    worktree_links: z.optional(z.array(text())),
     /** A command run in the worktree after each turn there (`--check`). */
     check: z.optional(text()),
     /** How long a check (or a worktree's setup) may run (`--check-timeout`; default 10m). */

@@ -355,7 +355,13 @@ export function conversationJson(record: ConversationRecord): ConversationJson {
     takeovers: record.takeovers ?? 0,
     lastTakeoverAt: record.lastTakeoverAt ?? null,
     worktree:
-      record.worktree === undefined ? null : { ...record.worktree, applied: record.worktree.applied ?? null },
+      record.worktree === undefined
+        ? null
+        : {
+            ...record.worktree,
+            links: record.worktree.links ?? [],
+            applied: record.worktree.applied ?? null,
+          },
     lastCheck: record.lastCheck === undefined ? null : checkJson(record.lastCheck),
   };
 }

@@ -102,6 +102,7 @@ export const conversationWorktreeShape = lazy(() =>
     ),
     carried: described(z.boolean(), "whether the user's uncommitted changes were carried in"),
     createdAt: z.string(),
+    links: described(z.array(z.string()), "paths linked in from the user's repository (worktree_links)"),
     applied: described(z.nullable(z.string()), "the branch tip scv apply last brought in; null if never"),
   }),
 );

@@ -31,6 +31,9 @@ export const worktreeSchema = lazy(() =>
     carried: z.boolean(),
     /** When it was made (UTC ISO 8601). */
     createdAt: z.string(),
+    /** Paths linked in from the user's repository (`worktree_links`): never committed, unlinked
+     * before the worktree goes. */
+    links: z.optional(z.array(z.string())),
     /** The branch tip `scv apply` last brought into the user's tree: gc counts it as kept. */
     applied: z.optional(z.string()),
   }),

@@ -19,6 +19,7 @@ import { readRunning } from "../home/turn-records.js";
 import type { CheckOutcome, TurnResult } from "../result.js";
 import { type CheckResult, runCheck } from "../worktrees/check.js";
 import { createWorktree } from "../worktrees/create.js";
+import { linkIgnored } from "../worktrees/links.js";
 import type { Worktree } from "../worktrees/record.js";
 import { branchTip, recordTurn } from "../worktrees/record-turn.js";
 import { removeWorktree } from "../worktrees/remove.js";
@@ -122,6 +123,22 @@ async function makeWorktree(
   } catch (error) {
     if (!(error instanceof ScvError)) throw error;
     return { kind: "failed", agent: turn.agent, result: failedResult(error, turn.agent) };
+  }
+  // What the checkout lacks because git ignores it, linked in from the user's tree (links.ts).
+  const links = config.worktree_links ?? [];
+  if (links.length > 0) {
+    try {
+      const { linked, missing } = linkIgnored(worktree, links);
+      if (missing.length > 0)
+        context.onNotice?.(
+          `worktree_links: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not in ${worktree.repoRoot} — not linked`,
+        );
+      worktree = { ...worktree, links: [...linked] };
+    } catch (error) {
+      await removeWorktree(worktree, { env, force: true }).catch(() => undefined);
+      if (!(error instanceof ScvError)) throw error;
+      return { kind: "failed", agent: turn.agent, result: failedResult(error, turn.agent) };
+    }
   }
   // The same folder of the project as the one asked for (`-C packages/app`).
   const cwd = join(worktree.dir, relative(repo.root, realpathSync(plan.cwd)));

@@ -3,30 +3,21 @@
 // check; `scv compare` and `scv diff` take the job), and the MCP `delegate` tool's `worktree: true`
 // (its structured content the --json object, worktree fields and all).
 
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, describe, expect, it } from "vitest";
-import { gitEnv, initRepo } from "../helpers/git-repo.js";
+import { gitEnv, gitIn, initRepo, scvInRepo } from "../helpers/git-repo.js";
 import { useLab } from "../helpers/lab.js";
-import { conversationRecord, SCV, scv, signIn } from "../helpers/scv.js";
+import { conversationRecord, SCV, signIn } from "../helpers/scv.js";
 import { fileHashes } from "../worktrees/repos.js";
 
 const lab = useLab();
 
-async function inRepo(args: readonly string[], env: Record<string, string> = {}) {
-  return scv(lab.world, args, { env: { ...gitEnv(lab.world), ...env } });
-}
+const inRepo = (args: readonly string[], env: Record<string, string> = {}) => scvInRepo(lab.world, args, env);
 
-function git(args: readonly string[], cwd = lab.world.project): string {
-  return execFileSync("git", args, {
-    cwd,
-    env: { ...lab.world.env, ...gitEnv(lab.world) },
-    encoding: "utf8",
-  });
-}
+const git = (args: readonly string[], cwd?: string) => gitIn(lab.world, args, cwd);
 
 let client: Client | undefined;
 afterEach(async () => {

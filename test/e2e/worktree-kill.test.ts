@@ -3,28 +3,19 @@
 // them, and one gc removes only once the branch holds nothing unmerged (or with --force); SIGTERMed,
 // the turn itself records it. A worktree a turn runs in is never removed.
 
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { gitEnv, initRepo } from "../helpers/git-repo.js";
+import { gitEnv, gitIn, initRepo, scvInRepo } from "../helpers/git-repo.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
-import { ageConversation, agentPids, conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
+import { ageConversation, agentPids, conversationRecord, signIn, startScv } from "../helpers/scv.js";
 
 const lab = useLab();
 
-function git(args: readonly string[], cwd = lab.world.project): string {
-  return execFileSync("git", args, {
-    cwd,
-    env: { ...lab.world.env, ...gitEnv(lab.world) },
-    encoding: "utf8",
-  });
-}
+const git = (args: readonly string[], cwd?: string) => gitIn(lab.world, args, cwd);
 
-async function inRepo(args: readonly string[], env: Record<string, string> = {}) {
-  return scv(lab.world, args, { env: { ...gitEnv(lab.world), ...env } });
-}
+const inRepo = (args: readonly string[], env: Record<string, string> = {}) => scvInRepo(lab.world, args, env);
 
 /** Starts a turn whose agent writes `partial.txt` and hangs, stops scv with `signal` once it did,
  * and returns the conversation's handle (from the one worktree made) and the agent's pids. */

@@ -3,23 +3,16 @@
 // the branch never holds them, and removing the worktree never removes what they point at. A path
 // git tracks is refused before any agent starts.
 
-import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { gitEnv, initRepo } from "../helpers/git-repo.js";
+import { gitEnv, gitIn, initRepo } from "../helpers/git-repo.js";
 import { useLab } from "../helpers/lab.js";
 import { agentCalls, scv, signIn } from "../helpers/scv.js";
 
 const lab = useLab();
 
-function git(args: readonly string[], cwd = lab.world.project): string {
-  return execFileSync("git", args, {
-    cwd,
-    env: { ...lab.world.env, ...gitEnv(lab.world) },
-    encoding: "utf8",
-  });
-}
+const git = (args: readonly string[], cwd?: string) => gitIn(lab.world, args, cwd);
 
 /** A repository whose .gitignore leaves out node_modules/ (a folder-only pattern, which a link of
  * that name would not match) and .env, both there in the user's tree. */

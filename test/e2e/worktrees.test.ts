@@ -10,25 +10,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { turnResultShape } from "../../src/json-shapes.js";
-import { gitEnv, initRepo } from "../helpers/git-repo.js";
+import { gitIn, initRepo, scvInRepo } from "../helpers/git-repo.js";
 import { useLab } from "../helpers/lab.js";
-import { agentCalls, conversationRecord, scv, signIn } from "../helpers/scv.js";
+import { agentCalls, conversationRecord, signIn } from "../helpers/scv.js";
 import { fileHashes } from "../worktrees/repos.js";
 
 const lab = useLab();
 
 /** scv in the world's project, a git repository with `notes.txt` committed. */
-async function inRepo(args: readonly string[], env: Record<string, string> = {}) {
-  return scv(lab.world, args, { env: { ...gitEnv(lab.world), ...env } });
-}
+const inRepo = (args: readonly string[], env: Record<string, string> = {}) => scvInRepo(lab.world, args, env);
 
-function git(args: readonly string[], cwd = lab.world.project): string {
-  return execFileSync("git", args, {
-    cwd,
-    env: { ...lab.world.env, ...gitEnv(lab.world) },
-    encoding: "utf8",
-  });
-}
+const git = (args: readonly string[], cwd?: string) => gitIn(lab.world, args, cwd);
 
 const results = (stdout: string) => z.array(turnResultShape()).parse(JSON.parse(stdout));
 

@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { World } from "./scv.js";
+import { scv, type World } from "./scv.js";
 
 /** The variables that give git the world's own configuration. */
 export function gitEnv(world: World): Record<string, string> {
@@ -28,4 +28,14 @@ export function initRepo(world: World, folder = world.project): void {
   writeFileSync(join(folder, ".gitignore"), "*.log\n");
   git(["add", "-A"]);
   git(["commit", "-q", "-m", "initial"]);
+}
+
+/** git's CLI in the world's project (or `cwd`), with the world's configuration; its stdout. */
+export function gitIn(world: World, args: readonly string[], cwd = world.project): string {
+  return execFileSync("git", args, { cwd, env: { ...world.env, ...gitEnv(world) }, encoding: "utf8" });
+}
+
+/** The built scv in the world's project, with the world's git configuration. */
+export function scvInRepo(world: World, args: readonly string[], env: Record<string, string> = {}) {
+  return scv(world, args, { env: { ...gitEnv(world), ...env } });
 }

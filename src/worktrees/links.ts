@@ -53,7 +53,7 @@ export function linkIgnored(worktree: Pick<Worktree, "repoRoot" | "dir">, paths:
     if (present(join(worktree.dir, path))) {
       throw new ScvError(
         "USAGE",
-        `worktree_links: ${path} is in the checkout (git tracks it), so a link would replace the branch's own files — link only what git ignores, like node_modules or .env`,
+        `worktree_links: ${path} is in the checkout (git tracks it, or --with-changes carried it), so a link would replace the branch's own files — link only what git ignores, like node_modules or .env`,
       );
     }
   }

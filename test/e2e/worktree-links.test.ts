@@ -94,7 +94,9 @@ describe("worktree_links", () => {
       env: configure('worktree_links = ["notes.txt"]\n'),
     });
     expect(tracked.exitCode).toBe(2);
-    expect(tracked.stderr).toMatch(/^scv: worktree_links: notes\.txt is in the checkout \(git tracks it, or --with-changes carried it\)/);
+    expect(tracked.stderr).toMatch(
+      /^scv: worktree_links: notes\.txt is in the checkout \(git tracks it, or --with-changes carried it\)/,
+    );
     expect(tracked.stderr.trim().split("\n")).toHaveLength(1);
     const outside = await scv(lab.world, ["delegate", "--worktree", "claude", "hi"], {
       env: configure('worktree_links = ["../elsewhere"]\n'),

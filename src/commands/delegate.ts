@@ -189,7 +189,7 @@ function worktreeChoice(options: DelegateOptions): WorktreeChoice {
   };
 }
 
-/** Two targets are the same when written alike (`codex:o3` and `codex` are not). */
+/** Two targets are the same when written alike (`<agent>:<model>` and `<agent>` are not). */
 function targetKey(spec: AgentSpec | undefined): string {
   return JSON.stringify([spec?.agent, spec?.model, spec?.effort, spec?.accounts]);
 }

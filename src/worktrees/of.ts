@@ -1,10 +1,11 @@
-// The worktree a user or a caller names by its conversation (`codex-k3f9x2`) or one of its jobs
-// (`codex-k3f9x2.a1b2c3d4`): `scv diff`, `scv apply`, `scv compare`, and reviews of a job's branch
+// The worktree a user or a caller names by its conversation (`<agent>-k3f9x2`) or one of its jobs
+// (`<agent>-k3f9x2.a1b2c3d4`): `scv diff`, `scv apply`, `scv compare`, and reviews of a job's branch
 // (`scv review --job`) all start here. One line and exit 2 when the name is no conversation's, or its
 // conversation has no worktree.
 //
 // API: `worktreeOf(name, env)` → `{ handle, job?, record, worktree }`.
 
+import { EXAMPLE_AGENTS } from "../adapters.js";
 import { ScvError } from "../errors.js";
 import { type ConversationRecord, HANDLE_PATTERN, readConversation } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
@@ -28,7 +29,7 @@ export function worktreeOf(name: string, env: Env): WorktreeOwner {
   if (!HANDLE_PATTERN.test(handle)) {
     throw new ScvError(
       "USAGE",
-      `'${name}' is not a conversation or a job (like codex-k3f9x2 or codex-k3f9x2.a1b2c3d4) — scv conversations list shows them`,
+      `'${name}' is not a conversation or a job (like ${EXAMPLE_AGENTS[0]}-k3f9x2 or ${EXAMPLE_AGENTS[0]}-k3f9x2.a1b2c3d4) — scv conversations list shows them`,
     );
   }
   const record = readConversation(handle, env);

@@ -9,6 +9,7 @@ import { EXAMPLE_AGENTS } from "../adapters.js";
 import { fileHint, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import { checkOutcomeSchema } from "../result.js";
+import { timing } from "../timing.js";
 import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { heldLock, type LockIdentity, lockRefreshedAt, removeDeadLock, takeLock } from "./lock.js";
@@ -189,7 +190,7 @@ export async function lockConversation(
   try {
     return await takeLock(recordPath(handle, env), {
       stale: LOCK_STALE_MS,
-      update: 5_000,
+      update: timing("lockRefresh"),
       retries: { retries, factor: 1, minTimeout: 250, maxTimeout: 250 },
     });
   } catch (error) {

@@ -15,9 +15,6 @@ import { JOB_PATTERN } from "../home/turn-files.js";
 export const MAX_WAIT_SECONDS = 55;
 export const DEFAULT_WAIT_SECONDS = 45;
 export const DEFAULT_CONVERSATIONS = 20;
-/** How often a waiting call tells a client that asked for progress: hosts reset their idle timers on
- * it (lab: one cuts an idle stdio call after 30 minutes). */
-export const PROGRESS_MS = 5_000;
 
 /** The agents and handles the descriptions give as examples: rows of the table. */
 const [A, B] = EXAMPLE_AGENTS;

@@ -110,8 +110,8 @@ export interface TurnContext {
   readonly lockWaitMs?: number;
   /** Between SIGTERM and SIGKILL when scv ends the process group. */
   readonly graceMs?: number;
-  /** Between the CLI's end-of-turn event and scv ending a CLI still running (`END_GRACE_MS`,
-   * verdict.ts); tests shorten it. */
+  /** Between the CLI's end-of-turn event and scv ending a CLI still running (the `endGrace`
+   * duration, src/timing.ts); tests shorten it. */
   readonly endGraceMs?: number;
   readonly now?: () => Date;
   /** Waits `ms` or until `signal` aborts; defaults to a timer (tests advance their own clock). */

@@ -4,18 +4,17 @@
 // interactive UI that echoes what is typed and leaves on /quit.
 
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
 import { canaryVariables } from "../helpers/canaries.js";
 import { gitEnv, initRepo } from "../helpers/git-repo.js";
+import { useLab } from "../helpers/lab.js";
 import {
   agentCalls,
+  configureAcme,
   conversationRecord,
-  createWorld,
-  ensureBuilt,
   SCV,
   scv,
   signIn,
@@ -25,14 +24,14 @@ import { type Terminal, tmuxTerminal } from "../helpers/tmux.js";
 
 let world: World;
 let terminal: Terminal;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   terminal = tmuxTerminal(world.root);
 });
 afterEach(() => {
   terminal.dispose();
-  world.dispose();
 });
 
 const ACME = `
@@ -46,15 +45,7 @@ resume = { kind = "supported", start = ["--sid", "{session}"], options = ["--res
 takeover = { kind = "supported", args = ["--tui", "--resume", "{session}"], fullArgs = [] }
 `;
 
-function configure(toml: string): Record<string, string> {
-  const launcher = join(world.bin, "acme");
-  const acme = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acme.mjs")).href;
-  writeFileSync(launcher, `#!${process.execPath}\nimport(${JSON.stringify(acme)});\n`);
-  chmodSync(launcher, 0o755);
-  const path = join(world.root, "scv.toml");
-  writeFileSync(path, toml);
-  return { SCV_CONFIG: path };
-}
+const configure = (toml: string) => configureAcme(world, toml);
 
 /** Starts scv with `args` in a tmux window of its own, in the world's project; the window stays after
  * scv exits and shows `EXIT=<code>`. */

@@ -15,7 +15,9 @@
 //                       pids.json, then wait forever (a CLI waiting to retry)
 //   exit:<code>         print "fake failure" on stderr and exit with <code>
 //   long-failure:<n>    one stderr line "fatal: " and <n> x, then exit 1
-//   slow:<ms>           wait, then behave as ok
+//   slow:<ms>           wait (scaled by $FAKE_AGENT_TIME_SCALE), then behave as ok
+//   gate[:<name>]       write pids.json, wait until the file <name> (default "open") is in
+//                       $FAKE_AGENT_DIR, then behave as ok: a turn that runs until the test lets it end
 //   hang                write pids.json ($FAKE_AGENT_PIDS names it otherwise), then wait forever
 //   grandchild          start a grandchild, write both pids to pids.json, wait forever
 //   answer-term         write pids.json, wait; on SIGTERM replay turn1 (a success) and exit 0
@@ -51,7 +53,9 @@
 // .fake-mode-once one for its next run only (removed as it is read).
 // $FAKE_AGENT_LINGER (self | child | escaped-child) keeps something running after a replayed capture
 // (see linger()); $FAKE_AGENT_PAUSE_AFTER and $FAKE_AGENT_PAUSE_MS pause a replay after the line
-// that holds a marker, as a CLI waits before its retry (see writePaused()).
+// that holds a marker, as a CLI waits before its retry (see writePaused()). $FAKE_AGENT_TIME_SCALE,
+// which the test helpers set to the factor they give scv's SCV_TEST_TIME_SCALE, scales every such wait
+// the way scv's own graces are scaled.
 // Like the real CLIs, the fake reports the permission mode it was given: claude's init says the
 // --permission-mode value (else "default"), codex writes a rollout file under $CODEX_HOME/sessions
 // whose turn_context has sandbox_policy danger-full-access under
@@ -79,6 +83,12 @@ import { basename, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+/** $FAKE_AGENT_TIME_SCALE within (0, 1]: how much shorter than asked this fake waits. */
+const TIME_SCALE = (() => {
+  const scale = Number(process.env.FAKE_AGENT_TIME_SCALE);
+  return Number.isFinite(scale) && scale > 0 && scale < 1 ? scale : 1;
+})();
+const scaled = (ms) => Math.round(Number(ms) * TIME_SCALE);
 /** Stands for the raw bytes of `reply-latin1` until the replay is written. */
 const RAW_REPLY = "@@RAW-REPLY@@";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -593,11 +603,15 @@ async function behave(parsedArgs) {
       process.exit(1);
       return;
     case "slow":
-      await new Promise((resolve) => setTimeout(resolve, Number(arg)));
+      await new Promise((resolve) => setTimeout(resolve, scaled(arg)));
       return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
     case "hang":
       writePids([process.pid]);
       return forever();
+    case "gate":
+      writePids([process.pid]);
+      await gateOpen(arg || "open");
+      return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
     case "grandchild": {
       const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
       writePids([process.pid, child.pid]);
@@ -761,7 +775,7 @@ function writePaused(text, done) {
   process.stdout.write(text.slice(0, cut), () =>
     setTimeout(
       () => process.stdout.write(text.slice(cut), done),
-      Number(process.env.FAKE_AGENT_PAUSE_MS ?? 0),
+      scaled(process.env.FAKE_AGENT_PAUSE_MS ?? 0),
     ),
   );
 }
@@ -847,6 +861,9 @@ async function steps(turn, count) {
 
 /** One Bash tool call every 50 ms, forever. */
 function drip(session) {
+  // A reader that went away (its scv killed) does not end it: it goes on working until something
+  // ends it, as a CLI busy in a tool does, not at its next write.
+  process.stdout.on("error", () => {});
   let i = 0;
   setInterval(() => {
     i += 1;
@@ -955,6 +972,12 @@ function writePids(pids) {
   const temporary = join(dir, `${name}.${process.pid}.tmp`);
   writeFileSync(temporary, JSON.stringify(pids));
   renameSync(temporary, join(dir, name));
+}
+
+/** Resolves once $FAKE_AGENT_DIR/<name> exists. */
+async function gateOpen(name) {
+  const path = join(process.env.FAKE_AGENT_DIR ?? "/nonexistent", name);
+  while (!existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 function forever() {

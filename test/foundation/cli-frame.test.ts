@@ -5,6 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { worldTime } from "../helpers/timing.js";
 
 const SCV = resolve("dist/scv.js");
 
@@ -27,6 +28,7 @@ beforeAll(() => {
   );
   chmodSync(join(bin, "codex"), 0o755);
   env = {
+    ...worldTime(),
     PATH: `${bin}:/usr/bin:/bin`,
     HOME: join(root, "home"),
     SCV_HOME: join(root, "scv"),

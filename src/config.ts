@@ -161,6 +161,8 @@ const agentSettingsShape = lazy(() => ({
   env: z.optional(z.record(envName(), z.string())),
   /** The `[mcp_servers]` this agent's turns get unless `--mcp` says otherwise. */
   mcp: z.optional(z.array(mcpServerName())),
+  /** Its first turns run in a git worktree of their own (`--worktree`) unless `--no-worktree`. */
+  worktree: z.optional(z.boolean()),
   /** A model endpoint or proxy of the user's own (src/turn/endpoint.ts renders it as the row says). */
   base_url: z.optional(endpointUrl()),
   /** The variable of scv's environment that holds the endpoint's key; its value goes to this agent
@@ -224,8 +226,23 @@ const configSchema = lazy(() =>
         timeout: z.optional(duration()),
         idle_timeout: z.optional(duration()),
         session_idle: z.optional(durationOrNone()),
+        /** Every agent's first turns in a worktree of their own (`--worktree`). */
+        worktree: z.optional(z.boolean()),
       }),
     ),
+    /** Where worktrees go: `<worktree_dir>/<handle>`, absolute or relative to the repository's top
+     * level (default `$SCV_HOME/worktrees/<repo-id>/`). */
+    worktree_dir: z.optional(text()),
+    /** A command run in each new worktree before its agent starts (`npm ci`): what a fresh checkout
+     * lacks, as ignored files (`--setup`). */
+    worktree_setup: z.optional(text()),
+    /** Paths of the repository a fresh checkout lacks because git ignores them (node_modules, .env),
+     * linked into each new worktree (src/worktrees/links.ts). */
+    worktree_links: z.optional(z.array(text())),
+    /** A command run in the worktree after each turn there (`--check`). */
+    check: z.optional(text()),
+    /** How long a check (or a worktree's setup) may run (`--check-timeout`; default 10m). */
+    check_timeout: z.optional(duration()),
     agents: z.optional(z.record(z.string(), agentTable())),
     /** MCP servers a turn may be given (`--mcp`, `[agents.<name>] mcp`); none is given by default. */
     mcp_servers: z.optional(z.record(mcpServerName(), mcpServer())),

@@ -19,6 +19,7 @@ import {
 } from "./json-shapes.js";
 import { reviewedResultShape, reviewReportShape } from "./review/report-json.js";
 import { usageReportSchema } from "./usage-totals.js";
+import { comparisonRowShape, gcWorktreeShape } from "./worktree-shapes.js";
 
 const oneOrMany = <T extends z.ZodMiniType>(one: T) => z.union([one, z.array(one)]);
 
@@ -78,8 +79,9 @@ export const JSON_DOCUMENTS = {
   },
   "agents-gc": {
     command: "scv agents gc … --json",
-    about: "what went (or with --dry-run would go), and what was left and why",
-    schema: () => gcReportSchema,
+    about:
+      "what went (or with --dry-run would go), and what was left and why; worktrees: what became of old conversations' worktrees",
+    schema: () => z.extend(gcReportSchema, { worktrees: z.array(gcWorktreeShape()) }),
   },
   "conversations-list": {
     command: "scv conversations list --json",
@@ -90,6 +92,11 @@ export const JSON_DOCUMENTS = {
     command: "scv conversations show <handle> --json",
     about: "one conversation, and what its next turn would run with",
     schema: () => conversationShowShape(),
+  },
+  compare: {
+    command: "scv compare <handle|job>… --json",
+    about: "one row per attempt, as the table after a fan-out with worktrees shows them",
+    schema: () => z.array(comparisonRowShape()),
   },
   usage: {
     command: "scv usage … --json",

@@ -16,6 +16,12 @@ import type { ConversationRecord } from "./home/conversations.js";
 import type { QuotaSnapshot } from "./home/quota.js";
 import { lazy } from "./lazy.js";
 import { resultForJson, type SkippedAccount, type TurnResult, type TurnUsage } from "./result.js";
+import {
+  checkJson,
+  conversationWorktreeFields,
+  turnWorktreeFields,
+  turnWorktreeJson,
+} from "./worktree-shapes.js";
 
 const described = <T extends z.ZodMiniType>(schema: T, description: string): T =>
   schema.check(z.describe(description)) as T;
@@ -80,6 +86,7 @@ export const turnResultShape = lazy(() =>
         count(),
         "how many characters of the reply were bytes that are not UTF-8, each U+FFFD in reply (0: none)",
       ),
+      ...turnWorktreeFields(),
     }),
     "the result of one turn",
   ),
@@ -126,6 +133,7 @@ export function turnResultJson(turn: TurnResult): TurnResultJson {
     skipped: result.skipped === undefined ? null : result.skipped.map(skippedJson),
     resetsAt: result.resetsAt ?? null,
     replacedChars: result.replacedChars ?? 0,
+    ...turnWorktreeJson(result),
   };
 }
 
@@ -310,8 +318,11 @@ const conversationFields = () => ({
   usage: described(tokenCountsShape(), "totals over its turns"),
   cumulative: described(maybe(tokenCountsShape()), "the CLI's own running total, for CLIs that keep one"),
   lastStatus: maybe(text()),
+  lastExitCode: described(maybe(z.int()), "the last turn's scv exit code; null before scv kept it"),
+  duration: described(maybe(z.number()), "milliseconds of its turns, summed; null before scv kept it"),
   takeovers: described(count(), "how often it was taken over in the CLI's own UI (scv attach)"),
   lastTakeoverAt: maybe(text()),
+  ...conversationWorktreeFields(),
 });
 export const conversationShape = lazy(() => z.object(conversationFields()));
 export type ConversationJson = z.infer<ReturnType<typeof conversationShape>>;
@@ -339,8 +350,19 @@ export function conversationJson(record: ConversationRecord): ConversationJson {
     usage: usageJson(record.usage),
     cumulative: record.cumulative === undefined ? null : usageJson(record.cumulative),
     lastStatus: record.lastStatus ?? null,
+    lastExitCode: record.lastExitCode ?? null,
+    duration: record.duration ?? null,
     takeovers: record.takeovers ?? 0,
     lastTakeoverAt: record.lastTakeoverAt ?? null,
+    worktree:
+      record.worktree === undefined
+        ? null
+        : {
+            ...record.worktree,
+            links: record.worktree.links ?? [],
+            applied: record.worktree.applied ?? null,
+          },
+    lastCheck: record.lastCheck === undefined ? null : checkJson(record.lastCheck),
   };
 }
 

@@ -33,6 +33,36 @@ export const skippedAccountSchema = lazy(() =>
   }),
 );
 
+/** What a turn changed in its worktree, or what a branch holds against its base: files, lines added
+ * and removed, per file too (`null` lines for a binary file; `from` for a rename). */
+export const diffstatSchema = lazy(() =>
+  z.object({
+    files: z.int().check(z.nonnegative()),
+    added: z.int().check(z.nonnegative()),
+    removed: z.int().check(z.nonnegative()),
+    paths: z.array(
+      z.object({
+        path: z.string(),
+        from: z.optional(z.string()),
+        added: z.nullable(z.int().check(z.nonnegative())),
+        removed: z.nullable(z.int().check(z.nonnegative())),
+      }),
+    ),
+  }),
+);
+
+/** A `--check` command's outcome: `pass` (exit 0), `fail` (another exit, a signal, or it could not
+ * start) or `timeout` (ended at `--check-timeout`); its exit code, milliseconds and last lines. */
+export const checkOutcomeSchema = lazy(() =>
+  z.object({
+    command: z.string(),
+    status: z.enum(["pass", "fail", "timeout"]),
+    exitCode: z.nullable(z.int()),
+    duration: z.int().check(z.nonnegative()),
+    tail: z.array(z.string()),
+  }),
+);
+
 export const turnStatusSchema = lazy(() =>
   z.enum(["completed", "failed", "declined", "timeout", "cancelled"]),
 );
@@ -82,6 +112,14 @@ export const turnResultSchema = lazy(() =>
     /** A reviewed delegation's rounds, or a background review's report (src/review/rounds.ts reads it
      * with the review's own schema); absent for any other turn. */
     review: z.optional(z.record(z.string(), z.unknown())),
+    /** A turn in a worktree (`--worktree`): its folder, its branch (`scv/<handle>`), the commit scv
+     * made of what the turn changed there (null when it changed nothing), and what that was. */
+    worktree: z.optional(z.string()),
+    branch: z.optional(z.string()),
+    commit: z.optional(z.nullable(z.string())),
+    diffstat: z.optional(diffstatSchema()),
+    /** The `--check` run in the worktree after the turn; absent when none ran. */
+    check: z.optional(checkOutcomeSchema()),
     /** In JSON: how many characters of the reply were no text (bytes that are not UTF-8), each
      * U+FFFD in `reply`; absent when none. */
     replacedChars: z.optional(z.int().check(z.nonnegative())),
@@ -91,6 +129,8 @@ export const turnResultSchema = lazy(() =>
 export type TurnResult = z.infer<ReturnType<typeof turnResultSchema>>;
 export type SkippedAccount = z.infer<ReturnType<typeof skippedAccountSchema>>;
 export type TurnUsage = z.infer<ReturnType<typeof usageSchema>>;
+export type Diffstat = z.infer<ReturnType<typeof diffstatSchema>>;
+export type CheckOutcome = z.infer<ReturnType<typeof checkOutcomeSchema>>;
 
 /** The result as JSON carries it (`--json`, `--events`, an MCP tool result): JSON holds text, so a
  * reply's bytes that are not UTF-8 are U+FFFD there, counted in `replacedChars` and said in a note. */

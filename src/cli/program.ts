@@ -103,6 +103,16 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
       "[mcp_servers] from scv's config the agent gets this turn, comma-separated; none for none",
       collect,
     )
+    .option("--n <count>", "run each agent this many times, each its own conversation (best of N)")
+    .option("--worktree", "run each new conversation in a git worktree of its own, on branch scv/<handle>")
+    .option("--no-worktree", "no worktree, whatever scv's config says")
+    .option("--base <ref>", "the commit a new worktree starts from (default: HEAD)")
+    .option("--with-changes", "carry your uncommitted changes (not ignored files) into the new worktree")
+    .option("--setup <command>", "run in each new worktree before its agent starts, e.g. 'npm ci'")
+    .option("--no-setup", "no setup, whatever worktree_setup in scv's config says")
+    .option("--check <command>", "run in the worktree after each turn, e.g. 'npm test': pass or fail")
+    .option("--no-check", "no check, whatever check in scv's config says")
+    .option("--check-timeout <duration>", "how long a check (or setup) may run (default 10m)")
     .option(
       "--review-by <targets>",
       "review the agent's changes: reviewers as agents are written (comma-separated, repeatable), or auto",
@@ -220,6 +230,7 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .argument("[agent]", "one agent")
     .option("--older-than <duration>", "threshold (default 30d, at least 1h)")
     .option("--dry-run", "list what would go, with sizes")
+    .option("--force", "also remove worktrees whose branch holds work neither merged nor applied")
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/gc.js")).gcCommand));
 
@@ -241,6 +252,31 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .argument("<agent>", "the agent")
     .argument("[args...]", "arguments after -- go to the CLI")
     .action(lazy(io, async () => (await import("../commands/takeover.js")).runCommand));
+
+  program
+    .command("compare")
+    .description(
+      "compare conversations that ran in worktrees: files, +/-, check, tokens, cost, time, one row each",
+    )
+    .argument("<handle...>", "conversations, or their jobs")
+    .option("--json", "print the rows as a JSON array")
+    .action(lazy(io, async () => (await import("../commands/worktree-commands.js")).compareCommand));
+  program
+    .command("diff")
+    .description("a worktree's branch against its base, as git diff shows it (your pager and colours)")
+    .argument("<handle>", "the conversation, or one of its jobs")
+    .argument("[paths...]", "only these paths")
+    .action(lazy(io, async () => (await import("../commands/worktree-commands.js")).diffCommand));
+  program
+    .command("apply")
+    .description(
+      "bring a worktree's changes into your working tree, three-way; on a conflict nothing is written",
+    )
+    .argument("<handle>", "the conversation, or one of its jobs")
+    .option("--commit", "commit them on your current branch instead of leaving them uncommitted")
+    .option("--keep-conflicts", "on a conflict, leave git's conflict markers in the files")
+    .option("-C, --cwd <dir>", "the checkout to apply to (default: the one the worktree was made from)")
+    .action(lazy(io, async () => (await import("../commands/worktree-commands.js")).applyCommand));
 
   const conversations = program
     .command("conversations")

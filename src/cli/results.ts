@@ -1,6 +1,7 @@
 // How a finished turn's result prints: alone (`print`: the reply on stdout, the failure and the
 // conversation on stderr), as one section of several, and the one line naming every failed turn.
 
+import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { turnResultJson } from "../json-shapes.js";
 import { replacedNote, type TurnResult } from "../result.js";
@@ -56,6 +57,9 @@ export function print(io: CliIo, result: TurnResult, options: ResultOptions): vo
   // in --json they are the `notes` field.
   if (!options.quiet && !options.json && !options.events)
     for (const note of notes) io.stderr.write(`scv: note: ${visibleLine(note)}\n`);
+  // A turn in a worktree: where its changes are, what the check said, and how to go on.
+  if (!options.quiet && !options.json && !options.events && result.branch !== undefined)
+    io.stderr.write(`${visibleLine(worktreeLine(result))}\n`);
   if (result.conversation !== null && result.session !== null) {
     // -q keeps the handle, the one thing stderr carries that a user needs to go on; in --json and
     // --events it is in the result on stdout.
@@ -119,4 +123,28 @@ export function reportFailures(
   if (failed.length === 0) return;
   const noun = results.length === 1 ? "turn" : "turns";
   io.stderr.write(`scv: ${failed.length} of ${results.length} ${noun} failed — ${failed.join("; ")}\n`);
+}
+
+/** `worktree: scv/<agent>-k3f9x2 · 2 files +10/-3 · check pass 4s — see it: scv diff … · take it: scv
+ * apply …`. Pure. */
+export function worktreeLine(result: TurnResult): string {
+  const parts = [`worktree: ${result.branch} (${result.worktree})`];
+  const stat = result.diffstat;
+  if (stat !== undefined)
+    parts.push(
+      stat.files === 0
+        ? "no change"
+        : `${stat.files} ${stat.files === 1 ? "file" : "files"} +${stat.added}/-${stat.removed}`,
+    );
+  const check = result.check;
+  if (check !== undefined) {
+    const how = check.status === "fail" && check.exitCode !== null ? ` (exit ${check.exitCode})` : "";
+    const last = check.status === "pass" ? undefined : check.tail.at(-1);
+    parts.push(
+      `check ${check.status}${how} ${formatDuration(check.duration)}${last === undefined ? "" : `: ${last}`}`,
+    );
+  }
+  const handle = result.conversation;
+  const next = handle === null ? "" : ` — see it: scv diff ${handle} · take it: scv apply ${handle}`;
+  return `${parts.join(" · ")}${next}`;
 }

@@ -23,14 +23,17 @@ import type { TurnResult } from "../result.js";
 import { failedResult, failureLine } from "../turn/outcome.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnContext, TurnRequest, TurnWaiting } from "../turn/types.js";
+import type { WorktreeChoice } from "../turn/worktree-choice.js";
 
 export async function startBackgroundTurns(
   io: CliIo,
   requests: readonly TurnRequest[],
   config: Config,
   options: ResultOptions,
-  review?: Job["review"],
+  /** What each job is besides a turn: a review (jobs/review-job.ts), turns in worktrees. */
+  jobs: { readonly review?: Job["review"]; readonly worktrees?: WorktreeChoice } = {},
 ): Promise<number> {
+  const { review, worktrees } = jobs;
   if (options.events) {
     throw new ScvError(
       "USAGE",
@@ -42,6 +45,7 @@ export async function startBackgroundTurns(
     cwd: io.cwd,
     config,
     ...(review === undefined ? {} : { review }),
+    ...(worktrees === undefined ? {} : { worktrees }),
   });
 
   if (options.json) {

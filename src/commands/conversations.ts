@@ -27,6 +27,10 @@ import { endHost } from "../hosts/end.js";
 import { type ConversationShowJson, conversationJson } from "../json-shapes.js";
 import { isBusy, settledBusyError } from "../turn/busy.js";
 import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
+import { turnRunning } from "../turn/worktree.js";
+import type { Worktree } from "../worktrees/record.js";
+import { branchTip } from "../worktrees/record-turn.js";
+import { removeWorktree } from "../worktrees/remove.js";
 import { formatBytes, renderTable } from "./table.js";
 
 export async function conversationsListCommand(io: CliIo, flags: { json?: boolean } = {}): Promise<number> {
@@ -89,6 +93,7 @@ export async function conversationsShowCommand(
     ],
     ["session", record.sessionId ?? "(none reported yet)"],
     ["cwd", record.cwd],
+    ...worktreeLines(record),
     ["model", record.model ?? "(the CLI's default)"],
     ["effort", record.effort ?? "(the CLI's default)"],
     ["policy", `${record.policy} (the first turn's; a later turn asks for its own)`],
@@ -134,12 +139,60 @@ export async function conversationsRmCommand(
       const code = removeSessionTranscripts(io, readForTranscript(handle, io));
       if (code !== EXIT.ok) return code;
     }
+    // Its worktree and branch go with it (what was left uncommitted is saved on the branch first).
+    const worktree = readWorktree(handle, io);
+    if (worktree !== undefined) await removeItsWorktree(io, handle, worktree);
     removeConversation(handle, io.env);
     io.stderr.write(`scv: removed conversation ${handle}\n`);
     return EXIT.ok;
   } finally {
     await release().catch(() => undefined);
   }
+}
+
+/** The worktree a record names; none for a damaged record (rm removes it as it is). */
+function readWorktree(handle: string, io: CliIo): Worktree | undefined {
+  try {
+    return readConversation(handle, io.env).worktree;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the conversation's worktree and branch, saying where unmerged work was; throws (the record
+ * stays) when git cannot. */
+async function removeItsWorktree(io: CliIo, handle: string, worktree: Worktree): Promise<void> {
+  const tip = await branchTip(worktree, io.env).catch(() => undefined);
+  const outcome = await removeWorktree(worktree, {
+    env: io.env,
+    ...(worktree.applied === undefined ? {} : { applied: worktree.applied }),
+    isRunning: () => turnRunning(handle, io.env),
+  });
+  const tipNow = outcome.saved ?? tip;
+  const unmerged =
+    outcome.kind === "removed" && outcome.unmerged && tipNow !== undefined
+      ? ` — it held work neither merged nor applied: git branch ${worktree.branch} ${tipNow.slice(0, 12)} brings it back while git keeps the commit`
+      : "";
+  io.stderr.write(`scv: removed worktree ${worktree.dir} and branch ${worktree.branch}${unmerged}\n`);
+}
+
+/** The worktree's lines of `conversations show`. */
+function worktreeLines(record: ConversationRecord): [string, string][] {
+  const worktree = record.worktree;
+  if (worktree === undefined) return [];
+  const carried = worktree.carried ? ", with your uncommitted changes carried in" : "";
+  const lines: [string, string][] = [
+    [
+      "worktree",
+      `${worktree.dir} — branch ${worktree.branch} from ${worktree.baseRef} (${worktree.forkedFrom.slice(0, 12)})${carried}`,
+    ],
+  ];
+  if (worktree.applied !== undefined)
+    lines.push(["applied", `${worktree.applied.slice(0, 12)} (scv apply ${record.handle})`]);
+  const check = record.lastCheck;
+  if (check !== undefined)
+    lines.push(["last check", `${check.status} in ${formatDuration(check.duration)}: ${check.command}`]);
+  return lines;
 }
 
 /** Removes the transcript files of the record's session; the record stays when one could not go. */

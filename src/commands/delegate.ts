@@ -13,9 +13,13 @@ import { turnOutput } from "../cli/turn-output.js";
 import { type Config, loadConfig, MAX_PARALLEL } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT, fileHint, ScvError } from "../errors.js";
+import type { TurnResult } from "../result.js";
 import type { Policy } from "../transport/env.js";
+import { attemptsOption, expandAttempts } from "../turn/attempts.js";
+import { planTurns } from "../turn/batch.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
+import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
 
 export interface DelegateOptions {
   readonly model?: string;
@@ -38,6 +42,17 @@ export interface DelegateOptions {
   readonly reviewBy?: readonly string[];
   readonly rounds?: string;
   readonly focus?: string;
+  /** `--worktree` (true), `--no-worktree` (false). */
+  readonly worktree?: boolean;
+  readonly base?: string;
+  readonly withChanges?: boolean;
+  /** `--setup <command>`, `--no-setup` (false). */
+  readonly setup?: string | false;
+  /** `--check <command>`, `--no-check` (false). */
+  readonly check?: string | false;
+  readonly checkTimeout?: string;
+  /** `--n`: attempts of each target. */
+  readonly n?: string;
 }
 
 /** How many turns of a fan-out run at once: `--parallel`, the config's `parallel`, else 4. */
@@ -78,6 +93,18 @@ export async function delegateCommand(
   if (options.reviewBy !== undefined && agents.length > 1) {
     throw new ScvError("USAGE", "a reviewed delegation has one author — name one agent before the prompt");
   }
+  const n = attemptsOption(options.n);
+  if (options.continue !== undefined && n > 1) {
+    throw new ScvError("USAGE", "--n starts new conversations, and -c continues one — drop one of them");
+  }
+  if (options.reviewBy !== undefined && (n > 1 || options.worktree === true)) {
+    // The reviewed loop reviews the working tree it snapshotted; a worktree attempt is reviewed after.
+    throw new ScvError(
+      "USAGE",
+      "--review-by reviews a turn in your working tree — for worktree attempts run scv review --job <handle> after them",
+    );
+  }
+  const choice = worktreeChoice(options);
   const prompt = promptArg === "-" ? await readPrompt(io) : promptArg;
   if (options.reviewBy !== undefined) {
     const { reviewedDelegation } = await import("./reviewed.js");
@@ -89,17 +116,22 @@ export async function delegateCommand(
       loaded.path,
     );
   }
-  // Several agents, or --background: each turn in its own conversation (fanout.ts, background.ts).
-  if (options.background || agents.length > 1) {
-    const requests = (agents.length === 0 ? [undefined] : agents).map((each) =>
-      turnRequest(each, prompt, options),
-    );
+  // Each target --n times, a target named twice as often (turn/attempts.ts).
+  const attempts = expandAttempts(agents.length === 0 ? [undefined] : agents, n, targetKey);
+  // Several turns, or --background: each turn in its own conversation (fanout.ts, background.ts).
+  if (options.background || attempts.length > 1) {
+    const requests = attempts.map((each) => turnRequest(each.target, prompt, options));
     return options.background
-      ? (await import("./background.js")).startBackgroundTurns(io, requests, config, options)
-      : (await import("./fanout.js")).runFanOut(io, requests, config, options, concurrency);
+      ? (await import("./background.js")).startBackgroundTurns(io, requests, config, options, {
+          worktrees: choice,
+        })
+      : (await import("./fanout.js")).runFanOut(io, requests, config, options, concurrency, {
+          choice,
+          attempts,
+        });
   }
   const spec = agents[0];
-  const request = turnRequest(spec, prompt, options);
+  let request = turnRequest(spec, prompt, options);
 
   const output = turnOutput(io, options, spec?.agent ?? options.continue ?? "scv");
   const notifier = createNotifier({
@@ -110,8 +142,13 @@ export async function delegateCommand(
   });
   const result = await withInterrupts(
     io,
-    (signal) =>
-      runTurn(request, {
+    async (signal) => {
+      if (mayWantWorktrees(choice, config)) {
+        const prepared = await inWorktree(io, request, config, choice, signal, options);
+        if (prepared.kind === "failed") return prepared.result;
+        request = prepared.request;
+      }
+      return runTurn(request, {
         env: io.env,
         cwd: io.cwd,
         config,
@@ -124,7 +161,8 @@ export async function delegateCommand(
         },
         onWaiting: notifier.waiting,
         onRegistered: notifier.registered,
-      }),
+      });
+    },
     "the agent",
   );
   output.finish(result);
@@ -146,6 +184,49 @@ export async function delegateCommand(
   return result.exitCode;
 }
 
+/** A single turn's worktree made before it runs (turn/worktree.ts): its request then runs there.
+ * A turn whose plan fails runs as it is, to fail as a turn without a worktree would. */
+async function inWorktree(
+  io: CliIo,
+  request: TurnRequest,
+  config: Config,
+  choice: WorktreeChoice,
+  signal: AbortSignal,
+  options: DelegateOptions,
+): Promise<{ kind: "ready"; request: TurnRequest } | { kind: "failed"; result: TurnResult }> {
+  const context = {
+    env: io.env,
+    cwd: io.cwd,
+    config,
+    signal,
+    onNotice: (line: string) => {
+      if (!options.quiet) io.stderr.write(`scv: ${line}\n`);
+    },
+  };
+  const planned = planTurns([request], context);
+  const { prepareWorktrees } = await import("../turn/worktree.js");
+  const [prepared] = await prepareWorktrees(planned, choice, context);
+  if (prepared?.kind === "ready") return { kind: "ready", request: prepared.request };
+  if (prepared === undefined || planned[0]?.kind === "failed") return { kind: "ready", request };
+  return { kind: "failed", result: prepared.result };
+}
+
+/** What the command line asks of worktrees. */
+function worktreeChoice(options: DelegateOptions): WorktreeChoice {
+  return {
+    ...(options.worktree === undefined ? {} : { worktree: options.worktree }),
+    ...(options.base === undefined ? {} : { base: options.base }),
+    ...(options.withChanges ? { withChanges: true } : {}),
+    ...(options.setup === undefined ? {} : { setup: options.setup === false ? "" : options.setup }),
+    check: typeof options.check === "string",
+  };
+}
+
+/** Two targets are the same when written alike (`<agent>:<model>` and `<agent>` are not). */
+function targetKey(spec: AgentSpec | undefined): string {
+  return JSON.stringify([spec?.agent, spec?.model, spec?.effort, spec?.accounts]);
+}
+
 /** One turn as the command line asks for it; an agent's own model and effort win over -m/-e. */
 function turnRequest(spec: AgentSpec | undefined, prompt: string, options: DelegateOptions): TurnRequest {
   return {
@@ -165,6 +246,10 @@ function turnRequest(spec: AgentSpec | undefined, prompt: string, options: Deleg
     idleTimeoutMs: durationOption("--idle-timeout", options.idleTimeout),
     env: envOptions(options.env ?? []),
     ...(options.mcp === undefined ? {} : { mcp: mcpOption(options.mcp) }),
+    ...(options.check === undefined ? {} : { check: options.check === false ? "" : options.check }),
+    ...(options.checkTimeout === undefined
+      ? {}
+      : { checkTimeoutMs: durationOption("--check-timeout", options.checkTimeout) }),
   };
 }
 

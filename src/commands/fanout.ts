@@ -17,9 +17,18 @@ import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { turnResultJson } from "../json-shapes.js";
 import type { TurnResult } from "../result.js";
+import type { Attempt } from "../turn/attempts.js";
 import { planTurns } from "../turn/batch.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
+import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
+import { comparisonTable } from "./comparison.js";
+
+/** What a fan-out asks beyond its turns: worktrees, and which attempt of its target each turn is. */
+export interface FanOutExtras {
+  readonly choice?: WorktreeChoice;
+  readonly attempts?: readonly Pick<Attempt<unknown>, "attempt" | "of">[];
+}
 
 export async function runFanOut(
   io: CliIo,
@@ -27,6 +36,7 @@ export async function runFanOut(
   config: Config,
   options: ResultOptions,
   concurrency: number,
+  extras: FanOutExtras = {},
 ): Promise<number> {
   const base = {
     env: io.env,
@@ -34,13 +44,19 @@ export async function runFanOut(
     config,
     lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true }),
   };
-  const planned = planTurns(requests, base);
+  let planned = planTurns(requests, base);
   const total = planned.length;
   const say = (line: string) => {
     if (!options.quiet) io.stderr.write(`${line}\n`);
   };
 
   const results = await withInterrupts(io, async (signal) => {
+    // Every worktree made (and every refusal said) before any agent starts.
+    const { choice } = extras;
+    if (choice !== undefined && mayWantWorktrees(choice, config)) {
+      const { prepareWorktrees } = await import("../turn/worktree.js");
+      planned = await prepareWorktrees(planned, choice, { ...base, signal, onNotice: say });
+    }
     const queue = new PQueue({ concurrency });
     const runs = planned.map((turn, index) => {
       if (turn.kind === "failed") {
@@ -97,6 +113,9 @@ export async function runFanOut(
   );
   const bell = longest === undefined ? "" : bellFor(longest, config, io.stderr);
   if (bell !== "") io.stderr.write(bell);
+  // The comparison, once every turn is over: on stderr, as a summary (stdout has the replies).
+  if (!options.quiet && results.some((result) => result.branch !== undefined))
+    io.stderr.write(comparisonTable(results, extras.attempts));
   const continuable = results.find((result) => result.conversation !== null && result.session !== null);
   if (!options.quiet && continuable !== undefined) {
     io.stderr.write(`continue one with: scv delegate -c <handle> "…" (e.g. ${continuable.conversation})\n`);

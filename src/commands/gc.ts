@@ -12,22 +12,30 @@ import { olderThanTooSmall, planGc } from "../home/gc/plan.js";
 import { applyGc } from "../home/gc/remove.js";
 import { type GcReport, gcReport } from "../home/gc/report.js";
 import { scvHome } from "../home/paths.js";
+import { gcWorktrees, withoutKept, worktreeLines } from "./gc-worktrees.js";
 import { formatBytes, renderTable } from "./table.js";
 
 export interface GcFlags {
   readonly olderThan?: string;
   readonly dryRun?: boolean;
+  readonly force?: boolean;
   readonly json?: boolean;
 }
 
 export async function gcCommand(io: CliIo, agent: string | undefined, flags: GcFlags): Promise<number> {
   const olderThanMs = parseOlderThan(flags.olderThan);
-  const plan = planGc({ env: io.env, olderThanMs, ...(agent === undefined ? {} : { agent }) });
+  const planned = planGc({ env: io.env, olderThanMs, ...(agent === undefined ? {} : { agent }) });
+  // Old conversations' worktrees first: one that stays keeps its conversation (gc-worktrees.ts).
+  const worktrees = await gcWorktrees(planned, io.env, { dryRun: flags.dryRun, force: flags.force });
+  const plan = withoutKept(planned, worktrees);
   const report = gcReport(plan, flags.dryRun ? undefined : await applyGc(plan, io.env));
 
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ ...report, worktrees: worktrees.map((each) => ({ ...each, reason: each.reason ?? null })) }, null, 2)}\n`,
+    );
   } else {
+    io.stderr.write(worktreeLines(worktrees, flags.dryRun === true));
     io.stdout.write(flags.dryRun ? renderDryRun(report, io) : renderCounts(report));
     const skipped = report.agents.filter((entry) => entry.skipped !== null);
     if (skipped.length > 0) {

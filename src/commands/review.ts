@@ -84,7 +84,7 @@ export async function reviewCommand(
       [request],
       config,
       { json: format === "json", quiet: options.quiet },
-      review,
+      { review },
     );
   }
   const say = (line: string) => {

@@ -63,7 +63,7 @@ export async function reviewedDelegation(
   );
   if (options.background) {
     const { startBackgroundTurns } = await import("./background.js");
-    return startBackgroundTurns(io, [request], config, options, review);
+    return startBackgroundTurns(io, [request], config, options, { review });
   }
   const rounds = review.rounds ?? 1;
   const continued =

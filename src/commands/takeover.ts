@@ -21,6 +21,8 @@ import { type AttachedResult, runAttached } from "../process/helpers.js";
 import { isoTimestamp } from "../timestamp.js";
 import { checkModel } from "../transport/argv.js";
 import { agentEnvironment, type Policy } from "../transport/env.js";
+import type { Worktree } from "../worktrees/record.js";
+import { recordTurn } from "../worktrees/record-turn.js";
 import { requireInstalled } from "./own-sign-in.js";
 
 /** Refuses unless scv's stdin and stdout are a terminal: the UI reads keys and draws a screen. */
@@ -140,6 +142,8 @@ export async function attachCommand(io: CliIo, given: string, options: { policy?
     );
     const result = await runAttached(path, args, { env, cwd: record.cwd });
     const latest = readConversation(handle, io.env);
+    // What was done in the UI, in the conversation's worktree: on its branch, as a turn's would be.
+    if (latest.worktree !== undefined) await keepAttachedWork(io, latest.worktree, entry.name);
     const now = isoTimestamp();
     writeConversation(
       { ...latest, updatedAt: now, takeovers: (latest.takeovers ?? 0) + 1, lastTakeoverAt: now },
@@ -150,6 +154,23 @@ export async function attachCommand(io: CliIo, given: string, options: { policy?
     return code;
   } finally {
     await release();
+  }
+}
+
+async function keepAttachedWork(io: CliIo, worktree: Worktree, agent: string): Promise<void> {
+  try {
+    const { commit, files } = await recordTurn(worktree, {
+      agent,
+      prompt: "work in its own UI (scv attach)",
+      env: io.env,
+    });
+    if (commit !== null)
+      io.stderr.write(
+        `scv: ${files} changed ${files === 1 ? "file" : "files"} committed on ${worktree.branch}\n`,
+      );
+  } catch (error) {
+    if (!(error instanceof ScvError)) throw error;
+    io.stderr.write(`scv: ${error.message}\n`);
   }
 }
 

@@ -8,6 +8,7 @@ import * as z from "zod/mini";
 import { EXAMPLE_AGENTS } from "../adapters.js";
 import { fileHint, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
+import { checkOutcomeSchema } from "../result.js";
 import { timing } from "../timing.js";
 import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
@@ -15,6 +16,7 @@ import { heldLock, type LockIdentity, lockRefreshedAt, removeDeadLock, takeLock 
 import { type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 import { readStateFile, readStateText, SMALL_STATE_BYTES } from "./state-file.js";
+import { worktreeSchema } from "./worktree-record.js";
 
 /** A turn's usage fields, kept whatever else a later scv adds. A field that is not a number (a
  * `null` an older scv wrote for a sum that overflowed) is dropped, never the record. */
@@ -54,6 +56,14 @@ export const conversationSchema = lazy(() =>
     /** The CLI's own running total after the last turn, for CLIs that report cumulatively. */
     cumulative: z.optional(usageSchema()),
     lastStatus: z.optional(z.string()),
+    /** The last turn's scv exit code. */
+    lastExitCode: z.optional(z.int()),
+    /** Wall-clock milliseconds of its turns, summed (turns since scv kept it). */
+    duration: z.optional(z.number()),
+    /** Its git worktree (`--worktree`): its turns run there, on the branch `scv/<handle>`. */
+    worktree: z.optional(worktreeSchema()),
+    /** The `--check` after its last turn in the worktree. */
+    lastCheck: z.optional(checkOutcomeSchema()),
     /** How often the owner took it over in the CLI's own UI (`scv attach`), and when last. */
     takeovers: z.optional(z.int().check(z.nonnegative())),
     lastTakeoverAt: z.optional(z.string()),

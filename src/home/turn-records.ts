@@ -22,6 +22,7 @@ import { takeLock } from "./lock.js";
 import type { Env } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
 import { jobFile, jobHandle, turnFile } from "./turn-files.js";
+import { worktreeSchema } from "./worktree-record.js";
 
 const identitySchema = lazy(() => z.object({ pid: z.int().check(z.positive()), startTime: z.string() }));
 
@@ -79,6 +80,9 @@ export const runningTurnSchema = lazy(() =>
     ),
     /** The agent's session, as the turn's stream named it (a first turn's, in the shape scv accepts). */
     session: z.optional(z.string()),
+    /** The conversation's worktree, where the turn runs: the reaper of a turn whose scv died commits
+     * what the agent wrote there on its branch, and records it in the conversation. */
+    worktree: z.optional(worktreeSchema()),
   }),
 );
 export type RunningTurnRecord = z.infer<ReturnType<typeof runningTurnSchema>>;

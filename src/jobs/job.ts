@@ -7,6 +7,7 @@ import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { JOB_PATTERN } from "../home/turn-files.js";
+import { worktreeSchema } from "../home/worktree-record.js";
 import { lazy } from "../lazy.js";
 import { READY_FD } from "../process/helpers.js";
 
@@ -36,6 +37,9 @@ const jobSchema = lazy(() =>
       accounts: z.optional(z.readonly(z.array(z.string()))),
       waitForResetMs: z.optional(z.number()),
       review: z.optional(z.boolean()),
+      worktree: z.optional(worktreeSchema()),
+      check: z.optional(z.string()),
+      checkTimeoutMs: z.optional(z.number()),
     }),
     /** A job that is a review (`scv review --background`, the MCP review tool: `request` is its first
      * reviewer's first turn) or a reviewed delegation (`--review-by`: `request` is the author's). */

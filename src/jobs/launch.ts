@@ -26,6 +26,7 @@ import { busyError } from "../turn/busy.js";
 import { failedResult } from "../turn/outcome.js";
 import { turnOwnerAlive } from "../turn/reap.js";
 import type { TurnRequest } from "../turn/types.js";
+import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
 import { type Job, READY_FD_VARIABLE } from "./job.js";
 import type { SpareRunner } from "./spare.js";
 
@@ -51,6 +52,9 @@ export interface LaunchContext {
   readonly callerApproves?: boolean;
   /** Each job is a review or a reviewed delegation (jobs/review-job.ts runs it). */
   readonly review?: Job["review"];
+  /** What was asked of worktrees (`--worktree`, the MCP tool's `worktree`): each made here, before
+   * any detached scv starts, so a refusal is the caller's at once. */
+  readonly worktrees?: WorktreeChoice;
 }
 
 /** Plans every turn, then starts each that can start; one `Launch` per request, in order. */
@@ -58,8 +62,12 @@ export async function launchTurns(
   requests: readonly TurnRequest[],
   context: LaunchContext,
 ): Promise<Launch[]> {
-  const { env, cwd, config, spare, callerApproves, review } = context;
-  const planned = planTurns(requests, { env, cwd, config });
+  const { env, cwd, config, spare, callerApproves, review, worktrees } = context;
+  let planned = planTurns(requests, { env, cwd, config });
+  if (worktrees !== undefined && mayWantWorktrees(worktrees, config)) {
+    const { prepareWorktrees } = await import("../turn/worktree.js");
+    planned = await prepareWorktrees(planned, worktrees, { env, config });
+  }
   return Promise.all(
     planned.map((turn): Promise<Launch> | Launch => {
       if (turn.kind === "failed")

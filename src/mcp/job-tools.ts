@@ -90,6 +90,10 @@ export async function startDelegate(input: DelegateInput, context: CallContext):
     config: loaded.config,
     spare: context.spare,
     ...(review === undefined ? {} : { review }),
+    worktrees: {
+      ...(input.worktree === undefined ? {} : { worktree: input.worktree }),
+      check: input.check !== undefined,
+    },
   });
 }
 
@@ -206,6 +210,7 @@ function turnRequests(input: DelegateInput): TurnRequest[] {
     policy: input.policy,
     cwd: input.cwd,
     ...(input.mcp === undefined ? {} : { mcp: input.mcp }),
+    ...(input.check === undefined ? {} : { check: input.check }),
   });
   return agents.length === 0 ? [request({})] : agents.map((text) => request(parseAgentSpec(text)));
 }

@@ -19,6 +19,7 @@ import { turnState } from "../jobs/wait.js";
 import type { TurnResult } from "../result.js";
 import { failedResult } from "../turn/outcome.js";
 import type { TurnRequest } from "../turn/types.js";
+import type { WorktreeChoice } from "../turn/worktree-choice.js";
 
 export interface JobContext {
   readonly env: NodeJS.ProcessEnv;
@@ -29,6 +30,8 @@ export interface JobContext {
   readonly spare?: SpareRunner;
   /** Each job is a review, or a reviewed delegation (jobs/review-job.ts runs it). */
   readonly review?: Job["review"];
+  /** What the call asked of worktrees (the delegate tool's `worktree`, `check`). */
+  readonly worktrees?: WorktreeChoice;
 }
 
 /** A turn as started: running under its job, or failed before its agent ran. */
@@ -64,7 +67,7 @@ export type JobState =
  * once every agent runs (or failed to start). A usage error (unknown agent, delegation too deep) is
  * thrown for all of them, as the command line refuses the whole line. */
 export async function startJobs(requests: readonly TurnRequest[], context: JobContext): Promise<JobStart[]> {
-  const { env, cwd, config, spare, review } = context;
+  const { env, cwd, config, spare, review, worktrees } = context;
   // The server's caller answers the agents' permission questions (the approve tool).
   const launches = await launchTurns(requests, {
     env,
@@ -73,6 +76,7 @@ export async function startJobs(requests: readonly TurnRequest[], context: JobCo
     spare,
     callerApproves: true,
     ...(review === undefined ? {} : { review }),
+    ...(worktrees === undefined ? {} : { worktrees }),
   });
   return launches.map((launch): JobStart => {
     if (launch.started && launch.handle !== undefined && launch.job !== undefined) {

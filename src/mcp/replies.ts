@@ -133,6 +133,27 @@ function continueLine(result: TurnResult): string | undefined {
   return `To continue this conversation, call delegate with conversation ${result.conversation}.`;
 }
 
+/** A turn in a worktree: where its changes are, what its check said, and how the user takes them. */
+function worktreeText(result: TurnResult): string | undefined {
+  if (result.branch === undefined) return undefined;
+  const stat = result.diffstat;
+  const changed =
+    stat === undefined
+      ? ""
+      : stat.files === 0
+        ? " It changed no file."
+        : ` It changed ${stat.files} ${stat.files === 1 ? "file" : "files"} (+${stat.added}/-${stat.removed}): ${stat.paths
+            .slice(0, 10)
+            .map((file) => file.path)
+            .join(", ")}${stat.files > 10 ? ", …" : ""}.`;
+  const check =
+    result.check === undefined
+      ? ""
+      : ` The check \`${result.check.command}\` ${result.check.status === "pass" ? "passed" : result.check.status === "timeout" ? "timed out" : `failed (exit ${result.check.exitCode ?? "none"})`}.`;
+  const handle = result.conversation ?? "<handle>";
+  return `The agent worked in its own git worktree ${result.worktree}, on branch ${result.branch}.${changed}${check} The user sees it with \`scv diff ${handle}\` and takes it with \`scv apply ${handle}\`.`;
+}
+
 /** `first`'s members, in its order, then the rest of `rest`'s. */
 function leading(first: Record<string, unknown>, rest: object): Record<string, unknown> {
   return { ...first, ...rest, ...first };
@@ -190,6 +211,8 @@ function turnOutcome(
     if (failed) lines.push("", "What the agent had said:");
     lines.push(part.text.replace(/\n$/, ""));
   } else if (!failed) lines.push("(the agent gave no reply)");
+  const changes = worktreeText(result);
+  if (changes !== undefined) lines.push("", `[${changes}]`);
   if (onward !== undefined) lines.push("", `[${onward}]`);
   const next = [options.preface, note, onward].filter((line) => line !== undefined).join(" ");
   const first = {

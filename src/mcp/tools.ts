@@ -154,6 +154,25 @@ export const delegateInput = z.strictObject({
         ),
       ),
   ),
+  worktree: z.optional(
+    z
+      .boolean({ error: "true or false" })
+      .check(
+        z.describe(
+          "true: each new conversation works in a git worktree of its own (a new branch scv/<handle> from HEAD of the repository containing cwd), so agents given the same task never edit the same files; the result names the branch, the commit of what the turn changed and its diffstat, and the user reviews it with scv diff <handle> and takes it with scv apply <handle>. A continued conversation keeps working in its worktree",
+        ),
+      ),
+  ),
+  check: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1, { error: "give a command, like npm test" }),
+        z.describe(
+          "with worktree: a shell command run in the worktree after the turn (like npm test); the result's check says pass or fail, its exit code, time and last lines",
+        ),
+      ),
+  ),
   review_by: reviewers(
     `review the agent's changes before the result counts: reviewers written as agents are (${EXAMPLE_AGENTS[0]}, ${EXAMPLE_AGENTS[1]}/high, ${EXAMPLE_AGENTS[0]}@work), or auto (up to two signed-in agents of model families other than the author's). One agent only. The result carries each round's verdict and findings`,
   ),

@@ -37,6 +37,8 @@ export interface BoundedOptions {
   /** Its output handed on as it comes (and not kept), to these streams. */
   readonly forward?: { readonly stdout: Writable; readonly stderr: Writable };
   readonly graceMs?: number;
+  /** Aborting ends it as its limit would (without counting as timed out). */
+  readonly signal?: AbortSignal;
 }
 
 /** Runs a short helper command with a time limit, its output kept (or handed on), and ends
@@ -57,6 +59,7 @@ export async function runBounded(
     env: options.env,
     ...(options.input === undefined ? {} : { stdin: options.input }),
     timeoutMs: options.timeoutMs,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
     graceMs: options.graceMs ?? timing("helperKillGrace"),
     // Everything it started is ended by then; a pipe still open is held by a process that dropped
     // the tag and left the group, and is not waited for.

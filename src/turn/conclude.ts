@@ -72,11 +72,25 @@ export function conclude(
   const cumulative = cumulativeBase(parsed, previous?.cumulative);
   // A first turn is recorded when it completed, or when its session exists on the CLI's side (so a
   // failed or stopped turn can still be continued); a continued turn always updates its record.
+  // A turn in a worktree always is: the worktree and its branch belong to the conversation.
   let record: ConversationRecord | undefined;
-  const recordable = plan.record !== undefined || parsed.status === "completed" || confirmed !== undefined;
+  const recordable =
+    plan.record !== undefined ||
+    parsed.status === "completed" ||
+    confirmed !== undefined ||
+    plan.worktree !== undefined;
+  const exitCode = exitCodeOf(parsed, context.signal);
+  const duration = Math.max(0, Date.now() - started);
   if (plan.recordConversation && recordable) {
     try {
-      record = saveRecord(plan, parsed, sessionId, { turn: turnUsage, cumulative }, previous, context);
+      record = saveRecord(
+        plan,
+        { parsed, exitCode, duration },
+        sessionId,
+        { turn: turnUsage, cumulative },
+        previous,
+        context,
+      );
     } catch (error) {
       // The reply is here already; losing the record must not lose it.
       if (!(error instanceof ScvError)) throw error;
@@ -85,8 +99,6 @@ export function conclude(
   }
 
   if (parsed.quota !== undefined) keepQuota(entry.name, plan.account, parsed.quota, context.env);
-  const exitCode = exitCodeOf(parsed, context.signal);
-  const duration = Math.max(0, Date.now() - started);
   const conversation = record?.handle ?? null;
   const unrecorded = recordUsage(
     plan,
@@ -130,7 +142,7 @@ export function sessionAccepted(plan: Pick<TurnPlan, "entry" | "transport">, id:
 
 function saveRecord(
   plan: TurnPlan,
-  parsed: ParsedTurn,
+  { parsed, exitCode, duration }: { parsed: ParsedTurn; exitCode: number; duration: number },
   sessionId: string | undefined,
   usage: { turn: Usage | undefined; cumulative: Usage | undefined },
   previous: ConversationRecord | undefined,
@@ -158,6 +170,9 @@ function saveRecord(
     usage: turnUsage === undefined ? (previous?.usage ?? {}) : { ...addUsage(previous?.usage, turnUsage) },
     cumulative: usage.cumulative === undefined ? undefined : { ...usage.cumulative },
     lastStatus: parsed.status,
+    lastExitCode: exitCode,
+    duration: (previous?.duration ?? 0) + duration,
+    ...(plan.worktree === undefined ? {} : { worktree: previous?.worktree ?? plan.worktree }),
   };
   writeConversation(record, context.env);
   return record;

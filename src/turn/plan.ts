@@ -95,6 +95,8 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     checkConfigured(context.env, entry, "model", () => checkModel(entry, model));
   if (fromConfig && request.effort === undefined && effort !== undefined)
     checkConfigured(context.env, entry, "effort", () => checkEffort(entry, effort));
+  const worktree = record === undefined ? request.worktree : record.worktree;
+  if (record?.worktree !== undefined && !existsSync(record.cwd)) throw worktreeGone(record);
   const cwd = projectDir(
     request.cwd === undefined ? (record?.cwd ?? context.cwd) : resolve(context.cwd, request.cwd),
   );
@@ -112,6 +114,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     checkConfigured(context.env, entry, "max_retries", () => {
       retryEnv = retryEnvironment(entry, maxRetries);
     });
+  const check = planCheck(request, context, record, worktree);
   const timeoutMs = request.timeoutMs ?? configDuration(settings.timeout);
   const idleTimeoutMs = request.idleTimeoutMs ?? configDuration(settings.idle_timeout);
 
@@ -165,7 +168,43 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     ...(transport === "acp" && (request.record ?? true)
       ? { sessionIdleMs: configDuration(settings.session_idle) ?? DEFAULT_SESSION_IDLE_MS }
       : {}),
+    ...(worktree === undefined ? {} : { worktree }),
+    ...(check === undefined ? {} : { check }),
   };
+}
+
+/** How long a check (and a worktree's setup) may run unless `--check-timeout` or `check_timeout`
+ * says. */
+export const DEFAULT_CHECK_TIMEOUT_MS = 10 * 60_000;
+
+/** The check after a turn in a worktree: `--check` ("" for none), else the config's `check`. A
+ * first turn's `--check` without a worktree is the command line's to refuse (its worktree is made
+ * after planning); a continued conversation without one refuses it here. */
+function planCheck(
+  request: TurnRequest,
+  context: TurnContext,
+  record: ConversationRecord | undefined,
+  worktree: TurnPlan["worktree"],
+): TurnPlan["check"] {
+  if (record !== undefined && worktree === undefined && request.check !== undefined && request.check !== "") {
+    throw new ScvError(
+      "USAGE",
+      `--check runs in a conversation's worktree, and ${record.handle} has none (it works in ${record.cwd}) — drop --check`,
+    );
+  }
+  const command = request.check ?? context.config.check;
+  if (worktree === undefined || command === undefined || command === "") return undefined;
+  const timeoutMs =
+    request.checkTimeoutMs ?? configDuration(context.config.check_timeout) ?? DEFAULT_CHECK_TIMEOUT_MS;
+  return { command, timeoutMs };
+}
+
+function worktreeGone(record: ConversationRecord): ScvError {
+  const branch = record.worktree?.branch ?? `scv/${record.handle}`;
+  return new ScvError(
+    "USAGE",
+    `conversation ${record.handle}'s worktree ${record.cwd} is gone, and its session belongs to that folder — its branch ${branch} keeps what its turns wrote (scv diff ${record.handle}, scv apply ${record.handle}); start a new conversation`,
+  );
 }
 
 /** The account a turn runs under: a continued conversation's own (its session is in that account's

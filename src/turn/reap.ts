@@ -26,6 +26,7 @@ import { bootId } from "../os/proc.js";
 import { isRunning, type ProcessIdentity, type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { killTagged } from "../os/tagged.js";
 import type { TurnResult } from "../result.js";
+import type { Worktree } from "../worktrees/record.js";
 import { isTurnTemp, removeTurnTemp } from "./temp.js";
 import { recordReapedUsage } from "./usage-record.js";
 
@@ -153,11 +154,13 @@ export async function reapLocked(
 ): Promise<ProcessIdentity[]> {
   const victims = killLeftovers(record, table);
   if (record.tmp !== undefined && isTurnTemp(record.tmp, record.handle)) removeTurnTemp(record.tmp);
+  // What the agent wrote in its worktree, committed on the conversation's branch: nothing is lost.
+  const kept = record.worktree === undefined ? undefined : await keepWrites(record, record.worktree, env);
   const job = recordJob(record);
   // (A background runner that died after saving its result left the result to keep.)
   if (readFinished(job, env) === undefined) {
     const concluded = turnRecordedItsEnd(record, env);
-    const finished = cancelledTurn(record, job, env);
+    const finished = cancelledTurn(record, job, env, kept);
     writeTurnRecord(jobFile(job, "done", env), finished, true);
     // A turn that concluded before its scv died is in the usage log already.
     if (!concluded) recordReapedUsage(record, finished.result, env);
@@ -211,14 +214,15 @@ function recordStartedConversation(record: RunningTurnRecord, now: Date, env: En
   const chosen = starts.chosen;
   const sessionId =
     record.session ?? (chosen !== undefined && existsSync(chosen.path) ? chosen.id : undefined);
-  if (sessionId === undefined) return;
+  // A turn in a worktree leaves one without a session too: the worktree and branch are its.
+  if (sessionId === undefined && record.worktree === undefined) return;
   const at = now.toISOString();
   writeConversation(
     {
       handle: record.handle,
       agent: record.agent,
       ...(record.account === undefined ? {} : { account: record.account }),
-      sessionId,
+      ...(sessionId === undefined ? {} : { sessionId }),
       transport: starts.transport,
       cwd: record.cwd,
       ...(record.model === undefined ? {} : { model: record.model }),
@@ -230,14 +234,40 @@ function recordStartedConversation(record: RunningTurnRecord, now: Date, env: En
       lastPrompt: record.prompt,
       usage: {},
       lastStatus: "cancelled",
+      ...(record.worktree === undefined ? {} : { worktree: record.worktree }),
     },
     env,
   );
 }
 
+/** Commits what a dead turn's agent left in its worktree; a failure leaves it in the folder, where
+ * `conversations rm` and gc save it before the folder goes. */
+async function keepWrites(
+  record: RunningTurnRecord,
+  worktree: Worktree,
+  env: Env,
+): Promise<Pick<TurnResult, "worktree" | "branch" | "commit" | "diffstat">> {
+  const where = { worktree: worktree.dir, branch: worktree.branch };
+  try {
+    // Loaded only here: every scv start reaps, and git's plumbing is no plain start's.
+    const { recordTurn } = await import("../worktrees/record-turn.js");
+    const changes = await recordTurn(worktree, { agent: record.agent, prompt: record.prompt, env });
+    const { files, added, removed, paths } = changes;
+    return { ...where, commit: changes.commit, diffstat: { files, added, removed, paths: [...paths] } };
+  } catch {
+    // As said: still in the folder.
+    return where;
+  }
+}
+
 /** The result of a turn whose scv died; the conversation (if it has a record that this turn had not
  * updated yet) is marked cancelled too. */
-function cancelledTurn(record: RunningTurnRecord, job: string, env: Env): FinishedTurnRecord {
+function cancelledTurn(
+  record: RunningTurnRecord,
+  job: string,
+  env: Env,
+  worktree: Pick<TurnResult, "worktree" | "branch" | "commit" | "diffstat"> = {},
+): FinishedTurnRecord {
   const now = new Date();
   let conversation: string | null = null;
   let session: string | null = null;
@@ -278,6 +308,7 @@ function cancelledTurn(record: RunningTurnRecord, job: string, env: Env): Finish
     notes: [],
     mode: null,
     badLines: 0,
+    ...worktree,
   };
   return {
     version: 1,

@@ -38,11 +38,20 @@ const STDERR_LINE_BYTES = 64 * 1024;
  * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. An
  * ACP turn's code (and the SDK) is loaded only for an ACP turn. */
 export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
-  if (plan.transport === "acp") {
-    const { runAcpTurn } = await import("./run-acp.js");
-    return withPreparedTurn(plan, caller, (turn) => runAcpTurn(plan, turn));
-  }
-  return withPreparedTurn(plan, caller, (turn) => runProcessTurn(plan, turn));
+  const run =
+    plan.transport === "acp"
+      ? (await import("./run-acp.js")).runAcpTurn
+      : (turnPlan: TurnPlan, turn: PreparedTurn) => runProcessTurn(turnPlan, turn);
+  if (plan.worktree === undefined) return withPreparedTurn(plan, caller, (turn) => run(plan, turn));
+  // In its conversation's worktree: what the turn changed is committed on its branch before the
+  // conversation's lock and the turn's registration go (turn/worktree.ts).
+  // Loaded only for such a turn: git's plumbing is no plain turn's.
+  const { finishWorktreeTurn, tipBeforeTurn } = await import("./worktree.js");
+  return withPreparedTurn(plan, caller, async (turn) => {
+    const since = await tipBeforeTurn(plan, turn.context.env);
+    const result = await run(plan, turn);
+    return finishWorktreeTurn(plan, result, since, turn.context);
+  });
 }
 
 async function runProcessTurn(
@@ -174,6 +183,9 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
     // scv's own storage failed: another agent would meet the same folder.
     if (error.code === "IO") return result;
   }
+  // A first turn's worktree that no conversation got (its agent never ran) is given back.
+  if (request.worktree !== undefined && request.continue === undefined)
+    await (await import("./worktree.js")).giveBackWorktree(request.worktree, result, context.env);
   if (!wantsFallbacks(result.exitCode)) return result;
   return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
 }

@@ -221,6 +221,7 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       ...(lock === undefined ? {} : { lock }),
       ...(temp === undefined ? {} : { tmp: temp }),
       ...(starts === undefined ? {} : { starts }),
+      ...(plan.worktree === undefined ? {} : { worktree: plan.worktree }),
     };
     // The record is created outright, which fails if one exists. A first turn's handle is new
     // (planTurn checked that nothing of it exists), so that only happens when another scv took it

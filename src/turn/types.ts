@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import type { ConversationRecord } from "../home/conversations.js";
 import type { StoreInspection } from "../home/keystore.js";
 import type { Env } from "../home/paths.js";
+import type { Worktree } from "../home/worktree-record.js";
 import type { StreamParser, TurnEvent } from "../parsers/types.js";
 import type { SessionArg } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
@@ -87,6 +88,13 @@ export interface TurnRequest {
    * where the policy's full-permission ones would go and its structured-output option holding the
    * reply to the findings' schema; over the CLI's own command line where its row has one. */
   readonly review?: boolean;
+  /** The git worktree a first turn runs in, made for its handle before it runs (turn/worktree.ts
+   * `prepareWorktrees`); `cwd` is then a folder of it. A continued turn runs in its conversation's. */
+  readonly worktree?: Worktree;
+  /** `--check`: a command run in the worktree after the turn; "" for none over the config's `check`. */
+  readonly check?: string;
+  /** `--check-timeout`. */
+  readonly checkTimeoutMs?: number;
 }
 
 export interface TurnContext {
@@ -177,4 +185,9 @@ export interface TurnPlan {
   /** An ACP turn of a recorded conversation: how long its server stays up for the next turn (a
    * session host, src/hosts/); 0 when it does not. */
   readonly sessionIdleMs?: number;
+  /** The conversation's git worktree, where the turn runs (`cwd` is in it): its changes are
+   * committed on its branch when it ends (turn/worktree.ts). */
+  readonly worktree?: Worktree;
+  /** The check run in the worktree after the turn (`--check`, the config's `check`). */
+  readonly check?: { readonly command: string; readonly timeoutMs: number };
 }

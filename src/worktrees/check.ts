@@ -34,6 +34,8 @@ export interface CheckOptions {
   /** Lines kept from the end of its output (default 20). */
   readonly tailLines?: number;
   readonly graceMs?: number;
+  /** Ends the check early (the turn was stopped). */
+  readonly signal?: AbortSignal;
 }
 
 /** Bytes of output kept from the end, enough for the last lines of any test runner. */
@@ -81,6 +83,7 @@ export async function runCheck(command: string, options: CheckOptions): Promise<
     timeoutMs: options.timeoutMs,
     forward: { stdout: output.sink, stderr: output.sink },
     ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   const durationMs = Math.round(performance.now() - started);
   const text = result.spawnError === undefined ? output.text() : `${output.text()}\n${result.spawnError}`;

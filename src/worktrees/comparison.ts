@@ -6,56 +6,34 @@
 //
 // API: `comparisonRow({ result, attempt?, worktree?, diffstat?, check? })` → `ComparisonRow`.
 
-import * as z from "zod/mini";
-import { lazy } from "../lazy.js";
-import { type TurnResult, turnStatusSchema } from "../result.js";
+import type * as z from "zod/mini";
+import type { TurnResult } from "../result.js";
+import { comparisonRowShape } from "../worktree-shapes.js";
 import type { CheckResult } from "./check.js";
 import type { DiffStat } from "./diffstat.js";
 import type { Worktree } from "./record.js";
 
-export const comparisonRowSchema = lazy(() =>
-  z.object({
-    /** The agent's name, as its row has it. */
-    agent: z.string(),
-    /** Which attempt of its target (from 1), of how many (`--n`, or the target named again). */
-    attempt: z.int().check(z.positive()),
-    attempts: z.int().check(z.positive()),
-    /** The conversation's handle; null when none was recorded (a turn that failed to start). */
-    conversation: z.nullable(z.string()),
-    /** Its branch (`scv/<handle>`) and worktree folder; null without a worktree. */
-    branch: z.nullable(z.string()),
-    worktree: z.nullable(z.string()),
-    /** What the branch holds against its base; null without a worktree. */
-    files: z.nullable(z.int().check(z.nonnegative())),
-    added: z.nullable(z.int().check(z.nonnegative())),
-    removed: z.nullable(z.int().check(z.nonnegative())),
-    /** The check's verdict; `none` when no check ran. */
-    check: z.enum(["pass", "fail", "timeout", "none"]),
-    checkExitCode: z.nullable(z.int()),
-    checkDuration: z.nullable(z.int().check(z.nonnegative())),
-    /** Input plus output tokens, where the CLI reported them. */
-    tokens: z.nullable(z.number()),
-    /** Dollars, where the CLI reported a cost. */
-    cost: z.nullable(z.number()),
-    /** The turn's wall-clock milliseconds, status and scv exit code. */
-    duration: z.int().check(z.nonnegative()),
-    status: turnStatusSchema(),
-    exitCode: z.int(),
-  }),
-);
+/** The row's shape: `scv compare --json` prints an array of them (docs/json/compare.schema.json). */
+export const comparisonRowSchema = comparisonRowShape;
 
 export type ComparisonRow = z.infer<ReturnType<typeof comparisonRowSchema>>;
 
+/** What a row reads of a turn's result (or of a conversation's record: `scv compare`). */
+export type ComparedTurn = Pick<
+  TurnResult,
+  "agent" | "conversation" | "usage" | "cost" | "duration" | "status" | "exitCode"
+>;
+
 export interface ComparisonInput {
-  readonly result: TurnResult;
+  readonly result: ComparedTurn;
   readonly attempt?: { readonly attempt: number; readonly of: number };
   readonly worktree?: Pick<Worktree, "branch" | "dir">;
   readonly diffstat?: Pick<DiffStat, "files" | "added" | "removed">;
-  readonly check?: CheckResult;
+  readonly check?: Pick<CheckResult, "status" | "exitCode" | "durationMs">;
 }
 
 /** Input plus output tokens; null when the CLI reported neither. Pure. */
-function tokens(result: TurnResult): number | null {
+function tokens(result: ComparedTurn): number | null {
   const { usage } = result;
   if (usage === null || (usage.input === undefined && usage.output === undefined)) return null;
   return (usage.input ?? 0) + (usage.output ?? 0);

@@ -13,6 +13,7 @@ import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
 import { type DiffStat, diffStat, repositoryFolder } from "./diffstat.js";
 import { gitLine, gitOk } from "./git.js";
+import { linkPathspecs } from "./links.js";
 import { both, commitTree, type GitIdentity } from "./patch.js";
 import { branchRef, type Worktree } from "./record.js";
 
@@ -86,6 +87,10 @@ export async function recordTurn(worktree: Worktree, options: RecordOptions): Pr
       .trim()
       .split("\n");
     await gitOk(["add", "-A"], { cwd, env });
+    // The links from the user's repository are not the branch's (links.ts).
+    const links = linkPathspecs(worktree);
+    if (links.length > 0)
+      await gitOk(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...links], { cwd, env });
     const tree = await gitLine(["write-tree"], { cwd, env });
     const before = options.since ?? parent;
     let commit: string | null = null;

@@ -13,6 +13,7 @@ import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
 import { repositoryFolder } from "./diffstat.js";
 import { git, gitFailed, gitOk } from "./git.js";
+import { unlinkAll } from "./links.js";
 import { withWorktreeLock } from "./lock.js";
 import { sameTree, touchedPaths } from "./patch.js";
 import { branchRef, type Worktree } from "./record.js";
@@ -111,6 +112,8 @@ export async function removeWorktree(worktree: Worktree, options: RemoveOptions)
   const cwd = repositoryFolder(worktree);
   await withWorktreeLock(worktree.repoId, env, async () => {
     if (present) {
+      // What the links point at is the user's: they go first, so nothing below can reach it.
+      unlinkAll(worktree);
       // --force: ignored files (a build, node_modules) go with the folder; everything else is saved.
       const args = ["worktree", "remove", "--force", "--force", worktree.dir];
       const run = await git(args, { cwd, env });

@@ -3,11 +3,13 @@
 // test/fake-agents/acme.mjs, defined in scv's config with a `takeover` row; its `--tui` mode is an
 // interactive UI that echoes what is typed and leaves on /quit.
 
-import { rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
 import { canaryVariables } from "../helpers/canaries.js";
+import { gitEnv, initRepo } from "../helpers/git-repo.js";
 import { useLab } from "../helpers/lab.js";
 import {
   agentCalls,
@@ -94,6 +96,35 @@ describe("scv attach", () => {
     expect(next.stdout).toBe("MOCK-REPLY-2\n");
     expect(agentCalls(world).at(-1)?.argv).toContain("--resume");
     expect(conversationRecord(world, handle)).toMatchObject({ turns: 2, takeovers: 1 });
+  });
+
+  it("opens a conversation in its worktree there, and commits what was done in the UI on its branch", async () => {
+    initRepo(world);
+    const env = { ...configure(ACME), ...gitEnv(world) };
+    const first = await scv(world, ["delegate", "--worktree", "acme", "Say hi"], { env });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const handle = handleIn(first.stderr);
+    const worktree = (conversationRecord(world, handle).worktree as { dir: string }).dir;
+
+    scvInTmux(["attach", handle], env);
+    await waitForScreen(/ACME UI session/);
+    type("/write ui.txt");
+    await waitForScreen(/wrote ui\.txt/);
+    type("/quit");
+    const after = await waitForScreen(/EXIT=\d+/);
+    expect(after).toContain("EXIT=0");
+    expect(after).toContain(`1 changed file committed on scv/${handle}`);
+    expect(agentCalls(world).find((call) => call.argv[0] === "--tui")?.cwd).toBe(worktree);
+    const git = (args: string[]) =>
+      execFileSync("git", args, {
+        cwd: world.project,
+        env: { ...world.env, ...gitEnv(world) },
+        encoding: "utf8",
+      });
+    expect(git(["show", `scv/${handle}:ui.txt`])).toBe("written in the UI\n");
+    expect(git(["log", "-1", "--format=%an <%ae>", `scv/${handle}`]).trim()).toBe("scv <acme>");
+    // The user's own tree never saw it.
+    expect(existsSync(join(world.project, "ui.txt"))).toBe(false);
   });
 
   it("takes a job of the conversation (<handle>.<8>) as it does the handle, and opens on its model", async () => {

@@ -14,8 +14,9 @@ import { describe, expect, it } from "vitest";
 import { JSON_DOCUMENTS, type JsonDocument } from "../../src/json-documents.js";
 import { bootId } from "../../src/os/proc.js";
 import { identify } from "../../src/os/processes.js";
+import { gitEnv, initRepo } from "../helpers/git-repo.js";
 import { useLab } from "../helpers/lab.js";
-import { agentPids, scv, signIn, type World } from "../helpers/scv.js";
+import { ageConversation, agentPids, scv, signIn, type World } from "../helpers/scv.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
@@ -65,6 +66,7 @@ describe("every --json document has its documented shape", () => {
       "agents-gc",
       "agents-list",
       "agents-status",
+      "compare",
       "conversations-list",
       "conversations-show",
       "delegate",
@@ -132,6 +134,42 @@ describe("every --json document has its documented shape", () => {
     await json("usage", ["usage"]);
     await json("usage", ["usage", "--by", "account"]);
     await json("agents-gc", ["agents", "gc", "--dry-run"]);
+  }, 180_000);
+
+  it("worktrees: delegate's worktree fields, compare, a conversation's worktree, gc's worktrees", async () => {
+    initRepo(world);
+    await signIn(world, "codex");
+    await signIn(world, "claude");
+    const env = { ...gitEnv(world), FAKE_AGENT_MODE: "write:notes.txt" };
+    const fanned = await json(
+      "delegate",
+      ["delegate", "--worktree", "codex", "claude", "--check", "grep -q wrote notes.txt", "edit"],
+      env,
+    );
+    expect(fanned.run.exitCode, fanned.run.stderr).toBe(0);
+    const turns = fanned.document as unknown as { conversation: string; check: unknown; diffstat: unknown }[];
+    expect(turns[0]).toMatchObject({ check: { status: "pass" }, diffstat: { files: 1 } });
+    // Without a worktree the same fields are there, null.
+    const plain = await json("delegate", ["delegate", "codex", "Say hi"], gitEnv(world));
+    expect(plain.document).toMatchObject({
+      worktree: null,
+      branch: null,
+      commit: null,
+      diffstat: null,
+      check: null,
+    });
+
+    const handles = turns.map((turn) => turn.conversation);
+    const compared = await json("compare", ["compare", ...handles], env);
+    expect(compared.document).toHaveLength(2);
+    const shown = await json("conversations-show", ["conversations", "show", handles[0] ?? ""], env);
+    expect(shown.document).toMatchObject({ worktree: { applied: null }, lastCheck: { status: "pass" } });
+    await json("conversations-list", ["conversations", "list"], env);
+    for (const handle of handles) ageConversation(world, handle);
+    const gc = await json("agents-gc", ["agents", "gc", "--dry-run"], env);
+    expect(gc.document.worktrees).toEqual(
+      expect.arrayContaining([expect.objectContaining({ outcome: "kept", reason: expect.any(String) })]),
+    );
   }, 180_000);
 
   it("ps: a running turn and a session host, each with its kind", async () => {

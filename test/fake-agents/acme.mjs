@@ -6,7 +6,8 @@
 // with the session id it was given, and a session it is asked to resume must have been started in
 // this HOME. It records its call in $FAKE_AGENT_DIR like agent.mjs. With `--tui` (`acme --tui
 // [--resume <uuid>]`) it is the interactive UI: it prints a prompt on its terminal, echoes each line
-// it reads, and exits on "/quit".
+// it reads, writes a file in its working folder on "/write <path>" (as its edit tool would), and
+// exits on "/quit".
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,6 +76,12 @@ if (tui) {
     if (line.trim() === "/quit") {
       process.stdout.write("bye\n");
       process.exit(0);
+    }
+    const write = /^\/write (\S+)$/.exec(line.trim());
+    if (write !== null) {
+      writeFileSync(join(process.cwd(), write[1]), "written in the UI\n");
+      process.stdout.write(`wrote ${write[1]}\n> `);
+      return;
     }
     process.stdout.write(`you said: ${line}\n> `);
   });

@@ -44,13 +44,16 @@
 //                       prints them as its plain-text reply
 //   login-prompt        (amp) write pids.json, replay its signed-out capture (a plain-text login
 //                       prompt with a one-time URL), then wait forever for a code, as the real one
-//   write:<path>=<text> write <text> (a trailing newline added) to <path> in its working folder,
-//                       then behave as ok: an author whose turn changes a file
 //   review-grep:<word>:<if>:<else>  a reviewer: reply with the text of file <if> when the prompt
 //                       (the diff under review) holds <word>, else with file <else>, as reply-file
 // With --json-schema (claude) a reply that is a JSON object is also the result's
 // `structured_output`, as the real CLI's StructuredOutput tool makes it (review-structured capture);
 // with --output-schema (codex) the reply is the JSON text itself, as the real one's final message is.
+//   write:<path>[=<text>]  write <path> (relative to its cwd, folders made) as an agent's edit
+//                       tool would: <text> with a newline, else "<cli> wrote this in <cwd's name>\n"
+//                       (so attempts differ) or $FAKE_AGENT_WRITE_TEXT; then behave as ok
+//   write-hang:<path>   write <path> as above, write pids.json, then wait forever (a turn killed
+//                       mid-way that has written something)
 // A file .fake-mode in the agent's HOME (one account's home) holds a mode for that home only;
 // .fake-mode-once one for its next run only (removed as it is read).
 // $FAKE_AGENT_LINGER (self | child | escaped-child) keeps something running after a replayed capture
@@ -663,11 +666,6 @@ async function behave(parsedArgs) {
       return replay(turn, "turn1", { reply: `REPLY ${turn.prompt}` });
     case "reply-file":
       return replay(turn, "turn1", { reply: readFileSync(arg, "utf8") });
-    case "write": {
-      const at = arg.indexOf("=");
-      writeFileSync(resolvePath(arg.slice(0, at)), `${arg.slice(at + 1)}\n`);
-      return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
-    }
     case "review-grep": {
       const [word, ifFile, elseFile] = arg.split(":");
       return replay(turn, "turn1", {
@@ -679,6 +677,12 @@ async function behave(parsedArgs) {
     case "usage-numbers":
       // The capture with every token count and cost replaced by `arg` (1e308, -5, 2.5).
       return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume", { usageNumbers: arg });
+    case "write":
+      writeInCwd(arg);
+      return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
+    case "write-hang":
+      writeInCwd(arg);
+      return replay(turn, "turn1", { hangAfter: cli === "codex" ? 2 : 1 });
     case "login-prompt":
       // Byte for byte, and then forever: the lab killed that capture at its timeout.
       writePids([process.pid]);
@@ -696,6 +700,18 @@ async function behave(parsedArgs) {
     default:
       return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
   }
+}
+
+/** `write:<path>[=<text>]`: a file in the agent's working folder, as its edit tool would write it. */
+function writeInCwd(arg) {
+  const at = arg.indexOf("=");
+  const file = resolvePath(process.cwd(), at === -1 ? arg : arg.slice(0, at));
+  mkdirSync(resolvePath(file, ".."), { recursive: true });
+  const text =
+    at === -1
+      ? (process.env.FAKE_AGENT_WRITE_TEXT ?? `${cli} wrote this in ${basename(process.cwd())}\n`)
+      : `${arg.slice(at + 1)}\n`;
+  writeFileSync(file, text);
 }
 
 /** Replays a capture; a session it was told to resume must have been started in this HOME.

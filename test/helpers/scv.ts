@@ -12,6 +12,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -266,6 +267,18 @@ export function conversationRecord(world: World, handle: string): Record<string,
     string,
     unknown
   >;
+}
+
+/** Makes a conversation `days` old, as gc reads its age (the record's times and its file's). */
+export function ageConversation(world: World, handle: string, days = 60): void {
+  const path = join(world.scvHome, "conversations", `${handle}.json`);
+  const old = new Date(Date.now() - days * 86_400_000);
+  const record = conversationRecord(world, handle);
+  writeFileSync(
+    path,
+    JSON.stringify({ ...record, updatedAt: old.toISOString(), createdAt: old.toISOString() }),
+  );
+  utimesSync(path, old, old);
 }
 
 /** The one running turn's record, once `scv ps` lists it with its agent's pid (up to 20 s). */

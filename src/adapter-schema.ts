@@ -355,6 +355,7 @@ export const descriptorSchema = lazy(() =>
     offers: text(),
     packages: z.array(text()),
     binPackages: z.optional(z.array(text())),
+    platformPackage: z.optional(text()),
 
     verified: verified(),
     command: text(),

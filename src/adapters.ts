@@ -421,6 +421,10 @@ export interface AdapterDescriptor {
   readonly packages: readonly string[];
   /** Other npm packages whose folder may hold the executable (a dependency's), read for its version. */
   readonly binPackages?: readonly string[];
+  /** The npm package holding the CLI's binary for this machine, `{platform}` and `{arch}` as Node
+   * names them, which `scv agents install` installs beside `packages`: the CLI's package names a
+   * version of it the registry lacks, and npm skips such an optional dependency without a word. */
+  readonly platformPackage?: string;
   readonly verified: Verified;
   readonly command: string;
   /** Fixed arguments right after the command. */

@@ -738,14 +738,14 @@ describe("install", () => {
     const bin = join(scvHome, "tools", "bin", "codex");
     expect(lastLine(run.stderr)).toBe(`scv: codex 0.171.0 installed at ${bin}`);
     expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toBe(
-      `install --global --prefix ${join(scvHome, "tools")} --no-fund --no-audit @openai/codex\n`,
+      `install --global --prefix ${join(scvHome, "tools")} --no-fund --no-audit --script-shell=${join(scvHome, "tools", "script-shell")} @openai/codex\n`,
     );
     expect(JSON.parse(scv(["agents", "status", "codex", "--json"]).stdout)).toMatchObject({ path: bin });
 
     const again = scv(["agents", "install", "codex"]);
     expect(again.stderr).toBe(`scv: codex is already installed at ${bin} — --force reinstalls it\n`);
     expect(scv(["agents", "install", "codex", "--force"]).code).toBe(0);
-    expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toContain("--no-audit --force @openai/codex");
+    expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toMatch(/--script-shell=\S+ --force @openai\/codex\n$/);
   });
 
   it("an agent not on npm is refused; a failed npm is one line", () => {
@@ -772,7 +772,7 @@ describe("install", () => {
       `scv: @agentclientprotocol/claude-agent-acp installed at ${bin}: claude's ACP server`,
     );
     expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toBe(
-      `install --global --prefix ${join(scvHome, "tools")} --no-fund --no-audit @agentclientprotocol/claude-agent-acp\n`,
+      `install --global --prefix ${join(scvHome, "tools")} --no-fund --no-audit --script-shell=${join(scvHome, "tools", "script-shell")} @agentclientprotocol/claude-agent-acp\n`,
     );
     const own = scv(["agents", "install", "gemini", "--acp"]);
     expect(own.code).toBe(2);

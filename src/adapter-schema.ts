@@ -150,6 +150,8 @@ export const OUTPUT_FORMATS = [
   "copilot-json",
   "cursor-stream-json",
   "amp-stream-json",
+  "cline-json",
+  "droid-stream-json",
 ] as const;
 
 const output = () =>

@@ -139,7 +139,12 @@ export type OutputFormatKind =
   /** Cursor CLI `--output-format stream-json`: Claude's shapes plus `tool_call` events. */
   | "cursor-stream-json"
   /** Amp `--stream-json`: Claude's stream-json shapes, `T-…` thread ids. */
-  | "amp-stream-json";
+  | "amp-stream-json"
+  /** Cline `--json`: `hook_event`, `agent_event` and a closing `run_result`; no session id. */
+  | "cline-json"
+  /** Factory Droid `exec -o stream-json`: `system`/`init`, `message`, `tool_call`, `tool_result`,
+   * `completion` or `error`. */
+  | "droid-stream-json";
 
 /** The CLI's output format and the arguments that select it. */
 export interface OutputFormat {

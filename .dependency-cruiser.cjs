@@ -1,18 +1,45 @@
 // The module rules `npm run check` holds src/ to (docs/architecture.md explains the layers): no
 // import cycle, and no layer importing from one above it. Lower to higher: os, parsers and home
-// (storage) at the bottom, then transport (one CLI as a process), worktrees (git worktrees), turn
-// (one turn, plan → run → conclude), jobs (background turns), and at the top commands, cli and mcp,
-// which print.
+// (storage) at the bottom, then transport (one CLI as a process), worktrees (git worktrees), review
+// (reviews: diffs, findings, verdicts), turn (one turn, plan → run → conclude), jobs (background
+// turns), and at the top commands, cli and mcp, which print.
 
 /** Each layer, and the folders it must never import from. */
 const BELOW = {
-  os: ["hosts", "home", "parsers", "transport", "worktrees", "turn", "jobs", "commands", "cli", "mcp"],
-  parsers: ["hosts", "os", "home", "transport", "worktrees", "turn", "jobs", "commands", "cli", "mcp"],
-  home: ["hosts", "transport", "worktrees", "turn", "jobs", "commands", "cli", "mcp"],
-  transport: ["hosts", "worktrees", "turn", "jobs", "commands", "cli", "mcp"],
+  os: [
+    "hosts",
+    "home",
+    "parsers",
+    "transport",
+    "worktrees",
+    "review",
+    "turn",
+    "jobs",
+    "commands",
+    "cli",
+    "mcp",
+  ],
+  parsers: [
+    "hosts",
+    "os",
+    "home",
+    "transport",
+    "worktrees",
+    "review",
+    "turn",
+    "jobs",
+    "commands",
+    "cli",
+    "mcp",
+  ],
+  home: ["hosts", "transport", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
+  transport: ["hosts", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
   // Git worktrees owned by conversations (src/worktrees/): git's CLI through os/, folders through
   // home/, a check's environment through transport/; turns and commands use them.
-  worktrees: ["hosts", "turn", "jobs", "commands", "cli", "mcp"],
+  worktrees: ["hosts", "review", "turn", "jobs", "commands", "cli", "mcp"],
+  // Reviews (src/review/): the diff through worktrees/' git, findings, verdicts, reports; a review's
+  // turns are handed in by the commands that run them.
+  review: ["hosts", "turn", "jobs", "commands", "cli", "mcp"],
   turn: ["jobs", "commands", "cli", "mcp"],
   // Session hosts (src/hosts/) keep an ACP turn's server between turns: a turn reaches them.
   hosts: ["jobs", "commands", "cli", "mcp"],
@@ -42,7 +69,7 @@ module.exports = {
         "The shared modules directly in src/ are used by every layer: they must not import turn, jobs or what prints.",
       severity: "error",
       from: { path: "^src/[^/]+\\.ts$" },
-      to: { path: "^src/(worktrees|turn|jobs|commands|cli|mcp)/" },
+      to: { path: "^src/(worktrees|review|turn|jobs|commands|cli|mcp)/" },
     },
   ],
   options: {

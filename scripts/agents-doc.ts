@@ -264,6 +264,48 @@ function knownLimits(): string[] {
   return known.length === 0 ? [] : ["Known limits of ACP servers:", "", ...known, ""];
 }
 
+/** What a review turn runs each agent with (its row's `family` and `review`): src/review/. */
+function reviewSection(): string[] {
+  const schemaCell = (entry: AdapterDescriptor): string => {
+    const schema = entry.review.schema;
+    switch (schema.kind) {
+      case "file":
+        return `${argv(schema.args)} (a file)`;
+      case "inline":
+        return `${argv(schema.args)} (the schema itself)`;
+      case "prompt":
+        return "— (asked in the prompt)";
+    }
+  };
+  const cells = (entry: AdapterDescriptor) => [
+    code(entry.name),
+    entry.family === null ? "by its model" : code(entry.family),
+    entry.review.readOnlyArgs.length === 0 ? "— (asked in the prompt)" : argv(entry.review.readOnlyArgs),
+    schemaCell(entry),
+  ];
+  return [
+    "## Reviews",
+    "",
+    "How a review turn runs each agent (`src/review/`). Its model family keeps a review from going to",
+    "the author's own kind (`--reviewers auto`); \"by its model\" is a CLI that runs many makers' models,",
+    "whose family is read from the model's id. A reviewer reads the tree and changes nothing: the",
+    "read-only arguments replace the policy's full-permission ones, on a first and a continued turn",
+    "alike, and the structured-output option holds the reply to the findings' JSON Schema",
+    "(`docs/review-findings.schema.json`), else the prompt asks for it and scv checks what comes back.",
+    "Each comes from the CLI's own `--help` (or its code) at the version in the first table.",
+    "",
+    "| agent | model family | read-only | structured output |",
+    "| --- | --- | --- | --- |",
+    ...(ADAPTERS as readonly AdapterDescriptor[]).map(
+      (entry) =>
+        `| ${cells(entry)
+          .map((cell) => cell.replaceAll("|", "\\|"))
+          .join(" | ")} |`,
+    ),
+    "",
+  ];
+}
+
 /** What scv keeps in an agent's own settings file before every start of its CLI (the rows'
  * `homeSettings`), and why. */
 function homeSettingsSection(): string[] {
@@ -387,6 +429,7 @@ export function renderAgentsDoc(): string {
     renderEndpointsTable(),
     "",
     ...takeoverSection(),
+    ...reviewSection(),
     ...homeSettingsSection(),
     ...knownLimits(),
     "scv itself is not a row: the table lists model-backed agent CLIs, and a nested scv is reached by",

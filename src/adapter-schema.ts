@@ -341,6 +341,25 @@ const retries = () =>
     z.strictObject({ kind: z.literal("none"), note: text() }),
   ]);
 
+const replySchema = () =>
+  z.discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("file"),
+      args: args().check(
+        z.refine(placeholderCheck("{file}"), { error: "expected {file} in one of its arguments" }),
+      ),
+    }),
+    z.strictObject({
+      kind: z.literal("inline"),
+      args: args().check(
+        z.refine(placeholderCheck("{schema}"), { error: "expected {schema} in one of its arguments" }),
+      ),
+    }),
+    z.strictObject({ kind: z.literal("prompt") }),
+  ]);
+
+const review = () => z.strictObject({ readOnlyArgs: args(), schema: replySchema() });
+
 function placeholderCheck(placeholder: string) {
   return (list: readonly string[]) => list.length === 0 || list.some((arg) => arg.includes(placeholder));
 }
@@ -354,6 +373,7 @@ export const descriptorSchema = lazy(() =>
       }),
     ),
     product: text(),
+    family: z.nullable(text()),
     offers: text(),
     packages: z.array(text()),
     binPackages: z.optional(z.array(text())),
@@ -406,6 +426,7 @@ export const descriptorSchema = lazy(() =>
     cliTurns: z.boolean(),
     mcpPassing: mcpPassing(),
     takeover: takeover(),
+    review: review(),
   }),
 );
 

@@ -365,6 +365,26 @@ export type McpPassing =
 /** A variable and its value (or, for home variables, a path relative to the agent home). */
 export type EnvPair = readonly [name: string, value: string];
 
+/** How a reviewer's reply is held to the findings' JSON Schema (`scv review`, src/review/), where its
+ * CLI has an option for it; given on a repair turn too (a resumed run does not keep it). */
+export type ReplySchema =
+  /** A file holding the schema, named by `args` (`{file}`). */
+  | { kind: "file"; args: readonly string[] }
+  /** The schema itself, as JSON, in `args` (`{schema}`). */
+  | { kind: "inline"; args: readonly string[] }
+  /** No such option: the prompt asks for the JSON, and scv validates what comes back. */
+  | { kind: "prompt" };
+
+/** What a review turn needs of a CLI (src/review/): a reviewer reads the tree and changes nothing. */
+export interface ReviewSupport {
+  /** Arguments that keep the turn from changing the tree, given in place of the policy's
+   * full-permission ones, on a first and a continued turn alike; empty where the CLI has no such
+   * mode scv knows (the prompt alone asks it to change nothing). From the CLI's own `--help` at the
+   * row's version, each noted on the row. */
+  readonly readOnlyArgs: readonly string[];
+  readonly schema: ReplySchema;
+}
+
 /** The API an endpoint of the user's own must serve to a CLI (`[agents.<name>] base_url`). */
 export type EndpointApi =
   /** Anthropic's Messages API; `base_url` without `/v1` (the CLI appends `/v1/messages`). */
@@ -420,6 +440,10 @@ export interface AdapterDescriptor {
   readonly name: string;
   /** Product name for messages. */
   readonly product: string;
+  /** The family of the models the CLI runs (`claude`, `gpt`, `gemini`, …), so a review goes to
+   * another family than the author's; null where the user picks among makers' models (the family is
+   * then read from the model's id: src/review/family.ts). */
+  readonly family: string | null;
   /** What this agent offers, as one factual clause (`scv agents list --json`). */
   readonly offers: string;
   /** npm package(s) that install the CLI; empty when it is not on npm. */
@@ -495,6 +519,8 @@ export interface AdapterDescriptor {
   readonly takeover: Takeover;
   /** How a per-turn CLI gets MCP servers (an ACP turn gets them in `session/new`). */
   readonly mcpPassing: McpPassing;
+  /** How a review turn runs it: read-only, held to the findings' schema where it can be. */
+  readonly review: ReviewSupport;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -562,6 +588,7 @@ const RESUME_BY_SESSION_ID = {
 } as const satisfies Resume;
 
 const CLAUDE_BASE = {
+  family: "claude",
   offers:
     "Anthropic's coding agent; it reads, edits, and runs code in a project and can search and fetch the web",
   packages: ["@anthropic-ai/claude-code"],
@@ -594,6 +621,13 @@ const CLAUDE_BASE = {
     "CLAUDE_CODE_USE_VERTEX",
   ],
   fullPermissionArgs: ["--permission-mode", "bypassPermissions"],
+  // Its --help (2.1.332): `--permission-mode plan`; `--json-schema <schema>` validates the final
+  // output (with -p), which its result carries as `structured_output`, and as its `result` text when
+  // the model wrote no text of its own after it (its code).
+  review: {
+    readOnlyArgs: ["--permission-mode", "plan"],
+    schema: { kind: "inline", args: ["--json-schema", "{schema}"] },
+  },
   // Lab (2.1.332): as uid 0 it exits "--dangerously-skip-permissions cannot be used with root/sudo
   // privileges" under bypassPermissions unless IS_SANDBOX is "1".
   rootSandboxEnvironment: ["IS_SANDBOX", "1"],
@@ -677,6 +711,7 @@ export const ADAPTERS = [
   {
     name: "codex",
     product: "Codex",
+    family: "gpt",
     offers:
       "OpenAI's coding agent; it reads, edits, and runs code in a project, with live web search under full permissions",
     packages: ["@openai/codex"],
@@ -703,6 +738,12 @@ export const ADAPTERS = [
     ],
     // `codex exec` has no `--search`; `web_search = "live"` is its config form.
     fullPermissionArgs: ["--dangerously-bypass-approvals-and-sandbox", "-c", 'web_search="live"'],
+    // Its --help (0.171.0): `exec resume` has no `--sandbox`, but both take `-c` overrides of the
+    // config's `sandbox_mode`; both take `--output-schema <FILE>`, whose reply is the JSON itself.
+    review: {
+      readOnlyArgs: ["-c", 'sandbox_mode="read-only"'],
+      schema: { kind: "file", args: ["--output-schema", "{file}"] },
+    },
     modeReport: {
       kind: "codex-rollout",
       dir: "sessions",
@@ -789,6 +830,7 @@ export const ADAPTERS = [
   {
     name: "grok",
     product: "Grok Build",
+    family: "grok",
     offers: "xAI's coding agent; it reads, edits, and runs code in a project and has live web and X search",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -804,6 +846,7 @@ export const ADAPTERS = [
     removedEnvironment: ["GROK_*", "XAI_*"],
     // Web search is on unless `--disable-web-search` is passed.
     fullPermissionArgs: ["--always-approve"],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // The seed's: its profiles live in config.toml under GROK_HOME.
     ownConfig: { file: ".grok/config.toml", signsIn: false },
@@ -834,6 +877,7 @@ export const ADAPTERS = [
   {
     name: "dsh",
     product: "DeepSeek Harness",
+    family: "deepseek",
     offers: "a coding agent on DeepSeek models; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -848,6 +892,7 @@ export const ADAPTERS = [
     fixedEnvironment: [],
     removedEnvironment: ["DSH_*", "DEEPSEEK_*"],
     fullPermissionArgs: [],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
     // Bypasses its file sandbox and sets its approval policy to `never`.
     fullPermissionEnvironment: [["DSH_PERMISSION_MODE", "danger-full-access"]],
     modeReport: { kind: "none" },
@@ -879,6 +924,8 @@ export const ADAPTERS = [
   {
     name: "pi",
     product: "pi",
+    // The models are the user's choice among makers'.
+    family: null,
     offers:
       "a minimal coding agent (read, write, edit, bash) that runs on many model providers; it has no web search",
     packages: ["@mariozechner/pi-coding-agent"],
@@ -902,6 +949,8 @@ export const ADAPTERS = [
     removedEnvironment: ["PI_*"],
     // pi has no approval prompts or sandbox.
     fullPermissionArgs: [],
+    // Its --help (0.73.1): "Read-only mode (no file modifications possible)" is this tool list.
+    review: { readOnlyArgs: ["--tools", "read,grep,find,ls"], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // Checked in its code (getSettingsPath); custom providers and their keys go in models.json beside it.
     ownConfig: { file: ".pi/agent/settings.json", signsIn: false },
@@ -956,6 +1005,7 @@ export const ADAPTERS = [
   {
     name: "gemini",
     product: "Gemini CLI",
+    family: "gemini",
     offers: "Google's coding agent; it reads, edits, and runs code in a project and has Google Search",
     packages: ["@google/gemini-cli"],
     verified: { kind: "lab", version: "0.61.0" },
@@ -992,6 +1042,8 @@ export const ADAPTERS = [
       "GOOGLE_CLOUD_ACCESS_TOKEN",
     ],
     fullPermissionArgs: ["--yolo"],
+    // Its --help (0.61.0): `--approval-mode plan` is "read-only mode"; no structured-output option.
+    review: { readOnlyArgs: ["--approval-mode", "plan"], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     ownConfig: { file: ".gemini/settings.json", signsIn: false },
     // Lab (0.61.0): the variables are read over its .env; its headless sign-in check refuses the
@@ -1077,7 +1129,7 @@ export const ADAPTERS = [
     mcpPassing: {
       kind: "unsupported",
       reason:
-        "its per-run settings file must be owned by root; over ACP (--transport acp) session/new takes them",
+        "it reads a per-run settings file only where root owns it and every folder above it, none writable by group or others, and scv writes a turn's files under TMPDIR (/tmp is writable by all); over ACP session/new takes them",
     },
     // Its help: `-r, --resume` takes a session; the lab resumed one by its init id (headless).
     takeover: {
@@ -1090,6 +1142,7 @@ export const ADAPTERS = [
   {
     name: "qwen",
     product: "Qwen Code",
+    family: "qwen",
     offers: "Alibaba's coding agent on Qwen models; it reads, edits, and runs code in a project",
     packages: ["@qwen-code/qwen-code"],
     verified: { kind: "lab", version: "0.24.4" },
@@ -1113,6 +1166,12 @@ export const ADAPTERS = [
     fixedEnvironment: [["QWEN_TELEMETRY_ENABLED", "false"]],
     removedEnvironment: ["QWEN_*", "DASHSCOPE_*"],
     fullPermissionArgs: ["--yolo"],
+    // Its --help (0.24.4): `--approval-mode plan` ("Analyze only, do not modify files or execute
+    // commands"); `--json-schema` takes "@path", and its stream's `result` is then the JSON.
+    review: {
+      readOnlyArgs: ["--approval-mode", "plan"],
+      schema: { kind: "file", args: ["--json-schema", "@{file}"] },
+    },
     modeReport: { kind: "none" },
     ownConfig: { file: ".qwen/settings.json", signsIn: false },
     // Lab (0.24.4): the variables win over its settings' `env` block, `--auth-type` over its chosen
@@ -1188,6 +1247,8 @@ export const ADAPTERS = [
   {
     name: "opencode",
     product: "OpenCode",
+    // The models are the user's choice among makers'.
+    family: null,
     offers:
       "an open-source coding agent that runs on many model providers; it reads, edits, and runs code in a project",
     packages: ["opencode-ai"],
@@ -1210,6 +1271,8 @@ export const ADAPTERS = [
     removedEnvironment: ["OPENCODE_*"],
     // Today's `run --auto` approves what is not explicitly denied (the seed had no switch).
     fullPermissionArgs: ["--auto"],
+    // Its --help (1.18.33) has `--agent`; its built-in `plan` agent "Disallows all edit tools" (its code).
+    review: { readOnlyArgs: ["--agent", "plan"], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     ownConfig: { file: ".config/opencode/opencode.json", signsIn: true },
     // Lab (1.18.33): OPENCODE_CONFIG_CONTENT is merged over its config files; `{env:…}` reads the key.
@@ -1233,8 +1296,9 @@ export const ADAPTERS = [
     login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
     status: { kind: "unchecked" },
     logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
-    // Today's CLI has `run --format json` (the seed read text).
-    output: { kind: "opencode-json", args: ["--format", "json"] },
+    // Today's CLI has `run --format json` (the seed read text). Its ERROR log lines on stderr are
+    // the only word of a model request that cannot connect: it retries those silently.
+    output: { kind: "opencode-json", args: ["--format", "json", "--print-logs", "--log-level", "ERROR"] },
     // Today's CLI reports `sessionID` on every line and continues with `-s <id>`.
     resume: {
       kind: "supported",
@@ -1273,6 +1337,8 @@ export const ADAPTERS = [
   {
     name: "copilot",
     product: "GitHub Copilot CLI",
+    // The models are the user's choice among makers'.
+    family: null,
     offers: "GitHub's coding agent; it reads, edits, and runs code in a project and knows GitHub",
     packages: ["@github/copilot"],
     verified: { kind: "lab", version: "1.0.102" },
@@ -1302,6 +1368,8 @@ export const ADAPTERS = [
     ],
     // Without it a prompt run denies every tool that needs approval.
     fullPermissionArgs: ["--allow-all-tools"],
+    // Its --help (1.0.102): `--deny-tool` takes tools it may not use, `write` and `shell` among them.
+    review: { readOnlyArgs: ["--deny-tool=write", "--deny-tool=shell"], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // Checked in its code: user settings in $COPILOT_HOME/settings.json (MCP servers in mcp-config.json).
     ownConfig: { file: ".copilot/settings.json", signsIn: false },
@@ -1374,6 +1442,8 @@ export const ADAPTERS = [
   {
     name: "cursor",
     product: "Cursor CLI",
+    // The models are the user's choice among makers'.
+    family: null,
     offers: "Cursor's coding agent; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -1389,6 +1459,7 @@ export const ADAPTERS = [
     removedEnvironment: ["CURSOR_*"],
     // Runs commands without asking.
     fullPermissionArgs: ["--force"],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // Its docs: $XDG_CONFIG_HOME/cursor/cli-config.json on Linux when XDG_CONFIG_HOME is set, as scv sets it.
     ownConfig: { file: ".config/cursor/cli-config.json", signsIn: false },
@@ -1422,6 +1493,8 @@ export const ADAPTERS = [
   {
     name: "amp",
     product: "Amp",
+    // Amp chooses its own models.
+    family: null,
     offers: "Sourcegraph's coding agent; it reads, edits, and runs code in a project and can search the web",
     // The newest @ampcode/cli had no Linux binary in the registry when checked.
     packages: ["@sourcegraph/amp"],
@@ -1441,6 +1514,8 @@ export const ADAPTERS = [
     removedEnvironment: ["AMP_*"],
     // Accepted though not in `--help`; the documented form is `"amp.dangerouslyAllowAll": true`.
     fullPermissionArgs: ["--dangerously-allow-all"],
+    // Its --help has no read-only switch (its permissions are settings) and no structured output.
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // Its help text: ~/.config/amp/settings.json, keys prefixed "amp.".
     ownConfig: { file: ".config/amp/settings.json", signsIn: false },
@@ -1471,6 +1546,7 @@ export const ADAPTERS = [
   {
     name: "kimi",
     product: "Kimi Code",
+    family: "kimi",
     offers: "Moonshot AI's coding agent on Kimi models; it reads, edits, and runs code in a project",
     packages: [],
     verified: { kind: "unverified", reason: "not on npm; the seed's facts are kept" },
@@ -1485,6 +1561,7 @@ export const ADAPTERS = [
     fixedEnvironment: [],
     removedEnvironment: ["KIMI_*", "MOONSHOT_*"],
     fullPermissionArgs: [],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
     modeReport: { kind: "none" },
     // Its docs: ~/.kimi-code/config.toml (providers, models and keys).
     ownConfig: { file: ".kimi-code/config.toml", signsIn: false },

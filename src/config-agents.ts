@@ -122,7 +122,7 @@ function agentRow(name: string, table: AgentTable, path: string): AdapterDescrip
   }
   const result = descriptorSchema().safeParse(merged, { error: issueText });
   if (!result.success) {
-    const { keyPath, message } = issueAt(result.error.issues[0]);
+    const { keyPath, message } = issueAt(result.error.issues[0], descriptorSchema());
     refuse(path, [at, ...keyPath].join("."), message);
   }
   return result.data as AdapterDescriptor;
@@ -134,6 +134,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
   return {
     name,
     product: name,
+    family: null,
     offers: `an agent defined in ${path}`,
     packages: [],
     verified: { kind: "unverified", reason: `defined in ${path}` },
@@ -165,6 +166,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
     cliTurns: true,
     mcpPassing: { kind: "unsupported", reason: `no way to pass MCP servers is defined in ${path}` },
     takeover: { kind: "unsupported" },
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   };
 }
 

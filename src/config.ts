@@ -339,8 +339,15 @@ export function parseConfig(text: string, path: string): Config {
   try {
     raw = parseToml(text);
   } catch (error) {
-    const reason = ((error as Error).message.split("\n")[0] ?? "").trim();
-    throw new ScvError("BAD_CONFIG", `${path} is not valid TOML: ${reason}`, { cause: error });
+    // smol-toml: "Invalid TOML document: <what>", then the lines around it; its line and column.
+    const { line, column } = error as { line?: unknown; column?: unknown };
+    const what = ((error as Error).message.split("\n")[0] ?? "")
+      .replace(/^Invalid TOML document:\s*/, "")
+      .trim();
+    const where = typeof line === "number" && typeof column === "number" ? `:${line}:${column}` : "";
+    throw new ScvError("BAD_CONFIG", `${path}${where}: not valid TOML: ${what} — fix it there`, {
+      cause: error,
+    });
   }
   const reserved = reservedKeyPath(raw);
   if (reserved !== undefined) {
@@ -348,7 +355,7 @@ export function parseConfig(text: string, path: string): Config {
   }
   const result = configSchema().safeParse(raw, { error: issueText });
   if (!result.success) {
-    const { keyPath, message } = issueAt(innermost(result.error.issues[0]));
+    const { keyPath, message } = issueAt(innermost(result.error.issues[0]), configSchema());
     const key = keyPath.length > 0 ? keyPath.join(".") : "(top level)";
     throw new ScvError("BAD_CONFIG", `${path}: ${key}: ${message}`);
   }

@@ -20,7 +20,7 @@ const envelope = () => ({
 });
 
 const failureKindSchema = lazy(() =>
-  z.enum(["auth", "rate-limit", "billing", "model", "root-refused", "lost-session", "other"]),
+  z.enum(["auth", "rate-limit", "billing", "model", "root-refused", "unreachable", "lost-session", "other"]),
 );
 
 /** One line per normalized event (src/parsers/types.ts `TurnEvent`), then the result. */

@@ -3,6 +3,7 @@
 
 import * as z from "zod/mini";
 import { lazy } from "./lazy.js";
+import { notTextCount, wellFormed } from "./text-bytes.js";
 
 export const usageSchema = lazy(() =>
   z.object({
@@ -78,9 +79,30 @@ export const turnResultSchema = lazy(() =>
     /** For a rate-limited turn (exit 5): when the limit resets, as the CLI said it, or for a turn
      * whose accounts were all limited the earliest of their resets (UTC ISO 8601). */
     resetsAt: z.optional(z.string()),
+    /** In JSON: how many characters of the reply were no text (bytes that are not UTF-8), each
+     * U+FFFD in `reply`; absent when none. */
+    replacedChars: z.optional(z.int().check(z.nonnegative())),
   }),
 );
 
 export type TurnResult = z.infer<ReturnType<typeof turnResultSchema>>;
 export type SkippedAccount = z.infer<ReturnType<typeof skippedAccountSchema>>;
 export type TurnUsage = z.infer<ReturnType<typeof usageSchema>>;
+
+/** The result as JSON carries it (`--json`, `--events`, an MCP tool result): JSON holds text, so a
+ * reply's bytes that are not UTF-8 are U+FFFD there, counted in `replacedChars` and said in a note. */
+export function resultForJson(result: TurnResult): TurnResult {
+  const count = notTextCount(result.reply);
+  if (count === 0) return result;
+  return {
+    ...result,
+    reply: wellFormed(result.reply),
+    replacedChars: count,
+    notes: [...result.notes, replacedNote(count, "each is U+FFFD in this JSON")],
+  };
+}
+
+/** `the reply has 3 bytes that are not UTF-8: <where they went>`. */
+export function replacedNote(count: number, where: string): string {
+  return `the reply has ${count} ${count === 1 ? "byte" : "bytes"} that ${count === 1 ? "is" : "are"} not UTF-8: ${where}; printed without --json into a pipe or a file, the reply carries them as the agent wrote them`;
+}

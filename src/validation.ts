@@ -7,6 +7,7 @@
 // table may hold a key.
 
 import type * as z from "zod/mini";
+import { nearestWord } from "./nearest.js";
 
 const NOUNS: Readonly<Record<string, string>> = {
   string: "a string",
@@ -22,12 +23,19 @@ const NOUNS: Readonly<Record<string, string>> = {
 };
 
 /** Where a config file's issue is (its key path) and what it says: an unknown key, which zod reports
- * at its parent, is named at its own path. */
-export function issueAt(issue: z.core.$ZodIssue | undefined): { keyPath: string[]; message: string } {
+ * at its parent, is named at its own path, with the key of `schema` there it most likely misspells
+ * (`modle` → `model`). */
+export function issueAt(
+  issue: z.core.$ZodIssue | undefined,
+  schema?: z.core.$ZodType,
+): { keyPath: string[]; message: string } {
   const keyPath = (issue?.path ?? []).map(String);
   if (issue?.code === "unrecognized_keys") {
-    if (issue.keys[0] !== undefined) keyPath.push(issue.keys[0]);
-    return { keyPath, message: "unknown key" };
+    const key = issue.keys[0];
+    if (key === undefined) return { keyPath, message: "unknown key" };
+    const near = schema === undefined ? undefined : nearestWord(keysAt(schema, issue.path), key);
+    keyPath.push(key);
+    return { keyPath, message: near === undefined ? "unknown key" : `unknown key — did you mean ${near}?` };
   }
   // Specific: parsed with `issueText`, or the schema's own message.
   return { keyPath, message: issue?.message ?? "invalid" };
@@ -104,5 +112,35 @@ function bound(origin: string, limit: number | bigint, relation: string): string
       return `expected ${relation} ${String(limit)} items`;
     default:
       return `expected ${relation} ${String(limit)}`;
+  }
+}
+
+/** The keys a table at `path` in `schema` may hold: through optional values, tables of tables
+ * (records) and the tables of a union. */
+export function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+  const def = schema._zod.def as unknown as Readonly<Record<string, unknown>>;
+  switch (def.type) {
+    case "optional":
+    case "nullable":
+    case "default":
+    case "readonly":
+      return keysAt(def.innerType as z.core.$ZodType, path);
+    case "pipe":
+      return keysAt(def.in as z.core.$ZodType, path);
+    case "union":
+      return [...new Set((def.options as z.core.$ZodType[]).flatMap((option) => keysAt(option, path)))];
+    case "record":
+      return path.length === 0 ? [] : keysAt(def.valueType as z.core.$ZodType, path.slice(1));
+    case "object": {
+      const shape = def.shape as Readonly<Record<string, z.core.$ZodType>>;
+      const [first, ...rest] = path;
+      if (first === undefined) return Object.keys(shape);
+      const inner = shape[String(first)];
+      return inner === undefined ? [] : keysAt(inner, rest);
+    }
+    case "array":
+      return path.length === 0 ? [] : keysAt(def.element as z.core.$ZodType, path.slice(1));
+    default:
+      return [];
   }
 }

@@ -2,7 +2,9 @@
 // agent, the tool, what it would do), answered by one key — o allow once, a allow always (where the
 // agent offers it), r or Enter reject. A key typed before the question was on screen (typeahead)
 // never answers it: keys arriving within TYPEAHEAD_MS of the question are dropped. Ctrl-C rejects
-// and interrupts scv as it would anywhere else. Questions are asked one at a time.
+// and interrupts scv as it would anywhere else. Questions are asked one at a time. While one waits
+// the turn's live progress line is held (erased, not redrawn), so the question stays on the screen;
+// the answer is echoed on a line of its own, after which the progress line comes back below it.
 
 import type { Writable } from "node:stream";
 import type { PermissionAnswer, PermissionQuestion } from "../turn/types.js";
@@ -14,15 +16,25 @@ import { visibleLine } from "./terminal-text.js";
 export const TYPEAHEAD_MS = 150;
 const MAX_SUMMARY_CHARS = 300;
 
-/** A terminal question per permission request, or undefined where stdin or stderr is no terminal. */
+/** A terminal question per permission request, or undefined where stdin or stderr is no terminal.
+ * `hold` takes the terminal's last line from the turn's progress while a question waits
+ * (`TurnOutput.hold`); it returns the release. */
 export function terminalPermission(
   io: CliIo,
+  hold: () => () => void = () => () => {},
 ): ((question: PermissionQuestion, signal?: AbortSignal) => Promise<PermissionAnswer>) | undefined {
   const input = io.stdin;
   if (!isRawTerminal(input) || io.stderr.isTTY !== true) return undefined;
   let queue: Promise<unknown> = Promise.resolve();
   return (question, signal) => {
-    const asked = queue.then(() => askOnTerminal(input, io.stderr, question, signal));
+    const asked = queue.then(async () => {
+      const release = hold();
+      try {
+        return await askOnTerminal(input, io.stderr, question, signal);
+      } finally {
+        release();
+      }
+    });
     queue = asked.catch(() => {});
     return asked;
   };
@@ -47,8 +59,8 @@ export function askOnTerminal(
 ): Promise<PermissionAnswer> {
   if (signal?.aborted) return Promise.resolve("unanswered");
   input.setRawMode(true);
-  // On a line of its own, after whatever progress line the turn shows.
-  output.write(`\n${questionLine(question)}`);
+  // At the start of the line: stderr's lines end with a newline, and the progress line is erased.
+  output.write(questionLine(question));
   const shownAt = Date.now();
   return new Promise((resolve) => {
     const finish = (answer: PermissionAnswer, word: string) => {
@@ -56,7 +68,8 @@ export function askOnTerminal(
       signal?.removeEventListener("abort", onAbort);
       input.setRawMode(false);
       input.pause();
-      output.write(`${word}\n`);
+      // The keys are not echoed (raw mode): the answer is said on a line of its own.
+      output.write(`\nscv: ${word}\n`);
       resolve(answer);
     };
     const onData = (chunk: Buffer | string) => {
@@ -72,7 +85,7 @@ export function askOnTerminal(
       }
     };
     // The turn ended (Ctrl-C, its time limit, scv kill) while the question waited.
-    const onAbort = () => finish("unanswered", "(the turn ended)");
+    const onAbort = () => finish("unanswered", "unanswered: the turn ended");
     signal?.addEventListener("abort", onAbort, { once: true });
     input.on("data", onData);
     input.resume();

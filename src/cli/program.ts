@@ -61,7 +61,10 @@ export function buildProgram(io: CliIo): Command {
     .option("--events", "print normalized events as NDJSON while the turn runs")
     .option("-q, --quiet", "no progress on stderr")
     .option("--background", "start the turn detached and print its job")
-    .option("--wait-for-reset <max>", "with agent@a,b: wait up to this long for a limit's reset, e.g. 10m")
+    .option(
+      "--wait-for-reset <max>",
+      "wait up to this long for a rate limit's reset (every account's, or a plain agent's), e.g. 10m",
+    )
     .option("--env <NAME=value>", "extra variable for the agent (repeatable)", collect)
     .option(
       "--mcp <names>",
@@ -86,7 +89,7 @@ export function buildProgram(io: CliIo): Command {
     .description(
       "sign-in state of one or every agent, never printing a secret (one agent: exit 4 when signed out)",
     )
-    .argument("[agent]", "one agent")
+    .argument("[agent[@account]]", "one agent, or one account of it (codex@work)")
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsStatusCommand));
 
@@ -99,8 +102,8 @@ export function buildProgram(io: CliIo): Command {
 
   agents
     .command("login")
-    .description("sign an agent in inside its private home")
-    .argument("<agent>", "the agent")
+    .description("sign an agent in inside its private home (an account's own: codex@work)")
+    .argument("<agent[@account]>", "the agent, or one account of it (codex@work)")
     .argument("[extra...]", "arguments after -- go to the CLI's own sign-in")
     .option(
       "--with-api-key",
@@ -114,8 +117,8 @@ export function buildProgram(io: CliIo): Command {
 
   agents
     .command("logout")
-    .description("sign an agent out of its private home")
-    .argument("<agent>", "the agent")
+    .description("sign an agent out of its private home (an account's own: codex@work)")
+    .argument("<agent[@account]>", "the agent, or one account of it (codex@work)")
     .action(lazy(io, async () => (await import("../commands/agents-logout.js")).agentsLogoutCommand));
 
   agents
@@ -128,8 +131,8 @@ export function buildProgram(io: CliIo): Command {
 
   agents
     .command("check")
-    .description("run one tiny real turn and report whether the agent is signed in")
-    .argument("<agent>", "the agent")
+    .description("run one tiny real turn and report whether the agent (or one account of it) is signed in")
+    .argument("<agent[@account]>", "the agent, or one account of it (codex@work)")
     .option("--json", "print JSON")
     .option("--timeout <dur>", "how long the turn may take (default 3m)")
     .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsCheckCommand));
@@ -213,12 +216,14 @@ export function buildProgram(io: CliIo): Command {
     .action(lazy(io, async () => (await import("../commands/usage.js")).usageCommand));
   program
     .command("ps")
-    .description("list running turns")
+    .description("list running turns, and the session hosts keeping ACP conversations warm")
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/ps.js")).psCommand));
   program
     .command("kill")
-    .description("stop a running turn and its whole process group")
+    .description(
+      "stop a running turn and its whole process group; a handle with no running turn: end its session host",
+    )
     .argument("<job>", "the turn's job, or its conversation's handle")
     .action(lazy(io, async () => (await import("../commands/kill.js")).killCommand));
   const mcp = program

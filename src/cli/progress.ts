@@ -179,6 +179,9 @@ export interface Progress {
   /** The turn is over: the live line gives way to the summary (on a terminal), a burst's count is
    * told. Call it before anything else goes to stderr. */
   done(result: TurnResult): void;
+  /** Something else needs the terminal's last line (a permission question): the live line is
+   * erased and not drawn again until the returned function is called. */
+  hold(): () => void;
 }
 
 export function createProgress(options: ProgressOptions): Progress {
@@ -199,6 +202,8 @@ class LiveProgress implements Progress {
   private readonly ticker: NodeJS.Timeout;
   private finished = false;
   private heard = false;
+  /** Holds taken and not yet released: while any is, nothing is drawn. */
+  private holds = 0;
 
   constructor(
     private readonly options: ProgressOptions,
@@ -248,6 +253,20 @@ class LiveProgress implements Progress {
     this.options.stream.write(this.heard ? `${CLEAR_LINE}${printable(summaryLine(result))}\n` : CLEAR_LINE);
   }
 
+  hold(): () => void {
+    this.holds += 1;
+    clearTimeout(this.pending);
+    this.pending = undefined;
+    if (!this.finished) this.options.stream.write(CLEAR_LINE);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds -= 1;
+      if (this.holds === 0) this.draw();
+    };
+  }
+
   /** Draws now, or once REDRAW_MS has passed since the last draw. */
   private request(): void {
     const wait = this.lastDraw + REDRAW_MS - this.now();
@@ -258,7 +277,7 @@ class LiveProgress implements Progress {
   private draw(): void {
     clearTimeout(this.pending);
     this.pending = undefined;
-    if (this.finished) return;
+    if (this.finished || this.holds > 0) return;
     this.lastDraw = this.now();
     const line = liveLine(
       {
@@ -309,6 +328,11 @@ class PlainProgress implements Progress {
 
   done(_result: TurnResult): void {
     this.flushDropped();
+  }
+
+  /** Plain lines are whole lines: nothing to erase or hold back. */
+  hold(): () => void {
+    return () => {};
   }
 
   /** `text` is made only for a line that is written: most of a burst's are counted, not shown. */

@@ -2,7 +2,8 @@
 // conversation on stderr), as one section of several, and the one line naming every failed turn.
 
 import { EXIT } from "../errors.js";
-import type { TurnResult } from "../result.js";
+import { replacedNote, resultForJson, type TurnResult } from "../result.js";
+import { notTextCount, replyBytes } from "../text-bytes.js";
 import type { PlannedTurn } from "../turn/batch.js";
 import { failureLine } from "../turn/outcome.js";
 import type { CliIo } from "./io.js";
@@ -19,14 +20,15 @@ export interface ResultOptions {
  * `scv wait` prints a background turn's result. */
 export function print(io: CliIo, result: TurnResult, options: ResultOptions): void {
   // With --events the result was the stream's last line already.
+  const notes = [...result.notes];
   if (options.events) {
     // nothing more on stdout
   } else if (options.json) {
-    io.stdout.write(`${jsonLine(result)}\n`);
+    io.stdout.write(`${jsonLine(resultForJson(result))}\n`);
   } else if (result.reply !== "") {
-    // Byte for byte into a pipe; on a terminal its escape sequences are shown, never run.
-    const reply = forStream(io.stdout, result.reply);
-    io.stdout.write(reply.endsWith("\n") ? reply : `${reply}\n`);
+    writeReply(io, result.reply);
+    const count = notTextCount(result.reply);
+    if (count > 0 && io.stdout.isTTY === true) notes.push(replacedNote(count, "shown as U+FFFD here"));
   }
   const failure = failureLine(result);
   if (failure !== undefined) io.stderr.write(`scv: ${visibleLine(failure)}\n`);
@@ -36,7 +38,7 @@ export function print(io: CliIo, result: TurnResult, options: ResultOptions): vo
   // What scv did differently from usual (a turn it could not record, a session id it refused):
   // in --json they are the `notes` field.
   if (!options.quiet && !options.json && !options.events)
-    for (const note of result.notes) io.stderr.write(`scv: note: ${visibleLine(note)}\n`);
+    for (const note of notes) io.stderr.write(`scv: note: ${visibleLine(note)}\n`);
   if (result.conversation !== null && result.session !== null) {
     // -q keeps the handle, the one thing stderr carries that a user needs to go on; in --json and
     // --events it is in the result on stdout.
@@ -48,6 +50,13 @@ export function print(io: CliIo, result: TurnResult, options: ResultOptions): vo
       io.stderr.write(`conversation: ${result.conversation}\n`);
     }
   }
+}
+
+/** The reply on stdout, ending in a newline: byte for byte into a pipe or a file (the bytes an agent
+ * wrote that are not UTF-8 included); on a terminal its escape sequences are shown, never run. */
+function writeReply(io: CliIo, reply: string): void {
+  const ended = reply.endsWith("\n") ? reply : `${reply}\n`;
+  io.stdout.write(io.stdout.isTTY === true ? forStream(io.stdout, ended) : replyBytes(ended));
 }
 
 /** `=== codex (codex-k3f9x2) · 3 lines ===` and the reply's lines; a blank line between sections.
@@ -69,7 +78,8 @@ export function printSection(
   const size = count === 0 ? "no reply" : `${count} ${count === 1 ? "line" : "lines"}`;
   const header = `=== ${agent} (${handle}) · ${size} ===`;
   const bold = io.stdout.isTTY === true && !io.env.NO_COLOR;
-  io.stdout.write(`${index > 0 ? "\n" : ""}${bold ? `\x1b[1m${header}\x1b[0m` : header}\n${body}`);
+  io.stdout.write(`${index > 0 ? "\n" : ""}${bold ? `\x1b[1m${header}\x1b[0m` : header}\n`);
+  if (body !== "") io.stdout.write(io.stdout.isTTY === true ? body : replyBytes(body));
 }
 
 /** One line on stderr naming every failed turn and why: `scv: 2 of 3 turns failed — claude

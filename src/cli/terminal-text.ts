@@ -44,5 +44,11 @@ const JSON_RAW = /[\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u20
  * which no terminal showing the line can be made to act on. */
 export function jsonLine(value: unknown): string {
   const text = JSON.stringify(value);
-  return text.replace(JSON_RAW, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text
+    .replace(JSON_RAW, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .replace(LONE_SURROGATE_ESCAPE, "$1\\ufffd");
 }
+
+/** A lone surrogate as JSON.stringify writes it (`\udc80`), not after an escaped backslash: no text,
+ * which some JSON readers refuse; U+FFFD in its place (src/text-bytes.ts says why one is there). */
+const LONE_SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/gi;

@@ -5,7 +5,7 @@
 
 import { type EventOrigin, eventLine, resultLine } from "../events.js";
 import type { TurnEvent } from "../parsers/types.js";
-import type { TurnResult } from "../result.js";
+import { resultForJson, type TurnResult } from "../result.js";
 import type { TurnPlan } from "../turn/types.js";
 import type { CliIo } from "./io.js";
 import { createProgress, type Progress } from "./progress.js";
@@ -22,6 +22,9 @@ export interface TurnOutput {
   /** Ends the progress display and, with `--events`, prints the result line. Call it before
    * anything else is printed about the turn. */
   finish(result: TurnResult): void;
+  /** The progress line gives the terminal's last line up until the returned function is called
+   * (`Progress.hold`). */
+  hold(): () => void;
 }
 
 /** `label` names the turn until its first event names the agent (the agent written on the command
@@ -54,11 +57,17 @@ export function turnOutput(io: CliIo, options: TurnOutputOptions, label: string,
       }
       progress?.event(event, turn.entry.name);
     },
+    hold() {
+      return progress?.hold() ?? (() => {});
+    },
     finish(result) {
       progress?.done(result);
       if (options.events) {
         flush();
-        const line = resultLine(result, origin(result.agent, result.conversation ?? undefined));
+        const line = resultLine(
+          resultForJson(result),
+          origin(result.agent, result.conversation ?? undefined),
+        );
         io.stdout.write(`${jsonLine(line)}\n`);
       }
     },

@@ -55,6 +55,20 @@ function takeoverLine(entry: AdapterDescriptor): string {
   }
 }
 
+/** How a review runs it: read-only, and held to the findings' schema where its CLI can be. */
+function reviewLine(entry: AdapterDescriptor): string {
+  const { readOnlyArgs, schema } = entry.review;
+  const readOnly =
+    readOnlyArgs.length > 0 ? `read-only with ${argv(readOnlyArgs)}` : "read-only by the prompt alone";
+  switch (schema.kind) {
+    case "file":
+    case "inline":
+      return `${readOnly}; findings' schema given with ${argv(schema.args)}`;
+    case "prompt":
+      return `${readOnly}; findings' schema in the prompt`;
+  }
+}
+
 function signInLine(entry: AdapterDescriptor): string {
   const login = entry.login;
   switch (login.kind) {
@@ -107,6 +121,7 @@ export function describeAgent(
   const lines: [string, string][] = [
     ["agent", `${entry.name} — ${entry.product}`],
     ["from", origin(entry)],
+    ["family", entry.family ?? "its model's (it runs many makers' models)"],
     ["offers", entry.offers],
     ["command", settings.command ?? entry.command],
     ["turn", argv([...entry.args, ...(entry.headlessArgs ?? []), ...entry.output.args])],
@@ -128,6 +143,7 @@ export function describeAgent(
     ["sign-in", signInLine(entry)],
     ["status", statusLine(entry)],
     ["takeover", takeoverLine(entry)],
+    ["review", reviewLine(entry)],
     ["endpoint", endpointLine(entry, settings)],
     ["verified", entry.verified.kind === "lab" ? `lab, ${entry.verified.version}` : entry.verified.reason],
   ];

@@ -340,6 +340,8 @@ const CHECK_TIMEOUT_MS = 180_000;
 
 export interface CheckResult {
   readonly agent: string;
+  /** The account checked, when one was named (`codex@work`). */
+  readonly account?: string;
   readonly state: SignInState;
   /** "a real turn answered in 3.1s", or the classified failure as one line. */
   readonly detail: string;
@@ -384,18 +386,18 @@ export async function agentsCheckCommand(
   if (result.conversation !== null) removeConversation(result.conversation, io.env);
   const seconds = `${(result.duration / 1000).toFixed(1)}s`;
   // A failure the turn could only say "check it with: scv agents check …" about is said as it is.
-  const failure = result.hint?.includes(`scv agents check ${entry.name}`)
-    ? result.error
-    : failureLine(result);
+  const label = accountLabel(entry.name, target.account);
+  const failure = result.hint?.includes(`scv agents check ${label}`) ? result.error : failureLine(result);
   const check: CheckResult = {
     agent: entry.name,
+    ...(target.account === DEFAULT_ACCOUNT ? {} : { account: target.account }),
     state: checkState(result.exitCode),
     detail: result.exitCode === EXIT.ok ? `a real turn answered in ${seconds}` : (failure ?? "failed"),
     exitCode: result.exitCode,
     duration: result.duration,
   };
   if (options.json) io.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
-  else io.stdout.write(`${entry.name}: ${STATE_WORDS[check.state]} — ${check.detail}\n`);
+  else io.stdout.write(`${label}: ${STATE_WORDS[check.state]} — ${check.detail}\n`);
   return check.exitCode;
 }
 

@@ -87,7 +87,7 @@ export async function delegateCommand(
         signal,
         lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true }),
         onEvent: output.onEvent,
-        askPermission: terminalPermission(io),
+        askPermission: terminalPermission(io, output.hold),
         onNotice: (line) => {
           if (!options.quiet) io.stderr.write(`scv: ${line}\n`);
         },

@@ -14,7 +14,7 @@ import { turnOutput } from "../cli/turn-output.js";
 import type { Config } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
-import type { TurnResult } from "../result.js";
+import { resultForJson, type TurnResult } from "../result.js";
 import { planTurns } from "../turn/batch.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
@@ -76,7 +76,7 @@ export async function runFanOut(
     return done;
   });
 
-  if (options.json && !options.events) io.stdout.write(`${jsonLine(results)}\n`);
+  if (options.json && !options.events) io.stdout.write(`${jsonLine(results.map(resultForJson))}\n`);
   reportFailures(io, planned, results);
   const continuable = results.find((result) => result.conversation !== null && result.session !== null);
   if (!options.quiet && continuable !== undefined) {

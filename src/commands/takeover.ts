@@ -115,12 +115,13 @@ export async function attachCommand(io: CliIo, given: string, options: { policy?
       `${handle}'s session id does not look like ${entry.product}'s — it cannot be resumed`,
     );
   }
+  // Installation first: no terminal would make a missing CLI start either.
+  const { config } = loadConfig(io.env);
+  const path = requireInstalled(entry, config, io.env);
   requireTerminal(io, `scv attach ${handle}`);
   if (!existsSync(record.cwd)) {
     throw new ScvError("USAGE", `${handle}'s folder ${record.cwd} is gone — the session belongs to it`);
   }
-  const { config } = loadConfig(io.env);
-  const path = requireInstalled(entry, config, io.env);
   // The conversation's model, as its turns had it: a CLI on a provider of the user's own (Copilot
   // CLI's BYOK) refuses to start without one, and any other would open on its own default.
   const model = record.model ?? agentSettings(config, entry.name).model;
@@ -158,9 +159,10 @@ export async function runCommand(
   args: readonly string[] | undefined,
 ): Promise<number> {
   const entry = requireAgent(agent);
-  requireTerminal(io, `scv run ${entry.name}`);
+  // Installation first: no terminal would make a missing CLI start either.
   const { config } = loadConfig(io.env);
   const path = requireInstalled(entry, config, io.env);
+  requireTerminal(io, `scv run ${entry.name}`);
   const env = interactiveEnvironment(entry, config, io, "default");
   await keepHomeSettings(entry, agentHome(entry.name, io.env));
   io.stderr.write(`scv: ${entry.product} runs in its private home, with scv's isolation\n`);

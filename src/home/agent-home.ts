@@ -88,6 +88,9 @@ function tighten(dir: string, flags: number): void {
   }
   try {
     if ((fstatSync(fd).mode & 0o777) !== PRIVATE_DIR) fchmodSync(fd, PRIVATE_DIR);
+  } catch (error) {
+    // Through a descriptor Node names no path: the one-line message needs it.
+    throw Object.assign(error as NodeJS.ErrnoException, { path: dir });
   } finally {
     closeSync(fd);
   }

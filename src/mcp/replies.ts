@@ -10,7 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { formatElapsed } from "../cli/progress.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
 import { type PendingApproval, questionText } from "../home/approvals.js";
-import type { TurnResult } from "../result.js";
+import { resultForJson, type TurnResult } from "../result.js";
 import type { JobProgress } from "./jobs.js";
 import { shownBytes, shownEnd } from "./shown-size.js";
 
@@ -122,10 +122,12 @@ function leading(first: Record<string, unknown>, rest: object): Record<string, u
 /** A finished turn: its reply (or its part from `offset`, at most `budget` bytes as shown), and
  * whether the reply is now read whole. `preface` says first what the call did (a cancel). */
 export function finishedOutcome(
-  result: TurnResult,
+  turn: TurnResult,
   job: string,
   options: { offset?: number; budget: number; preface?: string },
 ): ToolOutcome & { readonly complete: boolean } {
+  // A tool result is JSON: bytes that are not UTF-8 are U+FFFD in it, counted and noted.
+  const result = resultForJson(turn);
   const part = replyPart(result.reply, options.offset ?? 0, options.budget);
   const note = partNote(job, part);
   const onward = continueLine(result);

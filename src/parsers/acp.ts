@@ -34,7 +34,15 @@ import { parseJsonLine } from "./json-lines.js";
 import { oneRedactedLine, summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
 import { conclude, TurnRecord } from "./turn-record.js";
-import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent, TurnFailure, Usage } from "./types.js";
+import type {
+  FailureKind,
+  ParsedTurn,
+  ProcessEnd,
+  StreamParser,
+  TurnEvent,
+  TurnFailure,
+  Usage,
+} from "./types.js";
 import { addUsage } from "./usage.js";
 import { asRecord, readAs } from "./wire.js";
 
@@ -71,6 +79,8 @@ export interface AcpTurnParser extends StreamParser {
   rejected(error: unknown): TurnEvent[];
   /** The permission for tool call `id` was refused: it ends, not run (some agents never say so). */
   refused(id: string): TurnEvent[];
+  /** The prompt got no answer: its server is gone, for the reason `message` gives (one line). */
+  ended(message: string, kind: FailureKind): TurnEvent[];
 }
 
 /** ACP's tool kinds as the tool names summarizeTool knows (its argument fields then apply). */
@@ -288,7 +298,7 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
         break;
       case "cancelled":
         // Ends as cancelled when scv cancelled it (the client's end says so); otherwise a failure.
-        events.push(...failedTurn("the agent cancelled the turn", "other"));
+        events.push(...failedTurn("the agent cancelled the turn, though scv did not ask it to", "other"));
         break;
       case "max_turn_requests":
         events.push(
@@ -310,6 +320,11 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
 
   function refused(id: string): TurnEvent[] {
     return observe(end(id, false));
+  }
+
+  function serverGone(message: string, kind: FailureKind): TurnEvent[] {
+    answered = true;
+    return observe(failedTurn(message, kind));
   }
 
   function invalid(): TurnEvent[] {
@@ -337,6 +352,7 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
     answer,
     rejected,
     refused,
+    ended: serverGone,
     push(line: string): TurnEvent[] {
       if (line.trim() === "") return [];
       const value = parseJsonLine(line);

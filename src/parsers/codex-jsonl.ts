@@ -73,6 +73,9 @@ const TOOL_ITEMS = new Set([
 /** Item types whose events scv reads; the others (reasoning, todo_list, …) are valid and yield nothing. */
 const READ_ITEMS = new Set(["agent_message", "assistant_message", "plan", "error", ...TOOL_ITEMS]);
 const RECONNECTING = /^Reconnecting\.\.\.\s*(?:(\d+)\/(\d+))?\s*(?:\((.*)\))?\s*$/s;
+/** A connection that failed before any HTTP status: `Reconnecting... waiting for network (Connection
+ * failed: error sending request)`. Codex retries it forever (0.171.0). */
+const WAITING_FOR_NETWORK = /^Reconnecting\.\.\.\s*waiting for network\s*(?:\((.*)\))?\s*$/s;
 /** The HTTP status in Codex's error text: `unexpected status 401 Unauthorized: …`,
  * `exceeded retry limit, last status: 429 Too Many Requests`. */
 const HTTP_STATUS = /\b(?:unexpected status|last status:)\s*(\d{3})\b/;
@@ -226,6 +229,8 @@ export function createCodexJsonlParser(): StreamParser {
     const line = readAs(ErrorLine, value);
     if (line === null) return null;
     const message = line.message ?? "error";
+    const offline = WAITING_FOR_NETWORK.exec(message);
+    if (offline !== null) return [retryEvent(offline[1] || "waiting for network", { kind: "unreachable" })];
     const retry = RECONNECTING.exec(message);
     if (retry !== null) {
       // `Reconnecting... 2/5 (unexpected status 429 Too Many Requests: …)`: the reason is the message.

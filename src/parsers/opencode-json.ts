@@ -1,11 +1,13 @@
 // OpenCode: `opencode run --format json` (packages/opencode/src/cli/cmd/run.ts: every line is
 // `{type, timestamp, sessionID, ...data}`). Tools are reported only once finished; a step that
-// finishes for any reason but "tool-calls" ends the run; an `error` line means exit 1.
+// finishes for any reason but "tool-calls" ends the run; an `error` line means exit 1. Its stderr log
+// says when it cannot reach its endpoint (opencode-stderr.ts).
 
 import { BoundedText } from "./bounded-text.js";
 import { failedTurn } from "./events.js";
 import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
+import { readOpencodeStderr } from "./opencode-stderr.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
@@ -124,6 +126,7 @@ export function createOpencodeJsonParser(): StreamParser {
   return createJsonLinesParser({
     replyLines: linesOfTypes(["text"]),
     cumulativeUsage: false,
+    stderrEvents: readOpencodeStderr,
     event(value) {
       const line = readAs(Line, value);
       if (line === null) return null;

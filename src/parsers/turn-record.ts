@@ -40,7 +40,11 @@ export class TurnRecord {
         this.usage = event.usage;
         return;
       case "retry":
-        this.lastRetry = failureFromText(event.message);
+        // A connection that never got an answer says so itself; its words name no other kind.
+        this.lastRetry =
+          event.kind === "unreachable"
+            ? { kind: "unreachable", message: event.message }
+            : failureFromText(event.message);
         // A CLI that retries after its terminal event was not finished (pi ends the failed attempt
         // before retrying it): that verdict is withdrawn, its error only a clue if no other comes.
         if (this.terminalError !== undefined) this.lastError = this.terminalError;

@@ -20,14 +20,16 @@ export interface Usage {
 }
 
 /** What kind of failure a CLI reported, from structured fields and error-shaped lines only.
- * `lost-session`: the session a continued turn asked for is gone (set by the turn from the row's
- * `resume.lost` or a refused `session/load`, never by a parser). */
+ * `unreachable`: the CLI could not connect to its model endpoint (refused, no route, DNS), as its own
+ * retry or error event says. `lost-session`: the session a continued turn asked for is gone (set by
+ * the turn from the row's `resume.lost` or a refused `session/load`, never by a parser). */
 export type FailureKind =
   | "auth"
   | "rate-limit"
   | "billing"
   | "model"
   | "root-refused"
+  | "unreachable"
   | "lost-session"
   | "other";
 

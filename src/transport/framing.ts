@@ -1,7 +1,8 @@
 // Cuts a child's stdout into lines for a parser: LF only, one trailing CR stripped, UTF-8 decoded
 // once per whole line (so a character cut by a chunk boundary is never split), and every line
 // bounded so a runaway line cannot grow memory: 4 MiB, or 64 MiB for a line the parser says may
-// carry the reply (src/parsers/reply-lines.ts), told by its head once it passes 4 MiB. When the
+// carry the reply (src/parsers/reply-lines.ts), told by its head once it passes 4 MiB. Bytes that are
+// not UTF-8 are kept as lone surrogates (src/text-bytes.ts), not replaced. When the
 // parser names string values it can do without, long lines have those cut to a prefix while still
 // bytes (src/parsers/elide-strings.ts): decoding them is most of what reading an agent's stream
 // costs.
@@ -9,6 +10,7 @@
 import { StringElider } from "../parsers/elide-strings.js";
 import type { ElisionLimits, ElisionPolicy } from "../parsers/elision.js";
 import { type LineHead, lineHead, MAX_REPLY_BYTES, type ReplyLinePolicy } from "../parsers/reply-lines.js";
+import { decodeKeepingBytes } from "../text-bytes.js";
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
@@ -85,10 +87,10 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
   function emit(bytes: Buffer, start: number, end: number): void {
     const stop = end > start && bytes[end - 1] === CR ? end - 1 : end;
     if (elider === undefined || !elider.wants(stop - start)) {
-      onLine(bytes.toString("utf8", start, stop));
+      onLine(decodeKeepingBytes(bytes, start, stop));
       return;
     }
-    onLine(elider.elide(bytes.subarray(start, stop)).toString("utf8"));
+    onLine(decodeKeepingBytes(elider.elide(bytes.subarray(start, stop))));
   }
 
   function keep(chunk: Buffer, start: number, end: number): void {

@@ -25,8 +25,14 @@ const MIN_WAIT_MS = 1000;
 const PROGRESS_EVERY_MS = 60_000;
 
 /** The accounts a first turn goes through, or undefined for a turn of one account chosen as before
- * (a plain agent name, or a continued conversation). */
-export function accountLadder(request: TurnRequest, config: Config): readonly string[] | undefined {
+ * (a plain agent name, or a continued conversation). A plain agent name is its default account's
+ * ladder where that account cools after a limit (its cooldown holds, as any account's) or
+ * `--wait-for-reset` asks to wait for one. */
+export function accountLadder(
+  request: TurnRequest,
+  config: Config,
+  context: Pick<TurnContext, "env" | "now">,
+): readonly string[] | undefined {
   if (request.continue !== undefined) {
     if ((request.accounts?.length ?? 0) > 1) {
       throw new ScvError(
@@ -43,7 +49,10 @@ export function accountLadder(request: TurnRequest, config: Config): readonly st
   if (entry === undefined) return undefined;
   const ladder = request.accounts ?? config.agents?.[entry.name]?.accounts;
   for (const account of ladder ?? []) requireAccountName(account);
-  return ladder;
+  if (ladder !== undefined) return ladder;
+  const now = context.now?.().getTime() ?? Date.now();
+  const cooling = activeCooldown(entry.name, DEFAULT_ACCOUNT, context.env, now) !== undefined;
+  return cooling || request.waitForResetMs !== undefined ? [DEFAULT_ACCOUNT] : undefined;
 }
 
 /** Runs `attempt` on each account of `ladder` in turn, as the header says. */
@@ -109,7 +118,13 @@ export async function runOnAccounts(
     const bound = request.waitForResetMs;
     if (bound === undefined || waitMs > bound - (now() - started))
       return allLimited(agent, skipped, earliest, skipNotes(agent, skipped, carried), started, bound);
-    await waitForReset(agent, earliest, waitMs, context);
+    await waitForReset(
+      ladder.length === 1 ? accountLabel(agent, ladder[0]) : `every account of ${agent}`,
+      agent,
+      earliest,
+      waitMs,
+      context,
+    );
   }
 }
 
@@ -179,10 +194,12 @@ function allLimited(
     bound === undefined
       ? "or pass --wait-for-reset <max>"
       : `beyond --wait-for-reset ${formatDuration(bound)}`;
-  const error = new ScvError(
-    "RATE_LIMITED",
-    `every account of ${agent} is rate limited (${names.join("; ")}) — retry after ${earliest}, ${beyond}`,
-  );
+  const [only] = skipped;
+  const what =
+    skipped.length === 1 && only !== undefined
+      ? `${accountLabel(agent, only.account)} is rate limited (${only.reason === "cooling" ? "cooling" : "limited"} until ${earliest}${only.error === undefined ? "" : `: ${only.error}`})`
+      : `every account of ${agent} is rate limited (${names.join("; ")})`;
+  const error = new ScvError("RATE_LIMITED", `${what} — retry after ${earliest}, ${beyond}`);
   const base = failedResult(error, agent, started);
   return {
     ...base,
@@ -193,7 +210,9 @@ function allLimited(
   };
 }
 
+/** `who`: `every account of codex`, or the one account (`codex`, `codex@work`). */
 async function waitForReset(
+  who: string,
   agent: string,
   until: string,
   waitMs: number,
@@ -202,7 +221,7 @@ async function waitForReset(
   const { signal } = context;
   const deadline = Date.now() + Math.max(0, waitMs);
   context.onNotice?.(
-    `every account of ${agent} is rate limited — waiting ${formatDuration(Math.max(waitMs, 0))} for the reset at ${until}`,
+    `${who} is rate limited — waiting ${formatDuration(Math.max(waitMs, 0))} for the reset at ${until}`,
   );
   while (Date.now() < deadline) {
     if (signal?.aborted) throw interrupted(signal, "interrupted while waiting for a rate limit's reset");

@@ -81,6 +81,14 @@ export function describeFailure(
     case "completed":
       return [null, null];
     case "timeout": {
+      // A CLI that keeps retrying a connection never ends by itself: the limit is not the cause.
+      if (retrying?.kind === "unreachable") {
+        const limit = end.termination === "idle-timeout" ? plan.idleTimeoutMs : plan.timeoutMs;
+        return [
+          `${name} could not reach its endpoint in ${formatDuration(limit ?? 0)}, and scv ended it (${firstLine(retrying.message) ?? "no connection"})`,
+          unreachableHint(plan),
+        ];
+      }
       const waiting = retrying === undefined ? "" : ` ${waitingOn(retrying)}`;
       const later = retrying === undefined ? "" : ", or try again later";
       return end.termination !== "idle-timeout"
@@ -116,6 +124,8 @@ export function describeFailure(
             `${name} cannot use ${plan.model === undefined ? "its model" : `the model ${plan.model}`}${why ? `: ${why}` : ""}`,
             `pick one it can use: scv delegate ${name}:<model> …, or [agents.${name}] model in scv's config`,
           ];
+        case "unreachable":
+          return [`${name} could not reach its endpoint${why ? `: ${why}` : ""}`, unreachableHint(plan)];
         case "root-refused":
           return [
             `${name} refused its full-permission mode as root${why ? `: ${why}` : ""}`,
@@ -124,7 +134,10 @@ export function describeFailure(
         case "lost-session":
           return lostSessionLine(plan);
         default:
-          return [`${name} failed${why ? `: ${why}` : ""}`, `check it with: scv agents check ${name}`];
+          return [
+            `${name} failed${why ? `: ${why}` : ""}`,
+            `check it with: scv agents check ${accountLabel(name, plan.account)}`,
+          ];
       }
     default:
       return [`${name} failed`, null];
@@ -162,6 +175,11 @@ function waitingOn(retry: RetryEvent): string {
   if (retry.kind === "rate-limit")
     return `while waiting on a rate limit${retry.status === undefined ? "" : ` (${retry.status})`}`;
   return `while waiting to retry: ${firstLine(retry.message) ?? "an error"}`;
+}
+
+/** What to do about an endpoint the CLI cannot connect to. */
+function unreachableHint(plan: TurnPlan): string {
+  return `check this machine's network and proxy, and the endpoint ${plan.entry.name} is set to use`;
 }
 
 /** What to do about a full-permission mode refused to root: another user, the default policy, or —

@@ -227,16 +227,17 @@ function acpCommand(
   if (acp === null) throw new Error(`${entry.name} has no ACP launch`);
   const configured = acp.command === entry.command ? context.config.agents?.[entry.name]?.command : undefined;
   const executable = locateAcpServer(entry, context.config, context.env);
-  if (executable === undefined)
-    notInstalled(
-      entry,
-      context,
-      configured,
-      acp.package === undefined
-        ? installHint(entry, configured)
-        : `run: scv agents install ${entry.name} --acp (npm: ${acp.package})`,
-      acp.command,
+  if (executable === undefined && acp.command !== entry.command)
+    // An adapter of its own (codex-acp): the CLI itself may well be installed.
+    throw new ScvError(
+      "AGENT_NOT_INSTALLED",
+      `${entry.product}'s ACP adapter is not installed ('${acp.command}' not found) — ${
+        acp.package === undefined
+          ? `install ${acp.command}`
+          : `run: scv agents install ${entry.name} --acp (npm: ${acp.package})`
+      }, or use --transport process`,
     );
+  if (executable === undefined) notInstalled(entry, context, configured, installHint(entry, configured));
   const launchModel =
     model === undefined || acp.modelArgs === undefined ? undefined : checkModel(entry, model);
   return { executable, args: acpArgs(acp, policy, launchModel) };
@@ -247,7 +248,6 @@ function notInstalled(
   context: TurnContext,
   configured: string | undefined,
   hint: string,
-  command = entry.command,
 ): never {
   if (configured?.includes("/") && existsSync(resolve(context.cwd, configured))) {
     throw new ScvError(
@@ -257,7 +257,7 @@ function notInstalled(
   }
   throw new ScvError(
     "AGENT_NOT_INSTALLED",
-    `${entry.product} is not installed ('${configured ?? command}' not found) — ${hint}`,
+    `${entry.product} is not installed ('${configured ?? entry.command}' not found) — ${hint}`,
   );
 }
 

@@ -7,7 +7,8 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
-import { EXIT, ScvError } from "../errors.js";
+import { adapter } from "../adapters.js";
+import { asFileError, EXIT, ScvError } from "../errors.js";
 import { fallbackAgents, noteSignIn, wantsFallbacks } from "../fallbacks.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { type ConversationRecord, readConversation } from "../home/conversations.js";
@@ -154,17 +155,39 @@ export async function runTurn(request: TurnRequest, context: TurnContext): Promi
   const agent = request.agent ?? agentOfHandle(request.continue);
   let result: TurnResult;
   try {
-    const ladder = accountLadder(request, context.config);
+    const ladder = accountLadder(request, context.config, context);
     result =
       ladder === undefined
         ? continuedNote(request, await attemptTurn(oneAccount(request), context), context)
-        : await runOnAccounts(request, ladder, context, (each) => attemptTurn(each, context));
-  } catch (error) {
-    if (!(error instanceof ScvError)) throw error;
+        : plainWhenPlain(
+            request,
+            context,
+            await runOnAccounts(request, ladder, context, (each) => attemptTurn(each, context)),
+          );
+  } catch (thrown) {
+    // A file scv could not write (a read-only or full SCV_HOME) is a failed turn like any other:
+    // `--json` still gets its result.
+    const error = asFileError(thrown);
+    if (!(error instanceof ScvError)) throw thrown;
     result = failedResult(error, agent, started);
+    // scv's own storage failed: another agent would meet the same folder.
+    if (error.code === "IO") return result;
   }
   if (!wantsFallbacks(result.exitCode)) return result;
   return { ...result, fallbacks: await fallbackAgents(result.agent, context.config, context.env) };
+}
+
+/** A plain agent name run as its default account's ladder (it was cooling, or --wait-for-reset
+ * waited) reads as a plain turn when nothing was passed over: no `account`, no `skipped`. */
+function plainWhenPlain(request: TurnRequest, context: TurnContext, result: TurnResult): TurnResult {
+  const name = request.agent === undefined ? undefined : adapter(request.agent)?.name;
+  const named =
+    name === undefined ||
+    request.accounts !== undefined ||
+    context.config.agents?.[name]?.accounts !== undefined;
+  if (named || (result.skipped?.length ?? 0) > 0) return result;
+  const { account: _account, skipped: _skipped, ...plain } = result;
+  return plain;
 }
 
 /** A continued turn that hit a limit where accounts are in use: why it did not move to another. */
@@ -200,8 +223,10 @@ async function attemptTurn(request: TurnRequest, context: TurnContext): Promise<
     const plan = planTurn(request, context);
     account = plan.account;
     result = await executeTurn(plan, context);
-  } catch (error) {
-    if (!(error instanceof ScvError)) throw error;
+  } catch (thrown) {
+    const error = asFileError(thrown);
+    // scv's own storage failing ends the turn, and any ladder: runTurn reports it.
+    if (!(error instanceof ScvError) || error.code === "IO") throw error;
     result = failedResult(error, request.agent ?? agentOfHandle(request.continue), started);
   }
   // Each account's mark is its own: a named account's refusal says nothing of the plain home's.

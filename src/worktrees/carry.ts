@@ -2,10 +2,10 @@
 // carried into a new worktree as one commit on its branch, so the agent starts from what the user
 // sees and the branch's diff against that commit is the agent's work alone. The user's own index
 // and files are only read: the state is gathered in a temporary index (a copy of the user's, for
-// its stat cache: only changed files are read), and moved onto another base three-way.
+// its stat cache: only changed files are read: scratch-index.ts), and moved onto another base
+// three-way.
 
-import { copyFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
 import { gitLine, gitOk } from "./git.js";
@@ -19,6 +19,7 @@ import {
   writePatch,
 } from "./patch.js";
 import type { Repository } from "./repo.js";
+import { scratchIndex } from "./scratch-index.js";
 
 /** Who the commit of carried changes is by. */
 export const CARRY_IDENTITY: GitIdentity = { name: "scv", email: "scv" };
@@ -33,14 +34,7 @@ export async function carryChanges(
 ): Promise<string | undefined> {
   const cwd = repo.root;
   return withScratch(async (scratch) => {
-    const index = join(scratch, "index");
-    const own = resolve(cwd, await gitLine(["rev-parse", "--git-path", "index"], { cwd, env }));
-    try {
-      copyFileSync(own, index);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      await gitOk(["read-tree", "HEAD"], { cwd, env, index });
-    }
+    const index = await scratchIndex(cwd, env, scratch);
     const below = exclude === undefined ? "" : relative(cwd, exclude);
     const pathspec = below === "" || below.startsWith("..") ? [] : [".", `:(exclude,literal)${below}`];
     await gitOk(["add", "-A", "--", ...pathspec], { cwd, env, index });

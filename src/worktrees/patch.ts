@@ -21,11 +21,9 @@ export async function withScratch<T>(use: (dir: string) => Promise<T>): Promise<
   }
 }
 
-/** Options that make `git diff` print a patch `git apply` reads back exactly, whatever the user's
- * diff settings (noprefix, external diff drivers, textconv, colour, relative). */
-const PATCH_OPTIONS: readonly string[] = [
-  "--binary",
-  "--full-index",
+/** Options that make `git diff` print the same patch whatever the user's diff settings (noprefix,
+ * external diff drivers, textconv, colour, relative), renames found. */
+export const SETTLED_DIFF_OPTIONS: readonly string[] = [
   "-M",
   "--no-color",
   "--no-ext-diff",
@@ -35,6 +33,9 @@ const PATCH_OPTIONS: readonly string[] = [
   "--dst-prefix=b/",
   "--submodule=short",
 ];
+
+/** And a patch `git apply` reads back exactly. */
+const PATCH_OPTIONS: readonly string[] = ["--binary", "--full-index", ...SETTLED_DIFF_OPTIONS];
 
 /** Writes the patch from `from` to `to` (commits or trees) into `file` (never through a pipe: a
  * file in another encoding stays its bytes). */

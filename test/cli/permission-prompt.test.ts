@@ -82,7 +82,7 @@ describe("the permission question", () => {
     await later(TYPEAHEAD_MS + 20);
     input.write("r");
     expect(await asked).toBe("reject");
-    expect(out.text()).toBe(`\n${questionLine(QUESTION)}rejected\n`);
+    expect(out.text()).toBe(`${questionLine(QUESTION)}\nscv: rejected\n`);
   });
 
   it("allow always is not taken where the agent does not offer it", async () => {

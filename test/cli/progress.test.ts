@@ -225,6 +225,27 @@ describe("on a terminal", () => {
     expect(stream.text).not.toContain("\n\r");
   });
 
+  it("held, the line is erased and neither ticks nor events redraw it until released", () => {
+    const stream = new FakeStream(true);
+    let now = 0;
+    const progress = createProgress({ stream, label: "gemini", now: () => now });
+    const release = progress.hold();
+    expect(stream.text).toBe("\r\u001b[2Kgemini 0s · starting\r\u001b[2K");
+    // Something else owns the line now (a permission question): nothing is written over it.
+    stream.text += "question? ";
+    progress.event({ type: "tool-start", id: "1", name: "Bash", summary: "$ touch x" }, "gemini");
+    now = 5_000;
+    vi.advanceTimersByTime(5_000);
+    expect(stream.text.endsWith("question? ")).toBe(true);
+    stream.text += "\nscv: allowed once\n";
+    release();
+    release();
+    expect(stream.text.endsWith("scv: allowed once\n\r\u001b[2Kgemini 5s · 1 tool · $ touch x")).toBe(true);
+    now = 6_000;
+    vi.advanceTimersByTime(1_000);
+    expect(stream.text.endsWith("\r\u001b[2Kgemini 6s · 1 tool · $ touch x")).toBe(true);
+  });
+
   it("a turn the agent never spoke in leaves no summary, only a cleared line", () => {
     const stream = new FakeStream(true);
     const progress = createProgress({ stream, label: "codex", now: () => 0 });

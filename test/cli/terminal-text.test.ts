@@ -49,4 +49,11 @@ describe("jsonLine", () => {
     expect(JSON.parse(line)).toEqual(value);
     expect(line).toBe(String.raw`{"reply":"a\u202eb\u2066c\u009bd\u007fe\u2028f\u001b[1m","n":1}`);
   });
+
+  it("writes a lone surrogate (a byte that was not UTF-8) as U+FFFD, and leaves text that only looks like one", () => {
+    const value = { reply: "caf\udce9 \ud83c\udf89", literal: String.raw`\ud800 and \\ud800` };
+    const line = jsonLine(value);
+    expect(JSON.parse(line)).toEqual({ reply: "caf\ufffd \ud83c\udf89", literal: value.literal });
+    expect(line).not.toMatch(/(?<!\\)(?:\\\\)*\\ud[89a-f]/i);
+  });
 });

@@ -269,6 +269,48 @@ describe("an account ladder", () => {
     expect(run.stderr).toContain("beyond --wait-for-reset 1s");
   });
 
+  it("a plain target honours its default account's own cooldown: nothing runs until the reset", async () => {
+    await signIn(world, "claude");
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    mkdirSync(join(world.scvHome, "cooldowns"), { recursive: true });
+    writeFileSync(
+      join(world.scvHome, "cooldowns", "claude@default.json"),
+      JSON.stringify({ until, reason: "claude is rate limited: usage limit reached" }),
+    );
+    const { run, result } = await delegateJson(["claude", "Say hi"]);
+    expect(run.exitCode).toBe(5);
+    expect(agentCalls(world)).toHaveLength(0);
+    expect(result.error).toBe(
+      `claude is rate limited (cooling until ${until}: claude is rate limited: usage limit reached)`,
+    );
+    expect(result.hint).toBe(`retry after ${until}, or pass --wait-for-reset <max>`);
+    expect(result.resetsAt).toBe(until);
+  });
+
+  it("--wait-for-reset applies to a plain target: its default account's limit is waited out, then tried again", async () => {
+    await signIn(world, "gemini");
+    // Gemini's captured quota error suggests a retry after 1s.
+    mkdirSync(join(world.scvHome, "agents", "gemini"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(world.scvHome, "agents", "gemini", ".fake-mode-once"), "fixture:rate-limit");
+    const started = Date.now();
+    const { run, result } = await delegateJson(["--wait-for-reset", "20s", "gemini", "Say hi"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^scv: gemini is rate limited — waiting \d+(ms|s) for the reset at /m);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(agentCalls(world)).toHaveLength(2);
+    // A plain turn's result, as without the flag.
+    expect(result).not.toHaveProperty("account");
+    expect(result).not.toHaveProperty("skipped");
+  });
+
+  it("the hint of a failed turn of one account checks that account", async () => {
+    await signIn(world, "claude", "work");
+    modeFor("claude", "work", "exit:1");
+    const run = await scv(world, ["delegate", "claude@work", "Say hi"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("— check it with: scv agents check claude@work\n");
+  });
+
   it("takes the config's ladder for a target that names no account", async () => {
     await signIn(world, "claude", "work");
     await signIn(world, "claude", "personal");

@@ -109,6 +109,17 @@ describe("the CLI an ACP adapter drives", () => {
     expect(call?.env).not.toHaveProperty("CODEX_PATH");
   });
 
+  it("when only the adapter is missing, the refusal names the adapter, not Codex, and how to install it", async () => {
+    rmSync(join(world.bin, "codex-acp"));
+    const run = await scv(world, ["delegate", "--transport", "acp", "codex", "hello"], {
+      env: { PATH: `${world.bin}:/usr/bin:/bin` },
+    });
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr.split("\n")[0]).toBe(
+      "scv: Codex's ACP adapter is not installed ('codex-acp' not found) — run: scv agents install codex --acp (npm: @agentclientprotocol/codex-acp), or use --transport process",
+    );
+  });
+
   it("is what scv agents show codex says", async () => {
     const show = await scv(world, ["agents", "show", "codex"]);
     expect(show.exitCode, show.stderr).toBe(0);

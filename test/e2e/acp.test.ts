@@ -5,7 +5,6 @@
 // `--events` in the same schema as a process turn. Cold turns only (session_idle = "0"); warm ones
 // are acp-warm.test.ts.
 
-import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,16 +12,9 @@ import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnResultSchema } from "../../src/result.js";
 import { killAll, survivors } from "../helpers/pids.js";
+import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
-
-const hasPython = (() => {
-  try {
-    execFileSync("python3", ["-c", "import pty"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { type Terminal, tmuxTerminal } from "../helpers/tmux.js";
 
 const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
 
@@ -283,12 +275,11 @@ describe("policy, model and permissions", () => {
 });
 
 describe("a permission request on a terminal", () => {
-  const PTY = join(import.meta.dirname, "..", "helpers", "pty-run.py");
   async function onTerminal(...steps: string[]) {
     const run = await execa(
       "python3",
       [
-        PTY,
+        PTY_RUN,
         "allow [o]nce",
         ...steps,
         "--",
@@ -316,7 +307,7 @@ describe("a permission request on a terminal", () => {
       const run = await onTerminal("0.3:o");
       expect(run.code, run.output).toBe(0);
       expect(run.output).toContain(
-        "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject? allowed once",
+        "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject? \r\nscv: allowed once\r\n",
       );
       expect(run.output).toContain("ALLOWED proceed_once");
     },
@@ -328,11 +319,41 @@ describe("a permission request on a terminal", () => {
       // Typed the moment the question appears, before anyone could read it; then r.
       const run = await onTerminal("0:o", "0.5:r");
       expect(run.code, run.output).toBe(0);
-      expect(run.output).toContain("[r]eject? rejected");
+      expect(run.output).toContain("[r]eject? \r\nscv: rejected\r\n");
       expect(run.output).toContain("REJECTED");
     },
     15_000,
   );
+});
+
+describe("a permission request on a terminal with the progress line (tmux)", () => {
+  let terminal: Terminal;
+  beforeEach(() => {
+    terminal = tmuxTerminal(world.root);
+  });
+  afterEach(() => terminal.dispose());
+
+  it("the question stays on screen while it waits, past the progress line's redraws; the answer is a line of its own", async () => {
+    terminal.start(
+      [process.execPath, SCV, "delegate", "gemini", "--transport", "acp", "use a tool"],
+      world.env,
+      world.project,
+    );
+    const question = "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject?";
+    await terminal.waitFor(/allow \[o\]nce/);
+    // The live line redraws every second; three of them pass while nobody answers.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const waiting = terminal.screen();
+    expect(waiting).toContain(question);
+    expect(waiting).not.toMatch(/gemini \d+s/);
+    terminal.keys("o");
+    const after = await terminal.waitFor(/EXIT=\d+/);
+    const lines = after.split("\n").map((line) => line.trimEnd());
+    expect(lines).toContain(question);
+    expect(lines).toContain("scv: allowed once");
+    expect(lines).toContain("ALLOWED proceed_once");
+    expect(after).toContain("EXIT=0");
+  }, 30_000);
 });
 
 describe("scv ps and scv kill", () => {
@@ -437,10 +458,31 @@ describe("how an ACP turn ends", () => {
     expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
   });
 
-  it("an agent that dies mid-turn fails with its stderr line", async () => {
+  it("an agent that dies mid-turn: its server exited, with its code and stderr line", async () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "die now"]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain("fatal: model crashed");
+    expect(run.stderr).toContain(
+      "scv: gemini failed: its ACP server exited before answering the prompt: exit code 3 (stderr: fatal: model crashed) — ",
+    );
+  });
+
+  it("a server that answers cancelled unasked and exits (its worker died): the exit is the cause, not a cancel", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "cancel-die"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(
+      "scv: gemini failed: its ACP server exited before answering the prompt: exit code 1 (stderr: worker exited unexpectedly) — ",
+    );
+    expect(run.stderr).not.toContain("cancelled");
+  });
+
+  it("a message over the ACP bound (32 MiB): scv says it ended the server, and why", async () => {
+    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "huge:33"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(
+      "scv: gemini failed: scv ended its ACP server: it sent a message longer than the ACP bound of 32 MiB — ",
+    );
+    expect(run.stderr).not.toContain("SIGTERM");
+    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
   });
 
   it("one that never answers initialize is bounded by the turn's time limit", async () => {

@@ -3,8 +3,7 @@
 // test/fake-agents/acme.mjs, defined in scv's config with a `takeover` row; its `--tui` mode is an
 // interactive UI that echoes what is typed and leaves on /quit.
 
-import { execFileSync } from "node:child_process";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -20,23 +19,17 @@ import {
   signIn,
   type World,
 } from "../helpers/scv.js";
-
-const TMUX = "/usr/bin/tmux";
+import { type Terminal, tmuxTerminal } from "../helpers/tmux.js";
 
 let world: World;
-let socket: string;
+let terminal: Terminal;
 beforeAll(ensureBuilt, 120_000);
 beforeEach(() => {
   world = createWorld();
-  // A private tmux server whose socket goes with the world.
-  socket = join(world.root, "tmux.sock");
+  terminal = tmuxTerminal(world.root);
 });
 afterEach(() => {
-  try {
-    execFileSync(TMUX, ["-S", socket, "kill-server"], { stdio: "ignore" });
-  } catch {
-    // No server was started.
-  }
+  terminal.dispose();
   world.dispose();
 });
 
@@ -61,61 +54,14 @@ function configure(toml: string): Record<string, string> {
   return { SCV_CONFIG: path };
 }
 
-const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-
 /** Starts scv with `args` in a tmux window of its own, in the world's project; the window stays after
  * scv exits and shows `EXIT=<code>`. */
 function scvInTmux(args: readonly string[], env: Record<string, string>): void {
-  const script = join(world.root, "in-tmux.sh");
-  const exports = Object.entries({ ...world.env, ...env, TERM: "screen" })
-    .map(([name, value]) => `export ${name}=${quote(value)}`)
-    .join("\n");
-  writeFileSync(
-    script,
-    `#!/bin/sh\n${exports}\ncd ${quote(world.project)}\n${quote(process.execPath)} ${quote(SCV)} ${args.map(quote).join(" ")}\necho "EXIT=$?"\nsleep 600\n`,
-  );
-  chmodSync(script, 0o755);
-  execFileSync(TMUX, [
-    "-S",
-    socket,
-    "-f",
-    "/dev/null",
-    "new-session",
-    "-d",
-    "-s",
-    "t",
-    "-x",
-    "160",
-    "-y",
-    "40",
-    script,
-  ]);
+  terminal.start([process.execPath, SCV, ...args], { ...world.env, ...env }, world.project);
 }
 
-function screen(): string {
-  return execFileSync(TMUX, ["-S", socket, "capture-pane", "-p", "-J", "-t", "t"], { encoding: "utf8" });
-}
-
-async function waitForScreen(pattern: RegExp, withinMs = 20_000): Promise<string> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    let text: string;
-    try {
-      text = screen();
-    } catch (error) {
-      // The server may not be listening yet.
-      text = String(error);
-    }
-    if (pattern.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`never saw ${pattern} on the screen:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function type(text: string): void {
-  execFileSync(TMUX, ["-S", socket, "send-keys", "-t", "t", "-l", text]);
-  execFileSync(TMUX, ["-S", socket, "send-keys", "-t", "t", "Enter"]);
-}
+const waitForScreen = (pattern: RegExp, withinMs?: number) => terminal.waitFor(pattern, withinMs);
+const type = (text: string) => terminal.type(text);
 
 function handleIn(stderr: string): string {
   const handle = /^conversation: ([a-z-]+-[0-9a-z]{6}) — continue with/m.exec(stderr)?.[1];
@@ -259,5 +205,13 @@ describe("scv run", () => {
     expect(run.stderr).toBe(
       "scv: scv run codex needs a terminal (stdin and stdout), and there is none — run it in one\n",
     );
+  });
+
+  it("says first that a CLI is not installed, terminal or not (exit 3)", async () => {
+    rmSync(join(world.bin, "cursor-agent"));
+    const run = await scv(world, ["run", "cursor"], { env: { PATH: `${world.bin}:/usr/bin:/bin` } });
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toMatch(/^scv: Cursor CLI is not installed — /);
+    expect(run.stderr).not.toContain("terminal");
   });
 });

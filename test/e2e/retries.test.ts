@@ -6,9 +6,17 @@ import { describe, expect, it } from "vitest";
 import { eventLineSchema } from "../../src/events.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
-import { scv } from "../helpers/scv.js";
+import { scv, signIn } from "../helpers/scv.js";
 
 const lab = useLab();
+
+/** `--events` output, each line checked against the schema. */
+function eventsOf(stdout: string) {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => eventLineSchema().parse(JSON.parse(line)));
+}
 const RETRYING = { FAKE_AGENT_MODE: "fixture-hang:rate-limit-retrying:2" };
 
 describe("gemini retrying a 429", () => {
@@ -42,10 +50,7 @@ describe("gemini retrying a 429", () => {
     await lab.pidsOf();
     const run = await pending;
     expect(run.exitCode, run.stderr).toBe(124);
-    const lines = run.stdout
-      .trim()
-      .split("\n")
-      .map((line) => eventLineSchema().parse(JSON.parse(line)));
+    const lines = eventsOf(run.stdout);
     const retries = lines.flatMap((line) =>
       line.type === "retry" ? [{ attempt: line.attempt, delayMs: line.delayMs, kind: line.kind }] : [],
     );
@@ -69,5 +74,41 @@ describe("gemini retrying a 429", () => {
     const run = await pending;
     expect(run.exitCode).toBe(124);
     expect(run.stderr).toContain("scv: gemini timed out after 2s — raise --timeout");
+  });
+});
+
+// Real captures of Codex 0.171.0 and OpenCode 1.18.33 whose endpoint is a closed loopback port
+// (test/fixtures/*/unreachable.json): neither ever ends by itself.
+describe("a CLI that cannot reach its endpoint", () => {
+  it("codex reconnecting 'waiting for network': the timeout says it could not reach its endpoint", async () => {
+    await signIn(lab.world, "codex");
+    const pending = scv(lab.world, ["delegate", "codex", "--timeout", "3s", "hi"], {
+      env: { FAKE_AGENT_MODE: "fixture-hang:unreachable:6" },
+    });
+    const pids = await lab.pidsOf();
+    const run = await pending;
+    expect(run.exitCode, run.stderr).toBe(124);
+    expect(run.stderr).toContain(
+      "scv: codex could not reach its endpoint in 3s, and scv ended it (Connection failed: error sending request) — check this machine's network and proxy, and the endpoint codex is set to use\n",
+    );
+    expect(run.stderr).not.toContain("raise --timeout");
+    expect(await survivors(pids)).toEqual([]);
+  });
+
+  it("opencode with no provider of its own (its default model), retrying silently: its stderr log says why", async () => {
+    const pending = scv(lab.world, ["delegate", "opencode", "--events", "--timeout", "3s", "hi"], {
+      env: { FAKE_AGENT_MODE: "fixture-hang:unreachable-default-model:0" },
+    });
+    await lab.pidsOf();
+    const run = await pending;
+    expect(run.exitCode, run.stderr).toBe(124);
+    const lines = eventsOf(run.stdout);
+    const retries = lines.filter((line) => line.type === "retry");
+    expect(retries.map((line) => line.type === "retry" && line.kind)).toEqual(Array(5).fill("unreachable"));
+    const last = lines.at(-1);
+    expect(last?.type === "result" ? [last.result.error, last.result.hint] : undefined).toEqual([
+      "opencode could not reach its endpoint in 3s, and scv ended it (opencode/big-pickle: Unable to connect. Is the computer able to access the url?)",
+      "check this machine's network and proxy, and the endpoint opencode is set to use",
+    ]);
   });
 });

@@ -27,7 +27,8 @@
 //                        other), "key-retry" a Codex-adapter retry
 //                        of a 401 then a wait for session/cancel, "big <n>" one chunk of n MiB
 //                        (ALLOWED/REJECTED), "hang" waits for session/cancel, "die" exits 3, "flip"
-//                        reports mode default first.
+//                        reports mode default first, "huge:<n>" one message chunk of n MiB,
+//                        "cancel-die" answers cancelled unasked, then exits 1.
 //                        Every message received goes to $FAKE_AGENT_DIR/acp-log.jsonl.
 //                        With $FAKE_ACP_GEMINI_FILES it keeps Gemini CLI 0.61.0's session files too,
 //                        in $HOME/.gemini/tmp/project/chats/session-<UTC minute>-<first 8 of the
@@ -396,6 +397,19 @@ async function scripted(message) {
               '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}',
           },
         });
+      const huge = /huge:(\d+)/.exec(text);
+      if (huge !== null) {
+        // One chunk of that many MiB, on one line, then the answer.
+        chunk(sessionId, "x".repeat(Number(huge[1]) * 1024 * 1024));
+        return write({ id, result: { stopReason: "end_turn" } });
+      }
+      if (text.includes("cancel-die")) {
+        // A server whose worker died: it answers cancelled, unasked, then exits (Qwen Code).
+        write({ id, result: { stopReason: "cancelled" } });
+        process.stderr.write("worker exited unexpectedly\n");
+        setTimeout(() => process.exit(1), 50);
+        return;
+      }
       if (text.includes("die")) {
         process.stderr.write("fatal: model crashed\n");
         process.exit(3);

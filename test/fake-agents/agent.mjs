@@ -33,6 +33,10 @@
 //   reply               replay turn1 with its reply replaced by "REPLY <prompt>", so that turns
 //                       running at once can each be checked for their own reply
 //   reply-file:<path>   replay turn1 with its reply replaced by the file's text (replies of MiBs)
+//   reply-latin1:<text> replay turn1 with its reply replaced by <text> written as Latin-1 bytes
+//                       (`café` is 63 61 66 e9: not UTF-8), raw inside the JSON string as a CLI
+//                       that does not check its output would write it; a CLI with no capture
+//                       prints them as its plain-text reply
 //   login-prompt        (amp) write pids.json, replay its signed-out capture (a plain-text login
 //                       prompt with a one-time URL), then wait forever for a code, as the real one
 // A file .fake-mode in the agent's HOME (one account's home) holds a mode for that home only;
@@ -67,6 +71,8 @@ import { basename, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+/** Stands for the raw bytes of `reply-latin1` until the replay is written. */
+const RAW_REPLY = "@@RAW-REPLY@@";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Each CLI's grammar: boolean options, options taking a value (with allowed values or a check),
@@ -149,9 +155,10 @@ const GRAMMARS = {
   },
   opencode: {
     subcommands: [["run"]],
-    bools: ["--auto"],
+    bools: ["--auto", "--print-logs"],
     values: {
       "--format": ["default", "json"],
+      "--log-level": ["DEBUG", "INFO", "WARN", "ERROR"],
       "-m": null,
       "--model": null,
       "--variant": null,
@@ -623,6 +630,8 @@ async function behave(parsedArgs) {
       return replay(turn, "turn1", { reply: `REPLY ${turn.prompt}` });
     case "reply-file":
       return replay(turn, "turn1", { reply: readFileSync(arg, "utf8") });
+    case "reply-latin1":
+      return replay(turn, "turn1", { reply: RAW_REPLY, rawReply: Buffer.from(arg, "latin1") });
     case "usage-numbers":
       // The capture with every token count and cost replaced by `arg` (1e308, -5, 2.5).
       return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume", { usageNumbers: arg });
@@ -647,11 +656,18 @@ async function behave(parsedArgs) {
 
 /** Replays a capture; a session it was told to resume must have been started in this HOME.
  * `hangAfter` lines, it waits forever instead; `tools` Bash calls go after Claude's init. */
-function replay(turn, name, { hangAfter, tools = 0, reply, usageNumbers } = {}) {
+/** `text` as bytes, with `raw` in place of each RAW_REPLY. */
+function withRawBytes(text, raw) {
+  const parts = text.split(RAW_REPLY).map((part) => Buffer.from(part, "utf8"));
+  return Buffer.concat(parts.flatMap((part, index) => (index === 0 ? [part] : [raw, part])));
+}
+
+function replay(turn, name, { hangAfter, tools = 0, reply, usageNumbers, rawReply } = {}) {
   const base = join(FIXTURES, FIXTURE_DIRS[cli] ?? cli, name);
   if (!existsSync(`${base}.json`)) {
     // No capture of this CLI (not on npm): a plain-text reply.
-    process.stdout.write(`FAKE-REPLY from ${cli}: ${turn.prompt}\n`);
+    if (rawReply !== undefined) process.stdout.write(Buffer.concat([rawReply, Buffer.from("\n")]));
+    else process.stdout.write(`FAKE-REPLY from ${cli}: ${turn.prompt}\n`);
     return;
   }
   const sessions = join(process.env.HOME ?? "/nonexistent", ".fake-sessions");
@@ -684,7 +700,7 @@ function replay(turn, name, { hangAfter, tools = 0, reply, usageNumbers } = {}) 
   const outFile = lastMessageFile();
   // Codex writes it at shutdown, after a turn that ended: never for a turn that hangs.
   if (outFile !== undefined && hangAfter === undefined && existsSync(`${base}.last-message.txt`)) {
-    writeFileSync(outFile, reply ?? readFileSync(`${base}.last-message.txt`));
+    writeFileSync(outFile, rawReply ?? reply ?? readFileSync(`${base}.last-message.txt`));
   }
   // Remember the session this turn reported, as the real CLI keeps its transcript in its home.
   const reported = session ?? /"(?:thread_id|id|sessionID)":"([^"]+)"/.exec(stdout)?.[1];
@@ -699,12 +715,14 @@ function replay(turn, name, { hangAfter, tools = 0, reply, usageNumbers } = {}) 
   const lingering = linger();
   // $FAKE_AGENT_FILL: as an agent that fills the disk before its last word.
   if (process.env.FAKE_AGENT_FILL) fillDisk(process.env.FAKE_AGENT_FILL);
-  writePaused(stdout, () => {
+  const finish = () => {
     if (hangAfter !== undefined || lingering) return forever();
     // The lab killed a capture that never ended (exit 124): so does this one, by waiting.
     if (meta.exit_code === 124 || meta.timed_out) return forever();
     process.exit(meta.exit_code ?? 0);
-  });
+  };
+  if (rawReply !== undefined) process.stdout.write(withRawBytes(stdout, rawReply), finish);
+  else writePaused(stdout, finish);
 }
 
 /** Writes `text`, pausing $FAKE_AGENT_PAUSE_MS after the first line that contains

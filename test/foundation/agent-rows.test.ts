@@ -156,7 +156,11 @@ effortLevels = []
       `[agents.Acme]\ncommand = "acme"\n`,
       `${FILE}: agents.Acme: expected an agent name`,
     ],
-    ["a misspelt field", `${MINIMAL}outptu = "text"\n`, `${FILE}: agents.acme.outptu: unknown key`],
+    [
+      "a misspelt field",
+      `${MINIMAL}outptu = "text"\n`,
+      `${FILE}: agents.acme.outptu: unknown key — did you mean output?`,
+    ],
     [
       "an output format scv has no parser for",
       `${MINIMAL}output = { kind = "xml", args = [] }\n`,

@@ -66,13 +66,52 @@ COPILOT_PROVIDER_BASE_URL = "http://127.0.0.1:9/v1"
       /agents\.codex\.timeout: a duration from 1ms to 24d, such as 90s/,
     );
     expectConfigError(`[agents.codx]\nmodel = "x"`, /agents\.codx: unknown agent/);
-    expectConfigError(`[agents.codex]\nmodle = "x"`, /agents\.codex\.modle: unknown key/);
+    expectConfigError(
+      `[agents.codex]\nmodle = "x"`,
+      /: agents\.codex\.modle: unknown key — did you mean model\?$/,
+    );
     expectConfigError(`parallel = "four"`, /: parallel: expected a number, got a string$/);
     expectConfigError(
       `[agents.claude.env]\n"BAD NAME" = "1"`,
       /: agents\.claude\.env\.BAD NAME: invalid key: expected a variable name such as IS_SANDBOX$/,
     );
-    expectConfigError(`this is = not toml =`, /\/etc\/scv\.toml is not valid TOML/);
+    expectConfigError(
+      `this is = not toml =`,
+      /^\/etc\/scv\.toml:1:6: not valid TOML: illegal character in key — fix it there$/,
+    );
+  });
+
+  it("a TOML syntax error names its line and column", () => {
+    expectConfigError(
+      `[defaults]\ntimeout = "5m"\n\n[agents.codex]\nmodel = gpt-5\n`,
+      /^\/etc\/scv\.toml:5:9: not valid TOML: invalid value — fix it there$/,
+    );
+    expectConfigError(
+      `[agents.codex]\nmodel = "unclosed\n`,
+      /^\/etc\/scv\.toml:2:\d+: not valid TOML: .+ — fix it there$/,
+    );
+  });
+
+  it("an unknown key suggests the key it most likely misspells, wherever it stands", () => {
+    expectConfigError(`paralel = 2`, /: paralel: unknown key — did you mean parallel\?$/);
+    expectConfigError(
+      `[defaults]\ntimout = "5m"`,
+      /: defaults\.timout: unknown key — did you mean timeout\?$/,
+    );
+    expectConfigError(
+      `[agents.claude]\nidle_timout = "5m"`,
+      /: agents\.claude\.idle_timout: unknown key — did you mean idle_timeout\?$/,
+    );
+    expectConfigError(
+      `[mcp_servers.docs]\ncommand = "docs"\nagrs = []`,
+      /: mcp_servers\.docs\.agrs: unknown key — did you mean args\?$/,
+    );
+    expectConfigError(
+      `[isolation]\nstrikt = true`,
+      /: isolation\.strikt: unknown key — did you mean strict\?$/,
+    );
+    // Nothing close: no guess.
+    expectConfigError(`[defaults]\nzzzz = 1`, /: defaults\.zzzz: unknown key$/);
   });
 
   it("reads an agent's accounts, in order, and refuses a bad list", () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { renderAgentFiles, renderAgentsDoc } from "../../scripts/agents-doc.js";
 import { renderEndpointsTable } from "../../scripts/endpoints-doc.js";
 import { renderMcpDoc } from "../../scripts/mcp-doc.js";
+import { REVIEW_SCHEMA_FILES } from "../../scripts/review-schemas.js";
 import { ADAPTERS } from "../../src/adapters.js";
 import { LIST_COLUMNS } from "../../src/commands/agents-list.js";
 import { EXIT } from "../../src/errors.js";
@@ -15,6 +16,14 @@ describe("docs/agents.md", () => {
   it("has one row per agent", () => {
     const doc = renderAgentsDoc();
     for (const entry of ADAPTERS) expect(doc).toContain(`| \`${entry.name}\` | ${entry.product} |`);
+  });
+});
+
+describe("the review's JSON Schemas", () => {
+  it("match what reviewers are given and what --json prints (run `npm run docs` when this fails)", () => {
+    for (const [path, render] of Object.entries(REVIEW_SCHEMA_FILES)) {
+      expect([path, readFileSync(path, "utf8")]).toEqual([path, render()]);
+    }
   });
 });
 

@@ -821,6 +821,28 @@ describe("check: one tiny real turn", () => {
   });
 });
 
+describe("check of one account", () => {
+  it("names the account it checked, in its line and its JSON, and runs in that account's home", () => {
+    const out = scv(["agents", "check", "claude@personal"]);
+    expect(out.code).toBe(4);
+    expect(out.stdout).toMatch(
+      /^claude@personal: not signed in — .* — run: scv agents login claude@personal\n$/,
+    );
+    expect(scv(["agents", "login", "claude@personal", "--with-api-key"], "CANARY-KEY-7f3a\n").code).toBe(0);
+    const ok = scv(["agents", "check", "claude@personal", "--json"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      agent: "claude",
+      account: "personal",
+      state: "signed-in",
+      exitCode: 0,
+    });
+    const plain = scv(["agents", "check", "claude", "--json"]);
+    expect(plain.code).toBe(4);
+    expect(JSON.parse(plain.stdout)).not.toHaveProperty("account");
+  });
+});
+
 describe("accounts: agent@account has its own home, sign-in and status", () => {
   it("signs codex@work in by its own login and claude@personal by key, each in its own home only", () => {
     const key = scv(["agents", "login", "claude@personal", "--with-api-key"], "CANARY-KEY-7f3a\n");

@@ -98,7 +98,7 @@ describe("Gemini CLI 0.61.0 over ACP", () => {
     // The same answer without scv asking: the agent gave up by itself.
     expect(runPrompt(window).turn.failure).toEqual({
       kind: "other",
-      message: "the agent cancelled the turn",
+      message: "the agent cancelled the turn, though scv did not ask it to",
     });
   });
 });

@@ -135,3 +135,46 @@ describe("retry notices on stdout", () => {
     ]);
   });
 });
+
+describe("a CLI that cannot reach its endpoint (real captures against a closed loopback port)", () => {
+  it("Codex 0.171.0's `Reconnecting... waiting for network (…)` is a retry of kind unreachable", () => {
+    const run = runFixture("codex-jsonl", "codex", "unreachable");
+    const expected = {
+      type: "retry",
+      message: "Connection failed: error sending request",
+      kind: "unreachable",
+    };
+    expect(retries(run.events)).toEqual([expected, expected, expected, expected]);
+    expect(run.turn.status).toBe("timeout");
+  });
+
+  it("OpenCode 1.18.33's `stream error` log lines that cannot connect are retries of kind unreachable", () => {
+    for (const [name, where] of [
+      ["unreachable", "mock/mock-model"],
+      ["unreachable-default-model", "opencode/big-pickle"],
+    ] as const) {
+      const parser = createParser("opencode-json");
+      const events = stderrEvents(parser, fixtureStderr("opencode", name));
+      // The title request's last line (AI_RetryError: Failed after 3 attempts. Last error: …) too.
+      expect(events, name).toHaveLength(5);
+      expect(events[0]).toEqual({
+        type: "retry",
+        message: `${where}: Unable to connect. Is the computer able to access the url?`,
+        kind: "unreachable",
+      });
+    }
+  });
+
+  it("OpenCode's other stream errors (a 401, a 429) are not read from its log: stdout says them", () => {
+    const parser = createParser("opencode-json");
+    const line = (error: string) =>
+      `timestamp=2026-12-07T14:09:44.592Z level=ERROR run=e07e4483 message="stream error" providerID=mock modelID=mock-model small=true error.error="${error}"`;
+    expect(parser.stderr?.(line("AI_APICallError: Incorrect API key provided: sk-mock***. (mock)"))).toEqual(
+      [],
+    );
+    expect(parser.stderr?.(line("AI_APICallError: Rate limit reached for requests per min (RPM)"))).toEqual(
+      [],
+    );
+    expect(parser.stderr?.('level=INFO message="stream error Cannot connect to API"')).toEqual([]);
+  });
+});

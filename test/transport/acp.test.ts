@@ -240,7 +240,9 @@ describe("an agent that fails", () => {
     expect(outcome).toMatchObject({ kind: "ended", reason: "exited" });
     expect(turn.status).toBe("failed");
     expect(turn.reply).toBe("partial");
-    expect(turn.failure?.message).toBe("fatal: model crashed");
+    expect(turn.failure?.message).toBe(
+      "its ACP server exited before answering the prompt: exit code 3 (stderr: fatal: model crashed)",
+    );
     // A request after its death fails at once with one line, not a hang.
     const late = await agent.newSession(dir).catch((error: unknown) => error);
     expect(late).toBeInstanceOf(AcpAgentError);

@@ -177,13 +177,17 @@ describe("first and continued turn, per adapter (policy auto, model and effort g
 
   it("opencode", () => {
     // opencode run --help: `opencode run [message..]`, `--auto`, `--format json`, `-m provider/model`,
-    // `--variant` (reasoning effort), `-s, --session` (session id to continue).
+    // `--variant` (reasoning effort), `-s, --session` (session id to continue); `--print-logs
+    // --log-level ERROR` puts its failed model requests on stderr, which it never reports on stdout.
     const common = { policy: "auto", model: "anthropic/claude-sonnet-4-5", effort: "high" } as const;
     const options = [
       "run",
       "--auto",
       "--format",
       "json",
+      "--print-logs",
+      "--log-level",
+      "ERROR",
       "-m",
       "anthropic/claude-sonnet-4-5",
       "--variant",
@@ -474,7 +478,7 @@ describe("a prompt too large for one argument", () => {
       [
         "opencode",
         { kind: "continue", id: OPENCODE_SESSION },
-        ["run", "--format", "json", "-s", OPENCODE_SESSION],
+        ["run", "--format", "json", "--print-logs", "--log-level", "ERROR", "-s", OPENCODE_SESSION],
       ],
       [
         "copilot",

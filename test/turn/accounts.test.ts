@@ -65,29 +65,39 @@ describe("cooldowns", () => {
   });
 });
 
+/** A home with no cooldowns in it. */
+const NO_STATE = { env: { SCV_HOME: "/nonexistent/scv-home" } };
+
 describe("accountLadder", () => {
   const config = { agents: { codex: { accounts: ["work", "personal"] } } };
 
   it("is the target's accounts, else the config's, else none", () => {
-    expect(accountLadder({ agent: "codex", prompt: "p", accounts: ["a", "b"] }, config)).toEqual(["a", "b"]);
-    expect(accountLadder({ agent: "codex", prompt: "p" }, config)).toEqual(["work", "personal"]);
-    expect(accountLadder({ agent: "claude", prompt: "p" }, config)).toBeUndefined();
+    expect(accountLadder({ agent: "codex", prompt: "p", accounts: ["a", "b"] }, config, NO_STATE)).toEqual([
+      "a",
+      "b",
+    ]);
+    expect(accountLadder({ agent: "codex", prompt: "p" }, config, NO_STATE)).toEqual(["work", "personal"]);
+    expect(accountLadder({ agent: "claude", prompt: "p" }, config, NO_STATE)).toBeUndefined();
     // One account asked for by name (agents check codex@work) is that account alone.
-    expect(accountLadder({ agent: "codex", prompt: "p", account: "work" }, config)).toBeUndefined();
+    expect(accountLadder({ agent: "codex", prompt: "p", account: "work" }, config, NO_STATE)).toBeUndefined();
   });
 
   it("continues a conversation in its own account: no ladder, and several accounts are refused", () => {
-    expect(accountLadder({ continue: "codex-abcdef", prompt: "p" }, config)).toBeUndefined();
+    expect(accountLadder({ continue: "codex-abcdef", prompt: "p" }, config, NO_STATE)).toBeUndefined();
     expect(
-      accountLadder({ continue: "codex-abcdef", prompt: "p", accounts: ["work"] }, config),
+      accountLadder({ continue: "codex-abcdef", prompt: "p", accounts: ["work"] }, config, NO_STATE),
     ).toBeUndefined();
     expect(() =>
-      accountLadder({ continue: "codex-abcdef", prompt: "p", accounts: ["work", "personal"] }, config),
+      accountLadder(
+        { continue: "codex-abcdef", prompt: "p", accounts: ["work", "personal"] },
+        config,
+        NO_STATE,
+      ),
     ).toThrow(/a conversation belongs to the one account its session is in/);
   });
 
   it("refuses a name that is no slug, from wherever the request came", () => {
-    const run = () => accountLadder({ agent: "codex", prompt: "p", accounts: ["../../etc"] }, {});
+    const run = () => accountLadder({ agent: "codex", prompt: "p", accounts: ["../../etc"] }, {}, NO_STATE);
     expect(run).toThrow(ScvError);
     expect(run).toThrow("'../../etc' is not an account name");
   });
@@ -247,7 +257,7 @@ describe("runOnAccounts", () => {
       },
     );
     expect(answer.exitCode).toBe(5);
-    expect(answer.error).toMatch(/^every account of codex is rate limited/);
+    expect(answer.error).toMatch(/^codex@a is rate limited \(limited until /);
     expect(answer.hint).toContain("beyond --wait-for-reset 2s");
     expect(tries).toBeLessThanOrEqual(4);
     expect(Date.now() - started).toBeLessThan(5_000);

@@ -17,7 +17,7 @@ import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/errors.js";
 import { createWorktree } from "../../src/worktrees/create.js";
 import { findRepository } from "../../src/worktrees/repo.js";
-import { fileHashes, refused, world } from "./repos.js";
+import { fileHashes, refused, sameSecondEdit, world } from "./repos.js";
 
 const HANDLE = "codex-k3f9x2";
 
@@ -176,6 +176,18 @@ describe("createWorktree withChanges", () => {
     expect(w.git(["status", "--porcelain"])).toBe(before.status);
     expect(fileHashes(w.repo)).toEqual(before.files);
     expect(readFileSync(join(w.repo, ".git", "index")).equals(index)).toBe(true);
+  });
+
+  it("carries a change of the same size made in the second the index was written (racily clean)", async () => {
+    using w = world();
+    sameSecondEdit(w, "a.txt", "ALPHA\n");
+    const made = await createWorktree(await findRepository(w.repo, w.env), {
+      handle: HANDLE,
+      withChanges: true,
+      env: w.env,
+    });
+    expect(made.carried).toBe(true);
+    expect(w.read("a.txt", made.dir)).toBe("ALPHA\n");
   });
 
   it("starts from the base itself when there is nothing to carry", async () => {

@@ -13,6 +13,8 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -79,6 +81,27 @@ export function world(options: { readonly empty?: boolean } = {}): World {
     read: (path, root = repo) => readFileSync(join(root, path), "utf8"),
     [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** Rewrites `path` (committed, unchanged) with `content` of the same size, as git would find it had
+ * the change been made in the second the index was written: the file keeps the modification time
+ * the index records for it (an hour ago), and the index is stamped with that time too. Only git's
+ * racy-clean check (the index's own time against the entry's) then tells the file may have
+ * changed: git itself sees it; a copy of the index stamped now would not. */
+export function sameSecondEdit(w: World, path: string, content: string): void {
+  const file = join(w.repo, path);
+  if (statSync(file).size !== Buffer.byteLength(content))
+    throw new Error("sameSecondEdit needs content of the same size");
+  w.git(["config", "core.trustctime", "false"]);
+  const then = new Date(Date.now() - 3600_000);
+  utimesSync(file, then, then);
+  w.git(["update-index", "--refresh", "-q"]);
+  writeFileSync(file, content);
+  utimesSync(file, then, then);
+  utimesSync(join(w.repo, ".git", "index"), then, then);
+  // diff-files reads the index as status would, and never rewrites it.
+  if (!w.git(["diff-files", "--name-only"]).includes(path))
+    throw new Error(`git does not see ${path} changed`);
 }
 
 /** Every file below `root` (`.git` left out) with its content's hash: a tree's exact state. */

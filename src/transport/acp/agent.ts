@@ -78,6 +78,8 @@ export type PromptOutcome =
       readonly kind: "ended";
       readonly reason: "exited" | PromptStop;
       readonly exit: ProcessExit;
+      /** Why scv ended the agent when it was not the turn's stop (its output broke the protocol). */
+      readonly cause?: string;
     };
 
 export const DEFAULT_INITIALIZE_TIMEOUT_MS = 60_000;
@@ -202,7 +204,9 @@ export class AcpAgent {
         answer.kind === "timeout"
           ? `did not answer ACP initialize within ${seconds(launch.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS)}`
           : answer.kind === "exit"
-            ? `exited before answering ACP initialize: ${describeExit(exit)}`
+            ? answer.cause === undefined
+              ? `exited before answering ACP initialize: ${describeExit(exit)}`
+              : `was ended by scv before it answered ACP initialize: ${answer.cause}`
             : `refused ACP initialize: ${errorText(answer.error)}`;
       throw new AcpAgentError(
         answer.kind === "timeout" ? "initialize-timeout" : "initialize",
@@ -320,7 +324,8 @@ export class AcpAgent {
       if (answer.kind === "error" && !this.process.stopping)
         return { kind: "rejected", error: answer.error, ...how };
       const exit = await this.process.done;
-      return { kind: "ended", reason: stopped ?? "exited", exit };
+      const cause = answer.kind === "exit" ? answer.cause : undefined;
+      return { kind: "ended", reason: stopped ?? "exited", exit, ...(cause === undefined ? {} : { cause }) };
     } finally {
       clearTimeout(timer);
       clearTimeout(idle);
@@ -408,7 +413,9 @@ export class AcpAgent {
     const exit = await this.process.done;
     throw new AcpAgentError(
       "exited",
-      `${label} exited before answering ${method}: ${describeExit(exit)}`,
+      answer.cause === undefined
+        ? `${label} exited before answering ${method}: ${describeExit(exit)}`
+        : `scv ended ${label} before it answered ${method}: ${answer.cause}`,
       exit,
     );
   }

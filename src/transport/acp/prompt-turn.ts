@@ -4,8 +4,10 @@
 // process gives.
 
 import { type AcpTurnOptions, createAcpTurnParser } from "../../parsers/acp.js";
+import { failureFromStderr } from "../../parsers/failure.js";
 import type { ParsedTurn, ProcessEnd, TurnEvent } from "../../parsers/types.js";
 import type { AcpAgent, PromptOutcome } from "./agent.js";
+import { describeExit } from "./errors.js";
 import { allows, type PermissionAsk, type PermissionChoice, rejectChoice } from "./permission.js";
 
 export interface AcpPromptRequest extends Omit<AcpTurnOptions, "promptId"> {
@@ -45,9 +47,41 @@ export async function runAcpPrompt(request: AcpPromptRequest): Promise<AcpPrompt
     ...(request.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: request.idleTimeoutMs }),
     ...(request.cancelGraceMs === undefined ? {} : { cancelGraceMs: request.cancelGraceMs }),
   });
-  if (outcome.kind === "answered") emit(parser.answer(outcome.result));
-  else if (outcome.kind === "rejected") emit(parser.rejected(outcome.error));
-  return { turn: parser.finish(endOf(outcome)), outcome };
+  const settled = await unaskedCancel(request.agent, outcome);
+  if (settled.kind === "answered") emit(parser.answer(settled.result));
+  else if (settled.kind === "rejected") emit(parser.rejected(settled.error));
+  else if (settled.cause !== undefined)
+    emit(parser.ended(`scv ended its ACP server: ${settled.cause}`, "other"));
+  else if (settled.reason === "exited" && settled.exit.termination === undefined)
+    emit(
+      parser.ended(
+        `its ACP server exited before answering the prompt: ${describeExit(settled.exit)}`,
+        failureFromStderr(settled.exit.stderrTail)?.kind ?? "other",
+      ),
+    );
+  return { turn: parser.finish(endOf(settled)), outcome: settled };
+}
+
+/** How long a server that answered `cancelled` unasked has to show it is exiting. */
+const UNASKED_CANCEL_EXIT_MS = 1_000;
+
+/** A prompt answered `cancelled` that scv never cancelled: a server whose own worker died answers
+ * so, then exits (Qwen Code 0.24.4 when its inner process is killed). Such a server's exit is what
+ * the turn reports, not a cancel nobody asked for. */
+async function unaskedCancel(agent: AcpAgent, outcome: PromptOutcome): Promise<PromptOutcome> {
+  if (outcome.kind !== "answered" || outcome.stopped !== undefined) return outcome;
+  const reason = (outcome.result as { stopReason?: unknown } | null)?.stopReason;
+  if (reason !== "cancelled") return outcome;
+  let timer: NodeJS.Timeout | undefined;
+  const exit = await Promise.race([
+    agent.exited,
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), UNASKED_CANCEL_EXIT_MS).unref();
+    }),
+  ]);
+  clearTimeout(timer);
+  const died = exit !== undefined && exit.termination === undefined && exit.exitCode !== 0;
+  return died ? { kind: "ended", reason: "exited", exit } : outcome;
 }
 
 /** How the turn ended, in the terms of a process's end: an answered prompt is a clean exit (the

@@ -1,7 +1,7 @@
 // Bounded waits on an ACP agent: a request's answer raced against the agent's exit and a time
 // limit, and the small readers of what came back.
 
-import { RequestError } from "@agentclientprotocol/sdk";
+import { MessageTooLargeError, RequestError } from "@agentclientprotocol/sdk";
 import type { AgentProcess, ProcessExit } from "../process.js";
 
 /** How long an agent whose connection closed has to exit by itself. */
@@ -11,8 +11,9 @@ export type Settled<T> =
   | { readonly kind: "value"; readonly value: T }
   /** The agent answered with a JSON-RPC error. */
   | { readonly kind: "error"; readonly error: unknown }
-  /** The agent exited, or the connection closed under the request (then the agent is ended). */
-  | { readonly kind: "exit" }
+  /** The agent exited, or the connection closed under the request (then the agent is ended);
+   * `cause` says why scv closed it, when it did (a message over the SDK's bound). */
+  | { readonly kind: "exit"; readonly cause?: string }
   | { readonly kind: "timeout" };
 
 /** A request's answer, or how waiting for it ended: the agent's exit, or the time limit. */
@@ -29,9 +30,10 @@ export async function settle<T>(
         if (error instanceof RequestError) return { kind: "error", error };
         // The connection closed: the agent is exiting, or wrote what the SDK could not read (a
         // message over its size limit) and is ended here once it has had the time to exit.
+        const cause = closedCause(error);
         if (!(await finishesWithin(process.done, CLOSED_EXIT_MS))) process.terminate("cancelled");
         await process.done;
-        return { kind: "exit" };
+        return cause === undefined ? { kind: "exit" } : { kind: "exit", cause };
       },
     ),
     // The connection closes with the process; what it still had to say arrives first.
@@ -51,6 +53,19 @@ export async function settle<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Why the connection refused to read on, in words, when the agent's output was the cause: one
+ * message over the SDK's bound (32 MiB). Undefined for a connection that closed with the agent. */
+export function closedCause(error: unknown): string | undefined {
+  for (let seen = error, depth = 0; seen instanceof Error && depth < 4; seen = seen.cause, depth += 1) {
+    if (seen instanceof MessageTooLargeError || seen.name === "MessageTooLargeError") {
+      const bound = (seen as MessageTooLargeError).maxMessageBytes;
+      const size = typeof bound === "number" ? ` of ${Math.round(bound / 1024 / 1024)} MiB` : "";
+      return `it sent a message longer than the ACP bound${size}`;
+    }
+  }
+  return undefined;
 }
 
 export async function stop(process: AgentProcess, reason: "timeout" | "cancelled"): Promise<ProcessExit> {

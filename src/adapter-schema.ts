@@ -186,7 +186,7 @@ const prompt = () =>
 
 const resume = () =>
   z.discriminatedUnion("kind", [
-    z.strictObject({ kind: z.literal("unsupported") }),
+    z.strictObject({ kind: z.literal("unsupported"), reason: z.optional(text()) }),
     z.strictObject({
       kind: z.literal("supported"),
       start: z.optional(args()),
@@ -202,6 +202,7 @@ const resume = () =>
 const verified = () =>
   z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("lab"), version: text() }),
+    z.strictObject({ kind: z.literal("offline"), version: text(), reason: text() }),
     z.strictObject({ kind: z.literal("unverified"), reason: text() }),
   ]);
 
@@ -290,6 +291,13 @@ const endpointUrl = () =>
       ),
       format: z.literal("pi-extension"),
       provider: providerName(),
+    }),
+    z.strictObject({
+      kind: z.literal("settings-file"),
+      format: z.enum(["droid-settings", "cline-providers"]),
+      provider: providerName(),
+      args: args(),
+      variable: z.optional(envName()),
     }),
   ]);
 

@@ -188,7 +188,9 @@ export type PromptStyle =
 
 /** How a CLI continues an earlier conversation; `{session}` is the vendor session id. */
 export type Resume =
-  | { kind: "unsupported" }
+  /** `reason`, where known, says why (a resume that needs the vendor's service, a stream that names
+   * no session), for the one line that refuses `-c`. */
+  | { kind: "unsupported"; reason?: string }
   | {
       kind: "supported";
       /** Starts a session under an id scv chooses; absent when the CLI picks its own and reports it. */
@@ -330,7 +332,14 @@ export type RetryBound =
   | { kind: "config"; file: string; setting: string; note: string }
   | { kind: "none"; note: string };
 
-export type Verified = { kind: "lab"; version: string } | { kind: "unverified"; reason: string };
+export type Verified =
+  /** Driven through whole turns against the lab's loopback mock at `version`. */
+  | { kind: "lab"; version: string }
+  /** Checked at `version` only where no model is needed — it installs and answers `--version`,
+   * takes scv's arguments, says it is signed out and how to sign in — because no turn can reach the
+   * mock (`reason`: it talks only to its vendor's service). */
+  | { kind: "offline"; version: string; reason: string }
+  | { kind: "unverified"; reason: string };
 
 /** The shape of a file of MCP servers scv writes for one turn (src/turn/mcp-servers.ts). A stdio
  * server's variables are never in it: they go to a 0600 file of their own that `/bin/sh` sources. */
@@ -411,7 +420,17 @@ export type EndpointUrl =
   /** A provider `provider` registered by an extension file scv writes into the turn's TMPDIR and names
    * with `args` (`{file}`), its key read from the row's `key` variable; the turn's model is given as
    * `<provider>/<model>`, and the provider lists it. */
-  | { kind: "extension-file"; args: readonly string[]; format: "pi-extension"; provider: string };
+  | { kind: "extension-file"; args: readonly string[]; format: "pi-extension"; provider: string }
+  /** A settings file of `format` scv writes into the turn's TMPDIR, with a provider `provider` at the
+   * endpoint serving the turn's model, but no key: the CLI reads it from the row's `key` variable.
+   * It is named by `args` (`{file}`), or by the variable `variable`. */
+  | {
+      kind: "settings-file";
+      format: "droid-settings" | "cline-providers";
+      provider: string;
+      args: readonly string[];
+      variable?: string;
+    };
 
 /** How a CLI is pointed at a model endpoint or proxy of the user's own: `base_url` under
  * `[agents.<name>]` in scv's config, and `api_key_env`, the variable of scv's environment holding its
@@ -928,8 +947,10 @@ export const ADAPTERS = [
     family: null,
     offers:
       "a minimal coding agent (read, write, edit, bash) that runs on many model providers; it has no web search",
-    packages: ["@mariozechner/pi-coding-agent"],
-    verified: { kind: "lab", version: "0.73.1" },
+    // Renamed from @mariozechner/pi-coding-agent (whose last version is 0.73.1) at 0.81; from 0.81
+    // on it needs Node 22.
+    packages: ["@earendil-works/pi-coding-agent"],
+    verified: { kind: "lab", version: "1.6.0" },
     command: "pi",
     args: ["-p"],
     // Checked with the real CLI: an argument beginning with `@` is a file to attach and one
@@ -938,7 +959,7 @@ export const ADAPTERS = [
     prompt: { kind: "stdin", trims: true },
     modelArgs: ["--model", "{model}"],
     effortArgs: ["--thinking", "{effort}"],
-    effortLevels: ["off", "minimal", "low", "medium", "high", "xhigh"],
+    effortLevels: ["off", "minimal", "low", "medium", "high", "xhigh", "max"],
     modelHint: "pi model pattern or provider/id, such as openai/gpt-5.5.",
     modelsMayHaveSlash: true,
     homeEnvironment: [["PI_CODING_AGENT_DIR", ".pi/agent"]],
@@ -991,7 +1012,32 @@ export const ADAPTERS = [
       note: "default 3 agent-level retries, 2 s then 4 s apart",
     },
     transport: "process",
-    acp: null,
+    // pi serves no ACP itself; pi-acp, the adapter the ACP registry lists, runs `pi --mode rpc`.
+    acp: {
+      command: "pi-acp",
+      args: [],
+      package: "pi-acp",
+      // Its getPiCommand(): this variable, else `pi` on PATH.
+      cliPathVariable: "PI_ACP_PI_COMMAND",
+      // pi asks before nothing.
+      full: { kind: "none" },
+      fullEnvironment: [],
+      homeSettings: {
+        file: ".pi/agent/settings.json",
+        values: [
+          {
+            path: ["quietStartup"],
+            value: true,
+            why: "without it pi-acp sends a start-up summary (pi's version, its skills and prompts) as an agent message of every new session",
+          },
+        ],
+      },
+      // Contract suite (test/real/acp.test.ts; the adapter is pinned beside the CLIs), driving pi
+      // 1.6.0 on Node 22.
+      verified: { kind: "lab", version: "0.0.34" },
+      known:
+        "pi-acp needs pi 0.81 or later (@earendil-works/pi-coding-agent, on Node 22): with an older pi its session/new never answers; it runs `npm view` for pi's newest version at each new session, and tells of one newer than the `pi` on PATH in an agent message",
+    },
     cliTurns: true,
     mcpPassing: { kind: "unsupported", reason: "pi has no MCP client" },
     // Its help: `--session <path|id>` opens that session, interactively without -p.
@@ -1591,6 +1637,459 @@ export const ADAPTERS = [
     },
     cliTurns: false,
     mcpPassing: { kind: "unsupported", reason: "ACP only: its servers go in session/new" },
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "cline",
+    product: "Cline",
+    // The user picks a provider and its model.
+    family: null,
+    offers:
+      "Cline's coding agent (the most installed on npm); it reads, edits, and runs code in a project, on many model providers",
+    packages: ["cline"],
+    verified: { kind: "lab", version: "3.0.65" },
+    command: "cline",
+    args: [],
+    // Lab (3.0.65): `--` keeps a prompt beginning with `-` or `@` a prompt, verbatim. Piped stdin is
+    // refused with `--json` ("requires a prompt argument or piped stdin", piped or not).
+    prompt: { kind: "positional", endOfOptions: true },
+    modelArgs: ["-m", "{model}"],
+    effortArgs: ["--thinking", "{effort}"],
+    effortLevels: ["none", "low", "medium", "high", "xhigh"],
+    modelHint: "a model of its configured provider, such as anthropic/claude-sonnet-4.5.",
+    modelsMayHaveSlash: true,
+    homeEnvironment: [],
+    // Lab: without the local backend a turn leaves a detached hub daemon
+    // (`cline --cline-hub-daemon … --port 25463`) running after it; its auto-update check goes too.
+    fixedEnvironment: [
+      ["CLINE_SESSION_BACKEND_MODE", "local"],
+      ["CLINE_NO_AUTO_UPDATE", "1"],
+    ],
+    // CLINE_API_KEY and CLINE_PROVIDER choose its sign-in; CLINE_DIR, CLINE_DATA_DIR and the
+    // CLINE_*_PATH variables move its state out of the agent home.
+    removedEnvironment: ["CLINE_*"],
+    // Its default is act mode with every tool approved (`--auto-approve`, default true).
+    fullPermissionArgs: ["--auto-approve", "true"],
+    // Its help (3.0.65): `-p, --plan` runs in plan mode, which plans changes without making them.
+    review: { readOnlyArgs: ["--plan"], schema: { kind: "prompt" } },
+    modeReport: { kind: "none" },
+    // `cline auth` writes the provider, its model, base URL and key here.
+    ownConfig: { file: ".cline/data/settings/providers.json", signsIn: true },
+    // Lab (3.0.65): CLINE_PROVIDER_SETTINGS_PATH names its providers file, which it rewrites (it must
+    // be writable); its OpenAI-compatible provider reads the key from OPENAI_API_KEY when the file
+    // holds none. Its ACP server reads its key only from CLINE_API_KEY.
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: {
+        kind: "settings-file",
+        format: "cline-providers",
+        provider: "openai-compatible",
+        args: [],
+        variable: "CLINE_PROVIDER_SETTINGS_PATH",
+      },
+      key: "OPENAI_API_KEY",
+      args: [],
+      acp: false,
+      verified: { kind: "lab", version: "3.0.65" },
+    },
+    searchDirs: [".npm-global/bin"],
+    // `cline auth` asks at the terminal which provider, its key and model (`-p -k -m -b` would put
+    // the key on the command line).
+    login: { kind: "command", args: ["auth"], needs: "terminal" },
+    status: { kind: "unchecked" },
+    // Its help (3.0.65) has no sign-out: a provider's key is replaced by `cline auth`.
+    logout: {
+      kind: "interactive",
+      args: ["auth"],
+      hint: "choose another provider, or remove the key from .cline/data/settings/providers.json",
+    },
+    output: { kind: "cline-json", args: ["--json"] },
+    // Lab (3.0.65): `--id <id>` opens its interactive UI ("interactive mode requires a TTY", and with
+    // --json "requires a prompt argument"), and the stream names no session id.
+    resume: {
+      kind: "unsupported",
+      reason: "its headless mode cannot continue a session (`--id` opens its interactive UI)",
+    },
+    // `.cline/data/sessions/<id>/` plus a SQLite index, named by an id its stream does not give.
+    conversationFiles: null,
+    credentialFiles: [".cline/data/settings/providers.json"],
+    retries: {
+      kind: "none",
+      note: "none (`--retries` counts the model's consecutive mistakes): a 429 ended the turn after 6 attempts in about 6 s",
+    },
+    transport: "process",
+    acp: {
+      command: "cline",
+      args: ["--acp"],
+      // Its ACP sessions start in act mode; each tool call asks (session/request_permission).
+      full: { kind: "mode", mode: "act" },
+      fullEnvironment: [],
+      // Contract suite (3.0.65): with CLINE_PROVIDER and CLINE_API_KEY in its environment
+      // ([agents.cline.env]); the base URL comes from its providers file.
+      verified: { kind: "lab", version: "3.0.65" },
+      known:
+        "3.0.65's ACP server signs in only with its own account (Cline, ClinePass, ChatGPT) or with CLINE_PROVIDER and CLINE_API_KEY set ([agents.cline.env]), and then runs that provider's default model (gpt-4o for an OpenAI-compatible one), whatever `-m` says; it loads its sessions (`-c` of an ACP conversation works); it does not exit when its stdin closes (scv ends it)",
+    },
+    cliTurns: true,
+    mcpPassing: {
+      kind: "unsupported",
+      reason: "CLINE_MCP_SETTINGS_PATH names its MCP settings file; passing servers that way is not verified",
+    },
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "kilo",
+    product: "Kilo Code",
+    family: null,
+    offers:
+      "Kilo Code's coding agent (an OpenCode fork); it reads, edits, and runs code in a project, on many model providers",
+    // 7.8.1 names a platform package the registry lacks (its postinstall fails): 7.7.7 is the newest
+    // that installs.
+    packages: ["@kilocode/cli"],
+    verified: { kind: "lab", version: "7.7.7" },
+    command: "kilo",
+    args: ["run"],
+    // As OpenCode's `run`, whose fork it is.
+    prompt: { kind: "positional", endOfOptions: true },
+    modelArgs: ["-m", "{model}"],
+    effortArgs: ["--variant", "{effort}"],
+    effortLevels: ["minimal", "low", "medium", "high", "max"],
+    modelHint: "provider/model as Kilo Code names it, such as anthropic/claude-sonnet-4-5.",
+    modelsMayHaveSlash: true,
+    homeEnvironment: [],
+    // Names found in its binary (7.7.7), as OpenCode's.
+    fixedEnvironment: [
+      ["KILO_DISABLE_AUTOUPDATE", "1"],
+      ["KILO_DISABLE_SHARE", "1"],
+      ["KILO_TELEMETRY_LEVEL", "off"],
+    ],
+    removedEnvironment: ["KILO_*", "KILOCODE_*"],
+    fullPermissionArgs: ["--auto"],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
+    modeReport: { kind: "none" },
+    ownConfig: { file: ".config/kilo/kilo.json", signsIn: true },
+    // As OpenCode's: KILO_CONFIG_CONTENT is merged over its config files; `{env:…}` reads the key.
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: {
+        kind: "config-env",
+        variable: "KILO_CONFIG_CONTENT",
+        format: "opencode-config",
+        provider: "endpoint",
+      },
+      key: "SCV_ENDPOINT_API_KEY",
+      args: [],
+      acp: false,
+      verified: { kind: "lab", version: "7.7.7" },
+    },
+    searchDirs: [".npm-global/bin"],
+    login: { kind: "command", args: ["auth", "login"], needs: "terminal" },
+    status: { kind: "unchecked" },
+    logout: { kind: "command", args: ["auth", "logout"], needs: "terminal" },
+    output: { kind: "opencode-json", args: ["--format", "json"] },
+    // Lab (7.7.7): every line names `sessionID`; `-s <id>` continues it.
+    resume: {
+      kind: "supported",
+      options: ["-s", "{session}"],
+      idPattern: /^ses_[0-9A-Za-z]{8,64}$/,
+    },
+    // A SQLite database (.local/share/kilo/kilo.db).
+    conversationFiles: null,
+    credentialFiles: [".local/share/kilo/auth.json"],
+    retries: { kind: "none", note: "none known (OpenCode's retries: attempts with a fixed backoff)" },
+    transport: "process",
+    acp: {
+      command: "kilo",
+      args: ["acp"],
+      full: { kind: "none" },
+      fullEnvironment: [],
+      verified: { kind: "lab", version: "7.7.7" },
+    },
+    cliTurns: true,
+    mcpPassing: {
+      kind: "unsupported",
+      reason: "not verified; over ACP (--transport acp) session/new takes them",
+    },
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "droid",
+    product: "Factory Droid",
+    family: null,
+    offers:
+      "Factory's coding agent; it reads, edits, and runs code in a project, on Factory's models or the user's own",
+    packages: ["@factory/cli"],
+    // 0.225.1 names @factory/cli-linux-x64@0.225.1, which the registry lacks, and npm skips it
+    // without a word ("Could not find the droid binary"): its newest platform package goes beside it.
+    platformPackage: "@factory/cli-{platform}-{arch}",
+    // The package's version; its platform binary answers 0.225.2.
+    verified: { kind: "lab", version: "0.225.1" },
+    command: "droid",
+    args: ["exec"],
+    // Lab (0.225.2): `--` keeps a prompt beginning with `-` or `@` a prompt, verbatim.
+    prompt: { kind: "positional", endOfOptions: true },
+    modelArgs: ["-m", "{model}"],
+    effortArgs: ["-r", "{effort}"],
+    // What its ACP server offered for a model (reasoning_effort).
+    effortLevels: ["none", "off", "low", "medium", "high"],
+    modelHint:
+      "a model Droid offers, such as claude-sonnet-4-5, or custom:<name>-<n> for one of its settings' customModels.",
+    homeEnvironment: [],
+    // Keys kept in its files in the agent home rather than the system keyring.
+    fixedEnvironment: [
+      ["FACTORY_DROID_AUTO_UPDATE_ENABLED", "false"],
+      ["FACTORY_DISABLE_KEYRING", "1"],
+    ],
+    removedEnvironment: ["FACTORY_*", "DROID_*"],
+    fullPermissionArgs: ["--skip-permissions-unsafe"],
+    // Its help (0.225.1): without --auto, exec runs read-only (no file or system changes).
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
+    modeReport: { kind: "none" },
+    // Its `customModels` (model, provider, baseUrl, apiKey) sign it in without a Factory account.
+    ownConfig: { file: ".factory/settings.json", signsIn: true },
+    // Lab (0.225.2): `--settings <file>` merges a runtime settings file for the run, and a custom
+    // model's apiKey `${VAR}` is read from the variable.
+    endpoint: {
+      kind: "supported",
+      api: "openai-chat",
+      url: {
+        kind: "settings-file",
+        format: "droid-settings",
+        provider: "scv-endpoint",
+        args: ["--settings", "{file}"],
+      },
+      key: "SCV_ENDPOINT_API_KEY",
+      args: [],
+      acp: false,
+      verified: { kind: "lab", version: "0.225.1" },
+    },
+    searchDirs: [".npm-global/bin"],
+    // Its CLI has no login, logout or status command: /login in its UI, or FACTORY_API_KEY in
+    // [agents.droid.env].
+    login: {
+      kind: "interactive",
+      args: [],
+      hint: "run /login, then /exit (or set FACTORY_API_KEY in [agents.droid.env])",
+    },
+    status: { kind: "unchecked" },
+    logout: { kind: "interactive", args: [], hint: "run /logout, then /exit" },
+    output: { kind: "droid-stream-json", args: ["-o", "stream-json"] },
+    // Lab (0.225.2): `exec -s <id>` fetches the session from api.factory.ai, even with a custom model
+    // and the transcript on disk: offline or without a Factory account it exits 1 saying nothing.
+    // Its ACP server loads the same sessions offline.
+    resume: {
+      kind: "unsupported",
+      reason: "its headless resume fetches the session from Factory's service",
+    },
+    // `.factory/sessions/<cwd slug>/<session id>.jsonl`, beside a .settings.json of the same name.
+    conversationFiles: { dir: ".factory/sessions", extension: "jsonl" },
+    credentialFiles: [".factory/auth.json", ".factory/auth.encrypted"],
+    retries: { kind: "none", note: "none known: a 429 was retried 4 times over about 90 s" },
+    transport: "process",
+    acp: {
+      command: "droid",
+      args: ["exec", "--output-format", "acp"],
+      modelArgs: ["-m", "{model}"],
+      // Its modes: normal (read-only), spec, auto-low, auto-medium, auto-high ("auto-approves all
+      // actions").
+      full: { kind: "mode", mode: "auto-high" },
+      fullEnvironment: [],
+      // Contract suite (0.225.2): with a custom model, FACTORY_API_KEY set to anything and
+      // FACTORY_AIRGAP_ENABLED=1 in [agents.droid.env]; it loads its sessions offline.
+      verified: { kind: "lab", version: "0.225.1" },
+      known:
+        "its session/new asks for Factory's sign-in, or FACTORY_API_KEY (any value with FACTORY_AIRGAP_ENABLED=1 for custom models only), even where exec runs without one",
+    },
+    cliTurns: true,
+    mcpPassing: {
+      kind: "unsupported",
+      reason: "not verified; over ACP (--transport acp) session/new takes them",
+    },
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "auggie",
+    product: "Auggie (Augment Code)",
+    family: null,
+    offers:
+      "Augment Code's coding agent with its codebase context engine; it reads, edits, and runs code in a project",
+    packages: ["@augmentcode/auggie"],
+    verified: {
+      kind: "offline",
+      version: "0.36.0",
+      reason: "it talks only to Augment's own API (its session's tenant URL), which no mock serves",
+    },
+    command: "auggie",
+    args: ["--print"],
+    prompt: { kind: "positional", endOfOptions: false },
+    modelArgs: ["-m", "{model}"],
+    effortArgs: ["--reasoning-effort", "{effort}"],
+    effortLevels: ["low", "medium", "high"],
+    modelHint: "a model Augment offers (auggie model list).",
+    homeEnvironment: [],
+    fixedEnvironment: [["AUGMENT_DISABLE_AUTO_UPDATE", "1"]],
+    // AUGMENT_SESSION_AUTH, AUGMENT_API_TOKEN and AUGMENT_API_URL are its sign-in.
+    removedEnvironment: ["AUGMENT_*"],
+    fullPermissionArgs: [],
+    // Its help (0.36.0): `--ask` allows retrieval and non-editing tools only.
+    review: { readOnlyArgs: ["--ask"], schema: { kind: "prompt" } },
+    modeReport: { kind: "none" },
+    ownConfig: { file: ".augment/settings.json", signsIn: false },
+    endpoint: { kind: "unsupported", reason: "it talks only to Augment's own API" },
+    searchDirs: [".npm-global/bin"],
+    // Its OAuth sign-in opens a browser (auth.augmentcode.com).
+    login: { kind: "command", args: ["login", "--headless"], needs: "browser" },
+    // Lab (0.36.0): signed out, "You are not currently logged in to Augment." and exit 1.
+    status: { kind: "command", args: ["account", "status"], summary: "exit-status" },
+    logout: { kind: "command", args: ["logout"], needs: "nothing" },
+    // `--quiet`: only the final assistant message. Its `--output-format json` shape is unknown: no
+    // turn could complete here.
+    output: { kind: "text", args: ["--quiet"] },
+    resume: {
+      kind: "unsupported",
+      reason: "its `-r <id>` needs the session id, which its text output does not give (not verified)",
+    },
+    conversationFiles: { dir: ".augment/sessions", extension: "json" },
+    credentialFiles: [".augment/session.json"],
+    retries: { kind: "none", note: "its `--retry-timeout <sec>` bounds rate-limit retries (not verified)" },
+    transport: "process",
+    acp: {
+      command: "auggie",
+      args: ["--acp"],
+      full: { kind: "none" },
+      fullEnvironment: [],
+      verified: {
+        kind: "unverified",
+        reason:
+          'signed out, session/new refuses ("Auggie does not currently support authenticating over ACP")',
+      },
+    },
+    cliTurns: true,
+    mcpPassing: { kind: "unsupported", reason: "its --mcp-config is not verified (no turn completes here)" },
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "qoder",
+    product: "Qoder CLI",
+    family: null,
+    offers: "Alibaba's Qoder coding agent; it reads, edits, and runs code in a project",
+    packages: ["@qoder-ai/qodercli"],
+    verified: {
+      kind: "offline",
+      version: "1.1.52",
+      reason:
+        "it needs a Qoder sign-in even for a provider of the user's own (its account must allow one), which no mock gives",
+    },
+    // `qoder` is its dispatcher; `qodercli` the CLI.
+    command: "qodercli",
+    args: ["-p"],
+    // Its help: "use -p or -- to separate from query".
+    prompt: { kind: "positional", endOfOptions: true },
+    modelArgs: ["-m", "{model}"],
+    effortArgs: ["--reasoning-effort", "{effort}"],
+    effortLevels: ["low", "medium", "high"],
+    modelHint: "a model Qoder offers (qodercli --list-models), or <provider>/<model> of its own providers.",
+    modelsMayHaveSlash: true,
+    homeEnvironment: [],
+    fixedEnvironment: [],
+    // QODER_PAT and QODER_AUTH_MANAGED_TOKEN are its sign-in; QODER_CONFIG_DIR moves its config.
+    removedEnvironment: ["QODER_*"],
+    fullPermissionArgs: ["--dangerously-skip-permissions"],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
+    // Lab (1.1.52, signed out): its `system/init` reports `permissionMode` as Claude Code's does,
+    // `bypassPermissions` under --dangerously-skip-permissions, else `default`.
+    modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".qoder/settings.json" },
+    ownConfig: { file: ".qoder/settings.json", signsIn: false },
+    endpoint: {
+      kind: "unsupported",
+      reason:
+        "its own providers (settings.json `providers`) still need a Qoder sign-in whose account allows them",
+    },
+    searchDirs: [".npm-global/bin"],
+    // Lab: it prints a sign-in URL and waits for the browser.
+    login: { kind: "command", args: ["login"], needs: "browser" },
+    // `status -o json` says `"logged_in": false` but exits 0 either way.
+    status: { kind: "unchecked" },
+    logout: { kind: "interactive", args: [], hint: "run /logout, then /exit" },
+    // Claude Code's stream-json shapes (`protocol_version` 1.4.0).
+    output: { kind: "claude-stream-json", args: ["-o", "stream-json"] },
+    // Its help (1.1.52): `--session-id <id>` starts a session under a given id, `-r <id>` resumes
+    // one (not verified: no turn completes here).
+    resume: { ...RESUME_BY_SESSION_ID, options: ["-r", "{session}"] },
+    conversationFiles: null,
+    credentialFiles: [".qoder/.auth/.credential-transaction"],
+    retries: {
+      kind: "none",
+      note: "its --max-model-request-retries bounds its model request retries (not verified)",
+    },
+    transport: "process",
+    acp: {
+      command: "qodercli",
+      // Hidden from its help.
+      args: ["--acp"],
+      full: { kind: "none" },
+      fullEnvironment: [],
+      verified: { kind: "unverified", reason: 'signed out, session/new refuses ("Authentication required")' },
+    },
+    cliTurns: true,
+    mcpPassing: { kind: "unsupported", reason: "its --mcp-config is not verified (no turn completes here)" },
+    takeover: { kind: "unsupported" },
+  },
+  {
+    name: "crush",
+    product: "Crush",
+    family: null,
+    offers: "Charm's coding agent; it reads, edits, and runs code in a project, on many model providers",
+    // Its postinstall downloads its binary from GitHub's releases (or its first run does).
+    packages: ["@charmland/crush"],
+    verified: {
+      kind: "unverified",
+      reason:
+        "its npm package downloads its binary from GitHub at install, which the lab cannot reach; the facts are from its source (internal/cmd/run.go)",
+    },
+    command: "crush",
+    args: ["run", "--quiet"],
+    // cobra: `--` ends its options; the prompt is its arguments joined with spaces, after piped stdin.
+    prompt: { kind: "positional", endOfOptions: true },
+    modelArgs: ["-m", "{model}"],
+    effortArgs: [],
+    effortLevels: [],
+    modelHint: "a model or provider/model of its configured providers, such as anthropic/claude-sonnet-4.",
+    modelsMayHaveSlash: true,
+    homeEnvironment: [],
+    fixedEnvironment: [],
+    removedEnvironment: ["CRUSH_*"],
+    // `run` approves every tool call of its turn by itself (AutoApprove on its message).
+    fullPermissionArgs: [],
+    review: { readOnlyArgs: [], schema: { kind: "prompt" } },
+    modeReport: { kind: "none" },
+    ownConfig: { file: ".config/crush/crush.json", signsIn: true },
+    endpoint: {
+      kind: "unsupported",
+      reason: "not installable here; no way to set its endpoint was verified",
+    },
+    searchDirs: [".npm-global/bin"],
+    login: { kind: "interactive", args: [], hint: "choose a provider and enter its key, then quit" },
+    status: { kind: "unchecked" },
+    logout: { kind: "interactive", args: [], hint: "remove the provider's key in its settings, then quit" },
+    // `run` prints the final assistant text on stdout; a failed run says `Error: …` on stderr, exit 1.
+    output: { kind: "text", args: [] },
+    resume: {
+      kind: "unsupported",
+      reason: "its `--session <id>` needs an id its text output does not give",
+    },
+    conversationFiles: null,
+    credentialFiles: [".config/crush/crush.json"],
+    retries: { kind: "none", note: "no retry setting known (not installable here)" },
+    transport: "process",
+    acp: null,
+    cliTurns: true,
+    mcpPassing: {
+      kind: "unsupported",
+      reason: "not installable here; no way to pass MCP servers was verified",
+    },
     takeover: { kind: "unsupported" },
   },
 ] as const satisfies readonly AdapterDescriptor[];

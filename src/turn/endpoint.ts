@@ -76,7 +76,8 @@ export function endpointKey(entry: AdapterDescriptor, turn: TurnEndpoint, env: E
 
 /** Whether the CLI is given the endpoint as a provider of its own that lists the turn's model. */
 function listsModel(endpoint: SupportedEndpoint): boolean {
-  return endpoint.url.kind === "config-env" || endpoint.url.kind === "extension-file";
+  const kind = endpoint.url.kind;
+  return kind === "config-env" || kind === "extension-file" || kind === "settings-file";
 }
 
 /** The model as the CLI is given it: `<provider>/<model>` where the endpoint is a provider of its
@@ -84,8 +85,22 @@ function listsModel(endpoint: SupportedEndpoint): boolean {
 export function endpointModel(turn: TurnEndpoint | undefined, model: string | undefined): string | undefined {
   if (turn === undefined || model === undefined) return model;
   const url = turn.endpoint.url;
+  if (url.kind === "settings-file") return settingsFileModel(url, model);
   if (url.kind !== "config-env" && url.kind !== "extension-file") return model;
   return `${url.provider}/${providerModel(url.provider, model)}`;
+}
+
+type SettingsFile = Extract<SupportedEndpoint["url"], { kind: "settings-file" }>;
+
+/** The model as a settings file's CLI names it: Droid names a custom model by its display name and
+ * place (`custom:<name>-<index>`); Cline takes the provider's model as it is. */
+function settingsFileModel(url: SettingsFile, model: string): string {
+  switch (url.format) {
+    case "droid-settings":
+      return `custom:${url.provider}-0`;
+    case "cline-providers":
+      return model;
+  }
 }
 
 function providerModel(provider: string, model: string): string {
@@ -101,6 +116,13 @@ const WIRE_API: Partial<Record<EndpointApi, string>> = {
 /** The AI SDK package OpenCode builds a provider of its config from, per API (bundled in it). */
 const OPENCODE_NPM: Partial<Record<EndpointApi, string>> = {
   "openai-chat": "@ai-sdk/openai-compatible",
+};
+
+/** Droid's name of each API a custom model may speak. */
+const DROID_PROVIDER: Partial<Record<EndpointApi, string>> = {
+  "openai-chat": "generic-chat-completion-api",
+  "openai-responses": "openai",
+  "anthropic-messages": "anthropic",
 };
 
 /** pi's name of each API a registered provider may speak. */
@@ -193,6 +215,49 @@ export function renderEndpoint(
         files: [{ path, text }],
       };
     }
+    case "settings-file": {
+      const path = join(request.dir, `endpoint-${form.format}.json`);
+      const text = `${JSON.stringify(settingsFile(form, endpoint, url, required(request.model, "a model")), null, 2)}\n`;
+      return {
+        args: [...endpoint.args, ...form.args.map((arg) => arg.replaceAll("{file}", path))],
+        env: { ...(form.variable === undefined ? {} : { [form.variable]: path }), ...keyEnv },
+        files: [{ path, text }],
+      };
+    }
+  }
+}
+
+/** A settings file's content: the endpoint as a provider serving the model, the key left to the
+ * variable the CLI reads it from (Droid expands `${VAR}` in a custom model's key; Cline's
+ * OpenAI-compatible provider reads OPENAI_API_KEY when its settings have none). */
+function settingsFile(form: SettingsFile, endpoint: SupportedEndpoint, url: string, model: string): unknown {
+  switch (form.format) {
+    case "droid-settings":
+      return {
+        customModels: [
+          {
+            model,
+            displayName: form.provider,
+            provider: required(DROID_PROVIDER[endpoint.api], `the API ${endpoint.api}`),
+            baseUrl: url,
+            apiKey: `\${${endpoint.key}}`,
+            maxOutputTokens: 16384,
+          },
+        ],
+      };
+    case "cline-providers":
+      return {
+        version: 1,
+        lastUsedProvider: form.provider,
+        modes: {},
+        providers: {
+          [form.provider]: {
+            settings: { provider: form.provider, model, baseUrl: url },
+            updatedAt: "1970-01-01T00:00:00.000Z",
+            tokenSource: "manual",
+          },
+        },
+      };
   }
 }
 

@@ -50,7 +50,7 @@ describe("scv frame", () => {
     const result = scv(["agents", "list", "--json"], env);
     expect(result.code).toBe(0);
     const rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
-    expect(rows).toHaveLength(13);
+    expect(rows).toHaveLength(19);
     const codex = rows.find((row) => row.name === "codex");
     expect(codex).toMatchObject({
       product: "Codex",

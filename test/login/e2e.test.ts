@@ -779,9 +779,9 @@ describe("install", () => {
     expect(own.stderr).toBe(
       "scv: Gemini CLI serves ACP itself (gemini --acp --skip-trust) — run: scv agents install gemini\n",
     );
-    const none = scv(["agents", "install", "pi", "--acp"]);
+    const none = scv(["agents", "install", "amp", "--acp"]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toBe("scv: pi has no ACP server scv knows — install it without --acp\n");
+    expect(none.stderr).toBe("scv: Amp has no ACP server scv knows — install it without --acp\n");
   });
 
   it("no npm on PATH is exit 3", () => {

@@ -13,6 +13,7 @@ import { type BusyRow, type BusyStream, busyBench } from "./busy.js";
 import { FAN_OUT, type FanOutResult, fanOutBench } from "./fanout.js";
 import { fixed, type Machine, machine, OUT } from "./lib.js";
 import { type McpResult, mcpBench } from "./mcp.js";
+import { type McpTaskResult, mcpTaskBench } from "./mcp-tasks.js";
 import { type BuildFigures, type OverheadResult, overheadBench } from "./overhead.js";
 import { type ParserRow, parserBench } from "./parsers/bench.js";
 import { type WorktreeResult, worktreeBench } from "./worktrees.js";
@@ -38,6 +39,7 @@ const FULL = {
   overhead: { runs: 24, warmup: 2 },
   fanOutRepeats: 3,
   mcp: { runs: 24, warmup: 2 },
+  mcpTasks: { runs: 12, warmup: 2 },
   acp: { runs: 24, warmup: 2 },
   worktrees: 10,
 };
@@ -47,11 +49,12 @@ const QUICK = {
   overhead: { runs: 3, warmup: 1 },
   fanOutRepeats: 1,
   mcp: { runs: 2, warmup: 1 },
+  mcpTasks: { runs: 2, warmup: 1 },
   acp: { runs: 2, warmup: 1 },
   worktrees: 1,
 };
 
-const BENCHES = ["busy", "parsers", "overhead", "fan-out", "mcp", "acp", "worktrees"] as const;
+const BENCHES = ["busy", "parsers", "overhead", "fan-out", "mcp", "mcp-tasks", "acp", "worktrees"] as const;
 type Bench = (typeof BENCHES)[number];
 const isBench = (name: string): name is Bench => (BENCHES as readonly string[]).includes(name);
 
@@ -151,6 +154,16 @@ function mcpTable(result: McpResult): string {
   ].join("\n");
 }
 
+function mcpTaskTable(result: McpTaskResult): string {
+  return [
+    `| delegate as an MCP task (2026-07-28), fake claude sleeping 1 s (${result.runs} runs each) | Median |`,
+    "|---|---|",
+    `| the host's call → its task returned (target < 100 ms) | ${fixed(result.taskMs)} ms (${met(result.taskMs < 100)}) |`,
+    `| the turn's result saved → \`tasks/get\` answers it, polling every 25 ms | ${fixed(result.resultFastMs)} ms |`,
+    `| the same, polling at the task's pollIntervalMs (${result.pollIntervalMs} ms), as a host does | ${fixed(result.resultHostMs)} ms |`,
+  ].join("\n");
+}
+
 function acpTable(result: AcpResult): string {
   const row = (label: string, figures: AcpFigures) =>
     `| ${label} | ${fixed(figures.medianMs)} ms | ${fixed(figures.medianMs / result.process.medianMs, 2)}× | ${fixed(figures.medianCpuMs)} ms |`;
@@ -240,9 +253,10 @@ async function main(): Promise<void> {
   let overhead: OverheadResult | undefined;
   let fanOut: FanOutResult | undefined;
   let mcp: McpResult | undefined;
+  let mcpTasks: McpTaskResult | undefined;
   let acp: AcpResult | undefined;
   let worktrees: WorktreeResult | undefined;
-  if (wanted("overhead") || wanted("fan-out") || wanted("mcp") || wanted("acp")) {
+  if (wanted("overhead") || wanted("fan-out") || wanted("mcp") || wanted("mcp-tasks") || wanted("acp")) {
     const world = createWorld(baselines);
     try {
       if (wanted("overhead")) {
@@ -256,6 +270,10 @@ async function main(): Promise<void> {
       if (wanted("mcp")) {
         log("mcp…");
         mcp = await mcpBench(world, plan.mcp.runs, plan.mcp.warmup);
+      }
+      if (wanted("mcp-tasks")) {
+        log("mcp tasks…");
+        mcpTasks = await mcpTaskBench(world, plan.mcpTasks.runs, plan.mcpTasks.warmup);
       }
       if (wanted("acp")) {
         log("acp…");
@@ -281,6 +299,7 @@ async function main(): Promise<void> {
     ...section("Overhead", overhead && overheadTable(overhead)),
     ...section("Fan-out", fanOut && fanOutTable(fanOut)),
     ...section("scv mcp", mcp && mcpTable(mcp)),
+    ...section("scv mcp: delegate as a task", mcpTasks && mcpTaskTable(mcpTasks)),
     ...section("ACP: a warm continued turn", acp && acpTable(acp)),
     ...section("Worktrees", worktrees && worktreeTable(worktrees)),
     `(benchmark took ${fixed((Date.now() - started) / 1000)} s)`,
@@ -295,7 +314,7 @@ async function main(): Promise<void> {
   writeFileSync(join(OUT, quick ? "results-quick.md" : "results.md"), report);
   writeFileSync(
     join(OUT, quick ? "results-quick.json" : "results.json"),
-    `${JSON.stringify({ machine: host, quick, busy, parsers, overhead, fanOut, mcp, acp, worktrees }, null, 2)}\n`,
+    `${JSON.stringify({ machine: host, quick, busy, parsers, overhead, fanOut, mcp, mcpTasks, acp, worktrees }, null, 2)}\n`,
   );
 }
 

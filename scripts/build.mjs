@@ -36,7 +36,7 @@ const VENDORED = {
   // one file, so the SDK's core is loaded once.
   "mcp-server": [
     'export * from "@modelcontextprotocol/server";',
-    'export { StdioServerTransport } from "@modelcontextprotocol/server/stdio";',
+    'export { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";',
     'export { toJSONSchema } from "zod/v4";',
   ].join("\n"),
   // Its ES build: the UMD one requires its parts through a parameter esbuild cannot follow.

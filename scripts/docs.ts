@@ -1,11 +1,13 @@
 // `npm run docs`: regenerates docs/agents.md (and the README's tables of each CLI's files and of how
 // each takes an endpoint of the user's own) from the adapter table, docs/mcp.md from the MCP
-// server's tool and host tables, and the review's JSON Schemas (what reviewers reply, what
-// `scv review --json` prints) from src/review/.
+// server's tool and host tables, the review's JSON Schemas (what reviewers reply, what `scv review
+// --json` prints) from src/review/, and docs/json/ from the schemas of the `--json` documents.
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { renderAgentsDoc, withAgentFiles } from "./agents-doc.js";
 import { withEndpoints } from "./endpoints-doc.js";
+import { JSON_SCHEMA_DIR, renderJsonSchemas } from "./json-doc.js";
 import { renderMcpDoc } from "./mcp-doc.js";
 import { REVIEW_SCHEMA_FILES } from "./review-schemas.js";
 
@@ -13,6 +15,14 @@ writeFileSync("docs/agents.md", renderAgentsDoc());
 writeFileSync("docs/mcp.md", renderMcpDoc());
 writeFileSync("README.md", withEndpoints(withAgentFiles(readFileSync("README.md", "utf8"))));
 for (const [path, render] of Object.entries(REVIEW_SCHEMA_FILES)) writeFileSync(path, render());
+// Each --json document's schema; a document that went takes its file with it.
+mkdirSync(JSON_SCHEMA_DIR, { recursive: true });
+const schemas = renderJsonSchemas();
+for (const name of readdirSync(JSON_SCHEMA_DIR)) {
+  const path = join(JSON_SCHEMA_DIR, name);
+  if (!schemas.some((schema) => schema.path === path)) rmSync(path);
+}
+for (const schema of schemas) writeFileSync(schema.path, schema.text);
 process.stdout.write(
-  `wrote docs/agents.md, docs/mcp.md, README.md's tables of each CLI's files and endpoints, ${Object.keys(REVIEW_SCHEMA_FILES).join(", ")}\n`,
+  `wrote docs/agents.md, docs/mcp.md, README.md's tables of each CLI's files and endpoints, ${Object.keys(REVIEW_SCHEMA_FILES).join(", ")}, ${JSON_SCHEMA_DIR}/*.schema.json\n`,
 );

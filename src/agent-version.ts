@@ -5,19 +5,11 @@
 // throwaway home: run in the agent home, copilot unpacked ~235 MB there on its first `--version`,
 // gemini, opencode and amp made folders, and 13 CLIs starting at once took 5–7 s on two cores.
 
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readSync,
-  realpathSync,
-  rmSync,
-} from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, readSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { AdapterDescriptor } from "./adapters.js";
+import { openStateFile, readStateText, SMALL_STATE_BYTES } from "./home/state-file.js";
 import { cachedVersion, keepVersion } from "./home/version-cache.js";
 import { runBounded } from "./os/bounded.js";
 import { cleanUpAtExit } from "./os/groups.js";
@@ -86,7 +78,9 @@ function enclosingPackageVersion(file: string, packages: readonly string[]): str
 function readPackage(dir: string): { name: string; version: string } | null {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    const text = readStateText(join(dir, "package.json"), { maxBytes: SMALL_STATE_BYTES, followLinks: true });
+    if (text === undefined) return null;
+    data = JSON.parse(text);
   } catch {
     return null;
   }
@@ -101,15 +95,16 @@ function readPackage(dir: string): { name: string; version: string } | null {
 /** The script a shell shim runs (`"$basedir/…"`, not the `node` it may run it with), or null. */
 function shimTarget(file: string): string | null {
   let head: string;
-  let fd: number | undefined;
+  // npm's bin entries are links; a FIFO on PATH is not waited on.
+  const opened = openStateFile(file, { followLinks: true });
+  if (opened.kind !== "open") return null;
   try {
-    fd = openSync(file, "r");
     const buffer = Buffer.alloc(SHIM_HEAD_BYTES);
-    head = buffer.toString("utf8", 0, readSync(fd, buffer, 0, SHIM_HEAD_BYTES, 0));
+    head = buffer.toString("utf8", 0, readSync(opened.fd, buffer, 0, SHIM_HEAD_BYTES, 0));
   } catch {
     return null;
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    closeSync(opened.fd);
   }
   if (!head.startsWith("#!")) return null;
   for (const match of head.matchAll(/"\$basedir\/([^"$`]+)"/g)) {

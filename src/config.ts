@@ -1,7 +1,7 @@
 // scv's config file (TOML), validated with zod. A malformed file is an error naming the file, the
 // key and what was expected: scv never runs on a half-loaded config.
 
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
 import { ACCOUNT_NAME_RULE, isAccountName } from "./accounts.js";
@@ -13,31 +13,16 @@ import {
   ROW_MODIFIERS,
   rowField,
 } from "./config-agents.js";
-import { isWaitable, parseDuration } from "./duration.js";
+import { durationOrNoneSetting, durationSetting } from "./config-values.js";
 import { ScvError } from "./errors.js";
 import { configCandidates, type Env } from "./home/paths.js";
+import { readStateFile } from "./home/state-file.js";
 import { lazy } from "./lazy.js";
+import { notifySettingsSchema } from "./notify-settings.js";
 import { issueAt, issueText } from "./validation.js";
 
-const duration = lazy(() =>
-  z.string().check(
-    z.refine((text: string) => isWaitable(parseDuration(text)), {
-      error: "a duration from 1ms to 24d, such as 90s, 20m or 1h",
-    }),
-  ),
-);
-/** A duration, or 0 for none (`session_idle = "0"` keeps no session warm). */
-const durationOrNone = lazy(() =>
-  z.string().check(
-    z.refine(
-      (text: string) => {
-        const ms = parseDuration(text);
-        return ms === 0 || isWaitable(ms);
-      },
-      { error: "a duration up to 24d, such as 90s, 10m or 1h, or 0 for none" },
-    ),
-  ),
-);
+const duration = durationSetting;
+const durationOrNone = durationOrNoneSetting;
 const policy = lazy(() => z.enum(["auto", "default"]));
 const envName = lazy(() =>
   z
@@ -177,6 +162,8 @@ const agentSettingsShape = lazy(() => ({
   /** The variable of scv's environment that holds the endpoint's key; its value goes to this agent
    * only, where its CLI reads a key. */
   api_key_env: z.optional(envName()),
+  /** This agent's notifications, over `[notify]`'s key by key. */
+  notify: z.optional(notifySettingsSchema()),
 }));
 
 /** The settings of a turn of one agent. */
@@ -224,6 +211,8 @@ const configSchema = lazy(() =>
     agents: z.optional(z.record(z.string(), agentTable())),
     /** MCP servers a turn may be given (`--mcp`, `[agents.<name>] mcp`); none is given by default. */
     mcp_servers: z.optional(z.record(mcpServerName(), mcpServer())),
+    /** What runs or shows when a job ends, fails, needs approval or cools down (src/cli/notify.ts). */
+    notify: z.optional(notifySettingsSchema()),
   }),
 );
 
@@ -278,47 +267,21 @@ function refuseExposedSecrets(config: Config, path: string): void {
   }
 }
 
-/** The text of the config file at `path`: a regular file of at most MAX_CONFIG_BYTES. Opened without
- * waiting (a FIFO would block the open until a writer came) and read to the limit only (a device
- * such as /dev/zero never ends). */
+/** The text of the config file at `path`: a regular file of at most MAX_CONFIG_BYTES, read as every
+ * file of scv's (home/state-file.ts: a FIFO is not waited on, a device not read without end) except
+ * that a link is followed — the user may keep the file with their dotfiles. */
 function readConfigText(path: string): string {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    throw new ScvError("BAD_CONFIG", `cannot read config file ${path}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  try {
-    if (!fstatSync(fd).isFile()) {
-      throw new ScvError(
-        "BAD_CONFIG",
-        `config file ${path} is not a regular file — point SCV_CONFIG at a TOML file`,
-      );
-    }
-    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-      if (length > MAX_CONFIG_BYTES) {
-        throw new ScvError(
-          "BAD_CONFIG",
-          `config file ${path} is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB, the most scv reads — shorten it`,
-        );
-      }
-    }
-    return buffer.toString("utf8", 0, length);
-  } catch (error) {
-    if (error instanceof ScvError) throw error;
-    throw new ScvError("BAD_CONFIG", `cannot read config file ${path}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  } finally {
-    closeSync(fd);
-  }
+  const read = readStateFile(path, { maxBytes: MAX_CONFIG_BYTES, followLinks: true });
+  if (read.kind === "read") return read.bytes.toString("utf8");
+  if (read.kind === "absent") throw new ScvError("BAD_CONFIG", `cannot read config file ${path}: it is gone`);
+  throw new ScvError(
+    "BAD_CONFIG",
+    read.reason === "too-large"
+      ? `config file ${path} is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB, the most scv reads — shorten it`
+      : read.reason === "unreadable"
+        ? `cannot read config file ${path}: ${read.why}`
+        : `config file ${path} is ${read.why} — point SCV_CONFIG at a TOML file`,
+  );
 }
 
 /** The dotted path of the first reserved key (`__proto__`, `constructor`, `prototype`) anywhere in

@@ -4,9 +4,10 @@
 // object. Callers read each line back with `eventLineSchema`.
 
 import * as z from "zod/mini";
+import { turnResultJson, turnResultShape } from "./json-shapes.js";
 import { lazy } from "./lazy.js";
 import type { TurnEvent } from "./parsers/types.js";
-import { type TurnResult, turnResultSchema, usageSchema } from "./result.js";
+import { type TurnResult, usageSchema } from "./result.js";
 
 /** What every line carries besides its event. */
 const envelope = () => ({
@@ -80,7 +81,7 @@ export const eventLineSchema = lazy(() =>
       ...envelope(),
     }),
     /** The last line: the `--json` object of the turn. */
-    z.object({ type: z.literal("result"), result: turnResultSchema(), ...envelope() }),
+    z.object({ type: z.literal("result"), result: turnResultShape(), ...envelope() }),
   ]),
 );
 
@@ -100,7 +101,7 @@ export function eventLine(event: TurnEvent, origin: EventOrigin): EventLine {
 }
 
 export function resultLine(result: TurnResult, origin: EventOrigin): EventLine {
-  return { type: "result", result, ...envelopeOf(origin) };
+  return { type: "result", result: turnResultJson(result), ...envelopeOf(origin) };
 }
 
 function envelopeOf(origin: EventOrigin): { agent: string; conversation?: string; t: number } {
@@ -109,3 +110,11 @@ function envelopeOf(origin: EventOrigin): { agent: string; conversation?: string
     ? { agent: origin.agent, t }
     : { agent: origin.agent, conversation: origin.conversation, t };
 }
+
+/** A line of a job's events file only (turn/event-log.ts), never of `--events`: how many events of a
+ * busy stretch the file counted instead of keeping, where they were. */
+export const droppedLineSchema = lazy(() =>
+  z.object({ type: z.literal("dropped"), count: z.int().check(z.positive()), ...envelope() }),
+);
+
+export type DroppedLine = z.infer<ReturnType<typeof droppedLineSchema>>;

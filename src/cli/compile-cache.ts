@@ -26,6 +26,7 @@ import { Script } from "node:vm";
 import { crc32 } from "node:zlib";
 import { makeDirs } from "../home/make-dirs.js";
 import { configCandidates, scvHome } from "../home/paths.js";
+import { readStateBytes } from "../home/state-file.js";
 
 const NEW_FILE_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
@@ -78,18 +79,17 @@ function variant(env: NodeJS.ProcessEnv, argv: readonly string[]): string {
   return `${continuing ? "-continue" : ""}${configured ? "-config" : ""}`;
 }
 
+/** V8's data for scv's whole bundle is a few MiB. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
 /** A cache file: the CRC-32 of V8's data (4 bytes, little-endian), then the data. */
 const HEADER_BYTES = 4;
 
 /** V8's data from the cache file when its checksum holds; undefined otherwise. */
 export function readCache(file: string): Buffer | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  if (bytes.length <= HEADER_BYTES) return undefined;
+  // A FIFO or a link there is skipped (and replaced by the next write), never waited on.
+  const bytes = readStateBytes(file, { maxBytes: MAX_CACHE_BYTES });
+  if (bytes === undefined || bytes.length <= HEADER_BYTES) return undefined;
   const data = bytes.subarray(HEADER_BYTES);
   return crc32(data) === bytes.readUInt32LE(0) ? data : undefined;
 }

@@ -15,18 +15,20 @@ const EXIT_ON_SECOND: Partial<Record<NodeJS.Signals, number>> = {
 };
 
 /** Runs `body` with an abort signal that scv's SIGINT/SIGTERM/SIGHUP and a closed stdout fire; a
- * second signal exits at once (the process runner's exit hook SIGKILLs every agent group still alive). */
+ * second signal exits at once (the process runner's exit hook SIGKILLs every agent group still alive).
+ * `agents` names what that kills, in the line saying so; null for a command that runs none (`scv
+ * logs`, `scv ps --watch`). */
 export async function withInterrupts<T>(
   io: CliIo,
   body: (signal: AbortSignal) => Promise<T>,
-  agents = "the agents",
+  agents: string | null = "the agents",
 ): Promise<T> {
   const controller = new AbortController();
   // Every turn of a fan-out listens on this one signal: no leak warning past ten of them.
   setMaxListeners(0, controller.signal);
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) {
-      io.stderr.write(`scv: ${signal} again — killing ${agents} now\n`);
+      if (agents !== null) io.stderr.write(`scv: ${signal} again — killing ${agents} now\n`);
       process.exit(EXIT_ON_SECOND[signal] ?? EXIT.interrupted);
     }
     controller.abort(signal);

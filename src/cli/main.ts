@@ -7,16 +7,23 @@ import { loadConfig } from "../config.js";
 import { asFileError, EXIT, ScvError } from "../errors.js";
 import { pidExists, sweepDeadTemporaries } from "../home/atomic.js";
 import { hostHandles } from "../home/host-files.js";
+import { scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
+import { sendStateNotesTo } from "../home/state-file.js";
 import { spareLogServer, turnLeftovers, turnsDir } from "../home/turn-files.js";
 import { type CliIo, processIo } from "./io.js";
 import { runProgram } from "./program.js";
 
 /** Runs scv with `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  // A file of scv's that is not what scv writes there (a FIFO, a link) is skipped, saying so.
+  sendStateNotesTo((line) => io.stderr.write(line));
   // The agents of the user's config join the table's on the first lookup of an agent.
   useConfiguredAgents(() => loadConfig(io.env).config.agentRows ?? []);
   try {
+    // One rule for every command: a relative SCV_HOME is refused before anything reads or writes it
+    // (readers that take a missing home for an empty one would otherwise go on in the wrong folder).
+    if (io.env.SCV_HOME) scvHome(io.env);
     await reapLeftovers(io);
     return await runProgram(argv, io);
   } catch (error) {

@@ -208,17 +208,51 @@ export function buildProgram(io: CliIo): Command {
       "7d",
     )
     .addOption(
-      new Option("--by <grouping>", "one row per")
-        .choices(["agent", "account", "model", "day", "conversation"])
-        .default("agent"),
+      new Option("--by <grouping>", "one row per (default: agent; day with --chart)").choices([
+        "agent",
+        "account",
+        "model",
+        "day",
+        "conversation",
+      ]),
+    )
+    .addOption(
+      new Option("--chart [measure]", "bars of tokens or cost on a terminal (plain numbers elsewhere)")
+        .choices(["tokens", "cost"])
+        .preset("tokens"),
     )
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/usage.js")).usageCommand));
   program
     .command("ps")
-    .description("list running turns, and the session hosts keeping ACP conversations warm")
+    .description(
+      "list running turns (account, tokens so far, state, tool) and the session hosts keeping ACP conversations warm",
+    )
     .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/ps.js")).psCommand));
+    .option("-w, --watch", "a live table until q or Ctrl-C (off a terminal: a snapshot every --interval)")
+    .option("--interval <duration>", "between redraws with --watch (default 1s)")
+    .action(
+      lazy(io, async () => {
+        const [{ psCommand }, { watchPs }] = await Promise.all([
+          import("../commands/ps.js"),
+          import("../commands/ps-watch.js"),
+        ]);
+        return (each: CliIo, options: { watch?: boolean }) =>
+          options.watch ? watchPs(each, options) : psCommand(each, options);
+      }),
+    );
+  program
+    .command("top")
+    .description("scv ps --watch")
+    .option("--interval <duration>", "between redraws (default 1s)")
+    .action(lazy(io, async () => (await import("../commands/ps-watch.js")).watchPs));
+  program
+    .command("logs")
+    .description("a job's events: tool starts and ends, retries, then its result")
+    .argument("<job>", "the job, or a conversation's handle (its running or latest job)")
+    .option("-f, --follow", "follow the job until it ends, then print its result")
+    .option("--events", "print the events as NDJSON, as delegate --events does")
+    .action(lazy(io, async () => (await import("../commands/logs.js")).logsCommand));
   program
     .command("kill")
     .description(

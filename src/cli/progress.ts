@@ -6,6 +6,7 @@
 // pure functions; the renderer only decides when to write.
 
 import type { TurnEvent } from "../parsers/types.js";
+import { RateGate } from "../rate-gate.js";
 import type { TurnResult } from "../result.js";
 import { visibleControls } from "./terminal-text.js";
 
@@ -81,6 +82,16 @@ export function toolLine(label: string, elapsedMs: number, summary: string): str
   return `${label} ${formatElapsed(elapsedMs)} ${printable(summary)}`;
 }
 
+/** A tool's end (`scv logs`): `claude 4s ok $ npm test`, `claude 4s failed $ npm test`. */
+export function toolEndLine(label: string, elapsedMs: number, summary: string, ok: boolean): string {
+  return `${label} ${formatElapsed(elapsedMs)} ${ok ? "ok" : "failed"} ${printable(summary)}`;
+}
+
+/** An error the CLI reported (`scv logs`): `claude 12s error: overloaded`. */
+export function errorLine(label: string, elapsedMs: number, message: string): string {
+  return `${label} ${formatElapsed(elapsedMs)} error: ${printable(message)}`;
+}
+
 type RetryEvent = Extract<TurnEvent, { type: "retry" }>;
 
 /** A wait: `0.5s`, `2.3s`, `12s`, `1m05s`. */
@@ -120,8 +131,13 @@ const OUTCOME: Record<TurnResult["status"], string> = {
   cancelled: "stopped after",
 };
 
+/** What the summary line reads of a result: a turn's, or its `--json` form (counts null, not absent). */
+export type SummarizedResult = Pick<TurnResult, "agent" | "status" | "duration" | "cost"> & {
+  readonly usage: { readonly [K in "input" | "cached" | "cacheWrite" | "output"]?: number | null } | null;
+};
+
 /** The final line on a terminal: `claude done in 12s · 12.2k in / 6 out tokens · $0.0246`. */
-export function summaryLine(result: TurnResult): string {
+export function summaryLine(result: SummarizedResult): string {
   const parts = [`${result.agent || "scv"} ${OUTCOME[result.status]} ${formatElapsed(result.duration)}`];
   const usage = result.usage;
   if (usage !== null) {
@@ -132,30 +148,6 @@ export function summaryLine(result: TurnResult): string {
   // A zero cost says nothing (a local model, a turn that failed before its first request).
   if (result.cost !== null && result.cost > 0) parts.push(formatCost(result.cost));
   return parts.join(" · ");
-}
-
-/** Lets through `burst` lines at once and `perSecond` on average; the rest are counted. */
-export class RateGate {
-  private tokens: number;
-  private last: number;
-
-  constructor(
-    private readonly perSecond: number,
-    private readonly burst: number,
-    private readonly now: () => number,
-  ) {
-    this.tokens = burst;
-    this.last = now();
-  }
-
-  take(): boolean {
-    const now = this.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
-    this.last = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
 }
 
 export interface ProgressStream {

@@ -2,7 +2,8 @@
 // conversation on stderr), as one section of several, and the one line naming every failed turn.
 
 import { EXIT } from "../errors.js";
-import { replacedNote, resultForJson, type TurnResult } from "../result.js";
+import { turnResultJson } from "../json-shapes.js";
+import { replacedNote, type TurnResult } from "../result.js";
 import { notTextCount, replyBytes } from "../text-bytes.js";
 import type { PlannedTurn } from "../turn/batch.js";
 import { failureLine } from "../turn/outcome.js";
@@ -24,7 +25,7 @@ export function print(io: CliIo, result: TurnResult, options: ResultOptions): vo
   if (options.events) {
     // nothing more on stdout
   } else if (options.json) {
-    io.stdout.write(`${jsonLine(resultForJson(result))}\n`);
+    io.stdout.write(`${jsonLine(turnResultJson(result))}\n`);
   } else if (result.reply !== "") {
     writeReply(io, result.reply);
     const count = notTextCount(result.reply);

@@ -5,7 +5,7 @@
 
 import { type EventOrigin, eventLine, resultLine } from "../events.js";
 import type { TurnEvent } from "../parsers/types.js";
-import { resultForJson, type TurnResult } from "../result.js";
+import type { TurnResult } from "../result.js";
 import type { TurnPlan } from "../turn/types.js";
 import type { CliIo } from "./io.js";
 import { createProgress, type Progress } from "./progress.js";
@@ -64,10 +64,8 @@ export function turnOutput(io: CliIo, options: TurnOutputOptions, label: string,
       progress?.done(result);
       if (options.events) {
         flush();
-        const line = resultLine(
-          resultForJson(result),
-          origin(result.agent, result.conversation ?? undefined),
-        );
+        // As --json prints it (resultLine: U+FFFD for bytes that are not UTF-8, every field there).
+        const line = resultLine(result, origin(result.agent, result.conversation ?? undefined));
         io.stdout.write(`${jsonLine(line)}\n`);
       }
     },

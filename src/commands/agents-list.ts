@@ -8,6 +8,7 @@ import { agentVersion } from "../agent-version.js";
 import { capabilities, locateAgent, verification } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, loadConfig } from "../config.js";
+import type { AgentListingJson } from "../json-shapes.js";
 import { renderTable } from "./table.js";
 
 export interface AgentListing {
@@ -81,7 +82,8 @@ export const LIST_COLUMNS = [
 export async function agentsListCommand(io: CliIo, options: { json?: boolean }): Promise<number> {
   const listings = await listAgents(io.env);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(listings, null, 2)}\n`);
+    const shown: readonly AgentListingJson[] = listings;
+    io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
     return 0;
   }
   const yes = (flag: boolean) => (flag ? "yes" : "-");

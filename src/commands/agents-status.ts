@@ -20,6 +20,7 @@ import { activeCooldown } from "../home/cooldowns.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
+import { type CheckJson, statusRowJson } from "../json-shapes.js";
 import { runBounded } from "../os/bounded.js";
 import { handlingSignals } from "../os/groups.js";
 import { agentEnvironment } from "../transport/env.js";
@@ -44,11 +45,11 @@ export interface StatusRow {
   /** How scv knows: the status kind of the agent's row. */
   /** `endpoint`: the agent signs in with the key of its `base_url` in scv's config. */
   readonly source: "command" | "stored" | "unchecked" | "endpoint";
-  /** The quota windows the CLI last reported for this account, where it reports them. */
-  readonly quota?: QuotaSnapshot;
-  /** Until when a ladder skips this account after its limit (UTC ISO 8601); absent when it is not
+  /** The quota windows the CLI last reported for this account; null where it reported none. */
+  readonly quota: QuotaSnapshot | null;
+  /** Until when a ladder skips this account after its limit (UTC ISO 8601); null when it is not
    * cooling down. */
-  readonly coolingUntil?: string;
+  readonly coolingUntil: string | null;
 }
 
 /** The isolated environment of a delegated turn, for the agent's own helper commands. */
@@ -218,8 +219,8 @@ export async function statusRow(
         : entry.status.kind === "unchecked" && signIn.state === "signed-in"
           ? "stored"
           : entry.status.kind,
-    ...(quota === undefined ? {} : { quota }),
-    ...(cooling === undefined ? {} : { coolingUntil: cooling.until }),
+    quota: quota ?? null,
+    coolingUntil: cooling?.until ?? null,
   };
 }
 
@@ -293,7 +294,8 @@ export async function agentsStatusCommand(
   );
   const rows = checked.map(({ row }) => row);
   if (options.json) {
-    const json = agent === undefined ? rows : named ? rows[0] : { ...rows[0], accounts: rows };
+    const shown = rows.map(statusRowJson);
+    const json = agent === undefined ? shown : named ? shown[0] : { ...shown[0], accounts: shown };
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     io.stdout.write(
@@ -328,8 +330,8 @@ export async function agentsStatusCommand(
 function detailText(row: StatusRow): string {
   return [
     row.detail,
-    ...(row.coolingUntil === undefined ? [] : [`cooling until ${row.coolingUntil}`]),
-    ...(row.quota === undefined ? [] : [quotaText(row.quota)]),
+    ...(row.coolingUntil === null ? [] : [`cooling until ${row.coolingUntil}`]),
+    ...(row.quota === null ? [] : [quotaText(row.quota)]),
   ].join("; ");
 }
 
@@ -340,8 +342,8 @@ const CHECK_TIMEOUT_MS = 180_000;
 
 export interface CheckResult {
   readonly agent: string;
-  /** The account checked, when one was named (`codex@work`). */
-  readonly account?: string;
+  /** The account checked (`default`: the agent's plain home). */
+  readonly account: string;
   readonly state: SignInState;
   /** "a real turn answered in 3.1s", or the classified failure as one line. */
   readonly detail: string;
@@ -388,9 +390,9 @@ export async function agentsCheckCommand(
   // A failure the turn could only say "check it with: scv agents check …" about is said as it is.
   const label = accountLabel(entry.name, target.account);
   const failure = result.hint?.includes(`scv agents check ${label}`) ? result.error : failureLine(result);
-  const check: CheckResult = {
+  const check: CheckResult & CheckJson = {
     agent: entry.name,
-    ...(target.account === DEFAULT_ACCOUNT ? {} : { account: target.account }),
+    account: target.account,
     state: checkState(result.exitCode),
     detail: result.exitCode === EXIT.ok ? `a real turn answered in ${seconds}` : (failure ?? "failed"),
     exitCode: result.exitCode,

@@ -6,6 +6,7 @@
 
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
+import { createNotifier, type Notifier } from "../cli/notify.js";
 import type { ResultOptions } from "../cli/results.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { type Config, loadConfig } from "../config.js";
@@ -13,14 +14,15 @@ import { EXIT, ScvError } from "../errors.js";
 import { endQuestions } from "../home/approvals.js";
 import { holdReserve } from "../home/background-result.js";
 import { jobFile } from "../home/turn-files.js";
-import { saveBackgroundResult } from "../home/turn-records.js";
+import { markCooling, saveBackgroundResult } from "../home/turn-records.js";
 import { callerApprovals } from "../jobs/approval.js";
 import { parseJob, READY_FD_VARIABLE, readyPipe } from "../jobs/job.js";
 import { launchTurns } from "../jobs/launch.js";
+import { type LaunchJson, turnResultJson } from "../json-shapes.js";
 import type { TurnResult } from "../result.js";
 import { failedResult, failureLine } from "../turn/outcome.js";
 import { runTurn } from "../turn/run.js";
-import type { TurnRequest } from "../turn/types.js";
+import type { TurnRequest, TurnWaiting } from "../turn/types.js";
 
 export async function startBackgroundTurns(
   io: CliIo,
@@ -37,13 +39,15 @@ export async function startBackgroundTurns(
   const launches = await launchTurns(requests, { env: io.env, cwd: io.cwd, config });
 
   if (options.json) {
-    const rows = launches.map((each) => ({
-      handle: each.handle ?? null,
-      job: each.job ?? null,
-      agent: each.agent,
-      started: each.started,
-      ...(each.result === undefined ? {} : { result: each.result }),
-    }));
+    const rows = launches.map(
+      (each): LaunchJson => ({
+        handle: each.handle ?? null,
+        job: each.job ?? null,
+        agent: each.agent,
+        started: each.started,
+        result: each.result === undefined ? null : turnResultJson(each.result),
+      }),
+    );
     io.stdout.write(`${jsonLine(rows.length === 1 ? rows[0] : rows)}\n`);
   }
   for (const each of launches) {
@@ -72,10 +76,20 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
   // Room for the result, should the agent fill the disk (home/background-result.ts).
   holdReserve(jobFile(job.job, "reserve", io.env));
   let result: TurnResult;
+  let notifier: Notifier | undefined;
   try {
     const config = loadConfig(io.env).config;
     // What the agent may inherit of the launcher's environment, with scv's own (this process's).
     const env = { ...job.environment, ...io.env };
+    // Notified from here, the process that runs the turn; a failure to is a line of the job's log.
+    const notifying = createNotifier({
+      config,
+      env,
+      prompt: job.request.prompt,
+      job: job.job,
+      note: (line) => io.stderr.write(`scv: note: ${line}\n`),
+    });
+    notifier = notifying;
     result = await withInterrupts(io, (signal) =>
       runTurn(job.request, {
         env,
@@ -85,6 +99,10 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
         lockWaitMs: job.lockWaitMs,
         background: { job: job.job, onStarted: ready.started },
         ...(job.callerApproves === true ? { askPermission: callerApprovals(job.job, io.env) } : {}),
+        onWaiting: (waiting) => {
+          if (waiting.kind === "cooling") coolingRecord(job.job, waiting, io);
+          notifying.waiting(waiting);
+        },
       }),
     );
   } catch (error) {
@@ -107,7 +125,20 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
   if (job.callerApproves === true) endQuestions(job.job, io.env);
   saveBackgroundResult(job.job, result, startedAt, io.env);
   ready.close();
+  // Once the result is saved: a notified command may read it (scv wait <job>).
+  await notifier?.ended(result);
+  await notifier?.settle();
   return result.exitCode;
+}
+
+/** `scv ps` shows the job waiting for a rate limit's reset; a record that cannot be marked only
+ * shows it running. */
+function coolingRecord(job: string, waiting: Extract<TurnWaiting, { kind: "cooling" }>, io: CliIo): void {
+  try {
+    markCooling(job, { until: waiting.until, reason: waiting.reason }, io.env);
+  } catch (error) {
+    io.stderr.write(`scv: note: ${(error as Error).message}\n`);
+  }
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

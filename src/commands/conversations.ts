@@ -24,6 +24,7 @@ import { findTranscripts, removeTranscripts } from "../home/gc/transcripts.js";
 import { readHostRecord } from "../home/host-records.js";
 import { agentHome } from "../home/paths.js";
 import { endHost } from "../hosts/end.js";
+import { type ConversationShowJson, conversationJson } from "../json-shapes.js";
 import { isBusy, settledBusyError } from "../turn/busy.js";
 import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
 import { formatBytes, renderTable } from "./table.js";
@@ -35,7 +36,7 @@ export async function conversationsListCommand(io: CliIo, flags: { json?: boolea
     io.stderr.write(`scv: skipped damaged record ${name} — remove it with: scv conversations rm ${handle}\n`);
   }
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(records.map(conversationJson), null, 2)}\n`);
     return EXIT.ok;
   }
   if (records.length === 0) {
@@ -74,7 +75,8 @@ export async function conversationsShowCommand(
       effort: next.effort ?? null,
       policy: next.policy,
     };
-    io.stdout.write(`${JSON.stringify({ ...record, next: nextTurn }, null, 2)}\n`);
+    const shown: ConversationShowJson = { ...conversationJson(record), next: nextTurn };
+    io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
     return EXIT.ok;
   }
   const now = Date.now();

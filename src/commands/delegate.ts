@@ -6,6 +6,7 @@ import type { TransportKind } from "../adapters.js";
 import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
 import { withInterrupts } from "../cli/interrupts.js";
 import { type CliIo, stdoutDelivered } from "../cli/io.js";
+import { bellFor, createNotifier } from "../cli/notify.js";
 import { terminalPermission } from "../cli/permission-prompt.js";
 import { print } from "../cli/results.js";
 import { turnOutput } from "../cli/turn-output.js";
@@ -77,6 +78,12 @@ export async function delegateCommand(
   const request = turnRequest(spec, prompt, options);
 
   const output = turnOutput(io, options, spec?.agent ?? options.continue ?? "scv");
+  const notifier = createNotifier({
+    config,
+    env: io.env,
+    prompt,
+    note: (line) => io.stderr.write(`scv: note: ${line}\n`),
+  });
   const result = await withInterrupts(
     io,
     (signal) =>
@@ -91,11 +98,17 @@ export async function delegateCommand(
         onNotice: (line) => {
           if (!options.quiet) io.stderr.write(`scv: ${line}\n`);
         },
+        onWaiting: notifier.waiting,
+        onRegistered: notifier.registered,
       }),
     "the agent",
   );
   output.finish(result);
   print(io, result, options);
+  const bell = bellFor(result, config, io.stderr);
+  if (bell !== "") io.stderr.write(bell);
+  await notifier.ended(result);
+  await notifier.settle();
   // A reply written into a pipe whose reader had gone (`… 2>&1 | head -1`): 141, as with --events;
   // to a terminal that closed: 129, as on its SIGHUP. Any other write failure (`> /dev/full`, a full
   // disk) is said: the reply is lost, not unwanted.

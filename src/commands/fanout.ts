@@ -7,6 +7,7 @@
 import PQueue from "p-queue";
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
+import { bellFor, createNotifier } from "../cli/notify.js";
 import { summaryLine } from "../cli/progress.js";
 import { printSection, type ResultOptions, reportFailures } from "../cli/results.js";
 import { jsonLine } from "../cli/terminal-text.js";
@@ -14,7 +15,8 @@ import { turnOutput } from "../cli/turn-output.js";
 import type { Config } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
-import { resultForJson, type TurnResult } from "../result.js";
+import { turnResultJson } from "../json-shapes.js";
+import type { TurnResult } from "../result.js";
 import { planTurns } from "../turn/batch.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnRequest } from "../turn/types.js";
@@ -54,15 +56,25 @@ export async function runFanOut(
         const output = turnOutput(io, { events: options.events, quiet: true }, plan.entry.name);
         // A turn still queued when Ctrl-C came never starts: runTurn says so, without a "started".
         if (!signal.aborted) say(`${tag} ${plan.entry.name} started`);
+        const notifier = createNotifier({
+          config,
+          env: io.env,
+          prompt: request.prompt,
+          note: (line) => io.stderr.write(`scv: note: ${tag} ${line}\n`),
+        });
         // runTurn, not the plan: a turn of several is the same as a turn alone (fallbacks and all).
         const result = await runTurn(request, {
           ...base,
           signal,
           onEvent: output.onEvent,
           onNotice: (line) => say(`${tag} ${line}`),
+          onWaiting: notifier.waiting,
+          onRegistered: notifier.registered,
         });
         output.finish(result);
         say(`${tag} ${summaryLine(result)}`);
+        await notifier.ended(result);
+        await notifier.settle();
         return result;
       });
     });
@@ -76,8 +88,15 @@ export async function runFanOut(
     return done;
   });
 
-  if (options.json && !options.events) io.stdout.write(`${jsonLine(results.map(resultForJson))}\n`);
+  if (options.json && !options.events) io.stdout.write(`${jsonLine(results.map(turnResultJson))}\n`);
   reportFailures(io, planned, results);
+  // One bell for the whole fan-out, as long as its longest turn.
+  const longest = results.reduce<TurnResult | undefined>(
+    (a, b) => (a === undefined || b.duration > a.duration ? b : a),
+    undefined,
+  );
+  const bell = longest === undefined ? "" : bellFor(longest, config, io.stderr);
+  if (bell !== "") io.stderr.write(bell);
   const continuable = results.find((result) => result.conversation !== null && result.session !== null);
   if (!options.quiet && continuable !== undefined) {
     io.stderr.write(`continue one with: scv delegate -c <handle> "…" (e.g. ${continuable.conversation})\n`);

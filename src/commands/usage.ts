@@ -1,12 +1,14 @@
 // `scv usage`: what delegated turns used and cost, summed from the usage log
-// (src/home/usage-log.ts) — never from the agents' transcripts.
+// (src/home/usage-log.ts) — never from the agents' transcripts. `--chart` shows tokens or cost per day
+// (or per group) as bars on a terminal (cli/bars.ts), and as plain numbers elsewhere.
 
+import { barLines } from "../cli/bars.js";
 import type { CliIo } from "../cli/io.js";
-import { jsonLine } from "../cli/terminal-text.js";
+import { jsonLine, visibleLine } from "../cli/terminal-text.js";
 import { formatDuration, parseDuration } from "../duration.js";
 import { EXIT, usageError } from "../errors.js";
 import { readUsage } from "../home/usage-log.js";
-import { type UsageGrouping, type UsageTotals, usageReport } from "../usage-totals.js";
+import { type UsageGrouping, type UsageReport, type UsageTotals, usageReport } from "../usage-totals.js";
 import { compactCount, renderTable } from "./table.js";
 
 export const DEFAULT_SINCE = "7d";
@@ -30,13 +32,17 @@ export function sinceOption(text: string, now: Date): Date {
   return new Date(instant);
 }
 
+export type ChartMeasure = "tokens" | "cost";
+
 export async function usageCommand(
   io: CliIo,
-  options: { since?: string; by?: UsageGrouping; json?: boolean },
+  options: { since?: string; by?: UsageGrouping; json?: boolean; chart?: ChartMeasure | true },
 ): Promise<number> {
   const until = new Date();
   const since = sinceOption(options.since ?? DEFAULT_SINCE, until);
-  const by = options.by ?? "agent";
+  const chart = options.chart === true ? "tokens" : options.chart;
+  // A chart is of days unless told otherwise; a table of agents.
+  const by = options.by ?? (chart === undefined ? "agent" : "day");
   const { entries, skippedLines } = readUsage(since, until, io.env);
   const report = usageReport(entries, { since, until, by, skippedLines });
   if (options.json) {
@@ -47,6 +53,10 @@ export async function usageCommand(
     io.stderr.write(`scv: note: ${skippedLines} unreadable line(s) of the usage log left out\n`);
   if (report.total.turns === 0) {
     io.stderr.write(`no turns recorded since ${report.since}\n`);
+    return EXIT.ok;
+  }
+  if (chart !== undefined) {
+    io.stdout.write(chartText(report, chart, io.stdout));
     return EXIT.ok;
   }
   const rows = report.groups.map((group) => [group.key, ...cells(group)]);
@@ -67,4 +77,56 @@ function cells(totals: UsageTotals): string[] {
     totals.costUsd === null ? "-" : `$${totals.costUsd.toFixed(4)}`,
     formatDuration(totals.durationMs),
   ];
+}
+
+/** What a chart measures of a group: every token it counted, or its cost. */
+function measure(totals: UsageTotals, what: ChartMeasure): number {
+  return what === "cost"
+    ? (totals.costUsd ?? 0)
+    : totals.input + totals.cached + totals.cacheWrite + totals.output;
+}
+
+/** By day, every day of the window (a day without turns is an empty bar, not a gap); otherwise the
+ * groups. On a terminal, bars; elsewhere, the exact numbers in two columns. */
+function chartText(report: UsageReport, what: ChartMeasure, stdout: CliIo["stdout"]): string {
+  const totals = new Map(report.groups.map((group) => [group.key, group]));
+  const keys = report.by === "day" ? daysBetween(report.since, report.until) : [...totals.keys()];
+  const values = keys.map((key) => {
+    const group = totals.get(key);
+    return { key, value: group === undefined ? 0 : measure(group, what), group };
+  });
+  const title = what === "cost" ? "COST" : "TOKENS";
+  if (stdout.isTTY !== true) {
+    const exact = (value: number) => (what === "cost" ? value.toFixed(4) : String(value));
+    return renderTable(
+      [report.by.toUpperCase(), title],
+      values.map(({ key, value }) => [key, exact(value)]),
+    );
+  }
+  const text = (value: number, group: UsageTotals | undefined) =>
+    what === "cost"
+      ? group?.costUsd === null || group === undefined
+        ? "-"
+        : `$${value.toFixed(2)}`
+      : compactCount(value);
+  // A terminal that says no size (0) is taken as the usual 80 columns.
+  const columns = (stdout as { columns?: number }).columns || 80;
+  const lines = barLines(
+    values.map(({ key, value, group }) => ({ label: visibleLine(key), value, text: text(value, group) })),
+    columns,
+  );
+  const per = report.by === "day" ? "day" : report.by;
+  return `${what} per ${per} since ${report.since.slice(0, 10)}\n${lines.join("\n")}\n`;
+}
+
+/** The UTC days from `since`'s to `until`'s, both included. */
+function daysBetween(since: string, until: string): string[] {
+  const days: string[] = [];
+  const last = until.slice(0, 10);
+  for (let day = Date.parse(`${since.slice(0, 10)}T00:00:00Z`); ; day += 86_400_000) {
+    const key = new Date(day).toISOString().slice(0, 10);
+    if (key > last || days.length > 400) break;
+    days.push(key);
+  }
+  return days;
 }

@@ -9,7 +9,7 @@ import { EXIT } from "../errors.js";
 import { questionText } from "../home/approvals.js";
 import { consumeResult } from "../home/turn-records.js";
 import { jobsToWaitFor, waitForResults } from "../jobs/wait.js";
-import { resultForJson } from "../result.js";
+import { turnResultJson } from "../json-shapes.js";
 
 export interface WaitOptions {
   readonly timeout?: string;
@@ -32,7 +32,7 @@ export async function waitCommand(
   if (ordered.length === 1 && ordered[0] !== undefined) {
     print(io, ordered[0], { json: options.json, quiet: options.quiet });
   } else if (options.json) {
-    io.stdout.write(`${jsonLine(ordered.map(resultForJson))}\n`);
+    io.stdout.write(`${jsonLine(ordered.map(turnResultJson))}\n`);
   } else {
     for (const [index, result] of ordered.entries()) printSection(io, undefined, result, index);
     reportFailures(io, [], ordered);

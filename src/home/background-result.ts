@@ -11,11 +11,15 @@
 //   4. else one line in the job's log (its stderr, already open), which the reaper turns into the
 //      result `scv wait` reports, instead of "the scv running this turn died".
 
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { EXIT, fileHint } from "../errors.js";
 import type { TurnResult } from "../result.js";
 import { writeAtomicSync } from "./atomic.js";
 import { removeIfPresent } from "./remove.js";
+import { readStateText, type StateReadOptions } from "./state-file.js";
+
+/** The end of a job's log, where an scv's last words are. */
+export const LOG_TAIL: StateReadOptions = { maxBytes: 64 * 1024, tail: true };
 
 /** Enough for a result with a reply of a few thousand characters, and for any minimal one. */
 export const RESERVE_BYTES = 16 * 1024;
@@ -133,23 +137,10 @@ function describe(error: NodeJS.ErrnoException | undefined): string {
 /** The line a detached scv left in its log when it could not save its result at all; undefined when
  * there is none. */
 export function unsavedLine(logPath: string): string | undefined {
-  let text: string;
-  try {
-    const fd = openSync(logPath, "r");
-    try {
-      // Its last lines: the line is the last thing the scv wrote.
-      const size = fstatSync(fd).size;
-      const tail = Buffer.alloc(Math.min(size, 64 * 1024));
-      readSync(fd, tail, 0, tail.length, size - tail.length);
-      text = tail.toString("utf8");
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
+  // Its last lines: the line is the last thing the scv wrote.
+  const text = readStateText(logPath, LOG_TAIL);
   const line = text
-    .split("\n")
+    ?.split("\n")
     .reverse()
     .find((each) => each.startsWith(UNSAVED_PREFIX));
   return line?.slice("scv: ".length);

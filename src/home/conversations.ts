@@ -1,7 +1,7 @@
 // scv's conversation records: one JSON file per conversation in `$SCV_HOME/conversations/`, written
 // atomically (src/home/atomic.ts), validated when read, and locked while a turn runs.
 
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { customAlphabet } from "nanoid/non-secure";
 import * as z from "zod/mini";
@@ -12,6 +12,7 @@ import { writeAtomicSync } from "./atomic.js";
 import { heldLock, type LockIdentity, lockRefreshedAt, removeDeadLock, takeLock } from "./lock.js";
 import { type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
+import { readStateFile, readStateText, SMALL_STATE_BYTES } from "./state-file.js";
 
 /** A turn's usage fields, kept whatever else a later scv adds. A field that is not a number (a
  * `null` an older scv wrote for a sum that overflowed) is dropped, never the record. */
@@ -84,12 +85,17 @@ function recordPath(handle: string, env: Env): string {
 /** The record for `handle`; a usage error when there is none. */
 export function readConversation(handle: string, env: Env = process.env): ConversationRecord {
   const path = recordPath(handle, env);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
+  const read = readStateFile(path, { maxBytes: SMALL_STATE_BYTES });
+  if (read.kind === "refused") {
+    throw new ScvError(
+      "UNKNOWN_CONVERSATION",
+      `conversation record ${path} is ${read.why} — remove it with: scv conversations rm ${handle}`,
+    );
+  }
+  if (read.kind === "absent") {
     throw new ScvError("UNKNOWN_CONVERSATION", `no conversation '${handle}' — run: scv conversations list`);
   }
+  const text = read.bytes.toString("utf8");
   const parsed = conversationSchema().safeParse(safeJson(text));
   if (!parsed.success) {
     throw new ScvError(
@@ -146,12 +152,8 @@ export function listConversations(env: Env = process.env): {
   const damaged: string[] = [];
   for (const name of names) {
     if (!name.endsWith(".json")) continue;
-    let text: string;
-    try {
-      text = readFileSync(join(dir, name), "utf8");
-    } catch {
-      continue;
-    }
+    const text = readStateText(join(dir, name), { maxBytes: SMALL_STATE_BYTES });
+    if (text === undefined) continue;
     const parsed = conversationSchema().safeParse(safeJson(text));
     if (parsed.success) records.push(parsed.data);
     else damaged.push(name);

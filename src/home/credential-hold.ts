@@ -3,14 +3,14 @@
 // timeout). scv holds the credential files as they were and puts them back when that sign-in does
 // not end signed in, also when scv itself is stopped meanwhile. They stay in memory only.
 
-import { readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { cleanUpAtExit } from "../os/groups.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
+import { readStateFile, type StateReadOptions } from "./state-file.js";
 
 /** Larger files are not credentials scv knows; they are not held. */
-const MAX_HELD_BYTES = 1024 * 1024;
+const HELD: StateReadOptions = { maxBytes: 1024 * 1024, followLinks: true };
 
 export interface CredentialHold {
   /** Puts back every held file whose content changed or went; returns their names. */
@@ -23,24 +23,16 @@ export interface CredentialHold {
 export function holdCredentials(home: string, files: readonly string[]): CredentialHold {
   const held = new Map<string, Buffer>();
   for (const file of files) {
-    const path = join(home, file);
-    try {
-      if (statSync(path).size <= MAX_HELD_BYTES) held.set(file, readFileSync(path));
-    } catch {
-      // Absent (or unreadable): nothing to put back.
-    }
+    // Absent, unreadable or not a regular file (a FIFO is not waited on): nothing to put back.
+    const read = readStateFile(join(home, file), HELD);
+    if (read.kind === "read") held.set(file, read.bytes);
   }
   const restore = (): string[] => {
     const restored: string[] = [];
     for (const [file, content] of held) {
       const path = join(home, file);
-      let now: Buffer | undefined;
-      try {
-        now = readFileSync(path);
-      } catch {
-        now = undefined;
-      }
-      if (now?.equals(content)) continue;
+      const now = readStateFile(path, HELD);
+      if (now.kind === "read" && now.bytes.equals(content)) continue;
       try {
         // The CLI may have removed the folder too (0700, as scv creates them).
         ensurePrivateDir(dirname(path), home);

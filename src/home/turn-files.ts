@@ -15,6 +15,11 @@
 //                                        caller's answer (scv mcp's approve tool: home/approvals.ts)
 //   $SCV_HOME/turns/<job>.answer.json    that answer, until the turn takes it
 //   $SCV_HOME/turns/<job>.questions.json the questions the job asked and what became of each
+//   $SCV_HOME/turns/<job>.events         the job's events as they happen, for `scv logs` (job-events.ts),
+//                                        and <job>.events.1, the part before it once it grew too long
+//   $SCV_HOME/turns/<job>.task.json      an MCP task whose first job is <job> (its task id): the
+//                                        host that asked, its time to live, its jobs, and once read,
+//                                        its result (home/task-records.ts)
 //   $SCV_HOME/turns/spare.<pid>.<n>.log  the output of `scv mcp` (pid)'s spare runner, until it takes a job
 
 import { existsSync, readdirSync } from "node:fs";
@@ -23,7 +28,16 @@ import { customAlphabet } from "nanoid/non-secure";
 import { type Env, scvHome } from "./paths.js";
 
 export type TurnFileKind = "running" | "cancel";
-export type JobFileKind = "done" | "log" | "reserve" | "ask" | "answer" | "questions";
+export type JobFileKind =
+  | "done"
+  | "log"
+  | "reserve"
+  | "ask"
+  | "answer"
+  | "questions"
+  | "task"
+  | "events"
+  | "events-old";
 
 const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   running: ".json",
@@ -34,6 +48,9 @@ const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   ask: ".ask.json",
   answer: ".answer.json",
   questions: ".questions.json",
+  task: ".task.json",
+  events: ".events",
+  "events-old": ".events.1",
 };
 
 /** A job: its conversation's handle, a dot and 8 characters (`codex-k3f9x2.a1b2c3d4`). */
@@ -63,6 +80,16 @@ const SPARE_LOG = /^spare\.(\d{1,10})\.\d{1,10}\.log$/;
 export function spareLogServer(name: string): number | undefined {
   const pid = SPARE_LOG.exec(name)?.[1];
   return pid === undefined ? undefined : Number(pid);
+}
+
+const TASK_NAME = /^([a-z][a-z0-9-]*\.[0-9a-z]{8})\.task\.json$/;
+
+/** The tasks (their ids: each its first job) recorded in the turns folder: one readdir. */
+export function taskIds(env: Env = process.env): string[] {
+  return turnNames(env).flatMap((name) => {
+    const id = TASK_NAME.exec(name)?.[1];
+    return id === undefined ? [] : [id];
+  });
 }
 
 /** Handles are `agent-xxxxxx` (no dot), so a running record's name is the only `<no dot>.json`. */

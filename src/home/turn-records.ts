@@ -7,15 +7,17 @@
 // `scv wait` reads it. The
 // turn's own registration is turn/track.ts; the reaper is turn/reap.ts.
 
-import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
+import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
 import { type TurnResult, turnResultSchema } from "../result.js";
 import { ensureScvDir } from "./agent-home.js";
 import { createAtomicSync, writeAtomicSync } from "./atomic.js";
 import { FILE_WRITER, type ResultWriter, type SaveOutcome, saveWithReserve } from "./background-result.js";
 import { HANDLE_PATTERN } from "./conversations.js";
+import { removeEvents } from "./job-events.js";
+import { readJsonFile } from "./json-file.js";
 import { takeLock } from "./lock.js";
 import type { Env } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
@@ -51,6 +53,12 @@ export const runningTurnSchema = lazy(() =>
     agentProcess: z.optional(identitySchema()),
     /** The tool running now, as the parser summarised it (one redacted line). */
     tool: z.optional(z.string()),
+    /** Tokens so far, as the CLI last reported them (input, cached, cache writes and output). */
+    tokens: z.optional(z.number()),
+    /** A permission question of the agent waiting for its answer (one redacted line). */
+    asking: z.optional(z.object({ tool: z.string(), summary: z.string() })),
+    /** Every account of the turn is rate limited: it waits for this reset (UTC ISO 8601). */
+    cooling: z.optional(z.object({ until: z.string(), reason: z.string() })),
     /** The conversation lock the turn holds (a continued conversation's), as the folder it created:
      * the reaper removes that folder once the turn's scv is proven gone. */
     lock: z.optional(z.object({ dev: z.string(), ino: z.string(), born: z.string() })),
@@ -92,28 +100,16 @@ export const finishedTurnSchema = lazy(() =>
 );
 export type FinishedTurnRecord = z.infer<ReturnType<typeof finishedTurnSchema>>;
 
-function parseFile<T>(path: string, schema: z.ZodMiniType<T>): T | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** A finished turn's result holds its reply (up to MAX_REPLY_BYTES, escaped as JSON). */
+const MAX_RESULT_BYTES = 8 * MAX_REPLY_BYTES;
 
 export function readRunning(handle: string, env: Env = process.env): RunningTurnRecord | undefined {
-  return parseFile(turnFile(handle, "running", env), runningTurnSchema());
+  return readJsonFile(turnFile(handle, "running", env), runningTurnSchema());
 }
 
 /** A finished job's result, until it is read. */
 export function readFinished(job: string, env: Env = process.env): FinishedTurnRecord | undefined {
-  return parseFile(jobFile(job, "done", env), finishedTurnSchema());
+  return readJsonFile(jobFile(job, "done", env), finishedTurnSchema(), MAX_RESULT_BYTES);
 }
 
 /** Atomic and 0600. Results are flushed to disk; a running record describes processes that a power
@@ -213,10 +209,22 @@ export function saveBackgroundResult(
   return outcome;
 }
 
-/** Removes a job's result once read, with its log; other jobs' stay. */
+/** Removes a job's result once read, with its log and events; other jobs' stay. */
 export function consumeResult(job: string, env: Env = process.env): void {
   removeIfPresent(jobFile(job, "done", env));
   removeIfPresent(jobFile(job, "log", env));
+  removeEvents(job, env);
+}
+
+/** Marks the running record of `job` (its own scv's, between two attempts of its accounts) as
+ * waiting for a rate limit's reset, for `scv ps`; the next attempt's record replaces it. Nothing
+ * when the record is not the job's. */
+export function markCooling(job: string, cooling: { until: string; reason: string }, env: Env): void {
+  const handle = jobHandle(job);
+  if (handle === undefined) return;
+  const running = readRunning(handle, env);
+  if (running?.tag !== job) return;
+  writeTurnRecord(turnFile(handle, "running", env), { ...running, cooling }, false);
 }
 
 /** Whether the turn of `handle` whose tag was `tag` has ended (its record gone or replaced). */

@@ -6,11 +6,13 @@
 // different conversations never share a file they rewrite. Each line is appended with one write(2)
 // on a file opened O_APPEND: the kernel places every such write at the end, whole, so turns ending at
 // once need no lock and lose nothing (test/home/usage-log.test.ts runs 100 at once). A line that is
-// torn anyway (a full disk, another file system's semantics) is skipped when read, never the file.
+// torn anyway (a short write on a full disk, another file system's semantics) is skipped when read,
+// never the file, and never the line after it: the next writer starts its line on a fresh one, and
+// the reader finds a whole entry after a fragment an older scv joined it to.
 // Bounded: a line is a few hundred bytes (strings are cut), and months older than `KEPT_MONTHS`
 // are removed when a new month's file starts.
 
-import { closeSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { DEFAULT_ACCOUNT } from "../accounts.js";
@@ -21,12 +23,16 @@ import { isoTimestamp } from "../timestamp.js";
 import { ensureScvDir } from "./agent-home.js";
 import { type Env, scvHome } from "./paths.js";
 import { removeIfPresent } from "./remove.js";
+import { readStateText } from "./state-file.js";
 
 /** Months of usage kept, the current one included. */
 export const KEPT_MONTHS = 13;
 
 /** The longest string kept in a line (a model id, an effort): longer ones are cut. */
 const MAX_STRING = 200;
+
+/** A month's file: a line is a few hundred bytes, so this is a million turns and more. */
+const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
 const FILE_NAME = /^(\d{4}-\d{2})\.jsonl$/;
 
@@ -85,8 +91,11 @@ function cut(text: string | undefined): string | undefined {
 
 /** Appends one turn's line; an `ScvError` (IO) saying why when it cannot. */
 export function appendUsage(entry: UsageEntry, env: Env = process.env): void {
+  // `v` first: a reader finds where a line starts after a torn one by it.
+  const { v, ...fields } = entry;
   const line: UsageEntry = {
-    ...entry,
+    v,
+    ...fields,
     model: cut(entry.model),
     effort: cut(entry.effort),
     ...(entry.usage === undefined ? {} : { usage: cleanUsage(entry.usage) }),
@@ -96,19 +105,17 @@ export function appendUsage(entry: UsageEntry, env: Env = process.env): void {
   let started = false;
   try {
     ensureScvDir(env, "usage");
-    let fd: number;
+    const opened = openLog(path);
+    started = opened.created;
     try {
-      fd = openSync(path, "ax", 0o600);
-      started = true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      fd = openSync(path, "a", 0o600);
-    }
-    try {
+      // A line torn by a short write (a full disk) ended without its newline: this one starts on a
+      // line of its own, in the same single write, or the reader would lose it with the fragment.
+      const fresh = opened.created || endsLine(opened.fd);
+      const text = `${fresh ? "" : "\n"}${JSON.stringify(line)}\n`;
       // One write: appends from turns ending at once never interleave.
-      writeSync(fd, Buffer.from(`${JSON.stringify(line)}\n`));
+      writeSync(opened.fd, Buffer.from(text));
     } finally {
-      closeSync(fd);
+      closeSync(opened.fd);
     }
   } catch (error) {
     if (error instanceof ScvError) throw error;
@@ -118,6 +125,45 @@ export function appendUsage(entry: UsageEntry, env: Env = process.env): void {
     });
   }
   if (started) removeOldMonths(month, env);
+}
+
+const APPEND =
+  constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** The month's log opened for appending (and for reading its last byte), created 0600 when new;
+ * never through a link, never anything but a regular file (a FIFO would take the line, or block). */
+function openLog(path: string): { fd: number; created: boolean } {
+  let fd: number;
+  let created = true;
+  try {
+    try {
+      fd = openSync(path, APPEND | constants.O_EXCL, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      created = false;
+      fd = openSync(path, APPEND, 0o600);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw refused(path, "a symbolic link");
+    throw error;
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw refused(path, "not a regular file");
+  }
+  return { fd, created };
+}
+
+function refused(path: string, what: string): ScvError {
+  return new ScvError("IO", `usage log ${path} is ${what} — move it away (scv makes the file anew)`);
+}
+
+/** Whether the file is empty or ends with a newline. */
+function endsLine(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
 }
 
 /** Removes the files of months more than `KEPT_MONTHS` before `month`. */
@@ -160,23 +206,35 @@ export function readUsage(
   let skippedLines = 0;
   for (const file of monthFiles(env)) {
     if (file.month < monthOf(isoTimestamp(since)) || file.month > monthOf(isoTimestamp(until))) continue;
-    let text: string;
-    try {
-      text = readFileSync(join(usageDir(env), file.name), "utf8");
-    } catch {
-      continue;
-    }
+    const text = readStateText(join(usageDir(env), file.name), { maxBytes: MAX_FILE_BYTES });
+    if (text === undefined) continue;
     for (const line of text.split("\n")) {
       if (line === "") continue;
-      const entry = parseLine(line);
-      if (entry === undefined) skippedLines += 1;
-      else {
-        const startedAt = Date.parse(entry.startedAt);
-        if (startedAt >= from && startedAt < to) entries.push(entry);
-      }
+      const read = readLine(line);
+      skippedLines += read.skipped;
+      if (read.entry === undefined) continue;
+      const startedAt = Date.parse(read.entry.startedAt);
+      if (startedAt >= from && startedAt < to) entries.push(read.entry);
     }
   }
   return { entries, skippedLines };
+}
+
+/** Where an entry starts: every line begins so, and inside a JSON string `"` is escaped, so this is
+ * never inside a value. */
+const ENTRY_START = '{"v":';
+
+/** One line's entry, and how many fragments were skipped: a line torn by a short write, with the next
+ * turn's line appended to it by an scv that did not start it on a line of its own, is a fragment
+ * followed by a whole entry — the fragment is skipped, the entry kept. */
+function readLine(line: string): { entry?: UsageEntry; skipped: number } {
+  const entry = parseLine(line);
+  if (entry !== undefined) return { entry, skipped: 0 };
+  for (let at = line.indexOf(ENTRY_START, 1); at !== -1; at = line.indexOf(ENTRY_START, at + 1)) {
+    const rest = parseLine(line.slice(at));
+    if (rest !== undefined) return { entry: rest, skipped: 1 };
+  }
+  return { skipped: 1 };
 }
 
 function parseLine(line: string): UsageEntry | undefined {

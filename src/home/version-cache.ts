@@ -4,11 +4,12 @@
 // reinstall changes the file, and with it the key; a cache that cannot be read is no cache, and the
 // file is safe to delete.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { cacheDir, type Env, scvHome } from "./paths.js";
+import { readStateText, SMALL_STATE_BYTES } from "./state-file.js";
 
 /** More than any listing has agents; older entries go first. */
 const MAX_ENTRIES = 64;
@@ -35,7 +36,9 @@ function cacheFile(env: Env): string {
 
 function readEntries(env: Env): Record<string, Entry> {
   try {
-    const value: unknown = JSON.parse(readFileSync(cacheFile(env), "utf8"));
+    const text = readStateText(cacheFile(env), { maxBytes: SMALL_STATE_BYTES });
+    if (text === undefined) return {};
+    const value: unknown = JSON.parse(text);
     return typeof value === "object" && value !== null && !Array.isArray(value)
       ? (value as Record<string, Entry>)
       : {};

@@ -5,12 +5,15 @@
 // turn holds is waited for briefly (BACKGROUND_LOCK_WAIT_MS), then refused as busy before anything
 // reports the turn started: no started turn waits in a queue nobody sees.
 
-import { closeSync, readFileSync } from "node:fs";
+import { closeSync, lstatSync } from "node:fs";
 import { type Config, endpointKeyVariables } from "../config.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir, openOwnFileForAppend } from "../home/agent-home.js";
-import type { Env } from "../home/paths.js";
+import { LOG_TAIL } from "../home/background-result.js";
+import { type Env, scvHome } from "../home/paths.js";
+import { removeIfPresent } from "../home/remove.js";
+import { readStateText } from "../home/state-file.js";
 import { jobFile, newJob } from "../home/turn-files.js";
 import { consumeResult, readFinished, readRunning } from "../home/turn-records.js";
 import { READY_FD, startDetached } from "../os/bounded.js";
@@ -114,6 +117,10 @@ async function launch(env: Env, cwd: string, job: Job, agent: string, spare?: Sp
         env: backgroundEnv(env),
         output: log,
       });
+    } catch (error) {
+      // Nothing ran that could have written to it (the start itself failed: a full disk, no memory).
+      removeIfPresent(logPath);
+      throw error;
     } finally {
       closeSync(log);
     }
@@ -129,13 +136,19 @@ async function launch(env: Env, cwd: string, job: Job, agent: string, spare?: Sp
     return { ...launched, job: undefined, started: false, result: finished.result };
   }
   const last = lastLine(logPath);
+  // A log the scv wrote nothing to (it could not: a full disk) tells nothing: it goes, and the line
+  // does not send the user to it. One with words stays for them; gc removes it after an hour.
+  const empty = isEmptyFile(logPath);
+  if (empty) removeIfPresent(logPath);
   const what =
     started === "timed-out"
       ? `the background scv had not started its turn after ${formatDuration(START_LIMIT_MS + (job.lockWaitMs ?? 0))} and was stopped`
       : "the background scv ended before its turn started";
   const error = new ScvError(
     "AGENT_FAILED",
-    `${what}${last === undefined ? "" : `: ${last}`} — see ${logPath}`,
+    empty
+      ? `${what}, and wrote nothing to say why (is the disk full?) — check the space free for ${scvHome(env)}, or run the turn in the foreground`
+      : `${what}${last === undefined ? "" : `: ${last}`} — see ${logPath}`,
   );
   return { ...launched, job: undefined, started: false, result: failedResult(error, agent) };
 }
@@ -175,11 +188,11 @@ export function scvScript(): string {
   return script;
 }
 
+function isEmptyFile(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.size === 0;
+}
+
 function lastLine(path: string): string | undefined {
-  try {
-    const lines = readFileSync(path, "utf8").trim().split("\n");
-    return lines.at(-1)?.replace(/^scv: /, "") || undefined;
-  } catch {
-    return undefined;
-  }
+  const lines = readStateText(path, LOG_TAIL)?.trim().split("\n");
+  return lines?.at(-1)?.replace(/^scv: /, "") || undefined;
 }

@@ -20,6 +20,7 @@ import {
   type DetachedProcess,
   spawnDetached,
 } from "../os/bounded.js";
+import { cleanUpAtExit } from "../os/groups.js";
 
 export interface SpareRunner {
   /** Hands `handOff` to the spare, with its log renamed to `logPath`; undefined when there is no
@@ -53,14 +54,26 @@ export function createSpareRunner(options: SpareOptions): SpareRunner {
   let count = 0;
   let released = false;
 
+  /** Logs of spares not handed a job: removed at the server's exit, also one by a signal (SIGTERM),
+   * where no release runs; a spare's own exit needs none of it. */
+  const logs = new Set<string>();
+  cleanUpAtExit(() => {
+    for (const log of logs) removeIfPresent(log);
+  });
+  const removeLog = (log: string) => {
+    logs.delete(log);
+    removeIfPresent(log);
+  };
+
   const discard = (each: Spare) => {
     each.process.release();
-    removeIfPresent(each.log);
+    removeLog(each.log);
   };
 
   const start = (): Promise<Spare | undefined> => {
     count += 1;
     const log = spareLog(process.pid, count, options.env);
+    logs.add(log);
     const startedAt = Date.now();
     return (async () => {
       ensureScvDir(options.env, "turns");
@@ -84,7 +97,7 @@ export function createSpareRunner(options: SpareOptions): SpareRunner {
       ready = each;
       return each;
     })().catch(() => {
-      removeIfPresent(log);
+      removeLog(log);
       return undefined;
     });
   };
@@ -117,6 +130,8 @@ export function createSpareRunner(options: SpareOptions): SpareRunner {
       }
       try {
         renameSync(taken.log, logPath);
+        // The job's log now, which its result's reader removes.
+        logs.delete(taken.log);
       } catch {
         discard(taken);
         next();

@@ -2,6 +2,7 @@
 // way (so it has one too). Results stay until the caller has delivered them (`consumeResult`), and
 // reading one job's never touches another's.
 
+import { lstatSync } from "node:fs";
 import { formatDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { type PendingApproval, pendingApproval } from "../home/approvals.js";
@@ -134,6 +135,11 @@ export async function turnState(job: string, env: Env): Promise<TurnState> {
 async function settled(job: string, env: Env): Promise<TurnResult | undefined> {
   const state = await turnState(job, env);
   if (state.kind === "unknown") {
+    // Something is there that is not a result scv wrote (a FIFO, a link, damaged bytes).
+    const path = jobFile(job, "done", env);
+    if (lstatSync(path, { throwIfNoEntry: false }) !== undefined) {
+      throw new ScvError("AGENT_FAILED", `the result of ${job} in ${path} cannot be read — remove it`);
+    }
     throw new ScvError("USAGE", `the result of ${job} was read meanwhile (by another scv wait)`);
   }
   return state.kind === "finished" ? state.result : undefined;

@@ -48,7 +48,7 @@ export async function agentsTool(input: AgentsInput, context: CallContext): Prom
           target: accountLabel(entry.name, each.account),
           signedIn: each.state,
           detail: each.detail,
-          coolingUntil: each.coolingUntil ?? null,
+          coolingUntil: each.coolingUntil,
         })),
       };
     }),

@@ -4,7 +4,7 @@
 // `--agent-home` registers it there on purpose, for delegated agents that should delegate in turn
 // (still bounded by max_depth).
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
@@ -15,6 +15,7 @@ import { ensurePrivateDir } from "../home/agent-home.js";
 import { writeAtomicSync } from "../home/atomic.js";
 import { makeDirs } from "../home/make-dirs.js";
 import { scvHome, userHome } from "../home/paths.js";
+import { readStateFile } from "../home/state-file.js";
 import { runBounded } from "../os/bounded.js";
 import { hasJsonMember, setJsonMember, setTomlKey } from "./host-config.js";
 import {
@@ -71,8 +72,7 @@ export async function mcpInstallCommand(
     const path = expand(registration.path, target.server);
     if (options.dryRun) say(`would set ${path.join(".")} in ${file} to ${JSON.stringify(entry)}`);
     else {
-      const text = existsSync(file) ? readFileSync(file, "utf8") : "";
-      writeConfigFile(target, file, setJsonMember(text, path, entry, file));
+      writeConfigFile(target, file, setJsonMember(readHostFile(file) ?? "", path, entry, file));
       say(`registered scv with ${target.product} (${target.where}): ${path.join(".")} in ${file}`);
     }
   }
@@ -105,12 +105,15 @@ export async function mcpUninstallCommand(
   const dir = configDir(registration.dir, target.env);
   const files = registration.files
     .map((name) => join(dir, name))
-    .filter((file) => existsSync(file) && hasJsonMember(readFileSync(file, "utf8"), path, file));
+    .flatMap((file) => {
+      const text = readHostFile(file);
+      return text !== undefined && hasJsonMember(text, path, file) ? [{ file, text }] : [];
+    });
   if (files.length === 0) say(`scv was not registered with ${target.product} (${target.where})`);
-  for (const file of files) {
+  for (const { file, text } of files) {
     if (options.dryRun) say(`would remove ${path.join(".")} from ${file}`);
     else {
-      writeConfigFile(target, file, setJsonMember(readFileSync(file, "utf8"), path, undefined, file));
+      writeConfigFile(target, file, setJsonMember(text, path, undefined, file));
       say(`removed scv from ${target.product}: ${path.join(".")} in ${file}`);
     }
   }
@@ -279,8 +282,7 @@ function timeoutLine(target: HostTarget, dryRun: boolean): string {
   const table = expand(timeout.table, target.server);
   const setting = `${timeout.key} = ${timeout.value} in [${table.join(".")}] of ${file}`;
   if (dryRun) return `would set ${setting}`;
-  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const edited = setTomlKey(text, table, timeout.key, timeout.value, file);
+  const edited = setTomlKey(readHostFile(file) ?? "", table, timeout.key, timeout.value, file);
   if (edited === undefined) {
     throw new ScvError(
       "AGENT_FAILED",
@@ -289,6 +291,18 @@ function timeoutLine(target: HostTarget, dryRun: boolean): string {
   }
   writeConfigFile(target, file, edited);
   return `set ${setting} (its default, 60 s, is shorter than a delegate call may take)`;
+}
+
+/** Hosts' config files hold settings and a history; Claude Code's ~/.claude.json grows large. */
+const MAX_HOST_FILE_BYTES = 256 * 1024 * 1024;
+
+/** A host's config file; undefined when there is none. One that is not a regular file (a FIFO is
+ * never waited on) or cannot be read is refused: scv would otherwise write a new one over it. */
+function readHostFile(file: string): string | undefined {
+  const read = readStateFile(file, { maxBytes: MAX_HOST_FILE_BYTES, followLinks: true });
+  if (read.kind === "absent") return undefined;
+  if (read.kind === "read") return read.bytes.toString("utf8");
+  throw new ScvError("IO", `${file} is ${read.why} — fix it, or register scv by hand`);
 }
 
 function configDir(dir: ConfigDir, env: Record<string, string | undefined>): string {

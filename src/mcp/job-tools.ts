@@ -5,7 +5,7 @@ import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
 import { formatElapsed } from "../cli/progress.js";
 import { loadConfig } from "../config.js";
 import { ScvError } from "../errors.js";
-import { giveAnswer, questionFate, questionText } from "../home/approvals.js";
+import { giveAnswer, type PendingApproval, questionFate, questionText } from "../home/approvals.js";
 import { jobHandle } from "../home/turn-files.js";
 import type { SpareRunner } from "../jobs/spare.js";
 import type { TurnRequest } from "../turn/types.js";
@@ -50,22 +50,47 @@ export interface CallContext {
   readonly progressMs: number;
   /** The server's spare runner (jobs/spare.ts). */
   readonly spare?: SpareRunner;
+  /** Set when the call is made again once the person answered the permission question it raised
+   * (the answer is given): what the first call left to go on with (its `ask.resume`). */
+  readonly resume?: unknown;
 }
 
 export async function delegateTool(input: DelegateInput, context: CallContext): Promise<ToolOutcome> {
   const calledAt = Date.now();
+  // Called again once the person answered a question the first call raised: its turns run already.
+  const resumed = context.resume as readonly JobStart[] | undefined;
+  const started = resumed ?? (await startDelegate(input, context));
+  const waitMs = (input.wait_seconds ?? DEFAULT_WAIT_SECONDS) * 1000;
+  if (resumed === undefined) context.progress?.(`started ${started.map(startLabel).join(", ")}`);
+  const states = await waitFor(startedJobs(started), calledAt + waitMs, context);
+  return delivered(delegateAnswer(started, states, context.env), context.env);
+}
+
+/** Starts the turns a delegate call asks for, as background jobs. */
+export async function startDelegate(input: DelegateInput, context: CallContext): Promise<JobStart[]> {
   const config = loadConfig(context.env).config;
-  const started = await startJobs(turnRequests(input), {
+  return startJobs(turnRequests(input), {
     env: context.env,
     cwd: context.cwd,
     config,
     spare: context.spare,
   });
-  const waitMs = (input.wait_seconds ?? DEFAULT_WAIT_SECONDS) * 1000;
-  const jobs = started.flatMap((start) => (start.kind === "started" ? [start.job] : []));
-  context.progress?.(`started ${started.map(startLabel).join(", ")}`);
-  const states = await waitFor(jobs, calledAt + waitMs, context);
-  const answer = fitted(shownLimit(context.env), started.length, (budget) => {
+}
+
+/** The jobs of the turns that started. */
+export function startedJobs(started: readonly JobStart[]): string[] {
+  return started.flatMap((start) => (start.kind === "started" ? [start.job] : []));
+}
+
+/** A delegate call's answer for its turns in `states`: each finished turn's reply (or its first part),
+ * each running one's job — and, for a turn waiting on a permission question, the question to put to
+ * the person where the host can (`ask`). A task's result is this same answer (tasks.ts). */
+export function delegateAnswer(
+  started: readonly JobStart[],
+  states: ReadonlyMap<string, JobState>,
+  env: NodeJS.ProcessEnv,
+): Answer {
+  const answer = fitted(shownLimit(env), started.length, (budget) => {
     const parts = started.map((start) => {
       const settled =
         start.kind === "failed"
@@ -81,11 +106,27 @@ export async function delegateTool(input: DelegateInput, context: CallContext): 
       read: parts.flatMap((part) => part.read),
     };
   });
-  return delivered(answer, context.env);
+  const asking = askingJob(startedJobs(started), states);
+  return asking === undefined
+    ? answer
+    : { ...answer, outcome: { ...answer.outcome, ask: { ...asking, resume: started } } };
+}
+
+/** The first of `jobs` waiting for an answer to a permission question, with the question. */
+function askingJob(
+  jobs: readonly string[],
+  states: ReadonlyMap<string, JobState>,
+): { job: string; approval: PendingApproval } | undefined {
+  for (const job of jobs) {
+    const state = states.get(job);
+    if (state?.kind === "running" && state.progress.approval !== null)
+      return { job, approval: state.progress.approval };
+  }
+  return undefined;
 }
 
 /** An answer whose jobs' results are read whole by it: they are dropped as it goes out. */
-interface Answer {
+export interface Answer {
   readonly outcome: ToolOutcome;
   readonly read: readonly string[];
 }
@@ -174,8 +215,14 @@ export async function waitTool(input: WaitInput, context: CallContext): Promise<
       ? new Map([[input.job, first]])
       : await waitFor([input.job], calledAt + waitMs, context);
   const state = states.get(input.job);
+  const answer = fitted(shownLimit(context.env), 1, (budget) =>
+    settledOutcome(job, state, budget, input.offset),
+  );
+  const asking = askingJob([input.job], states);
   return delivered(
-    fitted(shownLimit(context.env), 1, (budget) => settledOutcome(job, state, budget, input.offset)),
+    asking === undefined
+      ? answer
+      : { ...answer, outcome: { ...answer.outcome, ask: { ...asking, resume: true } } },
     context.env,
   );
 }
@@ -184,6 +231,9 @@ export async function waitTool(input: WaitInput, context: CallContext): Promise<
  * answered, when that question is not the one pending, saying what became of it. */
 export async function approveTool(input: ApproveInput, context: CallContext): Promise<ToolOutcome> {
   const { job, approval: id } = input;
+  const wait = { job, ...(input.wait_seconds === undefined ? {} : { wait_seconds: input.wait_seconds }) };
+  // Called again once the person answered the job's next question: this call's answer was given.
+  if (context.resume !== undefined) return waitTool(wait, context);
   const state = await jobState(job, context.env);
   if (state.kind === "unknown") {
     throw new ScvError(
@@ -220,10 +270,7 @@ export async function approveTool(input: ApproveInput, context: CallContext): Pr
   context.progress?.(
     `${input.answer === "reject" ? "rejected" : `allowed ${input.answer}`}: ${questionText(pending)}`,
   );
-  return waitTool(
-    { job, ...(input.wait_seconds === undefined ? {} : { wait_seconds: input.wait_seconds }) },
-    context,
-  );
+  return waitTool(wait, context);
 }
 
 /** What became of approval `id` of a running job that does not wait on it. */

@@ -10,6 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { formatElapsed } from "../cli/progress.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
 import { type PendingApproval, questionText } from "../home/approvals.js";
+import { turnResultJson } from "../json-shapes.js";
 import { resultForJson, type TurnResult } from "../result.js";
 import type { JobProgress } from "./jobs.js";
 import { shownBytes, shownEnd } from "./shown-size.js";
@@ -19,6 +20,14 @@ export interface ToolOutcome {
   readonly text: string;
   readonly structured: Record<string, unknown>;
   readonly isError: boolean;
+  /** A job of the call waits for a permission question's answer: a host that can ask its person
+   * (elicitation) is given the question instead of this outcome, and the call is made again with
+   * `resume` once it is answered (person-questions.ts). */
+  readonly ask?: {
+    readonly job: string;
+    readonly approval: PendingApproval;
+    readonly resume: unknown;
+  };
 }
 
 /** The answer as the protocol carries it. */
@@ -67,10 +76,16 @@ export function fitted<T extends { readonly outcome: ToolOutcome }>(
 ): T {
   let budget = Math.max(MIN_PART_BYTES, Math.floor(limit / shares));
   let made = build(budget);
-  for (let tries = 0; tries < 8; tries += 1) {
+  let previous = Number.POSITIVE_INFINITY;
+  let cut = 0;
+  for (let tries = 0; tries < 16; tries += 1) {
     const over = shownBytes(made.outcome.text, made.outcome.structured) - limit;
     if (over <= 0 || budget === MIN_PART_BYTES) return made;
-    budget = Math.max(MIN_PART_BYTES, budget - Math.ceil(over / shares));
+    // A part ends at a line break near its budget, so a small cut may change nothing: a cut that
+    // did not help is doubled.
+    cut = over < previous ? Math.ceil(over / shares) : cut * 2;
+    previous = over;
+    budget = Math.max(MIN_PART_BYTES, budget - cut);
     made = build(budget);
   }
   return made;
@@ -149,7 +164,8 @@ export function finishedOutcome(
   };
   return {
     text: lines.join("\n"),
-    structured: leading(first, result),
+    // The object --json prints (json-shapes.ts: every field there, null where there is no value).
+    structured: leading(first, turnResultJson(result)),
     isError: failed,
     complete: part.next === undefined,
   };

@@ -210,6 +210,9 @@ export interface ToolDefinition {
   readonly input: z.ZodMiniObject;
   /** Changes nothing (the host may call it without asking). */
   readonly readOnly: boolean;
+  /** The host may run a call as a task (MCP tasks: returned at once, its result fetched later): the
+   * tool's durable work is scv jobs (tasks.ts). */
+  readonly taskSupport?: "optional";
 }
 
 export const TOOLS = [
@@ -219,6 +222,7 @@ export const TOOLS = [
     description: `Hand a task to another coding agent (Codex, Claude Code, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, …) and get its reply. The agent runs in its own CLI, headless, in the project folder, signed in as scv set it up. This call waits up to wait_seconds (default ${DEFAULT_WAIT_SECONDS}); a turn that takes longer keeps running and the result names its job: call wait with it. Every result names the conversation: pass it as conversation to continue where the agent left off.`,
     input: delegateInput,
     readOnly: false,
+    taskSupport: "optional",
   },
   {
     name: "wait",

@@ -5,11 +5,12 @@
 // the parser turns into `mode` events; Codex only in its rollout file, polled once the thread id is
 // known. A report that contradicts the policy stops the turn.
 
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { closeSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { type AdapterDescriptor, type ModeReport, unreachable } from "../adapters.js";
 import { ScvError } from "../errors.js";
+import { openStateFile, readStateText, SMALL_STATE_BYTES } from "../home/state-file.js";
 import * as s from "../parsers/shape.js";
 import type { TurnEvent } from "../parsers/types.js";
 import { maybeString, readAs } from "../parsers/wire.js";
@@ -86,7 +87,9 @@ export function refuseGrantedMode(entry: AdapterDescriptor, policy: Policy, home
   const settings = join(home, report.settings);
   let granted: unknown;
   try {
-    const config = parseToml(readFileSync(settings, "utf8")) as Record<string, unknown>;
+    const text = readStateText(settings, { maxBytes: SMALL_STATE_BYTES, followLinks: true });
+    if (text === undefined) return;
+    const config = parseToml(text) as Record<string, unknown>;
     const profiles = config.profiles as Record<string, Record<string, unknown> | undefined> | undefined;
     const profile = typeof config.profile === "string" ? profiles?.[config.profile] : undefined;
     granted = profile?.[report.settingKey] ?? config[report.settingKey];
@@ -277,12 +280,10 @@ export class RolloutReader {
   /** The sandbox policies of the `turn_context` lines added since the last read and written at or
    * after `since` (earlier ones belong to earlier turns of a resumed thread). */
   read(limit = READ_LIMIT): string[] {
-    let fd: number;
-    try {
-      fd = openSync(this.path, "r");
-    } catch {
-      return [];
-    }
+    // The CLI's transcript: never a FIFO waited on.
+    const opened = openStateFile(this.path, { followLinks: true });
+    if (opened.kind !== "open") return [];
+    const { fd } = opened;
     try {
       const buffer = Buffer.alloc(64 * 1024);
       for (let total = 0; total < limit; ) {

@@ -118,13 +118,17 @@ export async function runOnAccounts(
     const bound = request.waitForResetMs;
     if (bound === undefined || waitMs > bound - (now() - started))
       return allLimited(agent, skipped, earliest, skipNotes(agent, skipped, carried), started, bound);
-    await waitForReset(
-      ladder.length === 1 ? accountLabel(agent, ladder[0]) : `every account of ${agent}`,
+    const who = ladder.length === 1 ? accountLabel(agent, ladder[0]) : `every account of ${agent}`;
+    const limit = skipped.find((skip) => skip.until === earliest);
+    context.onWaiting?.({
+      kind: "cooling",
       agent,
-      earliest,
-      waitMs,
-      context,
-    );
+      who,
+      account: limit?.account ?? DEFAULT_ACCOUNT,
+      until: earliest,
+      reason: limit?.error ?? "rate limited",
+    });
+    await waitForReset(who, agent, earliest, waitMs, context);
   }
 }
 

@@ -37,7 +37,7 @@ export function failedResult(error: ScvError, agent: string | undefined, started
 }
 
 /** The one line a failed result prints on stderr: "what happened — what to do". */
-export function failureLine(result: TurnResult): string | undefined {
+export function failureLine(result: Pick<TurnResult, "error" | "hint">): string | undefined {
   if (result.error === null) return undefined;
   return result.hint === null ? result.error : `${result.error} — ${result.hint}`;
 }

@@ -4,13 +4,15 @@
 // removes the conversation lock the turn held (recorded as the very lock folder it created), so the
 // conversation can be continued at once.
 
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { hostname } from "node:os";
 import { EXIT } from "../errors.js";
+import { pidExists } from "../home/atomic.js";
 import { unsavedLine } from "../home/background-result.js";
 import { readConversation, recordExists, releaseDeadLock, writeConversation } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
+import { readStateFile, SMALL_STATE_BYTES } from "../home/state-file.js";
 import { jobFile, jobHandle, newJob, runningHandles, turnFile } from "../home/turn-files.js";
 import {
   type FinishedTurnRecord,
@@ -54,8 +56,12 @@ export function turnOwnerAlive(record: RunningTurnRecord, table = systemProcessT
  * returns the handles reaped. */
 export async function reapOrphans(env: Env = process.env, table = systemProcessTable): Promise<string[]> {
   const host = hostname();
-  const records = runningHandles(env)
-    .map((handle) => readRunning(handle, env))
+  const all = runningHandles(env).map((handle) => ({ handle, record: readRunning(handle, env) }));
+  for (const { handle, record } of all) {
+    if (record === undefined) await removeGarbageRecord(handle, env).catch(() => undefined);
+  }
+  const records = all
+    .map(({ record }) => record)
     .filter((record): record is RunningTurnRecord => record !== undefined && record.host === host);
   const queue = records
     .filter((record) => !ownerAlive(record, table))
@@ -82,6 +88,43 @@ export async function reapOrphans(env: Env = process.env, table = systemProcessT
     }
   }
   return reaped;
+}
+
+/** Removes `turns/<handle>.json` when it is a regular file that is no running turn's record (not
+ * JSON, not of the record's shape) and names no live process: records are written whole (atomic
+ * rename or link), so such a file is never one being written, and without this every scv start would
+ * read it again, and gc would keep the handle's files for it. One that names a live process (an
+ * older or newer scv's record) stays; so does a FIFO or a link (noted when read: not scv's to
+ * remove). Under the record's lock, as reaping is. */
+export async function removeGarbageRecord(handle: string, env: Env): Promise<boolean> {
+  const path = turnFile(handle, "running", env);
+  // Not a regular file: noted when read, and left; no lock taken for it at every start.
+  if (lstatSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
+  const removed = await withRecordLock(path, 0, async () => {
+    if (readRunning(handle, env) !== undefined) return false;
+    const read = readStateFile(path, { maxBytes: SMALL_STATE_BYTES });
+    if (read.kind !== "read" || namesLiveProcess(read.bytes.toString("utf8"))) return false;
+    removeIfPresent(path);
+    return true;
+  });
+  return removed === true;
+}
+
+/** Whether text that may be a record of another scv's names a process alive now (its `scv`, or its
+ * `agentProcess`, by pid): such a record is left alone. */
+function namesLiveProcess(text: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return [record.scv, record.agentProcess].some((each) => {
+    const pid = typeof each === "object" && each !== null ? (each as { pid?: unknown }).pid : undefined;
+    return typeof pid === "number" && pidExists(pid);
+  });
 }
 
 /** Reaps one turn if its scv is dead (or was just killed by the reaper); undefined when it is alive,

@@ -4,7 +4,7 @@
 // early-verdict.ts one that retries a refused credential; then conclude (conclude.ts). An ACP turn
 // is run-acp.ts's. Every agent goes through the same code: what differs is read from its descriptor.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
 import { adapter } from "../adapters.js";
@@ -13,6 +13,7 @@ import { fallbackAgents, noteSignIn, wantsFallbacks } from "../fallbacks.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { type ConversationRecord, readConversation } from "../home/conversations.js";
 import { removeIfPresent } from "../home/remove.js";
+import { readStateText } from "../home/state-file.js";
 import { loadParser } from "../parsers/index.js";
 import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
 import type { ParsedTurn, TurnEvent } from "../parsers/types.js";
@@ -243,10 +244,7 @@ function withoutFailure(parsed: ParsedTurn): ParsedTurn {
 function takeLastMessage(path: string | undefined): string | undefined {
   if (path === undefined || !existsSync(path)) return undefined;
   try {
-    if (statSync(path).size > MAX_REPLY_BYTES) return undefined;
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
+    return readStateText(path, { maxBytes: MAX_REPLY_BYTES });
   } finally {
     removeIfPresent(path);
   }

@@ -65,6 +65,7 @@ export async function withPreparedTurn(
           context.signal,
         );
   let mcp: PreparedMcp | undefined;
+  let result: TurnResult | undefined;
   try {
     const env = agentEnvironment({
       parent: context.env,
@@ -97,12 +98,13 @@ export async function withPreparedTurn(
       // A row whose rendering reaches its ACP server sets variables only (src/adapter-schema.ts).
       Object.assign(env, renderedEndpoint(home).env);
     }
-    return await body({ context, env, tracker, started, args });
+    result = await body({ context, env, tracker, started, args });
+    return result;
   } finally {
     if (mcp !== undefined) removeMcpDir(mcp.dir);
     tightenCredentialFiles(home, entry.credentialFiles);
     // Before the conversation's lock goes: the next turn of it registers under the same handle.
-    await tracker.end();
+    await tracker.end(result);
     await release?.();
   }
 }

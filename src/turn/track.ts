@@ -1,18 +1,21 @@
 // A running turn's registration: its record in $SCV_HOME/turns (home/turn-records.ts) from the moment
 // its conversation is locked until its processes are gone, the variables its agent gets after
-// isolation (its tag, its depth, scv's home and config, its own TMPDIR), its tool in the record for
-// `scv ps` (a few writes a second at most: record-updates.ts), and its end on `scv kill`: that
+// isolation (its tag, its depth, scv's home and config, its own TMPDIR), its tool, tokens so far and
+// a permission question waiting for its answer in the record for `scv ps` (a few writes a second at
+// most: record-updates.ts), its events in its job's events file for `scv logs` (event-log.ts), and
+// its end on `scv kill`: that
 // writes <handle>.cancel and sends SIGUSR2, and this scv aborts the turn as on SIGTERM. The agent's
 // tools inherit the tag even when they leave its process group with setsid, so they can be found and
 // ended with it (os/tagged.ts).
 
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { DEFAULT_ACCOUNT } from "../accounts.js";
 import { heldLockIdentity, preview } from "../home/conversations.js";
+import { removeEvents } from "../home/job-events.js";
 import { configPath, scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
+import { readStateText, SMALL_STATE_BYTES } from "../home/state-file.js";
 import { jobHandle, newJob, turnFile } from "../home/turn-files.js";
 import {
   createTurnRecord,
@@ -27,11 +30,13 @@ import type { PidMark } from "../os/pid-marks.js";
 import { bootId } from "../os/proc.js";
 import { identify, type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { sweep, TAG_VARIABLE } from "../os/tagged.js";
-import type { TurnEvent } from "../parsers/types.js";
+import type { TurnEvent, Usage } from "../parsers/types.js";
+import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
 import { busyError } from "./busy.js";
 import { chosenSession, sessionAccepted } from "./conclude.js";
 import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
+import { type EventLog, openEventLog } from "./event-log.js";
 import { ownerAlive, reapLocked } from "./reap.js";
 import { recordUpdates } from "./record-updates.js";
 import { KILL_REASON } from "./stops.js";
@@ -55,12 +60,7 @@ function listenForKill(): void {
   killListener = true;
   process.on("SIGUSR2", () => {
     for (const turn of localTurns.values()) {
-      let asked: string;
-      try {
-        asked = readFileSync(turn.cancelFile, "utf8").trim();
-      } catch {
-        continue;
-      }
+      const asked = readStateText(turn.cancelFile, { maxBytes: SMALL_STATE_BYTES })?.trim();
       if (asked === turn.tag) turn.controller.abort(KILL_REASON);
     }
   });
@@ -76,8 +76,10 @@ export interface TurnTracker {
   /** Records the agent's pid and start time; tells a background launcher the turn runs. */
   spawned(pid: number | undefined): void;
   /** Stops processes that escaped the agent's group but carry its tag, removes the turn's TMPDIR,
-   * then drops the record (a background turn's stays, for its runner to replace with the result). */
-  end(): Promise<void>;
+   * then drops the record (a background turn's stays, for its runner to replace with the result).
+   * A foreground turn's `result` ends its events file, which goes with the record; a background
+   * job's stays with its result, for `scv logs`. */
+  end(result?: TurnResult): Promise<void>;
 }
 
 export function trackTurn(caller: TurnContext, table: ProcessTable = systemProcessTable): TurnTracker {
@@ -100,6 +102,11 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
 
   /** The tool running now, as its start event: its summary is read only when a record is written. */
   let tool: Extract<TurnEvent, { type: "tool-start" }> | undefined;
+  /** The usage the CLI reported last. */
+  let usage: Usage | undefined;
+  /** A permission question put to the turn's caller, until answered. */
+  let asking: { tool: string; summary: string } | undefined;
+  let log: EventLog | undefined;
   /** Whether a first turn's session, as its stream names it, is one scv records (set on registering). */
   let accepted: (sessionId: string) => boolean = () => false;
   const updates = recordUpdates<RunningTurnRecord>((text) => {
@@ -110,10 +117,12 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
     }
   });
   /** The record as it stands, with the running tool. */
-  const current = (): RunningTurnRecord => {
-    const base = record as RunningTurnRecord;
-    return tool === undefined ? base : { ...base, tool: tool.summary || tool.name };
-  };
+  const current = (): RunningTurnRecord => ({
+    ...(record as RunningTurnRecord),
+    ...(tool === undefined ? {} : { tool: tool.summary || tool.name }),
+    ...(usage === undefined ? {} : { tokens: tokensOf(usage) }),
+    ...(asking === undefined ? {} : { asking }),
+  });
   const note = (event: TurnEvent) => {
     if (record === undefined) return;
     if (event.type === "session") {
@@ -125,17 +134,47 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
     }
     if (event.type === "tool-start") tool = event;
     else if (event.type === "tool-end" && event.id === tool?.id) tool = undefined;
+    else if (event.type === "usage") usage = event.usage;
     else return;
     updates.soon(current);
   };
+  const ask = caller.askPermission;
 
   const context: TurnContext = {
     ...caller,
     signal: controller.signal,
     onEvent: (event, turn) => {
+      log?.append(event, turn.entry.name);
       note(event);
       caller.onEvent?.(event, turn);
     },
+    // The question shows in `scv ps` while it waits, and whoever listens hears of it as it is put.
+    ...(ask === undefined
+      ? {}
+      : {
+          askPermission: async (question, signal) => {
+            const mine = record;
+            if (mine !== undefined) {
+              asking = { tool: question.tool, summary: question.summary };
+              updates.now(current());
+              caller.onWaiting?.({
+                kind: "approval",
+                job: mine.tag,
+                handle: mine.handle,
+                account: mine.account ?? DEFAULT_ACCOUNT,
+                question,
+              });
+            }
+            try {
+              return await ask(question, signal);
+            } finally {
+              if (mine !== undefined && record !== undefined) {
+                asking = undefined;
+                updates.now(current());
+              }
+            }
+          },
+        }),
   };
 
   const registered = async (plan: TurnPlan): Promise<Record<string, string>> => {
@@ -202,6 +241,8 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       });
     }
     record = fresh;
+    log = openEventLog(tag, plan.handle, env);
+    caller.onRegistered?.(tag);
     localTurns.set(tag, { tag, cancelFile: turnFile(plan.handle, "cancel", env), controller });
     listenForKill();
     return variables;
@@ -228,13 +269,17 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       }
       caller.background?.onStarted();
     },
-    async end() {
+    async end(result) {
       caller.signal?.removeEventListener("abort", forward);
       const done = record;
       // The last state, for `scv ps` while the sweep runs (and a background turn's record stays).
       updates.flush();
       updates.stop();
       record = undefined;
+      // A background job's result line is its runner's to give (jobs/follow.ts reads its result).
+      if (result !== undefined && caller.background === undefined) log?.result(result);
+      log?.close();
+      log = undefined;
       if (done !== undefined) {
         localTurns.delete(done.tag);
         await sweep(done.tag, table, caller.graceMs ?? 3_000, pidMark);
@@ -243,9 +288,18 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       // Once nothing of the turn runs, and before its record goes: a crash in between leaves the
       // folder named in the record, for the reaper.
       removeTemp();
-      if (done !== undefined && caller.background === undefined) removeIfPresent(path);
+      // A foreground turn's events go with it: a follower holds the file open, its result line last.
+      if (done !== undefined && caller.background === undefined) {
+        removeEvents(done.tag, env);
+        removeIfPresent(path);
+      }
     },
   };
+}
+
+/** Every token the usage counts, as `scv ps` shows them. */
+function tokensOf(usage: Usage): number {
+  return (usage.input ?? 0) + (usage.cached ?? 0) + (usage.cacheWrite ?? 0) + (usage.output ?? 0);
 }
 
 /** What a first turn's conversation record begins with, for the reaper; undefined for a continued

@@ -27,6 +27,29 @@ export interface PermissionQuestion {
  * ran out): refused like `reject`, and said so. */
 export type PermissionAnswer = "once" | "always" | "reject" | "unanswered";
 
+/** What a person may want to know of, or act on, while a turn runs (notifications, `scv ps`): its
+ * agent asks a permission (told as the question is put), or its accounts are rate limited and it
+ * waits for the earliest reset (turn/accounts.ts, `--wait-for-reset`). */
+export type TurnWaiting =
+  | {
+      readonly kind: "approval";
+      readonly job: string;
+      readonly handle: string;
+      readonly account: string;
+      readonly question: PermissionQuestion;
+    }
+  | {
+      readonly kind: "cooling";
+      readonly agent: string;
+      /** What is limited, as the wait's lines say it: `codex@work`, `every account of codex`. */
+      readonly who: string;
+      /** The account whose limit resets first. */
+      readonly account: string;
+      /** When the earliest account's limit resets (UTC ISO 8601). */
+      readonly until: string;
+      readonly reason: string;
+    };
+
 export interface TurnRequest {
   /** The agent of a first turn; with `continue`, it must be the conversation's agent if given. */
   readonly agent?: string;
@@ -100,6 +123,11 @@ export interface TurnContext {
   /** A line for the user about the turn's accounts (moving on, waiting for a reset), without
    * `scv: `; stderr for a command, progress for an MCP call. */
   readonly onNotice?: (line: string) => void;
+  /** Hears what the turn waits on (TurnWaiting); never delays it. */
+  readonly onWaiting?: (waiting: TurnWaiting) => void;
+  /** Hears the turn's job once it is registered (each attempt of a foreground turn's accounts is a
+   * job of its own). */
+  readonly onRegistered?: (job: string) => void;
 }
 
 /** Everything decided before anything is written or spawned. */

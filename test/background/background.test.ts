@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { systemProcessTable } from "../../src/os/processes.js";
-import { turnResultSchema } from "../../src/result.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { agentPids, createWorld, ensureBuilt, scv, signIn, startScv, type World } from "../helpers/scv.js";
 
@@ -93,7 +93,13 @@ describe("scv delegate --background", () => {
   it("keeps a result (0600) until it is read, and --json prints it with the exported schema", async () => {
     const started = await scv(world, ["delegate", "--background", "--json", "gemini", "Say hi"]);
     const row = JSON.parse(started.stdout) as { handle: string; job: string; started: boolean };
-    expect(row).toEqual({ handle: handleOf(row.job), job: row.job, agent: "gemini", started: true });
+    expect(row).toEqual({
+      handle: handleOf(row.job),
+      job: row.job,
+      agent: "gemini",
+      started: true,
+      result: null,
+    });
     const handle = row.handle;
     const done = await resultWritten(row.job);
     expect(statSync(done).mode & 0o777).toBe(0o600);
@@ -101,7 +107,7 @@ describe("scv delegate --background", () => {
 
     const waited = await scv(world, ["wait", "--json", row.job]);
     expect(waited.exitCode).toBe(0);
-    expect(turnResultSchema().parse(JSON.parse(waited.stdout))).toMatchObject({
+    expect(turnResultShape().parse(JSON.parse(waited.stdout))).toMatchObject({
       reply: "MOCK-REPLY-1",
       status: "completed",
       agent: "gemini",
@@ -122,8 +128,8 @@ describe("scv delegate --background", () => {
     const next = await scv(world, ["delegate", "-c", handle, "Again"], { env: { SCV_LOCK_WAIT: "1ms" } });
     expect([next.exitCode, next.stdout]).toEqual([0, "MOCK-REPLY-2\n"]);
     rmdirSync(lock);
-    // The earlier job's result and log stay until read.
-    expect(turnFiles()).toEqual([`${job}.done.json`, `${job}.log`]);
+    // The earlier job's result, events and log stay until read.
+    expect(turnFiles()).toEqual([`${job}.done.json`, `${job}.events`, `${job}.log`]);
     const waited = await scv(world, ["wait", handle]);
     expect([waited.exitCode, waited.stdout]).toEqual([0, "MOCK-REPLY-1\n"]);
     expect(turnFiles()).toEqual([]);
@@ -273,8 +279,8 @@ describe("scv delegate --background", () => {
         `scv: claude (${handle}) did not start: conversation ${handle} is busy with job ${job} — wait for it: scv wait ${job}\n`,
       ]);
     }
-    // Nothing of the refused ones is left but the running job's record, log and reserve.
-    expect(turnFiles()).toEqual([`${job}.log`, `${job}.reserve`, `${handle}.json`].sort());
+    // Nothing of the refused ones is left but the running job's record, events, log and reserve.
+    expect(turnFiles()).toEqual([`${job}.events`, `${job}.log`, `${job}.reserve`, `${handle}.json`].sort());
     expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
     expect((await scv(world, ["wait", handle])).exitCode).toBe(143);
   }, 60_000);
@@ -357,7 +363,9 @@ describe("scv ps, scv wait --timeout, scv kill", () => {
     expect(tool).toBe("$ echo step 1");
     const text = await scv(world, ["ps"]);
     expect(text.stdout).toMatch(
-      new RegExp(`^JOB +AGENT +PID +ELAPSED +TOOL\n${job} +claude +${agent} +\\S+ +\\$ echo step 1\n$`),
+      new RegExp(
+        `^JOB +AGENT +ACCOUNT +PID +ELAPSED +TOKENS +STATE +TOOL\n${job} +claude +default +${agent} +\\S+ +- +running +\\$ echo step 1\n$`,
+      ),
     );
 
     const waited = await scv(world, ["wait", "--timeout", "300ms", handle]);

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/io.js";
 import { turnOutput } from "../../src/cli/turn-output.js";
 import { eventLine, eventLineSchema, resultLine } from "../../src/events.js";
+import { turnResultJson } from "../../src/json-shapes.js";
 import type { TurnEvent } from "../../src/parsers/types.js";
 import type { TurnResult } from "../../src/result.js";
 import type { TurnPlan } from "../../src/turn/types.js";
@@ -57,8 +58,10 @@ describe("the event line schema", () => {
       type: "result",
       agent: "claude",
       t: 5,
-      result: { ...RESULT, conversation: null },
+      // As --json prints it: every field there, null where there is no value.
+      result: turnResultJson({ ...RESULT, conversation: null }),
     });
+    expect(line).toMatchObject({ result: { account: null, skipped: null, resetsAt: null } });
     expect(Object.keys(line)).not.toContain("conversation");
   });
 

@@ -12,13 +12,13 @@ import {
   formatTokens,
   liveLine,
   printable,
-  RateGate,
   retryActivity,
   retryLine,
   summaryLine,
   toolLine,
 } from "../../src/cli/progress.js";
 import { toolStartEvent } from "../../src/parsers/tool-tracker.js";
+import { RateGate } from "../../src/rate-gate.js";
 import type { TurnResult } from "../../src/result.js";
 
 function result(overrides: Partial<TurnResult> = {}): TurnResult {

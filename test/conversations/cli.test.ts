@@ -12,6 +12,7 @@ import {
   lockConversation,
   writeConversation,
 } from "../../src/home/conversations.js";
+import { conversationJson } from "../../src/json-shapes.js";
 import { DAY, HOUR, type TempHome, tempHome, uuid } from "../home/gc/fixture.js";
 
 const SCV = resolve("dist/scv.js");
@@ -93,7 +94,9 @@ describe("scv conversations list", () => {
   it("prints the records as JSON, also from a bare `scv conversations --json`", () => {
     const result = scv(["conversations", "list", "--json"], home.env);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([codex, gemini, claude]);
+    expect(JSON.parse(result.stdout)).toEqual([codex, gemini, claude].map(conversationJson));
+    // Every field there, null where a record has no value (README: JSON output).
+    expect(JSON.parse(result.stdout)[1]).toMatchObject({ account: "default", model: null, cumulative: null });
     expect(scv(["conversations", "--json"], home.env).stdout).toBe(result.stdout);
   });
 
@@ -121,11 +124,11 @@ describe("scv conversations list", () => {
 });
 
 describe("scv conversations show", () => {
-  it("prints the record as JSON exactly as stored, and what the next turn uses", () => {
+  it("prints the record as JSON, every field there, and what the next turn uses", () => {
     const result = scv(["conversations", "show", "codex-k3f9x2", "--json"], home.env);
     expect(result.code).toBe(0);
     const { next, ...stored } = JSON.parse(result.stdout);
-    expect(stored).toEqual(codex);
+    expect(stored).toEqual(conversationJson(codex));
     // The first turn's model and effort; its policy (auto) is never carried to a later turn.
     expect(next).toEqual({
       agent: "codex",
@@ -196,7 +199,9 @@ describe("scv conversations rm", () => {
       code: 2,
       stderr: "scv: no conversation 'claude-a1b2c3' — run: scv conversations list\n",
     });
-    expect(JSON.parse(scv(["conversations", "--json"], home.env).stdout)).toEqual([codex, gemini]);
+    expect(JSON.parse(scv(["conversations", "--json"], home.env).stdout)).toEqual(
+      [codex, gemini].map(conversationJson),
+    );
   });
 
   it("with --transcript removes that session's transcript files and the folders they leave empty", () => {

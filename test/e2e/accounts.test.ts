@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { usageReportSchema } from "../../src/usage-totals.js";
 import {
   agentCalls,
@@ -46,7 +46,7 @@ function claudeReset(): string {
 
 async function delegateJson(args: readonly string[]) {
   const run = await scv(world, ["delegate", "--json", ...args]);
-  return { run, result: turnResultSchema().parse(JSON.parse(run.stdout)) };
+  return { run, result: turnResultShape().parse(JSON.parse(run.stdout)) };
 }
 
 describe("an account ladder", () => {
@@ -140,7 +140,7 @@ describe("an account ladder", () => {
     );
     // The account that reported nothing shows nothing.
     const personal = await scv(world, ["agents", "status", "claude@personal", "--json"]);
-    expect(JSON.parse(personal.stdout).quota).toBeUndefined();
+    expect(JSON.parse(personal.stdout).quota).toBeNull();
   });
 
   it("agents status <agent> lists each of its accounts with a home, and which are cooling and until when", async () => {
@@ -162,16 +162,16 @@ describe("an account ladder", () => {
 
     const json = JSON.parse((await scv(world, ["agents", "status", "claude", "--json"])).stdout);
     expect(json).toMatchObject({ agent: "claude", account: "default", state: "signed-out" });
-    expect(json.coolingUntil).toBeUndefined();
+    expect(json.coolingUntil).toBeNull();
     expect(
-      json.accounts.map((row: { account: string; state: string; coolingUntil?: string }) => [
+      json.accounts.map((row: { account: string; state: string; coolingUntil: string | null }) => [
         row.account,
         row.state,
         row.coolingUntil,
       ]),
     ).toEqual([
-      ["default", "signed-out", undefined],
-      ["personal", "signed-in", undefined],
+      ["default", "signed-out", null],
+      ["personal", "signed-in", null],
       ["work", "signed-in", claudeReset()],
     ]);
     const one = JSON.parse((await scv(world, ["agents", "status", "claude@work", "--json"])).stdout);
@@ -193,7 +193,7 @@ describe("an account ladder", () => {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(result.account).toBe("personal");
     expect(result.skipped).toEqual([
-      { account: "gone", reason: "signed-out", error: expect.stringContaining("not signed in") },
+      { account: "gone", reason: "signed-out", until: null, error: expect.stringContaining("not signed in") },
     ]);
     expect(run.stderr).toMatch(/scv: claude@gone is not signed in \(.+\) — trying claude@personal/);
     expect(existsSync(join(world.scvHome, "cooldowns", "claude@gone.json"))).toBe(false);
@@ -299,8 +299,7 @@ describe("an account ladder", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(agentCalls(world)).toHaveLength(2);
     // A plain turn's result, as without the flag.
-    expect(result).not.toHaveProperty("account");
-    expect(result).not.toHaveProperty("skipped");
+    expect(result).toMatchObject({ account: null, skipped: null });
   });
 
   it("the hint of a failed turn of one account checks that account", async () => {
@@ -331,7 +330,7 @@ describe("an account ladder", () => {
     const job = started.stdout.trim();
     const waited = await scv(world, ["wait", "--json", "--timeout", "60s", job]);
     expect(waited.exitCode, waited.stderr).toBe(0);
-    const result = turnResultSchema().parse(JSON.parse(waited.stdout));
+    const result = turnResultShape().parse(JSON.parse(waited.stdout));
     expect(result.account).toBe("personal");
     expect(result.skipped?.[0]).toMatchObject({ account: "work", reason: "rate-limited" });
     expect(result.conversation).toBe(job.replace(/\.[0-9a-z]{8}$/, ""));

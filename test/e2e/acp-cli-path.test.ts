@@ -8,7 +8,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
 
@@ -64,7 +64,7 @@ function calls(): AcpCall[] {
 async function turn(args: readonly string[], env: Record<string, string> = {}) {
   const run = await scv(world, ["delegate", ...args, "--json"], { env });
   expect(run.exitCode, run.stderr).toBe(0);
-  return turnResultSchema().parse(JSON.parse(run.stdout));
+  return turnResultShape().parse(JSON.parse(run.stdout));
 }
 
 describe("the CLI an ACP adapter drives", () => {

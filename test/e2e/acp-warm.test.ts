@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { installAcpGemini } from "../helpers/acp-world.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
 import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
@@ -78,7 +78,7 @@ function prompts(): { text: string; model: string; effort: string }[] {
 }
 
 function json(stdout: string) {
-  return turnResultSchema().parse(JSON.parse(stdout));
+  return turnResultShape().parse(JSON.parse(stdout));
 }
 
 interface HostFile {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
@@ -74,7 +74,7 @@ function methods(): string[] {
 }
 
 function json(stdout: string) {
-  return turnResultSchema().parse(JSON.parse(stdout));
+  return turnResultShape().parse(JSON.parse(stdout));
 }
 
 describe("an ACP turn", () => {

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventLineSchema } from "../../src/events.js";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
 import { scv, signIn } from "../helpers/scv.js";
@@ -50,7 +50,7 @@ describe("a 401 the CLI would retry", () => {
     const pids = await lab.pidsOf();
     const run = await pending;
     expect(run.exitCode, run.stderr).toBe(4);
-    const result = turnResultSchema().parse(JSON.parse(run.stdout));
+    const result = turnResultShape().parse(JSON.parse(run.stdout));
     expect(result).toMatchObject({ status: "failed", exitCode: 4, hint: "run: scv agents login codex" });
     expect(result.error).toMatch(/^codex failed to authenticate: unexpected status 401 Unauthorized: /);
     expect(await survivors(pids)).toEqual([]);

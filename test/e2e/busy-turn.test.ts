@@ -66,7 +66,9 @@ describe("a turn with thousands of tool calls", () => {
     expect(statSync(path).mtimeMs - wrote).toBeLessThan(500);
     const ps = await scv(lab.world, ["ps"]);
     expect(ps.stdout).toMatch(
-      new RegExp(`\\n${record.tag.replace(".", "\\.")} +claude +${pids[0]} +\\S+ +\\$ echo step 400\\n$`),
+      new RegExp(
+        `\\n${record.tag.replace(".", "\\.")} +claude +default +${pids[0]} +\\S+ +- +running +\\$ echo step 400\\n$`,
+      ),
     );
   });
 

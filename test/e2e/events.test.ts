@@ -4,7 +4,7 @@
 
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EventLine, eventLineSchema } from "../../src/events.js";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
@@ -41,7 +41,7 @@ describe("--events", () => {
     expect(events.filter((line) => line.type !== "mode").map((line) => line.type)).toEqual(types);
     const modes = events.flatMap((line) => (line.type === "mode" ? [line.mode] : []));
     expect(modes).toEqual(mode === null ? [] : [mode]);
-    expect(turnResultSchema().parse(last.result)).toMatchObject({
+    expect(turnResultShape().parse(last.result)).toMatchObject({
       reply,
       status: "completed",
       agent,
@@ -91,7 +91,7 @@ describe("progress", () => {
     expect(eventLines(events.stdout).filter((line) => line.type === "tool-start")).toHaveLength(2);
     expect(events.stderr).toMatch(/^claude \d+s \$ echo step 1$/m);
     const json = await scv(world, ["delegate", "claude", "--json", "Say hi"], { env });
-    expect(turnResultSchema().parse(JSON.parse(json.stdout)).reply).toBe("MOCK-REPLY-1");
+    expect(turnResultShape().parse(JSON.parse(json.stdout)).reply).toBe("MOCK-REPLY-1");
     expect(json.stderr).toMatch(/^claude \d+s \$ echo step 2$/m);
   });
 
@@ -126,7 +126,7 @@ describe("fallbacks", () => {
       env: { FAKE_AGENT_MODE: "exit:1" },
     });
     expect(run.exitCode).toBe(1);
-    const result = turnResultSchema().parse(JSON.parse(run.stdout));
+    const result = turnResultShape().parse(JSON.parse(run.stdout));
     // pi's key store says signed in; the unchecked CLIs may be; the signed-out stores (claude,
     // claude-ai, grok, dsh, and codex's preflight), gemini itself and kimi (no one-turn command
     // line) are left out.
@@ -144,9 +144,9 @@ describe("fallbacks", () => {
       env: { FAKE_AGENT_MODE: "exit:1", PATH: `${world.root}/only:/usr/bin:/bin` },
     });
     // Not even pi itself is on that PATH: it is not installed, and nothing else is either.
-    expect(turnResultSchema().parse(JSON.parse(failed.stdout))).toMatchObject({ exitCode: 3, fallbacks: [] });
+    expect(turnResultShape().parse(JSON.parse(failed.stdout))).toMatchObject({ exitCode: 3, fallbacks: [] });
     expect(failed.stderr).not.toContain("try instead");
     const ok = await scv(world, ["delegate", "pi", "--json", "hi"]);
-    expect(turnResultSchema().parse(JSON.parse(ok.stdout))).toMatchObject({ exitCode: 0, fallbacks: [] });
+    expect(turnResultShape().parse(JSON.parse(ok.stdout))).toMatchObject({ exitCode: 0, fallbacks: [] });
   });
 });

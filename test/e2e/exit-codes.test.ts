@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { agentCalls, createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
@@ -175,7 +175,7 @@ describe("exit codes", () => {
     it("continuing an agent that cannot resume", async () => {
       await signIn(world, "grok");
       const first = await scv(world, ["delegate", "grok", "--transport", "process", "--json", "hi"]);
-      const handle = turnResultSchema().parse(JSON.parse(first.stdout)).conversation ?? "";
+      const handle = turnResultShape().parse(JSON.parse(first.stdout)).conversation ?? "";
       const run = await scv(world, ["delegate", "-c", handle, "again"]);
       expect(run.exitCode).toBe(2);
       expect(oneLine(run.stderr)).toBe(
@@ -221,7 +221,7 @@ describe("exit codes", () => {
   it("3 with --json too, as a result object", async () => {
     const run = await scv(world, ["delegate", "codex", "--json", "hi"], { env: { PATH: "/nonexistent" } });
     expect(run.exitCode).toBe(3);
-    expect(turnResultSchema().parse(JSON.parse(run.stdout))).toMatchObject({
+    expect(turnResultShape().parse(JSON.parse(run.stdout))).toMatchObject({
       status: "failed",
       agent: "codex",
       exitCode: 3,

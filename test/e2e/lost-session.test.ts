@@ -5,7 +5,7 @@
 // CLI's and Qwen Code's), over ACP a refused `session/load` (acp.test.ts).
 
 import { describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { useLab } from "../helpers/lab.js";
 import { conversationRecord, scv, signIn } from "../helpers/scv.js";
 
@@ -17,7 +17,7 @@ describe("a conversation whose session is gone", () => {
     ["qwen", "Qwen Code"],
   ])("%s over process: one line says what is lost and what to do (exit 2)", async (agent, product) => {
     await signIn(lab.world, agent);
-    const first = turnResultSchema().parse(
+    const first = turnResultShape().parse(
       JSON.parse((await scv(lab.world, ["delegate", agent, "--json", "Say hi"])).stdout),
     );
     const handle = first.conversation ?? "";

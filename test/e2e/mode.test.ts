@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import {
   agentCalls,
@@ -84,7 +84,7 @@ describe("a mode that contradicts the policy stops the turn", () => {
       const run = await running;
       expect(run.exitCode).toBe(1);
       expect(await survivors(leftovers)).toEqual([]);
-      const result = turnResultSchema().parse(JSON.parse(String(run.stdout)));
+      const result = turnResultShape().parse(JSON.parse(String(run.stdout)));
       expect(result).toMatchObject({ status: "failed", exitCode: 1, mode: reported, agent });
       expect(message(String(run.stderr))).toBe(line(agentHome(agent)));
     },
@@ -99,16 +99,16 @@ describe("a mode that contradicts the policy stops the turn", () => {
     await signIn(world, agent);
     const run = await scv(world, ["delegate", agent, "--json", "--policy", policy, "hi"]);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(turnResultSchema().parse(JSON.parse(run.stdout))).toMatchObject({ status: "completed", mode });
+    expect(turnResultShape().parse(JSON.parse(run.stdout))).toMatchObject({ status: "completed", mode });
   });
 
   it("a continued codex turn is judged by its own turn_context, not the first turn's", async () => {
     await signIn(world, "codex");
     const first = await scv(world, ["delegate", "codex", "--json", "--policy", "auto", "hi"]);
-    const handle = turnResultSchema().parse(JSON.parse(first.stdout)).conversation ?? "";
+    const handle = turnResultShape().parse(JSON.parse(first.stdout)).conversation ?? "";
     const second = await scv(world, ["delegate", "-c", handle, "--json", "--policy", "default", "again"]);
     expect(second.exitCode, second.stderr).toBe(0);
-    expect(turnResultSchema().parse(JSON.parse(second.stdout)).mode).toBe("read-only");
+    expect(turnResultShape().parse(JSON.parse(second.stdout)).mode).toBe("read-only");
   });
 });
 

@@ -6,7 +6,7 @@
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { eventLineSchema } from "../../src/events.js";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { useLab } from "../helpers/lab.js";
 import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { SCV, scv, signIn } from "../helpers/scv.js";
@@ -51,7 +51,7 @@ describe("a reply with bytes that are not UTF-8", () => {
     await signIn(lab.world, "claude");
     const run = await scv(lab.world, ["delegate", "claude", "--json", "Say hi"], { env: LATIN1 });
     expect(run.exitCode, run.stderr).toBe(0);
-    const result = turnResultSchema().parse(JSON.parse(run.stdout));
+    const result = turnResultShape().parse(JSON.parse(run.stdout));
     expect(result.reply).toBe("caf\ufffd ok");
     expect(result.replacedChars).toBe(1);
     expect(result.badLines).toBe(0);
@@ -89,7 +89,7 @@ describe("a reply with bytes that are not UTF-8", () => {
 
     const both = await scv(lab.world, ["delegate", "--json", "claude", "codex", "Say hi"], { env: LATIN1 });
     expect(both.exitCode, both.stderr).toBe(0);
-    const results = (JSON.parse(both.stdout) as unknown[]).map((each) => turnResultSchema().parse(each));
+    const results = (JSON.parse(both.stdout) as unknown[]).map((each) => turnResultShape().parse(each));
     expect(results.map((each) => [each.reply, each.replacedChars])).toEqual([
       ["caf\ufffd ok", 1],
       ["caf\ufffd ok", 1],

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import {
   type AgentCall,
   agentCalls,
@@ -49,7 +49,7 @@ async function turn(args: readonly string[], input?: string) {
   expect(run.exitCode).toBe(0);
   // The fake pi records what came on its stdin.
   const call: AgentCall & { stdinText?: string } = onlyCall(world);
-  return { result: turnResultSchema().parse(JSON.parse(run.stdout)), call };
+  return { result: turnResultShape().parse(JSON.parse(run.stdout)), call };
 }
 
 describe("pi gets the prompt verbatim", () => {
@@ -90,7 +90,7 @@ describe("pi gets the prompt verbatim", () => {
       env: { FAKE_AGENT_MODE: "reply" },
     });
     expect(run.exitCode).toBe(0);
-    expect(turnResultSchema().parse(JSON.parse(run.stdout)).reply).toBe("REPLY @README.md again\n");
+    expect(turnResultShape().parse(JSON.parse(run.stdout)).reply).toBe("REPLY @README.md again\n");
     expect(agentCalls(world)[1]?.argv).toEqual(["-p", "--mode", "json", "--session", PI_SESSION, "\n"]);
   });
 });
@@ -117,7 +117,7 @@ describe("a prompt too large for one argument", () => {
       if (agent === "opencode" || agent === "gemini") return;
       // qwen appends two newlines to what it reads, copilot strips whitespace at its end.
       const got = { qwen: `${LARGE}\n\n`, copilot: LARGE.trimEnd() }[agent] ?? LARGE;
-      const reply = turnResultSchema().parse(JSON.parse(run.stdout)).reply;
+      const reply = turnResultShape().parse(JSON.parse(run.stdout)).reply;
       expect(reply === `REPLY ${got}`, `${agent} read its prompt from stdin`).toBe(true);
     }, 60_000);
   }
@@ -127,13 +127,13 @@ describe("a prompt too large for one argument", () => {
     const first = await scv(world, ["delegate", "--json", "codex", "hi"], {
       env: { FAKE_AGENT_MODE: "reply" },
     });
-    const handle = turnResultSchema().parse(JSON.parse(first.stdout)).conversation ?? "";
+    const handle = turnResultShape().parse(JSON.parse(first.stdout)).conversation ?? "";
     const run = await scv(world, ["delegate", "--json", "-c", handle, "-"], {
       env: { FAKE_AGENT_MODE: "reply" },
       input: LARGE,
     });
     expect(run.exitCode).toBe(0);
-    expect(turnResultSchema().parse(JSON.parse(run.stdout)).reply === `REPLY ${LARGE}`).toBe(true);
+    expect(turnResultShape().parse(JSON.parse(run.stdout)).reply === `REPLY ${LARGE}`).toBe(true);
     const call = agentCalls(world)[1];
     expect(call?.argv.slice(0, 2)).toEqual(["exec", "resume"]);
     expect(call?.argv.slice(-3)).toEqual(["--", expect.stringMatching(/^[0-9a-f-]{36}$/), "-"]);

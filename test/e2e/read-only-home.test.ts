@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync } from "node:fs";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
 
 const asRoot = process.getuid?.() === 0;
@@ -37,7 +37,7 @@ describe.skipIf(!asRoot)("a turn on a read-only SCV_HOME", () => {
     await readOnlyHome(true);
     const run = await scv(world, ["delegate", "claude", "--json", "Say hi"]);
     expect(run.exitCode).toBe(1);
-    const result = turnResultSchema().parse(JSON.parse(run.stdout));
+    const result = turnResultShape().parse(JSON.parse(run.stdout));
     expect(result.error).toBe(`cannot mkdir ${world.scvHome}/turns (EROFS)`);
     expect(result.hint).toBe("the file system is read-only: set SCV_HOME to a writable folder");
     // Every other agent would meet the same folder.

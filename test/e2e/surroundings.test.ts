@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync, w
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import {
   agentCalls,
   conversationRecord,
@@ -82,7 +82,7 @@ describe("scv's home", () => {
     );
     noStack(run.stderr);
     const json = await scv(world, ["delegate", "claude", "--json", "hi"]);
-    const result = turnResultSchema().parse(JSON.parse(json.stdout));
+    const result = turnResultShape().parse(JSON.parse(json.stdout));
     expect(result).toMatchObject({ reply: "MOCK-REPLY-1", conversation: null });
     expect(result.notes[0]).toMatch(/^this turn is not recorded: /);
     // The note is the JSON's business there; stderr does not repeat it.
@@ -219,7 +219,7 @@ it("an agent's megabyte error line reaches the result cut to one readable line",
     env: { FAKE_AGENT_MODE: "long-failure:1000000" },
   });
   expect(run.exitCode).toBe(1);
-  const result = turnResultSchema().parse(JSON.parse(run.stdout));
+  const result = turnResultShape().parse(JSON.parse(run.stdout));
   expect(result.error).toMatch(/^gemini failed: .*\(stderr: x+…$/);
   expect(result.error?.length).toBeLessThan(500);
   expect(run.stderr.length).toBeLessThan(1000);

@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { turnResultShape } from "../../src/json-shapes.js";
 import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/parsers/types.js";
-import { turnResultSchema } from "../../src/result.js";
 import { runTurn } from "../../src/turn/run.js";
 import type { TurnContext } from "../../src/turn/types.js";
 import { END_GRACE_MS } from "../../src/turn/verdict.js";
@@ -55,7 +55,7 @@ describe("amp signed out, at its login prompt", () => {
     });
     const pids = await lab.pidsOf();
     expect(run.exitCode, run.stderr).toBe(4);
-    expect(turnResultSchema().parse(JSON.parse(run.stdout))).toMatchObject({
+    expect(turnResultShape().parse(JSON.parse(run.stdout))).toMatchObject({
       status: "failed",
       agent: "amp",
       exitCode: 4,

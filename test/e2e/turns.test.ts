@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import {
   agentCalls,
   conversationRecord,
@@ -318,7 +318,7 @@ describe("output", () => {
       env: { FAKE_AGENT_MODE: "echo" },
     });
     expect(run.exitCode).toBe(0);
-    const result = turnResultSchema().parse(JSON.parse(run.stdout));
+    const result = turnResultShape().parse(JSON.parse(run.stdout));
     expect(result).toMatchObject({
       reply: "REPLY: Say hi",
       status: "completed",

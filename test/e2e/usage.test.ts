@@ -2,11 +2,13 @@
 // are the sums of the token counts in the captures the turns replayed (computed here from the
 // fixture files), foreground, failed, fan-out and background turns alike; parallel turns all count.
 
-import { readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { execa } from "execa";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { usageReportSchema } from "../../src/usage-totals.js";
-import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { hasPython, PTY_RUN } from "../helpers/pty.js";
+import { createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 
@@ -161,5 +163,95 @@ describe("scv usage", () => {
     expect(by.exitCode).toBe(2);
     expect(by.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(by.stderr).toContain("agent, account, model, day, conversation");
+  });
+});
+
+describe("scv usage --chart", () => {
+  const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
+
+  /** Turns of 3 days ago (1,000 tokens), yesterday (4,000 and 4,000) and today (2,000, no cost). */
+  function logTurns(): void {
+    const entry = (back: number, tokens: number, cost?: number) => ({
+      v: 1,
+      startedAt: `${day(back)}T12:00:00.000Z`,
+      durationMs: 1000,
+      agent: "claude",
+      account: "default",
+      conversation: null,
+      status: "completed",
+      exitCode: 0,
+      usage: { input: tokens / 2, output: tokens / 2, ...(cost === undefined ? {} : { costUsd: cost }) },
+    });
+    const lines = [entry(3, 1000, 0.5), entry(1, 4000, 1), entry(1, 4000, 1), entry(0, 2000)];
+    const dir = join(world.scvHome, "usage");
+    mkdirSync(dir, { recursive: true });
+    for (const line of lines) {
+      const file = join(dir, `${line.startedAt.slice(0, 7)}.jsonl`);
+      appendFileSync(file, `${JSON.stringify(line)}\n`);
+    }
+  }
+
+  async function onTerminal(args: readonly string[]): Promise<string> {
+    const run = await execa("python3", [PTY_RUN, "", "--", process.execPath, SCV, "usage", ...args], {
+      cwd: world.project,
+      env: { ...world.env, COLUMNS: "60" },
+      extendEnv: false,
+    });
+    const { output, code } = JSON.parse(run.stdout) as { output: string; code: number };
+    expect(code, output).toBe(0);
+    return output.replaceAll("\r\n", "\n");
+  }
+
+  it.skipIf(!hasPython)("draws tokens per day as bars on a terminal, every day of the window", async () => {
+    logTurns();
+    const lines = (await onTerminal(["--chart", "--since", "4d"])).trimEnd().split("\n");
+    expect(lines[0]).toBe(`tokens per day since ${day(4)}`);
+    const rows = lines.slice(1).map((line) => /^(\S+) {2}([█▏▎▍▌▋▊▉ ]*) {2,}(\S+)$/.exec(line));
+    expect(rows.map((row) => [row?.[1], row?.[3]])).toEqual([
+      [day(4), "0"],
+      [day(3), "1.0k"],
+      [day(2), "0"],
+      [day(1), "8.0k"],
+      [day(0), "2.0k"],
+    ]);
+    const length = (i: number) => (rows[i]?.[2] ?? "").trimEnd().length;
+    // Scaled to the largest: 8,000 the whole bar, 2,000 a quarter, 1,000 an eighth; none for none.
+    expect([length(0), length(2)]).toEqual([0, 0]);
+    expect(length(3)).toBeGreaterThan(10);
+    expect(Math.abs(length(4) - length(3) / 4)).toBeLessThanOrEqual(1);
+    expect(Math.abs(length(1) - length(3) / 8)).toBeLessThanOrEqual(1);
+  });
+
+  it.skipIf(!hasPython)("--chart cost: dollars, and - for a day that reported none", async () => {
+    logTurns();
+    const output = await onTerminal(["--chart", "cost", "--since", "4d"]);
+    expect(output).toContain(`cost per day since ${day(4)}\n`);
+    expect(output).toMatch(new RegExp(`${day(1)}  █+ +\\$2\\.00\\n`));
+    expect(output).toMatch(new RegExp(`${day(0)}  +-\\n`));
+  });
+
+  it("prints plain numbers off a terminal, and the report with --json", async () => {
+    logTurns();
+    const plain = await scv(world, ["usage", "--chart", "--since", "4d"]);
+    expect(plain.stdout).toBe(
+      [
+        "DAY         TOKENS",
+        `${day(4)}  0`,
+        `${day(3)}  1000`,
+        `${day(2)}  0`,
+        `${day(1)}  8000`,
+        `${day(0)}  2000`,
+        "",
+      ].join("\n"),
+    );
+    const json = usageReportSchema().parse(
+      JSON.parse((await scv(world, ["usage", "--chart", "--json", "--since", "4d"])).stdout),
+    );
+    expect(json.by).toBe("day");
+    expect(json.groups.map((group) => [group.key, group.input + group.output])).toEqual([
+      [day(3), 1000],
+      [day(1), 8000],
+      [day(0), 2000],
+    ]);
   });
 });

@@ -28,6 +28,9 @@
 //                       of call n, write pids.json, wait forever
 //   escape              like grandchild, plus one more that leaves the group with setsid; all three
 //                       pids to pids.json
+//   steps:<n>           (claude) replay turn1's init, then n Bash tool calls (`$ echo step <i>`), each
+//                       ending only once the file step-<i> exists in $FAKE_AGENT_DIR, then the rest
+//                       of turn1: a turn a test moves on step by step
 //   drip                (claude) replay turn1's init, write pids.json, then a Bash tool call every
 //                       50 ms forever: a turn whose events never stop
 //   reply               replay turn1 with its reply replaced by "REPLY <prompt>", so that turns
@@ -735,6 +738,8 @@ async function behave(parsedArgs) {
       const calls = arg === undefined ? 1 : Number(arg);
       return replay(turn, "turn1", { tools: calls, hangAfter: 2 * calls });
     }
+    case "steps":
+      return steps(turn, Number(arg));
     case "drip":
       replay(turn, "turn1", { hangAfter: 1 });
       return drip(turn.start ?? turn.resume ?? "");
@@ -904,6 +909,31 @@ function withToolCalls(stdout, count) {
   const calls = [];
   for (let i = 1; i <= count; i += 1) calls.push(...toolCall(i, session));
   return [init, ...calls, ...rest].join("\n");
+}
+
+/** turn1's init, `count` Bash calls each held open until its step file exists, then the rest. */
+async function steps(turn, count) {
+  const stdout = readFileSync(join(FIXTURES, "claude", "turn1.stdout"), "utf8")
+    .replaceAll(CAPTURED_SESSIONS.claude, turn.start ?? "")
+    .replaceAll(/"permissionMode":"[^"]*"/g, `"permissionMode":"${claudeMode()}"`);
+  const [init, ...rest] = stdout.split("\n");
+  const write = (text) => new Promise((resolve) => process.stdout.write(text, resolve));
+  writePids([process.pid]);
+  await write(`${init}\n`);
+  for (let i = 1; i <= count; i += 1) {
+    const [use, result] = toolCall(i, turn.start ?? "");
+    await write(`${use}\n`);
+    const step = join(process.env.FAKE_AGENT_DIR ?? ".", `step-${i}`);
+    while (!existsSync(step)) await new Promise((resolve) => setTimeout(resolve, 20));
+    await write(`${result}\n`);
+  }
+  if (turn.start !== undefined) {
+    const sessions = join(process.env.HOME ?? "/nonexistent", ".fake-sessions");
+    mkdirSync(sessions, { recursive: true });
+    writeFileSync(join(sessions, turn.start), "");
+  }
+  await write(rest.join("\n"));
+  process.exit(0);
 }
 
 /** One Bash tool call every 50 ms, forever. */

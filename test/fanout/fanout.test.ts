@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
 import { agentCalls, agentPids, conversationRecord, scv, signIn, startScv } from "../helpers/scv.js";
@@ -89,7 +89,7 @@ describe("scv delegate <agent>… <prompt>", () => {
     const run = await scv(lab.world, ["delegate", "--json", "pi", "claude", "gemini", "Say hi"], {
       env: { FAKE_AGENT_MODE: "exit:1" },
     });
-    const results = (JSON.parse(run.stdout) as unknown[]).map((value) => turnResultSchema().parse(value));
+    const results = (JSON.parse(run.stdout) as unknown[]).map((value) => turnResultShape().parse(value));
     expect(results.map((result) => [result.agent, result.exitCode])).toEqual([
       ["pi", 1],
       ["claude", 4],

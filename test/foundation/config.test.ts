@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -226,12 +226,21 @@ COPILOT_PROVIDER_BASE_URL = "http://127.0.0.1:9/v1"
   it("reads only a regular file of at most 1 MiB: not a device, a FIFO or a folder", () => {
     const root = mkdtempSync(join(tmpdir(), "scv-config-"));
     const env = (path: string) => ({ HOME: root, SCV_CONFIG: path });
-    expect(() => loadConfig(env("/dev/zero"))).toThrow(/config file \/dev\/zero is not a regular file/);
-    expect(() => loadConfig(env(root))).toThrow(/is not a regular file/);
+    expect(() => loadConfig(env("/dev/zero"))).toThrow(
+      /config file \/dev\/zero is a device, not a regular file — point SCV_CONFIG at a TOML file/,
+    );
+    expect(() => loadConfig(env(root))).toThrow(/is a folder, not a regular file/);
     const fifo = join(root, "fifo");
     execFileSync("mkfifo", [fifo]);
     // Opened without waiting for a writer: a blocking open would hang this test.
-    expect(() => loadConfig(env(fifo))).toThrow(/config file .*fifo is not a regular file/);
+    expect(() => loadConfig(env(fifo))).toThrow(/config file .*fifo is a FIFO, not a regular file/);
+    // A link is followed (the user may keep the file with their dotfiles), to a regular file only.
+    const real = join(root, "real.toml");
+    writeFileSync(real, "parallel = 3\n");
+    symlinkSync(real, join(root, "linked.toml"));
+    expect(loadConfig(env(join(root, "linked.toml"))).config.parallel).toBe(3);
+    symlinkSync(fifo, join(root, "to-fifo.toml"));
+    expect(() => loadConfig(env(join(root, "to-fifo.toml")))).toThrow(/is a FIFO, not a regular file/);
     const big = join(root, "big.toml");
     writeFileSync(big, `# ${"x".repeat(1024 * 1024)}\n`);
     expect(() => loadConfig(env(big))).toThrow(/larger than 1 MiB, the most scv reads/);

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { renderAgentFiles, renderAgentsDoc } from "../../scripts/agents-doc.js";
 import { renderEndpointsTable } from "../../scripts/endpoints-doc.js";
+import { JSON_SCHEMA_DIR, renderJsonSchemas } from "../../scripts/json-doc.js";
 import { renderMcpDoc } from "../../scripts/mcp-doc.js";
 import { REVIEW_SCHEMA_FILES } from "../../scripts/review-schemas.js";
 import { ADAPTERS } from "../../src/adapters.js";
@@ -30,6 +31,23 @@ describe("the review's JSON Schemas", () => {
 describe("docs/mcp.md", () => {
   it("matches the MCP server's tool and host tables (run `npm run docs` when this fails)", () => {
     expect(readFileSync("docs/mcp.md", "utf8")).toBe(renderMcpDoc());
+  });
+});
+
+describe("docs/json", () => {
+  it("holds each --json document's schema as src/json-documents.ts makes it (run `npm run docs` when this fails)", () => {
+    const schemas = renderJsonSchemas();
+    expect(readdirSync(JSON_SCHEMA_DIR).sort()).toEqual(
+      schemas.map((schema) => schema.path.split("/").at(-1)).sort(),
+    );
+    for (const schema of schemas)
+      expect([schema.path, readFileSync(schema.path, "utf8")]).toEqual([schema.path, schema.text]);
+  });
+
+  it("is named in the README, with the rule every document keeps", () => {
+    const readme = readFileSync("README.md", "utf8");
+    for (const schema of renderJsonSchemas()) expect(readme).toContain(schema.path);
+    expect(readme).toMatch(/each field its shape has is always there, `null` where there\s+is no value/);
   });
 });
 

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, beforeEach } from "vitest";
-import { type TurnResult, turnResultSchema } from "../../src/result.js";
+import { type TurnResultJson as TurnResult, turnResultShape } from "../../src/json-shapes.js";
 import { killAll } from "./pids.js";
 import { createWorld, ensureBuilt, type World } from "./scv.js";
 
@@ -105,7 +105,7 @@ export function acpWorldPerTest(use: (world: AcpWorld) => void): void {
 
 /** `scv delegate --json`'s output, read with scv's own schema. */
 export function resultOf(stdout: string): TurnResult {
-  return turnResultSchema().parse(JSON.parse(stdout));
+  return turnResultShape().parse(JSON.parse(stdout));
 }
 
 /** Waits (polling, bounded) until `check` holds; whether it did. */

@@ -1,10 +1,25 @@
 // A job's permission question and its answer as files: pending until answered, an answer counted
 // only for its own question's id, never two answers, an answer under no question not taken, and a
-// question's files private and gone once it is settled.
+// question's files private and gone once it is settled. An answer file that is not one the answerer
+// wrote: a symbolic link (to a file holding a valid answer) is refused — the turn does not take it,
+// and a real answer replaces it; a FIFO hangs neither the turn looking for its answer nor the `scv
+// mcp` server asking whether the question is pending (a FIFO's read would block the whole process,
+// so that case runs in a child with a time limit).
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   endQuestions,
@@ -15,6 +30,7 @@ import {
   takeAnswer,
   withdrawQuestion,
 } from "../../src/home/approvals.js";
+import { sendStateNotesTo } from "../../src/home/state-file.js";
 import { jobFile } from "../../src/home/turn-files.js";
 
 const JOB = "gemini-aaaaaa.q1w2e3r4";
@@ -26,12 +42,18 @@ const QUESTION = {
 };
 let home: string;
 let env: Record<string, string>;
+let notes: string[];
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), "scv-approvals-"));
   env = { SCV_HOME: home };
   mkdirSync(join(home, "turns"), { recursive: true, mode: 0o700 });
+  notes = [];
+  sendStateNotesTo((line) => notes.push(line));
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
+afterEach(() => {
+  sendStateNotesTo(undefined);
+  rmSync(home, { recursive: true, force: true });
+});
 
 describe("a job's permission question", () => {
   it("is pending, private, until its own id is answered; then the turn takes the answer and both files go", () => {
@@ -101,4 +123,47 @@ describe("a job's permission question", () => {
     expect(existsSync(jobFile(JOB, "questions", env))).toBe(false);
     expect(questionFate(JOB, first.id, env)).toBeUndefined();
   });
+});
+
+describe("an answer file that is a symbolic link", () => {
+  it("is refused: the turn does not take it, the question stays pending, and approve replaces it", () => {
+    const ask = postQuestion(JOB, QUESTION, env);
+    const planted = join(home, "planted.json");
+    writeFileSync(planted, `${JSON.stringify({ version: 1, id: ask.id, answer: "always" })}\n`);
+    const answer = jobFile(JOB, "answer", env);
+    symlinkSync(planted, answer);
+
+    expect(takeAnswer(JOB, ask.id, env)).toBeUndefined();
+    expect(pendingApproval(JOB, env)?.id).toBe(ask.id);
+    expect(notes).toEqual([
+      `scv: note: skipped ${answer}: a symbolic link, which scv does not follow in its home — remove it\n`,
+    ]);
+
+    expect(giveAnswer(JOB, ask.id, "once", env)).toBe("answered");
+    expect(takeAnswer(JOB, ask.id, env)).toBe("once");
+    // The link's target was never written.
+    expect(JSON.parse(readFileSync(planted, "utf8"))).toMatchObject({ answer: "always" });
+  });
+});
+
+describe("an answer file that is a FIFO", () => {
+  it("hangs neither the turn taking its answer nor the server asking what is pending", async () => {
+    const ask = postQuestion(JOB, QUESTION, env);
+    execFileSync("mkfifo", [jobFile(JOB, "answer", env)]);
+    const script = `
+      import { pendingApproval, takeAnswer, giveAnswer } from ${JSON.stringify(join(import.meta.dirname, "../../src/home/approvals.ts"))};
+      const env = { SCV_HOME: ${JSON.stringify(home)} };
+      const seen = [takeAnswer(${JSON.stringify(JOB)}, ${JSON.stringify(ask.id)}, env) ?? null,
+        pendingApproval(${JSON.stringify(JOB)}, env)?.id ?? null,
+        giveAnswer(${JSON.stringify(JOB)}, ${JSON.stringify(ask.id)}, "reject", env),
+        takeAnswer(${JSON.stringify(JOB)}, ${JSON.stringify(ask.id)}, env) ?? null];
+      process.stdout.write(JSON.stringify(seen));
+    `;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { cwd: join(import.meta.dirname, "../.."), timeout: 20_000, killSignal: "SIGKILL" },
+    );
+    expect(JSON.parse(stdout)).toEqual([null, ask.id, "answered", "reject"]);
+  }, 30_000);
 });

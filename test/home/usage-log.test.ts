@@ -1,7 +1,7 @@
 // The usage log: one line per turn, appended whole by concurrent processes, read back with damaged
 // lines and unbelievable numbers left out, and old months removed.
 
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import {
   appendFileSync,
   mkdirSync,
@@ -10,6 +10,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -74,6 +75,51 @@ describe("the usage log", () => {
     expect(entries).toHaveLength(2);
     expect(entries[1]?.usage).toEqual({ cached: 3, costUsd: 0.5 });
     expect(entries[1]?.durationMs).toBe(0);
+  });
+
+  it("after a line torn by a short write (no newline), starts the next turn's on a line of its own", () => {
+    appendUsage(entry(), env);
+    const file = join(usageDir(env), "2026-12.jsonl");
+    // What a write cut short on a full disk leaves: the start of a line, no newline.
+    appendFileSync(file, '{"v":1,"startedAt":"2026-12-03T11:00:00.000Z","agent":"cod');
+    appendUsage(entry({ agent: "claude" }), env);
+    appendUsage(entry({ agent: "gemini" }), env);
+    const lines = readFileSync(file, "utf8").split("\n");
+    expect(lines[1]).toBe('{"v":1,"startedAt":"2026-12-03T11:00:00.000Z","agent":"cod');
+    expect(JSON.parse(lines[2] ?? "")).toMatchObject({ v: 1, agent: "claude" });
+    const { entries, skippedLines } = readUsage(DEC, LATER, env);
+    expect(skippedLines).toBe(1);
+    expect(entries.map((each) => each.agent)).toEqual(["codex", "claude", "gemini"]);
+  });
+
+  it("reads the whole line an older scv appended to a torn one, skipping only the fragment", () => {
+    mkdirSync(usageDir(env), { recursive: true });
+    const file = join(usageDir(env), "2026-12.jsonl");
+    const fragment = '{"v":1,"startedAt":"2026-12-03T11:00:00.000Z","agent":"cod';
+    writeFileSync(
+      file,
+      `${JSON.stringify(entry())}\n${fragment}${JSON.stringify(entry({ agent: "claude", model: '{"v":1 in a string' }))}\n`,
+    );
+    const { entries, skippedLines } = readUsage(DEC, LATER, env);
+    expect(skippedLines).toBe(1);
+    expect(entries.map((each) => [each.agent, each.model])).toEqual([
+      ["codex", undefined],
+      ["claude", '{"v":1 in a string'],
+    ]);
+  });
+
+  it("refuses a usage log that is a FIFO or a link, without waiting or writing through it", () => {
+    mkdirSync(usageDir(env), { recursive: true });
+    const file = join(usageDir(env), "2026-12.jsonl");
+    execFileSync("mkfifo", [file]);
+    expect(() => appendUsage(entry(), env)).toThrow(`usage log ${file} is not a regular file`);
+    expect(readUsage(DEC, LATER, env)).toEqual({ entries: [], skippedLines: 0 });
+    rmSync(file);
+    const target = join(root, "elsewhere.jsonl");
+    writeFileSync(target, "");
+    symlinkSync(target, file);
+    expect(() => appendUsage(entry(), env)).toThrow(`usage log ${file} is a symbolic link`);
+    expect(readFileSync(target, "utf8")).toBe("");
   });
 
   it("writes only believable numbers (the parsers' cleaning), and cuts long strings", () => {

@@ -839,7 +839,8 @@ describe("check of one account", () => {
     });
     const plain = scv(["agents", "check", "claude", "--json"]);
     expect(plain.code).toBe(4);
-    expect(JSON.parse(plain.stdout)).not.toHaveProperty("account");
+    // Always there (README: JSON output): the plain home is the default account.
+    expect(JSON.parse(plain.stdout)).toHaveProperty("account", "default");
   });
 });
 

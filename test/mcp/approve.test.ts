@@ -153,7 +153,7 @@ describe("scv mcp: an agent's permission question", () => {
     const waited = await call(client, "wait", { job, wait_seconds: 5 });
     expect(waited.structured).toMatchObject({ status: "needs-approval", approval: { id: approval.id } });
     const ps = await scv(world, ["ps"]);
-    expect(ps.stdout).toContain("needs approval: gemini asks to run execute: $ touch probe.txt");
+    expect(ps.stdout).toMatch(/ needs approval +gemini asks to run execute: \$ touch probe\.txt\n/);
     const shellWait = await scv(world, ["wait", job, "--timeout", "1s"]);
     expect(shellWait.exitCode).toBe(124);
     expect(shellWait.stderr).toContain(

@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { EXIT, ScvError } from "../../src/errors.js";
+import { turnResultJson } from "../../src/json-shapes.js";
 import {
   combinedOutcome,
   errorOutcome,
@@ -83,7 +84,8 @@ describe("finishedOutcome", () => {
     const next = "To continue this conversation, call delegate with conversation codex-k3f9x2.";
     expect(outcome).toEqual({
       text: `hello\n\n[${next}]`,
-      structured: { ...result(), next },
+      // The --json object: every field there, null where there is no value.
+      structured: { ...turnResultJson(result()), next },
       isError: false,
       complete: true,
     });

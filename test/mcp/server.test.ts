@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
-import { turnResultSchema } from "../../src/result.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
 import { agentPids, createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
@@ -192,7 +192,7 @@ describe("scv mcp", () => {
     const printed = JSON.parse(cli.stdout) as Record<string, unknown>;
     const { next: _next, ...rest } = result.structured;
     expect(comparable(rest)).toEqual(comparable(printed));
-    expect(turnResultSchema().parse(rest)).toEqual(rest);
+    expect(turnResultShape().parse(rest)).toEqual(rest);
     // Read: nothing kept.
     expect(await settledTurnFiles()).toEqual([]);
 

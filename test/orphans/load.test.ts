@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { conversationSchema, writeConversation } from "../../src/home/conversations.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { systemProcessTable } from "../../src/os/processes.js";
-import { turnResultSchema } from "../../src/result.js";
 import { usageReportSchema } from "../../src/usage-totals.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { agentCalls, createWorld, ensureBuilt, scv, signIn, startScv, type World } from "../helpers/scv.js";
@@ -104,7 +104,7 @@ describe("load", () => {
       const job = jobs[index] as Job;
       const label = `job ${index}: ${job.args.join(" ")}\n${String(run.stderr)}`;
       expect(run.exitCode, label).toBe(job.exitCode);
-      const result = turnResultSchema().parse(JSON.parse(String(run.stdout)));
+      const result = turnResultShape().parse(JSON.parse(String(run.stdout)));
       expect(result.exitCode, label).toBe(job.exitCode);
       if (job.reply !== undefined) expect(result.reply, label).toBe(job.reply);
     }

@@ -14,7 +14,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TurnResult } from "../../src/result.js";
+import type { TurnResultJson as TurnResult } from "../../src/json-shapes.js";
 import { MOCK_SHAPE, type RealCli } from "./clis.js";
 import { describeRun, type Lab, settle } from "./harness.js";
 import {

@@ -5,7 +5,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
-import { type TurnResult, turnResultSchema } from "../../src/result.js";
+import type { TurnResultJson as TurnResult } from "../../src/json-shapes.js";
+import { turnResultShape } from "../../src/json-shapes.js";
 import { agentEnvironment } from "../../src/transport/env.js";
 import {
   type ClaudeMockOptions,
@@ -184,7 +185,7 @@ export function turnResult(run: ScvRun): TurnResult {
   } catch {
     throw new Error(`scv delegate --json printed no JSON object\n${describeRun(run)}`);
   }
-  const parsed = turnResultSchema().safeParse(value);
+  const parsed = turnResultShape().safeParse(value);
   if (!parsed.success) {
     throw new Error(
       `scv's --json object does not match its own schema: ${parsed.error.message}\n${describeRun(run)}`,

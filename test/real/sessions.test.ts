@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TurnResult } from "../../src/result.js";
+import type { TurnResultJson as TurnResult } from "../../src/json-shapes.js";
 import { MOCK_SHAPE, type RealCli } from "./clis.js";
 import { describeRun, filesBelow, type Lab } from "./harness.js";
 import {

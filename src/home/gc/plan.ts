@@ -123,7 +123,9 @@ export function planGc(options: GcOptions = {}): GcPlan {
 
   // Finished background turns' results and logs survive until read (`scv wait`) or aged out here;
   // a turn still running (its `<handle>.json`) keeps its files.
-  for (const item of planTurnFiles(env, isOld)) push(recordItems, handleAgent(item.handle ?? ""), item);
+  const isLeftover = (mtimeMs: number) => mtimeMs < recentCutoff;
+  for (const item of planTurnFiles(env, isOld, isLeftover))
+    push(recordItems, handleAgent(item.handle ?? ""), item);
 
   const selected =
     options.agent === undefined ? adapters : adapters.filter((entry) => entry.name === options.agent);
@@ -193,8 +195,14 @@ function writerGone(path: string): boolean {
 }
 
 /** Unread results, logs and cancel marks of finished turns in `$SCV_HOME/turns`, old enough to go,
- * and the temporary files of writes whose scv was killed. */
-function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] {
+ * and the temporary files of writes whose scv was killed. A job's other files with no result beside
+ * them and no turn of theirs running (the log of a launch that failed, a cancel mark or a question
+ * its turn's end missed) are nobody's: an hour old, they go whatever the threshold. */
+function planTurnFiles(
+  env: Env,
+  isOld: (mtimeMs: number) => boolean,
+  isLeftover: (mtimeMs: number) => boolean,
+): GcItem[] {
   const dir = turnsDir(env);
   let names: string[];
   try {
@@ -205,13 +213,13 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
   const items: GcItem[] = [];
   for (const name of names) {
     // `<job>.done.json`, `<job>.log`, `<job>.reserve`, `<job>.ask.json`, `<job>.answer.json`,
-    // `<job>.questions.json` (a job
+    // `<job>.questions.json`, `<job>.task.json`, `<job>.events` and `<job>.events.1` (a job
     // is `<handle>.<8 characters>`), and
     // `<handle>.cancel`; the `<handle>.done.json` and `<handle>.log` of scvs before jobs, too.
     const path = join(dir, name);
     // A write its scv never finished (SIGKILLed): as soon as that scv is gone, whatever the threshold.
     const temporary =
-      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(?:json|done\.json|ask\.json|answer\.json|questions\.json)\.\d+-[0-9a-z]+\.tmp$/.exec(
+      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(?:json|done\.json|ask\.json|answer\.json|questions\.json|task\.json)\.\d+-[0-9a-z]+\.tmp$/.exec(
         name,
       );
     if (temporary?.[1] !== undefined && HANDLE_PATTERN.test(temporary[1])) {
@@ -222,14 +230,17 @@ function planTurnFiles(env: Env, isOld: (mtimeMs: number) => boolean): GcItem[] 
       continue;
     }
     const match =
-      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json|questions\.json)$/.exec(
+      /^([a-z][a-z0-9-]*?)(?:\.[0-9a-z]{8})?\.(done\.json|log|cancel|reserve|ask\.json|answer\.json|questions\.json|task\.json|events|events\.1)$/.exec(
         name,
       );
     const handle = match?.[1];
     if (handle === undefined || !HANDLE_PATTERN.test(handle)) continue;
     if (names.includes(`${handle}.json`)) continue;
     const stats = safeLstat(path);
-    if (stats === undefined || !stats.isFile() || !isOld(stats.mtimeMs)) continue;
+    if (stats === undefined || !stats.isFile()) continue;
+    const result = `${name.slice(0, name.length - (match?.[2]?.length ?? 0))}done.json`;
+    const orphan = match?.[2] !== "done.json" && !names.includes(result);
+    if (!(orphan ? isLeftover(stats.mtimeMs) : isOld(stats.mtimeMs))) continue;
     items.push({ kind: "result", path, bytes: stats.size, mtimeMs: stats.mtimeMs, handle });
   }
   return items;

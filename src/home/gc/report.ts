@@ -34,7 +34,8 @@ export const gcReportSchema = z.object({
           path: z.string(),
           bytes: z.int().check(z.nonnegative()),
           modified: z.string(),
-          handle: z.optional(z.string()),
+          /** The conversation it belongs to; null when none. */
+          handle: z.nullable(z.string()),
         }),
       ),
       kept: z.array(noteSchema),
@@ -73,7 +74,7 @@ export function gcReport(plan: GcPlan, results?: readonly AgentGcResult[]): GcRe
         path: item.path,
         bytes: item.bytes,
         modified: new Date(item.mtimeMs).toISOString(),
-        ...(item.handle === undefined ? {} : { handle: item.handle }),
+        handle: item.handle ?? null,
       })),
       kept: [...(result === undefined ? agent.notes : result.kept)],
       failed: [...(result?.failed ?? [])],

@@ -1,10 +1,11 @@
 // Reading the disk for gc: folders reached through no symlink, the transcript folder's tree, and
 // scv's conversation folder. Never follows a symlink, and reads only.
 
-import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { conversationSchema, conversationsDir } from "../conversations.js";
 import { type Env, scvHome } from "../paths.js";
+import { readStateText, SMALL_STATE_BYTES } from "../state-file.js";
 import { conversationEntry, type GcItem, type GcNote, handleAgent } from "./items.js";
 
 /** Transcript trees are a few levels deep (codex: `sessions/YYYY/MM/DD`); deeper is not a transcript. */
@@ -205,7 +206,8 @@ function readRecordFile(handle: string, path: string, stats: Stats): RecordFile 
   const base = { handle, agent: handleAgent(handle), path, bytes: stats.size, mtimeMs: stats.mtimeMs };
   let parsed: ReturnType<ReturnType<typeof conversationSchema>["safeParse"]> | undefined;
   try {
-    parsed = conversationSchema().safeParse(JSON.parse(readFileSync(path, "utf8")));
+    const text = readStateText(path, { maxBytes: SMALL_STATE_BYTES });
+    parsed = text === undefined ? undefined : conversationSchema().safeParse(JSON.parse(text));
   } catch {
     parsed = undefined;
   }

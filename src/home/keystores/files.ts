@@ -2,10 +2,11 @@
 // dotenv parsing that never throws, and atomic 0600 writes. Nothing here returns file contents to a
 // caller that prints: the stores turn what they read into a state and a secret-free detail.
 
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, rmSync } from "node:fs";
+import { lstatSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../agent-home.js";
 import { writeAtomicSync } from "../atomic.js";
+import { readStateFile } from "../state-file.js";
 
 /** What a key store found, and one line saying so without any secret in it. */
 export interface StoreInspection {
@@ -25,22 +26,18 @@ const DEFAULT_LIMIT = 1024 * 1024;
  * synchronous (these files are small and local): each asynchronous one is a trip through libuv's
  * thread pool, and a turn's sign-in check made a dozen before its agent could start. */
 export async function readSmall(path: string, limit = DEFAULT_LIMIT): Promise<SmallFile> {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    if (isMissing(error)) return { kind: "absent" };
-    return { kind: "unreadable", reason: errorCode(error) };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { kind: "unreadable", reason: "not a regular file" };
-    if (stat.size > limit) return { kind: "unreadable", reason: `larger than ${limit} bytes` };
-    return { kind: "text", text: readFileSync(fd, "utf8"), mode: stat.mode & 0o777 };
-  } catch (error) {
-    return { kind: "unreadable", reason: errorCode(error) };
-  } finally {
-    closeSync(fd);
+  // The CLI's own file, which it may keep as a link: followed, but never a FIFO waited on.
+  const read = readStateFile(path, { maxBytes: limit, followLinks: true });
+  switch (read.kind) {
+    case "absent":
+      return { kind: "absent" };
+    case "read":
+      return { kind: "text", text: read.bytes.toString("utf8"), mode: read.mode };
+    case "refused":
+      return {
+        kind: "unreadable",
+        reason: read.code ?? (read.reason === "too-large" ? `larger than ${limit} bytes` : read.why),
+      };
   }
 }
 

@@ -70,6 +70,8 @@ export interface StartMockOptions {
    * `<text>-<n> saw: <result text>`.
    */
   toolCall?: { suffix: string; input: unknown };
+  /** A slow model: each generation request is answered only after this many milliseconds. Default 0. */
+  delayMs?: number;
 }
 
 export interface MockServer extends AsyncDisposable {
@@ -86,6 +88,8 @@ export interface MockServer extends AsyncDisposable {
   setMode(mode: MockMode | MockMode[]): void;
   /** The reply prefix of the following generation requests. */
   setText(text: string): void;
+  /** How long each following generation request waits before it is answered. */
+  setDelay(ms: number): void;
   generationRequests(): MockRequest[];
   /** Whether any recorded request body contains `needle`. */
   sawText(needle: string): boolean;

@@ -82,15 +82,24 @@ export function toolResultText(shape, body) {
 /**
  * Starts a mock on 127.0.0.1.
  * @param {{ shape: keyof typeof SHAPES, mode?: string | string[], text?: string, port?: number, log?: string,
- *   toolCall?: { suffix: string, input: unknown } }} options
+ *   toolCall?: { suffix: string, input: unknown }, delayMs?: number }} options
  */
-export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port = 0, log, toolCall } = {}) {
+export async function startMock({
+  shape,
+  mode = "ok",
+  text = "MOCK-REPLY",
+  port = 0,
+  log,
+  toolCall,
+  delayMs: initialDelayMs = 0,
+} = {}) {
   const api = SHAPES[shape];
   if (!api)
     throw new Error(`unknown mock shape ${JSON.stringify(shape)}; known: ${Object.keys(SHAPES).join(", ")}`);
   if (toolCall && !api.offeredTool) throw new Error(`the ${shape} mock cannot script a tool call`);
   let modes = (Array.isArray(mode) ? mode : [mode]).map(checkMode);
   let replyText = text;
+  let delayMs = initialDelayMs;
   let generations = 0;
   let seq = 0;
   const requests = [];
@@ -180,50 +189,60 @@ export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port 
       }
       const current = nextMode();
       record.mode = current;
-      if (current === "hang") {
-        finish();
-        hanging.add(res);
-        res.on("close", () => hanging.delete(res));
-        return;
-      }
-      if (current === "tool") {
-        const call = toolCallFor(api, body, generations + 1);
-        if (call !== undefined) {
-          const n = ++generations;
-          record.status = 200;
-          record.reply = `tool:${call.name}`;
+      const answer = () => {
+        if (current === "hang") {
           finish();
-          api.replyToolCall(res, { body, path, n, call, inputTokens, outputTokens: 5 + n });
+          hanging.add(res);
+          res.on("close", () => hanging.delete(res));
           return;
         }
-      }
-      if (current !== "ok" && current !== "tool") {
-        const [status, headers, errorBody] = api.errorResponse(current);
-        record.status = status;
-        finish();
-        sendJson(res, status, headers, errorBody);
-        return;
-      }
-      const n = ++generations;
-      const ctx = { body, path, n, inputTokens, outputTokens: 5 + n };
-      // A scripted tool call: the first request offering the tool gets a call of it; one that carries
-      // its result gets a reply quoting that result.
-      const offered = toolCall ? api.offeredTool(body, toolCall.suffix) : undefined;
-      const result = toolCall ? api.toolResultText(body) : undefined;
-      if (offered !== undefined && result === undefined) {
+        if (current === "tool") {
+          const call = toolCallFor(api, body, generations + 1);
+          if (call !== undefined) {
+            const n = ++generations;
+            record.status = 200;
+            record.reply = `tool:${call.name}`;
+            finish();
+            api.replyToolCall(res, { body, path, n, call, inputTokens, outputTokens: 5 + n });
+            return;
+          }
+        }
+        if (current !== "ok" && current !== "tool") {
+          const [status, headers, errorBody] = api.errorResponse(current);
+          record.status = status;
+          finish();
+          sendJson(res, status, headers, errorBody);
+          return;
+        }
+        const n = ++generations;
+        const ctx = { body, path, n, inputTokens, outputTokens: 5 + n };
+        // A scripted tool call: the first request offering the tool gets a call of it; one that carries
+        // its result gets a reply quoting that result.
+        const offered = toolCall ? api.offeredTool(body, toolCall.suffix) : undefined;
+        const result = toolCall ? api.toolResultText(body) : undefined;
+        if (offered !== undefined && result === undefined) {
+          record.status = 200;
+          record.toolCall =
+            offered.namespace === undefined ? offered.name : `${offered.namespace}__${offered.name}`;
+          finish();
+          const call = { id: `call_mock_${String(n).padStart(4, "0")}`, ...offered, args: toolCall.input };
+          api.replyToolCall(res, { ...ctx, call });
+          return;
+        }
+        const reply = result === undefined ? `${replyText}-${n}` : `${replyText}-${n} saw: ${result}`;
         record.status = 200;
-        record.toolCall =
-          offered.namespace === undefined ? offered.name : `${offered.namespace}__${offered.name}`;
+        record.reply = reply;
         finish();
-        const call = { id: `call_mock_${String(n).padStart(4, "0")}`, ...offered, args: toolCall.input };
-        api.replyToolCall(res, { ...ctx, call });
-        return;
-      }
-      const reply = result === undefined ? `${replyText}-${n}` : `${replyText}-${n} saw: ${result}`;
-      record.status = 200;
-      record.reply = reply;
-      finish();
-      api.reply(res, { ...ctx, text: reply });
+        api.reply(res, { ...ctx, text: reply });
+      };
+      if (delayMs > 0 && current !== "hang") {
+        // A slow model: nothing is sent until the delay has passed.
+        hanging.add(res);
+        setTimeout(() => {
+          hanging.delete(res);
+          if (!res.destroyed) answer();
+        }, delayMs);
+      } else answer();
     });
   });
 
@@ -252,6 +271,10 @@ export async function startMock({ shape, mode = "ok", text = "MOCK-REPLY", port 
     /** The reply prefix of the following generation requests. */
     setText(next) {
       replyText = next;
+    },
+    /** How long each following generation request waits before it is answered. */
+    setDelay(ms) {
+      delayMs = ms;
     },
     /** One mode for every following generation request, or a list used one per request (the last one sticks). */
     setMode(next) {

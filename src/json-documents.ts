@@ -1,0 +1,89 @@
+// Every document scv prints with `--json`: the command that prints it, what it is, and its schema.
+// `npm run docs` writes each schema to docs/json/<name>.schema.json (JSON Schema 2020-12), and
+// test/e2e/json-shapes.test.ts checks what each command printed against that file. The rule every
+// document keeps (a field is always there, null where there is no value) is json-shapes.ts's.
+
+import * as z from "zod/mini";
+import { gcReportSchema } from "./home/gc/report.js";
+import {
+  checkShape,
+  conversationShape,
+  conversationShowShape,
+  launchShape,
+  listingShape,
+  psHostShape,
+  psTurnShape,
+  statusFields,
+  statusRowShape,
+  turnResultShape,
+} from "./json-shapes.js";
+import { usageReportSchema } from "./usage-totals.js";
+
+const oneOrMany = <T extends z.ZodMiniType>(one: T) => z.union([one, z.array(one)]);
+
+/** Each `--json` document: the command that prints it and its schema. */
+export const JSON_DOCUMENTS = {
+  delegate: {
+    command: "scv delegate … --json",
+    about: "one turn's result; for several agents, an array of them in the order given",
+    schema: () => oneOrMany(turnResultShape()),
+  },
+  "delegate-background": {
+    command: "scv delegate --background … --json",
+    about: "each turn as it was launched (an array for several agents)",
+    schema: () => oneOrMany(launchShape()),
+  },
+  wait: {
+    command: "scv wait <job|handle>… --json",
+    about: "the result of the one job waited for, or an array of results",
+    schema: () => oneOrMany(turnResultShape()),
+  },
+  ps: {
+    command: "scv ps --json",
+    about: "the running turns, then the session hosts, each with its kind",
+    schema: () => z.array(z.discriminatedUnion("kind", [psTurnShape(), psHostShape()])),
+  },
+  "agents-list": {
+    command: "scv agents list --json",
+    about: "every agent",
+    schema: () => z.array(listingShape()),
+  },
+  "agents-status": {
+    command: "scv agents status [<agent>[@account]] --json",
+    about:
+      "no agent: every account's row; agent@account: that row; agent: the default account's row with accounts, every account's row",
+    schema: () =>
+      z.union([
+        z.array(statusRowShape()),
+        z.object({ ...statusFields(), accounts: z.array(statusRowShape()) }),
+        statusRowShape(),
+      ]),
+  },
+  "agents-check": {
+    command: "scv agents check <agent> --json",
+    about: "one tiny real turn's verdict",
+    schema: () => checkShape(),
+  },
+  "agents-gc": {
+    command: "scv agents gc … --json",
+    about: "what went (or with --dry-run would go), and what was left and why",
+    schema: () => gcReportSchema,
+  },
+  "conversations-list": {
+    command: "scv conversations list --json",
+    about: "every conversation, most recently used first",
+    schema: () => z.array(conversationShape()),
+  },
+  "conversations-show": {
+    command: "scv conversations show <handle> --json",
+    about: "one conversation, and what its next turn would run with",
+    schema: () => conversationShowShape(),
+  },
+  usage: {
+    command: "scv usage … --json",
+    about: "the totals of the turns in the window",
+    schema: () => usageReportSchema(),
+  },
+} as const;
+
+export type JsonDocument = keyof typeof JSON_DOCUMENTS;

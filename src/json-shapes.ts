@@ -220,7 +220,7 @@ export const listingShape = lazy(() =>
     resume: z.boolean(),
     structuredOutput: z.boolean(),
     acp: z.boolean(),
-    verified: described(text(), "the CLI version its row was checked against, or \"unverified\""),
+    verified: described(text(), 'the CLI version its row was checked against, or "unverified"'),
     checked: described(
       z.enum(["turns", "offline", "none"]),
       "what was checked at that version: whole turns against a loopback mock, only what needs no model (its version, scv's arguments, its signed-out status), or nothing",

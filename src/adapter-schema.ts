@@ -294,10 +294,12 @@ const endpointUrl = () =>
     }),
     z.strictObject({
       kind: z.literal("settings-file"),
-      format: z.enum(["droid-settings", "cline-providers"]),
+      format: z.enum(["custom-models", "provider-settings"]),
       provider: providerName(),
       args: args(),
       variable: z.optional(envName()),
+      apiType: z.optional(text()),
+      modelName: z.optional(text()),
     }),
   ]);
 

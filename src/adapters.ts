@@ -423,13 +423,19 @@ export type EndpointUrl =
   | { kind: "extension-file"; args: readonly string[]; format: "pi-extension"; provider: string }
   /** A settings file of `format` scv writes into the turn's TMPDIR, with a provider `provider` at the
    * endpoint serving the turn's model, but no key: the CLI reads it from the row's `key` variable.
-   * It is named by `args` (`{file}`), or by the variable `variable`. */
+   * It is named by `args` (`{file}`), or by the variable `variable`. `custom-models`: a list of
+   * custom models (model, display name `provider`, `apiType` the settings' name of the endpoint's
+   * API, base URL, key as `${VAR}`); `provider-settings`: a providers file whose last used provider
+   * is `provider`. `modelName` is the model as the CLI is then told it (`{provider}` replaced),
+   * absent for the turn's model as it is. */
   | {
       kind: "settings-file";
-      format: "droid-settings" | "cline-providers";
+      format: "custom-models" | "provider-settings";
       provider: string;
       args: readonly string[];
       variable?: string;
+      apiType?: string;
+      modelName?: string;
     };
 
 /** How a CLI is pointed at a model endpoint or proxy of the user's own: `base_url` under
@@ -1683,7 +1689,7 @@ export const ADAPTERS = [
       api: "openai-chat",
       url: {
         kind: "settings-file",
-        format: "cline-providers",
+        format: "provider-settings",
         provider: "openai-compatible",
         args: [],
         variable: "CLINE_PROVIDER_SETTINGS_PATH",
@@ -1856,9 +1862,13 @@ export const ADAPTERS = [
       api: "openai-chat",
       url: {
         kind: "settings-file",
-        format: "droid-settings",
+        format: "custom-models",
         provider: "scv-endpoint",
         args: ["--settings", "{file}"],
+        // Its name of an OpenAI-compatible chat API; a custom model is named by its display name and
+        // place in the list.
+        apiType: "generic-chat-completion-api",
+        modelName: "custom:{provider}-0",
       },
       key: "SCV_ENDPOINT_API_KEY",
       args: [],

@@ -1,7 +1,7 @@
 // scv's tools prefix (`$SCV_HOME/tools`), where `scv agents install` puts the agents' npm packages,
-// and the HOME their install scripts run in. Packages write into HOME when they install: qodercli's
-// postinstall appends a PATH block to ~/.bashrc and ~/.profile and creates ~/.qoder; kilo's creates
-// folders under ~/.config, ~/.local and ~/.cache. npm runs every package script through its
+// and the HOME their install scripts run in. Packages write into HOME when they install: one
+// postinstall appends a PATH block to ~/.bashrc and ~/.profile and creates a folder of its own in
+// HOME; another creates folders under ~/.config, ~/.local and ~/.cache. npm runs every package script through its
 // `script-shell`, so scv hands it one that points HOME and the XDG folders into `tools/home` first:
 // the scripts write there, and npm itself keeps the user's own config, registry and cache.
 

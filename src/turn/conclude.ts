@@ -46,7 +46,7 @@ export function conclude(
       ? { ...reported, failure: { ...failure, kind: "lost-session" } }
       : reported;
   let confirmed: string | undefined;
-  // A per-turn CLI that cannot resume (Droid: its resume needs its vendor) may still name its
+  // A per-turn CLI that cannot resume (its resume needs its vendor's service) may still name its
   // session: there is nothing to record it for, and nothing to note.
   const keepsSession = plan.transport === "acp" || plan.entry.resume.kind === "supported";
   if (parsed.sessionId !== undefined && keepsSession) {

@@ -92,15 +92,10 @@ export function endpointModel(turn: TurnEndpoint | undefined, model: string | un
 
 type SettingsFile = Extract<SupportedEndpoint["url"], { kind: "settings-file" }>;
 
-/** The model as a settings file's CLI names it: Droid names a custom model by its display name and
- * place (`custom:<name>-<index>`); Cline takes the provider's model as it is. */
+/** The model as a settings file's CLI names it: the row's `modelName` (a custom model named by its
+ * display name, the provider), or the turn's model as it is. */
 function settingsFileModel(url: SettingsFile, model: string): string {
-  switch (url.format) {
-    case "droid-settings":
-      return `custom:${url.provider}-0`;
-    case "cline-providers":
-      return model;
-  }
+  return url.modelName?.replaceAll("{provider}", url.provider) ?? model;
 }
 
 function providerModel(provider: string, model: string): string {
@@ -116,13 +111,6 @@ const WIRE_API: Partial<Record<EndpointApi, string>> = {
 /** The AI SDK package OpenCode builds a provider of its config from, per API (bundled in it). */
 const OPENCODE_NPM: Partial<Record<EndpointApi, string>> = {
   "openai-chat": "@ai-sdk/openai-compatible",
-};
-
-/** Droid's name of each API a custom model may speak. */
-const DROID_PROVIDER: Partial<Record<EndpointApi, string>> = {
-  "openai-chat": "generic-chat-completion-api",
-  "openai-responses": "openai",
-  "anthropic-messages": "anthropic",
 };
 
 /** pi's name of each API a registered provider may speak. */
@@ -228,24 +216,24 @@ export function renderEndpoint(
 }
 
 /** A settings file's content: the endpoint as a provider serving the model, the key left to the
- * variable the CLI reads it from (Droid expands `${VAR}` in a custom model's key; Cline's
- * OpenAI-compatible provider reads OPENAI_API_KEY when its settings have none). */
+ * variable the CLI reads it from (`custom-models`: a custom model's key `${VAR}` is expanded;
+ * `provider-settings`: its provider reads the row's key variable when the file holds none). */
 function settingsFile(form: SettingsFile, endpoint: SupportedEndpoint, url: string, model: string): unknown {
   switch (form.format) {
-    case "droid-settings":
+    case "custom-models":
       return {
         customModels: [
           {
             model,
             displayName: form.provider,
-            provider: required(DROID_PROVIDER[endpoint.api], `the API ${endpoint.api}`),
+            provider: required(form.apiType, "the API's name in its settings"),
             baseUrl: url,
             apiKey: `\${${endpoint.key}}`,
             maxOutputTokens: 16384,
           },
         ],
       };
-    case "cline-providers":
+    case "provider-settings":
       return {
         version: 1,
         lastUsedProvider: form.provider,

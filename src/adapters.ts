@@ -1046,7 +1046,7 @@ export const ADAPTERS = [
           },
         ],
       },
-      // Contract suite (test/real/acp.test.ts; the adapter is pinned beside the CLIs), driving pi
+      // Lab (pinned beside the CLIs; not yet in test/real/acp.test.ts), driving pi
       // 1.6.0 on Node 22.
       verified: { kind: "lab", version: "0.0.34" },
       known:

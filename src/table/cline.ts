@@ -87,7 +87,7 @@ export const cline = {
     // Its ACP sessions start in act mode; each tool call asks (session/request_permission).
     full: { kind: "mode", mode: "act" },
     fullEnvironment: [],
-    // Contract suite (3.0.65): with CLINE_PROVIDER and CLINE_API_KEY in its environment
+    // Lab (3.0.65, ../shared/lab/new-clis.md; not yet in the contract suite): with CLINE_PROVIDER and CLINE_API_KEY in its environment
     // ([agents.cline.env]); the base URL comes from its providers file.
     verified: { kind: "lab", version: "3.0.65" },
     known:

@@ -14,6 +14,7 @@ import {
   conversationRecord,
   createWorld,
   ensureBuilt,
+  handleIn,
   SCV,
   scv,
   signIn,
@@ -62,12 +63,6 @@ function scvInTmux(args: readonly string[], env: Record<string, string>): void {
 
 const waitForScreen = (pattern: RegExp, withinMs?: number) => terminal.waitFor(pattern, withinMs);
 const type = (text: string) => terminal.type(text);
-
-function handleIn(stderr: string): string {
-  const handle = /^conversation: ([a-z-]+-[0-9a-z]{6}) — continue with/m.exec(stderr)?.[1];
-  if (handle === undefined) throw new Error(`no conversation line in: ${stderr}`);
-  return handle;
-}
 
 describe("scv attach", () => {
   it("opens the conversation's session in the agent's own UI, in its home without credentials; -c continues after it", async () => {

@@ -11,6 +11,7 @@ import {
   conversationRecord,
   createWorld,
   ensureBuilt,
+  handleIn,
   onlyCall,
   scv,
   signIn,
@@ -25,15 +26,6 @@ beforeEach(() => {
   world = createWorld();
 });
 afterEach(() => world.dispose());
-
-/** The handle from the stderr line printed after the reply. */
-function handleIn(stderr: string): string {
-  const handle = /^conversation: ([a-z-]+-[0-9a-z]{6}) — continue with: scv delegate -c \1 "…"$/m.exec(
-    stderr,
-  )?.[1];
-  if (handle === undefined) throw new Error(`no conversation line in: ${stderr}`);
-  return handle;
-}
 
 /** The reply and handle of a turn run with --json (a CLI that cannot resume prints no handle line). */
 function result(stdout: string): { reply: string; conversation: string } {

@@ -10,6 +10,7 @@ import {
   conversationRecord,
   createWorld,
   ensureBuilt,
+  handleIn,
   onlyCall,
   scv,
   signIn,
@@ -26,15 +27,6 @@ beforeEach(() => {
   world = createWorld();
 });
 afterEach(() => world.dispose());
-
-/** The handle from the stderr line printed after the reply. */
-function handleIn(stderr: string): string {
-  const handle = /^conversation: ([a-z-]+-[0-9a-z]{6}) — continue with: scv delegate -c \1 "…"$/m.exec(
-    stderr,
-  )?.[1];
-  if (handle === undefined) throw new Error(`no conversation line in: ${stderr}`);
-  return handle;
-}
 
 describe("claude", () => {
   it("runs a first turn under a session id scv minted, then continues it", async () => {

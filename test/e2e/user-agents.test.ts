@@ -14,6 +14,7 @@ import {
   conversationRecord,
   createWorld,
   ensureBuilt,
+  handleIn,
   SCV,
   scv,
   signIn,
@@ -58,12 +59,6 @@ fixedEnvironment = [["ACME_FIXED_TOKEN", "${CONFIG_SECRET}"]]
 model = "acme-large"
 env = { ACME_CONFIG_TOKEN = "${CONFIG_SECRET}" }
 `;
-
-function handleIn(stderr: string): string {
-  const handle = /^conversation: ([a-z-]+-[0-9a-z]{6}) — continue with/m.exec(stderr)?.[1];
-  if (handle === undefined) throw new Error(`no conversation line in: ${stderr}`);
-  return handle;
-}
 
 describe("an agent defined in scv's config", () => {
   it("runs a first turn with its own grammar, then continues it; its own and every agent's credentials stay out", async () => {

@@ -902,3 +902,34 @@ describe("accounts: agent@account has its own home, sign-in and status", () => {
     expect(existsSync(join(scvHome, "agents"))).toBe(false);
   });
 });
+
+describe("auggie: browser login, status by its exit status, command logout, all in its private home", () => {
+  it("signs in and out inside scv's agent home, its own sign-in variable withheld, no token shown", () => {
+    // A session of the user's own shell: it must reach no agent (the fake exits 98 when it does).
+    env.AUGMENT_SESSION_AUTH = "CANARY-LEAK-augment";
+    const before = scv(["agents", "status", "auggie", "--json"]);
+    expect(JSON.parse(before.stdout)).toMatchObject({ state: "signed-out", source: "command" });
+
+    env.DISPLAY = ":0";
+    const login = scv(["agents", "login", "auggie"]);
+    expect(login.code, login.stderr).toBe(0);
+    expect(lastLine(login.stderr)).toMatch(/^scv: auggie: signed in/);
+    // In the agent home, never the user's.
+    expect(mode(agentFile("auggie", ".augment/session.json"))).toBe(0o600);
+    expect(mode(join(scvHome, "agents", "auggie"))).toBe(0o700);
+    expect(existsSync(join(userHome, ".augment"))).toBe(false);
+
+    const status = scv(["agents", "status", "auggie"]);
+    expect(status.code).toBe(0);
+    expect(`${status.stdout}${status.stderr}`).not.toContain("CANARY-ACCESS-TOKEN");
+    expect(JSON.parse(scv(["agents", "status", "auggie", "--json"]).stdout)).toMatchObject({
+      state: "signed-in",
+    });
+
+    const logout = scv(["agents", "logout", "auggie"]);
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(existsSync(agentFile("auggie", ".augment/session.json"))).toBe(false);
+    const after = scv(["agents", "status", "auggie"]);
+    expect(after.code).toBe(4);
+  });
+});

@@ -87,7 +87,7 @@ export const droid = {
     // actions").
     full: { kind: "mode", mode: "auto-high" },
     fullEnvironment: [],
-    // Lab (0.225.2, not yet in the contract suite): with a custom model, FACTORY_API_KEY set to anything and
+    // Contract suite (0.225.2, test/real/new-clis.test.ts: a turn and -c over ACP): with a custom model, FACTORY_API_KEY set to anything and
     // FACTORY_AIRGAP_ENABLED=1 in [agents.droid.env]; it loads its sessions offline.
     verified: { kind: "lab", version: "0.225.1" },
     known:

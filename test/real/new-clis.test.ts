@@ -5,6 +5,8 @@
 // Droid), nothing left running (Cline's hub daemon), no canary on the wire. Auggie and Qoder talk only
 // to their vendors: what needs no model is checked — their version, that they take scv's arguments,
 // and that a signed-out turn is exit 4 with the sign-in hint.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { filesHolding } from "../helpers/canaries.js";
 import { describeRun, type Lab } from "./harness.js";
@@ -164,3 +166,79 @@ describe.skipIf(BIN === undefined).each(VENDOR_ONLY)(
     });
   },
 );
+
+describe.skipIf(BIN === undefined)("new CLI: droid over ACP", () => {
+  const who = named("droid");
+  let trap: MockServer;
+  let mock: MockServer;
+  let lab: Lab;
+  let canary: string;
+  const key = dummyKey("droid-acp");
+
+  beforeAll(async () => {
+    trap = await startMock({ shape: "openai-chat", text: "TRAP" });
+    mock = await startMock({ shape: "openai-chat" });
+    canary = newCanary();
+    lab = newLab("droid-acp", canary, trap);
+    // Its ACP server wants a Factory key even for custom models: any, with its air gap on (lab).
+    lab.writeConfig(
+      [
+        "[agents.droid]",
+        'model = "custom:Mock-0"',
+        'session_idle = "0"',
+        "[agents.droid.env]",
+        'FACTORY_API_KEY = "fk-dummy"',
+        'FACTORY_AIRGAP_ENABLED = "1"',
+        "",
+      ].join("\n"),
+    );
+    const home = lab.agentHome("droid");
+    mkdirSync(join(home, ".factory"), { recursive: true, mode: 0o700 });
+    const model = {
+      model: "mock-model",
+      displayName: "Mock",
+      provider: "generic-chat-completion-api",
+      baseUrl: `${mock.url}/v1`,
+      apiKey: key,
+      maxOutputTokens: 4096,
+    };
+    writeFileSync(join(home, ".factory", "settings.json"), JSON.stringify({ customModels: [model] }), {
+      mode: 0o600,
+    });
+  });
+
+  afterAll(async () => {
+    await mock?.close();
+    await trap?.close();
+    await lab?.[Symbol.asyncDispose]();
+  });
+
+  it("completes a turn over its ACP server and continues it there (its sessions load offline)", async () => {
+    const prompt = "contract droid ACP turn";
+    const run = await lab.scv(
+      ["delegate", "droid", "--transport", "acp", prompt, "--json", "--timeout", "120s"],
+      {
+        limitMs: 200_000,
+      },
+    );
+    const result = turnResult(run);
+    expect(run.code, `${who}\n${describeRun(run)}`).toBe(0);
+    expect(result.reply).toMatch(/^MOCK-REPLY-\d+$/);
+    expect(requestsWith(mock, prompt).length, `${who}: the mock never got the prompt`).toBeGreaterThan(0);
+
+    const again = "contract droid ACP continued turn";
+    const next = await lab.scv(
+      ["delegate", "-c", result.conversation ?? "", again, "--json", "--timeout", "120s"],
+      {
+        limitMs: 200_000,
+      },
+    );
+    expect(next.code, `${who}\n${describeRun(next)}`).toBe(0);
+    const history = requestsWith(mock, again);
+    expect(history.length, `${who}: the continued turn never reached the mock`).toBeGreaterThan(0);
+    expect(history.some((request) => request.rawBody.includes(prompt))).toBe(true);
+    await expectNothingLeft(lab, "droid", "the ACP turns");
+    for (const request of mock.requests) expect(wireText(request).includes(canary)).toBe(false);
+    expect(trap.requests).toEqual([]);
+  }, 480_000);
+});

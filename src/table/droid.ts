@@ -87,8 +87,9 @@ export const droid = {
     // actions").
     full: { kind: "mode", mode: "auto-high" },
     fullEnvironment: [],
-    // Contract suite (0.225.2, test/real/new-clis.test.ts: a turn and -c over ACP): with a custom model, FACTORY_API_KEY set to anything and
-    // FACTORY_AIRGAP_ENABLED=1 in [agents.droid.env]; it loads its sessions offline.
+    // Contract suite (0.225.2, test/real/new-clis.test.ts: a turn and -c over ACP): with a custom
+    // model, FACTORY_API_KEY set to anything and FACTORY_AIRGAP_ENABLED=1 in [agents.droid.env]; it
+    // loads its sessions offline.
     verified: { kind: "lab", version: "0.225.1" },
     known:
       "its session/new asks for Factory's sign-in, or FACTORY_API_KEY (any value with FACTORY_AIRGAP_ENABLED=1 for custom models only), even where exec runs without one",

@@ -242,3 +242,111 @@ describe.skipIf(BIN === undefined)("new CLI: droid over ACP", () => {
     expect(trap.requests).toEqual([]);
   }, 480_000);
 });
+
+/** Cline's and Kilo's ACP servers take no endpoint from scv (their rows say so): each gets the mock
+ * through its own files in its agent home, and Cline its provider through [agents.cline.env]. */
+const ACP_SETUPS = [
+  {
+    cli: "cline",
+    env: (key: string) => ({ CLINE_PROVIDER: "openai-compatible", CLINE_API_KEY: key }),
+    files: (url: string, key: string) => ({
+      ".cline/data/settings/providers.json": {
+        version: 1,
+        lastUsedProvider: "openai-compatible",
+        modes: {},
+        providers: {
+          "openai-compatible": {
+            settings: { provider: "openai-compatible", apiKey: key, model: "mock-model", baseUrl: url },
+            updatedAt: "2026-12-07T00:00:00.000Z",
+            tokenSource: "manual",
+          },
+        },
+      },
+    }),
+  },
+  {
+    cli: "kilo",
+    env: (_key: string) => ({}),
+    files: (url: string, key: string) => ({
+      ".config/kilo/kilo.json": {
+        autoupdate: false,
+        share: "disabled",
+        model: "mock/mock-model",
+        small_model: "mock/mock-model",
+        provider: {
+          mock: {
+            npm: "@ai-sdk/openai-compatible",
+            name: "Mock",
+            options: { baseURL: url, apiKey: key },
+            models: { "mock-model": { name: "Mock Model" } },
+          },
+        },
+      },
+    }),
+  },
+] as const;
+
+describe.skipIf(BIN === undefined).each(ACP_SETUPS)("new CLI: $cli over ACP", ({ cli, env, files }) => {
+  const who = named(cli);
+  let trap: MockServer;
+  let mock: MockServer;
+  let lab: Lab;
+  let canary: string;
+  const key = dummyKey(`${cli}-acp`);
+
+  beforeAll(async () => {
+    trap = await startMock({ shape: "openai-chat", text: "TRAP" });
+    mock = await startMock({ shape: "openai-chat" });
+    canary = newCanary();
+    lab = newLab(`${cli}-acp`, canary, trap);
+    const variables = Object.entries(env(key)).map(([name, value]) => `${name} = ${JSON.stringify(value)}`);
+    lab.writeConfig(
+      [
+        `[agents.${cli}]`,
+        'session_idle = "0"',
+        ...(variables.length > 0 ? [`[agents.${cli}.env]`, ...variables] : []),
+        "",
+      ].join("\n"),
+    );
+    for (const [path, content] of Object.entries(files(`${mock.url}/v1`, key))) {
+      const file = join(lab.agentHome(cli), path);
+      mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
+      writeFileSync(file, JSON.stringify(content), { mode: 0o600 });
+    }
+  });
+
+  afterAll(async () => {
+    await mock?.close();
+    await trap?.close();
+    await lab?.[Symbol.asyncDispose]();
+  });
+
+  it("completes a turn over its ACP server and continues it there", async () => {
+    const prompt = `contract ${cli} ACP turn`;
+    const run = await lab.scv(
+      ["delegate", cli, "--transport", "acp", prompt, "--json", "--timeout", "150s"],
+      {
+        limitMs: 220_000,
+      },
+    );
+    const result = turnResult(run);
+    expect(run.code, `${who}\n${describeRun(run)}`).toBe(0);
+    expect(result.reply).toMatch(/^MOCK-REPLY-\d+$/);
+    expect(requestsWith(mock, prompt).length, `${who}: the mock never got the prompt`).toBeGreaterThan(0);
+
+    const again = `contract ${cli} ACP continued turn`;
+    const next = await lab.scv(
+      ["delegate", "-c", result.conversation ?? "", again, "--json", "--timeout", "150s"],
+      {
+        limitMs: 220_000,
+      },
+    );
+    expect(next.code, `${who}\n${describeRun(next)}`).toBe(0);
+    const history = requestsWith(mock, again);
+    expect(history.length, `${who}: the continued turn never reached the mock`).toBeGreaterThan(0);
+    expect(history.some((request) => request.rawBody.includes(prompt))).toBe(true);
+    await expectNothingLeft(lab, cli, "the ACP turns");
+    for (const request of mock.requests) expect(wireText(request).includes(canary)).toBe(false);
+    expect(trap.requests).toEqual([]);
+  }, 540_000);
+});

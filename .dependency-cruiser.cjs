@@ -64,6 +64,22 @@ module.exports = {
       to: { path: `^src/(${higher.join("|")})/` },
     })),
     {
+      name: "table-at-the-bottom",
+      comment:
+        "The table's rows (src/table/) and its schema (src/descriptor/) are what every layer reads: they import only each other and src/lazy.ts.",
+      severity: "error",
+      from: { path: "^src/(descriptor|table)/" },
+      to: { path: "^src/", pathNot: "^src/(descriptor/|table/|lazy\\.ts$)" },
+    },
+    {
+      name: "rows-without-zod",
+      comment:
+        "The registry and the rows read the schema's types only: a plain turn must not build (or load) the schema it does not run.",
+      severity: "error",
+      from: { path: "^src/(adapters\\.ts$|table/)" },
+      to: { path: "^src/descriptor/", dependencyTypesNot: ["type-only"] },
+    },
+    {
       name: "base-below-turn",
       comment:
         "The shared modules directly in src/ are used by every layer: they must not import turn, jobs or what prints.",

@@ -1,8 +1,8 @@
 // Renders docs/mcp.md from the MCP server's tool table (src/mcp/tools.ts) and its host table
-// (src/mcp/hosts.ts), so the documented tools, schemas and host commands can never drift from the code.
+// (each row's mcpHost, src/table/), so the documented tools, schemas and host commands can never drift from the code.
 
 import { MAX_REQUEST_BYTES } from "../src/mcp/bounded-stdin.js";
-import { ARGS, COMMAND, ENV, type HostRegistration, MCP_HOSTS, NAME } from "../src/mcp/hosts.js";
+import { ARGS, COMMAND, ENV, type HostRow, NAME, shippedHosts } from "../src/mcp/hosts.js";
 import { SHOWN_BYTES } from "../src/mcp/shown-size.js";
 import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, POLL_INTERVAL_MS, READ_GRACE_MS } from "../src/mcp/tasks.js";
 import {
@@ -85,10 +85,11 @@ function shown(args: readonly string[], envFlag = ""): string {
     .join(" ");
 }
 
-function hostRow(host: string, registration: HostRegistration): string {
+function hostRow({ entry, registration }: HostRow): string {
+  const host = entry.name;
   const how =
     registration.kind === "command"
-      ? `\`${registration.agent} ${shown(registration.add, registration.envFlag)}\` (after \`${registration.agent} ${shown(registration.remove)}\`)`
+      ? `\`${entry.command} ${shown(registration.add, registration.envFlag)}\` (after \`${entry.command} ${shown(registration.remove)}\`)`
       : `\`${registration.path.map((part) => part.replace(NAME, "scv")).join(".")}\` in the first of ${registration.files.map((file) => `\`${file}\``).join(", ")} in ${registration.dir.variable === undefined ? "" : `\`$${registration.dir.variable}\` or `}\`~/${registration.dir.fallback}\`${registration.dir.sub === undefined ? "" : `/${registration.dir.sub}`}: \`${JSON.stringify(registration.entry).replace(`"${COMMAND}","${ARGS}"`, '"<scv>","mcp"')}\``;
   const timeout = registration.timeout;
   const limit =
@@ -107,7 +108,7 @@ export function renderMcpDoc(): string {
   return [
     "# scv mcp",
     "",
-    "<!-- Generated from src/mcp/tools.ts and src/mcp/hosts.ts by `npm run docs`; a test fails when this file is stale. -->",
+    "<!-- Generated from src/mcp/tools.ts and the rows' mcpHost (src/table/) by `npm run docs`; a test fails when this file is stale. -->",
     "",
     "`scv mcp` is an MCP server on stdio. Its tools start other agents' turns as scv's background turns",
     "(so `scv ps`, `scv wait` and `scv kill` see them, and they outlive the server), wait for them, stop",
@@ -243,7 +244,7 @@ export function renderMcpDoc(): string {
     "",
     "| host | command | what it does | tool-call time limit |",
     "| --- | --- | --- | --- |",
-    ...Object.entries(MCP_HOSTS).map(([host, registration]) => hostRow(host, registration)),
+    ...shippedHosts().map(hostRow),
     "",
   ].join("\n");
 }

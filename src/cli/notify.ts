@@ -33,7 +33,7 @@ const SUMMARY_CHARS = 300;
 /** What a notify command reads on stdin, as one JSON object. */
 export interface NotifyEvent {
   readonly event: NotifyEventName;
-  /** The job (`codex-k3f9x2.a1b2c3d4`); null when the turn never got one. */
+  /** The job (`<agent>-k3f9x2.a1b2c3d4`); null when the turn never got one. */
   readonly job: string | null;
   /** The conversation to continue; null when none was recorded. */
   readonly conversation: string | null;

@@ -39,7 +39,7 @@ import {
   runOwnCommand,
 } from "./own-sign-in.js";
 
-/** `codex login --with-api-key` and the like only write a file (the lab: ~0.1 s). */
+/** A CLI's own `login --with-api-key` only writes a file (the lab: ~0.1 s). */
 const KEY_LOGIN_TIMEOUT_MS = 30_000;
 
 export interface LoginOptions {

@@ -157,7 +157,7 @@ export async function taskNow(record: TaskRecord, works: TaskWorks, env: Env): P
   };
 }
 
-/** `codex 35s — $ npm test` */
+/** `<agent> 35s — $ npm test` */
 function workingMessage(running: readonly JobProgress[], record: TaskRecord): string {
   const cancelling = record.cancelledAt === undefined ? "" : "stopping: ";
   return `${cancelling}${progressMessage(running)}`;

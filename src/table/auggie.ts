@@ -1,5 +1,6 @@
-// Auggie's row of the table (src/adapters.ts lists it and checks it against its types, which say
-// what each field means). A file of its own that imports nothing, so that it moves as it is.
+// Auggie's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
+
+import type { AdapterDescriptor } from "../descriptor/row.js";
 
 export const auggie = {
   name: "auggie",
@@ -24,6 +25,7 @@ export const auggie = {
   fixedEnvironment: [["AUGMENT_DISABLE_AUTO_UPDATE", "1"]],
   // AUGMENT_SESSION_AUTH, AUGMENT_API_TOKEN and AUGMENT_API_URL are its sign-in.
   removedEnvironment: ["AUGMENT_*"],
+  credentialWords: ["AUGMENT", "AUGGIE"],
   fullPermissionArgs: [],
   // Its help (0.36.0): `--ask` allows retrieval and non-editing tools only.
   review: { readOnlyArgs: ["--ask"], schema: { kind: "prompt" } },
@@ -34,7 +36,7 @@ export const auggie = {
   // Its OAuth sign-in opens a browser (auth.augmentcode.com).
   login: { kind: "command", args: ["login", "--headless"], needs: "browser" },
   // Lab (0.36.0): signed out, "You are not currently logged in to Augment." and exit 1.
-  status: { kind: "command", args: ["account", "status"], summary: "exit-status" },
+  status: { kind: "command", args: ["account", "status"], summary: { kind: "exit-status" } },
   logout: { kind: "command", args: ["logout"], needs: "nothing" },
   // `--quiet`: only the final assistant message. Its `--output-format json` shape is unknown: no
   // turn could complete here.
@@ -59,5 +61,6 @@ export const auggie = {
   },
   cliTurns: true,
   mcpPassing: { kind: "unsupported", reason: "its --mcp-config is not verified (no turn completes here)" },
+  mcpHost: { kind: "unsupported", reason: "no way to register an MCP server with it was verified" },
   takeover: { kind: "unsupported" },
-} as const;
+} as const satisfies AdapterDescriptor;

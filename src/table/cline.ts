@@ -1,5 +1,6 @@
-// Cline's row of the table (src/adapters.ts lists it and checks it against its types, which say
-// what each field means). A file of its own that imports nothing, so that it moves as it is.
+// Cline's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
+
+import type { AdapterDescriptor } from "../descriptor/row.js";
 
 export const cline = {
   name: "cline",
@@ -30,6 +31,7 @@ export const cline = {
   // CLINE_API_KEY and CLINE_PROVIDER choose its sign-in; CLINE_DIR, CLINE_DATA_DIR and the
   // CLINE_*_PATH variables move its state out of the agent home.
   removedEnvironment: ["CLINE_*"],
+  credentialWords: ["CLINE"],
   // Its default is act mode with every tool approved (`--auto-approve`, default true).
   fullPermissionArgs: ["--auto-approve", "true"],
   // Its help (3.0.65): `-p, --plan` runs in plan mode, which plans changes without making them.
@@ -98,5 +100,6 @@ export const cline = {
     kind: "unsupported",
     reason: "CLINE_MCP_SETTINGS_PATH names its MCP settings file; passing servers that way is not verified",
   },
+  mcpHost: { kind: "unsupported", reason: "no way to register an MCP server with it was verified" },
   takeover: { kind: "unsupported" },
-} as const;
+} as const satisfies AdapterDescriptor;

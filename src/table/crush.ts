@@ -1,5 +1,6 @@
-// Crush's row of the table (src/adapters.ts lists it and checks it against its types, which say
-// what each field means). A file of its own that imports nothing, so that it moves as it is.
+// Crush's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
+
+import type { AdapterDescriptor } from "../descriptor/row.js";
 
 export const crush = {
   name: "crush",
@@ -25,6 +26,7 @@ export const crush = {
   homeEnvironment: [],
   fixedEnvironment: [],
   removedEnvironment: ["CRUSH_*"],
+  credentialWords: ["CRUSH"],
   // `run` approves every tool call of its turn by itself (AutoApprove on its message).
   fullPermissionArgs: [],
   review: { readOnlyArgs: [], schema: { kind: "prompt" } },
@@ -54,5 +56,6 @@ export const crush = {
     kind: "unsupported",
     reason: "not installable here; no way to pass MCP servers was verified",
   },
+  mcpHost: { kind: "unsupported", reason: "no way to register an MCP server with it was verified" },
   takeover: { kind: "unsupported" },
-} as const;
+} as const satisfies AdapterDescriptor;

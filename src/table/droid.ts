@@ -1,5 +1,6 @@
-// Factory Droid's row of the table (src/adapters.ts lists it and checks it against its types, which say
-// what each field means). A file of its own that imports nothing, so that it moves as it is.
+// Factory Droid's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
+
+import type { AdapterDescriptor } from "../descriptor/row.js";
 
 export const droid = {
   name: "droid",
@@ -30,6 +31,7 @@ export const droid = {
     ["FACTORY_DISABLE_KEYRING", "1"],
   ],
   removedEnvironment: ["FACTORY_*", "DROID_*"],
+  credentialWords: ["FACTORY", "DROID"],
   fullPermissionArgs: ["--skip-permissions-unsafe"],
   // Its help (0.225.1): without --auto, exec runs read-only (no file or system changes).
   review: { readOnlyArgs: [], schema: { kind: "prompt" } },
@@ -99,5 +101,6 @@ export const droid = {
     kind: "unsupported",
     reason: "not verified; over ACP (--transport acp) session/new takes them",
   },
+  mcpHost: { kind: "unsupported", reason: "no way to register an MCP server with it was verified" },
   takeover: { kind: "unsupported" },
-} as const;
+} as const satisfies AdapterDescriptor;

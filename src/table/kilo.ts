@@ -1,5 +1,6 @@
-// Kilo Code's row of the table (src/adapters.ts lists it and checks it against its types, which say
-// what each field means). A file of its own that imports nothing, so that it moves as it is.
+// Kilo Code's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
+
+import type { AdapterDescriptor } from "../descriptor/row.js";
 
 export const kilo = {
   name: "kilo",
@@ -28,6 +29,7 @@ export const kilo = {
     ["KILO_TELEMETRY_LEVEL", "off"],
   ],
   removedEnvironment: ["KILO_*", "KILOCODE_*"],
+  credentialWords: ["KILO", "KILOCODE"],
   fullPermissionArgs: ["--auto"],
   review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
@@ -39,8 +41,9 @@ export const kilo = {
     url: {
       kind: "config-env",
       variable: "KILO_CONFIG_CONTENT",
-      format: "opencode-config",
       provider: "endpoint",
+      // The AI SDK package it builds an OpenAI-compatible provider from (bundled in it, as OpenCode's).
+      npm: "@ai-sdk/openai-compatible",
     },
     key: "SCV_ENDPOINT_API_KEY",
     args: [],
@@ -75,5 +78,6 @@ export const kilo = {
     kind: "unsupported",
     reason: "not verified; over ACP (--transport acp) session/new takes them",
   },
+  mcpHost: { kind: "unsupported", reason: "no way to register an MCP server with it was verified" },
   takeover: { kind: "unsupported" },
-} as const;
+} as const satisfies AdapterDescriptor;

@@ -1,5 +1,6 @@
-// Qoder CLI's row of the table (src/adapters.ts lists it and checks it against its types, which say
-// what each field means). A file of its own that imports nothing, so that it moves as it is.
+// Qoder CLI's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
+
+import type { AdapterDescriptor } from "../descriptor/row.js";
 
 export const qoder = {
   name: "qoder",
@@ -27,11 +28,17 @@ export const qoder = {
   fixedEnvironment: [],
   // QODER_PAT and QODER_AUTH_MANAGED_TOKEN are its sign-in; QODER_CONFIG_DIR moves its config.
   removedEnvironment: ["QODER_*"],
+  credentialWords: ["QODER"],
   fullPermissionArgs: ["--dangerously-skip-permissions"],
   review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   // Lab (1.1.52, signed out): its `system/init` reports `permissionMode` as Claude Code's does,
   // `bypassPermissions` under --dangerously-skip-permissions, else `default`.
-  modeReport: { kind: "claude-init", full: "bypassPermissions", settings: ".qoder/settings.json" },
+  modeReport: {
+    kind: "stream",
+    label: "permission mode",
+    full: "bypassPermissions",
+    settings: ".qoder/settings.json",
+  },
   ownConfig: { file: ".qoder/settings.json", signsIn: false },
   endpoint: {
     kind: "unsupported",
@@ -71,5 +78,6 @@ export const qoder = {
   },
   cliTurns: true,
   mcpPassing: { kind: "unsupported", reason: "its --mcp-config is not verified (no turn completes here)" },
+  mcpHost: { kind: "unsupported", reason: "no way to register an MCP server with it was verified" },
   takeover: { kind: "unsupported" },
-} as const;
+} as const satisfies AdapterDescriptor;

@@ -86,7 +86,7 @@ export function startProcess(options: ProcessOptions): AgentProcess {
       cwd: options.cwd,
       // Node reads it, never changes it: no copy needed.
       env: options.env as NodeJS.ProcessEnv,
-      // `codex exec` waits forever on an open stdin pipe, even with a prompt argument: a pipe only
+      // A CLI may wait forever on an open stdin pipe, even with a prompt argument (lab): a pipe only
       // for a payload, closed once it is written.
       stdio: [options.stdin === undefined && !options.openStdin ? "ignore" : "pipe", "pipe", "pipe"],
       // Its own process group, so the agent's tools and MCP servers can be ended with it.

@@ -211,7 +211,7 @@ function usageOfTurn(parsed: ParsedTurn, previousTotal: Usage | undefined): Usag
 
 /** The running total the CLI's next report starts from, kept in the conversation record: the report,
  * or for a turn stopped before it (which reports nothing though the CLI counts its model calls in its
- * next total: Claude Code after Ctrl-C) the last total plus what the stream showed of them. Without
+ * next total: lab, after Ctrl-C) the last total plus what the stream showed of them. Without
  * that, the next turn would count the stopped turn's tokens, and every turn's before it, as its own. */
 function cumulativeBase(parsed: ParsedTurn, previousTotal: Usage | undefined): Usage | undefined {
   if (!parsed.cumulativeUsage) return undefined;

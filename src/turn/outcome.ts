@@ -208,7 +208,7 @@ function signInHint(plan: TurnPlan): string {
 const MAX_FAILURE_CHARS = 400;
 
 /** The error's first line, for the one-line message; continued while a `[` it opened is still open
- * (Gemini CLI wraps a multi-line API error in brackets, its retry hint on the last line). */
+ * (lab: a CLI wraps a multi-line API error in brackets, its retry hint on the last line). */
 function firstLine(message: string | undefined): string | undefined {
   const lines = (message ?? "")
     .split("\n")

@@ -190,7 +190,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       ...(plan.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: plan.idleTimeoutMs }),
     }).finally(() => prompting.abort());
     // An answered prompt is saved in the agent's session already: the server gets a moment to exit
-    // by itself, then its group is ended (codex-acp takes 2 s to wind down, Gemini CLI 0.5 s).
+    // by itself, then its group is ended (lab: the servers take 0.5 s to 2 s to wind down).
     const exit = outcome.kind === "ended" ? outcome.exit : await agent.close(CLOSE_AFTER_ANSWER_MS);
     const checked: ParsedTurn =
       mismatch !== undefined

@@ -94,7 +94,7 @@ async function runProcessTurn(
       },
       onOversized: () => parser.skipped(),
     });
-    // What the CLI says only on stderr (Gemini CLI's retry notices), for parsers that read it.
+    // What the CLI says only on stderr (retry notices, for some), for parsers that read it.
     const readStderr = parser.stderr?.bind(parser);
     const stderrFramer =
       readStderr === undefined

@@ -20,7 +20,7 @@ export interface AcpLaunch {
   readonly cwd: string;
   /** The complete environment; nothing of scv's own is added. */
   readonly env: Readonly<Record<string, string>>;
-  /** Names the agent in messages (`gemini`). */
+  /** Names the agent in messages (its row's name). */
   readonly label: string;
   /** Limit on start-up: spawn to the `initialize` answer. */
   readonly initializeTimeoutMs?: number;
@@ -86,7 +86,7 @@ export const DEFAULT_INITIALIZE_TIMEOUT_MS = 60_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_CANCEL_GRACE_MS = 5_000;
 const DEFAULT_GRACE_MS = 3_000;
-/** A load's replay that goes on after its answer (Gemini CLI) is over once it has been quiet this long. */
+/** A load's replay that goes on after its answer (a server does) is over once it has been quiet this long. */
 const REPLAY_QUIET_MS = 50;
 const REPLAY_MAX_MS = 2_000;
 

@@ -86,11 +86,14 @@ export const cline = {
   acp: {
     command: "cline",
     args: ["--acp"],
-    // Its ACP sessions start in act mode; each tool call asks (session/request_permission).
-    full: { kind: "mode", mode: "act" },
+    // Its ACP sessions start in act mode, where each tool call still asks (session/request_permission,
+    // answered by scv's policy): none of its modes turns approval off. Named as "full", act had every
+    // session under policy default refused (contract suite).
+    full: { kind: "none" },
     fullEnvironment: [],
-    // Lab (3.0.65, ../shared/lab/new-clis.md; not yet in the contract suite): with CLINE_PROVIDER and CLINE_API_KEY in its environment
-    // ([agents.cline.env]); the base URL comes from its providers file.
+    // Contract suite (3.0.65, test/real/new-clis.test.ts: a turn and -c over ACP): with CLINE_PROVIDER
+    // and CLINE_API_KEY in its environment ([agents.cline.env]); the base URL comes from its providers
+    // file.
     verified: { kind: "lab", version: "3.0.65" },
     known:
       "3.0.65's ACP server signs in only with its own account (Cline, ClinePass, ChatGPT) or with CLINE_PROVIDER and CLINE_API_KEY set ([agents.cline.env]), and then runs that provider's default model (gpt-4o for an OpenAI-compatible one), whatever `-m` says; it loads its sessions (`-c` of an ACP conversation works); it does not exit when its stdin closes (scv ends it)",

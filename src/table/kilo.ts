@@ -71,6 +71,7 @@ export const kilo = {
     args: ["acp"],
     full: { kind: "none" },
     fullEnvironment: [],
+    // Contract suite (7.7.7, test/real/new-clis.test.ts): a turn and -c over ACP, the mock in its kilo.json.
     verified: { kind: "lab", version: "7.7.7" },
   },
   cliTurns: true,

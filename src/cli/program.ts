@@ -51,7 +51,9 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function buildProgram(io: CliIo): Command {
+/** `beforeCommand`: what every command does before its own work (cli/before-command.ts), run once a
+ * command's action is chosen; never for the version, help or a usage error. */
+export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = async () => {}): Command {
   const program = new Command("scv")
     .description("Delegate a turn to another coding agent's own CLI and bring the reply back.")
     .version(VERSION, "-V, --version", "print scv's version")
@@ -62,7 +64,8 @@ export function buildProgram(io: CliIo): Command {
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .exitOverride();
+    .exitOverride()
+    .hook("preAction", beforeCommand);
 
   // Its options are commands/delegate.ts's DelegateOptions, as commander names them.
   const delegate = program
@@ -426,9 +429,13 @@ function oneLineErrors(command: Command, path = "scv"): void {
 
 /** Runs the command line through commander: the command's exit code, or commander's own for help,
  * the version and usage errors (which it has printed already). */
-export async function runProgram(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runProgram(
+  argv: readonly string[],
+  io: CliIo,
+  beforeCommand?: () => Promise<void>,
+): Promise<number> {
   try {
-    await buildProgram(io).parseAsync([...argv], { from: "user" });
+    await buildProgram(io, beforeCommand).parseAsync([...argv], { from: "user" });
     return io.exitCode;
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;

@@ -463,7 +463,7 @@ export function renderAgentsDoc(): string {
 const TURN_END_NOTES: readonly string[] = [
   "## When a turn is over",
   "",
-  "A turn ends when the CLI exits, or 5 s (`END_GRACE_MS`, `src/turn/verdict.ts`) after its own",
+  "A turn ends when the CLI exits, or 5 s (`endGrace`, `src/timing.ts`) after its own",
   "end-of-turn event (its final result, or an error it reports as terminal) if it is still running",
   "then: scv ends its whole process group, and the CLI's verdict stands (a success is a completed turn",
   "with its reply, exit 0). A retry, a new tool call or more reply text after that event withdraws it:",

@@ -4,14 +4,9 @@
 import { MAX_REQUEST_BYTES } from "../src/mcp/bounded-stdin.js";
 import { ARGS, COMMAND, ENV, type HostRow, NAME, shippedHosts } from "../src/mcp/hosts.js";
 import { SHOWN_BYTES } from "../src/mcp/shown-size.js";
-import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, POLL_INTERVAL_MS, READ_GRACE_MS } from "../src/mcp/tasks.js";
-import {
-  inputJsonSchema,
-  MAX_WAIT_SECONDS,
-  PROGRESS_MS,
-  TOOLS,
-  type ToolDefinition,
-} from "../src/mcp/tools.js";
+import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, POLL_INTERVAL_MS, READ_KEPT_MS } from "../src/mcp/tasks.js";
+import { inputJsonSchema, MAX_WAIT_SECONDS, TOOLS, type ToolDefinition } from "../src/mcp/tools.js";
+import { DURATIONS } from "../src/timing.js";
 
 interface JsonSchema {
   type?: string;
@@ -150,7 +145,7 @@ export function renderMcpDoc(): string {
     '  `{"error", "exitCode"}`; arguments the schema refuses get its message.',
     "",
     `A call waits at most ${MAX_WAIT_SECONDS} s (hosts cut tool calls at 60 s by default). While it waits, a`,
-    `client that sent a progress token gets \`notifications/progress\` every ${PROGRESS_MS / 1000} s: the seconds waited and`,
+    `client that sent a progress token gets \`notifications/progress\` every ${DURATIONS.progressInterval / 1000} s: the seconds waited and`,
     "the agent's current tool (`codex 35s — $ npm test`).",
     "",
     `Results are bounded by what hosts show: each form of one result, the structured content as JSON`,
@@ -200,7 +195,7 @@ export function renderMcpDoc(): string {
     "",
     `Times: a task's time to live is ${DEFAULT_TTL_MS / 3_600_000} h from its creation unless a 2025-11-25 host asks for another (`,
     `kept within ${MIN_TTL_MS / 1000} s and ${MAX_TTL_MS / 86_400_000} days); hosts are asked to poll every ${POLL_INTERVAL_MS / 1000} s. A result is kept until the host has`,
-    `read it (then ${READ_GRACE_MS / 60_000} more minutes, for a host that asks again) or the time to live passes (with the job's`,
+    `read it (then ${READ_KEPT_MS / 60_000} more minutes, for a host that asks again) or the time to live passes (with the job's`,
     "unread result); a task whose turn still runs is kept until it ends. Task ids are the jobs' (a",
     "conversation's handle and 8 random characters): anyone who can run the server as you can read",
     "them in `$SCV_HOME` anyway.",

@@ -11,14 +11,14 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import type { AdapterDescriptor } from "./adapters.js";
 import { openStateFile, readStateText, SMALL_STATE_BYTES } from "./home/state-file.js";
 import { cachedVersion, keepVersion } from "./home/version-cache.js";
-import { runBounded } from "./os/bounded.js";
-import { cleanUpAtExit } from "./os/groups.js";
+import { runBounded } from "./process/helpers.js";
+import { cleanUpAtExit } from "./process/lifecycle.js";
+import { timing } from "./timing.js";
 import { agentEnvironment, type IsolationSettings } from "./transport/env.js";
 
 // On two cores four of the CLIs took 5–7 s to answer `--version` together (1.5–3 s alone),
 // so 3 s dropped their versions (contract suite); `agents list` now asks as many at a time as there
 // are cores, and each has this long to itself.
-const VERSION_TIMEOUT_MS = 15_000;
 
 /** How much of an executable is read to recognise a shell shim (npm's and pnpm's are under 1 KB). */
 const SHIM_HEAD_BYTES = 4096;
@@ -167,7 +167,7 @@ async function askVersion(request: VersionRequest): Promise<{ answered: boolean;
     const result = await runBounded(request.executable, ["--version"], {
       env: { ...env, TMPDIR: temp },
       cwd: scratch,
-      timeoutMs: VERSION_TIMEOUT_MS,
+      timeoutMs: timing("versionLimit"),
       maxBytes: 4096,
     });
     // Only an answer is kept: a CLI that failed or did not answer in time is asked again next time.

@@ -1,17 +1,17 @@
 // Which agents a failure offers instead: installed, signed in where a key store can tell (first),
 // "maybe" where only the CLI itself could (after), never the failed agent or one scv cannot run.
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fallbackAgents, noteSignIn, wantsFallbacks } from "../src/fallbacks.js";
 import { signInFailedRecently } from "../src/home/sign-in-failures.js";
 import { installFakeAgents } from "./fake-agents/install.js";
-import { createWorld, signIn, type World } from "./helpers/scv.js";
+import { useLab } from "./helpers/lab.js";
+import { signIn, type World } from "./helpers/scv.js";
 
 let world: World;
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 describe("fallbackAgents", () => {
   it("checked sign-ins first, then the CLIs whose sign-in scv cannot read, in table order", async () => {

@@ -14,7 +14,7 @@ import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
 import { toolsBin } from "../home/paths.js";
 import { ensureScriptShell, platformPackageName } from "../home/tools.js";
-import { runBounded } from "../os/bounded.js";
+import { runBounded } from "../process/helpers.js";
 
 /** An install that has not finished by then is stuck (a registry that never answers); the largest
  * CLI's takes about a minute. */

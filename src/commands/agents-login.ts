@@ -27,7 +27,7 @@ import {
 } from "../home/keystore.js";
 import { userHome } from "../home/paths.js";
 import { clearSignInFailed } from "../home/sign-in-failures.js";
-import { runBounded } from "../os/bounded.js";
+import { runBounded } from "../process/helpers.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
 import {
   apiKeyStoreOf,

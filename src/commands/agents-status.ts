@@ -22,15 +22,13 @@ import { parseJsonObject } from "../home/keystores/files.js";
 import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
 import { type CheckJson, statusRowJson } from "../json-shapes.js";
-import { runBounded } from "../os/bounded.js";
-import { handlingSignals } from "../os/groups.js";
+import { runBounded } from "../process/helpers.js";
+import { handleSignals } from "../process/lifecycle.js";
+import { timing } from "../timing.js";
 import { agentEnvironment } from "../transport/env.js";
 import { failureLine } from "../turn/outcome.js";
 import { apiKeyStoreOf } from "./own-sign-in.js";
 import { renderTable } from "./table.js";
-
-/** A CLI's own status check only reads a file or two (the lab: 0.1–0.4 s). */
-const STATUS_TIMEOUT_MS = 10_000;
 
 export interface StatusRow {
   readonly agent: string;
@@ -114,7 +112,7 @@ export async function signInState(
       const result = await runBounded(path, status.args, {
         env: helperEnvironment(entry, config, env, account),
         cwd: home,
-        timeoutMs: STATUS_TIMEOUT_MS,
+        timeoutMs: timing("statusLimit"),
       });
       if (result.spawnError !== undefined) {
         return { state: "unknown", detail: `\`${command}\` could not be started` };
@@ -122,7 +120,7 @@ export async function signInState(
       if (result.timedOut) {
         return {
           state: "unknown",
-          detail: `\`${command}\` did not answer within ${STATUS_TIMEOUT_MS / 1000}s`,
+          detail: `\`${command}\` did not answer within ${timing("statusLimit") / 1000}s`,
         };
       }
       const summary = summarizeStatus(
@@ -354,9 +352,7 @@ export async function agentsCheckCommand(
   const scratch = mkdtempSync(join(tmpdir(), "scv-check-"));
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => controller.abort(signal);
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  const handled = handlingSignals();
+  const handled = handleSignals(["SIGINT", "SIGTERM"], onSignal);
   let result: Awaited<ReturnType<typeof runTurn>>;
   try {
     result = await runTurn(
@@ -364,8 +360,6 @@ export async function agentsCheckCommand(
       { env: io.env, cwd: scratch, config, signal: controller.signal },
     );
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
     handled();
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -17,7 +17,7 @@ import { lockConversation, readConversation, writeConversation } from "../home/c
 import { keepHomeSettings } from "../home/home-settings.js";
 import { agentHome } from "../home/paths.js";
 import { parseTurnRef } from "../jobs/handle.js";
-import { type AttachedResult, runAttached } from "../os/bounded.js";
+import { type AttachedResult, runAttached } from "../process/helpers.js";
 import { isoTimestamp } from "../timestamp.js";
 import { checkModel } from "../transport/argv.js";
 import { agentEnvironment, type Policy } from "../transport/env.js";

@@ -8,6 +8,7 @@ import * as z from "zod/mini";
 import { EXAMPLE_AGENTS } from "../adapters.js";
 import { fileHint, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
+import { timing } from "../timing.js";
 import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { heldLock, type LockIdentity, lockRefreshedAt, removeDeadLock, takeLock } from "./lock.js";
@@ -179,7 +180,7 @@ export async function lockConversation(
   try {
     return await takeLock(recordPath(handle, env), {
       stale: LOCK_STALE_MS,
-      update: 5_000,
+      update: timing("lockRefresh"),
       retries: { retries, factor: 1, minTimeout: 250, maxTimeout: 250 },
     });
   } catch (error) {

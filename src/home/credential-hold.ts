@@ -4,7 +4,7 @@
 // not end signed in, also when scv itself is stopped meanwhile. They stay in memory only.
 
 import { dirname, join } from "node:path";
-import { cleanUpAtExit } from "../os/groups.js";
+import { cleanUpAtExit } from "../process/lifecycle.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { readStateFile, type StateReadOptions } from "./state-file.js";

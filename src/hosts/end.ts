@@ -11,10 +11,8 @@ import type { Env } from "../home/paths.js";
 import { bootId } from "../os/proc.js";
 import { isRunning, type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { killTagged } from "../os/tagged.js";
+import { timing } from "../timing.js";
 import { isTurnTemp, removeTurnTemp } from "../turn/temp.js";
-
-/** How long a host asked to end may take (its server's grace included). */
-const END_LIMIT_MS = 8_000;
 
 /** Whether the host process of `record` runs (on this machine, since its boot). */
 export function hostAlive(record: HostRecord, table: ProcessTable = systemProcessTable): boolean {
@@ -35,7 +33,7 @@ export async function endHost(
   if (stuck && hostAlive(record, table)) table.kill(record.scv.pid, "SIGKILL", false);
   else if (hostAlive(record, table)) {
     table.kill(record.scv.pid, "SIGTERM", false);
-    const deadline = Date.now() + END_LIMIT_MS;
+    const deadline = Date.now() + timing("hostEndLimit");
     while (isRunning(record.scv, table) && Date.now() < deadline) await pause(25);
     if (isRunning(record.scv, table)) table.kill(record.scv.pid, "SIGKILL", false);
   }

@@ -21,29 +21,20 @@ import { preparedHostSocket } from "../home/host-socket.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { readRunning } from "../home/turn-records.js";
-import { handlingSignals } from "../os/groups.js";
 import { bootId } from "../os/proc.js";
 import { identify, systemProcessTable } from "../os/processes.js";
 import { killTagged, TAG_VARIABLE } from "../os/tagged.js";
+import { handleSignals } from "../process/lifecycle.js";
+import { type AgentProcess, startProcess } from "../process/run.js";
 import { isoTimestamp } from "../timestamp.js";
+import { timing } from "../timing.js";
 import { createLineFramer, type LineFramer } from "../transport/framing.js";
-import { type AgentProcess, startProcess } from "../transport/process.js";
 import { turnOwnerAlive } from "../turn/reap.js";
 import { removeTurnTemp } from "../turn/temp.js";
 import { DEFAULT_MAX_WARM_HOSTS, EVICT_SIGNAL, makeRoom } from "./budget.js";
 import { HOST_LINE_KEY, HOST_LINE_MAX_BYTES, type HostLine } from "./connect.js";
 import { HostRelay, type RelayLink } from "./relay.js";
 import type { HostSpec } from "./spec.js";
-
-/** How long a prompt whose turn left may take to answer its cancel before the server is ended. */
-const LEFT_PROMPT_GRACE_MS = 5_000;
-/** How long a turn that left may take to record its conversation before the host ends without one. */
-const RECORD_WAIT_MS = 30_000;
-/** How often the host checks its socket is still there. */
-const SOCKET_CHECK_MS = 1_000;
-const DEFAULT_GRACE_MS = 3_000;
-/** How long a new connection waits for the one before it to close. */
-const BUSY_WAIT_MS = 1_000;
 
 /** Runs the host until it ends; `ready` is called once it listens. */
 export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Promise<void> {
@@ -65,7 +56,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
       `${path} is not a socket — remove it; meanwhile its turns run without a warm host`,
     );
 
-  const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
+  const graceMs = spec.graceMs ?? timing("killGrace");
   const serverEnv: Record<string, string> = { ...spec.env, [TAG_VARIABLE]: spec.tag };
   if (spec.tmp !== undefined) serverEnv.TMPDIR = spec.tmp;
   const output = boundedLines(
@@ -166,7 +157,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
    * conversation, so the record is looked for once the turn is over: its registration gone, or its
    * scv dead. */
   const endUnlessRecorded = async () => {
-    const deadline = Date.now() + RECORD_WAIT_MS;
+    const deadline = Date.now() + timing("hostRecordWait");
     const waiting = () => !ending && link === undefined && !recordExists(spec.handle, env);
     while (waiting() && turnRunning(spec.handle, env) && Date.now() < deadline) await pause(50);
     if (waiting()) await end();
@@ -181,7 +172,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
     // A turn that gave up waiting.
     if (socket.destroyed) return;
     // The turn before may have left a moment ago, its close not yet seen here.
-    if (!ending && link !== undefined && waited < BUSY_WAIT_MS) {
+    if (!ending && link !== undefined && waited < timing("hostBusyWait")) {
       setTimeout(() => accept(socket, waited + 25), 25);
       return;
     }
@@ -223,7 +214,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
       if (relay.prompting > 0)
         leftPrompt = setTimeout(() => {
           if (relay.prompting > 0) void end();
-        }, LEFT_PROMPT_GRACE_MS);
+        }, timing("leftPromptGrace"));
       restartIdle();
       void endUnlessRecorded();
       // Over the budget: the least recently used idle hosts are asked to end (this one too, if so).
@@ -238,14 +229,12 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   }
 
   void server.done.then((exit) => end({ exit }));
-  const stopHandling = handlingSignals(["SIGINT", "SIGTERM", "SIGHUP"]);
-  const onSignal = () => void end();
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, onSignal);
+  const stopHandling = handleSignals(["SIGINT", "SIGTERM", "SIGHUP"], () => void end());
   // Asked to make room (hosts/budget.ts): only when no turn is connected.
   const onEvict = () => {
     if (link === undefined) void end();
   };
-  process.on(EVICT_SIGNAL, onEvict);
+  const stopEvicting = handleSignals([EVICT_SIGNAL], onEvict);
 
   await new Promise<void>((resolve, reject) => {
     listener.once("error", reject);
@@ -260,7 +249,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   const socketInode = lstatSync(path, { throwIfNoEntry: false })?.ino;
   watch = setInterval(() => {
     if (lstatSync(path, { throwIfNoEntry: false })?.ino !== socketInode) void end();
-  }, SOCKET_CHECK_MS);
+  }, timing("hostSocketCheck"));
   watch.unref();
   save();
   restartIdle();
@@ -268,8 +257,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   try {
     await finished;
   } finally {
-    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, onSignal);
-    process.off(EVICT_SIGNAL, onEvict);
+    stopEvicting();
     stopHandling();
   }
 }

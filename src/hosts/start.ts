@@ -1,6 +1,6 @@
 // A turn's way to its conversation's session host: the live one, if it was started the same way
-// (same executable, arguments, folder and environment) and answers within HELLO_LIMIT_MS; otherwise
-// that one is ended and a new host is started (a detached scv, `scv session-host`, in a session of
+// (same executable, arguments, folder and environment) and answers within `helloLimit`
+// (src/timing.ts); otherwise that one is ended and a new host is started (a detached scv, `scv session-host`, in a session of
 // its own, its output in $SCV_HOME/hosts/<handle>.log) and connected to. Undefined when no host can
 // be had (no usable socket path: host-socket.ts; a host that does not start): the turn then runs its server
 // itself, as a cold turn, and nothing is kept warm.
@@ -14,19 +14,16 @@ import { ensureHostsDir, readHostRecord } from "../home/host-records.js";
 import { preparedHostSocket } from "../home/host-socket.js";
 import type { Env } from "../home/paths.js";
 import { newJob } from "../home/turn-files.js";
-import { READY_FD, spawnDetached } from "../os/bounded.js";
 import { isRunning } from "../os/processes.js";
 import { TAG_VARIABLE } from "../os/tagged.js";
+import { READY_FD, spawnDetached } from "../process/helpers.js";
+import { timing } from "../timing.js";
 import { createTurnTemp, removeTurnTemp } from "../turn/temp.js";
 import { DEFAULT_MAX_WARM_HOSTS, makeRoom } from "./budget.js";
 import { connectHost, type HostConnection } from "./connect.js";
 import { endHost } from "./end.js";
 import type { HostSpec } from "./spec.js";
 
-/** How long a live host may take to connect and say hello before it is taken for stuck. */
-const HELLO_LIMIT_MS = 2_000;
-/** How long a new host may take to listen. */
-const START_LIMIT_MS = 10_000;
 /** The variable naming the pipe a new host says "ready" on. */
 export const HOST_READY_FD_VARIABLE = "SCV_READY_FD";
 export const HOST_READY_WORD = "ready";
@@ -63,7 +60,7 @@ export async function reachHost(launch: HostLaunch): Promise<HostConnection | un
     const isSocket = lstatSync(socket, { throwIfNoEntry: false })?.isSocket() === true;
     let stuck = false;
     if (record.launch === fingerprint && isSocket && isRunning(record.scv)) {
-      const connection = await connectHost(socket, HELLO_LIMIT_MS);
+      const connection = await connectHost(socket, timing("helloLimit"));
       if (connection !== undefined && connection !== "busy") return connection;
       // Busy: a connection this turn's lock says is over (its turn ended) still holds it. Ended
       // either way, rather than a second server of the session beside it: the next turn would find
@@ -115,7 +112,7 @@ async function startHost(
     outcome = await host.hand({
       input: JSON.stringify(spec),
       readyWord: HOST_READY_WORD,
-      readyWithinMs: START_LIMIT_MS,
+      readyWithinMs: timing("hostStartLimit"),
     });
   } finally {
     closeSync(log);
@@ -124,7 +121,7 @@ async function startHost(
     if (tmp !== undefined) removeTurnTemp(tmp);
     return undefined;
   }
-  const connection = await connectHost(socket, START_LIMIT_MS);
+  const connection = await connectHost(socket, timing("hostStartLimit"));
   if (connection === undefined || connection === "busy") {
     const record = readHostRecord(launch.handle, env);
     if (record !== undefined) await endHost(record, env, undefined, true);

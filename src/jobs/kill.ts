@@ -9,6 +9,7 @@ import { removeIfPresent } from "../home/remove.js";
 import { finishedJobs, turnFile } from "../home/turn-files.js";
 import { readFinished, readRunning, turnEnded } from "../home/turn-records.js";
 import { isRunning, type ProcessTable, systemProcessTable } from "../os/processes.js";
+import { timing } from "../timing.js";
 import { killLeftovers, ownerAlive, reapHandle } from "../turn/reap.js";
 import { parseTurnRef } from "./handle.js";
 
@@ -23,7 +24,7 @@ export async function killTurn(
   options: { table?: ProcessTable; graceMs?: number } = {},
 ): Promise<KillOutcome> {
   const table = options.table ?? systemProcessTable;
-  const graceMs = options.graceMs ?? 3_000;
+  const graceMs = options.graceMs ?? timing("killGrace");
   const ref = parseTurnRef(name);
   const handle = ref.handle;
   const running = readRunning(handle, env);
@@ -50,14 +51,14 @@ export async function killTurn(
   try {
     table.kill(record.scv.pid, "SIGUSR2", false);
     const ended = () => turnEnded(handle, record.tag, env);
-    if (await until(ended, graceMs + 5_000)) return "stopped";
+    if (await until(ended, graceMs + timing("killAnswer"))) return "stopped";
     // The scv did not answer; it sees its agent end when the agent is killed.
     killLeftovers(record, table);
-    if (await until(ended, 5_000)) return "stopped";
+    if (await until(ended, timing("killAnswer"))) return "stopped";
     // A background turn's scv runs nothing else.
     if (record.background && isRunning(record.scv, table)) {
       table.kill(record.scv.pid, "SIGKILL", false);
-      await until(() => !isRunning(record.scv, table), 5_000);
+      await until(() => !isRunning(record.scv, table), timing("killAnswer"));
       await reapHandle(handle, env, table, true);
       return "reaped";
     }

@@ -2,8 +2,8 @@
 // own session, stdio to $SCV_HOME/turns/<job>.log) that runs the `background-turn` command, waited for
 // until its agent runs. The turns are planned here first, so what cannot start (not installed, a busy
 // conversation) is a result at once, with no detached scv. A continued conversation that another
-// turn holds is waited for briefly (BACKGROUND_LOCK_WAIT_MS), then refused as busy before anything
-// reports the turn started: no started turn waits in a queue nobody sees.
+// turn holds is waited for briefly (`backgroundLockWait`, src/timing.ts), then refused as busy
+// before anything reports the turn started: no started turn waits in a queue nobody sees.
 
 import { closeSync, lstatSync } from "node:fs";
 import { type Config, endpointKeyVariables } from "../config.js";
@@ -16,9 +16,10 @@ import { removeIfPresent } from "../home/remove.js";
 import { readStateText } from "../home/state-file.js";
 import { jobFile, newJob } from "../home/turn-files.js";
 import { consumeResult, readFinished, readRunning } from "../home/turn-records.js";
-import { READY_FD, startDetached } from "../os/bounded.js";
 import { TAG_VARIABLE } from "../os/tagged.js";
+import { READY_FD, startDetached } from "../process/helpers.js";
 import type { TurnResult } from "../result.js";
+import { timing } from "../timing.js";
 import { passedEnvironment } from "../transport/env.js";
 import { planTurns } from "../turn/batch.js";
 import { busyError } from "../turn/busy.js";
@@ -27,14 +28,6 @@ import { turnOwnerAlive } from "../turn/reap.js";
 import type { TurnRequest } from "../turn/types.js";
 import { type Job, READY_FD_VARIABLE } from "./job.js";
 import type { SpareRunner } from "./spare.js";
-
-/** How long a detached scv may take to start its agent, beyond its lock wait, before it is taken for
- * stuck and ended. */
-const START_LIMIT_MS = 60_000;
-
-/** How long a background turn waits for its conversation's lock before it is refused as busy
- * (SCV_LOCK_WAIT is the foreground's). */
-export const BACKGROUND_LOCK_WAIT_MS = 2_000;
 
 export interface Launch {
   /** Undefined for a turn that was never planned (its agent is not installed, say). */
@@ -56,6 +49,8 @@ export interface LaunchContext {
   readonly spare?: SpareRunner;
   /** The caller answers the agents' permission requests through the jobs' files (`scv mcp`). */
   readonly callerApproves?: boolean;
+  /** Each job is a review or a reviewed delegation (jobs/review-job.ts runs it). */
+  readonly review?: Job["review"];
 }
 
 /** Plans every turn, then starts each that can start; one `Launch` per request, in order. */
@@ -63,7 +58,7 @@ export async function launchTurns(
   requests: readonly TurnRequest[],
   context: LaunchContext,
 ): Promise<Launch[]> {
-  const { env, cwd, config, spare, callerApproves } = context;
+  const { env, cwd, config, spare, callerApproves, review } = context;
   const planned = planTurns(requests, { env, cwd, config });
   return Promise.all(
     planned.map((turn): Promise<Launch> | Launch => {
@@ -86,9 +81,10 @@ export async function launchTurns(
         handle: plan.handle,
         job: newJob(plan.handle),
         request: { ...request, cwd: plan.cwd },
-        lockWaitMs: BACKGROUND_LOCK_WAIT_MS,
+        lockWaitMs: timing("backgroundLockWait"),
         environment: turnEnvironment(env, config),
         ...(callerApproves === true ? { callerApproves } : {}),
+        ...(review === undefined ? {} : { review }),
       };
       return launch(env, cwd, job, plan.entry.name, spare);
     }),
@@ -103,7 +99,7 @@ async function launch(env: Env, cwd: string, job: Job, agent: string, spare?: Sp
   const handOff = {
     input: JSON.stringify(job),
     readyWord: "started",
-    readyWithinMs: START_LIMIT_MS + (job.lockWaitMs ?? 0),
+    readyWithinMs: timing("backgroundStartLimit") + (job.lockWaitMs ?? 0),
   };
   let started = await spare?.hand(handOff, logPath);
   if (started === undefined) {
@@ -142,7 +138,7 @@ async function launch(env: Env, cwd: string, job: Job, agent: string, spare?: Sp
   if (empty) removeIfPresent(logPath);
   const what =
     started === "timed-out"
-      ? `the background scv had not started its turn after ${formatDuration(START_LIMIT_MS + (job.lockWaitMs ?? 0))} and was stopped`
+      ? `the background scv had not started its turn after ${formatDuration(timing("backgroundStartLimit") + (job.lockWaitMs ?? 0))} and was stopped`
       : "the background scv ended before its turn started";
   const error = new ScvError(
     "AGENT_FAILED",

@@ -17,7 +17,7 @@ import { writeAtomicSync } from "../home/atomic.js";
 import { makeDirs } from "../home/make-dirs.js";
 import { scvHome, userHome } from "../home/paths.js";
 import { readStateFile } from "../home/state-file.js";
-import { runBounded } from "../os/bounded.js";
+import { runBounded } from "../process/helpers.js";
 import { hasJsonMember, setJsonMember, setTomlKey } from "./host-config.js";
 import {
   ARGS,

@@ -25,6 +25,7 @@ import { asFileError, EXIT, ScvError } from "../errors.js";
 import { giveAnswer, questionText } from "../home/approvals.js";
 import { backgroundCommand, backgroundEnv, scvScript } from "../jobs/launch.js";
 import { createSpareRunner, type SpareRunner } from "../jobs/spare.js";
+import { timing } from "../timing.js";
 import { VERSION } from "../version.js";
 import { boundedLines, MAX_REQUEST_BYTES, type OversizedLine } from "./bounded-stdin.js";
 import { agentsTool, conversationsTool } from "./info-tools.js";
@@ -44,11 +45,12 @@ import {
   personAnswer,
 } from "./person-questions.js";
 import { errorOutcome, type ToolOutcome, toolResult } from "./replies.js";
+import { reviewTool } from "./review-tools.js";
 import { followTaskV1, serveTasksV1, serveTasksV2, type TaskMethodsContext } from "./task-methods.js";
 import { TASK_WORKS } from "./task-tools.js";
 import { createdTask, declaresTasks, envelopeValue, TASKS_EXTENSION } from "./task-wire.js";
 import { createTask, sweepTasks } from "./tasks.js";
-import { inputJsonSchema, PROGRESS_MS, TOOLS, type ToolDefinition, type ToolName } from "./tools.js";
+import { inputJsonSchema, TOOLS, type ToolDefinition, type ToolName } from "./tools.js";
 
 const INSTRUCTIONS = `scv hands tasks to other coding agents' own CLIs (${agentProducts().join(", ")}) and brings their replies back. Call delegate with an agent and a prompt; a long turn returns a job to wait for (or, for a host that runs tool calls as tasks, a task whose result comes when it ends); a job that needs approval is answered with approve, unless the host asks its user. The agents tool says which agents are installed and signed in.`;
 
@@ -58,6 +60,7 @@ const HANDLERS: {
   readonly [N in ToolName]: (input: InputOf<N>, context: CallContext) => Promise<ToolOutcome>;
 } = {
   delegate: delegateTool,
+  review: reviewTool,
   wait: waitTool,
   cancel: cancelTool,
   approve: approveTool,
@@ -296,7 +299,7 @@ function callContext(shared: Shared, ctx: ServerContext, resume: unknown): CallC
     env: shared.io.env,
     cwd: shared.io.cwd,
     signal: ctx.mcpReq.signal,
-    progressMs: PROGRESS_MS,
+    progressMs: timing("progressInterval"),
     spare: shared.spare,
     ...(resume === undefined ? {} : { resume }),
     progress:

@@ -14,15 +14,10 @@ import { EXIT, ScvError } from "../errors.js";
 import { activeCooldown, coolDown, resetInstant } from "../home/cooldowns.js";
 import type { SkippedAccount, TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
+import { timing } from "../timing.js";
 import { failedResult } from "./outcome.js";
 import { interrupted } from "./stops.js";
 import type { TurnContext, TurnRequest } from "./types.js";
-
-/** The shortest wait for a reset: a limit's reset never has the ladder ask again at once. */
-const MIN_WAIT_MS = 1000;
-
-/** Between progress lines while waiting for a reset. */
-const PROGRESS_EVERY_MS = 60_000;
 
 /** The accounts a first turn goes through, or undefined for a turn of one account chosen as before
  * (a plain agent name, or a continued conversation). A plain agent name is its default account's
@@ -114,7 +109,7 @@ export async function runOnAccounts(
       };
     }
     // A reset the CLI placed in the past would have the ladder ask again at once, and again.
-    const waitMs = Math.max(MIN_WAIT_MS, Date.parse(earliest) - now());
+    const waitMs = Math.max(timing("resetWaitMin"), Date.parse(earliest) - now());
     const bound = request.waitForResetMs;
     if (bound === undefined || waitMs > bound - (now() - started))
       return allLimited(agent, skipped, earliest, skipNotes(agent, skipped, carried), started, bound);
@@ -229,7 +224,7 @@ async function waitForReset(
   );
   while (Date.now() < deadline) {
     if (signal?.aborted) throw interrupted(signal, "interrupted while waiting for a rate limit's reset");
-    const step = Math.min(deadline - Date.now(), PROGRESS_EVERY_MS);
+    const step = Math.min(deadline - Date.now(), timing("resetProgressInterval"));
     await sleep(step, signal);
     const left = deadline - Date.now();
     if (left > 0) context.onNotice?.(`still waiting for ${agent}'s reset: ${formatDuration(left)} left`);

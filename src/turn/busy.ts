@@ -8,6 +8,7 @@ import { LOCK_STALE_MS, lockStaleAt } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { readRunning } from "../home/turn-records.js";
 import { systemProcessTable } from "../os/processes.js";
+import { timing } from "../timing.js";
 import { ownerAlive } from "./reap.js";
 
 /** Whether `error` is the refusal of a busy conversation. */
@@ -39,14 +40,10 @@ export function busyError(handle: string, env: Env, now = Date.now()): ScvError 
   );
 }
 
-/** How long a lock with no running turn is given to show its turn: a turn takes its conversation's
- * lock just before it registers, and ends its registration just before it lets the lock go. */
-const SETTLE_MS = 2_000;
-
-/** `busyError`, once a lock no running turn is seen to hold has had `SETTLE_MS` to show its turn (or
+/** `busyError`, once a lock no running turn is seen to hold has had the `busySettle` duration to show its turn (or
  * to go): only then is it one that a killed scv left. */
 export async function settledBusyError(handle: string, env: Env): Promise<ScvError> {
-  const deadline = Date.now() + SETTLE_MS;
+  const deadline = Date.now() + timing("busySettle");
   for (;;) {
     const running = readRunning(handle, env);
     const shown = running !== undefined && ownerAlive(running, systemProcessTable);

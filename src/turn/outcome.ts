@@ -7,8 +7,8 @@ import { installHint } from "../agents.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
 import type { ParsedTurn, TurnEvent } from "../parsers/types.js";
+import type { ProcessExit } from "../process/run.js";
 import type { TurnResult } from "../result.js";
-import type { ProcessExit } from "../transport/process.js";
 import { STOPS, stopExitCode, stopOf } from "./stops.js";
 import type { TurnPlan } from "./types.js";
 

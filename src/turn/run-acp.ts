@@ -14,7 +14,9 @@ import { type HostLaunch, reachHost } from "../hosts/start.js";
 import { createAcpTurnParser } from "../parsers/acp.js";
 import { rpcErrorCode } from "../parsers/acp-wire.js";
 import type { ParsedTurn, ProcessEnd } from "../parsers/types.js";
+import type { ProcessExit } from "../process/run.js";
 import type { TurnResult } from "../result.js";
+import { timing } from "../timing.js";
 import { AcpAgent, type SessionAnswer } from "../transport/acp/agent.js";
 import { AcpAgentError } from "../transport/acp/errors.js";
 import { modeMismatch, reportedMode } from "../transport/acp/mode-watch.js";
@@ -27,7 +29,6 @@ import {
 import { endOf, runAcpPrompt } from "../transport/acp/prompt-turn.js";
 import { currentChoices, setUpSession } from "../transport/acp/session-setup.js";
 import type { ModeMismatch } from "../transport/mode.js";
-import type { ProcessExit } from "../transport/process.js";
 import { offersCheck } from "./acp-offers.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
@@ -37,17 +38,12 @@ import { failedResult, isLostSession } from "./outcome.js";
 import type { PreparedTurn } from "./setup.js";
 import type { TurnPlan } from "./types.js";
 
-/** Start-up to the `initialize` answer, unless the turn's own limit is shorter. */
-const INITIALIZE_LIMIT_MS = 60_000;
-/** How long a server whose prompt was answered has to exit once its stdin is closed. */
-const CLOSE_AFTER_ANSWER_MS = 200;
-
 export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<TurnResult> {
   const { entry } = plan;
   const { context, started, tracker } = turn;
   const acp = entry.acp;
   if (acp === null) throw new Error(`${entry.name} has no ACP launch`);
-  const initializeLimit = Math.min(plan.timeoutMs ?? INITIALIZE_LIMIT_MS, INITIALIZE_LIMIT_MS);
+  const initializeLimit = Math.min(plan.timeoutMs ?? timing("initializeLimit"), timing("initializeLimit"));
   // Modes the sessions report outside a prompt (after session/set_mode), latest last.
   const reports: { sessionId: string; mode: string }[] = [];
   // A recorded conversation's server runs in its session host, kept for the next turn; a turn that
@@ -191,7 +187,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
     }).finally(() => prompting.abort());
     // An answered prompt is saved in the agent's session already: the server gets a moment to exit
     // by itself, then its group is ended (lab: the servers take 0.5 s to 2 s to wind down).
-    const exit = outcome.kind === "ended" ? outcome.exit : await agent.close(CLOSE_AFTER_ANSWER_MS);
+    const exit = outcome.kind === "ended" ? outcome.exit : await agent.close(timing("closeAfterAnswer"));
     const checked: ParsedTurn =
       mismatch !== undefined
         ? { ...withoutFailure(parsed), status: "failed" }

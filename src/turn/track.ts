@@ -31,8 +31,10 @@ import { bootId } from "../os/proc.js";
 import { identify, type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { sweep, TAG_VARIABLE } from "../os/tagged.js";
 import type { TurnEvent, Usage } from "../parsers/types.js";
+import { handleSignals } from "../process/lifecycle.js";
 import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
+import { timing } from "../timing.js";
 import { busyError } from "./busy.js";
 import { chosenSession, sessionAccepted } from "./conclude.js";
 import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
@@ -58,7 +60,7 @@ let killListener = false;
 function listenForKill(): void {
   if (killListener) return;
   killListener = true;
-  process.on("SIGUSR2", () => {
+  handleSignals(["SIGUSR2"], () => {
     for (const turn of localTurns.values()) {
       const asked = readStateText(turn.cancelFile, { maxBytes: SMALL_STATE_BYTES })?.trim();
       if (asked === turn.tag) turn.controller.abort(KILL_REASON);
@@ -282,7 +284,7 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       log = undefined;
       if (done !== undefined) {
         localTurns.delete(done.tag);
-        await sweep(done.tag, table, caller.graceMs ?? 3_000, pidMark);
+        await sweep(done.tag, table, caller.graceMs ?? timing("killGrace"), pidMark);
         removeIfPresent(turnFile(done.handle, "cancel", env));
       }
       // Once nothing of the turn runs, and before its record goes: a crash in between leaves the

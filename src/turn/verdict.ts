@@ -9,12 +9,10 @@
 // more reply text withdraws the verdict and the pending end, until the next end-of-turn event.
 
 import type { TurnEvent } from "../parsers/types.js";
-
-/** How long a CLI may take to exit after its end-of-turn event before scv ends it. */
-export const END_GRACE_MS = 5_000;
+import { timing } from "../timing.js";
 
 export interface TurnEndOptions {
-  /** Between the end-of-turn event and `onOver`; `END_GRACE_MS` unless a test sets it. */
+  /** Between the end-of-turn event and `onOver`; the `endGrace` timing unless a test sets it. */
   readonly graceMs?: number | undefined;
   /** Whether scv has already begun ending the process (a timeout, an interrupt). */
   readonly stopping: () => boolean;
@@ -33,7 +31,7 @@ export interface TurnEndWatch {
 }
 
 export function watchTurnEnd(options: TurnEndOptions): TurnEndWatch {
-  const graceMs = options.graceMs ?? END_GRACE_MS;
+  const graceMs = options.graceMs ?? timing("endGrace");
   let pending: NodeJS.Timeout | undefined;
   let verdictInTime = false;
 

@@ -1,5 +1,5 @@
 // The one way src/worktrees/ runs git: its own CLI through scv's bounded process runner
-// (src/os/bounded.ts), never a reimplementation. Every call runs with the user's repository's hooks
+// (src/process/helpers.ts), never a reimplementation. Every call runs with the user's repository's hooks
 // off (`core.hooksPath=/dev/null`: `worktree add` runs post-checkout, `add` post-index-change) and
 // signing off, with no terminal prompt, and without the variables that would point git at another
 // repository than the folder it runs in (a `GIT_DIR` inherited from a hook that started scv).
@@ -8,7 +8,8 @@
 import { existsSync } from "node:fs";
 import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
-import { runAttached, runBounded } from "../os/bounded.js";
+import { runAttached, runBounded } from "../process/helpers.js";
+import { timing } from "../timing.js";
 
 /** Variables that choose which repository, index or object store git uses: the folder a call runs
  * in decides, not what scv inherited (`git rev-parse --local-env-vars`, plus the index). */
@@ -36,8 +37,6 @@ const LOCATING_VARIABLES: readonly string[] = [
  * would hang a bounded call; a commit scv records is scv's, not the user's). */
 const FIXED_CONFIG: readonly string[] = ["-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false"];
 
-/** A call is bounded: a git that hangs (a lock held over NFS, a filter waiting for input) ends. */
-const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 /** Output kept from one call; one that would exceed it is refused, never silently cut. */
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -102,7 +101,7 @@ function notRun(args: readonly string[], cwd: string, spawnError: string): ScvEr
  * ran out of time, or said more than the call keeps. */
 export async function git(args: readonly string[], options: GitOptions): Promise<GitRun> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? timing("gitLimit");
   const result = await runBounded("git", gitArgv(args), {
     env: gitEnvironment(options.env, options),
     cwd: options.cwd,

@@ -9,9 +9,8 @@ import { ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
 import { takeLock } from "../home/lock.js";
 import type { Env } from "../home/paths.js";
+import { timing } from "../timing.js";
 
-/** How long one waits for the others' adds: a checkout of a large project, times a fan-out's count. */
-const WAIT_MS = 10 * 60_000;
 const POLL_MS = 100;
 
 /** Runs `work` while holding the repository's worktree lock. */
@@ -21,14 +20,19 @@ export async function withWorktreeLock<T>(repoId: string, env: Env, work: () => 
   try {
     release = await takeLock(join(folder, "git"), {
       stale: 30_000,
-      update: 5_000,
-      retries: { retries: WAIT_MS / POLL_MS, factor: 1, minTimeout: POLL_MS, maxTimeout: POLL_MS },
+      update: timing("lockRefresh"),
+      retries: {
+        retries: timing("worktreeLockWait") / POLL_MS,
+        factor: 1,
+        minTimeout: POLL_MS,
+        maxTimeout: POLL_MS,
+      },
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
     throw new ScvError(
       "IO",
-      `another scv has been adding or removing a worktree of this repository for ${WAIT_MS / 60_000} minutes — see scv ps, then try again`,
+      `another scv has been adding or removing a worktree of this repository for ${timing("worktreeLockWait") / 60_000} minutes — see scv ps, then try again`,
       { cause: error },
     );
   }

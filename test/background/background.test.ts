@@ -4,23 +4,22 @@
 
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
 import { systemProcessTable } from "../../src/os/processes.js";
+import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { agentPids, createWorld, ensureBuilt, scv, signIn, startScv, type World } from "../helpers/scv.js";
+import { agentPids, scv, signIn, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
 const leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
 afterEach(async () => {
   killAll(leftovers.splice(0));
   // A background scv still running (a failed test) ends with its agent; give it a moment.
   await new Promise((resolve) => setTimeout(resolve, 50));
-  world.dispose();
 });
 
 function turnFiles(): string[] {

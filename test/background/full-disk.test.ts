@@ -7,16 +7,18 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { scv, signIn, type World } from "../helpers/scv.js";
 
 const asRoot = process.getuid?.() === 0;
 
 let world: World;
 let mount = "";
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   mount = world.scvHome;
   mkdirSync(mount);
 });
@@ -26,7 +28,6 @@ afterEach(() => {
   } catch {
     // Not mounted.
   }
-  world.dispose();
 });
 
 /** SCV_HOME on a fresh tmpfs of `size`, claude signed in there; the file the agent fills it with. */

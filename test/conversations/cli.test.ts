@@ -1,10 +1,9 @@
-// `scv conversations` through the built binary (`npm run build` first): records written by scv's own
+// `scv conversations`, run in-process (test/helpers/in-process.ts): records written by scv's own
 // writer round-trip through list and show, rm removes them (and with --transcript the agent's
 // transcript of that session), and unknown or malformed handles exit 2 with one line.
 
-import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type ConversationRecord,
@@ -13,14 +12,10 @@ import {
   writeConversation,
 } from "../../src/home/conversations.js";
 import { conversationJson } from "../../src/json-shapes.js";
+import { runScv } from "../helpers/in-process.js";
 import { DAY, HOUR, type TempHome, tempHome, uuid } from "../home/gc/fixture.js";
 
-const SCV = resolve("dist/scv.js");
-
-function scv(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [SCV, ...args], { env, encoding: "utf8", timeout: 20_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const scv = (args: string[], env: Record<string, string>) => runScv(args, env);
 
 let home: TempHome;
 let now: number;
@@ -75,8 +70,8 @@ beforeEach(() => {
 afterEach(() => home.remove());
 
 describe("scv conversations list", () => {
-  it("lists handle, agent, turns, last used, cwd, model and a one-line preview, newest first", () => {
-    const result = scv(["conversations", "list"], home.env);
+  it("lists handle, agent, turns, last used, cwd, model and a one-line preview, newest first", async () => {
+    const result = await scv(["conversations", "list"], home.env);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     const lines = result.stdout.trimEnd().split("\n");
@@ -88,21 +83,21 @@ describe("scv conversations list", () => {
     expect(lines[3]).toMatch(/^claude-a1b2c3\s+claude\s+2\s+2d ago\s+\/work\/project\s+-\s+hi$/);
     expect(lines).toHaveLength(4);
     // A bare `scv conversations` is the same list.
-    expect(scv(["conversations"], home.env).stdout).toBe(result.stdout);
+    expect((await scv(["conversations"], home.env)).stdout).toBe(result.stdout);
   });
 
-  it("prints the records as JSON, also from a bare `scv conversations --json`", () => {
-    const result = scv(["conversations", "list", "--json"], home.env);
+  it("prints the records as JSON, also from a bare `scv conversations --json`", async () => {
+    const result = await scv(["conversations", "list", "--json"], home.env);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([codex, gemini, claude].map(conversationJson));
     // Every field there, null where a record has no value (docs/output.md).
     expect(JSON.parse(result.stdout)[1]).toMatchObject({ account: "default", model: null, cumulative: null });
-    expect(scv(["conversations", "--json"], home.env).stdout).toBe(result.stdout);
+    expect((await scv(["conversations", "--json"], home.env)).stdout).toBe(result.stdout);
   });
 
-  it("says there are none, and flags a damaged record without failing", () => {
+  it("says there are none, and flags a damaged record without failing", async () => {
     home.file("conversations/codex-broken.json", HOUR, "{ nope");
-    const listed = scv(["conversations", "--json"], home.env);
+    const listed = await scv(["conversations", "--json"], home.env);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toHaveLength(3);
     expect(listed.stderr).toBe(
@@ -110,13 +105,13 @@ describe("scv conversations list", () => {
     );
     const empty = tempHome(now);
     try {
-      const none = scv(["conversations"], empty.env);
+      const none = await scv(["conversations"], empty.env);
       expect(none).toEqual({
         code: 0,
         stdout: "",
         stderr: "scv: no conversations yet — start one with: scv delegate <agent> <prompt>\n",
       });
-      expect(JSON.parse(scv(["conversations", "--json"], empty.env).stdout)).toEqual([]);
+      expect(JSON.parse((await scv(["conversations", "--json"], empty.env)).stdout)).toEqual([]);
     } finally {
       empty.remove();
     }
@@ -124,8 +119,8 @@ describe("scv conversations list", () => {
 });
 
 describe("scv conversations show", () => {
-  it("prints the record as JSON, every field there, and what the next turn uses", () => {
-    const result = scv(["conversations", "show", "codex-k3f9x2", "--json"], home.env);
+  it("prints the record as JSON, every field there, and what the next turn uses", async () => {
+    const result = await scv(["conversations", "show", "codex-k3f9x2", "--json"], home.env);
     expect(result.code).toBe(0);
     const { next, ...stored } = JSON.parse(result.stdout);
     expect(stored).toEqual(conversationJson(codex));
@@ -140,10 +135,10 @@ describe("scv conversations show", () => {
     });
   });
 
-  it("says the policy of the next turn is the config's for the agent, when it has one", () => {
+  it("says the policy of the next turn is the config's for the agent, when it has one", async () => {
     const config = join(home.root, "config.toml");
     writeFileSync(config, '[agents.codex]\npolicy = "auto"\nmodel = "gpt-5.5"\n');
-    const result = scv(["conversations", "show", "codex-k3f9x2"], { ...home.env, SCV_CONFIG: config });
+    const result = await scv(["conversations", "show", "codex-k3f9x2"], { ...home.env, SCV_CONFIG: config });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^policy\s+auto \(the first turn's; a later turn asks for its own\)$/m);
     expect(result.stdout).toMatch(
@@ -151,8 +146,8 @@ describe("scv conversations show", () => {
     );
   });
 
-  it("prints the session id and usage totals", () => {
-    const result = scv(["conversations", "show", "codex-k3f9x2"], home.env);
+  it("prints the session id and usage totals", async () => {
+    const result = await scv(["conversations", "show", "codex-k3f9x2"], home.env);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^session\\s+${uuid(1)}$`, "m"));
     expect(result.stdout).toMatch(
@@ -165,7 +160,7 @@ describe("scv conversations show", () => {
     );
   });
 
-  it("refuses an unknown, a malformed and a damaged handle with exit 2 and one line", () => {
+  it("refuses an unknown, a malformed and a damaged handle with exit 2 and one line", async () => {
     home.file("conversations/codex-broken.json", HOUR, "{ nope");
     const cases = [
       ["codex-zzzzzz", "scv: no conversation 'codex-zzzzzz' — run: scv conversations list\n"],
@@ -179,7 +174,7 @@ describe("scv conversations show", () => {
       ],
     ] as const;
     for (const [handle, message] of cases) {
-      const result = scv(["conversations", "show", handle], home.env);
+      const result = await scv(["conversations", "show", handle], home.env);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe("");
       if (typeof message === "string") expect(result.stderr).toBe(message);
@@ -189,24 +184,24 @@ describe("scv conversations show", () => {
 });
 
 describe("scv conversations rm", () => {
-  it("removes the record and nothing else; then it is unknown", () => {
+  it("removes the record and nothing else; then it is unknown", async () => {
     const before = home.snapshot();
-    const result = scv(["conversations", "rm", "claude-a1b2c3"], home.env);
+    const result = await scv(["conversations", "rm", "claude-a1b2c3"], home.env);
     expect(result).toEqual({ code: 0, stdout: "", stderr: "scv: removed conversation claude-a1b2c3\n" });
     expect(home.snapshot()).toEqual(before.filter((path) => path !== "scv/conversations/claude-a1b2c3.json"));
-    expect(scv(["conversations", "show", "claude-a1b2c3"], home.env).code).toBe(2);
-    expect(scv(["conversations", "rm", "claude-a1b2c3"], home.env)).toMatchObject({
+    expect((await scv(["conversations", "show", "claude-a1b2c3"], home.env)).code).toBe(2);
+    expect(await scv(["conversations", "rm", "claude-a1b2c3"], home.env)).toMatchObject({
       code: 2,
       stderr: "scv: no conversation 'claude-a1b2c3' — run: scv conversations list\n",
     });
-    expect(JSON.parse(scv(["conversations", "--json"], home.env).stdout)).toEqual(
+    expect(JSON.parse((await scv(["conversations", "--json"], home.env)).stdout)).toEqual(
       [codex, gemini].map(conversationJson),
     );
   });
 
-  it("with --transcript removes that session's transcript files and the folders they leave empty", () => {
+  it("with --transcript removes that session's transcript files and the folders they leave empty", async () => {
     const before = home.snapshot();
-    const result = scv(["conversations", "rm", "claude-a1b2c3", "--transcript"], home.env);
+    const result = await scv(["conversations", "rm", "claude-a1b2c3", "--transcript"], home.env);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("");
     expect(result.stderr.split("\n")).toEqual([
@@ -238,9 +233,9 @@ describe("scv conversations rm", () => {
       home.file(`${home.outside}/secret.txt`, DAY, "keep me\n");
     });
 
-    it("removes the session's whole folder and only it", () => {
+    it("removes the session's whole folder and only it", async () => {
       const before = home.snapshot();
-      const result = scv(["conversations", "rm", "copilot-c0p1l0", "--transcript"], home.env);
+      const result = await scv(["conversations", "rm", "copilot-c0p1l0", "--transcript"], home.env);
       expect(result).toEqual({
         code: 0,
         stdout: "",
@@ -254,9 +249,9 @@ describe("scv conversations rm", () => {
       );
     });
 
-    it("never follows a link: one inside stays (and the folders holding it), one in place of the folder is refused", () => {
+    it("never follows a link: one inside stays (and the folders holding it), one in place of the folder is refused", async () => {
       home.symlink(`${STATE}/${uuid(4)}/linked`, home.outside);
-      const inside = scv(["conversations", "rm", "copilot-c0p1l0", "--transcript"], home.env);
+      const inside = await scv(["conversations", "rm", "copilot-c0p1l0", "--transcript"], home.env);
       expect(inside.code).toBe(0);
       expect(inside.stderr).toBe(
         `scv: left ${home.scv}/${STATE}/${uuid(4)} — not empty\nscv: removed conversation copilot-c0p1l0\n`,
@@ -269,7 +264,7 @@ describe("scv conversations rm", () => {
       record({ handle: "copilot-l1nk3d", agent: "copilot", sessionId: uuid(6) }, DAY);
       home.symlink(`${STATE}/${uuid(6)}`, home.outside);
       const before = home.snapshot();
-      const swapped = scv(["conversations", "rm", "copilot-l1nk3d", "--transcript"], home.env);
+      const swapped = await scv(["conversations", "rm", "copilot-l1nk3d", "--transcript"], home.env);
       expect(swapped.code).toBe(2);
       expect(swapped.stderr).toBe(
         `scv: ${home.scv}/${STATE}/${uuid(6)} is a link or not a folder — left alone — run without --transcript to remove only the record\n`,
@@ -277,12 +272,12 @@ describe("scv conversations rm", () => {
       expect(home.snapshot()).toEqual(before);
     });
 
-    it("refuses a session-state folder reached through a link", () => {
+    it("refuses a session-state folder reached through a link", async () => {
       rmSync(join(home.scv, STATE), { recursive: true });
       home.file(`${home.outside}/state/${uuid(4)}/events.jsonl`, DAY);
       home.symlink(STATE, `${home.outside}/state`);
       const before = home.snapshot();
-      const result = scv(["conversations", "rm", "copilot-c0p1l0", "--transcript"], home.env);
+      const result = await scv(["conversations", "rm", "copilot-c0p1l0", "--transcript"], home.env);
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
         `scv: ${home.scv}/${STATE} is reached through a symlink or not a folder — left alone — run without --transcript to remove only the record\n`,
@@ -291,13 +286,13 @@ describe("scv conversations rm", () => {
     });
   });
 
-  it("with --transcript refuses, removing nothing, when scv cannot know the agent's transcripts", () => {
+  it("with --transcript refuses, removing nothing, when scv cannot know the agent's transcripts", async () => {
     record(
       { handle: "opencode-zz99yy", agent: "opencode", sessionId: "ses_dc9b277faffepcwmd73pn0Rq2h" },
       DAY,
     );
     const before = home.snapshot();
-    const result = scv(["conversations", "rm", "opencode-zz99yy", "--transcript"], home.env);
+    const result = await scv(["conversations", "rm", "opencode-zz99yy", "--transcript"], home.env);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       "scv: scv does not know where OpenCode keeps transcripts — run without --transcript to remove only the record\n",
@@ -305,27 +300,27 @@ describe("scv conversations rm", () => {
     expect(home.snapshot()).toEqual(before);
   });
 
-  it("with --transcript removes a Gemini CLI session's files, found by the start of its id", () => {
+  it("with --transcript removes a Gemini CLI session's files, found by the start of its id", async () => {
     const chats = "agents/gemini/.gemini/tmp/project/chats";
     const own = [
       home.file(`${chats}/session-2026-12-07T14-03-${uuid(3).slice(0, 8)}.jsonl`, DAY),
       home.file(`${chats}/session-2026-12-07T14-05-${uuid(3).slice(0, 8)}.jsonl`, DAY),
     ];
     const other = home.file(`${chats}/session-2026-12-07T14-03-${uuid(4).slice(0, 8)}.jsonl`, DAY);
-    const result = scv(["conversations", "rm", "gemini-zz99yy", "--transcript"], home.env);
+    const result = await scv(["conversations", "rm", "gemini-zz99yy", "--transcript"], home.env);
     expect(result.code, result.stderr).toBe(0);
     for (const path of own) expect(existsSync(path), path).toBe(false);
     expect(existsSync(other)).toBe(true);
   });
 
-  it("with --transcript refuses, removing nothing, a record whose account is no account name", () => {
+  it("with --transcript refuses, removing nothing, a record whose account is no account name", async () => {
     // Joined into a path, this account would name claude's default home, and uuid(9)'s transcript there.
     record(
       { handle: "claude-p4th00", agent: "claude", sessionId: uuid(9), account: "x/../../agents/claude" },
       HOUR,
     );
     const before = home.snapshot();
-    const result = scv(["conversations", "rm", "claude-p4th00", "--transcript"], home.env);
+    const result = await scv(["conversations", "rm", "claude-p4th00", "--transcript"], home.env);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       "scv: conversation claude-p4th00 names no usable account ('x/../../agents/claude') — start a new conversation\n",
@@ -333,9 +328,9 @@ describe("scv conversations rm", () => {
     expect(home.snapshot()).toEqual(before);
   });
 
-  it("with --transcript still removes a record that has no session id, and says so", () => {
+  it("with --transcript still removes a record that has no session id, and says so", async () => {
     record({ handle: "codex-nosess", agent: "codex" }, HOUR);
-    const result = scv(["conversations", "rm", "codex-nosess", "--transcript"], home.env);
+    const result = await scv(["conversations", "rm", "codex-nosess", "--transcript"], home.env);
     expect(result).toEqual({
       code: 0,
       stdout: "",
@@ -344,21 +339,21 @@ describe("scv conversations rm", () => {
     });
   });
 
-  it("removes a damaged record, but not with --transcript", () => {
+  it("removes a damaged record, but not with --transcript", async () => {
     home.file("conversations/codex-broken.json", HOUR, "{ nope");
-    const refused = scv(["conversations", "rm", "codex-broken", "--transcript"], home.env);
+    const refused = await scv(["conversations", "rm", "codex-broken", "--transcript"], home.env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(
       "scv: the record of codex-broken is damaged, so its session is unknown — run without --transcript to remove only the record\n",
     );
-    expect(scv(["conversations", "rm", "codex-broken"], home.env).code).toBe(0);
+    expect((await scv(["conversations", "rm", "codex-broken"], home.env)).code).toBe(0);
     expect(home.snapshot()).not.toContain("scv/conversations/codex-broken.json");
   });
 
   it("refuses while a turn of that conversation runs, and a malformed handle", async () => {
     const release = await lockConversation("codex-k3f9x2", home.env, 0);
     try {
-      const busy = scv(["conversations", "rm", "codex-k3f9x2"], home.env);
+      const busy = await scv(["conversations", "rm", "codex-k3f9x2"], home.env);
       expect(busy.code).toBe(2);
       // A lock no running turn holds (this test's): what it is and when it frees.
       expect(busy.stderr).toMatch(
@@ -368,10 +363,10 @@ describe("scv conversations rm", () => {
       await release();
     }
     expect(home.snapshot()).toContain("scv/conversations/codex-k3f9x2.json");
-    const malformed = scv(["conversations", "rm", "Codex K3F9X2"], home.env);
+    const malformed = await scv(["conversations", "rm", "Codex K3F9X2"], home.env);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr.trim().split("\n")).toHaveLength(1);
-    const unknown = scv(["conversations", "drop", "codex-k3f9x2"], home.env);
+    const unknown = await scv(["conversations", "drop", "codex-k3f9x2"], home.env);
     expect(unknown).toMatchObject({
       code: 2,
       stderr: "scv: unknown conversations command 'drop' — known: list, show, rm\n",

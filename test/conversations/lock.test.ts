@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { conversationsDir, lockConversation } from "../../src/home/conversations.js";
+import { timing } from "../../src/timing.js";
 
 const roots: string[] = [];
 afterEach(() => {
@@ -25,8 +26,8 @@ describe("a conversation lock that is lost", () => {
       const folder = join(conversationsDir(env), "codex-k3f9x2.json.lock");
       expect(existsSync(folder)).toBe(true);
       rmdirSync(folder);
-      // The library refreshes the lock every 5 s and notices then that it is gone.
-      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      // The library refreshes the lock (every second at least) and notices then that it is gone.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1_000, timing("lockRefresh")) + 500));
       await release();
       expect(errors).toEqual([]);
       const again = await lockConversation("codex-k3f9x2", env, 0);

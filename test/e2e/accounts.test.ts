@@ -6,25 +6,16 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
 import { usageReportSchema } from "../../src/usage-totals.js";
-import {
-  agentCalls,
-  conversationRecord,
-  createWorld,
-  ensureBuilt,
-  scv,
-  signIn,
-  type World,
-} from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { agentCalls, conversationRecord, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 

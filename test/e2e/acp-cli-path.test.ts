@@ -4,37 +4,26 @@
 // cold turn and for the server a session host keeps warm; a user's [agents.codex] env still wins;
 // without an installed codex the variable stays unset and the turn runs on.
 
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
+import { acpCalls, installAcpAgent } from "../helpers/acp.js";
+import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
-
-const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
+import { scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(async () => {
-  world = createWorld();
-  // `codex-acp` notes its environment and pid, then plays the scripted ACP agent.
-  writeFileSync(
-    join(world.bin, "codex-acp"),
-    `#!${process.execPath}
-const { appendFileSync } = require("node:fs");
-appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ env: process.env, pid: process.pid }) + "\\n");
-process.argv.splice(2, process.argv.length, "scripted");
-import(${JSON.stringify(ACP_AGENT)});
-`,
-  );
-  chmodSync(join(world.bin, "codex-acp"), 0o755);
+  installAcpAgent(world, "codex-acp");
   useConfig("");
   await signIn(world, "codex");
 });
 afterEach(() => {
-  killAll(calls().map((call) => call.pid));
-  world.dispose();
+  killAll(acpCalls(world).map((call) => call.pid));
 });
 
 function useConfig(agentSection: string): void {
@@ -43,22 +32,6 @@ function useConfig(agentSection: string): void {
     `[defaults]\nsession_idle = "0"\n\n[agents.codex]\ntransport = "acp"\n${agentSection}`,
   );
   world.env.SCV_CONFIG = join(world.root, "config.toml");
-}
-
-interface AcpCall {
-  readonly env: Record<string, string>;
-  readonly pid: number;
-}
-
-function calls(): AcpCall[] {
-  try {
-    return readFileSync(join(world.calls, "acp-calls.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as AcpCall);
-  } catch {
-    return [];
-  }
 }
 
 async function turn(args: readonly string[], env: Record<string, string> = {}) {
@@ -74,7 +47,7 @@ describe("the CLI an ACP adapter drives", () => {
       CODEX_API_KEY: "canary-codex-key-0001",
     });
     expect(result.reply).toBe("REPLY hello (turn 1, mode default)");
-    const [call] = calls();
+    const [call] = acpCalls(world);
     expect(call?.env.CODEX_PATH).toBe(join(world.bin, "codex"));
     expect(call?.env.CODEX_API_KEY).toBeUndefined();
     expect(call?.env.CODEX_HOME).toBe(join(world.scvHome, "agents", "codex"));
@@ -87,13 +60,13 @@ describe("the CLI an ACP adapter drives", () => {
     chmodSync(mine, 0o755);
     useConfig(`command = "${mine}"\n`);
     await turn(["codex", "hello"]);
-    expect(calls()[0]?.env.CODEX_PATH).toBe(mine);
+    expect(acpCalls(world)[0]?.env.CODEX_PATH).toBe(mine);
   });
 
   it("is the user's where [agents.codex] env names one", async () => {
     useConfig('env = { CODEX_PATH = "/opt/my/codex" }\n');
     await turn(["codex", "hello"]);
-    expect(calls()[0]?.env.CODEX_PATH).toBe("/opt/my/codex");
+    expect(acpCalls(world)[0]?.env.CODEX_PATH).toBe("/opt/my/codex");
   });
 
   it("is the adapter's own when codex is not installed: the variable stays unset", async () => {
@@ -104,7 +77,7 @@ describe("the CLI an ACP adapter drives", () => {
     expect(run.exitCode, run.stderr).toBe(0);
     // Quiet: nothing to fix, the adapter brings its own.
     expect(run.stderr).not.toContain("scv:");
-    const [call] = calls();
+    const [call] = acpCalls(world);
     expect(call).toBeDefined();
     expect(call?.env).not.toHaveProperty("CODEX_PATH");
   });
@@ -135,10 +108,10 @@ describe("the CLI an ACP adapter drives", () => {
     const second = await turn(["-c", handle, "two"]);
     expect(second.reply).toBe("REPLY two (turn 2, mode default)");
     // One server, started by the host, for both turns.
-    expect(calls()).toHaveLength(1);
-    expect(calls()[0]?.env.CODEX_PATH).toBe(join(world.bin, "codex"));
+    expect(acpCalls(world)).toHaveLength(1);
+    expect(acpCalls(world)[0]?.env.CODEX_PATH).toBe(join(world.bin, "codex"));
     const killed = await scv(world, ["kill", handle]);
     expect(killed.exitCode, killed.stderr).toBe(0);
-    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 });

@@ -5,77 +5,31 @@
 // leaves the host up, a background turn and scv mcp's delegate tool use it too, `conversations rm`
 // ends it, and nothing is left running after any of it.
 
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
-import { installAcpGemini } from "../helpers/acp-world.js";
+import { DURATIONS } from "../../src/timing.js";
+import { acpCalls, acpMethods, acpPrompts, installAcpAgent, useConfig } from "../helpers/acp.js";
+import { useLab } from "../helpers/lab.js";
+import { callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
+import { scv, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
-  installAcpGemini(world);
+  installAcpAgent(world);
 });
 afterEach(() => {
-  killAll([...calls().map((call) => call.pid), ...hostPids]);
+  killAll([...acpCalls(world).map((call) => call.pid), ...hostPids]);
   hostPids.length = 0;
-  world.dispose();
 });
 
 /** Every host pid a test saw, killed after it whatever happened. */
 const hostPids: number[] = [];
-
-interface AcpCall {
-  readonly argv: string[];
-  readonly pid: number;
-}
-
-function calls(): AcpCall[] {
-  try {
-    return readFileSync(join(world.calls, "acp-calls.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as AcpCall);
-  } catch {
-    return [];
-  }
-}
-
-function methods(): string[] {
-  try {
-    return readFileSync(join(world.calls, "acp-log.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => (JSON.parse(line) as { method: string }).method);
-  } catch {
-    return [];
-  }
-}
-
-/** The prompts the fake agent ran, with the model and effort its session had then. */
-function prompts(): { text: string; model: string; effort: string }[] {
-  try {
-    return readFileSync(join(world.calls, "acp-prompts.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as { text: string; model: string; effort: string });
-  } catch {
-    return [];
-  }
-}
 
 function json(stdout: string) {
   return turnResultShape().parse(JSON.parse(stdout));
@@ -95,11 +49,6 @@ function hostRecord(handle: string): HostFile | undefined {
   return record;
 }
 
-function useConfig(text: string): void {
-  writeFileSync(join(world.root, "config.toml"), text);
-  world.env.SCV_CONFIG = join(world.root, "config.toml");
-}
-
 async function firstTurn(prompt = "one"): Promise<{ handle: string; session: string; host: HostFile }> {
   const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", prompt]);
   expect(run.exitCode, run.stderr).toBe(0);
@@ -114,7 +63,7 @@ async function firstTurn(prompt = "one"): Promise<{ handle: string; session: str
 async function endHost(handle: string, host: HostFile): Promise<void> {
   const killed = await scv(world, ["kill", handle]);
   expect(killed.exitCode, killed.stderr).toBe(0);
-  expect(await survivors([...calls().map((call) => call.pid), host.scv.pid])).toEqual([]);
+  expect(await survivors([...acpCalls(world).map((call) => call.pid), host.scv.pid])).toEqual([]);
 }
 
 async function until(check: () => boolean, withinMs: number): Promise<boolean> {
@@ -131,16 +80,16 @@ describe("a warm ACP session", () => {
     const { handle, host } = await firstTurn();
     // The server outlived its turn, in the host, with the host's own tag (no turn's sweep ends it).
     expect(isAlive(host.server.pid)).toBe(true);
-    expect(calls()).toHaveLength(1);
+    expect(acpCalls(world)).toHaveLength(1);
     const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
-    expect(calls()).toHaveLength(1);
-    expect(methods()).toEqual(["initialize", "session/new", "session/prompt", "session/prompt"]);
+    expect(acpCalls(world)).toHaveLength(1);
+    expect(acpMethods(world)).toEqual(["initialize", "session/new", "session/prompt", "session/prompt"]);
     const events = await scv(world, ["delegate", "-c", handle, "--events", "three"]);
     expect(events.exitCode, events.stderr).toBe(0);
     expect(events.stdout).toContain('"type":"text"');
-    expect(calls()).toHaveLength(1);
+    expect(acpCalls(world)).toHaveLength(1);
     await endHost(handle, host);
   });
 
@@ -154,13 +103,19 @@ describe("a warm ACP session", () => {
     expect(second.exitCode, second.stderr).toBe(0);
     const third = await scv(world, ["delegate", "-c", handle, "--json", "three"], { env });
     expect(third.exitCode, third.stderr).toBe(0);
-    expect(calls()).toHaveLength(1);
-    expect(prompts().map(({ text, model, effort }) => [text, model, effort])).toEqual([
+    expect(acpCalls(world)).toHaveLength(1);
+    expect(acpPrompts(world).map(({ text, model, effort }) => [text, model, effort])).toEqual([
       ["one", "fake-small", "medium"],
       ["two", "fake-large", "high"],
       ["three", "fake-small", "medium"],
     ]);
-    // A conversation begun with a model keeps it after a turn that used another.
+    const host = hostRecord(handle)?.scv.pid ?? 0;
+    expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
+    expect(await survivors([...acpCalls(world).map((call) => call.pid), host])).toEqual([]);
+  });
+
+  it("a conversation begun with a model keeps it after a turn that used another", async () => {
+    const env = { FAKE_ACP_EFFORT: "1" };
     const started = ["delegate", "gemini:fake-large", "--transport", "acp", "--json", "four"];
     const other = await scv(world, started, { env });
     expect(other.exitCode, other.stderr).toBe(0);
@@ -171,18 +126,14 @@ describe("a warm ACP session", () => {
     expect(small.exitCode, small.stderr).toBe(0);
     const back = await scv(world, ["delegate", "-c", otherHandle, "--json", "six"], { env });
     expect(back.exitCode, back.stderr).toBe(0);
-    expect(
-      prompts()
-        .slice(3)
-        .map(({ text, model }) => [text, model]),
-    ).toEqual([
+    expect(acpPrompts(world).map(({ text, model }) => [text, model])).toEqual([
       ["four", "fake-large"],
       ["five", "fake-small"],
       ["six", "fake-large"],
     ]);
-    const hosts = [hostRecord(handle), hostRecord(otherHandle)].map((host) => host?.scv.pid ?? 0);
-    for (const each of [handle, otherHandle]) expect((await scv(world, ["kill", each])).exitCode).toBe(0);
-    expect(await survivors([...calls().map((call) => call.pid), ...hosts])).toEqual([]);
+    const hosts = [hostRecord(otherHandle)].map((host) => host?.scv.pid ?? 0);
+    expect((await scv(world, ["kill", otherHandle])).exitCode).toBe(0);
+    expect(await survivors([...acpCalls(world).map((call) => call.pid), ...hosts])).toEqual([]);
   });
 
   it("a warm conversation continues on a server that cannot load a session (no loadSession)", async () => {
@@ -222,9 +173,10 @@ describe("a warm ACP session", () => {
   });
 
   it("an idle host closes its server and exits after session_idle", async () => {
-    useConfig('[agents.gemini]\nsession_idle = "1s"\n');
+    useConfig(world, '[agents.gemini]\nsession_idle = "1s"\n');
     const { handle, host } = await firstTurn();
-    expect(await survivors([host.server.pid, host.scv.pid], 8_000)).toEqual([]);
+    // Gone after its second of idleness, not the default ten minutes (a loaded machine takes its time).
+    expect(await survivors([host.server.pid, host.scv.pid], 30_000)).toEqual([]);
     expect(hostRecord(handle)).toBeUndefined();
     expect(existsSync(join(world.scvHome, "hosts", `${handle}.sock`))).toBe(false);
   });
@@ -236,8 +188,8 @@ describe("a warm ACP session", () => {
     const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
-    expect(calls()).toHaveLength(2);
-    expect(methods()).toContain("session/load");
+    expect(acpCalls(world)).toHaveLength(2);
+    expect(acpMethods(world)).toContain("session/load");
     expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
     // The new host holds the loaded session.
     expect(hostRecord(handle)?.session).toBe(session);
@@ -250,9 +202,11 @@ describe("a warm ACP session", () => {
     const second = await scv(world, ["delegate", "-c", handle, "--json", "two"]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
-    expect(Date.now() - started).toBeLessThan(8_000);
-    expect(calls()).toHaveLength(2);
-    expect(methods()).toContain("session/load");
+    // It waited the hello limit out, then no longer than a cold start (on a loaded machine).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(DURATIONS.helloLimit);
+    expect(Date.now() - started).toBeLessThan(DURATIONS.helloLimit + 20_000);
+    expect(acpCalls(world)).toHaveLength(2);
+    expect(acpMethods(world)).toContain("session/load");
     expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
     await endHost(handle, hostRecord(handle) as HostFile);
   });
@@ -262,8 +216,8 @@ describe("a warm ACP session", () => {
     const second = await scv(world, ["delegate", "-c", handle, "--policy", "auto", "--json", "two"]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode yolo)");
-    expect(calls()).toHaveLength(2);
-    expect(methods()).toContain("session/load");
+    expect(acpCalls(world)).toHaveLength(2);
+    expect(acpMethods(world)).toContain("session/load");
     expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
     await endHost(handle, hostRecord(handle) as HostFile);
   });
@@ -272,24 +226,24 @@ describe("a warm ACP session", () => {
     const { handle, host } = await firstTurn();
     const hung = await scv(world, ["delegate", "-c", handle, "--timeout", "1s", "hang on"]);
     expect(hung.exitCode).toBe(124);
-    expect(methods()).toContain("session/cancel");
+    expect(acpMethods(world)).toContain("session/cancel");
     expect(isAlive(host.server.pid)).toBe(true);
     const next = await scv(world, ["delegate", "-c", handle, "--json", "after"]);
     expect(next.exitCode, next.stderr).toBe(0);
     expect(json(next.stdout).reply).toContain("REPLY after");
-    expect(calls()).toHaveLength(1);
+    expect(acpCalls(world)).toHaveLength(1);
     await endHost(handle, host);
   });
 
   it("Ctrl-C on a warm turn cancels its prompt (exit 130), and the host stays", async () => {
     const { handle, host } = await firstTurn();
-    const before = methods().length;
+    const before = acpMethods(world).length;
     const child = startScv(world, ["delegate", "-c", handle, "hang on"]);
-    expect(await until(() => methods().slice(before).includes("session/prompt"), 20_000)).toBe(true);
+    expect(await until(() => acpMethods(world).slice(before).includes("session/prompt"), 20_000)).toBe(true);
     child.kill("SIGINT");
     const done = await child;
     expect(done.exitCode).toBe(130);
-    expect(methods().slice(before)).toContain("session/cancel");
+    expect(acpMethods(world).slice(before)).toContain("session/cancel");
     expect(isAlive(host.server.pid)).toBe(true);
     await endHost(handle, host);
   });
@@ -309,34 +263,22 @@ describe("a warm ACP session", () => {
     expect(started.exitCode, started.stderr).toBe(0);
     const waited = await scv(world, ["wait", started.stdout.trim()]);
     expect(waited.stdout).toBe("REPLY two (turn 2, mode default)\n");
-    expect(calls()).toHaveLength(1);
+    expect(acpCalls(world)).toHaveLength(1);
     const { host } = { host: hostRecord(handle) as HostFile };
     await endHost(handle, host);
   });
 
   it("scv mcp's delegate tool continuing the conversation uses the host too", async () => {
     const { handle, host } = await firstTurn();
-    const client = new Client({ name: "scv-test", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [SCV, "mcp"],
-        cwd: world.project,
-        env: world.env,
-        stderr: "pipe",
-      }),
-    );
+    const client = await connectMcp(world);
     try {
-      const result = await client.callTool(
-        { name: "delegate", arguments: { conversation: handle, prompt: "two" } },
-        { timeout: 60_000 },
-      );
-      expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
-      expect(result.structuredContent).toMatchObject({ reply: "REPLY two (turn 2, mode default)" });
+      const result = await callTool(client, "delegate", { conversation: handle, prompt: "two" });
+      expect(result.isError, result.text).toBe(false);
+      expect(result.structured).toMatchObject({ reply: "REPLY two (turn 2, mode default)" });
     } finally {
-      await client.close();
+      await closeClients();
     }
-    expect(calls()).toHaveLength(1);
+    expect(acpCalls(world)).toHaveLength(1);
     await endHost(handle, host);
   });
 
@@ -363,8 +305,8 @@ describe("a warm ACP session", () => {
     expect(second.exitCode, second.stderr).toBe(0);
     expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
     // Warm: the same server, no session/load.
-    expect(calls()).toHaveLength(1);
-    expect(methods()).toEqual(["initialize", "session/new", "session/prompt", "session/prompt"]);
+    expect(acpCalls(world)).toHaveLength(1);
+    expect(acpMethods(world)).toEqual(["initialize", "session/new", "session/prompt", "session/prompt"]);
     await endHost(handle, record);
     expect(existsSync(socket)).toBe(false);
   });
@@ -384,17 +326,17 @@ describe("a warm ACP session", () => {
     expect(second.exitCode, second.stderr).toBe(0);
     expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
     // Cold: a new server loaded the session, and none stays.
-    expect(calls()).toHaveLength(2);
-    expect(methods()).toContain("session/load");
+    expect(acpCalls(world)).toHaveLength(2);
+    expect(acpMethods(world)).toContain("session/load");
     expect(existsSync(join(deep, "hosts", `${handle}.json`))).toBe(false);
     expect(readdirSync(folder)).toEqual([]);
   });
 
   it('session_idle = "0" keeps nothing warm', async () => {
-    useConfig('[defaults]\nsession_idle = "0"\n');
+    useConfig(world, '[defaults]\nsession_idle = "0"\n');
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "one"]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(hostRecord(json(run.stdout).conversation ?? "")).toBeUndefined();
-    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 });

@@ -5,73 +5,30 @@
 // `--events` in the same schema as a process turn. Cold turns only (session_idle = "0"); warm ones
 // are acp-warm.test.ts.
 
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { execa } from "execa";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
+import { acpCalls, acpMethods, acpReceived, installAcpAgent, useConfig } from "../helpers/acp.js";
+import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { hasPython, PTY_RUN } from "../helpers/pty.js";
-import { createWorld, ensureBuilt, SCV, scv, startScv, type World } from "../helpers/scv.js";
+import { SCV, scv, startScv, type World } from "../helpers/scv.js";
 import { type Terminal, tmuxTerminal } from "../helpers/tmux.js";
 
-const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
-
 let world: World;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
-  // `gemini --acp …` runs the fake ACP agent in the mode $FAKE_ACP_MODE names (scripted by default),
-  // after noting its argv, environment and pid.
-  writeFileSync(
-    join(world.bin, "gemini"),
-    `#!${process.execPath}
-const { appendFileSync } = require("node:fs");
-appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), pid: process.pid }) + "\\n");
-process.argv.splice(2, process.argv.length, process.env.FAKE_ACP_MODE || "scripted");
-import(${JSON.stringify(ACP_AGENT)});
-`,
-  );
-  chmodSync(join(world.bin, "gemini"), 0o755);
+  installAcpAgent(world);
   // These turns are cold: no session host keeps a server for the next one (acp-warm.test.ts).
-  writeFileSync(join(world.root, "config.toml"), '[defaults]\nsession_idle = "0"\n');
-  world.env.SCV_CONFIG = join(world.root, "config.toml");
+  useConfig(world, '[defaults]\nsession_idle = "0"\n');
 });
 afterEach(() => {
-  killAll(calls().map((call) => call.pid));
-  world.dispose();
+  killAll(acpCalls(world).map((call) => call.pid));
 });
-
-interface AcpCall {
-  readonly argv: string[];
-  readonly env: Record<string, string>;
-  readonly cwd: string;
-  readonly pid: number;
-}
-
-function calls(): AcpCall[] {
-  try {
-    return readFileSync(join(world.calls, "acp-calls.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as AcpCall);
-  } catch {
-    return [];
-  }
-}
-
-/** What the agents received, in order: each request or notification's method and params. */
-function received(): { method: string; params: Record<string, unknown> }[] {
-  return readFileSync(join(world.calls, "acp-log.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { method: string; params: Record<string, unknown> });
-}
-
-function methods(): string[] {
-  return received().map((message) => message.method);
-}
 
 function json(stdout: string) {
   return turnResultShape().parse(JSON.parse(stdout));
@@ -87,13 +44,13 @@ describe("an ACP turn", () => {
     expect(result.reply).toBe("REPLY hello (turn 1, mode default)");
     expect(result.status).toBe("completed");
     expect(result.usage).toMatchObject({ input: 10, output: 5 });
-    const [call] = calls();
+    const [call] = acpCalls(world);
     expect(call?.argv).toEqual(["--acp", "--skip-trust"]);
     expect(call?.env.GEMINI_API_KEY).toBeUndefined();
     expect(call?.env.HOME).toBe(join(world.scvHome, "agents", "gemini"));
     expect(call?.env.SCV_TURN).toBeDefined();
     expect(call?.cwd).toBe(world.project);
-    const [init, created] = received();
+    const [init, created] = acpReceived(world);
     expect(init).toMatchObject({ method: "initialize", params: { protocolVersion: 1 } });
     expect(created).toMatchObject({ method: "session/new", params: { cwd: world.project } });
     // Nothing of the turn is left running.
@@ -109,8 +66,8 @@ describe("an ACP turn", () => {
     const second = await scv(world, ["delegate", "-c", first.conversation ?? "", "--json", "two"]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
-    expect(calls()).toHaveLength(2);
-    const load = received().find((message) => message.method === "session/load");
+    expect(acpCalls(world)).toHaveLength(2);
+    const load = acpReceived(world).find((message) => message.method === "session/load");
     expect(load?.params).toMatchObject({ sessionId: first.session, cwd: world.project });
   });
 
@@ -185,9 +142,11 @@ describe("policy, model and permissions", () => {
     const result = json(run.stdout);
     expect(result.reply).toBe("REPLY go (turn 1, mode yolo)");
     expect(result.mode).toBe("yolo");
-    expect(received().find((message) => message.method === "session/set_mode")?.params).toMatchObject({
-      modeId: "yolo",
-    });
+    expect(acpReceived(world).find((message) => message.method === "session/set_mode")?.params).toMatchObject(
+      {
+        modeId: "yolo",
+      },
+    );
   });
 
   it("a session that reports another mode mid-turn under --policy auto is stopped (session/cancel), exit 1", async () => {
@@ -207,7 +166,7 @@ describe("policy, model and permissions", () => {
       "gemini's session reported mode 'default' under --policy auto, not 'yolo'; scv stopped it",
     );
     expect(result.mode).toBe("default");
-    expect(methods()).toContain("session/cancel");
+    expect(acpMethods(world)).toContain("session/cancel");
   });
 
   it("under --policy default, a session its own settings start in yolo is refused before the prompt", async () => {
@@ -218,13 +177,15 @@ describe("policy, model and permissions", () => {
     expect(run.stderr.split("\n")[0]).toBe(
       "scv: gemini's session runs in yolo (its own settings choose it), which --policy default forbids — remove that setting from its home, or use --policy auto",
     );
-    expect(methods()).not.toContain("session/prompt");
+    expect(acpMethods(world)).not.toContain("session/prompt");
   });
 
   it("a model the session offers is set; one it does not is refused with the offered ones", async () => {
     const run = await scv(world, ["delegate", "gemini:fake-large", "--transport", "acp", "go"]);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(received().find((message) => message.method === "session/set_model")?.params).toMatchObject({
+    expect(
+      acpReceived(world).find((message) => message.method === "session/set_model")?.params,
+    ).toMatchObject({
       modelId: "fake-large",
     });
     const wrong = await scv(world, ["delegate", "gemini:gemini-9-ultra", "--transport", "acp", "go"]);
@@ -246,7 +207,7 @@ describe("policy, model and permissions", () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--effort", "high", "go"]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toBe("scv: Gemini CLI takes no effort over ACP — omit --effort\n");
-    expect(methods()).not.toContain("session/prompt");
+    expect(acpMethods(world)).not.toContain("session/prompt");
   });
 
   it("without a terminal, a permission request is rejected and the result says so", async () => {
@@ -369,8 +330,8 @@ describe("scv ps and scv kill", () => {
     expect(killed.exitCode, killed.stderr).toBe(0);
     const done = await child;
     expect(done.exitCode).toBe(143);
-    expect(methods()).toContain("session/cancel");
-    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+    expect(acpMethods(world)).toContain("session/cancel");
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 });
 
@@ -401,8 +362,8 @@ describe("how an ACP turn ends", () => {
     expect(result.error).toBe(
       "gemini failed to authenticate: Reconnecting... 1/5; ended at its first retry, as retrying cannot fix a refused credential",
     );
-    expect(methods()).toContain("session/cancel");
-    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+    expect(acpMethods(world)).toContain("session/cancel");
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 
   it("--events shows the early verdict as the turn's terminal error", async () => {
@@ -428,8 +389,8 @@ describe("how an ACP turn ends", () => {
     const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--timeout", "1s", "hang on"]);
     expect(run.exitCode).toBe(124);
     expect(run.stderr).toContain("scv: gemini timed out after 1s");
-    expect(methods()).toContain("session/cancel");
-    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+    expect(acpMethods(world)).toContain("session/cancel");
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 
   it("--idle-timeout cancels a prompt whose session goes quiet, exit 124", async () => {
@@ -444,7 +405,7 @@ describe("how an ACP turn ends", () => {
     ]);
     expect(run.exitCode).toBe(124);
     expect(run.stderr).toContain("scv: gemini printed nothing for 1s");
-    expect(methods()).toContain("session/cancel");
+    expect(acpMethods(world)).toContain("session/cancel");
   });
 
   it("Ctrl-C cancels the prompt and exits 130", async () => {
@@ -454,8 +415,8 @@ describe("how an ACP turn ends", () => {
     child.kill("SIGINT");
     const done = await child;
     expect(done.exitCode).toBe(130);
-    expect(methods()).toContain("session/cancel");
-    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+    expect(acpMethods(world)).toContain("session/cancel");
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 
   it("an agent that dies mid-turn: its server exited, with its code and stderr line", async () => {
@@ -482,7 +443,7 @@ describe("how an ACP turn ends", () => {
       "scv: gemini failed: scv ended its ACP server: it sent a message longer than the ACP bound of 32 MiB — ",
     );
     expect(run.stderr).not.toContain("SIGTERM");
-    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 
   it("one that never answers initialize is bounded by the turn's time limit", async () => {
@@ -490,7 +451,7 @@ describe("how an ACP turn ends", () => {
       env: { FAKE_ACP_MODE: "no-init" },
     });
     expect(run.exitCode).toBe(124);
-    expect(await survivors(calls().map((call) => call.pid))).toEqual([]);
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 
   it("garbage on the agent's stdout around its messages changes nothing", async () => {
@@ -525,7 +486,7 @@ describe("how an ACP turn ends", () => {
 
 function methods_(): string[] {
   try {
-    return methods();
+    return acpMethods(world);
   } catch {
     return [];
   }

@@ -3,15 +3,14 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 function recordOf(handle: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(world.scvHome, "conversations", `${handle}.json`), "utf8"));

@@ -16,9 +16,10 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, scv, startScv, type World } from "../helpers/scv.js";
+import { scv, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
 let tmp: string;
@@ -45,10 +46,10 @@ console.log(${JSON.stringify(answer)});
   chmodSync(path, 0o755);
 }
 
-beforeAll(ensureBuilt, 120_000);
-
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   // copilot as `npm i -g @github/copilot` leaves it: prefix/bin/copilot → the package's loader.
   const prefix = join(world.root, "prefix");
   const pkg = join(prefix, "lib", "node_modules", "@github", "copilot");
@@ -64,7 +65,6 @@ beforeEach(() => {
     TMPDIR: tmp,
   };
 });
-afterEach(() => world.dispose());
 
 function recorded(cli: string): { HOME: string; TMPDIR: string; cwd: string } | undefined {
   const path = join(world.calls, `version-${cli}.json`);

@@ -3,18 +3,16 @@
 // test/fake-agents/acme.mjs, defined in scv's config with a `takeover` row; its `--tui` mode is an
 // interactive UI that echoes what is typed and leaves on /quit.
 
-import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
 import { canaryVariables } from "../helpers/canaries.js";
+import { useLab } from "../helpers/lab.js";
 import {
   agentCalls,
+  configureAcme,
   conversationRecord,
-  createWorld,
-  ensureBuilt,
-  handleIn,
   SCV,
   scv,
   signIn,
@@ -24,14 +22,14 @@ import { type Terminal, tmuxTerminal } from "../helpers/tmux.js";
 
 let world: World;
 let terminal: Terminal;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   terminal = tmuxTerminal(world.root);
 });
 afterEach(() => {
   terminal.dispose();
-  world.dispose();
 });
 
 const ACME = `
@@ -45,15 +43,7 @@ resume = { kind = "supported", start = ["--sid", "{session}"], options = ["--res
 takeover = { kind = "supported", args = ["--tui", "--resume", "{session}"], fullArgs = [] }
 `;
 
-function configure(toml: string): Record<string, string> {
-  const launcher = join(world.bin, "acme");
-  const acme = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acme.mjs")).href;
-  writeFileSync(launcher, `#!${process.execPath}\nimport(${JSON.stringify(acme)});\n`);
-  chmodSync(launcher, 0o755);
-  const path = join(world.root, "scv.toml");
-  writeFileSync(path, toml);
-  return { SCV_CONFIG: path };
-}
+const configure = (toml: string) => configureAcme(world, toml);
 
 /** Starts scv with `args` in a tmux window of its own, in the world's project; the window stays after
  * scv exits and shows `EXIT=<code>`. */
@@ -63,6 +53,12 @@ function scvInTmux(args: readonly string[], env: Record<string, string>): void {
 
 const waitForScreen = (pattern: RegExp, withinMs?: number) => terminal.waitFor(pattern, withinMs);
 const type = (text: string) => terminal.type(text);
+
+function handleIn(stderr: string): string {
+  const handle = /^conversation: ([a-z-]+-[0-9a-z]{6}) — continue with/m.exec(stderr)?.[1];
+  if (handle === undefined) throw new Error(`no conversation line in: ${stderr}`);
+  return handle;
+}
 
 describe("scv attach", () => {
   it("opens the conversation's session in the agent's own UI, in its home without credentials; -c continues after it", async () => {

@@ -6,29 +6,20 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
+import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import {
-  conversationRecord,
-  createWorld,
-  ensureBuilt,
-  geminiStarts,
-  installGeminiBoth,
-  scv,
-  type World,
-} from "../helpers/scv.js";
+import { conversationRecord, geminiStarts, installGeminiBoth, scv, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
-  installGeminiBoth(world);
+useLab((created) => {
+  world = created;
+  installGeminiBoth(created);
 });
 afterEach(() => {
   killAll([...starts().map((start) => start.pid), ...hosts]);
   hosts.length = 0;
-  world.dispose();
 });
 
 const hosts: number[] = [];

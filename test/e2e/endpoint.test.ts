@@ -6,25 +6,16 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
 import { canaryVariables, filesHolding } from "../helpers/canaries.js";
-import {
-  type AgentCall,
-  agentCalls,
-  createWorld,
-  ensureBuilt,
-  scv,
-  signIn,
-  type World,
-} from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { type AgentCall, agentCalls, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 const KEY = "sk-endpoint-CANARY-7f3a9c";
 const URL_OF = (entry: AdapterDescriptor) =>

@@ -2,17 +2,16 @@
 // for every agent, ending with the result; progress lines on stderr off a terminal; --quiet; the
 // fallbacks a failure lists.
 
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type EventLine, eventLineSchema } from "../../src/events.js";
 import { turnResultShape } from "../../src/json-shapes.js";
-import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 /** Every stdout line parsed with the exported schema (a line that does not parse fails the test). */
 function eventLines(stdout: string): EventLine[] {

@@ -3,16 +3,15 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
-import { agentCalls, createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { agentCalls, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 /** scv's own message: exactly one line, no stack. */
 function oneLine(stderr: string): string {

@@ -12,17 +12,16 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
 import { canaryVariables, KEPT } from "../helpers/canaries.js";
-import { agentCalls, createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { agentCalls, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 /** Every agent with a one-turn command line (kimi has none). */
 const TURN_AGENTS = (ADAPTERS as readonly AdapterDescriptor[]).filter((entry) => entry.cliTurns);

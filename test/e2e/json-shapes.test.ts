@@ -10,11 +10,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JSON_DOCUMENTS, type JsonDocument } from "../../src/json-documents.js";
 import { bootId } from "../../src/os/proc.js";
 import { identify } from "../../src/os/processes.js";
-import { agentPids, createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { agentPids, scv, signIn, type World } from "../helpers/scv.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
@@ -30,20 +31,8 @@ function validate(name: JsonDocument, stdout: string): unknown {
 }
 
 let world: World;
-const sleepers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
-});
-afterEach(() => {
-  for (const pid of sleepers.splice(0)) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Gone.
-    }
-  }
-  world.dispose();
+const lab = useLab((created) => {
+  world = created;
 });
 
 async function json(name: JsonDocument, args: readonly string[], env: Record<string, string> = {}) {
@@ -57,7 +46,7 @@ function sleeper(): { pid: number; startTime: string } {
   const child = spawn("sleep", ["600"], { stdio: "ignore", detached: true });
   child.unref();
   const pid = child.pid as number;
-  sleepers.push(pid);
+  lab.track([pid]);
   const identity = identify(pid);
   if (identity === undefined) throw new Error("no start time for the sleeper");
   return identity;
@@ -80,7 +69,9 @@ describe("every --json document has its documented shape", () => {
       "conversations-show",
       "delegate",
       "delegate-background",
+      "delegate-reviewed",
       "ps",
+      "review",
       "usage",
       "wait",
     ]);

@@ -2,20 +2,20 @@
 // leaves a process holding its stdout (in its group, or in a session of its own). The turn is over
 // a short grace after the CLI's own end-of-turn event: reported completed with its reply, exit 0,
 // and nothing left running. In-process for every output format that has a structured final event
-// (with a short grace), then through the built scv with the real grace: foreground, background
-// (`scv wait`) and fan-out.
+// (with a short grace), then through the built scv (its grace scaled as in every world; the real one:
+// real-durations.stress.test.ts): foreground, background (`scv wait`) and fan-out.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ADAPTERS, type OutputFormatKind } from "../../src/adapters.js";
 import { loadParser, OUTPUT_FORMAT_KINDS } from "../../src/parsers/index.js";
+import { DURATIONS } from "../../src/timing.js";
 import { runTurn } from "../../src/turn/run.js";
 import type { TurnContext } from "../../src/turn/types.js";
-import { END_GRACE_MS } from "../../src/turn/verdict.js";
 import { useLab } from "../helpers/lab.js";
-import { survivors } from "../helpers/pids.js";
-import { scv, signIn } from "../helpers/scv.js";
+import { killAll, survivors } from "../helpers/pids.js";
+import { agentPids, createWorld, scv, signIn, type World } from "../helpers/scv.js";
 
 const lab = useLab();
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
@@ -45,9 +45,9 @@ async function cleanReply(format: OutputFormatKind, stdout: string): Promise<str
   return parsed.reply;
 }
 
-/** Every process still running with this world's fake-agent folder in its environment. */
-function leftInWorld(): number[] {
-  const mark = `FAKE_AGENT_DIR=${lab.world.calls}\0`;
+/** Every process still running with the world's fake-agent folder in its environment. */
+function leftInWorld(world: World = lab.world): number[] {
+  const mark = `FAKE_AGENT_DIR=${world.calls}\0`;
   const found: number[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -60,10 +60,10 @@ function leftInWorld(): number[] {
   return found;
 }
 
-function context(mode: string, linger: string): TurnContext {
+function context(world: World, mode: string, linger: string): TurnContext {
   return {
-    env: { ...lab.world.env, FAKE_AGENT_MODE: mode, FAKE_AGENT_LINGER: linger },
-    cwd: lab.world.project,
+    env: { ...world.env, FAKE_AGENT_MODE: mode, FAKE_AGENT_LINGER: linger },
+    cwd: world.project,
     config: {},
     graceMs: 500,
     endGraceMs: 300,
@@ -76,29 +76,37 @@ describe("a CLI that lingers after its final result, every format", () => {
     expect(FORMATS.length).toBeGreaterThanOrEqual(9);
   });
 
+  // Each in a world of its own, several at once: each mostly waits out its grace.
   for (const format of FORMATS) {
     for (const linger of ["self", "child", "escaped-child"]) {
-      it(`${format}, ${linger}: completed with its reply, nothing left`, async () => {
-        const { agent, mode, stdout } = caseOf(format);
-        const expected = await cleanReply(format, stdout);
-        const started = Date.now();
-        const pending = runTurn({ agent, prompt: "Say hi" }, context(mode, linger));
-        const pids = await lab.pidsOf();
-        const result = await pending;
-        expect(result, result.error ?? "").toMatchObject({ status: "completed", exitCode: 0 });
-        expect(result.reply).toBe(expected);
-        expect(expected.length).toBeGreaterThan(0);
-        // The grace (0.3 s), a SIGTERM and the fake's start-up; nothing else bounds this turn.
-        expect(Date.now() - started).toBeLessThan(10_000);
-        expect(await survivors([...pids, ...leftInWorld()])).toEqual([]);
+      it.concurrent(`${format}, ${linger}: completed with its reply, nothing left`, async () => {
+        const world = createWorld();
+        const pids: number[] = [];
+        try {
+          const { agent, mode, stdout } = caseOf(format);
+          const expected = await cleanReply(format, stdout);
+          const started = Date.now();
+          const pending = runTurn({ agent, prompt: "Say hi" }, context(world, mode, linger));
+          pids.push(...(await agentPids(world)));
+          const result = await pending;
+          expect(result, result.error ?? "").toMatchObject({ status: "completed", exitCode: 0 });
+          expect(result.reply).toBe(expected);
+          expect(expected.length).toBeGreaterThan(0);
+          // The grace (0.3 s), a SIGTERM and the fake's start-up; nothing else bounds this turn.
+          expect(Date.now() - started).toBeLessThan(20_000);
+          expect(await survivors([...pids, ...leftInWorld(world)])).toEqual([]);
+        } finally {
+          killAll(pids);
+          world.dispose();
+        }
       });
     }
   }
 });
 
-describe("through scv, with the real grace", () => {
+describe("through scv", () => {
   /** The grace, the fake's start-up and scv's, with room for a loaded machine. */
-  const BOUND_MS = END_GRACE_MS + 10_000;
+  const BOUND_MS = DURATIONS.endGrace + 10_000;
 
   it("foreground: the CLI never exits — the reply, exit 0, within the grace", async () => {
     await signIn(lab.world, "claude");

@@ -6,21 +6,14 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ResultPromise } from "execa";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type EventLine, eventLineSchema } from "../../src/events.js";
-import { killAll } from "../helpers/pids.js";
-import { agentPids, createWorld, ensureBuilt, scv, signIn, startScv, type World } from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { scv, signIn, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
-const leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
-});
-afterEach(async () => {
-  killAll(leftovers.splice(0));
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  world.dispose();
+const lab = useLab((created) => {
+  world = created;
 });
 
 function turnFiles(): string[] {
@@ -54,7 +47,7 @@ async function steppedJob(steps: number): Promise<string> {
     env: { FAKE_AGENT_MODE: `steps:${steps}` },
   });
   expect(started.exitCode, started.stderr).toBe(0);
-  leftovers.push(...(await agentPids(world)));
+  await lab.pidsOf();
   return started.stdout.trim();
 }
 
@@ -141,7 +134,7 @@ describe("scv logs", () => {
   it("follows another terminal's foreground turn by its conversation's handle", async () => {
     await signIn(world, "claude");
     const turn = startScv(world, ["delegate", "claude", "Work"], { env: { FAKE_AGENT_MODE: "steps:2" } });
-    leftovers.push(...(await agentPids(world)));
+    await lab.pidsOf();
     const [record] = turnFiles().filter((name) => /^claude-[0-9a-z]{6}\.json$/.test(name));
     const handle = (record ?? "").replace(/\.json$/, "");
     const follower = startScv(world, ["logs", "-f", handle]);

@@ -4,15 +4,14 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createWorld, ensureBuilt, onlyCall, scv, signIn, type World } from "../helpers/scv.js";
+import { describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { onlyCall, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 function config(text: string): string {
   mkdirSync(world.scvHome, { recursive: true });

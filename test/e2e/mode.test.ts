@@ -5,30 +5,20 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
+import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import {
-  agentCalls,
-  agentPids,
-  createWorld,
-  ensureBuilt,
-  scv,
-  signIn,
-  startScv,
-  type World,
-} from "../helpers/scv.js";
+import { agentCalls, agentPids, scv, signIn, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
 let leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
 afterEach(() => {
   killAll(leftovers);
   leftovers = [];
-  world.dispose();
 });
 
 /** One `scv: …` line on stderr. */

@@ -9,22 +9,23 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { execa } from "execa";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installAcpGemini } from "../helpers/acp-world.js";
 import { canaryVariables } from "../helpers/canaries.js";
-import { isAlive, killAll } from "../helpers/pids.js";
+import { useLab } from "../helpers/lab.js";
+import { isAlive } from "../helpers/pids.js";
 import { hasPython, PTY_RUN } from "../helpers/pty.js";
-import { createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
+import { SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 const PROMPT_CANARY = "prompt-canary-7f3a";
 const JOB = /^[a-z-]+-[0-9a-z]{6}\.[0-9a-z]{8}$/;
 
 let world: World;
-const leftovers: number[] = [];
 const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
+const lab = useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   Object.assign(world.env, canaryVariables());
   writeFileSync(
     join(world.bin, "notifier"),
@@ -51,9 +52,6 @@ process.stdin.on("end", () => {
 });
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => {});
-  killAll(leftovers.splice(0));
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  world.dispose();
 });
 
 const out = () => join(world.root, "notified.jsonl");
@@ -77,9 +75,12 @@ interface Notified {
 
 function notified(): Notified[] {
   if (!existsSync(out())) return [];
-  return readFileSync(out(), "utf8")
-    .trim()
+  // Whole lines only: a notifier may be appending one as this reads.
+  const text = readFileSync(out(), "utf8");
+  return text
+    .slice(0, text.lastIndexOf("\n") + 1)
     .split("\n")
+    .filter((line) => line !== "")
     .map((line) => {
       const { stdin, env } = JSON.parse(line) as { stdin: string; env: Record<string, string> };
       return { event: JSON.parse(stdin) as Record<string, unknown>, raw: stdin, env };
@@ -215,7 +216,7 @@ describe("[notify] command", () => {
       `scv: note: notify command ${join(world.bin, "notifier")} ran past 1s and was stopped — the turn is unchanged\n`,
     );
     const pids = JSON.parse(readFileSync(`${out()}.pids`, "utf8")) as number[];
-    leftovers.push(...pids);
+    lab.track(pids);
     expect(pids.filter(isAlive)).toEqual([]);
   });
 

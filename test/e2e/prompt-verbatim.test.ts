@@ -6,29 +6,21 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
-import {
-  type AgentCall,
-  agentCalls,
-  createWorld,
-  ensureBuilt,
-  onlyCall,
-  scv,
-  signIn,
-  type World,
-} from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { type AgentCall, agentCalls, onlyCall, scv, signIn, type World } from "../helpers/scv.js";
 
 const PI_SESSION = "01a23649-3e3c-7680-be58-664ee3a8aca0";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(async () => {
-  world = createWorld();
   await signIn(world, "pi");
   writeFileSync(join(world.project, "README.md"), "README CONTENT THAT MUST NOT BE ATTACHED\n");
 });
-afterEach(() => world.dispose());
 
 const PROMPTS: readonly [string, string][] = [
   ["an option", "-x"],

@@ -6,34 +6,20 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { killAll } from "../helpers/pids.js";
-import {
-  agentPids,
-  createWorld,
-  ensureBuilt,
-  SCV,
-  scv,
-  signIn,
-  startScv,
-  type World,
-} from "../helpers/scv.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { SCV, scv, signIn, startScv, type World } from "../helpers/scv.js";
 import { type Terminal, tmuxTerminal } from "../helpers/tmux.js";
 
 let world: World;
 let terminal: Terminal;
-const leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
+const lab = useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   terminal = tmuxTerminal(world.root, 150, 20);
 });
-afterEach(async () => {
-  terminal.dispose();
-  killAll(leftovers.splice(0));
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  world.dispose();
-});
+afterEach(() => terminal.dispose());
 
 function step(i: number): void {
   writeFileSync(join(world.calls, `step-${i}`), "");
@@ -72,7 +58,7 @@ describe("scv ps --watch", () => {
       env: { FAKE_AGENT_MODE: "steps:2" },
     });
     const job = started.stdout.trim();
-    leftovers.push(...(await agentPids(world)));
+    await lab.pidsOf();
     const first = await terminal.waitFor(/\$ echo step 1/);
     expect(first).toMatch(/^JOB +AGENT +ACCOUNT +PID +ELAPSED +TOKENS +STATE +TOOL$/m);
     expect(first).toMatch(

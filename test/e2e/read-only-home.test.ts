@@ -4,23 +4,22 @@
 
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync } from "node:fs";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
-import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { scv, signIn, type World } from "../helpers/scv.js";
 
 const asRoot = process.getuid?.() === 0;
 
 let world: World;
 let mounted = false;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
-  mkdirSync(world.scvHome);
+useLab((created) => {
+  world = created;
+  mkdirSync(created.scvHome);
 });
 afterEach(() => {
   if (mounted) execFileSync("umount", [world.scvHome]);
   mounted = false;
-  world.dispose();
 });
 
 /** claude signed in, then SCV_HOME made read-only; `privateModes`: its folders 0700, as scv left them. */

@@ -6,7 +6,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { END_GRACE_MS } from "../../src/turn/verdict.js";
+import { DURATIONS } from "../../src/timing.js";
 import { useLab } from "../helpers/lab.js";
 import { scv, signIn } from "../helpers/scv.js";
 
@@ -15,7 +15,7 @@ const lab = useLab();
 /** Past the grace, so that only a withdrawn end keeps the turn going. */
 const BACKOFF = {
   FAKE_AGENT_PAUSE_AFTER: '"auto_retry_start"',
-  FAKE_AGENT_PAUSE_MS: String(END_GRACE_MS + 1_000),
+  FAKE_AGENT_PAUSE_MS: String(DURATIONS.endGrace + 1_000),
 };
 
 function scvLines(stderr: string): string[] {

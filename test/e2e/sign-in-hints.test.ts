@@ -5,15 +5,14 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 function config(text: string): void {
   mkdirSync(world.scvHome, { recursive: true });

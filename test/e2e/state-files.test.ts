@@ -16,27 +16,18 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { useLab } from "../helpers/lab.js";
 import { killAll } from "../helpers/pids.js";
-import {
-  agentPids,
-  createWorld,
-  ensureBuilt,
-  SCV,
-  type ScvOptions,
-  signIn,
-  type World,
-} from "../helpers/scv.js";
+import { agentPids, SCV, type ScvOptions, signIn, type World } from "../helpers/scv.js";
 
 /** Far more than any of these commands takes; a hung one is killed (SIGKILL: SIGTERM did not end it). */
 const LIMIT_MS = 20_000;
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 interface Run {
   readonly exitCode: number | undefined;

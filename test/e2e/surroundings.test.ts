@@ -6,25 +6,15 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
-import {
-  agentCalls,
-  conversationRecord,
-  createWorld,
-  ensureBuilt,
-  SCV,
-  scv,
-  signIn,
-  type World,
-} from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { agentCalls, conversationRecord, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 function noStack(stderr: string): void {
   expect(stderr).not.toMatch(/\n\s+at /);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
-import { SCV, scv, signIn } from "../helpers/scv.js";
+import { agentCalls, SCV, scv, signIn } from "../helpers/scv.js";
 
 const lab = useLab();
 const hasScript = spawnSync("script", ["--version"]).status === 0;
@@ -23,14 +23,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Writes the command's pid, then its exit code or the signal that ended it. */
 const WRAPPER = `
 const { spawn } = require("node:child_process");
-const { writeFileSync } = require("node:fs");
+const { renameSync, writeFileSync } = require("node:fs");
 const [out, detached, command, ...args] = process.argv.slice(2);
+// Whole or not at all: the test reads these files while they are written.
+const note = (path, text) => {
+  writeFileSync(path + ".tmp", text);
+  renameSync(path + ".tmp", path);
+};
 const child = spawn(command, args, { stdio: "inherit", detached: detached === "detached" });
 process.on("SIGHUP", () => {
   if (detached !== "detached") child.kill("SIGHUP");
 });
-writeFileSync(out + ".pid", String(child.pid));
-child.on("exit", (code, signal) => writeFileSync(out, String(code ?? signal)));
+note(out + ".pid", String(child.pid));
+child.on("exit", (code, signal) => note(out, String(code ?? signal)));
 `;
 
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
@@ -81,12 +86,18 @@ async function closeTerminalUnder(
       stdio: ["pipe", "pipe", "pipe"],
     },
   );
-  terminal.stdout?.resume();
+  let shown = "";
+  terminal.stdout?.on("data", (chunk: Buffer) => {
+    shown += chunk.toString();
+  });
   try {
     const pid = await until("scv to start", () =>
       existsSync(`${out}.pid`) ? Number(readFileSync(`${out}.pid`, "utf8")) : undefined,
     );
-    await until("scv to listen for SIGHUP", () => (catchesHangup(pid) ? true : undefined));
+    // Or its end, which is then this test's failure, with what the terminal showed.
+    await until("scv to listen for SIGHUP", () => (catchesHangup(pid) || existsSync(out) ? true : undefined));
+    if (existsSync(out))
+      throw new Error(`scv ended before its terminal closed (${readFileSync(out, "utf8")}): ${shown}`);
     await options.ready?.();
   } finally {
     // The terminal's master side closes with `script`: the terminal hangs up.
@@ -103,8 +114,15 @@ describe.skipIf(!hasScript)("the terminal closing under scv", () => {
     let pids: number[] = [];
     const ended = await closeTerminalUnder(["delegate", ...agents, "Say hi"], {
       env: { FAKE_AGENT_MODE: "hang" },
+      // Every turn's agent running (each notes its call as it starts), not only the first.
       ready: async () => {
-        pids = await lab.pidsOf();
+        await lab.pidsOf();
+        const calls = await until("every agent to start", () => {
+          const started = agentCalls(lab.world);
+          return started.length === agents.length ? started : undefined;
+        });
+        pids = calls.map((call) => call.pid);
+        lab.track(pids);
       },
     });
     expect(ended).toBe("129");

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
 import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/parsers/types.js";
+import { DURATIONS } from "../../src/timing.js";
 import { runTurn } from "../../src/turn/run.js";
 import type { TurnContext } from "../../src/turn/types.js";
-import { END_GRACE_MS } from "../../src/turn/verdict.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
 import { scv } from "../helpers/scv.js";
@@ -39,7 +39,7 @@ describe("amp signed out, at its login prompt", () => {
     const pids = await lab.pidsOf();
     expect(run.exitCode, run.stderr).toBe(4);
     // The grace after the error, plus scv's and the fake's start-up; the default timeout is long.
-    expect(seconds).toBeLessThan(END_GRACE_MS / 1000 + 8);
+    expect(seconds).toBeLessThan(DURATIONS.endGrace / 1000 + 8);
     expect(oneLine(run.stderr)).toBe(SIGNED_OUT);
     expect(run.stdout).toBe("");
     for (const output of [run.stdout, run.stderr]) {
@@ -126,7 +126,8 @@ describe("any agent: a terminal error, then", () => {
     const pending = runTurn({ agent: "claude", prompt: "hi" }, context("start-hang", parser));
     const pids = await lab.pidsOf();
     const result = await pending;
-    expect(Date.now() - started).toBeLessThan(8_000);
+    // Its grace (1 s), not the turn's own limit (none here): on a loaded machine, give it time.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(result).toMatchObject({ status: "failed", exitCode: 4 });
     expect(seen.end?.termination).toBe("cancelled");
     expect(await survivors(pids)).toEqual([]);

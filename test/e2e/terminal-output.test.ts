@@ -4,17 +4,18 @@
 // counts its section's lines, on a terminal it is bold and the reply cannot be.
 
 import { execFileSync } from "node:child_process";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(async () => {
-  world = createWorld();
   await signIn(world, "claude");
   await signIn(world, "pi");
 });
-afterEach(() => world.dispose());
 
 const HOSTILE =
   "hi \x1b]52;c;ZXZpbA==\x07 \x1b]0;pwned\x07\x1b[2J\x1b[1A \u009b31m \u202eevil\u2066 \x7f done";

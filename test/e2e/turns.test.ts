@@ -3,30 +3,28 @@
 
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
-import {
-  agentCalls,
-  conversationRecord,
-  createWorld,
-  ensureBuilt,
-  handleIn,
-  onlyCall,
-  scv,
-  signIn,
-  type World,
-} from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { agentCalls, conversationRecord, onlyCall, scv, signIn, type World } from "../helpers/scv.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CODEX_THREAD = "01a23648-e58b-7653-a8e1-80985ae37ee1";
 const PI_SESSION = "01a23649-3e3c-7680-be58-664ee3a8aca0";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
+
+/** The handle from the stderr line printed after the reply. */
+function handleIn(stderr: string): string {
+  const handle = /^conversation: ([a-z-]+-[0-9a-z]{6}) — continue with: scv delegate -c \1 "…"$/m.exec(
+    stderr,
+  )?.[1];
+  if (handle === undefined) throw new Error(`no conversation line in: ${stderr}`);
+  return handle;
+}
 
 describe("claude", () => {
   it("runs a first turn under a session id scv minted, then continues it", async () => {

@@ -5,10 +5,11 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { usageReportSchema } from "../../src/usage-totals.js";
+import { useLab } from "../helpers/lab.js";
 import { hasPython, PTY_RUN } from "../helpers/pty.js";
-import { createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
+import { SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 
@@ -74,11 +75,9 @@ async function usage(world: World, ...args: string[]) {
 }
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 describe("scv usage", () => {
   it("sums what the captures reported, by agent, for every kind of turn", async () => {

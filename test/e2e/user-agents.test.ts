@@ -5,43 +5,23 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { canaryVariables } from "../helpers/canaries.js";
-import {
-  agentCalls,
-  conversationRecord,
-  createWorld,
-  ensureBuilt,
-  handleIn,
-  SCV,
-  scv,
-  signIn,
-  type World,
-} from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import { closeClients, connectMcp } from "../helpers/mcp-client.js";
+import { agentCalls, configureAcme, conversationRecord, scv, signIn, type World } from "../helpers/scv.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A secret in the config's env for the agent: it reaches the agent and is never printed. */
 const CONFIG_SECRET = "acme-config-secret-canary-5e1f";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 /** Installs `acme` on the world's PATH and writes `toml` as scv's config. */
-function configure(toml: string): Record<string, string> {
-  const launcher = join(world.bin, "acme");
-  const acme = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acme.mjs")).href;
-  writeFileSync(launcher, `#!${process.execPath}\nimport(${JSON.stringify(acme)});\n`);
-  chmodSync(launcher, 0o755);
-  const path = join(world.root, "scv.toml");
-  writeFileSync(path, toml);
-  return { SCV_CONFIG: path };
-}
+const configure = (toml: string) => configureAcme(world, toml);
 
 const ACME = `
 [agents.acme]
@@ -59,6 +39,12 @@ fixedEnvironment = [["ACME_FIXED_TOKEN", "${CONFIG_SECRET}"]]
 model = "acme-large"
 env = { ACME_CONFIG_TOKEN = "${CONFIG_SECRET}" }
 `;
+
+function handleIn(stderr: string): string {
+  const handle = /^conversation: ([a-z-]+-[0-9a-z]{6}) — continue with/m.exec(stderr)?.[1];
+  if (handle === undefined) throw new Error(`no conversation line in: ${stderr}`);
+  return handle;
+}
 
 describe("an agent defined in scv's config", () => {
   it("runs a first turn with its own grammar, then continues it; its own and every agent's credentials stay out", async () => {
@@ -152,16 +138,7 @@ describe("an agent defined in scv's config", () => {
       ["claude", "MOCK-REPLY-1"],
     ]);
 
-    const client = new Client({ name: "scv-test", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [SCV, "mcp"],
-        cwd: world.project,
-        env: { ...world.env, ...env },
-        stderr: "pipe",
-      }),
-    );
+    const client = await connectMcp(world, env);
     try {
       const agents = await client.callTool({ name: "agents", arguments: { agent: "acme" } });
       expect(agents.isError).not.toBe(true);
@@ -174,7 +151,7 @@ describe("an agent defined in scv's config", () => {
       expect(turn.isError).not.toBe(true);
       expect(turn.structuredContent).toMatchObject({ agent: "acme", reply: "MOCK-REPLY-1" });
     } finally {
-      await client.close();
+      await closeClients();
     }
   });
 

@@ -15,7 +15,9 @@
 //                       pids.json, then wait forever (a CLI waiting to retry)
 //   exit:<code>         print "fake failure" on stderr and exit with <code>
 //   long-failure:<n>    one stderr line "fatal: " and <n> x, then exit 1
-//   slow:<ms>           wait, then behave as ok
+//   slow:<ms>           wait (scaled by $FAKE_AGENT_TIME_SCALE), then behave as ok
+//   gate[:<name>]       write pids.json, wait until the file <name> (default "open") is in
+//                       $FAKE_AGENT_DIR, then behave as ok: a turn that runs until the test lets it end
 //   hang                write pids.json ($FAKE_AGENT_PIDS names it otherwise), then wait forever
 //   grandchild          start a grandchild, write both pids to pids.json, wait forever
 //   answer-term         write pids.json, wait; on SIGTERM replay turn1 (a success) and exit 0
@@ -42,11 +44,20 @@
 //                       prints them as its plain-text reply
 //   login-prompt        (amp) write pids.json, replay its signed-out capture (a plain-text login
 //                       prompt with a one-time URL), then wait forever for a code, as the real one
+//   write:<path>=<text> write <text> (a trailing newline added) to <path> in its working folder,
+//                       then behave as ok: an author whose turn changes a file
+//   review-grep:<word>:<if>:<else>  a reviewer: reply with the text of file <if> when the prompt
+//                       (the diff under review) holds <word>, else with file <else>, as reply-file
+// With --json-schema (claude) a reply that is a JSON object is also the result's
+// `structured_output`, as the real CLI's StructuredOutput tool makes it (review-structured capture);
+// with --output-schema (codex) the reply is the JSON text itself, as the real one's final message is.
 // A file .fake-mode in the agent's HOME (one account's home) holds a mode for that home only;
 // .fake-mode-once one for its next run only (removed as it is read).
 // $FAKE_AGENT_LINGER (self | child | escaped-child) keeps something running after a replayed capture
 // (see linger()); $FAKE_AGENT_PAUSE_AFTER and $FAKE_AGENT_PAUSE_MS pause a replay after the line
-// that holds a marker, as a CLI waits before its retry (see writePaused()).
+// that holds a marker, as a CLI waits before its retry (see writePaused()). $FAKE_AGENT_TIME_SCALE,
+// which the test helpers set to the factor they give scv's SCV_TEST_TIME_SCALE, scales every such wait
+// the way scv's own graces are scaled.
 // Like the real CLIs, the fake reports the permission mode it was given: claude's init says the
 // --permission-mode value (else "default"), codex writes a rollout file under $CODEX_HOME/sessions
 // whose turn_context has sandbox_policy danger-full-access under
@@ -74,6 +85,12 @@ import { basename, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+/** $FAKE_AGENT_TIME_SCALE within (0, 1]: how much shorter than asked this fake waits. */
+const TIME_SCALE = (() => {
+  const scale = Number(process.env.FAKE_AGENT_TIME_SCALE);
+  return Number.isFinite(scale) && scale > 0 && scale < 1 ? scale : 1;
+})();
+const scaled = (ms) => Math.round(Number(ms) * TIME_SCALE);
 /** Stands for the raw bytes of `reply-latin1` until the replay is written. */
 const RAW_REPLY = "@@RAW-REPLY@@";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -93,6 +110,7 @@ const GRAMMARS = {
       "--resume": null,
       "-r": null,
       "--permission-mode": ["acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"],
+      "--json-schema": null,
     },
     dashDash: true,
   },
@@ -106,6 +124,7 @@ const GRAMMARS = {
       "--model": null,
       "-c": null,
       "--config": null,
+      "--output-schema": null,
     },
     dashDash: true,
   },
@@ -137,6 +156,8 @@ const GRAMMARS = {
       "-r": null,
       "-p": null,
       "--prompt": null,
+      // gemini 0.x help: `plan (read-only mode)`, a reviewer's turn.
+      "--approval-mode": ["default", "auto_edit", "yolo", "plan"],
     },
     dashDash: true,
   },
@@ -153,6 +174,9 @@ const GRAMMARS = {
       "-r": null,
       "-p": null,
       "--prompt": null,
+      "--approval-mode": ["plan", "default", "auto-edit", "auto", "yolo"],
+      // qwen help: a JSON literal or "@path/to/schema.json".
+      "--json-schema": null,
     },
     dashDash: true,
   },
@@ -700,11 +724,15 @@ async function behave(parsedArgs) {
       process.exit(1);
       return;
     case "slow":
-      await new Promise((resolve) => setTimeout(resolve, Number(arg)));
+      await new Promise((resolve) => setTimeout(resolve, scaled(arg)));
       return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
     case "hang":
       writePids([process.pid]);
       return forever();
+    case "gate":
+      writePids([process.pid]);
+      await gateOpen(arg || "open");
+      return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
     case "grandchild": {
       const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
       writePids([process.pid, child.pid]);
@@ -747,6 +775,17 @@ async function behave(parsedArgs) {
       return replay(turn, "turn1", { reply: `REPLY ${turn.prompt}` });
     case "reply-file":
       return replay(turn, "turn1", { reply: readFileSync(arg, "utf8") });
+    case "write": {
+      const at = arg.indexOf("=");
+      writeFileSync(resolvePath(arg.slice(0, at)), `${arg.slice(at + 1)}\n`);
+      return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
+    }
+    case "review-grep": {
+      const [word, ifFile, elseFile] = arg.split(":");
+      return replay(turn, "turn1", {
+        reply: readFileSync(turn.prompt.includes(word) ? ifFile : elseFile, "utf8"),
+      });
+    }
     case "reply-latin1":
       return replay(turn, "turn1", { reply: RAW_REPLY, rawReply: Buffer.from(arg, "latin1") });
     case "usage-numbers":
@@ -810,6 +849,8 @@ function replay(turn, name, { hangAfter, tools = 0, reply, usageNumbers, rawRepl
     );
   if (cli === "claude") {
     stdout = stdout.replaceAll(/"permissionMode":"[^"]*"/g, `"permissionMode":"${claudeMode()}"`);
+    if (reply !== undefined && parsed.options["--json-schema"] !== undefined)
+      stdout = withStructured(stdout, reply);
     if (tools > 0) stdout = withToolCalls(stdout, tools);
   }
   if (hangAfter !== undefined) stdout = `${stdout.split("\n").slice(0, hangAfter).join("\n")}\n`;
@@ -852,7 +893,7 @@ function writePaused(text, done) {
   process.stdout.write(text.slice(0, cut), () =>
     setTimeout(
       () => process.stdout.write(text.slice(cut), done),
-      Number(process.env.FAKE_AGENT_PAUSE_MS ?? 0),
+      scaled(process.env.FAKE_AGENT_PAUSE_MS ?? 0),
     ),
   );
 }
@@ -893,6 +934,25 @@ function fillDisk(path) {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Claude's result line with `structured_output` (the reply as an object, where it is one). */
+function withStructured(stdout, reply) {
+  let object;
+  try {
+    object = JSON.parse(reply);
+  } catch {
+    return stdout;
+  }
+  if (object === null || typeof object !== "object" || Array.isArray(object)) return stdout;
+  return stdout
+    .split("\n")
+    .map((line) => {
+      if (!line.startsWith("{") || !line.includes('"type":"result"')) return line;
+      const event = JSON.parse(line);
+      return JSON.stringify({ ...event, structured_output: object });
+    })
+    .join("\n");
 }
 
 /** The permission mode claude reports in its init event. */
@@ -938,6 +998,9 @@ async function steps(turn, count) {
 
 /** One Bash tool call every 50 ms, forever. */
 function drip(session) {
+  // A reader that went away (its scv killed) does not end it: it goes on working until something
+  // ends it, as a CLI busy in a tool does, not at its next write.
+  process.stdout.on("error", () => {});
   let i = 0;
   setInterval(() => {
     i += 1;
@@ -1046,6 +1109,12 @@ function writePids(pids) {
   const temporary = join(dir, `${name}.${process.pid}.tmp`);
   writeFileSync(temporary, JSON.stringify(pids));
   renameSync(temporary, join(dir, name));
+}
+
+/** Resolves once $FAKE_AGENT_DIR/<name> exists. */
+async function gateOpen(name) {
+  const path = join(process.env.FAKE_AGENT_DIR ?? "/nonexistent", name);
+  while (!existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 function forever() {

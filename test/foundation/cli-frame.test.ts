@@ -5,6 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { worldTime } from "../helpers/timing.js";
 
 const SCV = resolve("dist/scv.js");
 
@@ -27,6 +28,7 @@ beforeAll(() => {
   );
   chmodSync(join(bin, "codex"), 0o755);
   env = {
+    ...worldTime(),
     PATH: `${bin}:/usr/bin:/bin`,
     HOME: join(root, "home"),
     SCV_HOME: join(root, "scv"),
@@ -98,7 +100,7 @@ describe("scv frame", () => {
     expect(result.stdout).toBe("");
     // The known ones as help lists them: not the detached runner's hidden background-turn.
     expect(result.stderr).toBe(
-      "scv: unknown command 'delgate' — known: delegate, agents, attach, run, conversations, wait, usage, ps, top, logs, kill, mcp\n",
+      "scv: unknown command 'delgate' — known: delegate, review, agents, attach, run, conversations, wait, usage, ps, top, logs, kill, mcp\n",
     );
     const agents = scv(["agents", "lst"], env);
     expect(agents.code).toBe(2);

@@ -2,15 +2,13 @@
 // warm-host tests use it: each start is logged with its pid, every message the agent received is in
 // acp-log.jsonl, and a session host's record can be read back (its pid kept for the clean-up).
 
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, beforeEach } from "vitest";
 import { type TurnResultJson as TurnResult, turnResultShape } from "../../src/json-shapes.js";
+import { installAcpAgent } from "./acp.js";
 import { killAll } from "./pids.js";
 import { createWorld, ensureBuilt, type World } from "./scv.js";
-
-const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
 
 export interface HostFile {
   readonly handle: string;
@@ -33,19 +31,10 @@ export interface AcpWorld extends World {
   useConfig(text: string): void;
 }
 
-/** Puts the fake ACP agent in `world`'s bin as `gemini`: it logs each start (argv, pid) to
- * acp-calls.jsonl and runs in $FAKE_ACP_MODE (default scripted). */
+/** Puts the fake ACP agent in `world`'s bin as `gemini` (test/helpers/acp.ts): it logs each start
+ * to acp-calls.jsonl and runs in $FAKE_ACP_MODE (default scripted). */
 export function installAcpGemini(world: World): void {
-  writeFileSync(
-    join(world.bin, "gemini"),
-    `#!${process.execPath}
-const { appendFileSync } = require("node:fs");
-appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ argv: process.argv.slice(2), pid: process.pid }) + "\\n");
-process.argv.splice(2, process.argv.length, process.env.FAKE_ACP_MODE || "scripted");
-import(${JSON.stringify(ACP_AGENT)});
-`,
-  );
-  chmodSync(join(world.bin, "gemini"), 0o755);
+  installAcpAgent(world, "gemini");
 }
 
 export function createAcpWorld(): AcpWorld {

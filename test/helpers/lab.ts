@@ -1,5 +1,5 @@
 // One fresh world per test for tests that start agent processes: whatever a test's outcome, the
-// agent pids it saw are SIGKILLed and its world removed afterwards.
+// agent pids it saw are SIGKILLed and its world removed afterwards. Every end-to-end file's set-up.
 
 import { afterEach, beforeAll, beforeEach } from "vitest";
 import { killAll } from "./pids.js";
@@ -14,12 +14,16 @@ export interface Lab {
   pidsOf(name?: string): Promise<number[]>;
 }
 
-export function useLab(): Lab {
+/** A fresh world for each test of the file (the built scv ready first), removed after it with what it
+ * left running. `take` gets each world as it is made, for a file that keeps it in a variable of its own
+ * (`let world: World; useLab((created) => { world = created; });`). */
+export function useLab(take?: (world: World) => void): Lab {
   let current: World | undefined;
   const leftovers: number[] = [];
   beforeAll(ensureBuilt, 120_000);
   beforeEach(() => {
     current = createWorld();
+    take?.(current);
   });
   afterEach(() => {
     killAll(leftovers.splice(0));

@@ -21,7 +21,9 @@ import { execa, type ResultPromise } from "execa";
 import lockfile from "proper-lockfile";
 import { type AdapterDescriptor, adapter } from "../../src/adapters.js";
 import { saveApiKey } from "../../src/home/keystore.js";
+import type { RunningTurnRecord } from "../../src/home/turn-records.js";
 import { installFakeAgents } from "../fake-agents/install.js";
+import { worldTime } from "./timing.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const SCV = join(ROOT, "dist", "scv.js");
@@ -101,6 +103,7 @@ export function createWorld(): World {
     TERM: "dumb",
     TMPDIR: tmp,
     FAKE_AGENT_DIR: calls,
+    ...worldTime(),
   };
   return {
     root,
@@ -185,6 +188,15 @@ export function onlyCall(world: World): AgentCall {
   return calls[0] as AgentCall;
 }
 
+/** Lets fake agents in mode `gate[:<name>]` go on (and the ones that start later, until closed). */
+export function openGate(world: World, name = "open"): void {
+  writeFileSync(join(world.calls, name), "");
+}
+
+export function closeGate(world: World, name = "open"): void {
+  rmSync(join(world.calls, name), { force: true });
+}
+
 /** Waits (polling, bounded) for the pids a hanging fake agent writes once it runs. */
 export async function agentPids(world: World, name = "pids.json", withinMs = 20_000): Promise<number[]> {
   const path = join(world.calls, name);
@@ -254,6 +266,33 @@ export function conversationRecord(world: World, handle: string): Record<string,
     string,
     unknown
   >;
+}
+
+/** The one running turn's record, once `scv ps` lists it with its agent's pid (up to 20 s). */
+export async function runningRecord(world: World): Promise<{ path: string; record: RunningTurnRecord }> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const rows = await scv(world, ["ps", "--json"]);
+    const [row] = JSON.parse(rows.stdout) as { handle: string; pid: number | null }[];
+    if (row !== undefined && row.pid !== null) {
+      const path = join(world.scvHome, "turns", `${row.handle}.json`);
+      return { path, record: JSON.parse(readFileSync(path, "utf8")) as RunningTurnRecord };
+    }
+    if (Date.now() > deadline) throw new Error("no running turn with its agent's pid");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Installs `acme` (test/fake-agents/acme.mjs, an agent scv's config defines) in the world's bin and
+ * writes `toml` as scv's config; the variable that names it, for a run's env. */
+export function configureAcme(world: World, toml: string): Record<string, string> {
+  const launcher = join(world.bin, "acme");
+  const acme = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acme.mjs")).href;
+  writeFileSync(launcher, `#!${process.execPath}\nimport(${JSON.stringify(acme)});\n`);
+  chmodSync(launcher, 0o755);
+  const path = join(world.root, "scv.toml");
+  writeFileSync(path, toml);
+  return { SCV_CONFIG: path };
 }
 
 const FAKE_AGENTS = join(import.meta.dirname, "..", "fake-agents");

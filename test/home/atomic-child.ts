@@ -1,4 +1,4 @@
-// Run by atomic.test.ts in a process whose file size limit (ulimit -f) is far below what it writes:
+// Run by atomic.test.ts (bundled: test/helpers/child.ts) in a process whose file size limit (ulimit -f) is far below what it writes:
 // the kernel takes part of the text, then refuses the rest (EFBIG), as on a disk that fills up
 // mid-write (ENOSPC). Prints what the write threw.
 
@@ -12,7 +12,8 @@ process.on("SIGXFSZ", () => {});
 
 const [kind, path] = process.argv.slice(2);
 const big = "x".repeat(4 * 1024 * 1024);
-try {
+
+async function write(): Promise<void> {
   if (kind === "record") {
     writeConversation({
       handle: "codex-k3f9x2",
@@ -28,7 +29,10 @@ try {
   } else {
     await writePrivate(dirname(path ?? ""), path ?? "", `{"key":"${big}"}\n`);
   }
-  console.log(JSON.stringify({ error: null }));
-} catch (error) {
-  console.log(JSON.stringify({ error: (error as Error).message }));
 }
+
+// Bundled as CommonJS (test/helpers/child.ts): no top-level await.
+write().then(
+  () => console.log(JSON.stringify({ error: null })),
+  (error: unknown) => console.log(JSON.stringify({ error: (error as Error).message })),
+);

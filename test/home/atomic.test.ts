@@ -23,6 +23,7 @@ import {
 } from "../../src/home/atomic.js";
 import { conversationsDir, readConversation, writeConversation } from "../../src/home/conversations.js";
 import { writePrivate } from "../../src/home/keystores/files.js";
+import { builtChild } from "../helpers/child.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 let root = "";
@@ -113,7 +114,7 @@ describe("atomic writes", () => {
   // and renamed the truncated file over the old one.
   it.runIf(process.platform !== "win32").each(["record", "credential"])(
     "a %s write that fails half-way leaves the old file whole and no partial file",
-    (kind) => {
+    async (kind) => {
       const env = { ...process.env, SCV_HOME: join(root, "scv") };
       let path: string;
       if (kind === "record") {
@@ -138,15 +139,10 @@ describe("atomic writes", () => {
         writeFileSync(path, '{"OPENAI_API_KEY":"sk-old"}\n', { mode: 0o600 });
       }
       const old = readFileSync(path, "utf8");
+      const script = await builtChild(join(import.meta.dirname, "atomic-child.ts"));
       const child = spawnSync(
         "sh",
-        [
-          "-c",
-          'ulimit -f 16 && exec "$0" --import tsx test/home/atomic-child.ts "$1" "$2"',
-          process.execPath,
-          kind,
-          path,
-        ],
+        ["-c", 'ulimit -f 16 && exec "$0" "$1" "$2" "$3"', process.execPath, script, kind, path],
         { cwd: ROOT, env, encoding: "utf8" },
       );
       expect(child.status, child.stderr).toBe(0);

@@ -1,7 +1,7 @@
-// The usage log: one line per turn, appended whole by concurrent processes, read back with damaged
-// lines and unbelievable numbers left out, and old months removed.
+// The usage log: one line per turn (appended whole by concurrent processes: usage-log.stress.test.ts),
+// read back with damaged lines and unbelievable numbers left out, and old months removed.
 
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   appendFileSync,
   mkdirSync,
@@ -15,7 +15,6 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appendUsage, KEPT_MONTHS, readUsage, type UsageEntry, usageDir } from "../../src/home/usage-log.js";
 
@@ -147,35 +146,4 @@ describe("the usage log", () => {
     writeFileSync(join(root, "scv"), "a file where SCV_HOME's folder should be");
     expect(() => appendUsage(entry(), env)).toThrow(/cannot|not a directory|ENOTDIR/i);
   });
-
-  it("loses no line when processes append at once", async () => {
-    const processes = 8;
-    const each = 50;
-    const script = `
-      import { appendUsage } from ${JSON.stringify(join(import.meta.dirname, "../../src/home/usage-log.ts"))};
-      const [writer, count] = process.argv.slice(1).map(Number);
-      for (let i = 0; i < count; i += 1)
-        appendUsage({ v: 1, startedAt: "2026-12-03T10:00:00.000Z", durationMs: i, agent: "w" + writer,
-          account: "default", conversation: null, status: "completed", exitCode: 0,
-          model: "x".repeat(150), usage: { input: 1, output: 2 } }, { SCV_HOME: process.env.SCV_HOME });
-    `;
-    const run = promisify(execFile);
-    await Promise.all(
-      Array.from({ length: processes }, (_, writer) =>
-        run(
-          process.execPath,
-          ["--import", "tsx", "--input-type=module", "-e", script, String(writer), String(each)],
-          {
-            env: { ...process.env, SCV_HOME: env.SCV_HOME },
-            cwd: join(import.meta.dirname, "../.."),
-          },
-        ),
-      ),
-    );
-    const { entries, skippedLines } = readUsage(DEC, LATER, env);
-    expect(skippedLines).toBe(0);
-    expect(entries).toHaveLength(processes * each);
-    const seen = new Set(entries.map((e) => `${e.agent}/${e.durationMs}`));
-    expect(seen.size).toBe(processes * each);
-  }, 60_000);
 });

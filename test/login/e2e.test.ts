@@ -20,6 +20,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { worldTime } from "../helpers/timing.js";
 
 const SCV = resolve("dist/scv.js");
 const FAKES = resolve("test/login/fakes");
@@ -59,6 +60,7 @@ beforeEach(() => {
     HOME: userHome,
     SCV_HOME: scvHome,
     LANG: "C.UTF-8",
+    ...worldTime(),
     // Credentials in the user's shell: isolation must keep them from every agent (the fakes exit 98
     // when they see one) and scv must never print them.
     OPENAI_API_KEY: "CANARY-LEAK-openai",

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
+import { worldTime } from "../helpers/timing.js";
 
 const SCV = resolve("dist/scv.js");
 const FAKES = resolve("test/login/fakes");
@@ -27,6 +28,7 @@ beforeEach(() => {
     HOME: join(root, "home"),
     SCV_HOME: join(root, "scv"),
     LANG: "C.UTF-8",
+    ...worldTime(),
     FAKE_DAEMON_PIDS: pidsFile,
   };
 });

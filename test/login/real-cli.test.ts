@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
+import { worldTime } from "../helpers/timing.js";
 
 const SCV = resolve("dist/scv.js");
 
@@ -34,6 +35,7 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "scv-login-real-"));
   mkdirSync(join(root, "home"));
   env = {
+    ...worldTime(),
     PATH: `${BIN}:${dirname(process.execPath)}:/usr/bin:/bin`,
     HOME: join(root, "home"),
     SCV_HOME: join(root, "scv"),

@@ -5,39 +5,28 @@
 // answers nothing; cancel and the turn's own time limit still end a job that waits; nothing of the
 // question is left in $SCV_HOME.
 
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/client";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { acpCalls, installAcpAgent } from "../helpers/acp.js";
+import { useLab } from "../helpers/lab.js";
+import { callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { createWorld, ensureBuilt, SCV, scv, type World } from "../helpers/scv.js";
-
-const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
+import { scv, type World } from "../helpers/scv.js";
 
 let world: World;
-const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
-  writeFileSync(
-    join(world.bin, "gemini"),
-    `#!${process.execPath}
-const { appendFileSync } = require("node:fs");
-appendFileSync(process.env.FAKE_AGENT_DIR + "/acp-calls.jsonl", JSON.stringify({ pid: process.pid }) + "\\n");
-process.argv.splice(2, process.argv.length, "scripted");
-import(${JSON.stringify(ACP_AGENT)});
-`,
-  );
-  chmodSync(join(world.bin, "gemini"), 0o755);
+  installAcpAgent(world);
   config("");
 });
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => {});
-  killAll(agentPids());
+  await closeClients();
+  killAll(acpCalls(world).map((call) => call.pid));
   await new Promise((resolve) => setTimeout(resolve, 50));
-  world.dispose();
 });
 
 /** Gemini over ACP, cold (no session host), with `extra` in its table. */
@@ -47,47 +36,6 @@ function config(extra: string): void {
     `[defaults]\nsession_idle = "0"\n\n[agents.gemini]\ntransport = "acp"\n${extra}`,
   );
   world.env.SCV_CONFIG = join(world.root, "config.toml");
-}
-
-function agentPids(): number[] {
-  try {
-    return readFileSync(join(world.calls, "acp-calls.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => (JSON.parse(line) as { pid: number }).pid);
-  } catch {
-    return [];
-  }
-}
-
-async function connect(): Promise<Client> {
-  const client = new Client({ name: "scv-test", version: "1.0.0" });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [SCV, "mcp"],
-    cwd: world.project,
-    env: world.env,
-    stderr: "pipe",
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-interface CallResult {
-  readonly text: string;
-  readonly structured: Record<string, unknown>;
-  readonly isError: boolean;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallResult> {
-  const result = await client.callTool({ name, arguments: args }, { timeout: 90_000 });
-  const content = result.content as { type: string; text: string }[];
-  return {
-    text: content[0]?.text ?? "",
-    structured: (result.structuredContent ?? {}) as Record<string, unknown>,
-    isError: result.isError === true,
-  };
 }
 
 function questionFiles(): string[] {
@@ -107,7 +55,11 @@ interface Approval {
 
 /** A delegate call whose agent asks to run a tool: the job, waiting for its answer. */
 async function askingJob(client: Client): Promise<{ job: string; approval: Approval; text: string }> {
-  const started = await call(client, "delegate", { agent: "gemini", prompt: "use a tool", wait_seconds: 30 });
+  const started = await callTool(client, "delegate", {
+    agent: "gemini",
+    prompt: "use a tool",
+    wait_seconds: 30,
+  });
   expect(started.isError, started.text).toBe(false);
   expect(started.structured.status, started.text).toBe("needs-approval");
   return {
@@ -119,7 +71,7 @@ async function askingJob(client: Client): Promise<{ job: string; approval: Appro
 
 describe("scv mcp: an agent's permission question", () => {
   it("stops the job in needs-approval, says what is asked, and approve once lets the turn go on", async () => {
-    const client = await connect();
+    const client = await connectMcp(world);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("approve");
 
@@ -144,13 +96,13 @@ describe("scv mcp: an agent's permission question", () => {
     expect(statSync(join(world.scvHome, "turns", asked as string)).mode & 0o777).toBe(0o600);
 
     // status, wait, scv ps and scv wait all say it.
-    const status = await call(client, "status", { job });
+    const status = await callTool(client, "status", { job });
     expect(status.structured).toMatchObject({ status: "needs-approval", job, approval: { id: approval.id } });
-    const list = await call(client, "status", {});
+    const list = await callTool(client, "status", {});
     expect(list.text).toContain(
       `needs approval ${approval.id}: gemini asks to run execute: $ touch probe.txt`,
     );
-    const waited = await call(client, "wait", { job, wait_seconds: 5 });
+    const waited = await callTool(client, "wait", { job, wait_seconds: 5 });
     expect(waited.structured).toMatchObject({ status: "needs-approval", approval: { id: approval.id } });
     const ps = await scv(world, ["ps"]);
     expect(ps.stdout).toMatch(/ needs approval +gemini asks to run execute: \$ touch probe\.txt\n/);
@@ -161,20 +113,20 @@ describe("scv mcp: an agent's permission question", () => {
     );
 
     // An answer for a question the job never asked answers nothing, and says so.
-    const wrong = await call(client, "approve", { job, approval: "zzzzzzzz", answer: "once" });
+    const wrong = await callTool(client, "approve", { job, approval: "zzzzzzzz", answer: "once" });
     expect(wrong.isError).toBe(true);
     expect(wrong.text).toBe(
       `${job} never asked approval zzzzzzzz; it now waits on approval ${approval.id}: gemini asks to run execute: $ touch probe.txt (exit 2, usage error)`,
     );
-    expect((await call(client, "status", { job })).structured.status).toBe("needs-approval");
+    expect((await callTool(client, "status", { job })).structured.status).toBe("needs-approval");
 
-    const approved = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    const approved = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(approved.isError, approved.text).toBe(false);
     expect(approved.structured).toMatchObject({ reply: "ALLOWED proceed_once", exitCode: 0 });
     expect(questionFiles()).toEqual([]);
 
     // The same answer again: the question has gone with the job.
-    const again = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    const again = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(again.isError).toBe(true);
     expect(again.text).toBe(
       `no job ${job} is running, so approval ${approval.id} cannot be answered — its result was read already, or it never ran (exit 2, usage error)`,
@@ -182,24 +134,24 @@ describe("scv mcp: an agent's permission question", () => {
   });
 
   it("approve reject: the agent goes on without the tool, and the result says it was rejected", async () => {
-    const client = await connect();
+    const client = await connectMcp(world);
     const { job, approval } = await askingJob(client);
-    const rejected = await call(client, "approve", { job, approval: approval.id, answer: "reject" });
+    const rejected = await callTool(client, "approve", { job, approval: approval.id, answer: "reject" });
     expect(rejected.structured).toMatchObject({ reply: "REJECTED", exitCode: 0 });
     expect(rejected.structured.notes).toEqual(["you rejected gemini's execute: $ touch probe.txt"]);
   });
 
   it("approve always: the agent's allow-always option", async () => {
-    const client = await connect();
+    const client = await connectMcp(world);
     const { job, approval } = await askingJob(client);
-    const allowed = await call(client, "approve", { job, approval: approval.id, answer: "always" });
+    const allowed = await callTool(client, "approve", { job, approval: approval.id, answer: "always" });
     expect(allowed.structured).toMatchObject({ reply: "ALLOWED proceed_always" });
   });
 
   it("cancel ends a job that waits for approval; its question goes, and a late answer is refused", async () => {
-    const client = await connect();
+    const client = await connectMcp(world);
     const { job, approval } = await askingJob(client);
-    const cancelled = await call(client, "cancel", { job });
+    const cancelled = await callTool(client, "cancel", { job });
     expect(cancelled.text).toMatch(new RegExp(`^Stopped ${job.replace(".", "\\.")} `));
     expect(cancelled.structured).toMatchObject({ status: "cancelled" });
     // Nobody rejected it: the turn ended first, and the result says so.
@@ -207,75 +159,75 @@ describe("scv mcp: an agent's permission question", () => {
       "gemini asked to run execute: $ touch probe.txt; the turn ended before it was answered, so it did not run",
     ]);
     expect(cancelled.text).not.toContain("rejected");
-    expect(await survivors(agentPids())).toEqual([]);
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
     expect(questionFiles()).toEqual([]);
-    const late = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    const late = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(late.isError).toBe(true);
     expect(late.text).toContain(`no job ${job} is running, so approval ${approval.id} cannot be answered`);
   });
 
   it("an answer that comes too late says what became of the question: answered already, or never asked", async () => {
-    const client = await connect();
-    const started = await call(client, "delegate", {
+    const client = await connectMcp(world);
+    const started = await callTool(client, "delegate", {
       agent: "gemini",
       prompt: "use a tool twice",
       wait_seconds: 30,
     });
     const job = started.structured.job as string;
     const first = started.structured.approval as Approval;
-    const next = await call(client, "approve", { job, approval: first.id, answer: "once" });
+    const next = await callTool(client, "approve", { job, approval: first.id, answer: "once" });
     expect(next.structured.status, next.text).toBe("needs-approval");
     const second = next.structured.approval as Approval;
     expect(second.id).not.toBe(first.id);
-    const late = await call(client, "approve", { job, approval: first.id, answer: "reject" });
+    const late = await callTool(client, "approve", { job, approval: first.id, answer: "reject" });
     expect(late.isError).toBe(true);
     expect(late.text).toBe(
       `approval ${first.id} of ${job} was answered already (once); it now waits on approval ${second.id}: gemini asks to run execute: $ touch probe.txt (exit 2, usage error)`,
     );
-    const done = await call(client, "approve", { job, approval: second.id, answer: "reject" });
+    const done = await callTool(client, "approve", { job, approval: second.id, answer: "reject" });
     expect(done.structured).toMatchObject({ reply: "ALLOWED proceed_once, REJECTED", exitCode: 0 });
     expect(questionFiles()).toEqual([]);
   });
 
   it("a turn on a warm session host asks the same way", async () => {
     writeFileSync(join(world.root, "config.toml"), '[agents.gemini]\ntransport = "acp"\n');
-    const client = await connect();
+    const client = await connectMcp(world);
     const { job, approval } = await askingJob(client);
-    const approved = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    const approved = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(approved.structured).toMatchObject({ reply: "ALLOWED proceed_once", exitCode: 0 });
     const handle = approved.structured.conversation as string;
     // The host kept the server: the next turn asks through it.
-    const next = await call(client, "delegate", { conversation: handle, prompt: "use a tool again" });
+    const next = await callTool(client, "delegate", { conversation: handle, prompt: "use a tool again" });
     expect(next.structured.status, next.text).toBe("needs-approval");
-    expect(agentPids()).toHaveLength(1);
+    expect(acpCalls(world).map((call) => call.pid)).toHaveLength(1);
     const second = next.structured.approval as Approval;
-    const rejected = await call(client, "approve", {
+    const rejected = await callTool(client, "approve", {
       job: next.structured.job as string,
       approval: second.id,
       answer: "reject",
     });
     expect(rejected.structured).toMatchObject({ reply: "REJECTED", exitCode: 0 });
     expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
-    expect(await survivors(agentPids())).toEqual([]);
+    expect(await survivors(acpCalls(world).map((call) => call.pid))).toEqual([]);
   });
 
   it("the turn's time limit runs while it waits: a timed-out job, no question left", async () => {
     config('timeout = "4s"\n');
-    const client = await connect();
+    const client = await connectMcp(world);
     const { job, approval } = await askingJob(client);
     // A wait returns at once while the job waits for its answer: until the limit, it still does.
     const deadline = Date.now() + 20_000;
-    let waited = await call(client, "wait", { job, wait_seconds: 30 });
+    let waited = await callTool(client, "wait", { job, wait_seconds: 30 });
     while (waited.structured.status === "needs-approval" && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      waited = await call(client, "wait", { job, wait_seconds: 30 });
+      waited = await callTool(client, "wait", { job, wait_seconds: 30 });
     }
     expect(waited.structured).toMatchObject({ status: "timeout", exitCode: 124 });
     expect(waited.structured.notes).toEqual([
       "gemini asked to run execute: $ touch probe.txt; the turn ended before it was answered, so it did not run",
     ]);
     expect(questionFiles()).toEqual([]);
-    const late = await call(client, "approve", { job, approval: approval.id, answer: "once" });
+    const late = await callTool(client, "approve", { job, approval: approval.id, answer: "once" });
     expect(late.isError).toBe(true);
   });
 });

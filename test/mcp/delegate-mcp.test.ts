@@ -3,16 +3,18 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { agentCalls, createWorld, ensureBuilt, SCV, signIn, type World } from "../helpers/scv.js";
+import type { Client } from "@modelcontextprotocol/client";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
+import { agentCalls, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
 let client: Client | undefined;
-beforeAll(ensureBuilt, 120_000);
+useLab((created) => {
+  world = created;
+});
 beforeEach(() => {
-  world = createWorld();
   const config = join(world.root, "config.toml");
   writeFileSync(
     config,
@@ -21,24 +23,13 @@ beforeEach(() => {
   world.env.SCV_CONFIG = config;
 });
 afterEach(async () => {
-  await client?.close().catch(() => {});
-  world.dispose();
+  await closeClients();
+  client = undefined;
 });
 
 async function delegate(args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
-  client = client ?? new Client({ name: "scv-test", version: "1.0.0" });
-  if (client.transport === undefined)
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [SCV, "mcp"],
-        cwd: world.project,
-        env: world.env,
-      }),
-    );
-  const result = await client.callTool({ name: "delegate", arguments: args }, { timeout: 90_000 });
-  const content = result.content as { type: string; text: string }[];
-  return { text: content[0]?.text ?? "", isError: result.isError === true };
+  client ??= await connectMcp(world);
+  return callTool(client, "delegate", args);
 }
 
 describe("the delegate tool's mcp", () => {

@@ -15,15 +15,14 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createWorld, ensureBuilt, SCV, scv, type World } from "../helpers/scv.js";
+import { describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { SCV, scv, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 describe("scv mcp install", () => {
   it("--dry-run says what it would run, with scv's own path, and changes nothing", async () => {

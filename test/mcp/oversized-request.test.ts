@@ -6,8 +6,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createWorld, ensureBuilt, SCV, signIn, type World } from "../helpers/scv.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { SCV, signIn, type World } from "../helpers/scv.js";
 
 /** A prompt past the bound. */
 const HUGE = "x".repeat(11 * 1024 * 1024);
@@ -15,14 +16,12 @@ const HUGE = "x".repeat(11 * 1024 * 1024);
 let world: World;
 const servers: ChildProcessWithoutNullStreams[] = [];
 const clients: Client[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => {});
   for (const server of servers.splice(0)) server.kill();
-  world.dispose();
 });
 
 describe("scv mcp: a request over 10 MiB", () => {

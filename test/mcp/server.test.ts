@@ -6,66 +6,25 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterEach, describe, expect, it } from "vitest";
 import { lockConversation } from "../../src/home/conversations.js";
 import { turnResultShape } from "../../src/json-shapes.js";
+import { useLab } from "../helpers/lab.js";
+import { type CallResult, callTool, closeClients, connectMcp } from "../helpers/mcp-client.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
-import { agentPids, createWorld, ensureBuilt, SCV, scv, signIn, type World } from "../helpers/scv.js";
+import { agentPids, closeGate, openGate, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-const clients: Client[] = [];
 const leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => {});
+  await closeClients();
   killAll(leftovers.splice(0));
   await new Promise((resolve) => setTimeout(resolve, 50));
-  world.dispose();
 });
-
-/** A client connected to `scv mcp` started in the world's project, with `env` added to its own. */
-async function connect(env: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: "scv-test", version: "1.0.0" });
-  const stderr: string[] = [];
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [SCV, "mcp"],
-    cwd: world.project,
-    env: { ...world.env, ...env },
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-interface CallResult {
-  readonly text: string;
-  readonly structured: Record<string, unknown>;
-  readonly isError: boolean;
-}
-
-async function call(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-  onprogress?: (progress: { progress: number; message?: string }) => void,
-): Promise<CallResult> {
-  const result = await client.callTool({ name, arguments: args }, { onprogress, timeout: 90_000 });
-  const content = result.content as { type: string; text: string }[];
-  expect(content).toHaveLength(1);
-  return {
-    text: content[0]?.text ?? "",
-    structured: (result.structuredContent ?? {}) as Record<string, unknown>,
-    isError: result.isError === true,
-  };
-}
 
 function turnFiles(): string[] {
   const dir = join(world.scvHome, "turns");
@@ -92,11 +51,12 @@ function comparable(result: Record<string, unknown>): Record<string, unknown> {
 }
 
 describe("scv mcp", () => {
-  it("lists its seven tools, each with a description and a JSON Schema of its input", async () => {
-    const client = await connect();
+  it("lists its eight tools, each with a description and a JSON Schema of its input", async () => {
+    const client = await connectMcp(world);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       "delegate",
+      "review",
       "wait",
       "cancel",
       "approve",
@@ -121,8 +81,8 @@ describe("scv mcp", () => {
     await signIn(world, "claude", "work");
     await signIn(world, "claude", "personal");
     writeFileSync(join(world.scvHome, "agents", "claude@work", ".fake-mode"), "fixture:usage-limit");
-    const client = await connect();
-    const result = await call(client, "delegate", { agent: "claude@work,personal", prompt: "Say hi" });
+    const client = await connectMcp(world);
+    const result = await callTool(client, "delegate", { agent: "claude@work,personal", prompt: "Say hi" });
     expect(result.isError, result.text).toBe(false);
     expect(result.structured).toMatchObject({
       account: "personal",
@@ -131,7 +91,7 @@ describe("scv mcp", () => {
     });
     // Several accounts for a conversation, which lives in one account's home, are refused.
     const handle = result.structured.conversation as string;
-    const refused = await call(client, "delegate", {
+    const refused = await callTool(client, "delegate", {
       agent: "claude@work,personal",
       conversation: handle,
       prompt: "Again",
@@ -141,7 +101,7 @@ describe("scv mcp", () => {
 
     // The agents tool shows each account to pick from, and which one is cooling until when.
     const until = (result.structured.skipped as { until: string }[])[0]?.until;
-    const agents = await call(client, "agents", { agent: "claude" });
+    const agents = await callTool(client, "agents", { agent: "claude" });
     const [claude] = agents.structured.agents as { accounts: unknown }[];
     expect(claude?.accounts).toEqual([
       {
@@ -173,8 +133,8 @@ describe("scv mcp", () => {
 
   it("delegate: a fast turn's reply inline; as structured content the reply, the next step, then the object --json prints", async () => {
     await signIn(world, "claude");
-    const client = await connect({ FAKE_AGENT_MODE: "reply" });
-    const result = await call(client, "delegate", { agent: "claude", prompt: "Say hi" });
+    const client = await connectMcp(world, { FAKE_AGENT_MODE: "reply" });
+    const result = await callTool(client, "delegate", { agent: "claude", prompt: "Say hi" });
     expect(result.isError).toBe(false);
     const handle = result.structured.conversation as string;
     expect(handle).toMatch(/^claude-[0-9a-z]{6}$/);
@@ -197,14 +157,14 @@ describe("scv mcp", () => {
     expect(await settledTurnFiles()).toEqual([]);
 
     // The conversation continues by its handle, the agent coming from it.
-    const again = await call(client, "delegate", { conversation: handle, prompt: "Again" });
+    const again = await callTool(client, "delegate", { conversation: handle, prompt: "Again" });
     expect(again.isError, again.text).toBe(false);
     expect(again.structured).toMatchObject({ conversation: handle, reply: "REPLY Again" });
   });
 
   it("delegate: a slow turn returns its job; scv ps sees it; wait returns the reply", async () => {
-    const client = await connect({ FAKE_AGENT_MODE: "slow:3000" });
-    const started = await call(client, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
+    const client = await connectMcp(world, { FAKE_AGENT_MODE: "gate" });
+    const started = await callTool(client, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
     expect(started.isError).toBe(false);
     const job = started.structured.job as string;
     // A job is one turn: its conversation's handle, a dot and 8 characters.
@@ -221,10 +181,11 @@ describe("scv mcp", () => {
       { handle: conversation, job, agent: "gemini", background: true },
     ]);
 
-    const early = await call(client, "wait", { job, wait_seconds: 0 });
+    const early = await callTool(client, "wait", { job, wait_seconds: 0 });
     expect(early.structured).toEqual({ status: "running", next: early.text, job, conversation });
     expect(early.text).toMatch(running);
-    const waited = await call(client, "wait", { job, wait_seconds: 20 });
+    openGate(world);
+    const waited = await callTool(client, "wait", { job, wait_seconds: 20 });
     expect(waited.isError, waited.text).toBe(false);
     expect(waited.structured).toMatchObject({
       reply: "MOCK-REPLY-1",
@@ -232,19 +193,19 @@ describe("scv mcp", () => {
       conversation,
     });
     expect(await settledTurnFiles()).toEqual([]);
-    const again = await call(client, "wait", { job });
+    const again = await callTool(client, "wait", { job });
     expect(again).toMatchObject({ isError: true });
     expect(again.text).toMatch(/^no job .* \(exit 2, usage error\)$/);
   });
 
   it("progress while it waits (elapsed, current tool); cancel stops the agent's whole group", async () => {
     await signIn(world, "claude");
-    const client = await connect({ FAKE_AGENT_MODE: "tool-hang" });
+    const client = await connectMcp(world, { FAKE_AGENT_MODE: "tool-hang" });
     const progress: { progress: number; message?: string }[] = [];
-    const result = await call(
+    const result = await callTool(
       client,
       "delegate",
-      { agent: "claude", prompt: "Work", wait_seconds: 6 },
+      { agent: "claude", prompt: "Work", wait_seconds: 2 },
       (each) => progress.push(each),
     );
     const job = result.structured.job as string;
@@ -253,11 +214,12 @@ describe("scv mcp", () => {
     leftovers.push(...(await agentPids(world)));
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress[0]?.message).toBe(`started claude (${job})`);
-    expect(progress.at(-1)?.message).toMatch(/^claude [5-9]s — \$ /);
+    // Every progressInterval (scaled in tests: several within the call's 2 s).
+    expect(progress.at(-1)?.message).toMatch(/^claude [1-9]s — \$ /);
     const values = progress.map((each) => each.progress);
     expect(values).toEqual([...values].sort((a, b) => a - b));
 
-    const cancelled = await call(client, "cancel", { job });
+    const cancelled = await callTool(client, "cancel", { job });
     expect(cancelled.isError, cancelled.text).toBe(false);
     expect(cancelled.text).toMatch(new RegExp(`^Stopped ${job} and everything its agent started\\.`));
     expect(cancelled.structured).toMatchObject({
@@ -273,7 +235,7 @@ describe("scv mcp", () => {
 
   it("failures are tool errors in the command line's classes; bad arguments get the schema's message", async () => {
     writeFileSync(join(world.root, "config.toml"), '[agents.codex]\ncommand = "/nonexistent/codex"\n');
-    const client = await connect({ SCV_CONFIG: join(world.root, "config.toml") });
+    const client = await connectMcp(world, { SCV_CONFIG: join(world.root, "config.toml") });
     const cases: [Record<string, unknown>, RegExp][] = [
       [
         { agent: "claude", prompt: "hi" },
@@ -292,25 +254,25 @@ describe("scv mcp", () => {
       [{ agent: 3, prompt: "hi" }, /agent: an agent's name \(codex\) or a list of names/],
     ];
     for (const [args, message] of cases) {
-      const result = await call(client, "delegate", args);
+      const result = await callTool(client, "delegate", args);
       expect([JSON.stringify(args), result.isError]).toEqual([JSON.stringify(args), true]);
       expect(result.text).toMatch(message);
       expect(result.text).not.toContain("\n    at ");
     }
-    const badJob = await call(client, "wait", { job: "../etc/passwd" });
+    const badJob = await callTool(client, "wait", { job: "../etc/passwd" });
     expect(badJob).toMatchObject({ isError: true });
     expect(badJob.text).toMatch(
       /job: the job a delegate call returned|give the job a delegate call returned/,
     );
     // The server is still there.
-    expect((await call(client, "status", {})).text).toBe("No agent turns are running.");
+    expect((await callTool(client, "status", {})).text).toBe("No agent turns are running.");
     expect(await settledTurnFiles()).toEqual([]);
   });
 
   it("fan-out: each agent in its own conversation, the replies under headers in the order given", async () => {
     await signIn(world, "claude");
-    const client = await connect({ FAKE_AGENT_MODE: "reply" });
-    const result = await call(client, "delegate", { agent: ["claude", "gemini"], prompt: "Say hi" });
+    const client = await connectMcp(world, { FAKE_AGENT_MODE: "reply" });
+    const result = await callTool(client, "delegate", { agent: ["claude", "gemini"], prompt: "Say hi" });
     expect(result.isError, result.text).toBe(false);
     const results = result.structured.results as Record<string, unknown>[];
     expect(results.map((each) => [each.agent, each.reply])).toEqual([
@@ -329,8 +291,8 @@ describe("scv mcp", () => {
   it("a reply longer than a tool result comes in parts, each saying where the next starts", async () => {
     await signIn(world, "claude");
     const prompt = Array.from({ length: 900 }, (_, i) => `line ${i} ${"x".repeat(60)}`).join("\n");
-    const client = await connect({ FAKE_AGENT_MODE: "reply", MAX_MCP_OUTPUT_TOKENS: "10000" });
-    const first = await call(client, "delegate", { agent: "claude", prompt });
+    const client = await connectMcp(world, { FAKE_AGENT_MODE: "reply", MAX_MCP_OUTPUT_TOKENS: "10000" });
+    const first = await callTool(client, "delegate", { agent: "claude", prompt });
     const conversation = first.structured.conversation as string;
     const whole = `REPLY ${prompt}`;
     let read = first.structured.reply as string;
@@ -344,7 +306,7 @@ describe("scv mcp", () => {
     // Until it is read whole, the shell can read it too.
     expect(turnFiles()).toContain(`${job}.done.json`);
     for (let part = 0; part < 10 && read.length < whole.length; part += 1) {
-      const next = await call(client, "wait", { job, offset: read.length });
+      const next = await callTool(client, "wait", { job, offset: read.length });
       expect(next.isError, next.text).toBe(false);
       expect(shown(next)).toBeLessThanOrEqual(20_000);
       read += next.structured.reply as string;
@@ -361,7 +323,7 @@ describe("scv mcp", () => {
       { length: 2500 },
       (_, i) => `line ${i}: {"path": "C:\\\\src\\\\x.ts", "text": "naïve — 😀 \\"quoted\\""}`,
     ).join("\n");
-    const client = await connect({ FAKE_AGENT_MODE: "reply" });
+    const client = await connectMcp(world, { FAKE_AGENT_MODE: "reply" });
     const whole = `REPLY ${prompt}`;
     let read = "";
     let job: string | undefined;
@@ -369,8 +331,8 @@ describe("scv mcp", () => {
     while (read.length < whole.length && parts < 20) {
       const part =
         job === undefined
-          ? await call(client, "delegate", { agent: "claude", prompt })
-          : await call(client, "wait", { job, offset: read.length });
+          ? await callTool(client, "delegate", { agent: "claude", prompt })
+          : await callTool(client, "wait", { job, offset: read.length });
       expect(part.isError, part.text).toBe(false);
       parts += 1;
       expect(Buffer.byteLength(part.text), `part ${parts}: text`).toBeLessThanOrEqual(45_000);
@@ -436,17 +398,18 @@ describe("scv mcp", () => {
     expect(replies.every((reply) => reply.jsonrpc === "2.0")).toBe(true);
     expect(replies.map((reply) => reply.id).sort()).toEqual([1, 2, 3]);
     expect(replies.find((reply) => reply.id === 2)?.result).toMatchObject({ isError: true });
-    expect(stderr).toMatch(/^scv mcp \S+: serving 7 tools on stdio\n$/);
+    expect(stderr).toMatch(/^scv mcp \S+: serving 8 tools on stdio\n$/);
   });
 
   it("a job outlives the server: a new server waits for it", async () => {
-    const first = await connect({ FAKE_AGENT_MODE: "slow:2000" });
-    const started = await call(first, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
+    const first = await connectMcp(world, { FAKE_AGENT_MODE: "gate" });
+    const started = await callTool(first, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
     const job = started.structured.job as string;
     await first.close();
-    const second = await connect();
-    expect((await call(second, "status", {})).text).toMatch(new RegExp(`^${job}  gemini  \\d+s  `));
-    const waited = await call(second, "wait", { job, wait_seconds: 20 });
+    const second = await connectMcp(world);
+    expect((await callTool(second, "status", {})).text).toMatch(new RegExp(`^${job}  gemini  \\d+s  `));
+    openGate(world);
+    const waited = await callTool(second, "wait", { job, wait_seconds: 20 });
     expect(waited.structured).toMatchObject({
       reply: "MOCK-REPLY-1",
       conversation: job.replace(/\.[0-9a-z]{8}$/, ""),
@@ -455,12 +418,12 @@ describe("scv mcp", () => {
 
   it("jobs of one conversation: each reply is its own job's; reading one leaves the others'", async () => {
     await signIn(world, "claude");
-    const client = await connect({ FAKE_AGENT_MODE: "reply" });
-    const first = await call(client, "delegate", { agent: "claude", prompt: "Say hi" });
+    const client = await connectMcp(world, { FAKE_AGENT_MODE: "reply" });
+    const first = await callTool(client, "delegate", { agent: "claude", prompt: "Say hi" });
     const conversation = first.structured.conversation as string;
     const starts = await Promise.all(
       [0, 1, 2, 3, 4].map((index) =>
-        call(client, "delegate", { conversation, prompt: `turn ${index}`, wait_seconds: 0 }),
+        callTool(client, "delegate", { conversation, prompt: `turn ${index}`, wait_seconds: 0 }),
       ),
     );
     const jobs: { job: string; prompt: string }[] = [];
@@ -483,25 +446,27 @@ describe("scv mcp", () => {
     }
     expect(new Set(jobs.map((each) => each.job)).size).toBe(jobs.length);
     for (const [index, each] of jobs.entries()) {
-      const waited = await call(client, "wait", { job: each.job, wait_seconds: 20 });
+      const waited = await callTool(client, "wait", { job: each.job, wait_seconds: 20 });
       expect(waited.structured).toMatchObject({ reply: `REPLY ${each.prompt}`, conversation });
-      const status = await call(client, "status", { job: jobs[index + 1]?.job ?? each.job });
+      const status = await callTool(client, "status", { job: jobs[index + 1]?.job ?? each.job });
       if (index + 1 < jobs.length) expect(status.isError, status.text).toBe(false);
     }
-    const bad = await call(client, "wait", { job: conversation });
+    const bad = await callTool(client, "wait", { job: conversation });
     expect(bad).toMatchObject({ isError: true });
     expect(bad.text).toMatch(/give the job a delegate call returned, like codex-k3f9x2\.a1b2c3d4/);
   }, 60_000);
 
   it("a busy conversation is one refused call's line, refused by the launcher or by the detached scv", async () => {
     await signIn(world, "claude");
-    const client = await connect({ FAKE_AGENT_MODE: "slow:3000" });
-    const first = await call(client, "delegate", { agent: "claude", prompt: "Say hi", wait_seconds: 20 });
+    const client = await connectMcp(world, { FAKE_AGENT_MODE: "gate" });
+    openGate(world);
+    const first = await callTool(client, "delegate", { agent: "claude", prompt: "Say hi", wait_seconds: 20 });
     const conversation = first.structured.conversation as string;
     // The launcher sees the running turn that holds it.
-    const running = await call(client, "delegate", { conversation, prompt: "one", wait_seconds: 0 });
+    closeGate(world);
+    const running = await callTool(client, "delegate", { conversation, prompt: "one", wait_seconds: 0 });
     const job = running.structured.job as string;
-    const refused = await call(client, "delegate", { conversation, prompt: "two", wait_seconds: 0 });
+    const refused = await callTool(client, "delegate", { conversation, prompt: "two", wait_seconds: 0 });
     expect(refused.isError).toBe(true);
     expect(refused.text).toBe(
       `conversation ${conversation} is busy with job ${job} — wait for it: scv wait ${job} (exit 2, usage error)`,
@@ -510,11 +475,12 @@ describe("scv mcp", () => {
       error: `conversation ${conversation} is busy with job ${job} — wait for it: scv wait ${job}`,
       exitCode: 2,
     });
-    await call(client, "wait", { job, wait_seconds: 20 });
+    openGate(world);
+    await callTool(client, "wait", { job, wait_seconds: 20 });
     // A lock no running turn shows: only the detached scv, after its lock wait, refuses it.
     const release = await lockConversation(conversation, world.env, 0);
     try {
-      const late = await call(client, "delegate", { conversation, prompt: "three", wait_seconds: 0 });
+      const late = await callTool(client, "delegate", { conversation, prompt: "three", wait_seconds: 0 });
       expect(late.isError).toBe(true);
       expect(late.text).toMatch(
         new RegExp(
@@ -527,13 +493,13 @@ describe("scv mcp", () => {
   });
 
   it("keeps one spare runner loaded: a delegate's job runs in it, a new one follows, and it goes with the server", async () => {
-    const client = await connect({ FAKE_AGENT_MODE: "slow:2000" });
+    const client = await connectMcp(world, { FAKE_AGENT_MODE: "gate" });
     const server = (client.transport as StdioClientTransport).pid ?? -1;
     const spareLog = (n: number) => join(world.scvHome, "turns", `spare.${server}.${n}.log`);
     const spare = await writerOf(spareLog(1));
     expect(spare).toBeGreaterThan(0);
 
-    const started = await call(client, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
+    const started = await callTool(client, "delegate", { agent: "gemini", prompt: "Work", wait_seconds: 0 });
     const job = started.structured.job as string;
     // The turn runs in the scv that was loaded before the call, its log renamed to the job's.
     const [row] = JSON.parse((await scv(world, ["ps", "--json"])).stdout) as { scvPid: number }[];
@@ -542,8 +508,9 @@ describe("scv mcp", () => {
     expect(existsSync(join(world.scvHome, "turns", `${job}.log`))).toBe(true);
     const next = await writerOf(spareLog(2));
     expect(next).not.toBe(spare);
+    openGate(world);
 
-    expect((await call(client, "wait", { job, wait_seconds: 20 })).structured).toMatchObject({
+    expect((await callTool(client, "wait", { job, wait_seconds: 20 })).structured).toMatchObject({
       reply: "MOCK-REPLY-1",
     });
     await client.close();

@@ -19,7 +19,7 @@ import {
   deliver,
   MAX_TTL_MS,
   MIN_TTL_MS,
-  READ_GRACE_MS,
+  READ_KEPT_MS,
   sweepTasks,
   taskNow,
   taskTtl,
@@ -101,7 +101,7 @@ describe("a finished task", () => {
     expect((await taskNow(read as TaskRecord, TASK_WORKS, env)).kind).toBe("finished");
     await sweepTasks(env);
     expect(readTask(JOB, env)).toBeDefined();
-    await sweepTasks(env, Date.now() + READ_GRACE_MS + 1_000);
+    await sweepTasks(env, Date.now() + READ_KEPT_MS + 1_000);
     expect(readTask(JOB, env)).toBeUndefined();
   });
 

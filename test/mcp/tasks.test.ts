@@ -18,11 +18,12 @@ import {
   ListTasksResultV1Schema,
 } from "@modelcontextprotocol/ext-tasks/core/v1";
 import { CreateTaskResultV2Schema, DetailedTaskV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { useLab } from "../helpers/lab.js";
 import { RawClient, TASKS } from "../helpers/mcp-raw.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { agentPids, createWorld, ensureBuilt, SCV, scv, type World } from "../helpers/scv.js";
+import { agentPids, SCV, scv, type World } from "../helpers/scv.js";
 
 type ElicitAnswer = {
   readonly action: "accept" | "decline" | "cancel";
@@ -35,15 +36,12 @@ const JOB = /^gemini-[0-9a-z]{6}\.[0-9a-z]{8}$/;
 
 let world: World;
 const closers: (() => Promise<void>)[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+const lab = useLab((created) => {
+  world = created;
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close().catch(() => {});
   killAll(acpPids());
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  world.dispose();
 });
 
 async function raw(env: Record<string, string> = {}, capabilities?: Record<string, unknown>) {
@@ -107,6 +105,11 @@ import(${JSON.stringify(ACP_AGENT)});
   world.env.SCV_CONFIG = join(world.root, "config.toml");
 }
 
+/** Lets a fake agent in FAKE_AGENT_MODE gate end its turn (and any started after at once). */
+function openGate(): void {
+  writeFileSync(join(world.calls, "open"), "");
+}
+
 function acpPids(): number[] {
   try {
     return readFileSync(join(world.calls, "acp-calls.jsonl"), "utf8")
@@ -147,7 +150,7 @@ function normalized(result: unknown): unknown {
 
 describe("scv mcp tasks, 2026-07-28 (io.modelcontextprotocol/tasks)", () => {
   it("declares the extension; delegate on a slow agent returns a task at once, named by its scv job; working → completed with the blocking call's result", async () => {
-    const { client, discovered } = await raw({ FAKE_AGENT_MODE: "slow:3000" });
+    const { client, discovered } = await raw({ FAKE_AGENT_MODE: "gate" });
     expect(discovered.capabilities).toMatchObject({ extensions: { [TASKS]: {} } });
     const calledAt = Date.now();
     const created = await client.request("tools/call", {
@@ -161,19 +164,21 @@ describe("scv mcp tasks, 2026-07-28 (io.modelcontextprotocol/tasks)", () => {
     expect(task.taskId).toMatch(JOB);
     expect(task.pollIntervalMs).toBeGreaterThan(0);
     expect(task.ttlMs).toBeGreaterThan(60_000);
-    // The agent sleeps 3 s: the call did not wait for it.
+    // The agent runs until the test opens its gate: the call did not wait for it.
     expect(returnedMs).toBeLessThan(2_500);
+    await lab.pidsOf();
     const ps = await scv(world, ["ps"]);
     expect(ps.stdout).toContain(task.taskId);
     const seen: string[] = [];
     const working = await pollV2(client, task.taskId, (each) => each.status === "working", seen);
     expect(working.statusMessage).toMatch(/^gemini \d+s/);
+    openGate();
     const done = await pollV2(client, task.taskId, (each) => each.status !== "working", seen);
     expect(seen).toEqual(["working", "completed"]);
     expect(done.status).toBe("completed");
     const result = CallToolResultV1Schema.parse((done as { result: unknown }).result);
     // The same turn through the blocking call, from a host that does not declare the extension.
-    const { client: plain } = await raw({ FAKE_AGENT_MODE: "slow:3000" }, {});
+    const { client: plain } = await raw({ FAKE_AGENT_MODE: "gate" }, {});
     const direct = await plain.request("tools/call", {
       name: "delegate",
       arguments: { agent: "gemini", prompt: "Work slowly" },
@@ -207,7 +212,7 @@ describe("scv mcp tasks, 2026-07-28 (io.modelcontextprotocol/tasks)", () => {
   });
 
   it("a task outlives its server: a server started later answers tasks/get with the result", async () => {
-    const first = await raw({ FAKE_AGENT_MODE: "slow:2000" });
+    const first = await raw({ FAKE_AGENT_MODE: "gate" });
     const task = CreateTaskResultV2Schema.parse(
       await first.client.request("tools/call", {
         name: "delegate",
@@ -216,6 +221,8 @@ describe("scv mcp tasks, 2026-07-28 (io.modelcontextprotocol/tasks)", () => {
     );
     await first.client.close();
     const { client } = await raw();
+    expect((await pollV2(client, task.taskId, () => true)).status).toBe("working");
+    openGate();
     const done = await pollV2(client, task.taskId, (each) => each.status !== "working");
     expect(done.status).toBe("completed");
     expect(JSON.stringify(done)).toContain("MOCK-REPLY-1");
@@ -311,7 +318,7 @@ describe("scv mcp tasks, 2026-07-28 (io.modelcontextprotocol/tasks)", () => {
 
 describe("scv mcp tasks, 2025-11-25", () => {
   it("declares tasks; delegate may run as a task; tasks/get, status notifications, tasks/result (the blocking call's result), tasks/list", async () => {
-    const client = await sdk({ FAKE_AGENT_MODE: "slow:2000" });
+    const client = await sdk({ FAKE_AGENT_MODE: "gate" });
     expect(client.getServerCapabilities()).toMatchObject({
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     });
@@ -345,6 +352,7 @@ describe("scv mcp tasks, 2025-11-25", () => {
       await client.request({ method: "tasks/get", params: { taskId } }, GetTaskResultV1Schema),
     );
     expect(got.status).toBe("working");
+    openGate();
     const result = await client.request(
       { method: "tasks/result", params: { taskId } },
       z.looseObject({ structuredContent: z.record(z.string(), z.unknown()) }),

@@ -5,24 +5,14 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  agentCalls,
-  createWorld,
-  ensureBuilt,
-  onlyCall,
-  SCV,
-  scv,
-  signIn,
-  type World,
-} from "../helpers/scv.js";
+import { describe, expect, it } from "vitest";
+import { useLab } from "../helpers/lab.js";
+import { agentCalls, onlyCall, SCV, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 const TOO_DEEP =
   "scv: delegation depth 3 is beyond max_depth 2 (agents started by agents through scv) — do this work yourself instead of delegating it, or raise max_depth in scv's config\n";

@@ -5,9 +5,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { formatDuration } from "../../src/duration.js";
 import { ScvError } from "../../src/errors.js";
 import { activeCooldown, coolDown, DEFAULT_COOLDOWN_MS, resetInstant } from "../../src/home/cooldowns.js";
 import type { TurnResult } from "../../src/result.js";
+import { timing } from "../../src/timing.js";
 import { accountLadder, runOnAccounts } from "../../src/turn/accounts.js";
 
 const NOW = Date.parse("2026-12-04T12:00:00.000Z");
@@ -247,8 +249,10 @@ describe("runOnAccounts", () => {
   it("a reset the CLI placed in the past does not make --wait-for-reset ask again and again", async () => {
     let tries = 0;
     const started = Date.now();
+    // Twice the shortest wait for a reset (scaled in tests): at most a few tries, not one per tick.
+    const waitForResetMs = 2 * timing("resetWaitMin");
     const answer = await runOnAccounts(
-      { agent: "codex", prompt: "p", waitForResetMs: 2000 },
+      { agent: "codex", prompt: "p", waitForResetMs },
       ["a"],
       { env, cwd: root, config: {} },
       async () => {
@@ -258,7 +262,7 @@ describe("runOnAccounts", () => {
     );
     expect(answer.exitCode).toBe(5);
     expect(answer.error).toMatch(/^codex@a is rate limited \(limited until /);
-    expect(answer.hint).toContain("beyond --wait-for-reset 2s");
+    expect(answer.hint).toContain(`beyond --wait-for-reset ${formatDuration(waitForResetMs)}`);
     expect(tries).toBeLessThanOrEqual(4);
     expect(Date.now() - started).toBeLessThan(5_000);
   });

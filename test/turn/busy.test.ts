@@ -10,8 +10,11 @@ import { turnFile } from "../../src/home/turn-files.js";
 import { writeTurnRecord } from "../../src/home/turn-records.js";
 import { identify } from "../../src/os/processes.js";
 import { settledBusyError } from "../../src/turn/busy.js";
+import { useRealTime } from "../helpers/timing.js";
 
 const HANDLE = "claude-k3f9x2";
+// The settle time as it is: what these cases prove happens within it, or after it.
+useRealTime();
 let root: string;
 let env: Record<string, string>;
 

@@ -3,17 +3,17 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ParsedTurn, StreamParser } from "../../src/parsers/types.js";
 import { runTurn } from "../../src/turn/run.js";
 import type { TurnContext } from "../../src/turn/types.js";
-import { createWorld, type World } from "../helpers/scv.js";
+import { useLab } from "../helpers/lab.js";
+import type { World } from "../helpers/scv.js";
 
 let world: World;
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 /** A parser that ignores the stream and concludes `parsed` (status etc.). */
 function scripted(parsed: Partial<ParsedTurn>): () => StreamParser {

@@ -3,8 +3,12 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TurnEvent } from "../../src/parsers/types.js";
-import { END_GRACE_MS, watchTurnEnd } from "../../src/turn/verdict.js";
+import { DURATIONS } from "../../src/timing.js";
+import { watchTurnEnd } from "../../src/turn/verdict.js";
+import { useRealTime } from "../helpers/timing.js";
 
+// The default grace as it is, on a fake clock.
+useRealTime();
 beforeEach(() => {
   vi.useFakeTimers();
 });
@@ -30,7 +34,7 @@ describe("watchTurnEnd", () => {
   it("ends a CLI still running END_GRACE_MS after its final event, once", () => {
     const { turnEnd, onOver, observe } = watch();
     observe({ type: "text", text: "hi" }, { type: "turn-end", ok: true });
-    vi.advanceTimersByTime(END_GRACE_MS - 1);
+    vi.advanceTimersByTime(DURATIONS.endGrace - 1);
     expect(onOver).not.toHaveBeenCalled();
     // Lines that are no sign of work do not put it off.
     observe({ type: "usage", usage: { output: 3 } }, { type: "session", sessionId: "s" });
@@ -42,9 +46,9 @@ describe("watchTurnEnd", () => {
   it("the grace counts from the first of an error and its turn-end", () => {
     const { onOver, observe } = watch();
     observe(FAILED[0] as TurnEvent);
-    vi.advanceTimersByTime(END_GRACE_MS / 2);
+    vi.advanceTimersByTime(DURATIONS.endGrace / 2);
     observe(FAILED[1] as TurnEvent);
-    vi.advanceTimersByTime(END_GRACE_MS / 2);
+    vi.advanceTimersByTime(DURATIONS.endGrace / 2);
     expect(onOver).toHaveBeenCalledOnce();
   });
 
@@ -56,18 +60,18 @@ describe("watchTurnEnd", () => {
     const { turnEnd, onOver, observe } = watch();
     observe(...FAILED, working);
     expect(turnEnd.verdictInTime).toBe(false);
-    vi.advanceTimersByTime(END_GRACE_MS * 3);
+    vi.advanceTimersByTime(DURATIONS.endGrace * 3);
     expect(onOver).not.toHaveBeenCalled();
     observe({ type: "turn-end", ok: true });
     expect(turnEnd.verdictInTime).toBe(true);
-    vi.advanceTimersByTime(END_GRACE_MS);
+    vi.advanceTimersByTime(DURATIONS.endGrace);
     expect(onOver).toHaveBeenCalledOnce();
   });
 
   it("a non-terminal error after the end (pi's auto_retry_end failure) changes nothing", () => {
     const { onOver, observe } = watch();
     observe(...FAILED, { type: "error", message: "429", kind: "rate-limit", terminal: false });
-    vi.advanceTimersByTime(END_GRACE_MS);
+    vi.advanceTimersByTime(DURATIONS.endGrace);
     expect(onOver).toHaveBeenCalledOnce();
   });
 
@@ -81,7 +85,7 @@ describe("watchTurnEnd", () => {
     const { turnEnd, onOver, observe } = watch();
     observe({ type: "turn-end", ok: true });
     turnEnd.dispose();
-    vi.advanceTimersByTime(END_GRACE_MS * 2);
+    vi.advanceTimersByTime(DURATIONS.endGrace * 2);
     expect(onOver).not.toHaveBeenCalled();
   });
 });

@@ -8,7 +8,8 @@
 
 import { Writable } from "node:stream";
 import { client, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
-import { type AgentProcess, type ProcessExit, startProcess } from "../process.js";
+import { type AgentProcess, type ProcessExit, startProcess } from "../../process/run.js";
+import { timing } from "../../timing.js";
 import { AcpAgentError, describeExit } from "./errors.js";
 import { type PermissionAsk, type PermissionChoice, readPermissionAsk, rejectChoice } from "./permission.js";
 import { delay, errorText, record, seconds, settle, stop } from "./waiting.js";
@@ -82,10 +83,6 @@ export type PromptOutcome =
       readonly cause?: string;
     };
 
-export const DEFAULT_INITIALIZE_TIMEOUT_MS = 60_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-export const DEFAULT_CANCEL_GRACE_MS = 5_000;
-const DEFAULT_GRACE_MS = 3_000;
 /** A load's replay that goes on after its answer (a server does) is over once it has been quiet this long. */
 const REPLAY_QUIET_MS = 50;
 const REPLAY_MAX_MS = 2_000;
@@ -154,7 +151,7 @@ export class AcpAgent {
         cwd: launch.cwd,
         env: launch.env,
         openStdin: true,
-        graceMs: launch.graceMs ?? DEFAULT_GRACE_MS,
+        graceMs: launch.graceMs ?? timing("killGrace"),
         onStdout,
       });
     void process.done.then(() => {
@@ -196,13 +193,13 @@ export class AcpAgent {
         clientInfo: { name: "scv", version: "1" },
       }),
       process,
-      launch.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
+      launch.initializeTimeoutMs ?? timing("initializeLimit"),
     );
     if (answer.kind !== "value") {
       const exit = await stop(process, answer.kind === "timeout" ? "timeout" : "cancelled");
       const what =
         answer.kind === "timeout"
-          ? `did not answer ACP initialize within ${seconds(launch.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS)}`
+          ? `did not answer ACP initialize within ${seconds(launch.initializeTimeoutMs ?? timing("initializeLimit"))}`
           : answer.kind === "exit"
             ? answer.cause === undefined
               ? `exited before answering ACP initialize: ${describeExit(exit)}`
@@ -297,7 +294,7 @@ export class AcpAgent {
       for (const answer of route.waiting) answer("cancelled");
       killTimer = setTimeout(
         () => this.process.terminate(reason),
-        options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
+        options.cancelGraceMs ?? timing("cancelGrace"),
       ).unref();
     };
     const onAbort = () => stop("cancelled");
@@ -337,7 +334,7 @@ export class AcpAgent {
 
   /** Closes stdin (an ACP agent exits at its end), then ends the group after `graceMs` (default:
    * the launch's grace period). */
-  close(graceMs = this.launch.graceMs ?? DEFAULT_GRACE_MS): Promise<ProcessExit> {
+  close(graceMs = this.launch.graceMs ?? timing("killGrace")): Promise<ProcessExit> {
     this.closing ??= (async () => {
       this.process.input?.end();
       const timer = setTimeout(() => this.process.terminate("cancelled"), graceMs).unref();
@@ -395,7 +392,7 @@ export class AcpAgent {
   }
 
   private async bounded<T>(method: string, request: Promise<T>): Promise<T> {
-    const limit = this.launch.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const limit = this.launch.requestTimeoutMs ?? timing("requestLimit");
     const answer = await settle(request, this.process, limit);
     if (answer.kind === "value") return answer.value;
     const label = this.launch.label;

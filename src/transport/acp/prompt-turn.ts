@@ -6,6 +6,7 @@
 import { type AcpTurnOptions, createAcpTurnParser } from "../../parsers/acp.js";
 import { failureFromStderr } from "../../parsers/failure.js";
 import type { ParsedTurn, ProcessEnd, TurnEvent } from "../../parsers/types.js";
+import { timing } from "../../timing.js";
 import type { AcpAgent, PromptOutcome } from "./agent.js";
 import { describeExit } from "./errors.js";
 import { allows, type PermissionAsk, type PermissionChoice, rejectChoice } from "./permission.js";
@@ -62,9 +63,6 @@ export async function runAcpPrompt(request: AcpPromptRequest): Promise<AcpPrompt
   return { turn: parser.finish(endOf(settled)), outcome: settled };
 }
 
-/** How long a server that answered `cancelled` unasked has to show it is exiting. */
-const UNASKED_CANCEL_EXIT_MS = 1_000;
-
 /** A prompt answered `cancelled` that scv never cancelled: a server whose own worker died answers
  * so, then exits (lab: one, when its inner process is killed). Such a server's exit is what
  * the turn reports, not a cancel nobody asked for. */
@@ -76,7 +74,7 @@ async function unaskedCancel(agent: AcpAgent, outcome: PromptOutcome): Promise<P
   const exit = await Promise.race([
     agent.exited,
     new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), UNASKED_CANCEL_EXIT_MS).unref();
+      timer = setTimeout(() => resolve(undefined), timing("unaskedCancelExit")).unref();
     }),
   ]);
   clearTimeout(timer);

@@ -2,10 +2,8 @@
 // limit, and the small readers of what came back.
 
 import { MessageTooLargeError, RequestError } from "@agentclientprotocol/sdk";
-import type { AgentProcess, ProcessExit } from "../process.js";
-
-/** How long an agent whose connection closed has to exit by itself. */
-const CLOSED_EXIT_MS = 1_000;
+import type { AgentProcess, ProcessExit } from "../../process/run.js";
+import { timing } from "../../timing.js";
 
 export type Settled<T> =
   | { readonly kind: "value"; readonly value: T }
@@ -31,7 +29,7 @@ export async function settle<T>(
         // The connection closed: the agent is exiting, or wrote what the SDK could not read (a
         // message over its size limit) and is ended here once it has had the time to exit.
         const cause = closedCause(error);
-        if (!(await finishesWithin(process.done, CLOSED_EXIT_MS))) process.terminate("cancelled");
+        if (!(await finishesWithin(process.done, timing("closedExitGrace")))) process.terminate("cancelled");
         await process.done;
         return cause === undefined ? { kind: "exit" } : { kind: "exit", cause };
       },

@@ -1,20 +1,15 @@
-// `scv agents gc` through the built binary (`npm run build` first): what it lists under --dry-run is
+// `scv agents gc`, run in-process (test/helpers/in-process.ts): what it lists under --dry-run is
 // what it then removes, its report says so, and bad thresholds are refused with exit 2.
 
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADAPTERS } from "../../../src/adapters.js";
 import { gcReportSchema } from "../../../src/home/gc/report.js";
+import { runScv } from "../../helpers/in-process.js";
 import { DAY, HOUR, MINUTE, type TempHome, tempHome, uuid } from "./fixture.js";
 
-const SCV = resolve("dist/scv.js");
-
-function scv(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [SCV, ...args], { env, encoding: "utf8", timeout: 20_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const scv = (args: string[], env: Record<string, string>) => runScv(args, env);
 
 let home: TempHome;
 let gone: string[];
@@ -55,9 +50,9 @@ const relativePaths = (report: ReturnType<typeof gcReportSchema.parse>) =>
   report.agents.flatMap((agent) => agent.items.map((item) => item.path.slice(home.scv.length + 1))).sort();
 
 describe("scv agents gc", () => {
-  it("--dry-run --json lists what would go, with sizes, and removes nothing", () => {
+  it("--dry-run --json lists what would go, with sizes, and removes nothing", async () => {
     const before = home.snapshot();
-    const result = scv(["agents", "gc", "--dry-run", "--json"], home.env);
+    const result = await scv(["agents", "gc", "--dry-run", "--json"], home.env);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const report = gcReportSchema.parse(JSON.parse(result.stdout));
@@ -73,12 +68,12 @@ describe("scv agents gc", () => {
     expect(home.snapshot()).toEqual(before);
   });
 
-  it("then removes exactly that, and its report matches what it removed", () => {
+  it("then removes exactly that, and its report matches what it removed", async () => {
     const before = home.snapshot();
     const dry = gcReportSchema.parse(
-      JSON.parse(scv(["agents", "gc", "--dry-run", "--json"], home.env).stdout),
+      JSON.parse((await scv(["agents", "gc", "--dry-run", "--json"], home.env)).stdout),
     );
-    const result = scv(["agents", "gc", "--json"], home.env);
+    const result = await scv(["agents", "gc", "--json"], home.env);
     expect(result.code).toBe(0);
     const report = gcReportSchema.parse(JSON.parse(result.stdout));
     expect(report.dryRun).toBe(false);
@@ -87,12 +82,12 @@ describe("scv agents gc", () => {
     const removed = new Set(gone.map((path) => `scv/${path}`));
     expect(home.snapshot()).toEqual(before.filter((path) => !removed.has(path)));
     // Nothing is left to do.
-    const again = gcReportSchema.parse(JSON.parse(scv(["agents", "gc", "--json"], home.env).stdout));
+    const again = gcReportSchema.parse(JSON.parse((await scv(["agents", "gc", "--json"], home.env)).stdout));
     expect(again.total).toEqual({ transcripts: 0, records: 0, leftovers: 0, folders: 0, bytes: 0 });
   });
 
-  it("prints a table of what would go under --dry-run, and counts per agent otherwise", () => {
-    const dry = scv(["agents", "gc", "--dry-run"], home.env);
+  it("prints a table of what would go under --dry-run, and counts per agent otherwise", async () => {
+    const dry = await scv(["agents", "gc", "--dry-run"], home.env);
     expect(dry.code).toBe(0);
     const lines = dry.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^AGENT\s+KIND\s+SIZE\s+MODIFIED\s+PATH \(in .*\/scv\)$/);
@@ -109,7 +104,7 @@ describe("scv agents gc", () => {
       /^scv: transcripts skipped for grok, dsh, opencode, .* — scv does not know where/m,
     );
 
-    const run = scv(["agents", "gc"], home.env);
+    const run = await scv(["agents", "gc"], home.env);
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n")[0]).toMatch(
       /^AGENT\s+TRANSCRIPTS\s+RECORDS\s+LEFTOVERS\s+FOLDERS\s+FREED$/,
@@ -121,8 +116,8 @@ describe("scv agents gc", () => {
     expect(run.stdout).toMatch(/^total\s+3\s+1\s+2\s+3\s+2\.\d KB$/m);
   });
 
-  it("cleans one agent when named, with the threshold given", () => {
-    const result = scv(["agents", "gc", "codex", "--older-than", "61d", "--json"], home.env);
+  it("cleans one agent when named, with the threshold given", async () => {
+    const result = await scv(["agents", "gc", "codex", "--older-than", "61d", "--json"], home.env);
     expect(result.code).toBe(0);
     const report = gcReportSchema.parse(JSON.parse(result.stdout));
     expect(report.agents.map((agent) => agent.agent)).toEqual(["codex"]);
@@ -130,7 +125,7 @@ describe("scv agents gc", () => {
     expect(relativePaths(report)).toEqual(["conversations/codex-dead33.json.lock"]);
   });
 
-  it("refuses a threshold under an hour, a non-duration and an unknown agent with exit 2 and one line", () => {
+  it("refuses a threshold under an hour, a non-duration and an unknown agent with exit 2 and one line", async () => {
     const before = home.snapshot();
     for (const [args, message] of [
       [
@@ -140,7 +135,7 @@ describe("scv agents gc", () => {
       [["--older-than", "soon"], "scv: --older-than 'soon' is not a duration — use e.g. 30d, 12h or 90m"],
       [["codx"], `scv: unknown agent 'codx' — known: ${ADAPTERS.map((entry) => entry.name).join(", ")}`],
     ] as const) {
-      const result = scv(["agents", "gc", ...args], home.env);
+      const result = await scv(["agents", "gc", ...args], home.env);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe("");
       expect(result.stderr).toBe(`${message}\n`);

@@ -6,23 +6,22 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { conversationSchema, writeConversation } from "../../src/home/conversations.js";
 import { turnResultShape } from "../../src/json-shapes.js";
 import { systemProcessTable } from "../../src/os/processes.js";
 import { usageReportSchema } from "../../src/usage-totals.js";
+import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
-import { agentCalls, createWorld, ensureBuilt, scv, signIn, startScv, type World } from "../helpers/scv.js";
+import { agentCalls, scv, signIn, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
 const leftovers: number[] = [];
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
 afterEach(() => {
   killAll(leftovers.splice(0));
-  world.dispose();
 });
 
 interface Job {

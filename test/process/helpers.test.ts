@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runBounded, startDetached } from "../../src/os/bounded.js";
+import { runBounded, startDetached } from "../../src/process/helpers.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
 
 let dir: string;
@@ -37,7 +37,8 @@ describe("runBounded", () => {
     const result = await runBounded("/bin/sh", ["-c", script], { env, timeoutMs: 500, graceMs: 500 });
     expect(result.timedOut).toBe(true);
     expect(result.code).toBeNull();
-    expect(Date.now() - begun).toBeLessThan(5_000);
+    // Ended, not left to its 600 s (a loaded machine makes the sweep of what it started slow).
+    expect(Date.now() - begun).toBeLessThan(30_000);
     expect(await survivors(pidsIn(pids), 500)).toEqual([]);
   });
 

@@ -144,7 +144,7 @@ function row(entry: AdapterDescriptor): string {
     entry.product,
     code(entry.command),
     entry.packages.length > 0 ? entry.packages.map(code).join(", ") : "not on npm",
-    entry.verified.kind === "lab" ? entry.verified.version : "unverified",
+    verifiedCell(entry.verified),
     transports(entry),
     acpKind(entry),
     `${entry.output.kind} ${argv(entry.output.args)}`,
@@ -176,7 +176,26 @@ function retriesRow(entry: AdapterDescriptor): string {
 }
 
 function verifiedText(verified: Verified): string {
-  return verified.kind === "lab" ? `verified (${verified.version})` : `unverified: ${verified.reason}`;
+  switch (verified.kind) {
+    case "lab":
+      return `verified (${verified.version})`;
+    case "offline":
+      return `checked offline (${verified.version}): ${verified.reason}`;
+    case "unverified":
+      return `unverified: ${verified.reason}`;
+  }
+}
+
+/** The row's "verified against" cell: the version, marked where only what needs no model was checked. */
+export function verifiedCell(verified: Verified): string {
+  switch (verified.kind) {
+    case "lab":
+      return verified.version;
+    case "offline":
+      return `${verified.version} (offline only)`;
+    case "unverified":
+      return "unverified";
+  }
 }
 
 function mcpCells(passing: McpPassing): [string, string, string] {

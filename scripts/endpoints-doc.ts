@@ -31,6 +31,10 @@ function howCell(endpoint: Extract<Endpoint, { kind: "supported" }>): string {
       return `provider ${code(url.provider)} in ${code(url.variable)}, key in ${code(endpoint.key)}; model given as ${code(`${url.provider}/<model>`)}${args}${requires}`;
     case "extension-file":
       return `provider ${code(url.provider)} registered by an extension file (${code(url.args.join(" "))}) in the turn's TMPDIR, key in ${code(endpoint.key)}; model given as ${code(`${url.provider}/<model>`)}${args}${requires}`;
+    case "settings-file": {
+      const named = url.variable === undefined ? code(url.args.join(" ")) : code(url.variable);
+      return `provider ${code(url.provider)} in a settings file (${named}) in the turn's TMPDIR, without the key, which it reads from ${code(endpoint.key)}${args}${requires}`;
+    }
   }
 }
 
@@ -38,7 +42,8 @@ function cells(entry: AdapterDescriptor): string[] {
   const endpoint = entry.endpoint;
   if (endpoint.kind === "unsupported")
     return [code(entry.name), "—", `not supported: ${endpoint.reason}`, "—"];
-  const checked = endpoint.verified.kind === "lab" ? `verified (${endpoint.verified.version})` : "unverified";
+  const checked =
+    endpoint.verified.kind === "unverified" ? "unverified" : `verified (${endpoint.verified.version})`;
   return [
     code(entry.name),
     API[endpoint.api],

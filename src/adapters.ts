@@ -12,16 +12,22 @@
 
 import type { AdapterDescriptor } from "./descriptor/row.js";
 import { amp } from "./table/amp.js";
+import { auggie } from "./table/auggie.js";
 import { claude, claudeAi } from "./table/claude.js";
+import { cline } from "./table/cline.js";
 import { codex } from "./table/codex.js";
 import { copilot } from "./table/copilot.js";
+import { crush } from "./table/crush.js";
 import { cursor } from "./table/cursor.js";
+import { droid } from "./table/droid.js";
 import { dsh } from "./table/dsh.js";
 import { gemini } from "./table/gemini.js";
 import { grok } from "./table/grok.js";
+import { kilo } from "./table/kilo.js";
 import { kimi } from "./table/kimi.js";
 import { opencode } from "./table/opencode.js";
 import { pi } from "./table/pi.js";
+import { qoder } from "./table/qoder.js";
 import { qwen } from "./table/qwen.js";
 
 export type { AcpFullPermission, AcpLaunch, Takeover, TransportKind } from "./descriptor/acp.js";
@@ -70,6 +76,12 @@ export const ADAPTERS = [
   cursor,
   amp,
   kimi,
+  cline,
+  kilo,
+  droid,
+  auggie,
+  qoder,
+  crush,
 ] as const satisfies readonly AdapterDescriptor[];
 
 export type AgentName = (typeof ADAPTERS)[number]["name"];

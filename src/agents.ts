@@ -2,7 +2,7 @@
 // where each one's CLI is installed, honouring the config's `command` override.
 
 import { delimiter, join } from "node:path";
-import { type AdapterDescriptor, adapter, allAdapters, type KeyStore } from "./adapters.js";
+import { type AdapterDescriptor, adapter, allAdapters, type KeyStore, type Verified } from "./adapters.js";
 import type { Config } from "./config.js";
 import { ScvError } from "./errors.js";
 import { findExecutable } from "./executable.js";
@@ -81,6 +81,23 @@ export function installHint(entry: AdapterDescriptor, configured?: string): stri
     return `${entry.product} is not on npm — install it as its vendor documents, or set [agents.${entry.name}] command in scv's config`;
   }
   return `run: scv agents install ${entry.name} (npm: ${entry.packages.join(" ")})`;
+}
+
+/** What was checked of a row against its published CLI: `turns`, whole turns against the lab's mock;
+ * `offline`, only what needs no model (its version, scv's arguments, its signed-out status); or
+ * `none`. With the version checked, where one was. */
+export function verification(verified: Verified): {
+  readonly checked: "turns" | "offline" | "none";
+  readonly version: string | null;
+} {
+  switch (verified.kind) {
+    case "lab":
+      return { checked: "turns", version: verified.version };
+    case "offline":
+      return { checked: "offline", version: verified.version };
+    case "unverified":
+      return { checked: "none", version: null };
+  }
 }
 
 /** The capabilities of a row, for listings. */

@@ -228,7 +228,11 @@ export const listingShape = lazy(() =>
     resume: z.boolean(),
     structuredOutput: z.boolean(),
     acp: z.boolean(),
-    verified: text(),
+    verified: described(text(), 'the CLI version its row was checked against, or "unverified"'),
+    checked: described(
+      z.enum(["turns", "offline", "none"]),
+      "what was checked at that version: whole turns against a loopback mock, only what needs no model (its version, scv's arguments, its signed-out status), or nothing",
+    ),
   }),
 );
 export type AgentListingJson = z.infer<ReturnType<typeof listingShape>>;

@@ -1,7 +1,9 @@
 // `scv agents install <agent> [--acp] [--force]`: installs the row's npm package(s) with the user's
 // own npm into scv's prefix (`$SCV_HOME/tools`), whose bin folder scv searches before PATH, and
 // reports the version it got. An agent that is not on npm is refused with how to get it instead.
-// With `--acp`, the official ACP adapter its row names, for a CLI that serves no ACP itself.
+// With `--acp`, the official ACP adapter its row names, for a CLI that serves no ACP itself. The
+// packages' install scripts run with HOME in scv's tools home (home/tools.ts); a platform package the
+// row names is installed explicitly beside its package.
 
 import type { AdapterDescriptor } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
@@ -11,6 +13,7 @@ import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
 import { toolsBin } from "../home/paths.js";
+import { ensureScriptShell, platformPackageName } from "../home/tools.js";
 import { runBounded } from "../process/helpers.js";
 
 /** An install that has not finished by then is stuck (a registry that never answers); the largest
@@ -23,7 +26,7 @@ export async function agentsInstallCommand(
   options: { force?: boolean; acp?: boolean },
 ): Promise<number> {
   const entry = requireAgent(agent);
-  const { packages, command } = options.acp ? acpTarget(entry) : entry;
+  const { packages, command } = options.acp ? acpTarget(entry) : installTarget(entry);
   if (packages.length === 0) {
     throw new ScvError("USAGE", `scv cannot install ${entry.name}: ${installHint(entry)}`);
   }
@@ -49,12 +52,15 @@ export async function agentsInstallCommand(
     prefix,
     "--no-fund",
     "--no-audit",
+    // Package scripts write into HOME (PATH blocks in ~/.bashrc, folders of their own): theirs is
+    // scv's tools home.
+    `--script-shell=${ensureScriptShell(io.env)}`,
     ...(options.force ? ["--force"] : []),
     ...packages,
   ];
   io.stderr.write(`scv: installing ${packages.join(" ")} into ${prefix}\n`);
-  // The user's own environment: their registry and its credentials are npm's business. Its output
-  // goes to scv's stderr, so stdout stays clean.
+  // The user's own environment: their registry and its credentials are npm's business (only package
+  // scripts run with another HOME). Its output goes to scv's stderr, so stdout stays clean.
   const outcome = await runBounded(npm, args, {
     env: io.env,
     timeoutMs: INSTALL_TIMEOUT_MS,
@@ -96,6 +102,15 @@ export async function agentsInstallCommand(
     io.stderr.write(`scv: note — scv runs ${used} for ${entry.name} (its config names that command)\n`);
   }
   return EXIT.ok;
+}
+
+/** The row's packages, and its platform package for this machine where it names one. */
+function installTarget(entry: AdapterDescriptor): { packages: readonly string[]; command: string } {
+  const platform = entry.platformPackage;
+  return {
+    packages: platform === undefined ? entry.packages : [...entry.packages, platformPackageName(platform)],
+    command: entry.command,
+  };
 }
 
 /** What `--acp` installs: the row's ACP adapter; a CLI serving ACP itself is installed as itself. */

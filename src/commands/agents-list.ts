@@ -5,7 +5,7 @@ import { availableParallelism } from "node:os";
 import PQueue from "p-queue";
 import { allAdapters } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
-import { capabilities, locateAgent } from "../agents.js";
+import { capabilities, locateAgent, verification } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { agentSettings, loadConfig } from "../config.js";
 import type { AgentListingJson } from "../json-shapes.js";
@@ -22,7 +22,12 @@ export interface AgentListing {
   readonly resume: boolean;
   readonly structuredOutput: boolean;
   readonly acp: boolean;
+  /** The CLI version its row was checked against, or "unverified". */
   readonly verified: string;
+  /** What was checked at that version: `turns` (whole turns against a loopback mock), `offline`
+   * (what needs no model: its version, scv's arguments, its signed-out status; its turns are
+   * unverified), or `none`. */
+  readonly checked: "turns" | "offline" | "none";
 }
 
 export async function listAgents(env: NodeJS.ProcessEnv): Promise<AgentListing[]> {
@@ -56,7 +61,8 @@ export async function listAgents(env: NodeJS.ProcessEnv): Promise<AgentListing[]
         resume: caps.resume,
         structuredOutput: caps.structured,
         acp: caps.acp,
-        verified: entry.verified.kind === "lab" ? entry.verified.version : "unverified",
+        verified: verification(entry.verified).version ?? "unverified",
+        checked: verification(entry.verified).checked,
       };
     }),
   );

@@ -107,6 +107,19 @@ function endpointLine(entry: AdapterDescriptor, settings: ReturnType<typeof agen
     : `${settings.base_url}, the key in ${settings.api_key_env} — ${taken}`;
 }
 
+/** What was checked of the row, at which version. */
+function verifiedLine(entry: AdapterDescriptor): string {
+  const verified = entry.verified;
+  switch (verified.kind) {
+    case "lab":
+      return `lab, ${verified.version}`;
+    case "offline":
+      return `offline only, ${verified.version} (its turns are unverified: ${verified.reason})`;
+    case "unverified":
+      return verified.reason;
+  }
+}
+
 /** Where a row comes from: shipped, or the config (its own, or changing a shipped one). */
 function origin(entry: AdapterDescriptor): string {
   if (shippedAdapter(entry.name) === entry) return "shipped with scv";
@@ -145,7 +158,7 @@ export function describeAgent(
     ["takeover", takeoverLine(entry)],
     ["review", reviewLine(entry)],
     ["endpoint", endpointLine(entry, settings)],
-    ["verified", entry.verified.kind === "lab" ? `lab, ${entry.verified.version}` : entry.verified.reason],
+    ["verified", verifiedLine(entry)],
   ];
   const defaults = [
     settings.model === undefined ? undefined : `model ${settings.model}`,

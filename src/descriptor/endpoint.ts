@@ -56,6 +56,22 @@ const endpointUrl = () =>
       provider: providerName(),
       api: text(),
     }),
+    /** A settings file of `format` scv writes into the turn's TMPDIR, with a provider `provider` at
+     * the endpoint serving the turn's model, but no key: the CLI reads it from the row's `key`
+     * variable. It is named by `args` (`{file}`), or by the variable `variable`. `custom-models`: a
+     * list of custom models (model, display name `provider`, `apiType` the settings' name of the
+     * endpoint's API, base URL, key as `${VAR}`); `provider-settings`: a providers file whose last
+     * used provider is `provider`. `modelName` is the model as the CLI is then told it (`{provider}`
+     * replaced), absent for the turn's model as it is. */
+    z.strictObject({
+      kind: z.literal("settings-file"),
+      format: z.enum(["custom-models", "provider-settings"]),
+      provider: providerName(),
+      args: args(),
+      variable: z.optional(envName()),
+      apiType: z.optional(text()),
+      modelName: z.optional(text()),
+    }),
   ]);
 export type EndpointUrl = Field<typeof endpointUrl>;
 

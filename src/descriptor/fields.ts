@@ -85,10 +85,13 @@ export const providerName = () =>
   z.string().check(z.regex(/^[a-z][a-z0-9-]{0,30}$/, { error: "expected a name such as my-endpoint" }));
 
 /** Whether the row was checked against the published CLI: `lab` names the version the lab or the
- * contract suite ran, `unverified` says why not. */
+ * contract suite drove through whole turns against a loopback mock; `offline` the version checked
+ * only where no model is needed (it installs and answers `--version`, takes scv's arguments, says it
+ * is signed out and how to sign in), with why no turn could reach a mock; `unverified` says why not. */
 export const verified = () =>
   z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("lab"), version: text() }),
+    z.strictObject({ kind: z.literal("offline"), version: text(), reason: text() }),
     z.strictObject({ kind: z.literal("unverified"), reason: text() }),
   ]);
 export type Verified = Field<typeof verified>;

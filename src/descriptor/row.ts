@@ -55,6 +55,9 @@ const row = () =>
     /** Other npm packages whose folder may hold the executable (a dependency's), read for its
      * version. */
     binPackages: z.optional(z.array(text())),
+    /** An npm package of the CLI's binary for this platform (`{platform}`, `{arch}`), installed
+     * beside `packages` where the registry lacks the version their optional dependency names. */
+    platformPackage: z.optional(text()),
     verified: verified(),
     command: text(),
     /** Fixed arguments right after the command. */

@@ -26,6 +26,8 @@ export const OUTPUT_FORMATS = [
   "copilot-json",
   "cursor-stream-json",
   "amp-stream-json",
+  "cline-json",
+  "droid-stream-json",
 ] as const;
 export type OutputFormatKind = (typeof OUTPUT_FORMATS)[number];
 
@@ -88,7 +90,9 @@ export type PromptStyle = Field<typeof prompt>;
 /** How a CLI continues an earlier conversation; `{session}` is the vendor session id. */
 export const resume = () =>
   z.discriminatedUnion("kind", [
-    z.strictObject({ kind: z.literal("unsupported") }),
+    /** `reason`, where known, says why (a resume that needs the vendor's service, a stream that
+     * names no session), for the one line that refuses `-c`. */
+    z.strictObject({ kind: z.literal("unsupported"), reason: z.optional(text()) }),
     z.strictObject({
       kind: z.literal("supported"),
       /** Starts a session under an id scv chooses; absent when the CLI picks its own and reports it. */

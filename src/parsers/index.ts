@@ -20,6 +20,8 @@ const PARSERS: Readonly<Record<OutputFormatKind, () => Promise<ParserFactory>>> 
   "copilot-json": async () => (await import("./copilot-json.js")).createCopilotJsonParser,
   "cursor-stream-json": async () => (await import("./cursor-stream-json.js")).createCursorStreamJsonParser,
   "amp-stream-json": async () => (await import("./amp-stream-json.js")).createAmpStreamJsonParser,
+  "cline-json": async () => (await import("./cline-json.js")).createClineJsonParser,
+  "droid-stream-json": async () => (await import("./droid-stream-json.js")).createDroidStreamJsonParser,
 };
 
 /** Every output format scv has a parser for. */

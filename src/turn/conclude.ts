@@ -46,7 +46,10 @@ export function conclude(
       ? { ...reported, failure: { ...failure, kind: "lost-session" } }
       : reported;
   let confirmed: string | undefined;
-  if (parsed.sessionId !== undefined) {
+  // A per-turn CLI that cannot resume (its resume needs its vendor's service) may still name its
+  // session: there is nothing to record it for, and nothing to note.
+  const keepsSession = plan.transport === "acp" || plan.entry.resume.kind === "supported";
+  if (parsed.sessionId !== undefined && keepsSession) {
     if (sessionAccepted(plan, parsed.sessionId)) confirmed = parsed.sessionId;
     else
       notes.push(

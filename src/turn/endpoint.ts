@@ -76,7 +76,8 @@ export function endpointKey(entry: AdapterDescriptor, turn: TurnEndpoint, env: E
 
 /** Whether the CLI is given the endpoint as a provider of its own that lists the turn's model. */
 function listsModel(endpoint: SupportedEndpoint): boolean {
-  return endpoint.url.kind === "config-env" || endpoint.url.kind === "extension-file";
+  const kind = endpoint.url.kind;
+  return kind === "config-env" || kind === "extension-file" || kind === "settings-file";
 }
 
 /** The model as the CLI is given it: `<provider>/<model>` where the endpoint is a provider of its
@@ -84,8 +85,17 @@ function listsModel(endpoint: SupportedEndpoint): boolean {
 export function endpointModel(turn: TurnEndpoint | undefined, model: string | undefined): string | undefined {
   if (turn === undefined || model === undefined) return model;
   const url = turn.endpoint.url;
+  if (url.kind === "settings-file") return settingsFileModel(url, model);
   if (url.kind !== "config-env" && url.kind !== "extension-file") return model;
   return `${url.provider}/${providerModel(url.provider, model)}`;
+}
+
+type SettingsFile = Extract<SupportedEndpoint["url"], { kind: "settings-file" }>;
+
+/** The model as a settings file's CLI names it: the row's `modelName` (a custom model named by its
+ * display name, the provider), or the turn's model as it is. */
+function settingsFileModel(url: SettingsFile, model: string): string {
+  return url.modelName?.replaceAll("{provider}", url.provider) ?? model;
 }
 
 function providerModel(provider: string, model: string): string {
@@ -174,6 +184,49 @@ export function renderEndpoint(
         files: [{ path, text }],
       };
     }
+    case "settings-file": {
+      const path = join(request.dir, `endpoint-${form.format}.json`);
+      const text = `${JSON.stringify(settingsFile(form, endpoint, url, required(request.model, "a model")), null, 2)}\n`;
+      return {
+        args: [...endpoint.args, ...form.args.map((arg) => arg.replaceAll("{file}", path))],
+        env: { ...(form.variable === undefined ? {} : { [form.variable]: path }), ...keyEnv },
+        files: [{ path, text }],
+      };
+    }
+  }
+}
+
+/** A settings file's content: the endpoint as a provider serving the model, the key left to the
+ * variable the CLI reads it from (`custom-models`: a custom model's key `${VAR}` is expanded;
+ * `provider-settings`: its provider reads the row's key variable when the file holds none). */
+function settingsFile(form: SettingsFile, endpoint: SupportedEndpoint, url: string, model: string): unknown {
+  switch (form.format) {
+    case "custom-models":
+      return {
+        customModels: [
+          {
+            model,
+            displayName: form.provider,
+            provider: required(form.apiType, "the API's name in its settings"),
+            baseUrl: url,
+            apiKey: `\${${endpoint.key}}`,
+            maxOutputTokens: 16384,
+          },
+        ],
+      };
+    case "provider-settings":
+      return {
+        version: 1,
+        lastUsedProvider: form.provider,
+        modes: {},
+        providers: {
+          [form.provider]: {
+            settings: { provider: form.provider, model, baseUrl: url },
+            updatedAt: "1970-01-01T00:00:00.000Z",
+            tokenSource: "manual",
+          },
+        },
+      };
   }
 }
 

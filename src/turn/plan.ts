@@ -65,12 +65,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   let session: SessionArg | undefined;
   if (transport === "acp") session = acpSession(entry, record);
   else if (record !== undefined) {
-    if (entry.resume.kind === "unsupported") {
-      throw new ScvError(
-        "RESUME_UNSUPPORTED",
-        `${entry.product} cannot continue a conversation — start a new one`,
-      );
-    }
+    if (entry.resume.kind === "unsupported") throw cannotContinue(entry, entry.resume.reason);
     if (record.sessionId === undefined) {
       throw new ScvError(
         "UNKNOWN_CONVERSATION",
@@ -306,6 +301,20 @@ function notInstalled(
   throw new ScvError(
     "AGENT_NOT_INSTALLED",
     `${entry.product} is not installed ('${configured ?? entry.command}' not found) — ${hint}`,
+  );
+}
+
+/** The one line refusing `-c` of a per-turn conversation whose CLI cannot continue one: why, where
+ * the row says, and the ACP server's conversations where it has a verified one (their sessions load). */
+function cannotContinue(entry: AdapterDescriptor, reason: string | undefined): ScvError {
+  const why = reason === undefined ? "" : ` (${reason})`;
+  const acp =
+    entry.acp !== null && entry.acp.verified.kind === "lab"
+      ? `, or begin it over ACP (scv delegate ${entry.name} --transport acp …), whose conversations continue`
+      : "";
+  return new ScvError(
+    "RESUME_UNSUPPORTED",
+    `${entry.product} cannot continue a conversation begun per turn${why} — start a new one${acp}`,
   );
 }
 

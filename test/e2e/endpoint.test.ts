@@ -39,6 +39,7 @@ function endpointToml(agent: string, url: string, extra = ""): string {
 
 type Call = AgentCall & {
   readonly extensions?: { path: string; text: string | null; mode: string | null }[];
+  readonly settingsFiles?: { path: string; text: string | null; mode: string | null }[];
 };
 
 describe("base_url and api_key_env", () => {
@@ -52,6 +53,9 @@ describe("base_url and api_key_env", () => {
       "qwen",
       "opencode",
       "copilot",
+      "cline",
+      "kilo",
+      "droid",
     ]);
     config(WITH_ENDPOINT.map((entry) => endpointToml(entry.name, URL_OF(entry))).join("\n"));
     const runs = await Promise.all(
@@ -119,6 +123,18 @@ describe("base_url and api_key_env", () => {
           expect(extension?.text, who).not.toContain(KEY);
           expect(existsSync(extension?.path ?? "/"), `${who}: the extension outlived the turn`).toBe(false);
           expect(call.argv, who).toEqual(expect.arrayContaining(["--model", "endpoint/mock-model"]));
+          break;
+        }
+        case "settings-file": {
+          // A file of the turn's, without the key: the CLI reads it from the row's variable.
+          const [file] = call.settingsFiles ?? [];
+          expect(file?.mode, who).toBe("600");
+          expect(file?.text, who).toContain(JSON.stringify(url));
+          expect(file?.text, who).not.toContain(KEY);
+          expect(existsSync(file?.path ?? "/"), `${who}: the settings file outlived the turn`).toBe(false);
+          if (endpoint.url.variable !== undefined)
+            expect(call.env[endpoint.url.variable], who).toBe(file?.path);
+          else expect(call.argv, who).toEqual(expect.arrayContaining(["--settings", file?.path]));
           break;
         }
       }

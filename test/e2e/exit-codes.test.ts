@@ -74,7 +74,7 @@ describe("exit codes", () => {
       [
         "an unknown agent",
         ["delegate", "codx", "hi"],
-        "scv: unknown agent 'codx' — known: claude, claude-ai, codex, grok, dsh, pi, gemini, qwen, opencode, copilot, cursor, amp, kimi",
+        "scv: unknown agent 'codx' — known: claude, claude-ai, codex, grok, dsh, pi, gemini, qwen, opencode, copilot, cursor, amp, kimi, cline, kilo, droid, auggie, qoder, crush",
       ],
       [
         "no prompt",
@@ -177,7 +177,9 @@ describe("exit codes", () => {
       const handle = turnResultShape().parse(JSON.parse(first.stdout)).conversation ?? "";
       const run = await scv(world, ["delegate", "-c", handle, "again"]);
       expect(run.exitCode).toBe(2);
-      expect(oneLine(run.stderr)).toBe("scv: Grok Build cannot continue a conversation — start a new one");
+      expect(oneLine(run.stderr)).toBe(
+        "scv: Grok Build cannot continue a conversation begun per turn — start a new one",
+      );
     });
 
     it("a conversation whose stored session id is not the CLI's shape", async () => {

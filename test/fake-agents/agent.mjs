@@ -229,6 +229,84 @@ const GRAMMARS = {
   },
   dsh: { bools: [], values: { "--profile": null }, dashDash: false },
   kimi: { bools: [], values: {}, dashDash: false },
+  // Its --help (3.0.65); `--id` opens its interactive UI.
+  cline: {
+    bools: ["--json", "-p", "--plan", "--acp"],
+    values: {
+      "-m": null,
+      "--model": null,
+      "--thinking": ["none", "low", "medium", "high", "xhigh"],
+      "--auto-approve": ["true", "false"],
+      "-P": null,
+      "--provider": null,
+      "--id": null,
+    },
+    dashDash: true,
+  },
+  // OpenCode's `run`, forked.
+  kilo: {
+    subcommands: [["run"]],
+    bools: ["--auto", "--print-logs"],
+    values: {
+      "--format": ["default", "json"],
+      "-m": null,
+      "--model": null,
+      "--variant": null,
+      "-s": null,
+      "--session": null,
+    },
+    dashDash: true,
+  },
+  droid: {
+    subcommands: [["exec"]],
+    bools: ["--skip-permissions-unsafe", "--use-spec"],
+    values: {
+      "-o": ["text", "json", "stream-json", "acp"],
+      "--output-format": ["text", "json", "stream-json", "acp"],
+      "-m": null,
+      "--model": null,
+      "-r": null,
+      "--reasoning-effort": null,
+      "--auto": ["low", "medium", "high"],
+      "-s": null,
+      "--session-id": null,
+      "--settings": null,
+    },
+    dashDash: true,
+  },
+  auggie: {
+    bools: ["--print", "-p", "--quiet", "-q", "--ask", "-a", "--acp"],
+    values: {
+      "-m": null,
+      "--model": null,
+      "--reasoning-effort": null,
+      "--output-format": ["text", "json"],
+      "-r": null,
+      "--resume": null,
+    },
+    dashDash: false,
+  },
+  qodercli: {
+    bools: ["-p", "--print", "--dangerously-skip-permissions", "--acp"],
+    values: {
+      "-o": ["text", "json", "stream-json"],
+      "--output-format": ["text", "json", "stream-json"],
+      "-m": null,
+      "--model": null,
+      "--reasoning-effort": null,
+      "--session-id": UUID,
+      "-r": null,
+      "--resume": null,
+      "--permission-mode": ["default", "accept_edits", "bypass_permissions", "dont_ask", "auto"],
+    },
+    dashDash: true,
+  },
+  crush: {
+    subcommands: [["run"]],
+    bools: ["--quiet", "-q", "--yolo"],
+    values: { "-m": null, "--model": null },
+    dashDash: true,
+  },
 };
 
 /** The session id each capture was made with, replaced by the one this run was given. */
@@ -240,7 +318,7 @@ const CAPTURED_SESSIONS = {
 };
 
 /** Fixture folders not named after the command. */
-const FIXTURE_DIRS = { "cursor-agent": "cursor" };
+const FIXTURE_DIRS = { "cursor-agent": "cursor", qodercli: "qoder" };
 
 const cli = basename(process.argv[1] ?? "");
 const argv = process.argv.slice(2);
@@ -417,9 +495,24 @@ function interpret({ subcommand, options, positionals, files }) {
         resume: last(options, "--resume", "-r"),
       };
     case "opencode":
+    case "kilo":
       return {
         prompt: onStdin ? stdinPrompt() : only(positionals),
         resume: last(options, "-s", "--session"),
+      };
+    case "cline":
+      if (!options["--json"]) fail("fake cline: only --json is faked");
+      if (last(options, "--id") !== undefined)
+        fail("error: interactive mode requires a TTY (stdin/stdout must both be terminals)");
+      return { prompt: only(positionals) };
+    case "droid":
+      return { prompt: only(positionals), resume: last(options, "-s", "--session-id") };
+    case "qodercli":
+      if (!options["-p"] && !options["--print"]) fail("fake qodercli: interactive mode is not faked");
+      return {
+        prompt: only(positionals),
+        start: last(options, "--session-id"),
+        resume: last(options, "-r", "--resume"),
       };
     case "cursor-agent":
       return { prompt: only(positionals), resume: last(options, "--resume") };
@@ -471,6 +564,7 @@ function record(parsedArgs) {
     tmpMode: tmpMode(),
     mcpFiles: mcpFiles(parsedArgs),
     extensions: extensionFiles(parsedArgs),
+    settingsFiles: settingsFiles(parsedArgs),
   };
   writeFileSync(join(dir, `${cli}-${Date.now()}-${process.pid}.json`), JSON.stringify(entry, null, 2));
 }
@@ -479,6 +573,24 @@ function record(parsedArgs) {
  * they exist, as the real pi loads them. */
 function extensionFiles(parsedArgs) {
   const paths = [...(parsedArgs.options["-e"] ?? []), ...(parsedArgs.options["--extension"] ?? [])];
+  return paths.map((path) => {
+    try {
+      return { path, text: readFileSync(path, "utf8"), mode: (statSync(path).mode & 0o777).toString(8) };
+    } catch {
+      return { path, text: null, mode: null };
+    }
+  });
+}
+
+/** The settings files it was told to read for this run (droid's `--settings`, cline's
+ * CLINE_PROVIDER_SETTINGS_PATH): each one's text and permissions, read while they exist. */
+function settingsFiles(parsedArgs) {
+  const paths = [
+    ...(parsedArgs.options["--settings"] ?? []),
+    ...(process.env.CLINE_PROVIDER_SETTINGS_PATH === undefined
+      ? []
+      : [process.env.CLINE_PROVIDER_SETTINGS_PATH]),
+  ];
   return paths.map((path) => {
     try {
       return { path, text: readFileSync(path, "utf8"), mode: (statSync(path).mode & 0o777).toString(8) };

@@ -30,7 +30,7 @@ function secretFiles(store: KeyStore): string[] {
 }
 
 describe("the adapter table", () => {
-  it("has the thirteen agents the project supports, each once", () => {
+  it("has the nineteen agents the project supports, each once", () => {
     expect(entries.map((entry) => entry.name)).toEqual([
       "claude",
       "claude-ai",
@@ -45,6 +45,12 @@ describe("the adapter table", () => {
       "cursor",
       "amp",
       "kimi",
+      "cline",
+      "kilo",
+      "droid",
+      "auggie",
+      "qoder",
+      "crush",
     ]);
     expect(new Set(entries.map((entry) => entry.name)).size).toBe(entries.length);
     expect(entries.some((entry) => entry.name === "scv")).toBe(false);
@@ -97,7 +103,7 @@ describe("the adapter table", () => {
     const chooses = entries
       .filter((entry) => entry.resume.kind === "supported" && entry.resume.start !== undefined)
       .map((entry) => entry.name);
-    expect(chooses).toEqual(["claude", "claude-ai", "gemini", "qwen", "copilot"]);
+    expect(chooses).toEqual(["claude", "claude-ai", "gemini", "qwen", "copilot", "qoder"]);
   });
 
   it.each(entries.map((entry) => [entry.name, entry] as const))(
@@ -152,7 +158,7 @@ describe("the adapter table", () => {
     const byDefault = entries.filter((entry) => entry.transport === "acp").map((entry) => entry.name);
     expect(byDefault.sort()).toEqual(["dsh", "grok", "kimi"]);
     const none = entries.filter((entry) => entry.acp === null).map((entry) => entry.name);
-    expect(none.sort()).toEqual(["amp", "pi"]);
+    expect(none.sort()).toEqual(["amp", "crush"]);
   });
 
   it("installs an ACP adapter only where the CLI has no server of its own", () => {
@@ -162,13 +168,17 @@ describe("the adapter table", () => {
     }
     expect(adapter("claude")?.acp?.package).toBe("@agentclientprotocol/claude-agent-acp");
     expect(adapter("codex")?.acp?.package).toBe("@agentclientprotocol/codex-acp");
+    expect(adapter("pi")?.acp?.package).toBe("pi-acp");
   });
 
-  it("marks the CLIs that are not on npm unverified, and gives every other an npm package", () => {
+  it("marks the CLIs that are not on npm (or not installable here) unverified, and gives every other an npm package", () => {
     for (const entry of entries) {
-      if (entry.verified.kind === "unverified") expect(entry.packages).toEqual([]);
-      else expect(entry.packages.length).toBeGreaterThan(0);
+      if (entry.verified.kind !== "unverified") expect(entry.packages.length).toBeGreaterThan(0);
+      // One on npm unverified says why its package cannot be installed here (Crush's fetches its binary
+      // from GitHub at install).
+      else if (entry.packages.length > 0) expect(entry.verified.reason).toMatch(/at install/);
     }
+    expect(adapter("crush")?.verified.kind).toBe("unverified");
     expect(adapter("amp")?.packages).toEqual(["@sourcegraph/amp"]);
     expect(adapter("codex")?.packages).toEqual(["@openai/codex"]);
   });

@@ -52,7 +52,7 @@ describe("scv frame", () => {
     const result = scv(["agents", "list", "--json"], env);
     expect(result.code).toBe(0);
     const rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
-    expect(rows).toHaveLength(13);
+    expect(rows).toHaveLength(19);
     const codex = rows.find((row) => row.name === "codex");
     expect(codex).toMatchObject({
       product: "Codex",
@@ -67,6 +67,21 @@ describe("scv frame", () => {
       installed: false,
       path: null,
       version: null,
+    });
+    // Which rows were driven through turns, which only checked offline (their CLI talks only to its
+    // vendor), which not at all (not installable here).
+    const checked = (name: string) => rows.find((row) => row.name === name)?.checked;
+    expect([checked("codex"), checked("cline"), checked("kilo"), checked("droid")]).toEqual([
+      "turns",
+      "turns",
+      "turns",
+      "turns",
+    ]);
+    expect([checked("auggie"), checked("qoder")]).toEqual(["offline", "offline"]);
+    expect(rows.find((row) => row.name === "auggie")?.verified).toBe("0.36.0");
+    expect(rows.find((row) => row.name === "crush")).toMatchObject({
+      checked: "none",
+      verified: "unverified",
     });
     expect(result.stderr).toBe("");
   });

@@ -43,6 +43,17 @@ export function canaryVariables(): Record<string, string> {
     "PERPLEXITY_KEY",
     "LITELLM_MASTER_KEY",
     "openai_api_key",
+    // The sign-ins of the CLIs added for issue 40, by the names each reads (their rows strip them by
+    // prefix for every agent).
+    "CLINE_API_KEY",
+    "CLINE_PROVIDER",
+    "FACTORY_API_KEY",
+    "AUGMENT_SESSION_AUTH",
+    "AUGMENT_API_TOKEN",
+    "QODER_PAT",
+    "QODER_AUTH_MANAGED_TOKEN",
+    "KILO_API_KEY",
+    "KILOCODE_TOKEN",
   ]);
   for (const entry of ADAPTERS as readonly AdapterDescriptor[]) {
     for (const rule of entry.removedEnvironment) {

@@ -342,3 +342,12 @@ export function geminiStarts(world: World): { acp: boolean; pid: number }[] {
     return [];
   }
 }
+
+/** The handle in the line scv prints on stderr after a reply it can continue. */
+export function handleIn(stderr: string): string {
+  const handle = /^conversation: ([a-z-]+-[0-9a-z]{6}) — continue with: scv delegate -c \1 "…"$/m.exec(
+    stderr,
+  )?.[1];
+  if (handle === undefined) throw new Error(`no conversation line in: ${stderr}`);
+  return handle;
+}

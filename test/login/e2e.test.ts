@@ -740,14 +740,14 @@ describe("install", () => {
     const bin = join(scvHome, "tools", "bin", "codex");
     expect(lastLine(run.stderr)).toBe(`scv: codex 0.171.0 installed at ${bin}`);
     expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toBe(
-      `install --global --prefix ${join(scvHome, "tools")} --no-fund --no-audit @openai/codex\n`,
+      `install --global --prefix ${join(scvHome, "tools")} --no-fund --no-audit --script-shell=${join(scvHome, "tools", "script-shell")} @openai/codex\n`,
     );
     expect(JSON.parse(scv(["agents", "status", "codex", "--json"]).stdout)).toMatchObject({ path: bin });
 
     const again = scv(["agents", "install", "codex"]);
     expect(again.stderr).toBe(`scv: codex is already installed at ${bin} — --force reinstalls it\n`);
     expect(scv(["agents", "install", "codex", "--force"]).code).toBe(0);
-    expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toContain("--no-audit --force @openai/codex");
+    expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toMatch(/--script-shell=\S+ --force @openai\/codex\n$/);
   });
 
   it("an agent not on npm is refused; a failed npm is one line", () => {
@@ -774,16 +774,16 @@ describe("install", () => {
       `scv: @agentclientprotocol/claude-agent-acp installed at ${bin}: claude's ACP server`,
     );
     expect(readFileSync(env.FAKE_NPM_LOG, "utf8")).toBe(
-      `install --global --prefix ${join(scvHome, "tools")} --no-fund --no-audit @agentclientprotocol/claude-agent-acp\n`,
+      `install --global --prefix ${join(scvHome, "tools")} --no-fund --no-audit --script-shell=${join(scvHome, "tools", "script-shell")} @agentclientprotocol/claude-agent-acp\n`,
     );
     const own = scv(["agents", "install", "gemini", "--acp"]);
     expect(own.code).toBe(2);
     expect(own.stderr).toBe(
       "scv: Gemini CLI serves ACP itself (gemini --acp --skip-trust) — run: scv agents install gemini\n",
     );
-    const none = scv(["agents", "install", "pi", "--acp"]);
+    const none = scv(["agents", "install", "amp", "--acp"]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toBe("scv: pi has no ACP server scv knows — install it without --acp\n");
+    expect(none.stderr).toBe("scv: Amp has no ACP server scv knows — install it without --acp\n");
   });
 
   it("no npm on PATH is exit 3", () => {
@@ -902,5 +902,36 @@ describe("accounts: agent@account has its own home, sign-in and status", () => {
       expect(run.stderr.trimEnd().split("\n"), target).toHaveLength(1);
     }
     expect(existsSync(join(scvHome, "agents"))).toBe(false);
+  });
+});
+
+describe("auggie: browser login, status by its exit status, command logout, all in its private home", () => {
+  it("signs in and out inside scv's agent home, its own sign-in variable withheld, no token shown", () => {
+    // A session of the user's own shell: it must reach no agent (the fake exits 98 when it does).
+    env.AUGMENT_SESSION_AUTH = "CANARY-LEAK-augment";
+    const before = scv(["agents", "status", "auggie", "--json"]);
+    expect(JSON.parse(before.stdout)).toMatchObject({ state: "signed-out", source: "command" });
+
+    env.DISPLAY = ":0";
+    const login = scv(["agents", "login", "auggie"]);
+    expect(login.code, login.stderr).toBe(0);
+    expect(lastLine(login.stderr)).toMatch(/^scv: auggie: signed in/);
+    // In the agent home, never the user's.
+    expect(mode(agentFile("auggie", ".augment/session.json"))).toBe(0o600);
+    expect(mode(join(scvHome, "agents", "auggie"))).toBe(0o700);
+    expect(existsSync(join(userHome, ".augment"))).toBe(false);
+
+    const status = scv(["agents", "status", "auggie"]);
+    expect(status.code).toBe(0);
+    expect(`${status.stdout}${status.stderr}`).not.toContain("CANARY-ACCESS-TOKEN");
+    expect(JSON.parse(scv(["agents", "status", "auggie", "--json"]).stdout)).toMatchObject({
+      state: "signed-in",
+    });
+
+    const logout = scv(["agents", "logout", "auggie"]);
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(existsSync(agentFile("auggie", ".augment/session.json"))).toBe(false);
+    const after = scv(["agents", "status", "auggie"]);
+    expect(after.code).toBe(4);
   });
 });

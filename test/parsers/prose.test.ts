@@ -61,6 +61,15 @@ const SUCCESS_STREAMS: Readonly<Record<OutputFormatKind, string>> = {
     { type: "assistant.message", data: { messageId: "m", content: PROSE } },
     { type: "result", sessionId: "c", exitCode: 0 },
   ),
+  "cline-json": jsonLines(
+    { type: "agent_event", event: { type: "content_start", contentType: "text", text: PROSE } },
+    { type: "agent_event", event: { type: "done", reason: "completed", text: PROSE } },
+    { type: "run_result", finishReason: "completed", text: PROSE },
+  ),
+  "droid-stream-json": jsonLines(
+    { type: "message", role: "assistant", text: PROSE, session_id: "d" },
+    { type: "completion", finalText: PROSE, session_id: "d" },
+  ),
 };
 
 describe.each(Object.entries(SUCCESS_STREAMS))("%s", (format, stream) => {

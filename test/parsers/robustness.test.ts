@@ -17,6 +17,11 @@ const SUCCESSFUL_CAPTURES: readonly (readonly [OutputFormatKind, string, string]
   ["copilot-json", "copilot", "turn1"],
   ["cursor-stream-json", "cursor", "turn"],
   ["amp-stream-json", "amp", "turn"],
+  ["cline-json", "cline", "turn1"],
+  ["cline-json", "cline", "tool"],
+  ["droid-stream-json", "droid", "turn1"],
+  ["droid-stream-json", "droid", "tool"],
+  ["opencode-json", "kilo", "turn1"],
 ];
 
 const GARBAGE = [

@@ -90,6 +90,61 @@ describe("renderEndpoint", () => {
     expect(text).toContain('"reasoning": false');
   });
 
+  it("droid: a custom model in a --settings file, its key as a variable reference, named custom:<display name>-0", () => {
+    const turn = planned("droid", "mock-model");
+    expect(renderEndpoint(turn, { key: KEY, model: "mock-model", dir: "/t" })).toEqual({
+      args: ["--settings", "/t/endpoint-custom-models.json"],
+      env: { SCV_ENDPOINT_API_KEY: KEY },
+      files: [
+        {
+          path: "/t/endpoint-custom-models.json",
+          text: `${JSON.stringify(
+            {
+              customModels: [
+                {
+                  model: "mock-model",
+                  displayName: "scv-endpoint",
+                  provider: "generic-chat-completion-api",
+                  baseUrl: "http://127.0.0.1:4000/v1",
+                  // Droid expands the reference itself.
+                  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text Droid reads
+                  apiKey: "${SCV_ENDPOINT_API_KEY}",
+                  maxOutputTokens: 16384,
+                },
+              ],
+            },
+            null,
+            2,
+          )}\n`,
+        },
+      ],
+    });
+    expect(endpointModel(turn, "mock-model")).toBe("custom:scv-endpoint-0");
+  });
+
+  it("cline: a providers file named by CLINE_PROVIDER_SETTINGS_PATH, the key left to OPENAI_API_KEY", () => {
+    const turn = planned("cline", "mock-model");
+    const rendered = renderEndpoint(turn, { key: KEY, model: "mock-model", dir: "/t" });
+    expect(rendered.args).toEqual([]);
+    expect(rendered.env).toEqual({
+      CLINE_PROVIDER_SETTINGS_PATH: "/t/endpoint-provider-settings.json",
+      OPENAI_API_KEY: KEY,
+    });
+    expect(JSON.parse(rendered.files[0]?.text ?? "")).toMatchObject({
+      lastUsedProvider: "openai-compatible",
+      providers: {
+        "openai-compatible": {
+          settings: {
+            provider: "openai-compatible",
+            model: "mock-model",
+            baseUrl: "http://127.0.0.1:4000/v1",
+          },
+        },
+      },
+    });
+    expect(endpointModel(turn, "mock-model")).toBe("mock-model");
+  });
+
   it("the model of a provider of the CLI's own is <provider>/<model>; others' as asked", () => {
     expect(endpointModel(planned("opencode", "m"), "m")).toBe("endpoint/m");
     expect(endpointModel(planned("pi", "endpoint/m"), "endpoint/m")).toBe("endpoint/m");

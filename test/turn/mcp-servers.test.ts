@@ -224,14 +224,15 @@ describe("chooseMcpServers", () => {
   it("refuses servers for a CLI with no way to take them, unless over ACP", () => {
     const refusal = (() => {
       try {
-        chooseMcpServers(["docs"], undefined, config, row("pi"), false);
+        // Crush has no ACP server (pi has one since pi-acp).
+        chooseMcpServers(["docs"], undefined, config, row("crush"), false);
       } catch (error) {
         return error;
       }
     })();
     expect(refusal).toBeInstanceOf(ScvError);
     expect((refusal as ScvError).message).toBe(
-      "pi cannot be given MCP servers on its command line (pi has no MCP client) — drop --mcp (or its agent's mcp in the config)",
+      "Crush cannot be given MCP servers on its command line (not installable here; no way to pass MCP servers was verified) — drop --mcp (or its agent's mcp in the config)",
     );
     expect(() => chooseMcpServers(["docs"], undefined, config, row("gemini"), false)).toThrow(
       /^Gemini CLI cannot be given MCP servers on its command line \(.*\) — use --transport acp, or drop --mcp$/,

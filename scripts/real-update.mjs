@@ -1,0 +1,228 @@
+// `node scripts/install-real-clis.mjs --update` (`npm run real:update`): moves every pin of
+// scripts/real-clis.json to the newest published version that installs here, installs the new set,
+// reruns the contract suite against it, and writes what changed to a report: each pin's move (and the
+// newer versions that did not install, with why), the flags its help texts gained or lost, and the
+// contract cases that failed (their messages name an argument a CLI rejects or an event shape that
+// moved). The table's `verified` versions stay as they are: versions.test.ts names each row to
+// re-verify. Only Node built-ins and npm are used.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  ALLOW_SCRIPTS,
+  askVersion,
+  binDir,
+  ensureInstalled,
+  installDir,
+  npmInstall,
+  PINS_FILE,
+  platformPackage,
+  readMarker,
+} from "./install-real-clis.mjs";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+/** Newer versions tried per package before giving up on it (each is a full install). */
+const MAX_TRIES = 4;
+
+function npmView(pkg) {
+  const result = spawnSync("npm", ["view", pkg, "versions", "time", "dist-tags", "--json"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 120_000,
+  });
+  if (result.status !== 0) throw new Error(`npm view ${pkg}: ${result.stderr.trim().split("\n")[0]}`);
+  return JSON.parse(result.stdout);
+}
+
+/** The versions published after `current` up to the `latest` tag, newest first. */
+export function newerVersions(view, current) {
+  const time = view.time ?? {};
+  const latest = view["dist-tags"]?.latest;
+  const from = Date.parse(time[current] ?? "") || 0;
+  const until = Date.parse(time[latest] ?? "") || Number.POSITIVE_INFINITY;
+  return (view.versions ?? [])
+    .filter((version) => {
+      const at = Date.parse(time[version] ?? "");
+      return at > from && at <= until;
+    })
+    .sort((a, b) => Date.parse(time[b]) - Date.parse(time[a]));
+}
+
+/** The platform package's version for a CLI version: the same where it was published, else its latest. */
+function platformVersion(pin, version) {
+  const pkg = platformPackage(pin);
+  if (pkg === undefined) return undefined;
+  const view = npmView(pkg);
+  return view.versions?.includes(version) ? version : view["dist-tags"]?.latest;
+}
+
+/** Installs `pin` at `candidate` alone in a scratch folder and asks its version; the error, or null. */
+function tryInstall(pin, candidate) {
+  const dir = mkdtempSync(join(tmpdir(), "scv-real-update-"));
+  try {
+    const dependencies = { [pin.pkg]: candidate.version };
+    const platform = platformPackage(pin);
+    if (platform !== undefined) dependencies[platform] = candidate.platform.version;
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "scv-real-update", private: true, dependencies, allowScripts: ALLOW_SCRIPTS }),
+    );
+    try {
+      npmInstall(dir);
+    } catch (error) {
+      return `npm install failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    const answer = askVersion(dir, { ...pin, ...candidate }, dir);
+    return answer.ok ? null : `--version: ${answer.out.split("\n")[0] ?? ""}`.slice(0, 200);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The newest version of `pin` that installs and answers, with the ones tried before it. */
+function newestThatInstalls(pin, log) {
+  const tried = [];
+  for (const version of newerVersions(npmView(pin.pkg), pin.version).slice(0, MAX_TRIES)) {
+    const platform = platformVersion(pin, version);
+    const candidate = {
+      version,
+      ...(platform === undefined ? {} : { platform: { ...pin.platform, version: platform } }),
+      // A separately published platform binary answers its own version.
+      ...(pin.reports === undefined ? {} : { reports: platform ?? version }),
+    };
+    log(`${pin.pkg}@${version}: trying`);
+    const error = tryInstall(pin, candidate);
+    if (error === null) return { candidate, tried };
+    log(`${pin.pkg}@${version}: ${error}`);
+    tried.push({ version, error });
+  }
+  return { candidate: undefined, tried };
+}
+
+/** The flags (`-x`, `--name`) a help text mentions. */
+export function helpFlags(text) {
+  return new Set(text.match(/(?<![\w-])--?[a-zA-Z][\w-]*/g) ?? []);
+}
+
+/** Flags added and removed between two help texts. */
+export function flagChanges(before, after) {
+  const old = helpFlags(before);
+  const now = helpFlags(after);
+  return {
+    added: [...now].filter((flag) => !old.has(flag)).sort(),
+    removed: [...old].filter((flag) => !now.has(flag)).sort(),
+  };
+}
+
+function readHelp(dir, cli) {
+  const file = join(dir, "help", `${cli}.txt`);
+  return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+}
+
+/** The contract suite on the new install (Node 22, as `npm run test:real`); its failed cases. */
+function runSuite(bin, log) {
+  const out = join(tmpdir(), `scv-real-update-${process.pid}.json`);
+  log("running the contract suite (npm run build first)");
+  spawnSync("npm", ["run", "build"], { cwd: REPO, stdio: ["ignore", 2, 2] });
+  spawnSync(
+    process.execPath,
+    [
+      join(REPO, "scripts", "install-node.mjs"),
+      "22",
+      "--",
+      "npx",
+      "vitest",
+      "run",
+      "--config",
+      "vitest.real.config.ts",
+      "--reporter=json",
+      `--outputFile=${out}`,
+    ],
+    { cwd: REPO, stdio: ["ignore", 2, 2], env: { ...process.env, SCV_REAL_BIN: bin } },
+  );
+  if (!existsSync(out)) return { ran: false, failures: [] };
+  const result = JSON.parse(readFileSync(out, "utf8"));
+  rmSync(out, { force: true });
+  const failures = [];
+  for (const file of result.testResults ?? [])
+    for (const test of file.assertionResults ?? [])
+      if (test.status === "failed")
+        failures.push({
+          file: file.name.replace(`${REPO}/`, ""),
+          test: test.fullName,
+          message: String(test.failureMessages?.[0] ?? "")
+            .split("\n")
+            .slice(0, 6)
+            .join("\n"),
+        });
+  return { ran: true, passed: result.numPassedTests, failed: result.numFailedTests, failures };
+}
+
+function reportText({ moves, flags, suite }) {
+  const lines = ["# Pins moved by `npm run real:update`", "", `Run ${new Date().toISOString()}.`, ""];
+  lines.push("| package | was | now | newer versions that did not install |", "| --- | --- | --- | --- |");
+  for (const move of moves)
+    lines.push(
+      `| \`${move.pkg}\` | ${move.from} | ${move.to ?? move.from} | ${move.tried.map((t) => `${t.version}: ${t.error}`).join("; ") || "—"} |`,
+    );
+  lines.push("", "## Flags", "");
+  const changed = flags.filter((flag) => flag.added.length + flag.removed.length > 0);
+  if (changed.length === 0) lines.push("No help text gained or lost a flag.");
+  for (const flag of changed)
+    lines.push(
+      `- \`${flag.cli}\`: added ${flag.added.map((f) => `\`${f}\``).join(" ") || "—"}; removed ${flag.removed.map((f) => `\`${f}\``).join(" ") || "—"}`,
+    );
+  lines.push("", "## Contract suite", "");
+  if (!suite.ran) lines.push("Not run.");
+  else {
+    lines.push(`${suite.passed} passed, ${suite.failed} failed.`, "");
+    for (const failure of suite.failures)
+      lines.push(
+        `- ${failure.file}: ${failure.test}`,
+        "",
+        "  ```",
+        ...failure.message.split("\n").map((l) => `  ${l}`),
+        "  ```",
+      );
+  }
+  lines.push(
+    "",
+    "A row is verified against a new version once its cases pass: then set its `verified` (and its",
+    "ACP server's, endpoint's, takeover's) to the pin and run `npm run docs` (versions.test.ts checks).",
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/** `--update`: returns the exit code (0 when the suite passed or was not run). */
+export function updatePins({ report, suite: withSuite = true, log }) {
+  const raw = JSON.parse(readFileSync(PINS_FILE, "utf8"));
+  const oldDir = installDir();
+  const hadOld = readMarker(oldDir) !== undefined;
+  const moves = [];
+  for (const pin of [...raw.clis, ...raw.adapters]) {
+    const { candidate, tried } = newestThatInstalls(pin, log);
+    moves.push({ pkg: pin.pkg, from: pin.version, to: candidate?.version, tried });
+    if (candidate !== undefined) Object.assign(pin, candidate);
+  }
+  writeFileSync(PINS_FILE, `${JSON.stringify(raw, null, 2)}\n`);
+  const plain = (pins) => pins.map(({ $comment: _, ...pin }) => pin);
+  const pins = { clis: plain(raw.clis), adapters: plain(raw.adapters) };
+  const bin = ensureInstalled({ pins });
+  const newDir = dirname(dirname(bin));
+  const flags = [];
+  if (hadOld)
+    for (const pin of [...pins.clis, ...pins.adapters]) {
+      const before = readHelp(oldDir, pin.cli);
+      const after = readHelp(newDir, pin.cli);
+      if (before !== undefined && after !== undefined)
+        flags.push({ cli: pin.cli, ...flagChanges(before, after) });
+    }
+  const suite = withSuite ? runSuite(binDir(newDir), log) : { ran: false, failures: [] };
+  const file = report ?? join(newDir, "update-report.md");
+  writeFileSync(file, reportText({ moves, flags, suite }));
+  log(`report: ${file}`);
+  process.stdout.write(`${file}\n`);
+  return suite.ran && suite.failed > 0 ? 1 : 0;
+}

@@ -7,7 +7,7 @@
 import { withInterrupts } from "../cli/interrupts.js";
 import type { CliIo } from "../cli/io.js";
 import { summaryLine } from "../cli/progress.js";
-import { printReport, REVIEW_FORMATS, type ReviewFormat } from "../cli/review-output.js";
+import { printReport, REVIEW_FORMATS, type ReviewFormat } from "../cli/review-report.js";
 import { visibleLine } from "../cli/terminal-text.js";
 import { loadConfig } from "../config.js";
 import { durationOption } from "../duration.js";

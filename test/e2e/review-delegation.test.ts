@@ -105,12 +105,14 @@ describe("scv delegate --review-by", () => {
     expect(result.review.rounds.map((round) => round.report.verdict)).toEqual(["request-changes", "approve"]);
   });
 
-  it("refuses --rounds without --review-by, --rounds 0, and several authors (exit 2) before any agent runs", async () => {
+  it("refuses --rounds without --review-by, --rounds 0, several authors and worktree attempts (exit 2) before any agent runs", async () => {
     await setUp();
     for (const args of [
       ["delegate", "--rounds", "2", "claude", "x"],
       ["delegate", "--review-by", "codex", "--rounds", "0", "claude", "x"],
       ["delegate", "--review-by", "codex", "claude", "codex", "x"],
+      ["delegate", "--review-by", "codex", "--worktree", "claude", "x"],
+      ["delegate", "--review-by", "codex", "--n", "2", "claude", "x"],
     ]) {
       const run = await scv(world, args);
       expect(run.exitCode, args.join(" ")).toBe(2);

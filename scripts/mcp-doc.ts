@@ -4,7 +4,13 @@
 import { MAX_REQUEST_BYTES } from "../src/mcp/bounded-stdin.js";
 import { ARGS, COMMAND, ENV, type HostRegistration, MCP_HOSTS, NAME } from "../src/mcp/hosts.js";
 import { SHOWN_BYTES } from "../src/mcp/shown-size.js";
-import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, POLL_INTERVAL_MS, READ_GRACE_MS } from "../src/mcp/tasks.js";
+import {
+  DEFAULT_TTL_MS,
+  KEPT_AFTER_READ_MS,
+  MAX_TTL_MS,
+  MIN_TTL_MS,
+  POLL_INTERVAL_MS,
+} from "../src/mcp/tasks.js";
 import { inputJsonSchema, MAX_WAIT_SECONDS, TOOLS, type ToolDefinition } from "../src/mcp/tools.js";
 import { DURATIONS } from "../src/timing.js";
 
@@ -194,7 +200,7 @@ export function renderMcpDoc(): string {
     "",
     `Times: a task's time to live is ${DEFAULT_TTL_MS / 3_600_000} h from its creation unless a 2025-11-25 host asks for another (`,
     `kept within ${MIN_TTL_MS / 1000} s and ${MAX_TTL_MS / 86_400_000} days); hosts are asked to poll every ${POLL_INTERVAL_MS / 1000} s. A result is kept until the host has`,
-    `read it (then ${READ_GRACE_MS / 60_000} more minutes, for a host that asks again) or the time to live passes (with the job's`,
+    `read it (then ${KEPT_AFTER_READ_MS / 60_000} more minutes, for a host that asks again) or the time to live passes (with the job's`,
     "unread result); a task whose turn still runs is kept until it ends. Task ids are the jobs' (a",
     "conversation's handle and 8 random characters): anyone who can run the server as you can read",
     "them in `$SCV_HOME` anyway.",

@@ -228,7 +228,7 @@ function ownVariables(entry: AdapterDescriptor): string {
 export const AGENT_FILES_START = "<!-- agent-files: generated from src/adapters.ts by `npm run docs` -->";
 export const AGENT_FILES_END = "<!-- /agent-files -->";
 
-/** The README's table of each CLI's own files inside its agent home, between its markers. */
+/** docs/files.md's table of each CLI's own files inside its agent home, between its markers. */
 export function renderAgentFiles(): string {
   const header = ["agent", "its home variables", "its settings file", "its transcripts"];
   return [
@@ -244,12 +244,12 @@ export function renderAgentFiles(): string {
   ].join("\n");
 }
 
-/** `readme` with its agent-files table replaced by today's. */
-export function withAgentFiles(readme: string): string {
-  const start = readme.indexOf(AGENT_FILES_START);
-  const end = readme.indexOf(AGENT_FILES_END);
-  if (start === -1 || end < start) throw new Error("README.md has no agent-files markers");
-  return readme.slice(0, start) + renderAgentFiles() + readme.slice(end + AGENT_FILES_END.length);
+/** `page` (docs/files.md) with its agent-files table replaced by today's. */
+export function withAgentFiles(page: string): string {
+  const start = page.indexOf(AGENT_FILES_START);
+  const end = page.indexOf(AGENT_FILES_END);
+  if (start === -1 || end < start) throw new Error("docs/files.md has no agent-files markers");
+  return page.slice(0, start) + renderAgentFiles() + page.slice(end + AGENT_FILES_END.length);
 }
 
 /** The ACP servers' known limits, and what scv sets in their homes about them, as a list after the table. */
@@ -381,7 +381,7 @@ export function renderAgentsDoc(): string {
     "",
     "One row per entry of `ADAPTERS`. Every agent's removed variables are removed from *every* delegated",
     "agent, together with scv's own `SCV_*`, any `*_API_KEY` and every model-provider, cloud and agent",
-    "credential by family (`src/credentials.ts`; the README's Credential isolation says how).",
+    "credential by family (`src/credentials.ts`; [isolation.md](isolation.md) says how).",
     '"Verified against" is the CLI version the lab and the contract suite (`npm run test:real`) drove;',
     "unverified rows (not on npm) keep the facts of the descriptor scv was modelled on.",
     "",
@@ -420,8 +420,8 @@ export function renderAgentsDoc(): string {
     "",
     "## Endpoints of your own",
     "",
-    "How `base_url` and `api_key_env` under `[agents.<name>]` reach each CLI (the README's \"Your own",
-    "endpoint or proxy\"). Everything is given for the turn only: no file of the CLI's own is written",
+    "How `base_url` and `api_key_env` under `[agents.<name>]` reach each CLI ([endpoints.md](endpoints.md)).",
+    "Everything is given for the turn only: no file of the CLI's own is written",
     "(but Gemini CLI's chosen sign-in, where none is chosen), and the key's value goes only into the",
     'agent\'s environment, under the variable named here. "Verified" names the version the contract',
     "suite (`test/real/endpoint.test.ts`) ran a turn and a continued one with, configured only so.",

@@ -1,6 +1,5 @@
 // The table of how each agent takes an endpoint of the user's own (`base_url`, `api_key_env`), from
-// the rows' `endpoint`: in the README beside the quick start (between its markers) and in
-// docs/agents.md.
+// the rows' `endpoint`: in docs/endpoints.md (between its markers) and in docs/agents.md.
 
 import { ADAPTERS, type AdapterDescriptor, type Endpoint, type EndpointApi } from "../src/adapters.js";
 
@@ -66,10 +65,10 @@ export function renderEndpointsTable(): string {
 export const ENDPOINTS_START = "<!-- endpoints: generated from src/adapters.ts by `npm run docs` -->";
 export const ENDPOINTS_END = "<!-- /endpoints -->";
 
-/** `readme` with its endpoints table replaced by today's. */
-export function withEndpoints(readme: string): string {
-  const start = readme.indexOf(ENDPOINTS_START);
-  const end = readme.indexOf(ENDPOINTS_END);
-  if (start === -1 || end < start) throw new Error("README.md has no endpoints markers");
-  return `${readme.slice(0, start)}${ENDPOINTS_START}\n${renderEndpointsTable()}\n${readme.slice(end)}`;
+/** `page` (docs/endpoints.md) with its endpoints table replaced by today's. */
+export function withEndpoints(page: string): string {
+  const start = page.indexOf(ENDPOINTS_START);
+  const end = page.indexOf(ENDPOINTS_END);
+  if (start === -1 || end < start) throw new Error("docs/endpoints.md has no endpoints markers");
+  return `${page.slice(0, start)}${ENDPOINTS_START}\n${renderEndpointsTable()}\n${page.slice(end)}`;
 }

@@ -123,7 +123,7 @@ export function renderMcpDoc(): string {
     "",
     "- a finished turn: as text its reply, then `[To continue this conversation, call delegate with",
     '  conversation codex-k3f9x2.]`; as structured content `{"reply", "next", …}` followed by the rest of',
-    '  the object `scv delegate --json` prints (`turnResultSchema`, README "JSON output"). A turn that',
+    "  the object `scv delegate --json` prints (`turnResultSchema`, [output.md](output.md)). A turn that",
     "  failed is a tool error (`isError`) whose text starts with one line in the command line's classes,",
     "  `codex failed (exit 4, not signed in): … — run: scv agents login codex`, and whose structured",
     '  content starts `{"error", "hint", "fallbacks", "reply", "next", …}`;',

@@ -108,7 +108,7 @@ export const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
  * half-written one, and prunes other builds' caches written over a week ago. */
 function writeCache(cache: CompileCache, data: Buffer): void {
   try {
-    // Never through a link planted inside scv's home (README: nothing there is followed): no cache then.
+    // Never through a link planted inside scv's home (docs/files.md: nothing there is followed): no cache then.
     if (lstatSync(dirname(cache.dir), { throwIfNoEntry: false })?.isSymbolicLink()) return;
     makeDirs(cache.dir, 0o700);
     if (lstatSync(cache.dir).isSymbolicLink()) return;

@@ -62,7 +62,7 @@ export async function listAgents(env: NodeJS.ProcessEnv): Promise<AgentListing[]
   );
 }
 
-/** The listing's columns (the README explains each). */
+/** The listing's columns (docs/commands.md explains each). */
 export const LIST_COLUMNS = [
   "AGENT",
   "PRODUCT",

@@ -1,8 +1,9 @@
 // How many session hosts may run at once (`max_warm_hosts`): each holds its ACP server's memory
-// (a few hundred MB: README, "Warm sessions"). A turn about to start a host first asks the least
-// recently used idle ones to end until there is room; a host whose turn left ends the least recently
-// used idle ones (itself among them) while there are more than the budget. A host in use is never
-// ended for room: an idle one is asked (SIGUSR2), and one that a turn reached meanwhile stays.
+// (a few hundred MB: docs/transports.md, "What a warm host costs"). A turn about to start a host
+// first asks the least recently used idle ones to end until there is room; a host whose turn left
+// ends the least recently used idle ones (itself among them) while there are more than the budget.
+// A host in use is never ended for room: an idle one is asked (SIGUSR2), and one that a turn reached
+// meanwhile stays.
 
 import type { HostRecord } from "../home/host-records.js";
 import type { Env } from "../home/paths.js";

@@ -1,7 +1,7 @@
-// The README's command list and commander's help say the same thing: every flag the list shows for a
+// scv's command list and commander's help say the same thing: every flag the list shows for a
 // command is one that command takes, and every flag a command takes is in the list. The list is read
-// from the README as a user reads it (its first code block under "## Commands"); help from the
-// program scv runs (buildProgram).
+// as a user reads it, from docs/commands.md (its first code block); help from the program scv runs
+// (buildProgram). The README's command table has a row for every command scv has, and no other.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,22 +10,50 @@ import { describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/cli/program.js";
 import { memoryIo } from "../helpers/io.js";
 
-const README = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
+const ROOT = join(import.meta.dirname, "..", "..");
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const COMMANDS_DOC = readFileSync(join(ROOT, "docs", "commands.md"), "utf8");
 
-/** The lines of the code block that follows `## Commands`. */
+/** The lines of docs/commands.md's first code block: every command with its flags. */
 function commandList(): string[] {
-  const section = README.slice(README.indexOf("\n## Commands\n"));
-  const block = /```\n([\s\S]*?)\n```/.exec(section)?.[1];
-  if (block === undefined) throw new Error("README: no code block under ## Commands");
+  const block = /```\n([\s\S]*?)\n```/.exec(COMMANDS_DOC)?.[1];
+  if (block === undefined) throw new Error("docs/commands.md: no code block");
   return block.split("\n");
+}
+
+/** The command paths a synopsis names (`agents [list] [--json]` names `agents` and `agents list`):
+ * its leading words, `[word]` optional, `x|y` each. */
+function synopsisPaths(synopsis: string): string[] {
+  const tokens = synopsis.split(/\s+/);
+  const paths = [[tokens[0] ?? ""]];
+  for (const token of tokens.slice(1)) {
+    const word = /^\[?([a-z]+(?:\|[a-z]+)*)\]?$/.exec(token)?.[1];
+    if (word === undefined) break;
+    const optional = token.startsWith("[");
+    const next = paths.flatMap((path) => word.split("|").map((name) => [...path, name]));
+    if (optional) paths.push(...next);
+    else paths.splice(0, paths.length, ...next);
+  }
+  return paths.map((path) => path.join(" "));
+}
+
+/** The commands of the README's table, one row each: its first cell, `scv …` in backticks. */
+function readmeTableCommands(): string[] {
+  const section = README.slice(
+    README.indexOf("\n## Commands\n"),
+    README.indexOf("\n## ", README.indexOf("\n## Commands\n") + 1),
+  );
+  return [...section.matchAll(/^\| `scv ([^`]*)` \|/gm)].map((match) =>
+    (match[1] ?? "").replaceAll("\\|", "|"),
+  );
 }
 
 const LONG_FLAG = /(?<![\w-])--[a-z][a-z-]*/g;
 
-/** Each command path the list names (`agents check`), with the long flags its lines show. A line
+/** Each command path docs/commands.md's list names (`agents check`), with the long flags its lines show. A line
  * `scv a [b] …` names `a` and `a b`; `x|y` names both; `| show …` starts another command of the same
  * parent; indented lines (delegate's options) belong to the command above them. */
-function readmeFlags(): Map<string, Set<string>> {
+function listedFlags(): Map<string, Set<string>> {
   const commands = new Map<string, Set<string>>();
   let current: string[] = [];
   for (const line of commandList()) {
@@ -35,19 +63,9 @@ function readmeFlags(): Map<string, Set<string>> {
       const parent = first.split(/\s+/)[0] ?? "";
       for (const part of [first, ...alternatives.map((rest) => `${parent} ${rest}`)]) {
         // The synopsis ends where the description begins: at two spaces or more.
-        const tokens = (part.split(/\s{2,}/)[0] ?? "").split(/\s+/);
-        const paths = [[tokens[0] ?? ""]];
-        for (const token of tokens.slice(1)) {
-          const word = /^\[?([a-z]+(?:\|[a-z]+)*)\]?$/.exec(token)?.[1];
-          if (word === undefined) break;
-          const optional = token.startsWith("[");
-          const next = paths.flatMap((path) => word.split("|").map((name) => [...path, name]));
-          if (optional) paths.push(...next);
-          else paths.splice(0, paths.length, ...next);
-        }
+        const paths = synopsisPaths(part.split(/\s{2,}/)[0] ?? "");
         const flags = new Set(part.match(LONG_FLAG) ?? []);
-        for (const path of paths) {
-          const key = path.join(" ");
+        for (const key of paths) {
           commands.set(key, new Set([...(commands.get(key) ?? []), ...flags]));
           current.push(key);
         }
@@ -78,18 +96,25 @@ function programFlags(): Map<string, Set<string>> {
   return found;
 }
 
-describe("the README's command list", () => {
-  const readme = readmeFlags();
+describe("docs/commands.md's command list", () => {
+  const listed = listedFlags();
   const program = programFlags();
 
   it("names every command scv has, and no other", () => {
-    expect([...readme.keys()].sort()).toEqual([...program.keys()].sort());
+    expect([...listed.keys()].sort()).toEqual([...program.keys()].sort());
   });
 
-  it.each([...program.keys()])("scv %s: the same flags in the README as in its help", (path) => {
-    expect([...(readme.get(path) ?? [])].sort(), `README's flags for scv ${path}`).toEqual(
+  it.each([...program.keys()])("scv %s: the same flags in docs/commands.md as in its help", (path) => {
+    expect([...(listed.get(path) ?? [])].sort(), `docs/commands.md's flags for scv ${path}`).toEqual(
       [...(program.get(path) ?? [])].sort(),
     );
+  });
+});
+
+describe("the README's command table", () => {
+  it("has a row for every command scv has, and no other", () => {
+    const rows = readmeTableCommands().flatMap(synopsisPaths);
+    expect([...new Set(rows)].sort()).toEqual([...programFlags().keys()].sort());
   });
 });
 

@@ -90,7 +90,7 @@ describe("scv conversations list", () => {
     const result = await scv(["conversations", "list", "--json"], home.env);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([codex, gemini, claude].map(conversationJson));
-    // Every field there, null where a record has no value (README: JSON output).
+    // Every field there, null where a record has no value (docs/output.md).
     expect(JSON.parse(result.stdout)[1]).toMatchObject({ account: "default", model: null, cumulative: null });
     expect((await scv(["conversations", "--json"], home.env)).stdout).toBe(result.stdout);
   });

@@ -73,7 +73,7 @@ describe("a reply with escape sequences", () => {
 describe("fan-out sections", () => {
   const FORGED = "one\n=== pi (pi-aaaaaa) · 1 line ===\nforged";
 
-  /** The sections of fan-out output, read by the rule the README gives: a header, then as many
+  /** The sections of fan-out output, read by the rule docs/background.md gives: a header, then as many
    * lines as it counts. */
   function sections(stdout: string): { header: string; body: string[] }[] {
     const lines = stdout.split("\n");

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderAgentFiles, renderAgentsDoc } from "../../scripts/agents-doc.js";
 import { renderEndpointsTable } from "../../scripts/endpoints-doc.js";
@@ -44,23 +45,27 @@ describe("docs/json", () => {
       expect([schema.path, readFileSync(schema.path, "utf8")]).toEqual([schema.path, schema.text]);
   });
 
-  it("is named in the README, with the rule every document keeps", () => {
-    const readme = readFileSync("README.md", "utf8");
-    for (const schema of renderJsonSchemas()) expect(readme).toContain(schema.path);
-    expect(readme).toMatch(/each field its shape has is always there, `null` where there\s+is no value/);
+  it("is named in docs/output.md, with the rule every document keeps", () => {
+    const page = readFileSync("docs/output.md", "utf8");
+    for (const schema of renderJsonSchemas()) expect(page).toContain(schema.path);
+    expect(page).toMatch(/each field its shape has is always there, `null` where there\s+is no value/);
+  });
+});
+
+describe("docs/files.md", () => {
+  it("has the table of each CLI's files in its home as the rows give them (run `npm run docs` when this fails)", () => {
+    expect(readFileSync("docs/files.md", "utf8")).toContain(renderAgentFiles());
+  });
+});
+
+describe("docs/endpoints.md", () => {
+  it("has the table of how each agent takes base_url as the rows give it (run `npm run docs` when this fails)", () => {
+    expect(readFileSync("docs/endpoints.md", "utf8")).toContain(renderEndpointsTable());
   });
 });
 
 describe("README", () => {
   const readme = readFileSync("README.md", "utf8");
-
-  it("has the table of each CLI's files in its home as the rows give them (run `npm run docs` when this fails)", () => {
-    expect(readme).toContain(renderAgentFiles());
-  });
-
-  it("has the table of how each agent takes base_url as the rows give it (run `npm run docs` when this fails)", () => {
-    expect(readme).toContain(renderEndpointsTable());
-  });
 
   it("lists every agent in that table, with its settings file", () => {
     const table = renderAgentFiles();
@@ -70,13 +75,13 @@ describe("README", () => {
     expect(table.split("\n").filter((line) => line.startsWith("| `"))).toHaveLength(ADAPTERS.length);
   });
 
-  it("explains every column of scv agents list, and --env", () => {
-    for (const column of LIST_COLUMNS) expect(readme).toContain(`\`${column}\``);
-    expect(readme).toMatch(/^\s+--env <NAME=value>\s+\S/m);
+  it("explains every column of scv agents list, and --env (docs/commands.md)", () => {
+    const page = readFileSync("docs/commands.md", "utf8");
+    for (const column of LIST_COLUMNS) expect(page).toContain(`\`${column}\``);
+    expect(page).toMatch(/^\s+--env <NAME=value>\s+\S/m);
   });
 
   it("documents every exit code scv uses in its exit-code table", () => {
-    const readme = readFileSync("README.md", "utf8");
     const table = readme.slice(
       readme.indexOf("## Exit codes"),
       readme.indexOf("\n## ", readme.indexOf("## Exit codes") + 1),
@@ -84,5 +89,53 @@ describe("README", () => {
     const documented = new Set([...table.matchAll(/\b(\d{1,3})\b/g)].map((match) => Number(match[1])));
     for (const [name, code] of Object.entries(EXIT))
       expect([name, documented.has(code)]).toEqual([name, true]);
+  });
+
+  it("stays a newcomer's page: at most 250 lines, the details on the pages it links", () => {
+    expect(readme.split("\n").length).toBeLessThanOrEqual(250);
+  });
+
+  it("links every page of docs/, and CONTRIBUTING.md", () => {
+    const pages = readdirSync("docs").filter((name) => name.endsWith(".md"));
+    for (const page of [...pages.map((name) => `docs/${name}`), "CONTRIBUTING.md"])
+      expect([page, readme.includes(`](${page})`)]).toEqual([page, true]);
+  });
+});
+
+describe("links between the docs", () => {
+  const files = [
+    "README.md",
+    "CONTRIBUTING.md",
+    ...readdirSync("docs")
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => `docs/${name}`),
+  ];
+
+  /** The anchors GitHub makes of a page's headings: lower case, punctuation dropped, spaces as `-`. */
+  function anchors(text: string): Set<string> {
+    const headings = [...text.matchAll(/^#{1,6} (.*)$/gm)].map((match) => match[1] ?? "");
+    return new Set(
+      headings.map((heading) =>
+        heading
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N} _-]/gu, "")
+          .replaceAll(" ", "-"),
+      ),
+    );
+  }
+
+  it.each(files)("every relative link in %s leads to a file that exists (and a heading, for #)", (file) => {
+    const text = readFileSync(file, "utf8").replace(/```[\s\S]*?```/g, "");
+    const broken: string[] = [];
+    for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = match[1] ?? "";
+      if (/^[a-z]+:/.test(target)) continue;
+      const [path = "", anchor] = target.split("#");
+      const resolved = path === "" ? file : join(dirname(file), path);
+      if (!existsSync(resolved)) broken.push(target);
+      else if (anchor !== undefined && !anchors(readFileSync(resolved, "utf8")).has(anchor))
+        broken.push(target);
+    }
+    expect(broken).toEqual([]);
   });
 });

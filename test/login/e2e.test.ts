@@ -841,7 +841,7 @@ describe("check of one account", () => {
     });
     const plain = scv(["agents", "check", "claude", "--json"]);
     expect(plain.code).toBe(4);
-    // Always there (README: JSON output): the plain home is the default account.
+    // Always there (docs/output.md): the plain home is the default account.
     expect(JSON.parse(plain.stdout)).toHaveProperty("account", "default");
   });
 });

@@ -1,37 +1,32 @@
 // The module rules `npm run check` holds src/ to (docs/architecture.md explains the layers): no
-// import cycle, and no layer importing from one above it. Lower to higher: os, parsers and home
-// (storage) at the bottom, then transport (one CLI as a process), worktrees (git worktrees), review
-// (reviews: diffs, findings, verdicts), turn (one turn, plan → run → conclude), jobs (background
-// turns), and at the top commands, cli and mcp, which print.
+// import cycle, and no layer importing from one above it. Lower to higher: os, process (every
+// process scv starts), parsers and home (storage) at the bottom, then transport (one CLI as a
+// process), worktrees (git worktrees), review (reviews: diffs, findings, verdicts), turn (one turn,
+// plan → run → conclude), jobs (background turns), and at the top commands, cli and mcp, which
+// print.
+
+/** What src/process/ (every process scv starts) must never import from: all but os/ and the shared
+ * files. */
+const ABOVE_PROCESS = [
+  "hosts",
+  "home",
+  "parsers",
+  "transport",
+  "worktrees",
+  "review",
+  "turn",
+  "jobs",
+  "commands",
+  "cli",
+  "mcp",
+];
 
 /** Each layer, and the folders it must never import from. */
 const BELOW = {
-  os: [
-    "hosts",
-    "home",
-    "parsers",
-    "transport",
-    "worktrees",
-    "review",
-    "turn",
-    "jobs",
-    "commands",
-    "cli",
-    "mcp",
-  ],
-  parsers: [
-    "hosts",
-    "os",
-    "home",
-    "transport",
-    "worktrees",
-    "review",
-    "turn",
-    "jobs",
-    "commands",
-    "cli",
-    "mcp",
-  ],
+  os: ["process", ...ABOVE_PROCESS],
+  parsers: ["process", "os", ...ABOVE_PROCESS.filter((layer) => layer !== "parsers")],
+  // Every process scv starts (src/process/): one spawn, one kill story; above os/, below the rest.
+  process: ABOVE_PROCESS,
   home: ["hosts", "transport", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
   transport: ["hosts", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
   // Git worktrees owned by conversations (src/worktrees/): git's CLI through os/, folders through
@@ -63,6 +58,22 @@ module.exports = {
       from: { path: `^src/${layer}/` },
       to: { path: `^src/(${higher.join("|")})/` },
     })),
+    {
+      name: "table-at-the-bottom",
+      comment:
+        "The table's rows (src/table/) and its schema (src/descriptor/) are what every layer reads: they import only each other and src/lazy.ts.",
+      severity: "error",
+      from: { path: "^src/(descriptor|table)/" },
+      to: { path: "^src/", pathNot: "^src/(descriptor/|table/|lazy\\.ts$)" },
+    },
+    {
+      name: "rows-without-zod",
+      comment:
+        "The registry and the rows read the schema's types only: a plain turn must not build (or load) the schema it does not run.",
+      severity: "error",
+      from: { path: "^src/(adapters\\.ts$|table/)" },
+      to: { path: "^src/descriptor/", dependencyTypesNot: ["type-only"] },
+    },
     {
       name: "base-below-turn",
       comment:

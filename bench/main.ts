@@ -104,10 +104,13 @@ function overheadTable(result: OverheadResult): string {
   const turnRows = (label: string, build: BuildFigures) => [
     `| \`${label}delegate claude "hi"\` | ${fixed(build.first.medianMs)} ms | ${fixed(build.first.addedMs)} ms | ${fixed(build.first.medianCpuMs)} ms |`,
     `| \`${label}delegate -c <conversation> "hi"\` (a continued turn) | ${fixed(build.continued.medianMs)} ms | ${fixed(build.continued.addedMs)} ms | ${fixed(build.continued.medianCpuMs)} ms |`,
+    `| \`${label}--version\` | ${fixed(build.version.medianMs)} ms | — | ${fixed(build.version.medianCpuMs)} ms |`,
   ];
   const ratioRows = (label: string, build: BuildFigures, target: boolean) => [
     `| ${label}added / floor added | ${fixed(build.first.toFloor, 2)}× | ${target ? `≤ ${TARGET.overhead}×: ${met(build.first.toFloor <= TARGET.overhead)}` : "—"} |`,
     `| ${label}continued turn added / floor added | ${fixed(build.continued.toFloor, 2)}× | — |`,
+    `| ${label}first turn's CPU / floor's CPU | ${fixed(build.first.medianCpuMs / result.floor.medianCpuMs, 2)}× | — |`,
+    `| ${label}\`--version\` / \`node -e 0\`: wall, CPU | ${fixed(build.version.medianMs / result.node.medianMs, 2)}×, ${fixed(build.version.medianCpuMs / result.node.medianCpuMs, 2)}× | — |`,
   ];
   return [
     `| Command (${result.runs} interleaved runs each) | Median wall | Added to the agent alone (median of per-round differences) | Median CPU (user+sys) |`,

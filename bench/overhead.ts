@@ -4,6 +4,7 @@
 // (`scv delegate -c <conversation> "hi"`, which also locks and reads the conversation's record) runs
 // in the same rounds, and so do both turns of every other build given with `--baseline`. Each Node
 // process also reports its own CPU time (bench/cpu-at-exit.cjs, preloaded into all of them alike).
+// `scv --version` runs beside `node -e 0` in the same rounds: scv's start-up with no command's work.
 
 import { join } from "node:path";
 import { median, mustRun, ROOT, type Run } from "./lib.js";
@@ -14,7 +15,7 @@ const CPU_AT_EXIT = join(ROOT, "bench", "cpu-at-exit.cjs");
 /** One command measured in every round. */
 type Subject =
   | { readonly kind: "direct" | "floor" | "node" }
-  | { readonly kind: "first" | "continued"; readonly build: Build };
+  | { readonly kind: "first" | "continued" | "version"; readonly build: Build };
 
 /** What one build's two turns cost. */
 export interface BuildFigures {
@@ -22,6 +23,8 @@ export interface BuildFigures {
   readonly scv: string;
   readonly first: TurnFigures;
   readonly continued: TurnFigures;
+  /** `scv --version`, against `node -e 0` (wall and CPU medians over rounds). */
+  readonly version: { readonly medianMs: number; readonly medianCpuMs: number };
 }
 
 export interface TurnFigures {
@@ -56,6 +59,8 @@ function start(world: World, subject: Subject, conversations: ReadonlyMap<Build,
       return node(["-e", "0"]);
     case "first":
       return node([subject.build.scv, "delegate", "claude", "hi"], subject.build.env);
+    case "version":
+      return node([subject.build.scv, "--version"], subject.build.env);
     case "continued": {
       const handle = conversations.get(subject.build) ?? "";
       return node([subject.build.scv, "delegate", "-c", handle, "hi"], subject.build.env);
@@ -77,6 +82,7 @@ export async function overheadBench(world: World, runs: number, warmup: number):
     ...world.builds.flatMap((build) => [
       { kind: "first", build } as const,
       { kind: "continued", build } as const,
+      { kind: "version", build } as const,
     ]),
   ];
   // A first turn of each build, checked, starts the conversation its continued turns continue.
@@ -122,8 +128,12 @@ export async function overheadBench(world: World, runs: number, warmup: number):
     node: { medianMs: median(timesOf(node)), medianCpuMs: median(cpu.get(node) ?? []) },
     builds: world.builds.map((build, i) => ({
       scv: build.scv,
-      first: figures(subjects[3 + 2 * i] as Subject),
-      continued: figures(subjects[4 + 2 * i] as Subject),
+      first: figures(subjects[3 + 3 * i] as Subject),
+      continued: figures(subjects[4 + 3 * i] as Subject),
+      version: {
+        medianMs: median(timesOf(subjects[5 + 3 * i] as Subject)),
+        medianCpuMs: median(cpu.get(subjects[5 + 3 * i] as Subject) ?? []),
+      },
     })),
   };
 }

@@ -25,11 +25,10 @@ await mkdir("dist");
 // The package is "type": "module"; these two files are CommonJS.
 await writeFile("dist/package.json", `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 // Libraries a plain turn does not use live in files of their own beside the bundle, required when a
-// command needs them (execa: sign-in commands; p-queue: fan-out; the MCP SDK and jsonc-parser:
+// command needs them (p-queue: fan-out; the MCP SDK and jsonc-parser:
 // `scv mcp`; the ACP SDK: ACP turns): the launcher reads app.js and its code cache on every run. They share no state with
 // scv's code.
 const VENDORED = {
-  execa: 'export * from "execa";',
   // `import PQueue from "p-queue"` in a CommonJS bundle is Node's default import: module.exports.
   "p-queue": 'module.exports = require("p-queue").default;',
   // The MCP server SDK (with the zod it bundles) runs in `scv mcp` only; its stdio entry shares the

@@ -154,7 +154,7 @@ const MCP_HANDSHAKE = [
   .map((message) => `${JSON.stringify(message)}\n`)
   .join("");
 
-/** `scv --version`, `agents list` (a `--version` probe on execa), a sign-in, a turn and an `scv mcp`
+/** `scv --version`, `agents list` (a `--version` probe), a sign-in, a turn and an `scv mcp`
  * handshake through `command` (the installed `scv`, or npx). */
 function smoke(
   label: string,
@@ -170,7 +170,7 @@ function smoke(
   const shown = scv(["--version"]);
   if (shown.status !== 0 || shown.stdout !== `${version}\n`)
     problems.push(`scv --version: exit ${shown.status}, '${shown.stdout.trim()}' (expected ${version})`);
-  // The version comes from the CLI's own `--version`, which scv runs on execa (dist/vendor/execa.js).
+  // The version comes from the CLI's own `--version`, which scv runs (src/process/helpers.ts).
   const list = scv(["agents", "list"]);
   if (list.status !== 0 || !/^claude +.*fake-bin\/claude +0\.0\.0-fake /m.test(list.stdout))
     problems.push(

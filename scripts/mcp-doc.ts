@@ -1,16 +1,10 @@
 // Renders docs/mcp.md from the MCP server's tool table (src/mcp/tools.ts) and its host table
-// (src/mcp/hosts.ts), so the documented tools, schemas and host commands can never drift from the code.
+// (each row's mcpHost, src/table/), so the documented tools, schemas and host commands can never drift from the code.
 
 import { MAX_REQUEST_BYTES } from "../src/mcp/bounded-stdin.js";
-import { ARGS, COMMAND, ENV, type HostRegistration, MCP_HOSTS, NAME } from "../src/mcp/hosts.js";
+import { ARGS, COMMAND, ENV, type HostRow, NAME, shippedHosts } from "../src/mcp/hosts.js";
 import { SHOWN_BYTES } from "../src/mcp/shown-size.js";
-import {
-  DEFAULT_TTL_MS,
-  KEPT_AFTER_READ_MS,
-  MAX_TTL_MS,
-  MIN_TTL_MS,
-  POLL_INTERVAL_MS,
-} from "../src/mcp/tasks.js";
+import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, POLL_INTERVAL_MS, READ_KEPT_MS } from "../src/mcp/tasks.js";
 import { inputJsonSchema, MAX_WAIT_SECONDS, TOOLS, type ToolDefinition } from "../src/mcp/tools.js";
 import { DURATIONS } from "../src/timing.js";
 
@@ -86,10 +80,11 @@ function shown(args: readonly string[], envFlag = ""): string {
     .join(" ");
 }
 
-function hostRow(host: string, registration: HostRegistration): string {
+function hostRow({ entry, registration }: HostRow): string {
+  const host = entry.name;
   const how =
     registration.kind === "command"
-      ? `\`${registration.agent} ${shown(registration.add, registration.envFlag)}\` (after \`${registration.agent} ${shown(registration.remove)}\`)`
+      ? `\`${entry.command} ${shown(registration.add, registration.envFlag)}\` (after \`${entry.command} ${shown(registration.remove)}\`)`
       : `\`${registration.path.map((part) => part.replace(NAME, "scv")).join(".")}\` in the first of ${registration.files.map((file) => `\`${file}\``).join(", ")} in ${registration.dir.variable === undefined ? "" : `\`$${registration.dir.variable}\` or `}\`~/${registration.dir.fallback}\`${registration.dir.sub === undefined ? "" : `/${registration.dir.sub}`}: \`${JSON.stringify(registration.entry).replace(`"${COMMAND}","${ARGS}"`, '"<scv>","mcp"')}\``;
   const timeout = registration.timeout;
   const limit =
@@ -108,7 +103,7 @@ export function renderMcpDoc(): string {
   return [
     "# scv mcp",
     "",
-    "<!-- Generated from src/mcp/tools.ts and src/mcp/hosts.ts by `npm run docs`; a test fails when this file is stale. -->",
+    "<!-- Generated from src/mcp/tools.ts and the rows' mcpHost (src/table/) by `npm run docs`; a test fails when this file is stale. -->",
     "",
     "`scv mcp` is an MCP server on stdio. Its tools start other agents' turns as scv's background turns",
     "(so `scv ps`, `scv wait` and `scv kill` see them, and they outlive the server), wait for them, stop",
@@ -200,7 +195,7 @@ export function renderMcpDoc(): string {
     "",
     `Times: a task's time to live is ${DEFAULT_TTL_MS / 3_600_000} h from its creation unless a 2025-11-25 host asks for another (`,
     `kept within ${MIN_TTL_MS / 1000} s and ${MAX_TTL_MS / 86_400_000} days); hosts are asked to poll every ${POLL_INTERVAL_MS / 1000} s. A result is kept until the host has`,
-    `read it (then ${KEPT_AFTER_READ_MS / 60_000} more minutes, for a host that asks again) or the time to live passes (with the job's`,
+    `read it (then ${READ_KEPT_MS / 60_000} more minutes, for a host that asks again) or the time to live passes (with the job's`,
     "unread result); a task whose turn still runs is kept until it ends. Task ids are the jobs' (a",
     "conversation's handle and 8 random characters): anyone who can run the server as you can read",
     "them in `$SCV_HOME` anyway.",
@@ -244,7 +239,7 @@ export function renderMcpDoc(): string {
     "",
     "| host | command | what it does | tool-call time limit |",
     "| --- | --- | --- | --- |",
-    ...Object.entries(MCP_HOSTS).map(([host, registration]) => hostRow(host, registration)),
+    ...shippedHosts().map(hostRow),
     "",
   ].join("\n");
 }

@@ -1,15 +1,16 @@
 // An agent's accounts: each sign-in of one agent lives in its own private home (`agents/<agent>` for
 // the default account, `agents/<agent>@<account>` for a named one). A name is a short slug, so it is
-// safe as a folder name and cannot be mistaken for a model's own `@` (Vertex's `claude-x@20250514`:
-// a name starts with a letter).
+// safe as a folder name and cannot be mistaken for a model's own `@` (a Vertex model id's
+// `model-x@20250514`: a name starts with a letter).
 
+import { EXAMPLE_AGENTS } from "./adapters.js";
 import { ScvError } from "./errors.js";
 
-/** The account of an agent's plain home: `codex` and `codex@default` name the same sign-in. */
+/** The account of an agent's plain home: `<agent>` and `<agent>@default` name the same sign-in. */
 export const DEFAULT_ACCOUNT = "default";
 
 const ACCOUNT = /^[a-z][a-z0-9-]{0,31}$/;
-const FORM = "write agent@account[,account…], such as codex@work,personal";
+const FORM = `write agent@account[,account…], such as ${EXAMPLE_AGENTS[0]}@work,personal`;
 
 /** What an account name may be, as every refusal of one says it. */
 export const ACCOUNT_NAME_RULE = "use a-z, 0-9 and '-', up to 32, starting with a letter";
@@ -60,12 +61,12 @@ export function recordedAccount(handle: string, account: string | undefined): st
   return own;
 }
 
-/** `codex@work`, or `codex` for the default account: how scv names one sign-in to the user. */
+/** `<agent>@work`, or `<agent>` for the default account: how scv names one sign-in to the user. */
 export function accountLabel(agent: string, account: string | undefined): string {
   return account === undefined || account === DEFAULT_ACCOUNT ? agent : `${agent}@${account}`;
 }
 
-/** `codex@work` → the agent and its account (`codex` → the default); for the agents commands. */
+/** `<agent>@work` → the agent and its account (`<agent>` → the default); for the agents commands. */
 export function parseAccountTarget(text: string): { agent: string; account: string } {
   const at = text.indexOf("@");
   if (at === -1) return { agent: text, account: DEFAULT_ACCOUNT };

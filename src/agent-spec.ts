@@ -6,7 +6,7 @@
 // handed to the CLI as a model it does not have.
 
 import { parseAccountList } from "./accounts.js";
-import { type AdapterDescriptor, adapter } from "./adapters.js";
+import { type AdapterDescriptor, adapter, EXAMPLE_AGENTS } from "./adapters.js";
 import { isEffortWord, nearestEffort } from "./effort.js";
 import { ScvError } from "./errors.js";
 
@@ -33,7 +33,7 @@ function parseModelSpec(text: string, whole = text): AgentSpec {
   if (agent === undefined || (rest !== "" && !rest.startsWith(":") && !rest.startsWith("/"))) {
     throw new ScvError(
       "USAGE",
-      `'${whole}' is not an agent — write agent[:model][/effort][@account,…], such as codex:gpt-5.5/high@work`,
+      `'${whole}' is not an agent — write agent[:model][/effort][@account,…], such as ${EXAMPLE_AGENTS[0]}:gpt-5.5/high@work`,
     );
   }
   if (rest === "") return { agent };

@@ -2,8 +2,8 @@
 // install is read, not run: the executable (a symlink, or an npm/pnpm shell shim) leads into
 // `node_modules/<package>/`, whose package.json npm wrote with the installed version. Only a CLI
 // that is not from npm (a native binary, a vendor installer) is asked `--version`, and then in a
-// throwaway home: run in the agent home, copilot unpacked ~235 MB there on its first `--version`,
-// gemini, opencode and amp made folders, and 13 CLIs starting at once took 5–7 s on two cores.
+// throwaway home: run in the agent home, one CLI unpacked ~235 MB there on its first `--version`,
+// three others made folders, and 13 CLIs starting at once took 5–7 s on two cores.
 
 import { closeSync, mkdirSync, mkdtempSync, readSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,12 +11,12 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import type { AdapterDescriptor } from "./adapters.js";
 import { openStateFile, readStateText, SMALL_STATE_BYTES } from "./home/state-file.js";
 import { cachedVersion, keepVersion } from "./home/version-cache.js";
-import { runBounded } from "./os/bounded.js";
-import { cleanUpAtExit } from "./os/groups.js";
+import { runBounded } from "./process/helpers.js";
+import { cleanUpAtExit } from "./process/lifecycle.js";
 import { timing } from "./timing.js";
 import { agentEnvironment, type IsolationSettings } from "./transport/env.js";
 
-// On two cores gemini, pi, opencode and amp took 5–7 s to answer `--version` together (1.5–3 s alone),
+// On two cores four of the CLIs took 5–7 s to answer `--version` together (1.5–3 s alone),
 // so 3 s dropped their versions (contract suite); `agents list` now asks as many at a time as there
 // are cores, and each has this long to itself.
 

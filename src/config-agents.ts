@@ -1,12 +1,13 @@
 // The agents a user defines or changes in scv's config (`[agents.<name>]`), made into descriptor rows
-// and checked with the table's own schema (src/adapter-schema.ts), so that a user row is held to
+// and checked with the table's own schema (src/descriptor/row.ts), so that a user row is held to
 // exactly what a shipped one is. A table of settings alone (model, env, …) changes no row; one
 // naming a descriptor field, `extends` or `extra_args` is a row. A shipped name is shadowed only when
 // the table says so (`extends` of itself, or `replace = true`).
 
 import * as z from "zod/mini";
-import { AGENT_NAME_PATTERN, descriptorSchema } from "./adapter-schema.js";
 import { type AdapterDescriptor, AGENT_NAMES, shippedAdapter } from "./adapters.js";
+import { AGENT_NAME_PATTERN } from "./descriptor/fields.js";
+import { descriptorSchema } from "./descriptor/row.js";
 import { ScvError } from "./errors.js";
 import { issueAt, issueText } from "./validation.js";
 
@@ -148,6 +149,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
     homeEnvironment: [],
     fixedEnvironment: [],
     removedEnvironment: [],
+    credentialWords: [],
     fullPermissionArgs: [],
     modeReport: { kind: "none" },
     searchDirs: [],
@@ -165,6 +167,7 @@ function newRowDefaults(name: string, path: string): AdapterDescriptor {
     acp: null,
     cliTurns: true,
     mcpPassing: { kind: "unsupported", reason: `no way to pass MCP servers is defined in ${path}` },
+    mcpHost: { kind: "unsupported", reason: `no way to register an MCP server is defined in ${path}` },
     takeover: { kind: "unsupported" },
     review: { readOnlyArgs: [], schema: { kind: "prompt" } },
   };

@@ -64,7 +64,7 @@ const keepRule = lazy(() =>
 export const MAX_PARALLEL = 64;
 const MAX_DEPTH = 16;
 const MAX_WARM_HOSTS = 64;
-/** More retries than any CLI makes by default (Claude Code: 10). */
+/** More retries than any CLI makes by default (10 at most: docs/agents.md, "Retries"). */
 const MAX_RETRIES = 100;
 
 /** A whole number in `[min, max]`, and a message that says both ends whatever is wrong. */

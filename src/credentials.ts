@@ -1,8 +1,8 @@
 // Which inherited variables are model-provider, cloud or agent credentials, as families rather than
 // a list of today's names: a provider's or a cloud's word anywhere in a variable's name, together
 // with a word that names a secret, makes it one (`AZURE_OPENAI_AD_TOKEN`, `HF_TOKEN`,
-// `MY_ANTHROPIC_KEY`). Data only; `src/transport/env.ts` matches names against it, and each
-// adapter's own `removedEnvironment` in `src/adapters.ts` is applied beside it.
+// `MY_ANTHROPIC_KEY`). Data only; `src/transport/env.ts` matches names against it, and each row's
+// own `removedEnvironment` and `credentialWords` (src/table/) are applied beside it.
 //
 // Names are compared in upper case and split into words at every character that is not a letter or
 // a digit: `azure-openai.key` is the words AZURE, OPENAI, KEY.
@@ -11,24 +11,19 @@
  * after isolation) — not even the config's `keep` passes these. */
 export const SCV_OWN = "SCV_";
 
-/** Removed from every agent, as names or `*` prefixes: the markers that make a nested Claude Code
- * refuse to start, and the endpoint that points a CLI at Azure OpenAI. */
-export const ALWAYS_REMOVED: readonly string[] = [
-  "CLAUDECODE",
-  "CLAUDE_CODE_ENTRYPOINT",
-  "AZURE_OPENAI_ENDPOINT",
-];
+/** Removed from every agent, as names or `*` prefixes, besides each row's `removedEnvironment`: the
+ * endpoint that points a CLI at Azure OpenAI. */
+export const ALWAYS_REMOVED: readonly string[] = ["AZURE_OPENAI_ENDPOINT"];
 
-/** Model providers, model gateways and coding agents, each as the words of a variable name (a
- * space joins two words: `HUGGING FACE` is `HUGGING_FACE_…`). Agents with a row in the table have
- * their whole prefix removed by that row; the words here catch the secrets of every other one. */
+/** Model providers, model gateways and coding agents without a row in the table, each as the words
+ * of a variable name (a space joins two words: `HUGGING FACE` is `HUGGING_FACE_…`). An agent with a
+ * row names its own words there (`credentialWords`), and its whole prefix goes by its
+ * `removedEnvironment`; the words here catch the secrets of every other one. */
 export const PROVIDER_WORDS: readonly string[] = [
   // Model providers and their usual spellings in variable names.
   "OPENAI",
   "OPEN AI",
   "ANTHROPIC",
-  "CLAUDE",
-  "GEMINI",
   "GENAI",
   "VERTEX",
   "VERTEXAI",
@@ -37,10 +32,7 @@ export const PROVIDER_WORDS: readonly string[] = [
   "CODESTRAL",
   "GROQ",
   "XAI",
-  "GROK",
-  "DEEPSEEK",
   "MOONSHOT",
-  "KIMI",
   "OPENROUTER",
   "TOGETHER",
   "TOGETHERAI",
@@ -54,7 +46,6 @@ export const PROVIDER_WORDS: readonly string[] = [
   "HUGGINGFACEHUB",
   "REPLICATE",
   "DASHSCOPE",
-  "QWEN",
   "ZHIPU",
   "ZHIPUAI",
   "BIGMODEL",
@@ -104,11 +95,6 @@ export const PROVIDER_WORDS: readonly string[] = [
   "FAL",
   "ARK",
   // Coding agents.
-  "CODEX",
-  "OPENCODE",
-  "COPILOT",
-  "CURSOR",
-  "AMP",
   "SOURCEGRAPH",
   "CODY",
   "CODEIUM",
@@ -125,8 +111,6 @@ export const PROVIDER_WORDS: readonly string[] = [
   "WARP",
   "CRUSH",
   "QODO",
-  "DSH",
-  "PI",
   // Generic words for a model's credential.
   "AI",
   "LLM",

@@ -11,7 +11,7 @@ import { type TurnResult, usageSchema } from "./result.js";
 
 /** What every line carries besides its event. */
 const envelope = () => ({
-  /** The agent's name (`codex`). */
+  /** The agent's name, as its row has it. */
   agent: z.string(),
   /** scv's conversation handle of the turn. A first turn is recorded under it only if it
    * completes or its CLI reports a session; the result line says whether it was. */
@@ -29,7 +29,8 @@ export const eventLineSchema = lazy(() =>
   z.discriminatedUnion("type", [
     /** The CLI's session id; repeated when it changes (the last one counts). */
     z.object({ type: z.literal("session"), sessionId: z.string(), ...envelope() }),
-    /** The permission mode the agent reported (Claude's `permissionMode`, Codex's sandbox policy). */
+    /** The permission mode the agent reported (its row's `modeReport`: a permission mode, a sandbox
+     * policy). */
     z.object({ type: z.literal("mode"), mode: z.string(), ...envelope() }),
     /** Assistant text: a whole block, or a piece of one when `delta` is true. */
     z.object({ type: z.literal("text"), text: z.string(), delta: z.optional(z.boolean()), ...envelope() }),

@@ -42,9 +42,9 @@ export const turnResultSchema = lazy(() =>
     /** The agent's final reply; empty when it gave none. */
     reply: z.string(),
     status: turnStatusSchema(),
-    /** The agent's name (`codex`). */
+    /** The agent's name, as its row has it. */
     agent: z.string(),
-    /** scv's conversation handle (`codex-k3f9x2`); null when no conversation was recorded. */
+    /** scv's conversation handle (`<agent>-k3f9x2`); null when no conversation was recorded. */
     conversation: z.nullable(z.string()),
     /** The CLI's own session id, where it has one. */
     session: z.nullable(z.string()),
@@ -68,7 +68,7 @@ export const turnResultSchema = lazy(() =>
      * file, a session id it could not accept), one line each. */
     notes: z.array(z.string()),
     /** The permission mode the agent reported for this turn and scv checked against the policy
-     * (Claude Code's `permissionMode`, Codex's sandbox policy); null where it reports none. */
+     * (its row's `modeReport`: a permission mode, a sandbox policy); null where it reports none. */
     mode: z.nullable(z.string()),
     /** stdout lines the parser could not read (garbage, truncated, oversized). */
     badLines: z.int().check(z.nonnegative()),

@@ -29,7 +29,7 @@ const GRACES = {
    * the lock goes stale after LOCK_STALE_MS without one. */
   lockRefresh: 5_000,
   /** How often `scv mcp` tells a client that asked for progress on a call that waits: hosts reset
-   * their idle timers on it (Claude Code cuts an idle stdio call after 30 minutes). */
+   * their idle timers on it (lab: one cuts an idle stdio call after 30 minutes). */
   progressInterval: 5_000,
 } as const;
 

@@ -52,7 +52,7 @@ export function keyOf(entry: UsageEntry, by: UsageGrouping): string {
   switch (by) {
     case "agent":
       return entry.agent;
-    // Account names are the user's own and repeat across agents (codex@work, claude@work).
+    // Account names are the user's own and repeat across agents (a@work, b@work).
     case "account":
       return `${entry.agent}@${entry.account}`;
     case "model":

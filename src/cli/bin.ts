@@ -1,6 +1,6 @@
 // The CLI program (dist/app.js, run by launcher.ts).
 
-import { installExitHooks } from "../os/groups.js";
+import { installExitHooks } from "../process/lifecycle.js";
 import { flushed, processIo } from "./io.js";
 import { releaseLostTerminal } from "./lost-terminal.js";
 import { run } from "./main.js";

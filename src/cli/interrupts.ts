@@ -4,7 +4,7 @@
 
 import { setMaxListeners } from "node:events";
 import { EXIT, HANGUP, OUTPUT_CLOSED } from "../errors.js";
-import { handlingSignals } from "../os/groups.js";
+import { handleSignals } from "../process/lifecycle.js";
 import type { CliIo } from "./io.js";
 
 /** The signals that stop a running turn; SIGHUP is the terminal closing. */
@@ -34,14 +34,12 @@ export async function withInterrupts<T>(
     controller.abort(signal);
   };
   const onOutputClosed = () => controller.abort(io.outputClosed?.reason === HANGUP ? HANGUP : OUTPUT_CLOSED);
-  for (const signal of SIGNALS) process.on(signal, onSignal);
-  const handled = handlingSignals(SIGNALS);
+  const handled = handleSignals(SIGNALS, onSignal);
   if (io.outputClosed?.aborted) onOutputClosed();
   io.outputClosed?.addEventListener("abort", onOutputClosed, { once: true });
   try {
     return await body(controller.signal);
   } finally {
-    for (const signal of SIGNALS) process.off(signal, onSignal);
     handled();
     io.outputClosed?.removeEventListener("abort", onOutputClosed);
   }

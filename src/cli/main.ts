@@ -1,62 +1,18 @@
 // The entry point: runs the command line (program.ts) and turns every failure into one line on
-// stderr and the documented exit code, in one place.
+// stderr and the documented exit code, in one place. It imports no more than that: what a command
+// needs before its work (before-command.ts) and the command itself load when it runs, so
+// `scv --version` and help start on the program alone.
 
-import { join } from "node:path";
-import { useConfiguredAgents } from "../adapters.js";
-import { loadConfig } from "../config.js";
 import { asFileError, EXIT, ScvError } from "../errors.js";
-import { pidExists, sweepDeadTemporaries } from "../home/atomic.js";
-import { hostHandles } from "../home/host-files.js";
-import { scvHome } from "../home/paths.js";
-import { removeIfPresent } from "../home/remove.js";
-import { sendStateNotesTo } from "../home/state-file.js";
-import { spareLogServer, turnLeftovers, turnsDir } from "../home/turn-files.js";
 import { type CliIo, processIo } from "./io.js";
 import { runProgram } from "./program.js";
 
 /** Runs scv with `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
-  // A file of scv's that is not what scv writes there (a FIFO, a link) is skipped, saying so.
-  sendStateNotesTo((line) => io.stderr.write(line));
-  // The agents of the user's config join the table's on the first lookup of an agent.
-  useConfiguredAgents(() => loadConfig(io.env).config.agentRows ?? []);
   try {
-    // One rule for every command: a relative SCV_HOME is refused before anything reads or writes it
-    // (readers that take a missing home for an empty one would otherwise go on in the wrong folder).
-    if (io.env.SCV_HOME) scvHome(io.env);
-    await reapLeftovers(io);
-    return await runProgram(argv, io);
+    return await runProgram(argv, io, async () => (await import("./before-command.js")).beforeCommand(io));
   } catch (error) {
     return report(error, io);
-  }
-}
-
-/** Turns whose scv was killed leave their records, and maybe a temporary file it was writing (one
- * holds the prompt); whatever the command, scv first stops what those turns left running and removes
- * temporary files whose writer is dead. One readdir when there is none; the registry is loaded only
- * when there is. */
-async function reapLeftovers(io: CliIo): Promise<void> {
-  const { handles, temporaries, spareLogs } = turnLeftovers(io.env);
-  if (temporaries.length > 0) sweepDeadTemporaries(turnsDir(io.env), temporaries);
-  if (spareLogs.length > 0) sweepDeadSpares(turnsDir(io.env), spareLogs);
-  if (handles.length > 0) {
-    const { reapOrphans } = await import("../turn/reap.js");
-    await reapOrphans(io.env);
-  }
-  // Session hosts that died leave their ACP server (and records) behind.
-  if (hostHandles(io.env).length > 0) (await import("../hosts/end.js")).reapHosts(io.env);
-}
-
-/** The logs of spare runners whose `scv mcp` is gone (its spare went with it). */
-function sweepDeadSpares(dir: string, names: readonly string[]): void {
-  for (const name of names) {
-    const server = spareLogServer(name);
-    if (server === undefined || pidExists(server)) continue;
-    try {
-      removeIfPresent(join(dir, name));
-    } catch {
-      // The next start tries again.
-    }
   }
 }
 

@@ -3,7 +3,7 @@
 // `failed`, `needs-approval`, `cooling` — its `command` runs with the event as one JSON object on
 // stdin, and with `desktop = true` the desktop's notifier shows it where there is one (notify-send,
 // osascript). Each runs in a group of its own, bounded by a time limit and ended whole with what it
-// started (os/bounded.ts); its failure is one note and never changes the turn. The process that runs
+// started (process/helpers.ts); its failure is one note and never changes the turn. The process that runs
 // the turn notifies: the command for a turn in the foreground, the detached scv for a background or
 // MCP job. The event holds no secret: the agent's failure line is redacted, the prompt comes only
 // with `include_prompt`, and the command's environment is scv's minus every credential (as a
@@ -16,8 +16,8 @@ import { formatDuration, parseDuration } from "../duration.js";
 import { findExecutable } from "../executable.js";
 import type { Env } from "../home/paths.js";
 import type { NotifyEventName, NotifySettings } from "../notify-settings.js";
-import { runBounded } from "../os/bounded.js";
 import { redact } from "../parsers/redact.js";
+import { runBounded } from "../process/helpers.js";
 import type { TurnResult } from "../result.js";
 import { failureLine } from "../turn/outcome.js";
 import type { TurnWaiting } from "../turn/types.js";
@@ -33,7 +33,7 @@ const SUMMARY_CHARS = 300;
 /** What a notify command reads on stdin, as one JSON object. */
 export interface NotifyEvent {
   readonly event: NotifyEventName;
-  /** The job (`codex-k3f9x2.a1b2c3d4`); null when the turn never got one. */
+  /** The job (`<agent>-k3f9x2.a1b2c3d4`); null when the turn never got one. */
   readonly job: string | null;
   /** The conversation to continue; null when none was recorded. */
   readonly conversation: string | null;

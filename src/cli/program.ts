@@ -2,7 +2,9 @@
 // command's module is imported only when that command runs.
 
 import { Command, CommanderError, Option } from "commander";
+import { ADAPTERS, type AdapterDescriptor, EXAMPLE_AGENTS } from "../adapters.js";
 import { EXIT, ScvError } from "../errors.js";
+import { shippedHosts } from "../mcp/hosts.js";
 import { REDACTED, redact } from "../parsers/redact.js";
 import { VERSION } from "../version.js";
 import type { CliIo } from "./io.js";
@@ -18,11 +20,40 @@ function lazy<A extends unknown[]>(
   };
 }
 
+/** An account of an agent, as help texts show one. */
+const ACCOUNT_EXAMPLE = `${EXAMPLE_AGENTS[0]}@work`;
+
+/** The shipped rows, which help texts list from. */
+function rows(): readonly AdapterDescriptor[] {
+  return ADAPTERS;
+}
+
+/** The agents of the table a help text names, comma-separated. */
+function names(rows: readonly AdapterDescriptor[]): string {
+  return rows.map((entry) => entry.name).join(", ");
+}
+
+/** The sign-ins `agents login --import` copies, by the rows that allow it: `<agent>: ~/<file>`. */
+function importableSignIns(): string {
+  return rows()
+    .flatMap((entry) => {
+      const login = entry.login;
+      const files =
+        login.kind === "import" ? login.files : login.kind === "api-key" ? undefined : login.import;
+      return files === undefined
+        ? []
+        : [`${entry.name}: ${files.map((file) => `~/${file.from}`).join(", ")}`];
+    })
+    .join("; ");
+}
+
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function buildProgram(io: CliIo): Command {
+/** `beforeCommand`: what every command does before its own work (cli/before-command.ts), run once a
+ * command's action is chosen; never for the version, help or a usage error. */
+export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = async () => {}): Command {
   const program = new Command("scv")
     .description("Delegate a turn to another coding agent's own CLI and bring the reply back.")
     .version(VERSION, "-V, --version", "print scv's version")
@@ -33,7 +64,8 @@ export function buildProgram(io: CliIo): Command {
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .exitOverride();
+    .exitOverride()
+    .hook("preAction", beforeCommand);
 
   // Its options are commands/delegate.ts's DelegateOptions, as commander names them.
   const delegate = program
@@ -89,7 +121,7 @@ export function buildProgram(io: CliIo): Command {
     .description(
       "sign-in state of one or every agent, never printing a secret (one agent: exit 4 when signed out)",
     )
-    .argument("[agent[@account]]", "one agent, or one account of it (codex@work)")
+    .argument("[agent[@account]]", `one agent, or one account of it (${ACCOUNT_EXAMPLE})`)
     .option("--json", "print JSON")
     .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsStatusCommand));
 
@@ -102,37 +134,37 @@ export function buildProgram(io: CliIo): Command {
 
   agents
     .command("login")
-    .description("sign an agent in inside its private home (an account's own: codex@work)")
-    .argument("<agent[@account]>", "the agent, or one account of it (codex@work)")
+    .description(`sign an agent in inside its private home (an account's own: ${ACCOUNT_EXAMPLE})`)
+    .argument("<agent[@account]>", `the agent, or one account of it (${ACCOUNT_EXAMPLE})`)
     .argument("[extra...]", "arguments after -- go to the CLI's own sign-in")
     .option(
       "--with-api-key",
       "read an API key from stdin (from a terminal: without echo), never from an argument",
     )
-    .option(
-      "--import",
-      "copy your own sign-in of that CLI where its row allows (codex: an API-key auth.json)",
-    )
+    .option("--import", `copy your own sign-in of that CLI where its row allows (${importableSignIns()})`)
     .action(lazy(io, async () => (await import("../commands/agents-login.js")).agentsLoginCommand));
 
   agents
     .command("logout")
-    .description("sign an agent out of its private home (an account's own: codex@work)")
-    .argument("<agent[@account]>", "the agent, or one account of it (codex@work)")
+    .description(`sign an agent out of its private home (an account's own: ${ACCOUNT_EXAMPLE})`)
+    .argument("<agent[@account]>", `the agent, or one account of it (${ACCOUNT_EXAMPLE})`)
     .action(lazy(io, async () => (await import("../commands/agents-logout.js")).agentsLogoutCommand));
 
   agents
     .command("install")
     .description("install an agent's npm package into scv's own prefix")
     .argument("<agent>", "the agent")
-    .option("--acp", "install the agent's ACP adapter (claude, codex) instead of its CLI")
+    .option(
+      "--acp",
+      `install the agent's ACP adapter (${names(rows().filter((entry) => entry.acp?.package !== undefined))}) instead of its CLI`,
+    )
     .option("--force", "reinstall")
     .action(lazy(io, async () => (await import("../commands/agents-install.js")).agentsInstallCommand));
 
   agents
     .command("check")
     .description("run one tiny real turn and report whether the agent (or one account of it) is signed in")
-    .argument("<agent[@account]>", "the agent, or one account of it (codex@work)")
+    .argument("<agent[@account]>", `the agent, or one account of it (${ACCOUNT_EXAMPLE})`)
     .option("--json", "print JSON")
     .option("--timeout <dur>", "how long the turn may take (default 3m)")
     .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsCheckCommand));
@@ -276,7 +308,7 @@ export function buildProgram(io: CliIo): Command {
   ] as const) {
     mcp
       .command(name)
-      .description(`${verb} (claude, codex, gemini, qwen, opencode, copilot)`)
+      .description(`${verb} (${names(shippedHosts().map(({ entry }) => entry))})`)
       .argument("<host>", "the host agent")
       .option("--dry-run", "print what would be done, change nothing")
       .option(
@@ -397,9 +429,13 @@ function oneLineErrors(command: Command, path = "scv"): void {
 
 /** Runs the command line through commander: the command's exit code, or commander's own for help,
  * the version and usage errors (which it has printed already). */
-export async function runProgram(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runProgram(
+  argv: readonly string[],
+  io: CliIo,
+  beforeCommand?: () => Promise<void>,
+): Promise<number> {
   try {
-    await buildProgram(io).parseAsync([...argv], { from: "user" });
+    await buildProgram(io, beforeCommand).parseAsync([...argv], { from: "user" });
     return io.exitCode;
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;

@@ -68,7 +68,7 @@ export interface LiveState {
   readonly activity?: string;
 }
 
-/** The live line: `claude 12s · 3 tools · $ npm test`, fit to the terminal's width. */
+/** The live line: `<agent> 12s · 3 tools · $ npm test`, fit to the terminal's width. */
 export function liveLine(state: LiveState, columns: number): string {
   const parts = [`${state.label} ${formatElapsed(state.elapsedMs)}`];
   if (state.tools > 0) parts.push(`${state.tools} ${state.tools === 1 ? "tool" : "tools"}`);
@@ -77,17 +77,17 @@ export function liveLine(state: LiveState, columns: number): string {
   return clip(parts.join(" · "), columns - 1);
 }
 
-/** A tool start off a terminal: `claude 3s $ npm test`. */
+/** A tool start off a terminal: `<agent> 3s $ npm test`. */
 export function toolLine(label: string, elapsedMs: number, summary: string): string {
   return `${label} ${formatElapsed(elapsedMs)} ${printable(summary)}`;
 }
 
-/** A tool's end (`scv logs`): `claude 4s ok $ npm test`, `claude 4s failed $ npm test`. */
+/** A tool's end (`scv logs`): `<agent> 4s ok $ npm test`, `<agent> 4s failed $ npm test`. */
 export function toolEndLine(label: string, elapsedMs: number, summary: string, ok: boolean): string {
   return `${label} ${formatElapsed(elapsedMs)} ${ok ? "ok" : "failed"} ${printable(summary)}`;
 }
 
-/** An error the CLI reported (`scv logs`): `claude 12s error: overloaded`. */
+/** An error the CLI reported (`scv logs`): `<agent> 12s error: overloaded`. */
 export function errorLine(label: string, elapsedMs: number, message: string): string {
   return `${label} ${formatElapsed(elapsedMs)} error: ${printable(message)}`;
 }
@@ -113,12 +113,12 @@ export function retryActivity(event: RetryEvent): string {
   return `${what}: ${message}`;
 }
 
-/** A retry notice off a terminal: `claude 12s retrying 3/10 in 2.3s: rate_limit (429)`. */
+/** A retry notice off a terminal: `<agent> 12s retrying 3/10 in 2.3s: rate_limit (429)`. */
 export function retryLine(label: string, elapsedMs: number, event: RetryEvent): string {
   return `${label} ${formatElapsed(elapsedMs)} ${printable(retryActivity(event))}`;
 }
 
-/** Lines left out of a burst: `claude … 12 more`. */
+/** Lines left out of a burst: `<agent> … 12 more`. */
 export function droppedLine(label: string, count: number): string {
   return `${label} … ${count} more`;
 }
@@ -136,7 +136,7 @@ export type SummarizedResult = Pick<TurnResult, "agent" | "status" | "duration" 
   readonly usage: { readonly [K in "input" | "cached" | "cacheWrite" | "output"]?: number | null } | null;
 };
 
-/** The final line on a terminal: `claude done in 12s · 12.2k in / 6 out tokens · $0.0246`. */
+/** The final line on a terminal: `<agent> done in 12s · 12.2k in / 6 out tokens · $0.0246`. */
 export function summaryLine(result: SummarizedResult): string {
   const parts = [`${result.agent || "scv"} ${OUTCOME[result.status]} ${formatElapsed(result.duration)}`];
   const usage = result.usage;

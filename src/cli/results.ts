@@ -60,7 +60,7 @@ function writeReply(io: CliIo, reply: string): void {
   io.stdout.write(io.stdout.isTTY === true ? forStream(io.stdout, ended) : replyBytes(ended));
 }
 
-/** `=== codex (codex-k3f9x2) · 3 lines ===` and the reply's lines; a blank line between sections.
+/** `=== <agent> (<agent>-k3f9x2) · 3 lines ===` and the reply's lines; a blank line between sections.
  * The count is what tells scv's headers from a reply line that looks like one: a section is its
  * header and exactly that many lines, whatever they say (an empty reply is `· no reply` and none).
  * On a terminal the header is also bold, which the reply's text cannot be: its escapes are shown. */
@@ -83,8 +83,8 @@ export function printSection(
   if (body !== "") io.stdout.write(io.stdout.isTTY === true ? body : replyBytes(body));
 }
 
-/** One line on stderr naming every failed turn and why: `scv: 2 of 3 turns failed — claude
- * (claude-k3f9x2): …; gemini (gemini-x1y2z3): …`. */
+/** One line on stderr naming every failed turn and why: `scv: 2 of 3 turns failed — a (a-k3f9x2):
+ * …; b (b-x1y2z3): …`. */
 export function reportFailures(
   io: CliIo,
   planned: readonly (PlannedTurn | undefined)[],

@@ -11,10 +11,10 @@ import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
 import { toolsBin } from "../home/paths.js";
-import { runBounded } from "../os/bounded.js";
+import { runBounded } from "../process/helpers.js";
 
-/** An install that has not finished by then is stuck (a registry that never answers); copilot's,
- * the largest, takes about a minute. */
+/** An install that has not finished by then is stuck (a registry that never answers); the largest
+ * CLI's takes about a minute. */
 const INSTALL_TIMEOUT_MS = 20 * 60_000;
 
 export async function agentsInstallCommand(
@@ -82,7 +82,7 @@ export async function agentsInstallCommand(
   }
   const { config } = loadConfig(io.env);
   // As `agents list` finds it: from the package just installed, never by running the CLI in the
-  // agent's home (copilot unpacks 235 MB there on its first --version).
+  // agent's home (one CLI unpacks 235 MB there on its first --version).
   const version = await agentVersion({
     entry,
     executable: path,

@@ -27,7 +27,7 @@ import {
 } from "../home/keystore.js";
 import { userHome } from "../home/paths.js";
 import { clearSignInFailed } from "../home/sign-in-failures.js";
-import { runBounded } from "../os/bounded.js";
+import { runBounded } from "../process/helpers.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
 import {
   apiKeyStoreOf,
@@ -39,7 +39,7 @@ import {
   runOwnCommand,
 } from "./own-sign-in.js";
 
-/** `codex login --with-api-key` and the like only write a file (the lab: ~0.1 s). */
+/** A CLI's own `login --with-api-key` only writes a file (the lab: ~0.1 s). */
 const KEY_LOGIN_TIMEOUT_MS = 30_000;
 
 export interface LoginOptions {

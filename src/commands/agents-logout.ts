@@ -40,7 +40,7 @@ export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<num
         command,
         retry,
       });
-      // Its exit status alone is not proof: `codex logout` exits 0 whether or not it removed anything.
+      // Its exit status alone is not proof: a CLI's logout may exit 0 whether or not it removed anything.
       const after = await signInState(entry, path, config, io.env, account);
       if (after.state === "signed-in") {
         throw new ScvError(

@@ -18,11 +18,12 @@ import { namedAccounts } from "../home/account-homes.js";
 import { removeConversation } from "../home/conversations.js";
 import { activeCooldown } from "../home/cooldowns.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
+import { parseJsonObject } from "../home/keystores/files.js";
 import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
 import { type CheckJson, statusRowJson } from "../json-shapes.js";
-import { runBounded } from "../os/bounded.js";
-import { handlingSignals } from "../os/groups.js";
+import { runBounded } from "../process/helpers.js";
+import { handleSignals } from "../process/lifecycle.js";
 import { timing } from "../timing.js";
 import { agentEnvironment } from "../transport/env.js";
 import { failureLine } from "../turn/outcome.js";
@@ -71,41 +72,24 @@ export function helperEnvironment(
  * signed-in account or part of a key. */
 export function summarizeStatus(summary: StatusSummary, succeeded: boolean, output: string): string {
   const signedOut = "not signed in";
-  switch (summary) {
-    case "codex-text": {
+  const signedIn = (means: string | undefined) =>
+    means === undefined ? "signed in" : `signed in (${means})`;
+  switch (summary.kind) {
+    case "words": {
       const lower = output.toLowerCase();
-      if (!succeeded || lower.includes("not logged in")) return signedOut;
-      if (lower.includes("api key")) return "signed in (API key)";
-      if (lower.includes("chatgpt")) return "signed in (ChatGPT account)";
-      return "signed in";
+      if (!succeeded || summary.signedOut.some((word) => lower.includes(word.toLowerCase())))
+        return signedOut;
+      return signedIn(summary.says.find(({ word }) => lower.includes(word.toLowerCase()))?.means);
     }
-    case "claude-json": {
-      const state = parseClaudeAuthStatus(output);
-      if (!succeeded || state?.loggedIn !== true) return signedOut;
-      switch (state.authMethod) {
-        case "api_key_helper":
-        case "api_key":
-          return "signed in (API key)";
-        case "claude.ai":
-        case "oauth_token":
-          return "signed in (Claude account)";
-        default:
-          return "signed in";
-      }
+    case "json": {
+      const state = parseJsonObject(output);
+      if (!succeeded || state?.[summary.signedIn] !== true) return signedOut;
+      return signedIn(summary.methods.find(({ value }) => value === state[summary.method])?.means);
     }
     case "exit-status":
       return succeeded ? "signed in" : signedOut;
     default:
       return unreachable(summary);
-  }
-}
-
-function parseClaudeAuthStatus(output: string): { loggedIn?: unknown; authMethod?: unknown } | undefined {
-  try {
-    const value: unknown = JSON.parse(output);
-    return typeof value === "object" && value !== null ? value : undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -122,7 +106,7 @@ export async function signInState(
   switch (status.kind) {
     case "command": {
       if (path === undefined) return { state: "unknown", detail: "not installed" };
-      // Nothing to ask a CLI about a home scv never made; some refuse a missing CODEX_HOME outright.
+      // Nothing to ask a CLI about a home scv never made; some refuse a missing home folder outright.
       if (!existsSync(home)) return { state: "signed-out", detail: "not signed in (no agent home yet)" };
       const command = [entry.command, ...status.args].join(" ");
       const result = await runBounded(path, status.args, {
@@ -150,7 +134,7 @@ export async function signInState(
       return inspectStore(status.store, home);
     case "unchecked": {
       // The CLI cannot be asked, but a key `login --with-api-key` wrote in scv's store of it is a
-      // sign-in all the same (Gemini CLI's `.gemini/.env`, Qwen Code's settings).
+      // sign-in all the same (a dotenv file, a settings file's `env` block).
       const byKey = await storedKey(entry, home);
       if (byKey !== undefined) return byKey;
       return {
@@ -253,7 +237,7 @@ function sourceLabel(entry: AdapterDescriptor): string {
 }
 
 /** The accounts a status asks about: every agent's, one agent's (default first, then each named one
- * with a home), or the one account a target names (`codex@work`). */
+ * with a home), or the one account a target names (`<agent>@work`). */
 function accountsOf(
   entry: AdapterDescriptor,
   env: NodeJS.ProcessEnv,
@@ -263,10 +247,10 @@ function accountsOf(
 
 /** Exit 0; for the one agent asked about, 3 when its CLI is not installed (one line on stderr says how
  * to install it), else 4 when its default account (or the account named) is not signed in:
- * `scv agents status codex && scv delegate codex …` goes on only when the turn can run.
+ * `scv agents status <agent> && scv delegate <agent> …` goes on only when the turn can run.
  *
  * `--json` keeps one shape per form of the argument, whatever accounts exist: no agent → an array
- * of every account's row; `codex@work` → that row; `codex` → the default account's row with
+ * of every account's row; `<agent>@work` → that row; `<agent>` → the default account's row with
  * `accounts`, every account's row (default first), so a script reading `.state` is not broken by
  * a second account appearing. */
 export async function agentsStatusCommand(
@@ -335,7 +319,7 @@ function detailText(row: StatusRow): string {
 
 /** A turn as small as a real call gets: no tools needed, one word back. */
 const CHECK_PROMPT = "Reply with the single word OK.";
-/** A first turn of some CLIs starts slowly (copilot unpacks itself, opencode installs a plugin). */
+/** A first turn of some CLIs starts slowly (one unpacks itself, another installs a plugin). */
 const CHECK_TIMEOUT_MS = 180_000;
 
 export interface CheckResult {
@@ -368,9 +352,7 @@ export async function agentsCheckCommand(
   const scratch = mkdtempSync(join(tmpdir(), "scv-check-"));
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => controller.abort(signal);
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  const handled = handlingSignals();
+  const handled = handleSignals(["SIGINT", "SIGTERM"], onSignal);
   let result: Awaited<ReturnType<typeof runTurn>>;
   try {
     result = await runTurn(
@@ -378,8 +360,6 @@ export async function agentsCheckCommand(
       { env: io.env, cwd: scratch, config, signal: controller.signal },
     );
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
     handled();
     rmSync(scratch, { recursive: true, force: true });
   }

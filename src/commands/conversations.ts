@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { accountLabel, DEFAULT_ACCOUNT, recordedAccount } from "../accounts.js";
-import { adapter } from "../adapters.js";
+import { adapter, EXAMPLE_AGENTS } from "../adapters.js";
 import type { CliIo } from "../cli/io.js";
 import { visibleLine } from "../cli/terminal-text.js";
 import { agentSettings, loadConfig } from "../config.js";
@@ -207,7 +207,7 @@ function checkHandle(handle: string): string {
   if (!HANDLE_PATTERN.test(handle)) {
     throw new ScvError(
       "UNKNOWN_CONVERSATION",
-      `'${handle}' is not a conversation handle (like codex-k3f9x2) — run: scv conversations list`,
+      `'${handle}' is not a conversation handle (like ${EXAMPLE_AGENTS[0]}-k3f9x2) — run: scv conversations list`,
     );
   }
   return handle;

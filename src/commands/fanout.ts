@@ -1,4 +1,4 @@
-// `scv delegate codex claude gemini "prompt"`: the turns run at once through a bounded queue
+// `scv delegate <agent> <agent> <agent> "prompt"`: the turns run at once through a bounded queue
 // (`--parallel`, config `parallel`, else 4), each in its own conversation. Each reply prints under a
 // header naming its agent and handle, in the order given, as soon as every turn before it has
 // ended; `--json` prints one array. The exit code is the first failure's in that order, and one

@@ -19,7 +19,7 @@ import type { CliIo } from "../cli/io.js";
 import type { Config } from "../config.js";
 import { ScvError } from "../errors.js";
 import { agentHome } from "../home/paths.js";
-import { type AttachedResult, runAttached, runBounded } from "../os/bounded.js";
+import { type AttachedResult, runAttached, runBounded } from "../process/helpers.js";
 
 /** What a run of a CLI's own sign-in or sign-out needs: what its row says, or `elsewhere` for its
  * device code (a person enters a code it shows on any device: no terminal here, but no short limit). */

@@ -17,7 +17,7 @@ import { lockConversation, readConversation, writeConversation } from "../home/c
 import { keepHomeSettings } from "../home/home-settings.js";
 import { agentHome } from "../home/paths.js";
 import { parseTurnRef } from "../jobs/handle.js";
-import { type AttachedResult, runAttached } from "../os/bounded.js";
+import { type AttachedResult, runAttached } from "../process/helpers.js";
 import { isoTimestamp } from "../timestamp.js";
 import { checkModel } from "../transport/argv.js";
 import { agentEnvironment, type Policy } from "../transport/env.js";
@@ -122,8 +122,8 @@ export async function attachCommand(io: CliIo, given: string, options: { policy?
   if (!existsSync(record.cwd)) {
     throw new ScvError("USAGE", `${handle}'s folder ${record.cwd} is gone — the session belongs to it`);
   }
-  // The conversation's model, as its turns had it: a CLI on a provider of the user's own (Copilot
-  // CLI's BYOK) refuses to start without one, and any other would open on its own default.
+  // The conversation's model, as its turns had it: a CLI on a provider of the user's own (a
+  // bring-your-own-key mode) may refuse to start without one, and any other would open on its own default.
   const model = record.model ?? agentSettings(config, entry.name).model;
   if (model !== undefined && entry.modelArgs.length > 0) {
     const checked = checkModel(entry, model);

@@ -1,7 +1,7 @@
 // Private folders: `$SCV_HOME` and everything scv makes in it (agent homes `agents/<name>/`,
 // `conversations/`, `turns/`, `tools/`, `cache/`, the folders of key files), 0700, re-tightened when
 // found loosened. Nothing inside `$SCV_HOME` is followed when it is a symbolic link: a process of the
-// same user (a delegated agent) could plant `agents/claude` → `/tmp/x`, and scv would chmod that
+// same user (a delegated agent) could plant `agents/<agent>` → `/tmp/x`, and scv would chmod that
 // folder and write the key there. `$SCV_HOME` itself may be a link: where it lives is the user's
 // choice.
 
@@ -136,7 +136,7 @@ export function openOwnFileForAppend(path: string): number {
 }
 
 /** Puts the agent's credential files (relative to `home`) back to 0600 where the CLI rewrote one
- * looser (Qwen Code rewrites settings.json, which holds the key, as 0644 on its first turn). Never a
+ * looser (one CLI rewrites the settings file that holds the key as 0644 on its first turn). Never a
  * symlink's target (the file is opened with O_NOFOLLOW, and changed through that descriptor); a file
  * that is not there is nothing to do. */
 export function tightenCredentialFiles(home: string, files: readonly string[]): void {

@@ -91,7 +91,7 @@ function remember(job: string, id: string, fate: QuestionFate, env: Env): void {
   writeAtomicSync(path, `${JSON.stringify({ version: 1, questions })}\n`, { fsync: false });
 }
 
-/** The question in words, one line: `gemini asks to run execute: $ touch probe.txt`. */
+/** The question in words, one line: `<agent> asks to run execute: $ touch probe.txt`. */
 export function questionText(approval: Pick<PendingApproval, "agent" | "tool" | "summary">): string {
   const what = approval.summary === "" ? approval.tool : `${approval.tool}: ${approval.summary}`;
   return `${approval.agent} asks to run ${what}`;

@@ -5,6 +5,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { customAlphabet } from "nanoid/non-secure";
 import * as z from "zod/mini";
+import { EXAMPLE_AGENTS } from "../adapters.js";
 import { fileHint, ScvError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import { timing } from "../timing.js";
@@ -62,7 +63,7 @@ export const conversationSchema = lazy(() =>
 export type ConversationRecord = z.infer<ReturnType<typeof conversationSchema>>;
 
 const HANDLE_SUFFIX = customAlphabet("0123456789abcdefghijkmnpqrstuvwxyz", 6);
-/** A handle names its agent: `codex-k3f9x2`. */
+/** A handle names its agent: `<agent>-k3f9x2`. */
 export const HANDLE_PATTERN = /^[a-z][a-z0-9-]{0,30}-[0-9a-z]{6}$/;
 
 export function conversationsDir(env: Env = process.env): string {
@@ -77,7 +78,7 @@ function recordPath(handle: string, env: Env): string {
   if (!HANDLE_PATTERN.test(handle)) {
     throw new ScvError(
       "UNKNOWN_CONVERSATION",
-      `'${handle}' is not a conversation handle (like codex-k3f9x2)`,
+      `'${handle}' is not a conversation handle (like ${EXAMPLE_AGENTS[0]}-k3f9x2)`,
     );
   }
   return join(conversationsDir(env), `${handle}.json`);

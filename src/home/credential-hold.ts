@@ -1,10 +1,10 @@
-// A CLI's own sign-in may remove the working one before it has a new one: `codex login` deletes
+// A CLI's own sign-in may remove the working one before it has a new one: one CLI's login deletes
 // auth.json as it starts, and then waits for a browser that never comes (no terminal, Ctrl-C, a
 // timeout). scv holds the credential files as they were and puts them back when that sign-in does
 // not end signed in, also when scv itself is stopped meanwhile. They stay in memory only.
 
 import { dirname, join } from "node:path";
-import { cleanUpAtExit } from "../os/groups.js";
+import { cleanUpAtExit } from "../process/lifecycle.js";
 import { ensurePrivateDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";
 import { readStateFile, type StateReadOptions } from "./state-file.js";

@@ -13,12 +13,12 @@ import {
   type KeyStoreKind,
   unreachable,
 } from "../adapters.js";
-import { claudeAccountStore, claudeKeyStore } from "./keystores/claude.js";
-import { codexImportRefusal, codexStore } from "./keystores/codex.js";
-import { dshStore } from "./keystores/dsh.js";
+import { apiKeyOnlyRefusal, authJsonStore } from "./keystores/auth-json.js";
 import { readSmall, type StoreInspection, writePrivate } from "./keystores/files.js";
-import { grokStore } from "./keystores/grok.js";
-import { piStore } from "./keystores/pi.js";
+import { jsonEntriesStore } from "./keystores/json-entries.js";
+import { keyHelperStore } from "./keystores/key-helper.js";
+import { oauthFileStore } from "./keystores/oauth-file.js";
+import { providerKeysStore } from "./keystores/provider-keys.js";
 import { selectedKeyStore } from "./keystores/selected-key.js";
 import type {
   ApiKeyStoreKind,
@@ -27,6 +27,7 @@ import type {
   RemoveResult,
   StoreKind,
 } from "./keystores/types.js";
+import { yamlEntryStore } from "./keystores/yaml-entry.js";
 
 export type { StoreInspection } from "./keystores/files.js";
 export type { CliRunner, CliRunResult, InspectOptions, RemoveResult } from "./keystores/types.js";
@@ -43,13 +44,13 @@ type Stores = {
 };
 
 const STORES = {
-  "claude-api-key": claudeKeyStore,
-  "claude-account": claudeAccountStore,
-  "codex-auth": codexStore,
+  "key-helper": keyHelperStore,
+  "auth-json": authJsonStore,
   "selected-key": selectedKeyStore,
-  grok: grokStore,
-  "dsh-refs": dshStore,
-  pi: piStore,
+  "yaml-entry": yamlEntryStore,
+  "oauth-file": oauthFileStore,
+  "json-entries": jsonEntriesStore,
+  "provider-keys": providerKeysStore,
 } as const satisfies Stores;
 
 /** The implementation of `store`'s kind. (The map is checked kind by kind above; TypeScript cannot
@@ -64,7 +65,7 @@ function apiKindOf<S extends ApiKeyStore>(store: S): ApiKeyStoreKind<S> {
 
 /** Whether the key store in `home` (an agent home, absolute) holds a sign-in. Reads only the store's
  * own files, never more than their first megabyte, and never puts their contents in `detail`
- * ("API key file present", "Claude subscription sign-in (max), renewable"). Never throws: what it
+ * ("API key file present", "… sign-in (max), renewable"). Never throws: what it
  * cannot read is "unknown". */
 export async function inspectStore(
   store: KeyStore,
@@ -140,10 +141,10 @@ export async function importFiles(
 
 /** Why a file the user has may not be imported, or undefined when it may. */
 export function importRefusal(check: ImportCheck, text: string): string | undefined {
-  switch (check) {
-    case "codex-api-key":
-      return codexImportRefusal(text);
+  switch (check.kind) {
+    case "api-key-only":
+      return apiKeyOnlyRefusal(check.store, text);
     default:
-      return unreachable(check);
+      return unreachable(check.kind);
   }
 }

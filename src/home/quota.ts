@@ -1,4 +1,4 @@
-// The quota windows a CLI last reported for an account (Claude Code's `rate_limit_event`: which
+// The quota windows a CLI last reported for an account (a stream's rate-limit event: which
 // window, its status, how much of it is used, when it resets), one small JSON file per account in
 // `$SCV_HOME/quota/<agent>@<account>.json`, written atomically after a turn that reported one and
 // shown by `scv agents status`. Only CLIs whose captured output carries such a report feed it.

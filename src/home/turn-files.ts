@@ -53,7 +53,7 @@ const SUFFIX: Record<TurnFileKind | JobFileKind, string> = {
   "events-old": ".events.1",
 };
 
-/** A job: its conversation's handle, a dot and 8 characters (`codex-k3f9x2.a1b2c3d4`). */
+/** A job: its conversation's handle, a dot and 8 characters (`<agent>-k3f9x2.a1b2c3d4`). */
 export const JOB_PATTERN = /^([a-z][a-z0-9-]{0,30}-[0-9a-z]{6})\.([0-9a-z]{8})$/;
 
 const JOB_SUFFIX = customAlphabet("0123456789abcdefghijkmnpqrstuvwxyz", 8);

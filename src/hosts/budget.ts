@@ -10,7 +10,7 @@ import type { Env } from "../home/paths.js";
 import { type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { liveHosts } from "./end.js";
 
-/** The default budget: four idle OpenCode servers hold about 2.5 GB. */
+/** The default budget: four idle servers of the largest CLI hold about 2.5 GB. */
 export const DEFAULT_MAX_WARM_HOSTS = 4;
 
 /** The signal asking a host to end if no turn is connected to it. */

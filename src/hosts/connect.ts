@@ -8,8 +8,8 @@
 import { connect, type Socket } from "node:net";
 import { Writable } from "node:stream";
 import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
+import type { AgentProcess, ProcessExit, Termination } from "../process/run.js";
 import { createLineFramer } from "../transport/framing.js";
-import type { AgentProcess, ProcessExit, Termination } from "../transport/process.js";
 import type { HeldSession } from "./relay.js";
 
 /** The key of the host's own lines among the relayed JSON-RPC ones. */

@@ -21,14 +21,14 @@ import { preparedHostSocket } from "../home/host-socket.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { readRunning } from "../home/turn-records.js";
-import { handlingSignals } from "../os/groups.js";
 import { bootId } from "../os/proc.js";
 import { identify, systemProcessTable } from "../os/processes.js";
 import { killTagged, TAG_VARIABLE } from "../os/tagged.js";
+import { handleSignals } from "../process/lifecycle.js";
+import { type AgentProcess, startProcess } from "../process/run.js";
 import { isoTimestamp } from "../timestamp.js";
 import { timing } from "../timing.js";
 import { createLineFramer, type LineFramer } from "../transport/framing.js";
-import { type AgentProcess, startProcess } from "../transport/process.js";
 import { turnOwnerAlive } from "../turn/reap.js";
 import { removeTurnTemp } from "../turn/temp.js";
 import { DEFAULT_MAX_WARM_HOSTS, EVICT_SIGNAL, makeRoom } from "./budget.js";
@@ -229,14 +229,12 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   }
 
   void server.done.then((exit) => end({ exit }));
-  const stopHandling = handlingSignals(["SIGINT", "SIGTERM", "SIGHUP"]);
-  const onSignal = () => void end();
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, onSignal);
+  const stopHandling = handleSignals(["SIGINT", "SIGTERM", "SIGHUP"], () => void end());
   // Asked to make room (hosts/budget.ts): only when no turn is connected.
   const onEvict = () => {
     if (link === undefined) void end();
   };
-  process.on(EVICT_SIGNAL, onEvict);
+  const stopEvicting = handleSignals([EVICT_SIGNAL], onEvict);
 
   await new Promise<void>((resolve, reject) => {
     listener.once("error", reject);
@@ -259,8 +257,7 @@ export async function serveHost(spec: HostSpec, env: Env, ready: () => void): Pr
   try {
     await finished;
   } finally {
-    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, onSignal);
-    process.off(EVICT_SIGNAL, onEvict);
+    stopEvicting();
     stopHandling();
   }
 }

@@ -1,6 +1,7 @@
 // What a user or a calling agent names a turn by, checked before it names a file: a job
-// (`codex-k3f9x2.a1b2c3d4`, one turn) or a conversation's handle (`codex-k3f9x2`, its jobs).
+// (`<agent>-k3f9x2.a1b2c3d4`, one turn) or a conversation's handle (`<agent>-k3f9x2`, its jobs).
 
+import { EXAMPLE_AGENTS } from "../adapters.js";
 import { ScvError } from "../errors.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { jobHandle } from "../home/turn-files.js";
@@ -15,6 +16,6 @@ export function parseTurnRef(text: string): TurnRef {
   if (HANDLE_PATTERN.test(text)) return { kind: "handle", handle: text };
   throw new ScvError(
     "USAGE",
-    `'${text}' is not a job or a conversation handle (like codex-k3f9x2.a1b2c3d4 or codex-k3f9x2) — scv ps lists them`,
+    `'${text}' is not a job or a conversation handle (like ${EXAMPLE_AGENTS[0]}-k3f9x2.a1b2c3d4 or ${EXAMPLE_AGENTS[0]}-k3f9x2) — scv ps lists them`,
   );
 }

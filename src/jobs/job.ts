@@ -8,7 +8,7 @@ import { ScvError } from "../errors.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { JOB_PATTERN } from "../home/turn-files.js";
 import { lazy } from "../lazy.js";
-import { READY_FD } from "../os/bounded.js";
+import { READY_FD } from "../process/helpers.js";
 
 /** The environment variable naming the detached scv's "started" pipe. */
 export const READY_FD_VARIABLE = "SCV_READY_FD";

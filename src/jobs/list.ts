@@ -26,7 +26,7 @@ export interface RunningTurn {
   /** `needs-approval`: its agent's permission question waits for an answer (`question`);
    * `cooling`: every account is rate limited and it waits for the reset `coolingUntil`. */
   readonly state: "running" | "needs-approval" | "cooling";
-  /** The question waiting, one line (`gemini asks to run execute: $ touch x`). */
+  /** The question waiting, one line (`<agent> asks to run execute: $ touch x`). */
   readonly question: string | null;
   readonly coolingUntil: string | null;
   readonly background: boolean;

@@ -19,8 +19,8 @@ import {
   type DetachedOutcome,
   type DetachedProcess,
   spawnDetached,
-} from "../os/bounded.js";
-import { cleanUpAtExit } from "../os/groups.js";
+} from "../process/helpers.js";
+import { cleanUpAtExit } from "../process/lifecycle.js";
 
 export interface SpareRunner {
   /** Hands `handOff` to the spare, with its log renamed to `logPath`; undefined when there is no

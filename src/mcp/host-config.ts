@@ -1,6 +1,6 @@
-// Edits of a host's own config files that keep everything else in them as it was: a key in one TOML
-// table (Codex's tool_timeout_sec, which `codex mcp add` cannot set), and a member of a JSON-with-
-// comments file (OpenCode's config, which its `mcp add` only asks for on a terminal). Pure functions.
+// Edits of a host's own config files that keep everything else in them as it was (a row's `mcpHost`):
+// a key in one TOML table (a tool-call limit the host's `mcp add` cannot set), and a member of a
+// JSON-with-comments file (a host whose `mcp add` only asks on a terminal). Pure functions.
 
 import { applyEdits, modify, type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
@@ -85,7 +85,7 @@ export function readJsonc(text: string, file: string): unknown {
 }
 
 /** The member at `path` set to `value` (removed when undefined), comments and layout kept, indented
- * as OpenCode writes its own edits. */
+ * as the host writes its own edits (two spaces). */
 export function setJsonMember(text: string, path: readonly string[], value: unknown, file: string): string {
   const base = text.trim() === "" ? "{}\n" : text;
   readJsonc(base, file);

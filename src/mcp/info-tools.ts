@@ -1,5 +1,5 @@
 // The tools that say what scv can do and has done: agents (what `scv agents list` and `status` say,
-// with each agent's accounts, so a caller can pick a target like codex@work) and conversations
+// with each agent's accounts, so a caller can pick a target like <agent>@work) and conversations
 // (recent ones, to continue by handle).
 
 import { accountLabel } from "../accounts.js";
@@ -67,7 +67,7 @@ export async function agentsTool(input: AgentsInput, context: CallContext): Prom
   return { text: lines.join("\n"), structured: { agents }, isError: false };
 }
 
-/** ` Accounts: codex (signed in), codex@work (signed in; cooling until …).` — only where an agent
+/** ` Accounts: <agent> (signed in), <agent>@work (signed in; cooling until …).` — only where an agent
  * has a named account: the plain name alone is what the line above already says. */
 function accountsText(
   accounts: readonly { target: string; signedIn: SignInState; coolingUntil: string | null }[],

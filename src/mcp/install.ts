@@ -1,12 +1,13 @@
 // `scv mcp install|uninstall <host> [--dry-run] [--agent-home]`: registers scv's MCP server in a host
-// agent's user configuration (hosts.ts says how for each), or removes it, and prints what it did. The
+// agent's user configuration (its row's `mcpHost` says how), or removes it, and prints what it did. The
 // agents scv delegates to run with HOME in their private homes, so they never see this registration;
 // `--agent-home` registers it there on purpose, for delegated agents that should delegate in turn
 // (still bounded by max_depth).
 
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
-import { installHint, locateAgent, requireAgent } from "../agents.js";
+import type { AdapterDescriptor } from "../adapters.js";
+import { installHint, locateAgent } from "../agents.js";
 import type { CliIo } from "../cli/io.js";
 import { helperEnvironment } from "../commands/agents-status.js";
 import { type Config, loadConfig } from "../config.js";
@@ -16,17 +17,17 @@ import { writeAtomicSync } from "../home/atomic.js";
 import { makeDirs } from "../home/make-dirs.js";
 import { scvHome, userHome } from "../home/paths.js";
 import { readStateFile } from "../home/state-file.js";
-import { runBounded } from "../os/bounded.js";
+import { runBounded } from "../process/helpers.js";
 import { hasJsonMember, setJsonMember, setTomlKey } from "./host-config.js";
 import {
   ARGS,
   COMMAND,
   type ConfigDir,
   ENV,
-  HOST_NAMES,
   type HostRegistration,
-  MCP_HOSTS,
+  hostNamed,
   NAME,
+  shippedHosts,
 } from "./hosts.js";
 
 export interface InstallOptions {
@@ -40,7 +41,7 @@ interface ServerSpec {
   readonly command: string;
   readonly args: readonly string[];
   /** Where scv's files are, when the host would not find them by itself: hosts pass on few of their
-   * own variables (Codex: HOME, PATH and a handful), and inside a delegated agent HOME is its own. */
+   * own variables (some: HOME, PATH and a handful), and inside a delegated agent HOME is its own. */
   readonly env: Readonly<Record<string, string>>;
 }
 
@@ -135,14 +136,12 @@ interface HostTarget {
 }
 
 function hostTarget(io: CliIo, host: string, options: InstallOptions): HostTarget {
-  const registration = MCP_HOSTS[host];
-  if (registration === undefined) {
-    throw new ScvError(
-      "USAGE",
-      `scv cannot register itself with '${host}' — hosts: ${HOST_NAMES.join(", ")}`,
-    );
+  const found = hostNamed(host);
+  if (found === undefined) {
+    const hosts = shippedHosts().map(({ entry }) => entry.name);
+    throw new ScvError("USAGE", `scv cannot register itself with '${host}' — hosts: ${hosts.join(", ")}`);
   }
-  const entry = requireAgent(registration.agent);
+  const { entry, registration } = found;
   const { config } = loadConfig(io.env);
   const env = options.agentHome ? helperEnvironment(entry, config, io.env) : userEnvironment(io.env);
   const where = options.agentHome
@@ -151,7 +150,7 @@ function hostTarget(io: CliIo, host: string, options: InstallOptions): HostTarge
   return {
     registration,
     product: entry.product,
-    executable: registration.kind === "command" ? hostExecutable(registration.agent, config, io.env) : "",
+    executable: registration.kind === "command" ? hostExecutable(entry, config, io.env) : "",
     env,
     where,
     server: { name: "scv", command: scvCommand(), args: ["mcp"], env: serverEnvironment(io.env, options) },
@@ -185,8 +184,7 @@ function userEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return env;
 }
 
-function hostExecutable(agent: string, config: Config, env: NodeJS.ProcessEnv): string {
-  const entry = requireAgent(agent);
+function hostExecutable(entry: AdapterDescriptor, config: Config, env: NodeJS.ProcessEnv): string {
   const path = locateAgent(entry, config, env);
   if (path === undefined) {
     throw new ScvError(
@@ -293,7 +291,7 @@ function timeoutLine(target: HostTarget, dryRun: boolean): string {
   return `set ${setting} (its default, 60 s, is shorter than a delegate call may take)`;
 }
 
-/** Hosts' config files hold settings and a history; Claude Code's ~/.claude.json grows large. */
+/** Hosts' config files hold settings and a history, and some grow large. */
 const MAX_HOST_FILE_BYTES = 256 * 1024 * 1024;
 
 /** A host's config file; undefined when there is none. One that is not a regular file (a FIFO is

@@ -1,6 +1,7 @@
 // The tools that start, wait for, stop and look at delegated turns: delegate, wait, cancel, status.
 // Each returns a ToolOutcome; a refusal is thrown as ScvError and said by the server as one line.
 
+import { EXAMPLE_AGENTS } from "../adapters.js";
 import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
 import { formatElapsed } from "../cli/progress.js";
 import { loadConfig } from "../config.js";
@@ -148,7 +149,7 @@ function turnRequests(input: DelegateInput): TurnRequest[] {
   if (input.conversation === undefined && agents.length === 0) {
     throw new ScvError(
       "USAGE",
-      "name an agent (like codex, or a list), or a conversation to continue — the agents tool lists them",
+      `name an agent (like ${EXAMPLE_AGENTS[0]}, or a list), or a conversation to continue — the agents tool lists them`,
     );
   }
   const request = (spec: AgentSpec | Record<string, never>): TurnRequest => ({

@@ -1,7 +1,7 @@
 // What a tool call returns, as text and as structured content: a finished turn (the reply, or one
 // failure line in the command line's classes), a turn still running or waiting for an answer (its job,
-// and what to call next), a refused call. Hosts show the model one of the two forms (Claude Code and
-// Codex the structured content), so each leads with what the model needs — the reply, then `next`, the
+// and what to call next), a refused call. Hosts show the model one of the two forms (shown-size.ts
+// says which), so each leads with what the model needs — the reply, then `next`, the
 // step to take — and each fits what a host shows (shown-size.ts): a longer reply comes in parts, each
 // saying where the next starts. A task's result (the protocol's tasks) is to be made here too, so it
 // says exactly what the blocking call does.
@@ -179,7 +179,7 @@ const ENDED: Record<TurnResult["status"], string> = {
   cancelled: "was stopped",
 };
 
-/** `codex failed (exit 4, not signed in): … — run: scv agents login codex`, then what to try instead. */
+/** `<agent> failed (exit 4, not signed in): … — run: scv agents login <agent>`, then what to try instead. */
 function failureText(result: TurnResult): string {
   const who = result.agent === "" ? "the turn" : result.agent;
   const what = result.error ?? `ended with status ${result.status}`;
@@ -275,7 +275,7 @@ export function combinedOutcome(
   };
 }
 
-/** One progress line: `codex 35s — $ npm test`; several jobs joined with `; `. */
+/** One progress line: `<agent> 35s — $ npm test`; several jobs joined with `; `. */
 export function progressMessage(running: readonly JobProgress[]): string {
   return running
     .map((job) => `${job.agent} ${formatElapsed(job.elapsedMs)}${job.tool === null ? "" : ` — ${job.tool}`}`)

@@ -19,6 +19,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import type * as z from "zod/mini";
+import { agentProducts } from "../adapters.js";
 import type { CliIo } from "../cli/io.js";
 import { asFileError, EXIT, ScvError } from "../errors.js";
 import { giveAnswer, questionText } from "../home/approvals.js";
@@ -50,8 +51,7 @@ import { createdTask, declaresTasks, envelopeValue, TASKS_EXTENSION } from "./ta
 import { createTask, sweepTasks } from "./tasks.js";
 import { inputJsonSchema, TOOLS, type ToolDefinition, type ToolName } from "./tools.js";
 
-const INSTRUCTIONS =
-  "scv hands tasks to other coding agents' own CLIs (Codex, Claude Code, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, …) and brings their replies back. Call delegate with an agent and a prompt; a long turn returns a job to wait for (or, for a host that runs tool calls as tasks, a task whose result comes when it ends); a job that needs approval is answered with approve, unless the host asks its user. The agents tool says which agents are installed and signed in.";
+const INSTRUCTIONS = `scv hands tasks to other coding agents' own CLIs (${agentProducts().join(", ")}) and brings their replies back. Call delegate with an agent and a prompt; a long turn returns a job to wait for (or, for a host that runs tool calls as tasks, a task whose result comes when it ends); a job that needs approval is answered with approve, unless the host asks its user. The agents tool says which agents are installed and signed in.`;
 
 type InputOf<N extends ToolName> = z.infer<Extract<(typeof TOOLS)[number], { name: N }>["input"]>;
 

@@ -34,9 +34,8 @@ export const MAX_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const MIN_TTL_MS = 10_000;
 /** How often the host is asked to poll. */
 export const POLL_INTERVAL_MS = 500;
-/** How long a result the host has read is kept, for a host that asks again (a lost answer): how long
- * data is kept, like the TTLs above, not a wait on a process (those are in src/timing.ts). */
-export const KEPT_AFTER_READ_MS = 5 * 60 * 1000;
+/** How long a result the host has read is kept, for a host that asks again (a lost answer). */
+export const READ_KEPT_MS = 5 * 60 * 1000;
 
 /** A task's state now, whatever the protocol version. */
 export type TaskNow =
@@ -158,7 +157,7 @@ export async function taskNow(record: TaskRecord, works: TaskWorks, env: Env): P
   };
 }
 
-/** `codex 35s — $ npm test` */
+/** `<agent> 35s — $ npm test` */
 function workingMessage(running: readonly JobProgress[], record: TaskRecord): string {
   const cancelling = record.cancelledAt === undefined ? "" : "stopping: ";
   return `${cancelling}${progressMessage(running)}`;
@@ -207,7 +206,7 @@ export function answerQuestion(
 export async function sweepTasks(env: Env, now = Date.now()): Promise<void> {
   for (const record of allTasks(env)) {
     if (record.delivered !== undefined) {
-      if (now - Date.parse(record.delivered.at) > KEPT_AFTER_READ_MS) removeTask(record.taskId, env);
+      if (now - Date.parse(record.delivered.at) > READ_KEPT_MS) removeTask(record.taskId, env);
       continue;
     }
     if (record.ttlMs === null || now - Date.parse(record.createdAt) <= record.ttlMs) continue;

@@ -4,24 +4,30 @@
 
 import * as z from "zod/mini";
 import { toJSONSchema } from "zod/v4";
+import { AGENT_NAMES, agentProducts, EXAMPLE_AGENTS } from "../adapters.js";
 import { MCP_SERVER_NAME } from "../config.js";
 import { APPROVAL_ANSWERS, APPROVAL_PATTERN } from "../home/approvals.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { JOB_PATTERN } from "../home/turn-files.js";
 
-/** Hosts cut a tool call at 60 s by default (Codex's tool_timeout_sec, Copilot CLI, OpenCode): a wait
+/** Hosts cut a tool call at 60 s by default (some rows' `mcpHost.timeout` say so): a wait
  * ends early enough to answer within that. */
 export const MAX_WAIT_SECONDS = 55;
 export const DEFAULT_WAIT_SECONDS = 45;
 export const DEFAULT_CONVERSATIONS = 20;
 
+/** The agents and handles the descriptions give as examples: rows of the table. */
+const [A, B] = EXAMPLE_AGENTS;
+const HANDLE = `${A}-k3f9x2`;
+const JOB = `${HANDLE}.a1b2c3d4`;
+
 const job = () =>
-  z.string({ error: "the job a delegate call returned, like codex-k3f9x2.a1b2c3d4" }).check(
+  z.string({ error: `the job a delegate call returned, like ${JOB}` }).check(
     z.regex(JOB_PATTERN, {
-      error: "give the job a delegate call returned, like codex-k3f9x2.a1b2c3d4",
+      error: `give the job a delegate call returned, like ${JOB}`,
     }),
     z.describe(
-      "the job a delegate call returned (like codex-k3f9x2.a1b2c3d4: its conversation's handle, a dot, 8 characters)",
+      `the job a delegate call returned (like ${JOB}: its conversation's handle, a dot, 8 characters)`,
     ),
   );
 
@@ -40,9 +46,9 @@ const waitSeconds = () =>
 
 const agentName = () =>
   z
-    .string({ error: "an agent's name, like codex" })
+    .string({ error: `an agent's name, like ${A}` })
     .check(
-      z.minLength(1, { error: "name an agent, like codex" }),
+      z.minLength(1, { error: `name an agent, like ${A}` }),
       z.maxLength(200, { error: "too long for an agent name" }),
     );
 
@@ -59,11 +65,11 @@ export const delegateInput = z.strictObject({
               z.maxLength(16, { error: "at most 16 agents at once" }),
             ),
         ],
-        { error: "an agent's name (codex) or a list of names" },
+        { error: `an agent's name (${A}) or a list of names` },
       )
       .check(
         z.describe(
-          "who does the work: an agent's name (codex, claude, gemini, qwen, opencode, copilot, pi, …, or one defined in scv's config; the agents tool lists them all), optionally with a model and effort as agent:model/effort (codex:gpt-5.5/high, claude:opus, claude/high) and the user's accounts to use in order as @account,… (codex@work, claude:opus@work,personal: a rate-limited account passes the turn, fresh, to the next); a list asks each agent the same prompt, each in its own conversation. Leave it out when continuing a conversation.",
+          `who does the work: an agent's name (${AGENT_NAMES.join(", ")}, or one defined in scv's config; the agents tool lists them all), optionally with a model and effort as agent:model/effort (${A}:gpt-5.5/high, ${B}:opus, ${B}/high) and the user's accounts to use in order as @account,… (${A}@work, ${B}:opus@work,personal: a rate-limited account passes the turn, fresh, to the next); a list asks each agent the same prompt, each in its own conversation. Leave it out when continuing a conversation.`,
         ),
       ),
   ),
@@ -79,9 +85,9 @@ export const delegateInput = z.strictObject({
     z
       .string()
       .check(
-        z.regex(HANDLE_PATTERN, { error: "give a conversation handle, like codex-k3f9x2" }),
+        z.regex(HANDLE_PATTERN, { error: `give a conversation handle, like ${HANDLE}` }),
         z.describe(
-          "continue this scv conversation (a handle from an earlier result, like codex-k3f9x2): the agent, folder, model and effort of its first turn, with the history of its earlier turns; model, effort and policy given here apply to this turn only",
+          `continue this scv conversation (a handle from an earlier result, like ${HANDLE}): the agent, folder, model and effort of its first turn, with the history of its earlier turns; model, effort and policy given here apply to this turn only`,
         ),
       ),
   ),
@@ -216,7 +222,7 @@ export const TOOLS = [
   {
     name: "delegate",
     title: "Delegate to a coding agent",
-    description: `Hand a task to another coding agent (Codex, Claude Code, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, …) and get its reply. The agent runs in its own CLI, headless, in the project folder, signed in as scv set it up. This call waits up to wait_seconds (default ${DEFAULT_WAIT_SECONDS}); a turn that takes longer keeps running and the result names its job: call wait with it. Every result names the conversation: pass it as conversation to continue where the agent left off.`,
+    description: `Hand a task to another coding agent (${agentProducts().join(", ")}) and get its reply. The agent runs in its own CLI, headless, in the project folder, signed in as scv set it up. This call waits up to wait_seconds (default ${DEFAULT_WAIT_SECONDS}); a turn that takes longer keeps running and the result names its job: call wait with it. Every result names the conversation: pass it as conversation to continue where the agent left off.`,
     input: delegateInput,
     readOnly: false,
     taskSupport: "optional",

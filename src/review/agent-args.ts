@@ -1,8 +1,8 @@
 // What a reviewer's turn adds to its CLI's command line, from its row's `review` (src/adapters.ts):
 // the arguments that keep it read-only, given instead of the policy's full-permission ones, and the
-// structured-output option holding it to the findings' schema — a file it names (Codex
-// `--output-schema`, Qwen Code `--json-schema @file`) or the schema inline (Claude Code
-// `--json-schema`). A first turn and its repair turn take the same arguments.
+// structured-output option holding it to the findings' schema — a file it names (`--output-schema
+// {file}`, `--json-schema @{file}`) or the schema inline (`--json-schema {schema}`), as its row's
+// `review` says. A first turn and its repair turn take the same arguments.
 //
 // API: `reviewTurnArgs(row, schemaFile)` → `ReviewTurnArgs`. Pure.
 

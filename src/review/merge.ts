@@ -22,7 +22,7 @@ export const TITLE_SIMILARITY = 0.5;
 
 /** One reviewer's finding. */
 export interface ReviewerFinding extends PlacedFinding {
-  /** The reviewer's target (`codex`, `claude:opus`). */
+  /** The reviewer's target (`<agent>`, `<agent>:<model>`). */
   readonly reviewer: string;
 }
 

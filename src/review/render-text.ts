@@ -65,7 +65,7 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-/** `changes requested — 3 findings (1 blocker, 2 minor) from codex, gemini`. Pure. */
+/** `changes requested — 3 findings (1 blocker, 2 minor) from <agent>, <agent>`. Pure. */
 export function headline(report: ReviewReport): string {
   const counts = SEVERITIES.map((severity) => ({
     severity,

@@ -40,7 +40,7 @@ const partFailureSchema = () =>
 
 const reviewerOutcomeSchema = () =>
   z.object({
-    /** The target as given (`codex`, `claude:opus/high`, `gemini@work`). */
+    /** The target as given (`<agent>`, `<agent>:<model>/high`, `<agent>@work`). */
     reviewer: z.string(),
     /** `ok`: every part gave valid findings; `partial`: some did; `failed`: none did. */
     status: z.enum(["ok", "partial", "failed"]),

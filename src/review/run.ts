@@ -26,7 +26,7 @@ import { combineVerdicts, reviewExitCode } from "./verdict.js";
 
 /** One turn a review asks for. */
 export interface ReviewTurnRequest {
-  /** The reviewer's target as given (`codex`, `claude:opus/high`, `gemini@work`). */
+  /** The reviewer's target as given (`<agent>`, `<agent>:<model>/high`, `<agent>@work`). */
   readonly reviewer: string;
   readonly prompt: string;
   /** The conversation to continue (a repair turn, where the reviewer's CLI continues one); absent: a

@@ -1,10 +1,9 @@
 // What a reviewer is asked to reply: a verdict, a summary and findings, as one JSON object. Two
 // forms of the one shape: `findingsJsonSchema()` is what the reviewer is given (the prompt shows it;
-// a CLI with a structured-output option is held to it: Codex's `--output-schema`, Claude Code's
-// `--json-schema`) and what docs/review-findings.schema.json publishes; `reviewReplySchema()` (zod)
+// a CLI with a structured-output option is held to it: its row's `review.schema`) and what docs/review-findings.schema.json publishes; `reviewReplySchema()` (zod)
 // is what a reply is checked with.
 //
-// The JSON Schema follows the strict subset OpenAI's structured outputs accept (Codex sends it as a
+// The JSON Schema follows the strict subset OpenAI's structured outputs accept (a CLI sends it as a
 // strict schema): every object closed, every property required, an optional value written `null`.
 // The zod schema takes a reply in either spelling (a missing optional, or null) and gives the
 // normalised `ReviewReply`, optional values absent rather than null.

@@ -24,12 +24,12 @@ export interface ArgvRequest {
   readonly effort?: string;
   /** Absent for a first turn where the CLI picks its own id (or has no sessions). */
   readonly session?: SessionArg;
-  /** Fills `{file}` of the format's `lastMessageArgs` (Codex's `-o`); without it they are left out. */
+  /** Fills `{file}` of the format's `lastMessageArgs` (`-o {file}`); without it they are left out. */
   readonly lastMessageFile?: string;
 }
 
 /** A model id as CLIs spell them (`sonnet`, `gpt-5.5`, `openai/gpt-5.5`, `sonnet:high`,
- * `claude-opus-4@20250514`, `model[1m]`). A leading `-` is refused too: some parsers (yargs) read
+ * `vendor-model-4@20250514`, `model[1m]`). A leading `-` is refused too: some parsers (yargs) read
  * `-m --yolo` as a flag after an empty value. */
 const MODEL_ID = /^(?!-)[A-Za-z0-9._:/@[\]-]{1,128}$/;
 

@@ -94,32 +94,39 @@ function matchesRules(upperName: string, rules: NameRules): boolean {
   return rules.exact.has(upperName) || rules.prefixes.some((prefix) => upperName.startsWith(prefix));
 }
 
-/** Every shipped adapter's own list, applied to every agent so that no agent sees another's, and the
- * common one. A config row replacing a shipped one keeps the shipped list removed all the same. */
-const SHIPPED_REMOVED: readonly string[] = [
-  ...ALWAYS_REMOVED,
-  ...(ADAPTERS as readonly AdapterDescriptor[]).flatMap((entry) => entry.removedEnvironment),
-];
-const TABLE_RULES = nameRules(SHIPPED_REMOVED);
-const STRICT_RULES = nameRules(STRICT_PASSED);
+const wordsOf = (phrase: string): string[] => phrase.split(" ");
 
-let tableRules: { readonly table: readonly AdapterDescriptor[]; readonly rules: NameRules } | undefined;
-
-/** TABLE_RULES and the lists of the agents scv's config defines (read once per table). */
-function everyAgentsRules(): NameRules {
-  const table = allAdapters();
-  if (table === ADAPTERS) return TABLE_RULES;
-  if (tableRules?.table !== table) {
-    tableRules = {
-      table,
-      rules: nameRules([...SHIPPED_REMOVED, ...table.flatMap((entry) => entry.removedEnvironment)]),
-    };
-  }
-  return tableRules.rules;
+/** What every agent loses by the rows of a table: each row's `removedEnvironment` and the common
+ * list, by name; the model providers' words and each row's `credentialWords`, beside a secret's word. */
+interface TableRules {
+  readonly names: NameRules;
+  readonly words: readonly (readonly string[])[];
 }
 
-const wordsOf = (phrase: string): string[] => phrase.split(" ");
-const PROVIDERS = PROVIDER_WORDS.map(wordsOf);
+function tableRulesOf(rows: readonly AdapterDescriptor[]): TableRules {
+  return {
+    names: nameRules([...ALWAYS_REMOVED, ...rows.flatMap((entry) => entry.removedEnvironment)]),
+    words: [...PROVIDER_WORDS, ...rows.flatMap((entry) => entry.credentialWords)].map(wordsOf),
+  };
+}
+
+/** Every shipped row's rules, applied to every agent so that no agent sees another's. A config row
+ * replacing a shipped one keeps the shipped rules all the same. */
+const SHIPPED_RULES = tableRulesOf(ADAPTERS);
+const STRICT_RULES = nameRules(STRICT_PASSED);
+
+let configuredRules: { readonly table: readonly AdapterDescriptor[]; readonly rules: TableRules } | undefined;
+
+/** SHIPPED_RULES and the rules of the agents scv's config defines (read once per table). */
+function everyAgentsRules(): TableRules {
+  const table = allAdapters();
+  if (table === ADAPTERS) return SHIPPED_RULES;
+  if (configuredRules?.table !== table) {
+    configuredRules = { table, rules: tableRulesOf([...ADAPTERS, ...table]) };
+  }
+  return configuredRules.rules;
+}
+
 const CLOUDS = CLOUD_WORDS.map(wordsOf);
 const API_KEYS = API_KEY_ENDINGS.map(wordsOf);
 const SHORT_SECRETS: ReadonlySet<string> = new Set(SECRET_WORDS);
@@ -157,11 +164,12 @@ const CLOUD_FRAGMENTS = [...SECRET_FRAGMENTS, ...CLOUD_SECRET_FRAGMENTS];
  * adapter's `removedEnvironment`. Case does not matter. */
 export function isCredentialVariable(name: string): boolean {
   const upper = name.toUpperCase();
-  if (matchesRules(upper, everyAgentsRules())) return true;
+  const rules = everyAgentsRules();
+  if (matchesRules(upper, rules.names)) return true;
   const words = nameWords(upper);
   if (words.length === 0) return false;
   if (API_KEYS.some((ending) => endsWithPhrase(words, ending))) return true;
-  if (PROVIDERS.some((provider) => containsPhrase(words, provider)) && namesSecret(words, SECRET_FRAGMENTS))
+  if (rules.words.some((provider) => containsPhrase(words, provider)) && namesSecret(words, SECRET_FRAGMENTS))
     return true;
   return CLOUDS.some((cloud) => containsPhrase(words, cloud)) && namesSecret(words, CLOUD_FRAGMENTS);
 }

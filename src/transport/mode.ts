@@ -1,8 +1,8 @@
 // Checks that an agent runs in the permission mode its policy asked for, from what the CLI itself
 // reports (the descriptor's `modeReport`): under `auto` the full mode is required (an agent that
 // silently runs restricted would fail at its first tool), under `default` it is refused (a settings
-// file in the agent home can grant it behind scv's back). Claude Code says so in its stream, which
-// the parser turns into `mode` events; Codex only in its rollout file, polled once the thread id is
+// file in the agent home can grant it behind scv's back). A CLI says so in its stream, which the
+// parser turns into `mode` events, or in the log of its session, polled once the session id is
 // known. A report that contradicts the policy stops the turn.
 
 import { closeSync, readdirSync, readSync } from "node:fs";
@@ -40,18 +40,6 @@ export function modeAllowed(full: string, policy: Policy, reported: string): boo
 
 type Reporting = Exclude<ModeReport, { kind: "none" }>;
 
-/** What the agent's report is called in messages. */
-function reportLabel(report: Reporting): string {
-  switch (report.kind) {
-    case "claude-init":
-      return "permission mode";
-    case "codex-rollout":
-      return "sandbox policy";
-    default:
-      return unreachable(report);
-  }
-}
-
 /** The message for a report that contradicts the policy; `stopped` says whether scv ended the turn
  * or it had already ended. */
 export function describeMismatch(
@@ -62,7 +50,7 @@ export function describeMismatch(
   home: string,
   stopped: boolean,
 ): ModeMismatch {
-  const what = `${entry.name} reported ${reportLabel(report)} '${reported}' under --policy ${policy}`;
+  const what = `${entry.name} reported ${report.label} '${reported}' under --policy ${policy}`;
   const outcome = stopped ? "scv stopped it" : "the turn had already ended";
   const settings = join(home, report.settings);
   return policy === "auto"
@@ -83,7 +71,7 @@ export function describeMismatch(
  * that cannot be read or parsed is left to the CLI (and to the watch below). */
 export function refuseGrantedMode(entry: AdapterDescriptor, policy: Policy, home: string): void {
   const report = entry.modeReport;
-  if (report.kind !== "codex-rollout" || policy !== "default") return;
+  if (report.kind !== "session-log" || policy !== "default") return;
   const settings = join(home, report.settings);
   let granted: unknown;
   try {
@@ -148,11 +136,11 @@ export function watchMode(options: ModeWatchOptions): ModeWatch {
   const watch: ModeWatch = {
     observe(event) {
       switch (report.kind) {
-        case "claude-init":
+        case "stream":
           if (event.type === "mode") judge(event.mode, true);
           return;
-        case "codex-rollout":
-          // The thread id names the rollout file; a second id (never seen) would start no second poll.
+        case "session-log":
+          // The session id names the log file; a second id (never seen) would start no second poll.
           if (event.type === "session" && rollout === undefined) {
             rollout = new RolloutPoller({
               dir: join(options.home, report.dir),
@@ -194,8 +182,8 @@ interface RolloutPollerOptions {
   readonly maxPollMs: number;
 }
 
-/** Looks for the thread's rollout file, then follows it, passing on the sandbox policy of every
- * `turn_context` line this turn wrote. Codex may create the file late, so the looks back off. */
+/** Looks for the session's rollout file, then follows it, passing on the sandbox policy of every
+ * `turn_context` line this turn wrote. The CLI may create the file late, so the looks back off. */
 class RolloutPoller {
   private reader: RolloutReader | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -203,7 +191,7 @@ class RolloutPoller {
 
   constructor(private readonly options: RolloutPollerOptions) {
     this.delay = options.pollMs;
-    // Codex may have written the file before it printed the thread id: look at once.
+    // The CLI may have written the file before it printed the session id: look at once.
     this.look();
     this.schedule();
   }
@@ -231,7 +219,7 @@ class RolloutPoller {
   }
 }
 
-/** `rollout-<timestamp>-<thread id>.jsonl` anywhere below `dir` (Codex files them by date). The id
+/** `rollout-<timestamp>-<thread id>.jsonl` anywhere below `dir` (filed by date). The id
  * is only compared with names read from the folder, never made into a path. */
 export function findRollout(dir: string, threadId: string): string | undefined {
   let names: string[];

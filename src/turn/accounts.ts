@@ -1,4 +1,4 @@
-// A turn whose target names accounts (`codex@work,personal`, or `[agents.codex] accounts`): each
+// A turn whose target names accounts (`<agent>@work,personal`, or `[agents.<agent>] accounts`): each
 // account is tried in order, each attempt a fresh turn in that account's own home — a conversation
 // and its session belong to one account, so nothing is carried over. An account that ends rate
 // limited (exit 5) is cooled down until the reset its CLI reported (home/cooldowns.ts) and the next
@@ -37,7 +37,7 @@ export function accountLadder(
     }
     return undefined;
   }
-  // One account asked for by name (`scv agents check codex@work`) is that account alone.
+  // One account asked for by name (`scv agents check <agent>@work`) is that account alone.
   if (request.agent === undefined || request.account !== undefined) return undefined;
   const entry = adapter(request.agent);
   // An unknown agent is refused as such by the one attempt that plans it.
@@ -209,7 +209,7 @@ function allLimited(
   };
 }
 
-/** `who`: `every account of codex`, or the one account (`codex`, `codex@work`). */
+/** `who`: `every account of <agent>`, or the one account (`<agent>`, `<agent>@work`). */
 async function waitForReset(
   who: string,
   agent: string,

@@ -1,5 +1,5 @@
 // The models and efforts an ACP server offered, checked before a server is started: a CLI's start-up
-// and `session/new` take seconds (Gemini CLI 3–13 s), and a first turn asking for a model the server
+// and `session/new` take seconds (lab: up to 13 s), and a first turn asking for a model the server
 // does not offer is a usage error the user should have at once. What the server offered is kept
 // from every session it made or loaded (home/acp-offers.ts), under a key naming what could change
 // it: the launch (executable, arguments, folder, policy, the variables scv set: hosts/start.ts), the
@@ -59,7 +59,7 @@ export function offersCheck(plan: TurnPlan, launch: HostLaunch, env: Env): Offer
       }
     },
     // Under the files as they are once the server answered: a CLI may write its settings as it
-    // starts (Gemini CLI 0.61.0 does, the first time).
+    // starts (lab: one does, the first time).
     keep(answer) {
       keepOffers(offersKey(plan, launch), offeredChoices(answer), env, isoTimestamp());
     },

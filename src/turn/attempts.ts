@@ -1,6 +1,6 @@
 // Best of N: `--n 3` runs each target three times, each attempt its own conversation (and, with
-// worktrees, its own worktree and branch); naming a target twice (`codex codex claude`) does the
-// same for that target. No `codex*3` suffix: unquoted, a shell expands it as a glob. Pure: the
+// worktrees, its own worktree and branch); naming a target twice (`a a b`) does the same for that
+// target. No `a*3` suffix: unquoted, a shell expands it as a glob. Pure: the
 // command line expands its targets with `expandAttempts` before planning them (batch.ts), and the
 // comparison labels each attempt with its number.
 
@@ -31,7 +31,7 @@ export interface Attempt<T> {
 }
 
 /** Each target `n` times, in the order given (a target named twice runs twice as often), numbered
- * per target: `key` says when two targets are the same one (`codex:o3` and `codex` are not). */
+ * per target: `key` says when two targets are the same one (`a:o3` and `a` are not). */
 export function expandAttempts<T>(
   targets: readonly T[],
   n: number,
@@ -50,7 +50,7 @@ export function expandAttempts<T>(
   );
 }
 
-/** How an attempt is named in a table: `codex`, or `codex #2` when its target has several. Pure. */
+/** How an attempt is named in a table: `<agent>`, or `<agent> #2` when its target has several. Pure. */
 export function attemptLabel(name: string, attempt: Pick<Attempt<unknown>, "attempt" | "of">): string {
   return attempt.of > 1 ? `${name} #${attempt.attempt}` : name;
 }

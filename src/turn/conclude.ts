@@ -16,11 +16,11 @@ import type { Env } from "../home/paths.js";
 import { keepQuota } from "../home/quota.js";
 import type { ParsedTurn, TurnEvent, Usage } from "../parsers/types.js";
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
+import type { ProcessExit } from "../process/run.js";
 import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
 import { isValidSessionId } from "../transport/argv.js";
 import type { ModeMismatch } from "../transport/mode.js";
-import type { ProcessExit } from "../transport/process.js";
 import { describeFailure, exitCodeOf, isLostSession } from "./outcome.js";
 import { isAcpSessionId } from "./plan-acp.js";
 import type { TurnContext, TurnPlan } from "./types.js";
@@ -208,7 +208,7 @@ function usageOfTurn(parsed: ParsedTurn, previousTotal: Usage | undefined): Usag
 
 /** The running total the CLI's next report starts from, kept in the conversation record: the report,
  * or for a turn stopped before it (which reports nothing though the CLI counts its model calls in its
- * next total: Claude Code after Ctrl-C) the last total plus what the stream showed of them. Without
+ * next total: lab, after Ctrl-C) the last total plus what the stream showed of them. Without
  * that, the next turn would count the stopped turn's tokens, and every turn's before it, as its own. */
 function cumulativeBase(parsed: ParsedTurn, previousTotal: Usage | undefined): Usage | undefined {
   if (!parsed.cumulativeUsage) return undefined;

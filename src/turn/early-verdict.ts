@@ -1,6 +1,6 @@
 // When a turn is over before its CLI says so. A CLI that retries a credential the API refused
-// (Claude Code's `api_retry` 401, Codex's `Reconnecting… (unexpected status 401)`, Copilot CLI's
-// retried 401 from a bring-your-own-key provider) goes on for minutes (Claude Code: ten retries,
+// (a retry event with a 401, a reconnect notice naming status 401, a retried 401 from a
+// bring-your-own-key provider: each parser's `retry` events) goes on for minutes (lab: ten retries,
 // over four) and then fails the same way: a refused key stays refused. Its first such retry is the
 // verdict: the turn ends there as an authentication failure.
 

@@ -7,7 +7,7 @@
 // pure.
 
 import { join } from "node:path";
-import type { AdapterDescriptor, Endpoint, EndpointApi, TransportKind } from "../adapters.js";
+import type { AdapterDescriptor, Endpoint, TransportKind } from "../adapters.js";
 import type { AgentConfig } from "../config.js";
 import { ScvError } from "../errors.js";
 import { requireSetting } from "../home/home-settings.js";
@@ -92,24 +92,6 @@ function providerModel(provider: string, model: string): string {
   return model.startsWith(`${provider}/`) ? model.slice(provider.length + 1) : model;
 }
 
-/** Codex's `wire_api` for each API a provider of its config may speak. */
-const WIRE_API: Partial<Record<EndpointApi, string>> = {
-  "openai-responses": "responses",
-  "openai-chat": "chat",
-};
-
-/** The AI SDK package OpenCode builds a provider of its config from, per API (bundled in it). */
-const OPENCODE_NPM: Partial<Record<EndpointApi, string>> = {
-  "openai-chat": "@ai-sdk/openai-compatible",
-};
-
-/** pi's name of each API a registered provider may speak. */
-const PI_API: Partial<Record<EndpointApi, string>> = {
-  "openai-chat": "openai-completions",
-  "openai-responses": "openai-responses",
-  "anthropic-messages": "anthropic-messages",
-};
-
 function required(value: string | undefined, what: string): string {
   if (value === undefined) throw new Error(`the endpoint's row names ${what}, which scv cannot render`);
   return value;
@@ -129,13 +111,12 @@ export function renderEndpoint(
       return { args: [...endpoint.args], env: { [form.variable]: url, ...keyEnv }, files: [] };
     case "config-args": {
       const table = `model_providers.${form.provider}`;
-      const wire = required(WIRE_API[endpoint.api], `the API ${endpoint.api}`);
       const overrides = [
         `model_provider=${tomlString(form.provider)}`,
         `${table}.name=${tomlString(form.provider)}`,
         `${table}.base_url=${tomlString(url)}`,
         `${table}.env_key=${tomlString(endpoint.key)}`,
-        `${table}.wire_api=${tomlString(wire)}`,
+        `${table}.wire_api=${tomlString(form.wireApi)}`,
       ];
       return {
         args: [...endpoint.args, ...overrides.flatMap((override) => [form.flag, override])],
@@ -149,7 +130,7 @@ export function renderEndpoint(
       const config = {
         provider: {
           [form.provider]: {
-            npm: required(OPENCODE_NPM[endpoint.api], `the API ${endpoint.api}`),
+            npm: form.npm,
             name: form.provider,
             options: { baseURL: url, apiKey: `{env:${endpoint.key}}` },
             // With reasoning, an effort (`--variant`) is sent; without, it would be dropped.
@@ -171,9 +152,9 @@ export function renderEndpoint(
       const path = join(request.dir, "endpoint-provider.mjs");
       const provider = {
         baseUrl: url,
-        // pi reads an `apiKey` that names a set variable as that variable's value.
+        // An `apiKey` that names a set variable is read as that variable's value.
         apiKey: endpoint.key,
-        api: required(PI_API[endpoint.api], `the API ${endpoint.api}`),
+        api: form.api,
         models: [
           {
             id,
@@ -186,7 +167,7 @@ export function renderEndpoint(
           },
         ],
       };
-      const text = `// Written by scv for one turn: the endpoint of [agents.<name>] base_url, as a provider.\nexport default function (pi) {\n  pi.registerProvider(${JSON.stringify(form.provider)}, ${JSON.stringify(provider, null, 2)});\n}\n`;
+      const text = `// Written by scv for one turn: the endpoint of [agents.<name>] base_url, as a provider.\nexport default function (api) {\n  api.registerProvider(${JSON.stringify(form.provider)}, ${JSON.stringify(provider, null, 2)});\n}\n`;
       return {
         args: [...endpoint.args, ...form.args.map((arg) => arg.replaceAll("{file}", path))],
         env: keyEnv,

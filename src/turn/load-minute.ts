@@ -1,5 +1,5 @@
 // Before `session/load` on a server that destroys a session loaded within the UTC minute the session
-// was saved in (the row's `acp.loadAfterMinute`; Gemini CLI 0.61.0 begins a file for the session
+// was saved in (the row's `acp.loadAfterMinute`; such a server begins a file for the session
 // under the current minute, whose opening lines set the history to none, and in that minute it is the
 // session's own file): how long to wait for the next minute, from the minute in the names of the
 // session's files. Only names are read; nothing below the agent home is followed through a link.
@@ -12,7 +12,7 @@ import type { TurnContext, TurnPlan } from "./types.js";
 
 type LoadAfterMinute = NonNullable<AcpLaunch["loadAfterMinute"]>;
 
-/** How deep below the rule's folder the session files lie (Gemini CLI: `<project>/chats/<file>`). */
+/** How deep below the rule's folder the session files lie (`<project>/chats/<file>`). */
 const MAX_DEPTH = 3;
 /** Entries read at most: the wait is a courtesy, never a scan of a huge tree. */
 const MAX_ENTRIES = 20_000;

@@ -146,7 +146,7 @@ function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-/** Codex's `-c` keys and TOML values (a JSON string is a TOML basic string). */
+/** The `-c` keys and TOML values of a `config-args` passing (a JSON string is a TOML basic string). */
 function configOverrides(server: Launched["server"]): Array<[string, string]> {
   if ("url" in server) return [["url", JSON.stringify(server.url)]];
   return [
@@ -171,7 +171,7 @@ function fileObject(format: McpFileFormat, servers: readonly Launched[]): unknow
             : { command: server.command, args: server.args },
         ),
       };
-    case "copilot-mcp-servers":
+    case "mcp-servers-typed":
       return {
         mcpServers: each((server) =>
           "url" in server
@@ -179,7 +179,7 @@ function fileObject(format: McpFileFormat, servers: readonly Launched[]): unknow
             : { type: "local", command: server.command, args: server.args, tools: ["*"] },
         ),
       };
-    case "opencode-config":
+    case "mcp-local-remote":
       return {
         mcp: each((server) =>
           "url" in server

@@ -57,7 +57,7 @@ function joined(first: RenderedMcp | undefined, second: RenderedMcp): RenderedMc
 }
 
 /** The plan's arguments with `mcpArgs` after the fixed ones (and a continued turn's subcommand,
- * Codex's `exec resume`), where every CLI's grammar takes options. */
+ * the row's `resume.subcommand`), where every CLI's grammar takes options. */
 export function withMcpArgs(plan: TurnPlan, mcpArgs: readonly string[]): readonly string[] {
   if (mcpArgs.length === 0) return plan.args;
   const { entry } = plan;

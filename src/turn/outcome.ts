@@ -7,8 +7,8 @@ import { installHint } from "../agents.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
 import type { ParsedTurn, TurnEvent } from "../parsers/types.js";
+import type { ProcessExit } from "../process/run.js";
 import type { TurnResult } from "../result.js";
-import type { ProcessExit } from "../transport/process.js";
 import { STOPS, stopExitCode, stopOf } from "./stops.js";
 import type { TurnPlan } from "./types.js";
 
@@ -208,7 +208,7 @@ function signInHint(plan: TurnPlan): string {
 const MAX_FAILURE_CHARS = 400;
 
 /** The error's first line, for the one-line message; continued while a `[` it opened is still open
- * (Gemini CLI wraps a multi-line API error in brackets, its retry hint on the last line). */
+ * (lab: a CLI wraps a multi-line API error in brackets, its retry hint on the last line). */
 function firstLine(message: string | undefined): string | undefined {
   const lines = (message ?? "")
     .split("\n")

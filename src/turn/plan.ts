@@ -36,7 +36,7 @@ import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
  * fix (unknown agent or conversation, bad value, CLI not installed). */
 export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   refuseTooDeep(context.env, context.config);
-  // A job names its conversation: `-c codex-k3f9x2.a1b2c3d4` continues codex-k3f9x2.
+  // A job names its conversation: `-c <agent>-k3f9x2.a1b2c3d4` continues <agent>-k3f9x2.
   const continued =
     request.continue === undefined ? undefined : (jobHandle(request.continue) ?? request.continue);
   const record = continued === undefined ? undefined : readConversation(continued, context.env);
@@ -93,7 +93,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const cwd = projectDir(
     request.cwd === undefined ? (record?.cwd ?? context.cwd) : resolve(context.cwd, request.cwd),
   );
-  // CLIs keep their sessions per project folder (Claude, Gemini): resumed elsewhere, the session is
+  // CLIs keep their sessions per project folder: resumed elsewhere, the session is
   // not found, and the record would move for every later turn.
   if (record !== undefined && !sameFolder(cwd, record.cwd)) {
     throw new ScvError(
@@ -146,7 +146,7 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
     timeoutMs,
     idleTimeoutMs,
     // The bound and the adapter's CLI first: the same variable given in the agent's env (or --env)
-    // is the user's word. Set after the credential stripping (the row's CODEX_* for CODEX_PATH).
+    // is the user's word. Set after the credential stripping (a row's `<CLI>_*` removes its own).
     extraEnv: { ...retryEnv, ...cliEnv, ...settings.env, ...request.env },
     mcpServers,
     ...(endpoint === undefined ? {} : { endpoint }),
@@ -228,7 +228,7 @@ function acpCommand(
   const configured = acp.command === entry.command ? context.config.agents?.[entry.name]?.command : undefined;
   const executable = locateAcpServer(entry, context.config, context.env);
   if (executable === undefined && acp.command !== entry.command)
-    // An adapter of its own (codex-acp): the CLI itself may well be installed.
+    // An adapter of its own (`acp.package`): the CLI itself may well be installed.
     throw new ScvError(
       "AGENT_NOT_INSTALLED",
       `${entry.product}'s ACP adapter is not installed ('${acp.command}' not found) — ${

@@ -14,6 +14,7 @@ import { type HostLaunch, reachHost } from "../hosts/start.js";
 import { createAcpTurnParser } from "../parsers/acp.js";
 import { rpcErrorCode } from "../parsers/acp-wire.js";
 import type { ParsedTurn, ProcessEnd } from "../parsers/types.js";
+import type { ProcessExit } from "../process/run.js";
 import type { TurnResult } from "../result.js";
 import { timing } from "../timing.js";
 import { AcpAgent, type SessionAnswer } from "../transport/acp/agent.js";
@@ -28,7 +29,6 @@ import {
 import { endOf, runAcpPrompt } from "../transport/acp/prompt-turn.js";
 import { currentChoices, setUpSession } from "../transport/acp/session-setup.js";
 import type { ModeMismatch } from "../transport/mode.js";
-import type { ProcessExit } from "../transport/process.js";
 import { offersCheck } from "./acp-offers.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
@@ -186,7 +186,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       ...(plan.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: plan.idleTimeoutMs }),
     }).finally(() => prompting.abort());
     // An answered prompt is saved in the agent's session already: the server gets a moment to exit
-    // by itself, then its group is ended (codex-acp takes 2 s to wind down, Gemini CLI 0.5 s).
+    // by itself, then its group is ended (lab: the servers take 0.5 s to 2 s to wind down).
     const exit = outcome.kind === "ended" ? outcome.exit : await agent.close(timing("closeAfterAnswer"));
     const checked: ParsedTurn =
       mismatch !== undefined

@@ -17,10 +17,10 @@ import { readStateText } from "../home/state-file.js";
 import { loadParser } from "../parsers/index.js";
 import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
 import type { ParsedTurn, TurnEvent } from "../parsers/types.js";
+import { type AgentProcess, startProcess } from "../process/run.js";
 import type { TurnResult } from "../result.js";
 import { createLineFramer } from "../transport/framing.js";
 import { watchMode } from "../transport/mode.js";
-import { type AgentProcess, startProcess } from "../transport/process.js";
 import { accountLadder, runOnAccounts } from "./accounts.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
@@ -94,7 +94,7 @@ async function runProcessTurn(
       },
       onOversized: () => parser.skipped(),
     });
-    // What the CLI says only on stderr (Gemini CLI's retry notices), for parsers that read it.
+    // What the CLI says only on stderr (retry notices, for some), for parsers that read it.
     const readStderr = parser.stderr?.bind(parser);
     const stderrFramer =
       readStderr === undefined

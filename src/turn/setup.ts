@@ -95,7 +95,7 @@ export async function withPreparedTurn(
       Object.assign(env, mcp.env);
       args = withMcpArgs(plan, mcp.args);
     } else if (renderedEndpoint !== undefined) {
-      // A row whose rendering reaches its ACP server sets variables only (src/adapter-schema.ts).
+      // A row whose rendering reaches its ACP server sets variables only (src/descriptor/endpoint.ts).
       Object.assign(env, renderedEndpoint(home).env);
     }
     result = await body({ context, env, tracker, started, args });
@@ -118,7 +118,7 @@ async function refuseSignedOut(
   const check = context.signInCheck ?? storedSignIn;
   const inspection = await check(entry, home);
   if (inspection?.state === "signed-out") {
-    // A signed-out CLI may retry its network for minutes (codex exec) or wait for a login code (amp).
+    // A signed-out CLI may retry its network for minutes or wait for a login code (lab: one each).
     throw new ScvError(
       "NOT_SIGNED_IN",
       `${entry.product} is not signed in (${inspection.detail}) — run: scv agents login ${label}`,

@@ -1,7 +1,7 @@
 // Each turn's own temporary folder, the agent's TMPDIR while the turn runs.
 //
-// Agents and their tools write into TMPDIR and do not always clean up or keep it private: OpenCode
-// (Bun) unpacks a 5.5 MB native library there on every run and leaves it; Gemini CLI writes its
+// Agents and their tools write into TMPDIR and do not always clean up or keep it private: one (on
+// Bun) unpacks a 5.5 MB native library there on every run and leaves it; another writes its
 // error reports (the prompt included) there as 0644, readable by every user of a shared /tmp. So a
 // turn's agent gets `<the user's TMPDIR>/scv-<handle>-XXXXXX`: created 0700 by mkdtemp, inside the
 // user's own temporary folder (the same file system, a short path for the Unix sockets tools create

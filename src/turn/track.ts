@@ -31,6 +31,7 @@ import { bootId } from "../os/proc.js";
 import { identify, type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { sweep, TAG_VARIABLE } from "../os/tagged.js";
 import type { TurnEvent, Usage } from "../parsers/types.js";
+import { handleSignals } from "../process/lifecycle.js";
 import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
 import { timing } from "../timing.js";
@@ -59,7 +60,7 @@ let killListener = false;
 function listenForKill(): void {
   if (killListener) return;
   killListener = true;
-  process.on("SIGUSR2", () => {
+  handleSignals(["SIGUSR2"], () => {
     for (const turn of localTurns.values()) {
       const asked = readStateText(turn.cancelFile, { maxBytes: SMALL_STATE_BYTES })?.trim();
       if (asked === turn.tag) turn.controller.abort(KILL_REASON);

@@ -41,7 +41,7 @@ export type TurnWaiting =
   | {
       readonly kind: "cooling";
       readonly agent: string;
-      /** What is limited, as the wait's lines say it: `codex@work`, `every account of codex`. */
+      /** What is limited, as the wait's lines say it: `<agent>@work`, `every account of <agent>`. */
       readonly who: string;
       /** The account whose limit resets first. */
       readonly account: string;

@@ -1,10 +1,10 @@
 // When a turn is over. The CLI's own end-of-turn event (its final result, or an error it calls
 // terminal) gives the turn its verdict; the CLI then has a short grace to exit by itself. One that
-// does not — it goes on waiting (amp at its login prompt, a CLI that never exits after its result),
+// does not — it goes on waiting (at a login prompt, or never exiting after its result),
 // or something it started keeps its stdout open — is ended with its whole group, and the verdict it
 // gave stands: a success is a completed turn with its reply.
 //
-// A CLI that shows it is still working after such an event was not finished: pi reports
+// A CLI that shows it is still working after such an event was not finished: one reports
 // `agent_end` with an error *before* `auto_retry_start`, and then recovers. A retry, a tool call or
 // more reply text withdraws the verdict and the pending end, until the next end-of-turn event.
 
@@ -24,7 +24,7 @@ export interface TurnEndWatch {
   /** Each event the parser produces, in order. */
   observe(event: TurnEvent): void;
   /** The CLI gave a verdict that still stands, before scv began ending it: what it reports after
-   * scv's signal answers the signal, not the turn (Copilot reports success on SIGTERM). */
+   * scv's signal answers the signal, not the turn (lab: one reports success on SIGTERM). */
   readonly verdictInTime: boolean;
   /** The process has exited and its output is read: nothing more to end. */
   dispose(): void;

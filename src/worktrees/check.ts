@@ -1,7 +1,7 @@
 // `--check "<command>"`: a command run after a turn in its worktree (`sh -c`), with the project's
 // environment — the caller's, minus what no agent gets (scv's own `SCV_*` and every credential
 // variable: src/transport/env.ts) — bounded by a time limit, its whole process group ended then
-// (src/os/bounded.ts). What comes back: the exit code, the time it took, and its last lines
+// (src/process/helpers.ts). What comes back: the exit code, the time it took, and its last lines
 // (stdout and stderr as they came), for the comparison and the result.
 //
 // API: `runCheck(command, { cwd, env, timeoutMs, isolation?, tailLines? })` → `CheckResult`;
@@ -9,7 +9,7 @@
 
 import { Writable } from "node:stream";
 import type { Env } from "../home/paths.js";
-import { runBounded } from "../os/bounded.js";
+import { runBounded } from "../process/helpers.js";
 import { type IsolationSettings, withheldVariables } from "../transport/env.js";
 
 export interface CheckResult {

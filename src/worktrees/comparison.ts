@@ -15,7 +15,7 @@ import type { Worktree } from "./record.js";
 
 export const comparisonRowSchema = lazy(() =>
   z.object({
-    /** The agent's name (`codex`). */
+    /** The agent's name, as its row has it. */
     agent: z.string(),
     /** Which attempt of its target (from 1), of how many (`--n`, or the target named again). */
     attempt: z.int().check(z.positive()),

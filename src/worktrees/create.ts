@@ -6,6 +6,7 @@
 // API: `createWorktree(repo, { handle, base?, withChanges?, worktreeDir?, env })` → `Worktree`
 // (record.ts), which the caller stores in the conversation's record.
 
+import { EXAMPLE_AGENTS } from "../adapters.js";
 import { ScvError } from "../errors.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
@@ -18,7 +19,7 @@ import { branchName, type Worktree } from "./record.js";
 import { type Repository, resolveBase } from "./repo.js";
 
 export interface CreateOptions {
-  /** The conversation's handle (`codex-k3f9x2`): the branch is `scv/<handle>`. */
+  /** The conversation's handle (`<agent>-k3f9x2`): the branch is `scv/<handle>`. */
   readonly handle: string;
   /** What to branch from: `HEAD` (the default), a branch, a tag or a commit. */
   readonly base?: string;
@@ -33,7 +34,10 @@ export interface CreateOptions {
 export async function createWorktree(repo: Repository, options: CreateOptions): Promise<Worktree> {
   const { handle, env } = options;
   if (!HANDLE_PATTERN.test(handle)) {
-    throw new ScvError("USAGE", `'${handle}' is not a conversation handle (like codex-k3f9x2)`);
+    throw new ScvError(
+      "USAGE",
+      `'${handle}' is not a conversation handle (like ${EXAMPLE_AGENTS[0]}-k3f9x2)`,
+    );
   }
   const cwd = repo.root;
   const branch = branchName(handle);

@@ -1,5 +1,5 @@
 // The one way src/worktrees/ runs git: its own CLI through scv's bounded process runner
-// (src/os/bounded.ts), never a reimplementation. Every call runs with the user's repository's hooks
+// (src/process/helpers.ts), never a reimplementation. Every call runs with the user's repository's hooks
 // off (`core.hooksPath=/dev/null`: `worktree add` runs post-checkout, `add` post-index-change) and
 // signing off, with no terminal prompt, and without the variables that would point git at another
 // repository than the folder it runs in (a `GIT_DIR` inherited from a hook that started scv).
@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
-import { runAttached, runBounded } from "../os/bounded.js";
+import { runAttached, runBounded } from "../process/helpers.js";
 import { timing } from "../timing.js";
 
 /** Variables that choose which repository, index or object store git uses: the folder a call runs

@@ -10,20 +10,20 @@ function placeholders(args: readonly string[]): string[] {
 /** The files of a key store that hold a secret (a settings file that only selects a mode does not). */
 function secretFiles(store: KeyStore): string[] {
   switch (store.kind) {
-    case "claude-api-key":
-      return [store.key, store.credentials];
-    case "claude-account":
-      return [store.credentials];
-    case "codex-auth":
-      return [store.auth];
+    case "key-helper":
+      return [store.key, ...(store.other === undefined ? [] : [store.other.file])];
+    case "oauth-file":
+      return [store.file];
+    case "auth-json":
+      return [store.file];
     case "selected-key":
       return [store.dotenv ?? store.settings];
-    case "grok":
-      return [store.auth, store.config];
-    case "dsh-refs":
-      return [store.path];
-    case "pi":
-      return [`${store.dir}/auth.json`];
+    case "json-entries":
+      return [store.file, ...(store.tomlKey === undefined ? [] : [store.tomlKey.file])];
+    case "yaml-entry":
+      return [store.file];
+    case "provider-keys":
+      return [store.auth];
     default:
       return unreachable(store);
   }

@@ -1,9 +1,8 @@
-// The descriptor's schema (src/adapter-schema.ts) holds every shipped row and every row of the user's
+// The descriptor's schema (src/descriptor/row.ts) holds every shipped row and every row of the user's
 // config (src/config-agents.ts): good rows load whole, bad ones are refused naming the file, the key
 // path and what was expected, and a shipped name is shadowed only when the config says so.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { descriptorSchema } from "../../src/adapter-schema.js";
 import {
   ADAPTERS,
   type AdapterDescriptor,
@@ -13,6 +12,7 @@ import {
   useConfiguredAgents,
 } from "../../src/adapters.js";
 import { parseConfig } from "../../src/config.js";
+import { descriptorSchema } from "../../src/descriptor/row.js";
 import { isEffortWord } from "../../src/effort.js";
 import { ScvError } from "../../src/errors.js";
 import { isCredentialVariable } from "../../src/transport/env.js";

@@ -237,21 +237,29 @@ export async function signIn(world: World, agent: string, account?: string): Pro
     writeFileSync(join(home, path), text, { mode: 0o600 });
   };
   switch (store.kind) {
-    case "claude-account":
-      write(store.credentials, JSON.stringify({ claudeAiOauth: { accessToken: "a", refreshToken: "r" } }));
+    case "oauth-file":
+      write(
+        store.file,
+        JSON.stringify(at(store.path, { [store.fields.access]: "a", [store.fields.refresh]: "r" })),
+      );
       return;
-    case "pi":
-      write(`${store.dir}/auth.json`, JSON.stringify({ mock: { type: "api_key", key: "sk-test-key" } }));
+    case "provider-keys":
+      write(store.auth, JSON.stringify({ mock: { type: "api_key", key: "sk-test-key" } }));
       return;
-    case "grok":
-      write(store.auth, JSON.stringify({ default: { token: "t" } }));
+    case "json-entries":
+      write(store.file, JSON.stringify({ default: { token: "t" } }));
       return;
-    case "codex-auth":
-      write(store.auth, JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "sk-test-key" }));
+    case "auth-json":
+      write(store.file, JSON.stringify(at(store.key, "sk-test-key")));
       return;
     default:
       throw new Error(`signIn: no recipe for key store ${store.kind}`);
   }
+}
+
+/** `value` at `path` of an otherwise empty object. */
+function at(path: readonly string[], value: unknown): unknown {
+  return path.reduceRight((inner, key) => ({ [key]: inner }), value);
 }
 
 /** Conversation records in the world, by handle. */

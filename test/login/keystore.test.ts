@@ -15,7 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ApiKeyStore, KeyStore } from "../../src/adapters.js";
+import { type ApiKeyStore, type ImportCheck, type KeyStore, shippedAdapter } from "../../src/adapters.js";
 import {
   apiKeyConflict,
   type CliRunner,
@@ -25,40 +25,39 @@ import {
   saveApiKey,
   storeFiles,
 } from "../../src/home/keystore.js";
-import { claudeKeyHelper } from "../../src/home/keystores/claude.js";
-import { dshRef, dshWith } from "../../src/home/keystores/dsh.js";
 import { dotenvValue, dotenvWith } from "../../src/home/keystores/files.js";
+import { keyHelperCommand } from "../../src/home/keystores/key-helper.js";
+import { yamlEntry, yamlWithEntry } from "../../src/home/keystores/yaml-entry.js";
 
 const CANARY = "CANARY-5e3f9a";
 
-const CLAUDE_KEY: KeyStore = {
-  kind: "claude-api-key",
-  key: ".anthropic-api-key",
-  settings: ".claude/settings.json",
-  credentials: ".claude/.credentials.json",
-};
-const CLAUDE_ACCOUNT: KeyStore = {
-  kind: "claude-account",
-  credentials: ".claude/.credentials.json",
-  config: ".claude/.claude.json",
-};
-const CODEX: ApiKeyStore = { kind: "codex-auth", auth: "auth.json", loginArgs: ["login", "--with-api-key"] };
-const GEMINI: ApiKeyStore = {
-  kind: "selected-key",
-  variable: "GEMINI_API_KEY",
-  dotenv: ".gemini/.env",
-  settings: ".gemini/settings.json",
-  selectedType: "gemini-api-key",
-};
-const QWEN: ApiKeyStore = {
-  kind: "selected-key",
-  variable: "OPENAI_API_KEY",
-  settings: ".qwen/settings.json",
-  selectedType: "openai",
-};
-const DSH: ApiKeyStore = { kind: "dsh-refs", path: ".dsh/.credentials.yaml", variable: "DEEPSEEK_API_KEY" };
-const GROK: KeyStore = { kind: "grok", auth: ".grok/auth.json", config: ".grok/config.toml" };
-const PI: KeyStore = { kind: "pi", dir: ".pi/agent" };
+/** The key store a shipped row reads its sign-in from (the status's, else the one `--with-api-key`
+ * writes): the tests read the table's own data. */
+function rowStore(name: string): KeyStore {
+  const row = shippedAdapter(name);
+  if (row === undefined) throw new Error(`no row ${name}`);
+  if (row.status.kind === "stored") return row.status.store;
+  const login = row.login;
+  if ((login.kind === "command" || login.kind === "interactive") && login.apiKey !== undefined)
+    return login.apiKey;
+  throw new Error(`${name} reads no key store`);
+}
+
+function importCheck(name: string): ImportCheck {
+  const login = shippedAdapter(name)?.login;
+  const check = login?.kind === "command" ? login.import?.[0]?.accept : undefined;
+  if (check === undefined) throw new Error(`${name} imports nothing`);
+  return check;
+}
+
+const CLAUDE_KEY = rowStore("claude");
+const CLAUDE_ACCOUNT = rowStore("claude-ai");
+const CODEX = rowStore("codex") as ApiKeyStore;
+const GEMINI = rowStore("gemini") as ApiKeyStore;
+const QWEN = rowStore("qwen") as ApiKeyStore;
+const DSH = rowStore("dsh") as ApiKeyStore;
+const GROK = rowStore("grok");
+const PI = rowStore("pi");
 
 let home: string;
 
@@ -101,7 +100,7 @@ describe("inspectStore", () => {
     expect((await inspect(CLAUDE_KEY)).state).toBe("signed-out");
     put(
       ".claude/settings.json",
-      JSON.stringify({ apiKeyHelper: claudeKeyHelper(join(home, ".anthropic-api-key")) }),
+      JSON.stringify({ apiKeyHelper: keyHelperCommand(join(home, ".anthropic-api-key")) }),
     );
     expect(await inspect(CLAUDE_KEY)).toEqual({
       state: "signed-in",
@@ -240,7 +239,7 @@ describe("saveApiKey and removeStore", () => {
     const settings = JSON.parse(read(".claude/settings.json"));
     expect(settings).toEqual({
       env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:1" },
-      apiKeyHelper: claudeKeyHelper(join(home, ".anthropic-api-key")),
+      apiKeyHelper: keyHelperCommand(join(home, ".anthropic-api-key")),
     });
     expect(read(".claude/settings.json")).not.toContain(CANARY);
     expect((await inspectStore(CLAUDE_KEY, home)).state).toBe("signed-in");
@@ -423,12 +422,12 @@ describe("saveApiKey and removeStore", () => {
 describe("import", () => {
   it("copies only an API-key auth.json", () => {
     expect(
-      importRefusal("codex-api-key", JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: CANARY })),
+      importRefusal(importCheck("codex"), JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: CANARY })),
     ).toBe(undefined);
     const chatgpt = JSON.stringify({ OPENAI_API_KEY: CANARY, tokens: { refresh_token: CANARY } });
-    expect(importRefusal("codex-api-key", chatgpt)).toMatch(/ChatGPT sign-in/);
-    expect(importRefusal("codex-api-key", "{}")).toBe("it holds no API key");
-    expect(importRefusal("codex-api-key", "nope")).toBe("it is not a JSON object");
+    expect(importRefusal(importCheck("codex"), chatgpt)).toMatch(/ChatGPT sign-in/);
+    expect(importRefusal(importCheck("codex"), "{}")).toBe("it holds no API key");
+    expect(importRefusal(importCheck("codex"), "nope")).toBe("it is not a JSON object");
   });
 });
 
@@ -442,9 +441,9 @@ describe("file shapes", () => {
 
   it("dsh refs: other top-level keys and refs survive", () => {
     const text = "profile: headless\nrefs:\n  OTHER: x\n";
-    const written = dshWith(text, "DEEPSEEK_API_KEY", "k");
+    const written = yamlWithEntry(text, "refs", "DEEPSEEK_API_KEY", "k");
     expect(written).toBe('profile: headless\nrefs:\n  OTHER: x\n  DEEPSEEK_API_KEY: "k"\n');
-    expect(dshRef(written, "DEEPSEEK_API_KEY")).toBe("k");
-    expect(dshWith(written, "DEEPSEEK_API_KEY", undefined)).toBe(text);
+    expect(yamlEntry(written, "refs", "DEEPSEEK_API_KEY")).toBe("k");
+    expect(yamlWithEntry(written, "refs", "DEEPSEEK_API_KEY", undefined)).toBe(text);
   });
 });

@@ -51,7 +51,7 @@ describe("scv mcp install", () => {
     const unknown = await scv(world, ["mcp", "install", "vim"]);
     expect([unknown.exitCode, unknown.stderr]).toEqual([
       2,
-      "scv: scv cannot register itself with 'vim' — hosts: claude, codex, gemini, qwen, copilot, opencode\n",
+      "scv: scv cannot register itself with 'vim' — hosts: claude, codex, gemini, qwen, opencode, copilot\n",
     ]);
     writeFileSync(join(world.root, "config.toml"), '[agents.gemini]\ncommand = "/nonexistent/gemini"\n');
     const missing = await scv(world, ["mcp", "install", "gemini"], {

@@ -17,9 +17,9 @@ import { detailedTaskV2, statusV1 } from "../../src/mcp/task-wire.js";
 import {
   DEFAULT_TTL_MS,
   deliver,
-  KEPT_AFTER_READ_MS,
   MAX_TTL_MS,
   MIN_TTL_MS,
+  READ_KEPT_MS,
   sweepTasks,
   taskNow,
   taskTtl,
@@ -101,7 +101,7 @@ describe("a finished task", () => {
     expect((await taskNow(read as TaskRecord, TASK_WORKS, env)).kind).toBe("finished");
     await sweepTasks(env);
     expect(readTask(JOB, env)).toBeDefined();
-    await sweepTasks(env, Date.now() + KEPT_AFTER_READ_MS + 1_000);
+    await sweepTasks(env, Date.now() + READ_KEPT_MS + 1_000);
     expect(readTask(JOB, env)).toBeUndefined();
   });
 

@@ -57,10 +57,10 @@ describe("the packed files", () => {
 
   it("a file left out, a library the bundle requires but the package lacks, or a tree file is named", () => {
     const without = (file: string) => packed.filter((path) => path !== file);
-    expect(packedFileProblems({ packed: without("dist/vendor/execa.js"), built: built(), read })).toEqual(
+    expect(packedFileProblems({ packed: without("dist/vendor/p-queue.js"), built: built(), read })).toEqual(
       expect.arrayContaining([
-        "dist/vendor/execa.js is not in the package",
-        "dist/app.js requires './vendor/execa.js' (dist/vendor/execa.js), not in the package",
+        "dist/vendor/p-queue.js is not in the package",
+        "dist/app.js requires './vendor/p-queue.js' (dist/vendor/p-queue.js), not in the package",
       ]),
     );
     expect(packedFileProblems({ packed: without("dist/package.json"), built: built(), read })).toContain(
@@ -123,12 +123,12 @@ describe("the notices", () => {
     expect(imported).toEqual(expect.arrayContaining([...vendored, "zod", "smol-toml"]));
     expect(imported.every((name) => !name.startsWith("node:") && name !== "vitest")).toBe(true);
     const lock = JSON.parse(read("package-lock.json")) as Lockfile;
-    // execa's own dependencies are in the bundle too.
+    // p-queue's own dependencies are in the bundle too.
     expect(closure(lock, imported)).toEqual(
       expect.arrayContaining([
-        "node_modules/execa",
-        "node_modules/cross-spawn",
-        "node_modules/human-signals",
+        "node_modules/p-queue",
+        "node_modules/eventemitter3",
+        "node_modules/p-timeout",
       ]),
     );
   });

@@ -34,8 +34,9 @@ import { type MockServer, startMock } from "./mock/server.mjs";
 import { PROFILES, type Profile, row } from "./profiles.js";
 
 const HOUR = 3_600_000;
-/** What each CLI reports under its own defaults (claude's init permissionMode, codex exec's sandbox). */
-const DEFAULT_MODE = { "claude-init": "default", "codex-rollout": "read-only" } as const;
+/** What each CLI reports under its own defaults, by how it reports (claude's init permissionMode in
+ * its stream, codex exec's sandbox in its session log). */
+const DEFAULT_MODE = { stream: "default", "session-log": "read-only" } as const;
 /** The harness's own limit on one scv call: scv's --timeout plus room for its grace period. */
 function limitFor(timeout: string): number {
   return (Number.parseInt(timeout, 10) + 30) * 1000;
@@ -222,7 +223,7 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
     expectMode(result, "default");
   });
 
-  it.runIf(entry.modeReport.kind === "codex-rollout")(
+  it.runIf(entry.modeReport.kind === "session-log")(
     "the mode the CLI reports matches the policy (rollout turn_context)",
     () => {
       const sessions = join(lab.agentHome(cli), "sessions");

@@ -2,7 +2,7 @@
 // config's remove, keep and strict settings.
 
 import { describe, expect, it } from "vitest";
-import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
+import { ADAPTERS, type AdapterDescriptor, shippedAdapter, useConfiguredAgents } from "../../src/adapters.js";
 import { STRICT_PASSED } from "../../src/credentials.js";
 import { isCredentialVariable, withheldVariables } from "../../src/transport/env.js";
 
@@ -256,6 +256,29 @@ describe("isCredentialVariable", () => {
         expect(isCredentialVariable(sample), sample).toBe(true);
       }
     }
+  });
+
+  it("applies every row's credential words beside a secret's word, wherever they sit", () => {
+    for (const entry of ADAPTERS as readonly AdapterDescriptor[]) {
+      for (const word of entry.credentialWords) {
+        const sample = `MY_${word.replaceAll(" ", "_")}_TOKEN`;
+        expect(isCredentialVariable(sample), `${entry.name}: ${sample}`).toBe(true);
+        expect(isCredentialVariable(`MY_${word}_COLOUR`), `${entry.name}: no secret's word`).toBe(false);
+      }
+    }
+  });
+
+  it("applies the credential words of a row the config defines", () => {
+    const codex = shippedAdapter("codex") as AdapterDescriptor;
+    expect(isCredentialVariable("MY_ACME_TOKEN")).toBe(false);
+    useConfiguredAgents(() => [{ ...codex, name: "acme", credentialWords: ["ACME"] }]);
+    try {
+      expect(isCredentialVariable("MY_ACME_TOKEN")).toBe(true);
+      expect(isCredentialVariable("MY_CODEX_TOKEN")).toBe(true);
+    } finally {
+      useConfiguredAgents(() => []);
+    }
+    expect(isCredentialVariable("MY_ACME_TOKEN")).toBe(false);
   });
 });
 

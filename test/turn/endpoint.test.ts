@@ -83,7 +83,7 @@ describe("renderEndpoint", () => {
     expect(rendered.args).toEqual(["-e", "/t/scv-mcp/endpoint-provider.mjs"]);
     expect(rendered.files.map((file) => file.path)).toEqual(["/t/scv-mcp/endpoint-provider.mjs"]);
     const text = rendered.files[0]?.text ?? "";
-    expect(text).toContain('pi.registerProvider("endpoint", {');
+    expect(text).toContain('api.registerProvider("endpoint", {');
     expect(text).toContain('"baseUrl": "http://127.0.0.1:4000/v1"');
     expect(text).toContain('"apiKey": "SCV_ENDPOINT_API_KEY"');
     expect(text).toContain('"id": "qwen3"');

@@ -84,15 +84,15 @@ export function conversationEntry(
   return { kind: suffix === undefined ? "record" : suffix === "lock" ? "lock" : "temp", handle };
 }
 
-/** The agent a handle names: `claude-ai-k3f9x2` → `claude-ai`. */
+/** The agent a handle names: `my-agent-k3f9x2` → `my-agent`. */
 export function handleAgent(handle: string): string {
   return handle.slice(0, handle.lastIndexOf("-"));
 }
 
 /** The session a transcript belongs to, among `sessions`. A transcript belongs to a session when its
  * name (without extension) or a folder between the transcript folder and it is the id, or ends with it
- * after a `-`, `_` or `.`: Claude Code and Qwen Code write `<id>.jsonl`, Codex `rollout-<time>-<id>.jsonl`,
- * pi `<time>_<id>.jsonl`, and Claude Code keeps a session's subagents in `<id>/subagents/`. */
+ * after a `-`, `_` or `.`: the CLIs write `<id>.jsonl`, `rollout-<time>-<id>.jsonl` or
+ * `<time>_<id>.jsonl`, and one keeps a session's subagents in `<id>/subagents/`. */
 export function sessionOf(
   names: readonly string[],
   sessions: ReadonlyMap<string, unknown>,

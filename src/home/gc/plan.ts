@@ -295,7 +295,7 @@ function planTranscripts(
   return { items: [...items, ...emptiedFolders(tree, chosen, rules.recentCutoff)], notes };
 }
 
-/** For a CLI that keeps each session in a folder of its own below `relative` (Copilot CLI's
+/** For a CLI that keeps each session in a folder of its own below `relative` (its row's
  * `session-state/<id>/`): a session's whole folder goes when nothing in it was written within the
  * threshold and no conversation used within it names the session. Half a session is never left. */
 function planSessionFolders(

@@ -8,7 +8,7 @@ import { type Env, scvHome } from "../paths.js";
 import { readStateText, SMALL_STATE_BYTES } from "../state-file.js";
 import { conversationEntry, type GcItem, type GcNote, handleAgent } from "./items.js";
 
-/** Transcript trees are a few levels deep (codex: `sessions/YYYY/MM/DD`); deeper is not a transcript. */
+/** Transcript trees are a few levels deep (`sessions/YYYY/MM/DD`); deeper is not a transcript. */
 const MAX_DEPTH = 16;
 
 export type Folder =

@@ -1,5 +1,5 @@
 // What `scv agents login --with-api-key` wrote into a CLI's own settings besides the key (the sign-in
-// Gemini CLI and Qwen Code are told to use), and what was there before, kept in the agent home's
+// a `selected-key` store tells the CLI to use), and what was there before, kept in the agent home's
 // `.scv/login-settings.json` (0600). A sign-out takes back exactly that: a value the user had set
 // already is never login's to remove, and one login replaced is put back. A value the user changed
 // after the login is theirs: the sign-out leaves it.

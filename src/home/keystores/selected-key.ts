@@ -1,10 +1,8 @@
-// Gemini CLI and its fork Qwen Code with an API key: the key as a variable in a dotenv file
-// (`GEMINI_API_KEY` in `~/.gemini/.env`) or in the `env` block of the JSON settings
-// (`OPENAI_API_KEY` in `~/.qwen/settings.json`), and `security.auth.selectedType` in those settings
-// selecting it — the lab's working recipes. An endpoint beside the key (`GOOGLE_GEMINI_BASE_URL`,
-// `OPENAI_BASE_URL`) stays where it is. (Gemini CLI reads that .env only in a trusted folder; scv's
-// headless args pass `--skip-trust`.) Without a selection, both CLIs pick the key up from its
-// variable, so a missing one does not count against the sign-in.
+// A key the CLI reads from a variable — in a dotenv file, or in the `env` block of its JSON settings —
+// and a sign-in chosen in those settings that makes the CLI use it (a chosen sign-in that the
+// variable alone does not override). An endpoint beside the key in the same file stays where it is.
+// Without a choice the CLI picks the key up from its variable, so a missing one does not count
+// against the sign-in.
 
 import { join } from "node:path";
 import type { KeyStore } from "../../adapters.js";
@@ -30,8 +28,6 @@ import type { ApiKeyStoreKind, RemoveResult } from "./types.js";
 
 type SelectedKeyStore = Extract<KeyStore, { kind: "selected-key" }>;
 
-const SELECTION = ["security", "auth", "selectedType"] as const;
-
 /** Where the key lives in the settings JSON when there is no dotenv file. */
 function envPath(store: SelectedKeyStore): string[] {
   return ["env", store.variable];
@@ -56,7 +52,7 @@ async function readKey(
 /** The sign-in the settings select, or undefined when they select none (or cannot be read). */
 async function selection(store: SelectedKeyStore, home: string): Promise<unknown> {
   const settings = await readSmall(join(home, store.settings));
-  return settings.kind === "text" ? valueAt(parseJsonObject(settings.text), SELECTION) : undefined;
+  return settings.kind === "text" ? valueAt(parseJsonObject(settings.text), store.selection.path) : undefined;
 }
 
 export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
@@ -71,7 +67,7 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
       return { state: "unknown", detail: `${file} cannot be read (${key.reason})` };
     if (!isFilled(key.key)) return { state: "signed-out", detail: `no ${store.variable} in ${file}` };
     const selected = await selection(store, home);
-    if (selected !== undefined && selected !== store.selectedType) {
+    if (selected !== undefined && selected !== store.selection.value) {
       return { state: "unknown", detail: `API key present, but ${store.settings} selects another sign-in` };
     }
     return { state: "signed-in", detail: `API key in ${file}${looseModeNote(key.mode ?? 0o600)}` };
@@ -79,7 +75,7 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
 
   async conflict(store, home) {
     const selected = await selection(store, home);
-    if (selected === undefined || selected === store.selectedType) return undefined;
+    if (selected === undefined || selected === store.selection.value) return undefined;
     return `${store.settings} selected another sign-in; it now selects the API key`;
   },
 
@@ -88,18 +84,22 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
   async save(store, home, key) {
     const settingsPath = join(home, store.settings);
     const settings = await readSettingsObject(settingsPath, store.settings);
-    const chosen = valueAt(settings, SELECTION);
-    if (chosen !== store.selectedType)
+    const chosen = valueAt(settings, store.selection.path);
+    if (chosen !== store.selection.value)
       await recordLoginWrote(home, {
         file: store.settings,
-        path: SELECTION,
-        value: store.selectedType,
+        path: store.selection.path,
+        value: store.selection.value,
         ...(chosen === undefined ? {} : { before: chosen }),
       });
     if (store.dotenv === undefined) {
       // One atomic write: the key and the selection land together or not at all.
       const withKey = withValueAt(settings, envPath(store), key);
-      await writePrivate(home, settingsPath, jsonText(withValueAt(withKey, SELECTION, store.selectedType)));
+      await writePrivate(
+        home,
+        settingsPath,
+        jsonText(withValueAt(withKey, store.selection.path, store.selection.value)),
+      );
       return;
     }
     const dotenvPath = join(home, store.dotenv);
@@ -112,7 +112,11 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
         dotenvPath,
         dotenvWith(dotenv.kind === "text" ? dotenv.text : "", store.variable, key),
       );
-      await writePrivate(home, settingsPath, jsonText(withValueAt(settings, SELECTION, store.selectedType)));
+      await writePrivate(
+        home,
+        settingsPath,
+        jsonText(withValueAt(settings, store.selection.path, store.selection.value)),
+      );
     } catch (error) {
       await restore(home, before);
       throw error;
@@ -146,21 +150,21 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
       else await writePrivate(home, dotenvPath, rest);
       removed.push(`${store.variable} in ${store.dotenv}`);
     }
-    const selected = valueAt(settings, SELECTION);
-    const wrote = await loginWrote(home, store.settings, SELECTION);
-    const setting = `${SELECTION.join(".")} in ${store.settings}`;
+    const selected = valueAt(settings, store.selection.path);
+    const wrote = await loginWrote(home, store.settings, store.selection.path);
+    const setting = `${store.selection.path.join(".")} in ${store.settings}`;
     if (settings !== undefined && wrote !== undefined && selected === wrote.value) {
-      settings = withValueAt(settings, SELECTION, wrote.before);
+      settings = withValueAt(settings, store.selection.path, wrote.before);
       if (store.dotenv !== undefined)
         removed.push(
           wrote.before === undefined ? setting : `${setting} (back to ${JSON.stringify(wrote.before)})`,
         );
-    } else if (selected === store.selectedType) {
+    } else if (selected === store.selection.value) {
       kept.push(`${setting}, which scv's sign-in did not set`);
     }
     if (settings !== before && settings !== undefined)
       await writePrivate(home, settingsPath, jsonText(settings));
-    if (wrote !== undefined) await forgetLoginWrote(home, store.settings, SELECTION);
+    if (wrote !== undefined) await forgetLoginWrote(home, store.settings, store.selection.path);
     return { removed, kept };
   },
 };

@@ -28,7 +28,7 @@ export interface CliRunResult {
 }
 
 /** Runs the agent's own CLI in its home with the isolated environment, `input` on stdin: for the
- * stores the CLI writes itself (`codex login --with-api-key`). */
+ * stores the CLI writes itself (its `login --with-api-key`). */
 export type CliRunner = (args: readonly string[], input: string) => Promise<CliRunResult>;
 
 /** A key store: the files it owns, what they say, and how its credentials are removed. */

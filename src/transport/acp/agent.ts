@@ -8,8 +8,8 @@
 
 import { Writable } from "node:stream";
 import { client, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
+import { type AgentProcess, type ProcessExit, startProcess } from "../../process/run.js";
 import { timing } from "../../timing.js";
-import { type AgentProcess, type ProcessExit, startProcess } from "../process.js";
 import { AcpAgentError, describeExit } from "./errors.js";
 import { type PermissionAsk, type PermissionChoice, readPermissionAsk, rejectChoice } from "./permission.js";
 import { delay, errorText, record, seconds, settle, stop } from "./waiting.js";
@@ -21,7 +21,7 @@ export interface AcpLaunch {
   readonly cwd: string;
   /** The complete environment; nothing of scv's own is added. */
   readonly env: Readonly<Record<string, string>>;
-  /** Names the agent in messages (`gemini`). */
+  /** Names the agent in messages (its row's name). */
   readonly label: string;
   /** Limit on start-up: spawn to the `initialize` answer. */
   readonly initializeTimeoutMs?: number;
@@ -83,7 +83,7 @@ export type PromptOutcome =
       readonly cause?: string;
     };
 
-/** A load's replay that goes on after its answer (Gemini CLI) is over once it has been quiet this long. */
+/** A load's replay that goes on after its answer (a server does) is over once it has been quiet this long. */
 const REPLAY_QUIET_MS = 50;
 const REPLAY_MAX_MS = 2_000;
 

@@ -2,7 +2,7 @@
 
 import { lastErrorLine, lastStderrLine } from "../../parsers/failure.js";
 import { redact } from "../../parsers/redact.js";
-import type { ProcessExit } from "../process.js";
+import type { ProcessExit } from "../../process/run.js";
 
 export type AcpFailure =
   /** The executable could not be started. */

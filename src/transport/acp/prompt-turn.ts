@@ -64,7 +64,7 @@ export async function runAcpPrompt(request: AcpPromptRequest): Promise<AcpPrompt
 }
 
 /** A prompt answered `cancelled` that scv never cancelled: a server whose own worker died answers
- * so, then exits (Qwen Code 0.24.4 when its inner process is killed). Such a server's exit is what
+ * so, then exits (lab: one, when its inner process is killed). Such a server's exit is what
  * the turn reports, not a cancel nobody asked for. */
 async function unaskedCancel(agent: AcpAgent, outcome: PromptOutcome): Promise<PromptOutcome> {
   if (outcome.kind !== "answered" || outcome.stopped !== undefined) return outcome;

@@ -2,7 +2,7 @@
 // effort it was asked for, each checked against what the session says it offers (`modes`, `models`,
 // `configOptions` of the `session/new` or `session/load` answer) and then against what it reports
 // back. A value the session does not offer is refused with what it does offer: some servers accept
-// anything (Gemini CLI 0.61.0 answers `session/set_model` to `no-such-model` with success).
+// anything (lab: one answers `session/set_model` to `no-such-model` with success).
 
 import type { AcpFullPermission } from "../../adapters.js";
 import { ScvError } from "../../errors.js";
@@ -220,7 +220,7 @@ function chosenEffort(product: string, state: SessionState, wanted: string): { i
   return { id: option.id, value: pick(product, "effort", wanted, option.choices, option.current) };
 }
 
-/** The offered value `wanted` names: its id, else the one offer of that display name (Qwen's
+/** The offered value `wanted` names: its id, else the one offer of that display name (lab: one's
  * `$runtime|openai|mock-model(openai)` is named `mock-model`). */
 function pick(
   product: string,

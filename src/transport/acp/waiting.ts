@@ -2,8 +2,8 @@
 // limit, and the small readers of what came back.
 
 import { MessageTooLargeError, RequestError } from "@agentclientprotocol/sdk";
+import type { AgentProcess, ProcessExit } from "../../process/run.js";
 import { timing } from "../../timing.js";
-import type { AgentProcess, ProcessExit } from "../process.js";
 
 export type Settled<T> =
   | { readonly kind: "value"; readonly value: T }

@@ -4,7 +4,7 @@
 
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { type ProcessExit, startProcess } from "../../src/transport/process.js";
+import { type ProcessExit, startProcess } from "../../src/process/run.js";
 
 const NODE = process.execPath;
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ProcessExit, type ProcessOptions, startProcess } from "../../src/transport/process.js";
+import { type ProcessExit, type ProcessOptions, startProcess } from "../../src/process/run.js";
 import { killAll, survivors } from "../helpers/pids.js";
 
 const NODE = process.execPath;

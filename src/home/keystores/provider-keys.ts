@@ -1,8 +1,8 @@
-// pi's agent directory (PI_CODING_AGENT_DIR): `auth.json` holds its own sign-ins (`/login`: an entry
-// per provider, `{"type":"api_key","key":…}` or `{"type":"oauth",…}`; created as `{}` on first run),
-// and `models.json` custom providers with an `apiKey` (the lab's OpenAI-compatible endpoint).
+// Keys per model provider in two JSON files: the CLI's own sign-ins in one (an entry per provider,
+// `{"type":"api_key","key":…}` or `{"type":"oauth",…}`), and custom providers with an `apiKey` in the
+// other (`providers.<name>.apiKey`), whose other members are the user's configuration.
 
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { KeyStore } from "../../adapters.js";
 import {
   isFilled,
@@ -17,19 +17,14 @@ import {
 } from "./files.js";
 import type { RemoveResult, StoreKind } from "./types.js";
 
-type PiStore = Extract<KeyStore, { kind: "pi" }>;
-
-/** The files of the store, relative to the agent home. */
-function piFiles(store: PiStore): string[] {
-  return [`${store.dir}/auth.json`, `${store.dir}/models.json`];
-}
+type ProviderKeysStore = Extract<KeyStore, { kind: "provider-keys" }>;
 
 function plural(count: number, one: string): string {
   return count === 1 ? `1 ${one}` : `${count} ${one}s`;
 }
 
-async function inspectPi(store: PiStore, home: string): Promise<StoreInspection> {
-  const [authName, modelsName] = piFiles(store) as [string, string];
+async function inspectProviderKeys(store: ProviderKeysStore, home: string): Promise<StoreInspection> {
+  const { auth: authName, models: modelsName } = store;
   const found: string[] = [];
   let loose = "";
   const auth = await readSmall(join(home, authName));
@@ -43,8 +38,8 @@ async function inspectPi(store: PiStore, home: string): Promise<StoreInspection>
     const logins = values.filter(
       (entry) => entry.type === "oauth" && (isFilled(entry.refresh) || isFilled(entry.access)),
     ).length;
-    if (keys > 0) found.push(`${plural(keys, "API key")} in auth.json`);
-    if (logins > 0) found.push(`${plural(logins, "provider sign-in")} in auth.json`);
+    if (keys > 0) found.push(`${plural(keys, "API key")} in ${basename(authName)}`);
+    if (logins > 0) found.push(`${plural(logins, "provider sign-in")} in ${basename(authName)}`);
     loose = looseModeNote(auth.mode);
   }
   const models = await readSmall(join(home, modelsName));
@@ -53,17 +48,21 @@ async function inspectPi(store: PiStore, home: string): Promise<StoreInspection>
     const withKeys = isRecord(providers)
       ? Object.values(providers).filter((provider) => isRecord(provider) && isFilled(provider.apiKey)).length
       : 0;
-    if (withKeys > 0) found.push(`${plural(withKeys, "custom provider")} with a key in models.json`);
+    if (withKeys > 0)
+      found.push(`${plural(withKeys, "custom provider")} with a key in ${basename(modelsName)}`);
   }
   if (found.length === 0)
-    return { state: "signed-out", detail: "no key or sign-in in auth.json or models.json" };
+    return {
+      state: "signed-out",
+      detail: `no key or sign-in in ${basename(authName)} or ${basename(modelsName)}`,
+    };
   return { state: "signed-in", detail: `${found.join("; ")}${loose}` };
 }
 
-/** `auth.json` holds only credentials and goes whole; in `models.json` only the providers' `apiKey`
- * fields go — the provider and model definitions are the user's configuration, not a sign-in. */
-async function removePi(store: PiStore, home: string): Promise<RemoveResult> {
-  const [authName, modelsName] = piFiles(store) as [string, string];
+/** The sign-ins' file holds only credentials and goes whole; in the providers' file only their
+ * `apiKey` fields go — the provider and model definitions are the user's configuration. */
+async function removeProviderKeys(store: ProviderKeysStore, home: string): Promise<RemoveResult> {
+  const { auth: authName, models: modelsName } = store;
   const removed: string[] = [];
   const kept: string[] = [];
   if (await removeFile(join(home, authName))) removed.push(authName);
@@ -96,4 +95,8 @@ async function removePi(store: PiStore, home: string): Promise<RemoveResult> {
   return { removed, kept };
 }
 
-export const piStore: StoreKind<PiStore> = { files: piFiles, inspect: inspectPi, remove: removePi };
+export const providerKeysStore: StoreKind<ProviderKeysStore> = {
+  files: (store) => [store.auth, store.models],
+  inspect: inspectProviderKeys,
+  remove: removeProviderKeys,
+};

@@ -1,9 +1,9 @@
-// Signalling a process group (src/os/groups.ts).
+// Signalling a process group (src/process/groups.ts).
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { signalGroup } from "../../src/os/groups.js";
+import { signalGroup } from "../../src/process/groups.js";
 
 describe("signalGroup", () => {
   it("signals a live group, answers false for one that is gone, never scv's own", async () => {

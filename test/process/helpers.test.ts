@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runBounded, startDetached } from "../../src/os/bounded.js";
+import { runBounded, startDetached } from "../../src/process/helpers.js";
 import { isAlive, killAll, survivors } from "../helpers/pids.js";
 
 let dir: string;

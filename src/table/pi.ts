@@ -1,0 +1,98 @@
+// pi's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
+
+import type { AdapterDescriptor } from "../descriptor/row.js";
+import type { KeyStore } from "../descriptor/sign-in.js";
+
+// Its agent directory (PI_CODING_AGENT_DIR): auth.json holds its own sign-ins (`/login`: an entry per
+// provider; created as `{}` on first run), models.json custom providers with an `apiKey` (the lab's
+// OpenAI-compatible endpoint).
+const PI_STORE = {
+  kind: "provider-keys",
+  auth: ".pi/agent/auth.json",
+  models: ".pi/agent/models.json",
+} as const satisfies KeyStore;
+
+export const pi = {
+  name: "pi",
+  product: "pi",
+  // The models are the user's choice among makers'.
+  family: null,
+  offers:
+    "a minimal coding agent (read, write, edit, bash) that runs on many model providers; it has no web search",
+  packages: ["@mariozechner/pi-coding-agent"],
+  verified: { kind: "lab", version: "0.73.1" },
+  command: "pi",
+  args: ["-p"],
+  // Checked with the real CLI: an argument beginning with `@` is a file to attach and one
+  // beginning with `-` an option, even after `--`. Piped stdin is read as the prompt, trimmed
+  // (`data.trim()`), with the first message argument appended to it unchanged.
+  prompt: { kind: "stdin", trims: true },
+  modelArgs: ["--model", "{model}"],
+  effortArgs: ["--thinking", "{effort}"],
+  effortLevels: ["off", "minimal", "low", "medium", "high", "xhigh"],
+  modelHint: "pi model pattern or provider/id, such as openai/gpt-5.5.",
+  modelsMayHaveSlash: true,
+  homeEnvironment: [["PI_CODING_AGENT_DIR", ".pi/agent"]],
+  fixedEnvironment: [
+    ["PI_SKIP_VERSION_CHECK", "1"],
+    ["PI_TELEMETRY", "0"],
+  ],
+  removedEnvironment: ["PI_*"],
+  credentialWords: ["PI"],
+  // pi has no approval prompts or sandbox.
+  fullPermissionArgs: [],
+  // Its --help (0.73.1): "Read-only mode (no file modifications possible)" is this tool list.
+  review: { readOnlyArgs: ["--tools", "read,grep,find,ls"], schema: { kind: "prompt" } },
+  modeReport: { kind: "none" },
+  // Checked in its code (getSettingsPath); custom providers and their keys go in models.json beside it.
+  ownConfig: { file: ".pi/agent/settings.json", signsIn: false },
+  // Its models.json is the user's; an extension (`-e`, pi.registerProvider) adds the provider for
+  // one turn, reading its API key from the variable it names.
+  endpoint: {
+    kind: "supported",
+    api: "openai-chat",
+    url: {
+      kind: "extension-file",
+      args: ["-e", "{file}"],
+      provider: "endpoint",
+      // Its name of the Chat Completions API.
+      api: "openai-completions",
+    },
+    key: "SCV_ENDPOINT_API_KEY",
+    args: [],
+    acp: false,
+    verified: { kind: "lab", version: "0.73.1" },
+  },
+  searchDirs: [".npm-global/bin"],
+  login: { kind: "interactive", args: [], hint: "run /login and choose a provider, then /quit" },
+  status: { kind: "stored", store: PI_STORE },
+  logout: { kind: "stored", store: PI_STORE },
+  output: { kind: "pi-json", args: ["--mode", "json"] },
+  // Today's CLI has no `--session-id` (seed): it reports its id on its first `session` line and
+  // resumes with `--session <id>`, matched in the session folder of the same cwd.
+  resume: {
+    kind: "supported",
+    options: ["--session", "{session}"],
+    idPattern: /^[0-9a-zA-Z][0-9a-zA-Z_-]{7,127}$/,
+  },
+  conversationFiles: { dir: ".pi/agent/sessions", extension: "jsonl" },
+  credentialFiles: [".pi/agent/auth.json", ".pi/agent/models.json"],
+  retries: {
+    kind: "config",
+    file: ".pi/agent/settings.json",
+    setting: "retry.maxRetries (and retry.provider.maxRetries for the provider SDK's own)",
+    note: "default 3 agent-level retries, 2 s then 4 s apart",
+  },
+  transport: "process",
+  acp: null,
+  cliTurns: true,
+  mcpPassing: { kind: "unsupported", reason: "pi has no MCP client" },
+  // Its help: `--session <path|id>` opens that session, interactively without -p.
+  mcpHost: { kind: "unsupported", reason: "pi has no MCP client" },
+  takeover: {
+    kind: "supported",
+    args: ["--session", "{session}"],
+    fullArgs: [],
+    verified: { kind: "lab", version: "0.73.1" },
+  },
+} as const satisfies AdapterDescriptor;

@@ -1,9 +1,8 @@
-// The review's published JSON Schemas (`npm run docs`; test/foundation/docs.test.ts holds them
-// current): what a reviewer is asked to reply — the very schema reviewers' CLIs are given — and the
-// report `scv review --json` prints and the MCP `review` tool returns as structured content.
+// The review's published JSON Schema (`npm run docs`; test/foundation/docs.test.ts holds it
+// current): what a reviewer is asked to reply — the very schema reviewers' CLIs are given. The report
+// `scv review --json` prints is a `--json` document like any other: docs/json/review.schema.json
+// (src/json-documents.ts).
 
-import * as z from "zod/mini";
-import { reviewReportSchema } from "../src/review/report.js";
 import { findingsJsonSchema } from "../src/review/schema.js";
 
 function json(value: unknown): string {
@@ -19,14 +18,7 @@ export function renderFindingsSchema(): string {
   });
 }
 
-/** The report's schema, from its zod schema. */
-export function renderReportSchema(): string {
-  const { $schema, ...schema } = z.toJSONSchema(reviewReportSchema());
-  return json({ $schema, title: "scv review --json: the review's report", ...schema });
-}
-
 /** Each published file and what renders it. */
 export const REVIEW_SCHEMA_FILES: Readonly<Record<string, () => string>> = {
   "docs/review-findings.schema.json": renderFindingsSchema,
-  "docs/review-report.schema.json": renderReportSchema,
 };

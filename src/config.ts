@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
 import { ACCOUNT_NAME_RULE, isAccountName } from "./accounts.js";
-import { type AdapterDescriptor, shippedAdapter } from "./adapters.js";
+import { type AdapterDescriptor, EXAMPLE_AGENTS, shippedAdapter } from "./adapters.js";
 import {
   type AgentTable,
   configuredAgentRows,
@@ -64,6 +64,10 @@ const keepRule = lazy(() =>
 export const MAX_PARALLEL = 64;
 const MAX_DEPTH = 16;
 const MAX_WARM_HOSTS = 64;
+/** `review_part_bytes`: a part smaller than a few hunks helps nobody, and one larger than a model's
+ * context cannot be read. */
+const MIN_PART_BYTES = 4_096;
+const MAX_PART_BYTES = 16 * 1024 * 1024;
 /** More retries than any CLI makes by default (10 at most: docs/agents.md, "Retries"). */
 const MAX_RETRIES = 100;
 
@@ -192,6 +196,20 @@ const configSchema = lazy(() =>
     max_depth: z.optional(wholeNumber(0, MAX_DEPTH)),
     /** How many conversations' ACP servers are kept warm at once (src/hosts/budget.ts); 0: none. */
     max_warm_hosts: z.optional(wholeNumber(0, MAX_WARM_HOSTS)),
+    /** Who reviews when `scv review` names nobody: targets as `delegate` takes them, or "auto". */
+    review_by: z.optional(
+      z.union(
+        [
+          z.literal("auto"),
+          z.array(text()).check(z.minLength(1, { error: "expected at least one reviewer" })),
+        ],
+        {
+          error: `expected "auto" or a list of reviewers such as ${JSON.stringify([...EXAMPLE_AGENTS])}`,
+        },
+      ),
+    ),
+    /** The most bytes of diff one review turn is given; a larger diff is split by file. */
+    review_part_bytes: z.optional(wholeNumber(MIN_PART_BYTES, MAX_PART_BYTES)),
     /** Which inherited variables delegated agents get (src/transport/env.ts). */
     isolation: z.optional(
       z.strictObject({

@@ -43,7 +43,7 @@ export async function fallbackAgents(agent: string, config: Config, env: Env): P
 const RANK: Record<SignIn, number> = { yes: 2, maybe: 1, no: 0 };
 
 /** The best sign-in among the accounts a plain turn of the agent would try. */
-async function agentSignedIn(entry: AdapterDescriptor, config: Config, env: Env): Promise<SignIn> {
+export async function agentSignedIn(entry: AdapterDescriptor, config: Config, env: Env): Promise<SignIn> {
   const accounts = config.agents?.[entry.name]?.accounts ?? [DEFAULT_ACCOUNT];
   const states = await Promise.all(accounts.map((account) => signedIn(entry, account, env)));
   return states.reduce<SignIn>((best, state) => (RANK[state] > RANK[best] ? state : best), "no");

@@ -17,6 +17,7 @@ import {
   statusRowShape,
   turnResultShape,
 } from "./json-shapes.js";
+import { reviewedResultShape, reviewReportShape } from "./review/report-json.js";
 import { usageReportSchema } from "./usage-totals.js";
 
 const oneOrMany = <T extends z.ZodMiniType>(one: T) => z.union([one, z.array(one)]);
@@ -28,6 +29,11 @@ export const JSON_DOCUMENTS = {
     about: "one turn's result; for several agents, an array of them in the order given",
     schema: () => oneOrMany(turnResultShape()),
   },
+  "delegate-reviewed": {
+    command: "scv delegate --review-by <reviewers> [--rounds N] <agent> … --json",
+    about: "the author's last turn, with each round's review of its changes",
+    schema: () => reviewedResultShape(),
+  },
   "delegate-background": {
     command: "scv delegate --background … --json",
     about: "each turn as it was launched (an array for several agents)",
@@ -35,8 +41,14 @@ export const JSON_DOCUMENTS = {
   },
   wait: {
     command: "scv wait <job|handle>… --json",
-    about: "the result of the one job waited for, or an array of results",
-    schema: () => oneOrMany(turnResultShape()),
+    about:
+      "the result of the one job waited for, or an array of results: a turn's, a reviewed delegation's, or a background review's report",
+    schema: () => oneOrMany(z.union([turnResultShape(), reviewedResultShape(), reviewReportShape()])),
+  },
+  review: {
+    command: "scv review … --json (also the MCP review tool's structured content)",
+    about: "the review's report: its verdict, the merged findings, each reviewer, what was skipped",
+    schema: () => reviewReportShape(),
   },
   ps: {
     command: "scv ps --json",

@@ -23,7 +23,7 @@ const text = () => z.string();
 const maybe = <T extends z.ZodMiniType>(schema: T) => z.nullable(schema);
 const count = () => z.int().check(z.nonnegative());
 
-const tokenCounts = lazy(() =>
+export const tokenCountsShape = lazy(() =>
   z.object({
     input: maybe(z.number()),
     cached: maybe(z.number()),
@@ -52,7 +52,7 @@ export const turnResultShape = lazy(() =>
       conversation: described(maybe(text()), "scv's handle for -c; null when the turn was not recorded"),
       session: described(maybe(text()), "the CLI's own session id; null when it reported none"),
       usage: described(
-        maybe(tokenCounts()),
+        maybe(tokenCountsShape()),
         "this turn's tokens as the CLI reported them (input not read from cache, cached, cacheWrite, output, reasoning; costUsd in dollars), each null where it reported none; null when it reported no usage",
       ),
       cost: described(maybe(z.number()), "this turn's cost in dollars; null when the CLI reported none"),
@@ -86,7 +86,7 @@ export const turnResultShape = lazy(() =>
 );
 export type TurnResultJson = z.infer<ReturnType<typeof turnResultShape>>;
 
-const usageJson = (usage: TurnUsage): z.infer<ReturnType<typeof tokenCounts>> => ({
+export const usageJson = (usage: TurnUsage): z.infer<ReturnType<typeof tokenCountsShape>> => ({
   input: usage.input ?? null,
   cached: usage.cached ?? null,
   cacheWrite: usage.cacheWrite ?? null,
@@ -307,8 +307,8 @@ const conversationFields = () => ({
   updatedAt: text(),
   turns: count(),
   lastPrompt: maybe(text()),
-  usage: described(tokenCounts(), "totals over its turns"),
-  cumulative: described(maybe(tokenCounts()), "the CLI's own running total, for CLIs that keep one"),
+  usage: described(tokenCountsShape(), "totals over its turns"),
+  cumulative: described(maybe(tokenCountsShape()), "the CLI's own running total, for CLIs that keep one"),
   lastStatus: maybe(text()),
   takeovers: described(count(), "how often it was taken over in the CLI's own UI (scv attach)"),
   lastTakeoverAt: maybe(text()),

@@ -79,6 +79,9 @@ export const turnResultSchema = lazy(() =>
     /** For a rate-limited turn (exit 5): when the limit resets, as the CLI said it, or for a turn
      * whose accounts were all limited the earliest of their resets (UTC ISO 8601). */
     resetsAt: z.optional(z.string()),
+    /** A reviewed delegation's rounds, or a background review's report (src/review/rounds.ts reads it
+     * with the review's own schema); absent for any other turn. */
+    review: z.optional(z.record(z.string(), z.unknown())),
     /** In JSON: how many characters of the reply were no text (bytes that are not UTF-8), each
      * U+FFFD in `reply`; absent when none. */
     replacedChars: z.optional(z.int().check(z.nonnegative())),

@@ -103,8 +103,53 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
       "[mcp_servers] from scv's config the agent gets this turn, comma-separated; none for none",
       collect,
     )
+    .option(
+      "--review-by <targets>",
+      "review the agent's changes: reviewers as agents are written (comma-separated, repeatable), or auto",
+      collect,
+    )
+    .option("--rounds <n>", "with --review-by: send the findings back and review again, up to n reviews")
+    .option("--focus <text>", "with --review-by: what the reviewers should look at")
     .action(lazy(io, async () => (await import("../commands/delegate.js")).delegateCommand));
   TAKES_A_PROMPT.add(delegate);
+
+  program
+    .command("review")
+    .description(
+      "review changes with other agents: one merged report, a verdict, exit 1 on changes requested",
+    )
+    .argument(
+      "[targets...]",
+      `reviewers as agents are written (${EXAMPLE_AGENTS[0]}, ${EXAMPLE_AGENTS[1]}/high, ${EXAMPLE_AGENTS[0]}@work)`,
+    )
+    .option(
+      "--base <ref>",
+      "the branch's changes since its merge base with <ref> (default: the working tree's)",
+    )
+    .option("--staged", "the staged changes")
+    .option("--commit <sha>", "one commit")
+    .option("--job <job|handle>", "a delegated turn's changes: its worktree branch, or the files it touched")
+    .option("--focus <text>", "what the reviewers should look at")
+    .option(
+      "--reviewers <targets>",
+      "reviewers (comma-separated), or auto: two of other families than the author's",
+    )
+    .option("--author <agent>", "whose work it is: auto leaves its model family out")
+    .option("-C, --cwd <dir>", "the repository (default: the current directory)")
+    .option("--json", "print the report as JSON (--format json)")
+    .addOption(
+      new Option("--format <form>", "text, json, markdown (a PR comment) or sarif").choices([
+        "text",
+        "json",
+        "markdown",
+        "sarif",
+      ]),
+    )
+    .option("--timeout <duration>", "each reviewer turn's limit, e.g. 10m")
+    .option("--idle-timeout <duration>", "end a reviewer turn after no output for that long")
+    .option("-q, --quiet", "no progress on stderr")
+    .option("--background", "start the review detached and print its job (scv wait <job> prints the report)")
+    .action(lazy(io, async () => (await import("../commands/review.js")).reviewCommand));
 
   const agents = program
     .command("agents")

@@ -4,10 +4,12 @@
 import { EXIT } from "../errors.js";
 import { turnResultJson } from "../json-shapes.js";
 import { replacedNote, type TurnResult } from "../result.js";
+import { roundsOf } from "../review/rounds.js";
 import { notTextCount, replyBytes } from "../text-bytes.js";
 import type { PlannedTurn } from "../turn/batch.js";
 import { failureLine } from "../turn/outcome.js";
 import type { CliIo } from "./io.js";
+import { reviewedJson, roundsText } from "./review-output.js";
 import { forStream, jsonLine, visibleLine } from "./terminal-text.js";
 
 /** What the command line asked stdout and stderr to carry. */
@@ -22,14 +24,28 @@ export interface ResultOptions {
 export function print(io: CliIo, result: TurnResult, options: ResultOptions): void {
   // With --events the result was the stream's last line already.
   const notes = [...result.notes];
+  // A reviewed delegation's rounds after its reply; a background review's report alone.
+  const rounds = roundsOf(result);
   if (options.events) {
     // nothing more on stdout
   } else if (options.json) {
-    io.stdout.write(`${jsonLine(turnResultJson(result))}\n`);
-  } else if (result.reply !== "") {
-    writeReply(io, result.reply);
-    const count = notTextCount(result.reply);
-    if (count > 0 && io.stdout.isTTY === true) notes.push(replacedNote(count, "shown as U+FFFD here"));
+    io.stdout.write(
+      `${jsonLine(rounds === undefined ? turnResultJson(result) : reviewedJson(result, rounds))}\n`,
+    );
+  } else {
+    if (result.reply !== "" && rounds?.kind !== "review") {
+      writeReply(io, result.reply);
+      const count = notTextCount(result.reply);
+      if (count > 0 && io.stdout.isTTY === true) notes.push(replacedNote(count, "shown as U+FFFD here"));
+    }
+    if (rounds !== undefined) {
+      io.stdout.write(
+        forStream(
+          io.stdout,
+          `${rounds.kind === "review" || result.reply === "" ? "" : "\n"}${roundsText(rounds)}`,
+        ),
+      );
+    }
   }
   const failure = failureLine(result);
   if (failure !== undefined) io.stderr.write(`scv: ${visibleLine(failure)}\n`);

@@ -16,19 +16,20 @@ import { holdReserve } from "../home/background-result.js";
 import { jobFile } from "../home/turn-files.js";
 import { markCooling, saveBackgroundResult } from "../home/turn-records.js";
 import { callerApprovals } from "../jobs/approval.js";
-import { parseJob, READY_FD_VARIABLE, readyPipe } from "../jobs/job.js";
+import { type Job, parseJob, READY_FD_VARIABLE, readyPipe } from "../jobs/job.js";
 import { launchTurns } from "../jobs/launch.js";
 import { type LaunchJson, turnResultJson } from "../json-shapes.js";
 import type { TurnResult } from "../result.js";
 import { failedResult, failureLine } from "../turn/outcome.js";
 import { runTurn } from "../turn/run.js";
-import type { TurnRequest, TurnWaiting } from "../turn/types.js";
+import type { TurnContext, TurnRequest, TurnWaiting } from "../turn/types.js";
 
 export async function startBackgroundTurns(
   io: CliIo,
   requests: readonly TurnRequest[],
   config: Config,
   options: ResultOptions,
+  review?: Job["review"],
 ): Promise<number> {
   if (options.events) {
     throw new ScvError(
@@ -36,7 +37,12 @@ export async function startBackgroundTurns(
       "--events streams a turn while it runs in the foreground — drop it with --background and read the result with scv wait",
     );
   }
-  const launches = await launchTurns(requests, { env: io.env, cwd: io.cwd, config });
+  const launches = await launchTurns(requests, {
+    env: io.env,
+    cwd: io.cwd,
+    config,
+    ...(review === undefined ? {} : { review }),
+  });
 
   if (options.json) {
     const rows = launches.map(
@@ -90,8 +96,8 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
       note: (line) => io.stderr.write(`scv: note: ${line}\n`),
     });
     notifier = notifying;
-    result = await withInterrupts(io, (signal) =>
-      runTurn(job.request, {
+    result = await withInterrupts(io, async (signal) => {
+      const context: TurnContext = {
         env,
         cwd: io.cwd,
         config,
@@ -103,8 +109,12 @@ export async function backgroundTurnCommand(io: CliIo): Promise<number> {
           if (waiting.kind === "cooling") coolingRecord(job.job, waiting, io);
           notifying.waiting(waiting);
         },
-      }),
-    );
+      };
+      // A review, or a reviewed delegation: its turns and their one result.
+      const { review } = job;
+      if (review === undefined) return runTurn(job.request, context);
+      return (await import("../jobs/review-job.js")).runReviewJob({ ...job, review }, context);
+    });
   } catch (error) {
     const agent = job.request.agent;
     if (error instanceof ScvError) result = failedResult(error, agent);

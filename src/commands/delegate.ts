@@ -34,6 +34,10 @@ export interface DelegateOptions {
   readonly env?: readonly string[];
   readonly mcp?: readonly string[];
   readonly waitForReset?: string;
+  /** `--review-by` (repeatable, comma-separated): a reviewed delegation (commands/reviewed.ts). */
+  readonly reviewBy?: readonly string[];
+  readonly rounds?: string;
+  readonly focus?: string;
 }
 
 /** How many turns of a fan-out run at once: `--parallel`, the config's `parallel`, else 4. */
@@ -58,13 +62,33 @@ export async function delegateCommand(
   options: DelegateOptions = {},
 ): Promise<number> {
   const { agents, promptArg } = splitPositionals(positionals, options.continue !== undefined);
-  const config = loadConfig(io.env).config;
+  const loaded = loadConfig(io.env);
+  const config = loaded.config;
   // Checked with one agent too: a typo is an error wherever it is written.
   const concurrency = parallelism(options, config);
   if (options.json && options.events) {
     throw new ScvError("USAGE", "--json and --events both choose what stdout carries — pass one of them");
   }
+  if (options.reviewBy === undefined && (options.rounds !== undefined || options.focus !== undefined)) {
+    throw new ScvError(
+      "USAGE",
+      `${options.rounds === undefined ? "--focus" : "--rounds"} goes with --review-by — name the reviewers (or auto)`,
+    );
+  }
+  if (options.reviewBy !== undefined && agents.length > 1) {
+    throw new ScvError("USAGE", "a reviewed delegation has one author — name one agent before the prompt");
+  }
   const prompt = promptArg === "-" ? await readPrompt(io) : promptArg;
+  if (options.reviewBy !== undefined) {
+    const { reviewedDelegation } = await import("./reviewed.js");
+    return reviewedDelegation(
+      io,
+      turnRequest(agents[0], prompt, options),
+      { ...options, reviewBy: options.reviewBy },
+      config,
+      loaded.path,
+    );
+  }
   // Several agents, or --background: each turn in its own conversation (fanout.ts, background.ts).
   if (options.background || agents.length > 1) {
     const requests = (agents.length === 0 ? [undefined] : agents).map((each) =>

@@ -35,7 +35,26 @@ const jobSchema = lazy(() =>
       account: z.optional(z.string()),
       accounts: z.optional(z.readonly(z.array(z.string()))),
       waitForResetMs: z.optional(z.number()),
+      review: z.optional(z.boolean()),
     }),
+    /** A job that is a review (`scv review --background`, the MCP review tool: `request` is its first
+     * reviewer's first turn) or a reviewed delegation (`--review-by`: `request` is the author's). */
+    review: z.optional(
+      z.object({
+        kind: z.enum(["review", "delegation"]),
+        /** The reviewers chosen (a review), or as given (a delegation: `auto` alone, or none). */
+        reviewers: z.array(z.string()),
+        rounds: z.optional(z.int()),
+        focus: z.optional(z.string()),
+        /** What a review reviews, as asked (`job` is resolved again by the runner). */
+        scope: z.optional(
+          z.object({
+            kind: z.enum(["changes", "base", "staged", "commit", "job"]),
+            ref: z.optional(z.string()),
+          }),
+        ),
+      }),
+    ),
     lockWaitMs: z.optional(z.number()),
     /** The launcher's environment as any agent may inherit it (credentials withheld), with the
      * endpoint keys scv reads (`api_key_env`): the turn's agent is made from it, while the runner's

@@ -49,6 +49,8 @@ export interface LaunchContext {
   readonly spare?: SpareRunner;
   /** The caller answers the agents' permission requests through the jobs' files (`scv mcp`). */
   readonly callerApproves?: boolean;
+  /** Each job is a review or a reviewed delegation (jobs/review-job.ts runs it). */
+  readonly review?: Job["review"];
 }
 
 /** Plans every turn, then starts each that can start; one `Launch` per request, in order. */
@@ -56,7 +58,7 @@ export async function launchTurns(
   requests: readonly TurnRequest[],
   context: LaunchContext,
 ): Promise<Launch[]> {
-  const { env, cwd, config, spare, callerApproves } = context;
+  const { env, cwd, config, spare, callerApproves, review } = context;
   const planned = planTurns(requests, { env, cwd, config });
   return Promise.all(
     planned.map((turn): Promise<Launch> | Launch => {
@@ -82,6 +84,7 @@ export async function launchTurns(
         lockWaitMs: timing("backgroundLockWait"),
         environment: turnEnvironment(env, config),
         ...(callerApproves === true ? { callerApproves } : {}),
+        ...(review === undefined ? {} : { review }),
       };
       return launch(env, cwd, job, plan.entry.name, spare);
     }),

@@ -4,10 +4,12 @@
 import { EXAMPLE_AGENTS } from "../adapters.js";
 import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
 import { formatElapsed } from "../cli/progress.js";
-import { loadConfig } from "../config.js";
+import { type Config, loadConfig } from "../config.js";
 import { ScvError } from "../errors.js";
 import { giveAnswer, type PendingApproval, questionFate, questionText } from "../home/approvals.js";
 import { jobHandle } from "../home/turn-files.js";
+import type { Job } from "../jobs/job.js";
+import { planDelegation } from "../jobs/review-plan.js";
 import type { SpareRunner } from "../jobs/spare.js";
 import type { TurnRequest } from "../turn/types.js";
 import {
@@ -57,24 +59,37 @@ export interface CallContext {
 }
 
 export async function delegateTool(input: DelegateInput, context: CallContext): Promise<ToolOutcome> {
+  return startedAndWaited(input.wait_seconds, context, () => startDelegate(input, context));
+}
+
+/** A call that starts jobs and waits for them up to `waitSeconds`: their answer (delegate, review). */
+export async function startedAndWaited(
+  waitSeconds: number | undefined,
+  context: CallContext,
+  start: () => Promise<JobStart[]>,
+): Promise<ToolOutcome> {
   const calledAt = Date.now();
   // Called again once the person answered a question the first call raised: its turns run already.
   const resumed = context.resume as readonly JobStart[] | undefined;
-  const started = resumed ?? (await startDelegate(input, context));
-  const waitMs = (input.wait_seconds ?? DEFAULT_WAIT_SECONDS) * 1000;
+  const started = resumed ?? (await start());
+  const waitMs = (waitSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
   if (resumed === undefined) context.progress?.(`started ${started.map(startLabel).join(", ")}`);
   const states = await waitFor(startedJobs(started), calledAt + waitMs, context);
   return delivered(delegateAnswer(started, states, context.env), context.env);
 }
 
-/** Starts the turns a delegate call asks for, as background jobs. */
+/** Starts the turns a delegate call asks for, as background jobs; with `review_by`, the one turn as a
+ * reviewed delegation. */
 export async function startDelegate(input: DelegateInput, context: CallContext): Promise<JobStart[]> {
-  const config = loadConfig(context.env).config;
-  return startJobs(turnRequests(input), {
+  const loaded = loadConfig(context.env);
+  const requests = turnRequests(input);
+  const review = await delegationReview(input, requests, { ...context, ...loaded });
+  return startJobs(requests, {
     env: context.env,
     cwd: context.cwd,
-    config,
+    config: loaded.config,
     spare: context.spare,
+    ...(review === undefined ? {} : { review }),
   });
 }
 
@@ -135,6 +150,35 @@ export interface Answer {
 function delivered(answer: Answer, env: NodeJS.ProcessEnv): ToolOutcome {
   for (const job of answer.read) consumeJob(job, env);
   return answer.outcome;
+}
+
+/** A delegate call with `review_by`: its one turn's review. */
+async function delegationReview(
+  input: DelegateInput,
+  requests: readonly TurnRequest[],
+  context: { env: NodeJS.ProcessEnv; cwd: string; config: Config; path: string },
+): Promise<Job["review"]> {
+  const { review_by: reviewBy, rounds, focus } = input;
+  if (reviewBy === undefined) {
+    if (rounds !== undefined || focus !== undefined)
+      throw new ScvError(
+        "USAGE",
+        `${rounds === undefined ? "focus" : "rounds"} goes with review_by — name the reviewers, or auto`,
+      );
+    return undefined;
+  }
+  const [request] = requests;
+  if (request === undefined || requests.length > 1)
+    throw new ScvError("USAGE", "a reviewed delegation has one author — name one agent with review_by");
+  return planDelegation(
+    request,
+    {
+      reviewBy: typeof reviewBy === "string" ? [reviewBy] : reviewBy,
+      ...(rounds === undefined ? {} : { rounds }),
+      ...(focus === undefined ? {} : { focus }),
+    },
+    { env: context.env, cwd: context.cwd, config: context.config, configPath: context.path },
+  );
 }
 
 /** The turns a delegate call asks for: one per agent, or the continued conversation's. */

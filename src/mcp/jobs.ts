@@ -10,6 +10,7 @@ import { ScvError } from "../errors.js";
 import type { PendingApproval } from "../home/approvals.js";
 import { turnsDir } from "../home/turn-files.js";
 import { consumeResult } from "../home/turn-records.js";
+import type { Job } from "../jobs/job.js";
 import { killTurn } from "../jobs/kill.js";
 import { launchTurns } from "../jobs/launch.js";
 import { type RunningTurn, runningTurn, runningTurns } from "../jobs/list.js";
@@ -26,6 +27,8 @@ export interface JobContext {
   readonly config: Config;
   /** The server's spare runner, which takes a job faster than a detached scv started for it. */
   readonly spare?: SpareRunner;
+  /** Each job is a review, or a reviewed delegation (jobs/review-job.ts runs it). */
+  readonly review?: Job["review"];
 }
 
 /** A turn as started: running under its job, or failed before its agent ran. */
@@ -61,9 +64,16 @@ export type JobState =
  * once every agent runs (or failed to start). A usage error (unknown agent, delegation too deep) is
  * thrown for all of them, as the command line refuses the whole line. */
 export async function startJobs(requests: readonly TurnRequest[], context: JobContext): Promise<JobStart[]> {
-  const { env, cwd, config, spare } = context;
+  const { env, cwd, config, spare, review } = context;
   // The server's caller answers the agents' permission questions (the approve tool).
-  const launches = await launchTurns(requests, { env, cwd, config, spare, callerApproves: true });
+  const launches = await launchTurns(requests, {
+    env,
+    cwd,
+    config,
+    spare,
+    callerApproves: true,
+    ...(review === undefined ? {} : { review }),
+  });
   return launches.map((launch): JobStart => {
     if (launch.started && launch.handle !== undefined && launch.job !== undefined) {
       return { kind: "started", job: launch.job, conversation: launch.handle, agent: launch.agent };

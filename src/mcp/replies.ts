@@ -8,10 +8,14 @@
 
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { formatElapsed } from "../cli/progress.js";
+import { roundsText } from "../cli/review-output.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
 import { type PendingApproval, questionText } from "../home/approvals.js";
 import { turnResultJson } from "../json-shapes.js";
 import { resultForJson, type TurnResult } from "../result.js";
+import { renderText } from "../review/render-text.js";
+import { reviewedResultJson, reviewReportJson } from "../review/report-json.js";
+import { roundsOf } from "../review/rounds.js";
 import type { JobProgress } from "./jobs.js";
 import { shownBytes, shownEnd } from "./shown-size.js";
 
@@ -137,6 +141,37 @@ function leading(first: Record<string, unknown>, rest: object): Record<string, u
 /** A finished turn: its reply (or its part from `offset`, at most `budget` bytes as shown), and
  * whether the reply is now read whole. `preface` says first what the call did (a cancel). */
 export function finishedOutcome(
+  turn: TurnResult,
+  job: string,
+  options: { offset?: number; budget: number; preface?: string },
+): ToolOutcome & { readonly complete: boolean } {
+  const rounds = roundsOf(turn);
+  if (rounds === undefined) return turnOutcome(turn, job, options);
+  const last = rounds.rounds.at(-1)?.report;
+  const preface = options.preface === undefined ? "" : `${options.preface}\n\n`;
+  if (rounds.kind === "review" && last !== undefined) {
+    // The review's report, the verdict first; changes requested is the review's answer, no failure.
+    const failed = last.exitCode !== EXIT.ok && last.verdict !== "request-changes";
+    return {
+      text: `${preface}${renderText(last).replace(/\n$/, "")}`,
+      structured: reviewReportJson(last),
+      isError: failed,
+      complete: true,
+    };
+  }
+  // A reviewed delegation: the author's reply, then each round's review.
+  const outcome = turnOutcome(turn, job, options);
+  return {
+    ...outcome,
+    text: `${outcome.text}\n\n${roundsText(rounds).replace(/\n$/, "")}`,
+    structured: leading(
+      { verdict: last?.verdict ?? null },
+      { ...outcome.structured, review: reviewedResultJson(turn, rounds.rounds).review },
+    ),
+  };
+}
+
+function turnOutcome(
   turn: TurnResult,
   job: string,
   options: { offset?: number; budget: number; preface?: string },

@@ -45,6 +45,7 @@ import {
   personAnswer,
 } from "./person-questions.js";
 import { errorOutcome, type ToolOutcome, toolResult } from "./replies.js";
+import { reviewTool } from "./review-tools.js";
 import { followTaskV1, serveTasksV1, serveTasksV2, type TaskMethodsContext } from "./task-methods.js";
 import { TASK_WORKS } from "./task-tools.js";
 import { createdTask, declaresTasks, envelopeValue, TASKS_EXTENSION } from "./task-wire.js";
@@ -59,6 +60,7 @@ const HANDLERS: {
   readonly [N in ToolName]: (input: InputOf<N>, context: CallContext) => Promise<ToolOutcome>;
 } = {
   delegate: delegateTool,
+  review: reviewTool,
   wait: waitTool,
   cancel: cancelTool,
   approve: approveTool,

@@ -52,6 +52,25 @@ const agentName = () =>
       z.maxLength(200, { error: "too long for an agent name" }),
     );
 
+const reviewers = (what: string) =>
+  z.optional(
+    z
+      .union([agentName(), z.array(agentName()).check(z.maxLength(8, { error: "at most 8 reviewers" }))], {
+        error: `an agent's name (${EXAMPLE_AGENTS[0]}), a list of them, or auto`,
+      })
+      .check(z.describe(what)),
+  );
+
+const focus = () =>
+  z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1, { error: "say what to look at" }),
+        z.describe("what the reviewers should look at"),
+      ),
+  );
+
 export const delegateInput = z.strictObject({
   agent: z.optional(
     z
@@ -135,6 +154,62 @@ export const delegateInput = z.strictObject({
         ),
       ),
   ),
+  review_by: reviewers(
+    `review the agent's changes before the result counts: reviewers written as agents are (${EXAMPLE_AGENTS[0]}, ${EXAMPLE_AGENTS[1]}/high, ${EXAMPLE_AGENTS[0]}@work), or auto (up to two signed-in agents of model families other than the author's). One agent only. The result carries each round's verdict and findings`,
+  ),
+  rounds: z.optional(
+    z
+      .int({ error: "a whole number" })
+      .check(
+        z.gte(1, { error: "at least 1" }),
+        z.lte(10, { error: "at most 10" }),
+        z.describe(
+          "with review_by: how many reviews at most; while the reviewers request changes, their findings go back to the agent's conversation and its changes are reviewed again (default 1)",
+        ),
+      ),
+  ),
+  focus: focus(),
+  wait_seconds: waitSeconds(),
+});
+
+export const reviewInput = z.strictObject({
+  reviewers: reviewers(
+    `who reviews: agents written as for delegate (${EXAMPLE_AGENTS[0]}, ${EXAMPLE_AGENTS[1]}/high, ${EXAMPLE_AGENTS[0]}@work), or auto; left out: the config's review_by, else auto (up to two signed-in agents of model families other than the author's)`,
+  ),
+  base: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1, { error: "give a ref" }),
+        z.describe("review the branch's changes since its merge base with this ref (like main)"),
+      ),
+  ),
+  staged: z.optional(z.boolean().check(z.describe("review the staged changes"))),
+  commit: z.optional(
+    z.string().check(z.minLength(1, { error: "give a commit" }), z.describe("review one commit")),
+  ),
+  job: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1, { error: "give a job or handle" }),
+        z.describe(
+          "review what a delegated turn changed: its job or conversation (its worktree branch where it has one, else the files it touched)",
+        ),
+      ),
+  ),
+  focus: focus(),
+  author: z.optional(
+    agentName().check(z.describe("whose work it is (agent[:model]): auto leaves its model family out")),
+  ),
+  cwd: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1, { error: "give a folder" }),
+        z.describe("the repository: absolute, or relative to where scv mcp runs (the default)"),
+      ),
+  ),
   wait_seconds: waitSeconds(),
 });
 
@@ -199,6 +274,7 @@ export const conversationsInput = z.strictObject({
 });
 
 export type DelegateInput = z.infer<typeof delegateInput>;
+export type ReviewInput = z.infer<typeof reviewInput>;
 export type WaitInput = z.infer<typeof waitInput>;
 export type CancelInput = z.infer<typeof cancelInput>;
 export type StatusInput = z.infer<typeof statusInput>;
@@ -224,6 +300,14 @@ export const TOOLS = [
     title: "Delegate to a coding agent",
     description: `Hand a task to another coding agent (${agentProducts().join(", ")}) and get its reply. The agent runs in its own CLI, headless, in the project folder, signed in as scv set it up. This call waits up to wait_seconds (default ${DEFAULT_WAIT_SECONDS}); a turn that takes longer keeps running and the result names its job: call wait with it. Every result names the conversation: pass it as conversation to continue where the agent left off.`,
     input: delegateInput,
+    readOnly: false,
+    taskSupport: "optional",
+  },
+  {
+    name: "review",
+    title: "Review changes with other agents",
+    description: `Have other coding agents review changes, read-only: by default the working tree's against HEAD; base, staged, commit or job say otherwise. Each reviewer replies with findings (severity, file, line, title, body) and a verdict; the result is one merged report, the verdict first (approve, request-changes or comment). Waits up to wait_seconds (default ${DEFAULT_WAIT_SECONDS}); a longer review returns its job: call wait with it.`,
+    input: reviewInput,
     readOnly: false,
     taskSupport: "optional",
   },

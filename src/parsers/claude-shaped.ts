@@ -86,6 +86,8 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
   const assistantUsage = new Map<string, Usage>();
   let anonymousUsage: Usage | undefined;
   let finalText: string | undefined;
+  /** The result's `structured_output` as JSON (`--json-schema`), which is the reply when present. */
+  let structuredReply: string | undefined;
   let failureMessage: string | undefined;
 
   const state: ClaudeShapedState = {
@@ -232,6 +234,10 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
       events.push({ type: "turn-end", ok: false, declined: true });
     } else if (result.is_error === false || (result.is_error === undefined && result.subtype === "success")) {
       finalText = result.result;
+      // What `--json-schema` asked for is the reply, whatever prose came with it.
+      if (typeof result.structured_output === "object" && result.structured_output !== null) {
+        structuredReply = JSON.stringify(result.structured_output);
+      }
       events.push({ type: "turn-end", ok: true });
     } else {
       const message = resultErrorText(result) ?? `${result.subtype ?? "error"} (no message)`;
@@ -268,9 +274,9 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
   return createJsonLinesParser({
     cumulativeUsage: flavour.cumulativeUsage,
     quota: () => [...quota.values()],
-    // The reply is an assistant message's text, and again the result's `result`, which Claude
-    // writes before the result's `type`.
-    replyLines: linesOfTypes(["assistant", "result"], ["result"]),
+    // The reply is an assistant message's text, and again the result's `result` (or its
+    // `structured_output`), which Claude writes before the result's `type`.
+    replyLines: linesOfTypes(["assistant", "result"], ["result", "structured_output"]),
     ...(flavour.cumulativeUsage && flavour.sumsAssistantUsage === true
       ? { unreportedUsage: summedAssistantUsage }
       : {}),
@@ -293,6 +299,7 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
       }
     }),
     reply() {
+      if (structuredReply !== undefined) return structuredReply;
       const rebuilt = segment.toString();
       // `result.result` is the CLI's own final text, but it has come back empty, missing, or only
       // the first chunk of a reply split over several content blocks (Claude #8126, #78686).

@@ -113,6 +113,9 @@ export const ResultEvent = s.object({
   is_error: maybeBoolean,
   /** The final text on success; the error text on Claude's API failures. */
   result: maybeString,
+  /** Claude with `--json-schema`: the object its StructuredOutput tool was given, validated against
+   * the schema; `result` then holds it as JSON only when the model wrote no text after the call. */
+  structured_output: s.optional(s.unknown()),
   session_id: maybeString,
   stop_reason: maybe(s.nullable(s.string())),
   /** Claude: cumulative across resumes. */

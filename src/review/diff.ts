@@ -8,7 +8,10 @@
 //   included (in a clean checkout, exactly the commits since the merge base);
 // - `staged`: the index against `HEAD`;
 // - `commit`: one commit against its first parent;
-// - `worktree`: a conversation's worktree branch against the base it was made from.
+// - `worktree`: a conversation's worktree branch against the base it was made from;
+// - `job`: what a delegated turn changed in the working tree: against the tree scv took before it
+//   ran (`snapshotTree`: a reviewed delegation's), or, with no such tree, the working tree's changes
+//   against `HEAD` in the files it touched.
 //
 // Each scope is two trees compared with one `git diff`; whether a file is generated comes from
 // .gitattributes as the compared tree has it (`check-attr --cached` on an index holding that tree)
@@ -34,7 +37,16 @@ export type ReviewScope =
   | { readonly kind: "base"; readonly ref: string }
   | { readonly kind: "staged" }
   | { readonly kind: "commit"; readonly ref: string }
-  | { readonly kind: "worktree"; readonly worktree: Worktree };
+  | { readonly kind: "worktree"; readonly worktree: Worktree }
+  | {
+      readonly kind: "job";
+      /** The job or conversation, for the description. */
+      readonly job: string;
+      /** The working tree as it was before the job (`snapshotTree`); absent: `HEAD`. */
+      readonly from?: string;
+      /** Only these files (paths from the top level); absent: every changed file. */
+      readonly paths?: readonly string[];
+    };
 
 export interface DiffFile extends PatchFile {
   /** Why the file counts as generated (src/review/generated.ts); absent when it does not. */
@@ -76,6 +88,10 @@ export function describeScope(scope: ReviewScope): string {
       return `commit ${scope.ref}`;
     case "worktree":
       return `${scope.worktree.handle}'s worktree branch ${scope.worktree.branch} against its base`;
+    case "job":
+      return scope.from === undefined
+        ? `the working tree's changes against HEAD in the files ${scope.job} touched`
+        : `${scope.job}'s changes to the working tree`;
   }
 }
 
@@ -122,6 +138,14 @@ async function workingTree(cwd: string, env: Env, scratch: string): Promise<{ tr
   const index = await scratchIndex(cwd, env, scratch);
   await gitOk(["add", "-A", "--", "."], { cwd, env, index });
   return { tree: await gitLine(["write-tree"], { cwd, env, index }), index };
+}
+
+/** The working tree as a tree object (tracked and untracked files, ignored ones left out), taken
+ * before a delegated turn so that its changes can be reviewed after it; the user's index is only
+ * read. Throws one line (exit 2) outside a repository. */
+export async function snapshotTree(cwd: string, env: Env): Promise<string> {
+  const repo = await findRepository(cwd, env);
+  return withScratch(async (scratch) => (await workingTree(repo.root, env, scratch)).tree);
 }
 
 async function indexHolding(cwd: string, env: Env, scratch: string, treeish: string): Promise<string> {
@@ -189,6 +213,13 @@ async function sides(scope: ReviewScope, options: DiffOptions, scratch: string):
       const to = written.stdout.trim();
       return { cwd, root: cwd, from, to, index, description: `${describeScope(scope)} (${said})` };
     }
+    case "job": {
+      const start = scope.from === undefined ? await headOrEmpty(cwd, env) : undefined;
+      const from = scope.from ?? start?.from ?? "";
+      const { tree, index } = await workingTree(cwd, env, scratch);
+      const said = start?.said ?? `${short(from)}..${short(tree)}`;
+      return { cwd, root: cwd, from, to: tree, index, description: `${describeScope(scope)} (${said})` };
+    }
     case "commit": {
       const ref = checkedRevision(scope.ref, "--commit");
       const to = await commitOf(cwd, env, ref);
@@ -234,7 +265,10 @@ export async function computeDiff(scope: ReviewScope, options: DiffOptions): Pro
         env,
       },
     );
-    const parsed = parsePatch(patch);
+    const only = scope.kind === "job" && scope.paths !== undefined ? new Set(scope.paths) : undefined;
+    const parsed = parsePatch(patch).filter(
+      (file) => only === undefined || only.has(file.path) || (file.from !== undefined && only.has(file.from)),
+    );
     const attributes = await generatedAttributes(
       both,
       env,

@@ -70,7 +70,7 @@ export const reviewReportSchema = lazy(() =>
     exitCode: z.int(),
     /** What was compared, in words, and the two sides (commits or trees). */
     description: z.string(),
-    scope: z.enum(["changes", "base", "staged", "commit", "worktree"]),
+    scope: z.enum(["changes", "base", "staged", "commit", "worktree", "job"]),
     from: z.string(),
     to: z.string(),
     files: z.array(

@@ -39,6 +39,9 @@ export interface AgentCommand {
   readonly args: string[];
   /** Written to the CLI's stdin, which is then closed; undefined leaves stdin closed (/dev/null). */
   readonly stdin: string | undefined;
+  /** Where in `args` the policy's full-permission arguments go (or would): a reviewer's read-only
+   * arguments take that place (src/turn/review-turn.ts). */
+  readonly policyAt?: number;
 }
 
 /** The arguments after the command, in the order the CLIs' grammars need: fixed args, the resume
@@ -67,6 +70,7 @@ export function buildAgentCommand(request: ArgvRequest): AgentCommand {
   const args: string[] = [...entry.args];
   if (continuing) args.push(...(resume.subcommand ?? []));
   args.push(...(entry.headlessArgs ?? []));
+  const policyAt = args.length;
   if (policy === "auto") args.push(...entry.fullPermissionArgs);
   args.push(...entry.output.args);
   if (entry.output.lastMessageArgs !== undefined && request.lastMessageFile !== undefined) {
@@ -86,7 +90,7 @@ export function buildAgentCommand(request: ArgvRequest): AgentCommand {
   const positional = continuing ? fill(resume.positional ?? [], "{session}", sessionId) : [];
   const delivery = promptDelivery(entry, positional, prompt);
   args.push(...delivery.args);
-  return { args, stdin: delivery.stdin };
+  return { args, stdin: delivery.stdin, policyAt };
 }
 
 /** Linux refuses a single argv string of 128 KiB or more (MAX_ARG_STRLEN) with E2BIG. */

@@ -56,17 +56,22 @@ function joined(first: RenderedMcp | undefined, second: RenderedMcp): RenderedMc
   };
 }
 
-/** The plan's arguments with `mcpArgs` after the fixed ones (and a continued turn's subcommand,
- * the row's `resume.subcommand`), where every CLI's grammar takes options. */
-export function withMcpArgs(plan: TurnPlan, mcpArgs: readonly string[]): readonly string[] {
-  if (mcpArgs.length === 0) return plan.args;
+/** `args` (the plan's, or the plan's with a reviewer's in place) with `mcpArgs` after the fixed ones
+ * (and a continued turn's subcommand, the row's `resume.subcommand`), where every CLI's grammar
+ * takes options. */
+export function withMcpArgs(
+  plan: TurnPlan,
+  args: readonly string[],
+  mcpArgs: readonly string[],
+): readonly string[] {
+  if (mcpArgs.length === 0) return args;
   const { entry } = plan;
   const subcommand =
     plan.session?.kind === "continue" && entry.resume.kind === "supported"
       ? (entry.resume.subcommand?.length ?? 0)
       : 0;
   const at = entry.args.length + subcommand;
-  return [...plan.args.slice(0, at), ...mcpArgs, ...plan.args.slice(at)];
+  return [...args.slice(0, at), ...mcpArgs, ...args.slice(at)];
 }
 
 /** Never throws: what cannot be removed stays in a folder only its owner can read. */

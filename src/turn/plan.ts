@@ -51,10 +51,14 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   if (name === undefined) throw new ScvError("USAGE", "no agent named — scv delegate <agent> <prompt>");
   const entry = requireAgent(name);
   const settings = agentSettings(context.config, entry.name);
+  // A reviewer's read-only arguments exist only on the CLI's own command line.
+  const reviewOnCli = request.review === true && entry.cliTurns;
   const transport = chooseTransport(
     entry,
     record === undefined
-      ? (request.transport ?? settings.transport)
+      ? reviewOnCli
+        ? "process"
+        : (request.transport ?? settings.transport)
       : keptTransport(record, request.transport),
   );
 
@@ -82,7 +86,8 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
   const defaults = record === undefined ? settingsDefaults(settings) : continuedDefaults(record, settings);
   const model = request.model ?? defaults.model;
   const effort = request.effort ?? defaults.effort;
-  const policy = request.policy ?? defaults.policy;
+  // A reviewer changes nothing: never the full-permission mode, whatever the config says.
+  const policy = request.review === true ? "default" : (request.policy ?? defaults.policy);
   // A model or effort the config file gave is the file's to fix, not a flag's. Over ACP both are
   // checked against what the session offers, once it exists.
   const fromConfig = record === undefined && transport === "process";
@@ -129,11 +134,15 @@ export function planTurn(request: TurnRequest, context: TurnContext): TurnPlan {
           effort,
           session,
         });
+  const { policyAt, ...planned } = command;
 
   return {
     entry,
     transport,
-    ...command,
+    ...planned,
+    ...(request.review === true && transport === "process" && policyAt !== undefined
+      ? { review: { at: policyAt } }
+      : {}),
     home,
     account,
     cwd,
@@ -204,16 +213,16 @@ function processCommand(
   context: TurnContext,
   home: string,
   turn: Omit<ArgvRequest, "entry" | "lastMessageFile">,
-): Pick<TurnPlan, "executable" | "args" | "stdin" | "lastMessageFile"> {
+): Pick<TurnPlan, "executable" | "args" | "stdin" | "lastMessageFile"> & { policyAt?: number } {
   const lastMessageFile =
     entry.output.lastMessageArgs !== undefined
       ? join(home, ".scv", `last-message-${nanoid(10)}.txt`)
       : undefined;
-  const { args, stdin } = buildAgentCommand({ entry, ...turn, lastMessageFile });
+  const { args, stdin, policyAt } = buildAgentCommand({ entry, ...turn, lastMessageFile });
   const configured = context.config.agents?.[entry.name]?.command;
   const executable = locateAgent(entry, context.config, context.env);
   if (executable === undefined) notInstalled(entry, context, configured, installHint(entry, configured));
-  return { executable, args, stdin, lastMessageFile };
+  return { executable, args, stdin, lastMessageFile, policyAt };
 }
 
 /** An ACP server's argv, and where it is installed. */
@@ -222,7 +231,7 @@ function acpCommand(
   policy: Policy,
   model: string | undefined,
   context: TurnContext,
-): Pick<TurnPlan, "executable" | "args"> {
+): Pick<TurnPlan, "executable" | "args"> & { policyAt?: number } {
   const acp = entry.acp;
   if (acp === null) throw new Error(`${entry.name} has no ACP launch`);
   const configured = acp.command === entry.command ? context.config.agents?.[entry.name]?.command : undefined;

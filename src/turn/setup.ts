@@ -18,6 +18,7 @@ import { refuseGrantedMode } from "../transport/mode.js";
 import { isBusy, settledBusyError } from "./busy.js";
 import { readyEndpoint, renderEndpoint } from "./endpoint.js";
 import { type PreparedMcp, prepareMcp, removeMcpDir, withMcpArgs } from "./mcp-turn.js";
+import { type PreparedReview, prepareReview, removeReviewFile } from "./review-turn.js";
 import { interrupted } from "./stops.js";
 import { type TurnTracker, trackTurn } from "./track.js";
 import type { TurnContext, TurnPlan } from "./types.js";
@@ -65,6 +66,7 @@ export async function withPreparedTurn(
           context.signal,
         );
   let mcp: PreparedMcp | undefined;
+  let review: PreparedReview | undefined;
   let result: TurnResult | undefined;
   try {
     const env = agentEnvironment({
@@ -91,9 +93,10 @@ export async function withPreparedTurn(
             renderEndpoint(endpoint, { key: endpointKey, model: plan.model, effort: plan.effort, dir });
     let args = plan.args;
     if (plan.transport === "process") {
+      review = prepareReview(plan, args, turnTemp);
       mcp = prepareMcp(plan, turnTemp, renderedEndpoint);
       Object.assign(env, mcp.env);
-      args = withMcpArgs(plan, mcp.args);
+      args = withMcpArgs(plan, review.args, mcp.args);
     } else if (renderedEndpoint !== undefined) {
       // A row whose rendering reaches its ACP server sets variables only (src/descriptor/endpoint.ts).
       Object.assign(env, renderedEndpoint(home).env);
@@ -102,6 +105,7 @@ export async function withPreparedTurn(
     return result;
   } finally {
     if (mcp !== undefined) removeMcpDir(mcp.dir);
+    removeReviewFile(review);
     tightenCredentialFiles(home, entry.credentialFiles);
     // Before the conversation's lock goes: the next turn of it registers under the same handle.
     await tracker.end(result);

@@ -83,6 +83,10 @@ export interface TurnRequest {
   /** The handle of a first turn, chosen by the caller (a background turn's launcher prints it
    * before the turn runs); ignored when continuing. */
   readonly handle?: string;
+  /** A reviewer's turn (src/review/): under policy `default`, with its row's read-only arguments
+   * where the policy's full-permission ones would go and its structured-output option holding the
+   * reply to the findings' schema; over the CLI's own command line where its row has one. */
+  readonly review?: boolean;
 }
 
 export interface TurnContext {
@@ -161,6 +165,10 @@ export interface TurnPlan {
   readonly endpoint?: TurnEndpoint;
   /** Where the CLI writes its final message (`{file}` of the format's last-message args). */
   readonly lastMessageFile?: string;
+  /** A reviewer's turn over the process transport: its row's review arguments go at `at` in `args`
+   * (where the policy's would), once its TMPDIR holds the schema file they may name
+   * (src/turn/review-turn.ts). */
+  readonly review?: { readonly at: number };
   readonly prompt: string;
   /** Whether the turn's conversation is recorded. */
   readonly recordConversation: boolean;

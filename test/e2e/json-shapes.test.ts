@@ -69,7 +69,9 @@ describe("every --json document has its documented shape", () => {
       "conversations-show",
       "delegate",
       "delegate-background",
+      "delegate-reviewed",
       "ps",
+      "review",
       "usage",
       "wait",
     ]);

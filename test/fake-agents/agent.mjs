@@ -44,6 +44,13 @@
 //                       prints them as its plain-text reply
 //   login-prompt        (amp) write pids.json, replay its signed-out capture (a plain-text login
 //                       prompt with a one-time URL), then wait forever for a code, as the real one
+//   write:<path>=<text> write <text> (a trailing newline added) to <path> in its working folder,
+//                       then behave as ok: an author whose turn changes a file
+//   review-grep:<word>:<if>:<else>  a reviewer: reply with the text of file <if> when the prompt
+//                       (the diff under review) holds <word>, else with file <else>, as reply-file
+// With --json-schema (claude) a reply that is a JSON object is also the result's
+// `structured_output`, as the real CLI's StructuredOutput tool makes it (review-structured capture);
+// with --output-schema (codex) the reply is the JSON text itself, as the real one's final message is.
 // A file .fake-mode in the agent's HOME (one account's home) holds a mode for that home only;
 // .fake-mode-once one for its next run only (removed as it is read).
 // $FAKE_AGENT_LINGER (self | child | escaped-child) keeps something running after a replayed capture
@@ -103,6 +110,7 @@ const GRAMMARS = {
       "--resume": null,
       "-r": null,
       "--permission-mode": ["acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"],
+      "--json-schema": null,
     },
     dashDash: true,
   },
@@ -116,6 +124,7 @@ const GRAMMARS = {
       "--model": null,
       "-c": null,
       "--config": null,
+      "--output-schema": null,
     },
     dashDash: true,
   },
@@ -147,6 +156,8 @@ const GRAMMARS = {
       "-r": null,
       "-p": null,
       "--prompt": null,
+      // gemini 0.x help: `plan (read-only mode)`, a reviewer's turn.
+      "--approval-mode": ["default", "auto_edit", "yolo", "plan"],
     },
     dashDash: true,
   },
@@ -163,6 +174,9 @@ const GRAMMARS = {
       "-r": null,
       "-p": null,
       "--prompt": null,
+      "--approval-mode": ["plan", "default", "auto-edit", "auto", "yolo"],
+      // qwen help: a JSON literal or "@path/to/schema.json".
+      "--json-schema": null,
     },
     dashDash: true,
   },
@@ -649,6 +663,17 @@ async function behave(parsedArgs) {
       return replay(turn, "turn1", { reply: `REPLY ${turn.prompt}` });
     case "reply-file":
       return replay(turn, "turn1", { reply: readFileSync(arg, "utf8") });
+    case "write": {
+      const at = arg.indexOf("=");
+      writeFileSync(resolvePath(arg.slice(0, at)), `${arg.slice(at + 1)}\n`);
+      return replay(turn, turn.resume === undefined ? "turn1" : "turn2-resume");
+    }
+    case "review-grep": {
+      const [word, ifFile, elseFile] = arg.split(":");
+      return replay(turn, "turn1", {
+        reply: readFileSync(turn.prompt.includes(word) ? ifFile : elseFile, "utf8"),
+      });
+    }
     case "reply-latin1":
       return replay(turn, "turn1", { reply: RAW_REPLY, rawReply: Buffer.from(arg, "latin1") });
     case "usage-numbers":
@@ -712,6 +737,8 @@ function replay(turn, name, { hangAfter, tools = 0, reply, usageNumbers, rawRepl
     );
   if (cli === "claude") {
     stdout = stdout.replaceAll(/"permissionMode":"[^"]*"/g, `"permissionMode":"${claudeMode()}"`);
+    if (reply !== undefined && parsed.options["--json-schema"] !== undefined)
+      stdout = withStructured(stdout, reply);
     if (tools > 0) stdout = withToolCalls(stdout, tools);
   }
   if (hangAfter !== undefined) stdout = `${stdout.split("\n").slice(0, hangAfter).join("\n")}\n`;
@@ -795,6 +822,25 @@ function fillDisk(path) {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Claude's result line with `structured_output` (the reply as an object, where it is one). */
+function withStructured(stdout, reply) {
+  let object;
+  try {
+    object = JSON.parse(reply);
+  } catch {
+    return stdout;
+  }
+  if (object === null || typeof object !== "object" || Array.isArray(object)) return stdout;
+  return stdout
+    .split("\n")
+    .map((line) => {
+      if (!line.startsWith("{") || !line.includes('"type":"result"')) return line;
+      const event = JSON.parse(line);
+      return JSON.stringify({ ...event, structured_output: object });
+    })
+    .join("\n");
 }
 
 /** The permission mode claude reports in its init event. */

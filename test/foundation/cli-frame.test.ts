@@ -85,7 +85,7 @@ describe("scv frame", () => {
     expect(result.stdout).toBe("");
     // The known ones as help lists them: not the detached runner's hidden background-turn.
     expect(result.stderr).toBe(
-      "scv: unknown command 'delgate' — known: delegate, agents, attach, run, conversations, wait, usage, ps, top, logs, kill, mcp\n",
+      "scv: unknown command 'delgate' — known: delegate, review, agents, attach, run, conversations, wait, usage, ps, top, logs, kill, mcp\n",
     );
     const agents = scv(["agents", "lst"], env);
     expect(agents.code).toBe(2);

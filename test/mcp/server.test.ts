@@ -51,11 +51,12 @@ function comparable(result: Record<string, unknown>): Record<string, unknown> {
 }
 
 describe("scv mcp", () => {
-  it("lists its seven tools, each with a description and a JSON Schema of its input", async () => {
+  it("lists its eight tools, each with a description and a JSON Schema of its input", async () => {
     const client = await connectMcp(world);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       "delegate",
+      "review",
       "wait",
       "cancel",
       "approve",
@@ -397,7 +398,7 @@ describe("scv mcp", () => {
     expect(replies.every((reply) => reply.jsonrpc === "2.0")).toBe(true);
     expect(replies.map((reply) => reply.id).sort()).toEqual([1, 2, 3]);
     expect(replies.find((reply) => reply.id === 2)?.result).toMatchObject({ isError: true });
-    expect(stderr).toMatch(/^scv mcp \S+: serving 7 tools on stdio\n$/);
+    expect(stderr).toMatch(/^scv mcp \S+: serving 8 tools on stdio\n$/);
   });
 
   it("a job outlives the server: a new server waits for it", async () => {

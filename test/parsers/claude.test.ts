@@ -155,6 +155,31 @@ describe("claude-stream-json traps", () => {
     expect(turn.sessionId).toBe("s");
   });
 
+  it("takes --json-schema's structured_output as the reply, over the text the model wrote after it", () => {
+    // Real captures (2.1.332, the mock calling StructuredOutput): the result's `result` is the text the
+    // model wrote after its call, or the object as JSON when it wrote none.
+    const findings = {
+      verdict: "request-changes",
+      summary: "Adds a greeting; the loop is off by one.",
+      findings: [
+        {
+          severity: "blocker",
+          file: "app.js",
+          line: 2,
+          endLine: null,
+          title: "Off-by-one in the loop",
+          body: "i <= n reads past the end of the array.",
+          suggestion: "i < n",
+        },
+      ],
+    };
+    for (const name of ["review-structured-then-text", "review-structured"]) {
+      const { turn } = runFixture("claude-stream-json", "claude", name);
+      expect(turn.status, name).toBe("completed");
+      expect(JSON.parse(turn.reply), name).toEqual(findings);
+    }
+  });
+
   it("follows permission mode changes reported by system/status", () => {
     const stream = jsonLines(
       { type: "system", subtype: "init", session_id: "s", permissionMode: "default" },

@@ -96,7 +96,8 @@ describe("prepareMcp", () => {
 
 describe("withMcpArgs", () => {
   it("puts them after the fixed arguments, and after a continued turn's subcommand", () => {
-    expect(withMcpArgs(plan("claude", ["-p", "--verbose", "hi"]), ["--strict-mcp-config"])).toEqual([
+    const claude = plan("claude", ["-p", "--verbose", "hi"]);
+    expect(withMcpArgs(claude, claude.args, ["--strict-mcp-config"])).toEqual([
       "-p",
       "--strict-mcp-config",
       "--verbose",
@@ -105,7 +106,7 @@ describe("withMcpArgs", () => {
     const resumed = plan("codex", ["exec", "resume", "--json", "id", "hi"], {
       session: { kind: "continue", id: "id" },
     });
-    expect(withMcpArgs(resumed, ["-c", "k=v"])).toEqual([
+    expect(withMcpArgs(resumed, resumed.args, ["-c", "k=v"])).toEqual([
       "exec",
       "resume",
       "-c",
@@ -114,12 +115,7 @@ describe("withMcpArgs", () => {
       "id",
       "hi",
     ]);
-    expect(withMcpArgs(plan("codex", ["exec", "--json", "hi"]), ["-c", "k=v"])).toEqual([
-      "exec",
-      "-c",
-      "k=v",
-      "--json",
-      "hi",
-    ]);
+    const codex = plan("codex", ["exec", "--json", "hi"]);
+    expect(withMcpArgs(codex, codex.args, ["-c", "k=v"])).toEqual(["exec", "-c", "k=v", "--json", "hi"]);
   });
 });

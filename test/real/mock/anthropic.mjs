@@ -55,8 +55,23 @@ export function reply(res, ctx) {
   });
 }
 
-/** One message of one content block, as JSON or as its SSE events (the block's `deltas` among them). */
-function answer(res, ctx, { block, deltas, stopReason }) {
+/** A text block and its deltas. */
+function textPart(text) {
+  return {
+    block: { type: "text", text },
+    deltas: splitReply(text).map((each) => ({ type: "text_delta", text: each })),
+  };
+}
+
+/** One message of one content block (a tool call's between a script's `ctx.preface` and `ctx.after`
+ * text blocks, where it gave them), as JSON or as its SSE events (the block's `deltas` among them). */
+function answer(res, ctx, { block: main, deltas: mainDeltas, stopReason }) {
+  const call = main.type !== "text";
+  const parts = [
+    ...(call && typeof ctx.preface === "string" ? [textPart(ctx.preface)] : []),
+    { block: main, deltas: mainDeltas },
+    ...(call && typeof ctx.after === "string" ? [textPart(ctx.after)] : []),
+  ];
   const body = ctx.body ?? {};
   const model = typeof body.model === "string" ? body.model : "claude-mock";
   const id = `msg_mock_${String(ctx.n).padStart(4, "0")}`;
@@ -73,14 +88,13 @@ function answer(res, ctx, { block, deltas, stopReason }) {
       type: "message",
       role: "assistant",
       model,
-      content: [block],
+      content: parts.map((part) => part.block),
       stop_reason: stopReason,
       stop_sequence: null,
       usage,
     });
     return;
   }
-  const start = block.type === "text" ? { ...block, text: "" } : { ...block, input: {} };
   const events = [
     [
       "message_start",
@@ -98,10 +112,19 @@ function answer(res, ctx, { block, deltas, stopReason }) {
         },
       },
     ],
-    ["content_block_start", { type: "content_block_start", index: 0, content_block: start }],
     ["ping", { type: "ping" }],
-    ...deltas.map((delta) => ["content_block_delta", { type: "content_block_delta", index: 0, delta }]),
-    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    ...parts.flatMap(({ block, deltas }, index) => [
+      [
+        "content_block_start",
+        {
+          type: "content_block_start",
+          index,
+          content_block: block.type === "text" ? { ...block, text: "" } : { ...block, input: {} },
+        },
+      ],
+      ...deltas.map((delta) => ["content_block_delta", { type: "content_block_delta", index, delta }]),
+      ["content_block_stop", { type: "content_block_stop", index }],
+    ]),
     [
       "message_delta",
       {

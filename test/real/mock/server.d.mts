@@ -70,9 +70,21 @@ export interface StartMockOptions {
    * `<text>-<n> saw: <result text>`.
    */
   toolCall?: { suffix: string; input: unknown };
+  /**
+   * Decides each generation request (in modes `ok` and `tool`) before anything else: `{text}` is the
+   * exact reply; `{tool: {suffix, input}}` a call of the offered tool whose name ends with `suffix`
+   * (Claude Code's `StructuredOutput`); `{shell}` a call of the CLI's shell tool running that command;
+   * with `text` and `after`, text blocks before and after the call in the same message (Anthropic
+   * only); undefined leaves the request to the other options. `n` numbers the generation requests;
+   * `toolResult` is the text of the tool results the request carries, if any.
+   */
+  script?: (request: { body: unknown; n: number; toolResult: string | undefined }) => MockAnswer | undefined;
   /** A slow model: each generation request is answered only after this many milliseconds. Default 0. */
   delayMs?: number;
 }
+
+/** A scripted answer (`StartMockOptions.script`). */
+export type MockAnswer = { text: string } | { tool: { suffix: string; input: unknown } } | { shell: string };
 
 export interface MockServer extends AsyncDisposable {
   readonly shape: MockShape;

@@ -15,7 +15,9 @@
 // input = ceil(request bytes / 4), output = 5 + n. Mode `tool` answers a request that offers a shell
 // tool with a call of it (tools.mjs), and the request carrying its result with the text reply. The
 // `toolCall` option scripts an MCP host's model instead: the tool it names is called with its input,
-// and the request carrying the result gets `<text>-<n> saw: <result>`.
+// and the request carrying the result gets `<text>-<n> saw: <result>`. The `script` option decides
+// per request: an exact text, a call of an offered tool, or a call of the shell tool with a command
+// (a model that edits a file, or that answers with a JSON verdict, in a review's turns).
 // Failing modes answer every generation request with the vendor's real error body; side routes
 // (models, count_tokens) always succeed; unknown routes get 404.
 import { appendFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
@@ -27,7 +29,7 @@ import * as gemini from "./gemini.mjs";
 import { sendJson } from "./http.mjs";
 import * as openaiChat from "./openai-chat.mjs";
 import * as openaiResponses from "./openai-responses.mjs";
-import { toolCallFor } from "./tools.mjs";
+import { pickShellTool, probeArguments, toolCallFor } from "./tools.mjs";
 
 /** The API shapes, by name. */
 export const SHAPES = {
@@ -82,7 +84,8 @@ export function toolResultText(shape, body) {
 /**
  * Starts a mock on 127.0.0.1.
  * @param {{ shape: keyof typeof SHAPES, mode?: string | string[], text?: string, port?: number, log?: string,
- *   toolCall?: { suffix: string, input: unknown }, delayMs?: number }} options
+ *   toolCall?: { suffix: string, input: unknown }, script?: (request: { body: unknown, n: number }) => unknown,
+ *   delayMs?: number }} options
  */
 export async function startMock({
   shape,
@@ -91,6 +94,7 @@ export async function startMock({
   port = 0,
   log,
   toolCall,
+  script,
   delayMs: initialDelayMs = 0,
 } = {}) {
   const api = SHAPES[shape];
@@ -216,6 +220,22 @@ export async function startMock({
         }
         const n = ++generations;
         const ctx = { body, path, n, inputTokens, outputTokens: 5 + n };
+        const scripted = script?.({ body, n, toolResult: api.toolResultText?.(body) });
+        if (scripted !== undefined && scripted !== null) {
+          const call = scriptedCall(api, body, n, scripted);
+          record.status = 200;
+          if (call !== undefined) {
+            record.toolCall = call.name;
+            record.reply = `tool:${call.name}`;
+            finish();
+            api.replyToolCall(res, { ...ctx, call, preface: scripted.text, after: scripted.after });
+            return;
+          }
+          record.reply = scripted.text;
+          finish();
+          api.reply(res, { ...ctx, text: scripted.text });
+          return;
+        }
         // A scripted tool call: the first request offering the tool gets a call of it; one that carries
         // its result gets a reply quoting that result.
         const offered = toolCall ? api.offeredTool(body, toolCall.suffix) : undefined;
@@ -305,6 +325,26 @@ export async function startMock({
     },
   };
   return mock;
+}
+
+/** The call a script's answer asks for (`{tool: {suffix, input}}`: an offered tool; `{shell: command}`:
+ * the shell tool), or undefined for a text answer (`{text}`). A tool the request does not offer is a
+ * mistake of the test's, said as such. */
+function scriptedCall(api, body, n, scripted) {
+  const id = `call_mock_${String(n).padStart(4, "0")}`;
+  if (scripted.tool === undefined && scripted.shell === undefined) return undefined;
+  if (scripted.tool !== undefined) {
+    const offered = api.offeredTool?.(body, scripted.tool.suffix);
+    if (offered === undefined)
+      throw new Error(`mock script: no offered tool ends with ${scripted.tool.suffix}`);
+    return { id, ...offered, args: scripted.tool.input };
+  }
+  if (typeof scripted.shell === "string") {
+    const tool = pickShellTool(api.offeredTools(body));
+    if (tool === undefined) throw new Error("mock script: the request offers no shell tool");
+    return { id, name: tool.name, args: probeArguments(tool, scripted.shell) };
+  }
+  throw new Error(`mock script: answer ${JSON.stringify(scripted)} is none of text, tool, shell`);
 }
 
 function parseArgs(argv) {

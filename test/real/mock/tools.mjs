@@ -21,9 +21,9 @@ export function pickShellTool(tools) {
   );
 }
 
-/** Arguments for `tool` that fit its JSON schema: the probe command, a description, and a neutral
- * value for every other required property. */
-export function probeArguments(tool) {
+/** Arguments for `tool` that fit its JSON schema: `command` (the probe's by default), a description,
+ * and a neutral value for every other required property. */
+export function probeArguments(tool, command = PROBE_COMMAND) {
   const schema = tool.schema && typeof tool.schema === "object" ? tool.schema : {};
   const properties = schema.properties && typeof schema.properties === "object" ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
@@ -33,7 +33,7 @@ export function probeArguments(tool) {
       Array.isArray(property?.type) ? property.type[0] : (property?.type ?? ""),
     ).toLowerCase();
     if (/^(?:command|cmd)$/i.test(name)) {
-      args[name] = type === "array" ? ["bash", "-lc", PROBE_COMMAND] : PROBE_COMMAND;
+      args[name] = type === "array" ? ["bash", "-lc", command] : command;
     } else if (name === "description" || (required.has(name) && /description|justification/i.test(name))) {
       // Only where asked for: Codex refuses a `justification` without `sandbox_permissions`.
       args[name] = "Print a probe line";
@@ -41,7 +41,7 @@ export function probeArguments(tool) {
       args[name] = neutral(type, property);
     }
   }
-  if (Object.keys(properties).length === 0) args.command = PROBE_COMMAND;
+  if (Object.keys(properties).length === 0) args.command = command;
   return args;
 }
 

@@ -44,7 +44,10 @@ describe("warm hosts' memory and budget", () => {
       expect(row?.rssBytes).toBeLessThan(parts * 1.25);
       const text = await scv(world, ["ps"]);
       expect(text.stdout).toMatch(
-        new RegExp(`${handle}\\s+gemini\\s+\\d+\\s+\\S+\\s+session host, idle \\S+, \\d+\\.\\d MB\\n`),
+        // JOB AGENT ACCOUNT PID ELAPSED TOKENS STATE: a host has no account or tokens of its own.
+        new RegExp(
+          `${handle}\\s+gemini\\s+-\\s+\\d+\\s+\\S+\\s+-\\s+session host, idle \\S+, \\d+\\.\\d MB\\n`,
+        ),
       );
       expect((await scv(world, ["kill", handle])).exitCode).toBe(0);
     },

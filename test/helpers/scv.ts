@@ -120,13 +120,15 @@ export function createWorld(): World {
 }
 
 /** rm -rf, also through the read-only folders fake agents leave in a TMPDIR scv did not give them
- * (a sign-in, a status check). */
+ * (a sign-in, a status check), and again while a folder fills as it is emptied (ENOTEMPTY: an scv
+ * whose agent was just killed saving its turn's end). */
 function removeTree(dir: string): void {
+  const again = { recursive: true, force: true, maxRetries: 5, retryDelay: 100 };
   try {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, again);
   } catch {
     execFileSync("chmod", ["-R", "u+w", dir]);
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, again);
   }
 }
 

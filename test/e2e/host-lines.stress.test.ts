@@ -3,6 +3,7 @@
 // host (not 7 times that); a line longer than the bound from a connected client is refused in one line and that
 // connection ended (the host stays, and serves the next turn); one from the server ends the server,
 // the turn saying why. Through the built scv, against the scripted fake ACP agent.
+// In the stress tier: lines of 16 and 64 MiB load the machine, and a bound in time compares two runs.
 
 import { connect } from "node:net";
 import { join } from "node:path";

@@ -37,8 +37,9 @@ export async function runReviewJob(job: ReviewJob, context: TurnContext): Promis
   const scope: ReviewScope =
     asked.kind === "job" ? (await jobChanges(asked.ref ?? "", context.env)).scope : scopeOf(asked);
   const diff = await computeDiff(scope, { cwd, env: context.env });
-  // Started once its turns begin: the launcher says so then, whichever turn is first to run.
-  context.background?.onStarted();
+  // Started once the job's own turn (the first reviewer's first part) runs its agent, as any job's:
+  // said before, the launcher's caller would look for a running record no turn had written yet and
+  // take the job for one whose result was read already.
   const report = await reviewWithTurns({
     diff,
     reviewers: review.reviewers,

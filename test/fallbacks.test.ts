@@ -26,6 +26,12 @@ describe("fallbackAgents", () => {
       "copilot",
       "cursor",
       "amp",
+      "cline",
+      "kilo",
+      "droid",
+      "auggie",
+      "qoder",
+      "crush",
     ]);
   });
 

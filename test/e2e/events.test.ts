@@ -129,11 +129,12 @@ describe("fallbacks", () => {
     // pi's key store says signed in; the unchecked CLIs may be; the signed-out stores (claude,
     // claude-ai, grok, dsh, and codex's preflight), gemini itself and kimi (no one-turn command
     // line) are left out.
-    expect(result.fallbacks).toEqual(["pi", "qwen", "opencode", "copilot", "cursor", "amp"]);
+    const unchecked = ["cline", "kilo", "droid", "auggie", "qoder", "crush"];
+    expect(result.fallbacks).toEqual(["pi", "qwen", "opencode", "copilot", "cursor", "amp", ...unchecked]);
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toEqual([
       "scv: gemini failed: fake failure — check it with: scv agents check gemini",
-      "try instead: pi, qwen, opencode, copilot, cursor, amp",
+      `try instead: pi, qwen, opencode, copilot, cursor, amp, ${unchecked.join(", ")}`,
     ]);
   });
 

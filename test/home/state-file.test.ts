@@ -125,6 +125,8 @@ describe("src/", () => {
     "src/home/sign-in-failures.ts": "touches a mark: O_NOFOLLOW | O_NONBLOCK",
     "src/cli/compile-cache.ts": "scv's own bundle, and writes its cache (O_NOFOLLOW)",
     "src/cli/lost-terminal.ts": "/dev/null",
+    "src/turn/review-turn.ts":
+      "creates the findings' schema file exclusively (wx, 0600) in the turn's TMPDIR",
     "src/os/proc.ts": "/proc",
     "src/random.ts": "/dev/urandom",
   };

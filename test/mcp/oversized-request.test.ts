@@ -115,7 +115,7 @@ describe("scv mcp: a request over 10 MiB", () => {
       });
     }
     const listed = await answer(3);
-    expect((listed.result as { tools: unknown[] }).tools).toHaveLength(7);
+    expect((listed.result as { tools: unknown[] }).tools).toHaveLength(8); // the eight tools, review the last added
     server.stdin.end();
     const code = await new Promise((resolve) => server.on("close", resolve));
     expect(code, stderr).toBe(0);

@@ -18,8 +18,11 @@ function entry(name: string): AdapterDescriptor {
   return found;
 }
 
-function command(name: string, request: Omit<ArgvRequest, "entry">): AgentCommand {
-  return buildAgentCommand({ entry: entry(name), ...request });
+/** The command line and stdin; where the policy's arguments go (a reviewer's read-only ones' place)
+ * is tested on its own below. */
+function command(name: string, request: Omit<ArgvRequest, "entry">): Omit<AgentCommand, "policyAt"> {
+  const { policyAt: _policyAt, ...built } = buildAgentCommand({ entry: entry(name), ...request });
+  return built;
 }
 
 /** The command line: the executable, then the arguments. */

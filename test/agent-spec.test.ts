@@ -48,7 +48,7 @@ describe("a last /part that is no effort level of the agent", () => {
     ],
     [
       "pi:openai/gpt-5.5/High",
-      "'pi:openai/gpt-5.5/High': did you mean pi:openai/gpt-5.5/high? efforts for pi: off, minimal, low, medium, high, xhigh, max",
+      "'pi:openai/gpt-5.5/High': did you mean pi:openai/gpt-5.5/high? efforts for pi: off, minimal, low, medium, high, xhigh",
     ],
     [
       "claude:opus/bogus",

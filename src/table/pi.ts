@@ -19,10 +19,8 @@ export const pi = {
   family: null,
   offers:
     "a minimal coding agent (read, write, edit, bash) that runs on many model providers; it has no web search",
-  // Renamed from @mariozechner/pi-coding-agent (whose last version is 0.73.1) at 0.81; from 0.81
-  // on it needs Node 22.
-  packages: ["@earendil-works/pi-coding-agent"],
-  verified: { kind: "lab", version: "1.6.0" },
+  packages: ["@mariozechner/pi-coding-agent"],
+  verified: { kind: "lab", version: "0.73.1" },
   command: "pi",
   args: ["-p"],
   // Checked with the real CLI: an argument beginning with `@` is a file to attach and one
@@ -31,7 +29,7 @@ export const pi = {
   prompt: { kind: "stdin", trims: true },
   modelArgs: ["--model", "{model}"],
   effortArgs: ["--thinking", "{effort}"],
-  effortLevels: ["off", "minimal", "low", "medium", "high", "xhigh", "max"],
+  effortLevels: ["off", "minimal", "low", "medium", "high", "xhigh"],
   modelHint: "pi model pattern or provider/id, such as openai/gpt-5.5.",
   modelsMayHaveSlash: true,
   homeEnvironment: [["PI_CODING_AGENT_DIR", ".pi/agent"]],
@@ -86,31 +84,7 @@ export const pi = {
     note: "default 3 agent-level retries, 2 s then 4 s apart",
   },
   transport: "process",
-  // pi serves no ACP itself; pi-acp, the adapter the ACP registry lists, runs `pi --mode rpc`.
-  acp: {
-    command: "pi-acp",
-    args: [],
-    package: "pi-acp",
-    // Its getPiCommand(): this variable, else `pi` on PATH.
-    cliPathVariable: "PI_ACP_PI_COMMAND",
-    // pi asks before nothing.
-    full: { kind: "none" },
-    fullEnvironment: [],
-    homeSettings: {
-      file: ".pi/agent/settings.json",
-      values: [
-        {
-          path: ["quietStartup"],
-          value: true,
-          why: "without it pi-acp sends a start-up summary (pi's version, its skills and prompts) as an agent message of every new session",
-        },
-      ],
-    },
-    // Lab (pinned beside the CLIs; not yet in test/real/acp.test.ts), driving pi 1.6.0 on Node 22.
-    verified: { kind: "lab", version: "0.0.34" },
-    known:
-      "pi-acp needs pi 0.81 or later (@earendil-works/pi-coding-agent, on Node 22): with an older pi its session/new never answers; it runs `npm view` for pi's newest version at each new session, and tells of one newer than the `pi` on PATH in an agent message",
-  },
+  acp: null,
   cliTurns: true,
   mcpPassing: { kind: "unsupported", reason: "pi has no MCP client" },
   // Its help: `--session <path|id>` opens that session, interactively without -p.

@@ -117,7 +117,7 @@ describe.skipIf(BIN === undefined || profile === undefined)("two accounts of a r
       .map((row) => [row.account, row.state, row.coolingUntil]);
     expect(rows, describeRun(status)).toEqual([
       ["a", "signed-in", result.skipped?.[0]?.until],
-      ["b", "signed-in", undefined],
+      ["b", "signed-in", null],
     ]);
 
     // The usage log: b's two turns with the tokens the mock reported, a's one failure.

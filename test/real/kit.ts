@@ -33,6 +33,10 @@ export interface Pin {
   readonly cli: string;
   readonly pkg: string;
   readonly version: string;
+  /** The table row, when its name is not the executable's (scripts/real-clis.json). */
+  readonly agent?: string;
+  /** What `--version` answers, when it is not the package's version. */
+  readonly reports?: string;
 }
 
 /** The pins of the finished install (its marker, written by scripts/install-real-clis.mjs). */

@@ -35,6 +35,11 @@ const HELP: Readonly<
   pi: { commands: [["--help"]], shows: [/Read-only mode[^\n]*\n\s*pi --tools read,grep,find,ls/] },
   opencode: { commands: [["run", "--help"]], shows: [/--agent\s+agent to use/] },
   copilot: { commands: [["--help"]], shows: [/--deny-tool \[<tools>\.\.\.\]/] },
+  cline: { commands: [["--help"]], shows: [/-p, --plan\s+Run in plan mode/] },
+  auggie: {
+    commands: [["--help"]],
+    shows: [/-a, --ask\s+Enable ask mode for retrieval and non-editing tools only/],
+  },
 };
 
 /** The option names among `args` (`--deny-tool=write` → `--deny-tool`). */

@@ -224,7 +224,7 @@ describe("chooseMcpServers", () => {
   it("refuses servers for a CLI with no way to take them, unless over ACP", () => {
     const refusal = (() => {
       try {
-        // Crush has no ACP server (pi has one since pi-acp).
+        // Crush has no ACP server.
         chooseMcpServers(["docs"], undefined, config, row("crush"), false);
       } catch (error) {
         return error;

@@ -5,9 +5,9 @@
 import { accountLabel } from "../accounts.js";
 import { allAdapters } from "../adapters.js";
 import { installHint, requireAgent } from "../agents.js";
-import { formatElapsed } from "../cli/progress.js";
 import { statusRow } from "../commands/agents-status.js";
 import { agentSettings, loadConfig } from "../config.js";
+import { formatElapsed } from "../duration.js";
 import { namedAccounts } from "../home/account-homes.js";
 import { listConversations } from "../home/conversations.js";
 import type { SignInState } from "../home/keystore.js";

@@ -3,8 +3,8 @@
 
 import { EXAMPLE_AGENTS } from "../adapters.js";
 import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
-import { formatElapsed } from "../cli/progress.js";
 import { type Config, loadConfig } from "../config.js";
+import { formatElapsed } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { giveAnswer, type PendingApproval, questionFate, questionText } from "../home/approvals.js";
 import { jobHandle } from "../home/turn-files.js";

@@ -12,7 +12,7 @@ import { scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { sendStateNotesTo } from "../home/state-file.js";
 import { spareLogServer, turnLeftovers, turnsDir } from "../home/turn-files.js";
-import type { CliIo } from "./io.js";
+import type { CliIo } from "../io.js";
 
 export async function beforeCommand(io: CliIo): Promise<void> {
   // A file of scv's that is not what scv writes there (a FIFO, a link) is skipped, saying so.

@@ -3,6 +3,7 @@
 
 import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
+import type { CliIo } from "../io.js";
 import { turnResultJson } from "../json-shapes.js";
 import { replacedNote, type TurnResult } from "../result.js";
 import { roundsText } from "../review/render-text.js";
@@ -10,7 +11,6 @@ import { roundsOf } from "../review/rounds.js";
 import { notTextCount, replyBytes } from "../text-bytes.js";
 import type { PlannedTurn } from "../turn/batch.js";
 import { failureLine } from "../turn/outcome.js";
-import type { CliIo } from "./io.js";
 import { reviewedJson } from "./review-output.js";
 import { forStream, jsonLine, visibleLine } from "./terminal-text.js";
 

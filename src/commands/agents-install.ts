@@ -8,12 +8,12 @@
 import type { AdapterDescriptor } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
 import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
 import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
 import { toolsBin } from "../home/paths.js";
 import { ensureScriptShell, platformPackageName } from "../home/tools.js";
+import type { CliIo } from "../io.js";
 import { runBounded } from "../process/helpers.js";
 
 /** An install that has not finished by then is stuck (a registry that never answers); the largest

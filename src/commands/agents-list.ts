@@ -6,8 +6,8 @@ import PQueue from "p-queue";
 import { allAdapters } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
 import { capabilities, locateAgent, verification } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
 import { agentSettings, loadConfig } from "../config.js";
+import type { CliIo } from "../io.js";
 import type { AgentListingJson } from "../json-shapes.js";
 import { renderTable } from "./table.js";
 

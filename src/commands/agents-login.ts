@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { accountLabel, parseAccountTarget } from "../accounts.js";
 import { type AdapterDescriptor, type ApiKeyStore, type ImportFile, unreachable } from "../adapters.js";
 import { locateAgent, requireAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream } from "../cli/secret-input.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, fileHint, ScvError } from "../errors.js";
@@ -27,6 +26,7 @@ import {
 } from "../home/keystore.js";
 import { userHome } from "../home/paths.js";
 import { clearSignInFailed } from "../home/sign-in-failures.js";
+import type { CliIo } from "../io.js";
 import { runBounded } from "../process/helpers.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
 import {

@@ -9,13 +9,13 @@ import { join } from "node:path";
 import { accountLabel, parseAccountTarget } from "../accounts.js";
 import { type AdapterDescriptor, unreachable } from "../adapters.js";
 import { requireAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
 import { keepHomeSettings } from "../home/home-settings.js";
 import { type RemoveResult, removeStore, storeFiles } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
+import type { CliIo } from "../io.js";
 import { helperEnvironment, signInState } from "./agents-status.js";
 import { apiKeyStoreOf, requireInstalled, requireReachable, runOwnCommand } from "./own-sign-in.js";
 

@@ -4,8 +4,8 @@
 
 import { type AdapterDescriptor, shippedAdapter } from "../adapters.js";
 import { requireAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
 import { agentSettings, loadConfig } from "../config.js";
+import type { CliIo } from "../io.js";
 
 function argv(args: readonly string[]): string {
   return args.length === 0 ? "(none)" : args.join(" ");

@@ -10,7 +10,6 @@ import { accountLabel, DEFAULT_ACCOUNT, parseAccountTarget } from "../accounts.j
 import { type AdapterDescriptor, allAdapters, type StatusSummary, unreachable } from "../adapters.js";
 import { agentVersion } from "../agent-version.js";
 import { installHint, locateAgent, requireAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
 import { type AgentConfig, agentSettings, type Config, loadConfig } from "../config.js";
 import { durationOption, formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
@@ -21,6 +20,7 @@ import { inspectStore, type SignInState } from "../home/keystore.js";
 import { parseJsonObject } from "../home/keystores/files.js";
 import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
+import type { CliIo } from "../io.js";
 import { type CheckJson, statusRowJson } from "../json-shapes.js";
 import { runBounded } from "../process/helpers.js";
 import { handleSignals } from "../process/lifecycle.js";

@@ -4,7 +4,6 @@
 
 import { realpathSync } from "node:fs";
 import { relative } from "node:path";
-import type { CliIo } from "../cli/io.js";
 import { parseDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { DEFAULT_OLDER_THAN_MS, MIN_OLDER_THAN_MS } from "../home/gc/items.js";
@@ -12,6 +11,7 @@ import { olderThanTooSmall, planGc } from "../home/gc/plan.js";
 import { applyGc } from "../home/gc/remove.js";
 import { type GcReport, gcReport } from "../home/gc/report.js";
 import { scvHome } from "../home/paths.js";
+import type { CliIo } from "../io.js";
 import { gcWorktrees, withoutKept, worktreeLines } from "./gc-worktrees.js";
 import { formatBytes, renderTable } from "./table.js";
 

@@ -2,11 +2,11 @@
 // read with `scv wait`. A conversation with no running turn but a session host (src/hosts/) has its
 // host ended, and the ACP server with it.
 
-import type { CliIo } from "../cli/io.js";
 import { EXIT } from "../errors.js";
 import { readHostRecord } from "../home/host-records.js";
 import { readRunning } from "../home/turn-records.js";
 import { endHost, hostAlive } from "../hosts/end.js";
+import type { CliIo } from "../io.js";
 import { parseTurnRef } from "../jobs/handle.js";
 import { killTurn } from "../jobs/kill.js";
 

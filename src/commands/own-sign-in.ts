@@ -15,10 +15,10 @@ import {
   unreachable,
 } from "../adapters.js";
 import { installHint, locateAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
 import type { Config } from "../config.js";
 import { ScvError } from "../errors.js";
 import { agentHome } from "../home/paths.js";
+import type { CliIo } from "../io.js";
 import { type AttachedResult, runAttached, runBounded } from "../process/helpers.js";
 
 /** What a run of a CLI's own sign-in or sign-out needs: what its row says, or `elsewhere` for its

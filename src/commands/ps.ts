@@ -4,11 +4,11 @@
 // warm (src/hosts/), with how long each is idle and the memory it holds. `--watch` (and `scv top`)
 // redraws it (ps-watch.ts).
 
-import type { CliIo } from "../cli/io.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { liveHosts } from "../hosts/end.js";
+import type { CliIo } from "../io.js";
 import { type RunningTurn, runningTurns } from "../jobs/list.js";
 import type { PsHostJson, PsTurnJson } from "../json-shapes.js";
 import { residentTreeBytes } from "../os/proc.js";

@@ -2,11 +2,11 @@
 // `session-host`, started by hosts/start.ts): reads its launch as JSON on stdin, says "ready" on the
 // pipe named by SCV_READY_FD once it listens, and runs until it ends (hosts/serve.ts).
 
-import type { CliIo } from "../cli/io.js";
 import { EXIT } from "../errors.js";
 import { serveHost } from "../hosts/serve.js";
 import { parseHostSpec } from "../hosts/spec.js";
 import { HOST_READY_FD_VARIABLE, HOST_READY_WORD } from "../hosts/start.js";
+import type { CliIo } from "../io.js";
 import { readyPipe } from "../jobs/job.js";
 
 export async function sessionHostCommand(io: CliIo): Promise<number> {

@@ -8,7 +8,7 @@
 
 import { DEFAULT_ACCOUNT } from "./accounts.js";
 import { type AdapterDescriptor, allAdapters } from "./adapters.js";
-import { locateAgent, signInStore } from "./agents.js";
+import { locateAgent, signInStore } from "./agents/lookup.js";
 import type { Config } from "./config.js";
 import { EXIT } from "./errors.js";
 import { inspectStore } from "./home/keystore.js";

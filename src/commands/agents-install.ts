@@ -6,8 +6,8 @@
 // row names is installed explicitly beside its package.
 
 import type { AdapterDescriptor } from "../adapters.js";
-import { agentVersion } from "../agent-version.js";
-import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents.js";
+import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents/lookup.js";
+import { agentVersion } from "../agents/version.js";
 import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";

@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { accountLabel, parseAccountTarget } from "../accounts.js";
 import { type AdapterDescriptor, unreachable } from "../adapters.js";
-import { requireAgent } from "../agents.js";
+import { requireAgent } from "../agents/lookup.js";
+import { apiKeyStoreOf, helperEnvironment, signInState } from "../agents/sign-in.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
@@ -16,8 +17,7 @@ import { keepHomeSettings } from "../home/home-settings.js";
 import { type RemoveResult, removeStore, storeFiles } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
 import type { CliIo } from "../io.js";
-import { helperEnvironment, signInState } from "./agents-status.js";
-import { apiKeyStoreOf, requireInstalled, requireReachable, runOwnCommand } from "./own-sign-in.js";
+import { requireInstalled, requireReachable, runOwnCommand } from "./own-sign-in.js";
 
 export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<number> {
   const target = parseAccountTarget(agent);

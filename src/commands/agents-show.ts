@@ -3,7 +3,7 @@
 // variables' names are shown.
 
 import { type AdapterDescriptor, shippedAdapter } from "../adapters.js";
-import { requireAgent } from "../agents.js";
+import { requireAgent } from "../agents/lookup.js";
 import { agentSettings, loadConfig } from "../config.js";
 import type { CliIo } from "../io.js";
 

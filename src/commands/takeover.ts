@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { recordedAccount } from "../accounts.js";
 import { type AdapterDescriptor, type Takeover, unreachable } from "../adapters.js";
-import { requireAgent } from "../agents.js";
+import { requireAgent } from "../agents/lookup.js";
 import { agentSettings, type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";

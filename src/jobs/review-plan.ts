@@ -8,7 +8,7 @@
 
 import { resolve } from "node:path";
 import { parseAgentSpec } from "../agent-spec.js";
-import { requireAgent } from "../agents.js";
+import { requireAgent } from "../agents/lookup.js";
 import type { Config } from "../config.js";
 import { ScvError } from "../errors.js";
 import { readConversation } from "../home/conversations.js";

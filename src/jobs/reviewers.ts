@@ -8,7 +8,7 @@
 
 import { allAdapters, EXAMPLE_AGENTS } from "../adapters.js";
 import { parseAgentSpec } from "../agent-spec.js";
-import { locateAgent, requireAgent } from "../agents.js";
+import { locateAgent, requireAgent } from "../agents/lookup.js";
 import { agentSettings, type Config } from "../config.js";
 import { ScvError } from "../errors.js";
 import { agentSignedIn } from "../fallbacks.js";

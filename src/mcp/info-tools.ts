@@ -4,8 +4,8 @@
 
 import { accountLabel } from "../accounts.js";
 import { allAdapters } from "../adapters.js";
-import { installHint, requireAgent } from "../agents.js";
-import { statusRow } from "../commands/agents-status.js";
+import { installHint, requireAgent } from "../agents/lookup.js";
+import { statusRow } from "../agents/sign-in.js";
 import { agentSettings, loadConfig } from "../config.js";
 import { formatElapsed } from "../duration.js";
 import { namedAccounts } from "../home/account-homes.js";

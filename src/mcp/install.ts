@@ -7,8 +7,8 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import type { AdapterDescriptor } from "../adapters.js";
-import { installHint, locateAgent } from "../agents.js";
-import { helperEnvironment } from "../commands/agents-status.js";
+import { installHint, locateAgent } from "../agents/lookup.js";
+import { helperEnvironment } from "../agents/sign-in.js";
 import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { nanoid } from "nanoid/non-secure";
 import { accountLabel, DEFAULT_ACCOUNT, recordedAccount, requireAccountName } from "../accounts.js";
 import type { AdapterDescriptor, TransportKind } from "../adapters.js";
-import { installHint, locateAcpServer, locateAgent, requireAgent } from "../agents.js";
+import { installHint, locateAcpServer, locateAgent, requireAgent } from "../agents/lookup.js";
 import { type AgentConfig, agentSettings } from "../config.js";
 import { parseDuration } from "../duration.js";
 import { ScvError } from "../errors.js";

@@ -3,9 +3,9 @@
 
 import { delimiter, join } from "node:path";
 import { type AdapterDescriptor, adapter, allAdapters, type KeyStore, type Verified } from "../adapters.js";
-import type { Config } from "../config.js";
 import { ScvError } from "../errors.js";
 import { findExecutable } from "../executable.js";
+import type { Config } from "../home/config.js";
 import { type Env, toolsBin, userHome } from "../home/paths.js";
 
 /** Directories every agent's CLI is looked for in before `PATH`, relative to the user's home. */

@@ -12,7 +12,7 @@ import {
   type StatusSummary,
   unreachable,
 } from "../adapters.js";
-import { type AgentConfig, agentSettings, type Config } from "../config.js";
+import { type AgentConfig, agentSettings, type Config } from "../home/config.js";
 import { activeCooldown } from "../home/cooldowns.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
 import { parseJsonObject } from "../home/keystores/files.js";

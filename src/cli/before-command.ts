@@ -5,8 +5,8 @@
 
 import { join } from "node:path";
 import { useConfiguredAgents } from "../adapters.js";
-import { loadConfig } from "../config.js";
 import { pidExists, sweepDeadTemporaries } from "../home/atomic.js";
+import { loadConfig } from "../home/config.js";
 import { hostHandles } from "../home/host-files.js";
 import { scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";

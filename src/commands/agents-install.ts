@@ -8,9 +8,9 @@
 import type { AdapterDescriptor } from "../adapters.js";
 import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents/lookup.js";
 import { agentVersion } from "../agents/version.js";
-import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
+import { agentSettings, loadConfig } from "../home/config.js";
 import { toolsBin } from "../home/paths.js";
 import { ensureScriptShell, platformPackageName } from "../home/tools.js";
 import type { CliIo } from "../io.js";

@@ -6,7 +6,7 @@ import PQueue from "p-queue";
 import { allAdapters } from "../adapters.js";
 import { capabilities, locateAgent, verification } from "../agents/lookup.js";
 import { agentVersion } from "../agents/version.js";
-import { agentSettings, loadConfig } from "../config.js";
+import { agentSettings, loadConfig } from "../home/config.js";
 import type { CliIo } from "../io.js";
 import type { AgentListingJson } from "../json-shapes.js";
 import { renderTable } from "./table.js";

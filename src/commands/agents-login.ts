@@ -11,10 +11,10 @@ import { type AdapterDescriptor, type ApiKeyStore, type ImportFile, unreachable 
 import { locateAgent, requireAgent } from "../agents/lookup.js";
 import { apiKeyStoreOf, helperEnvironment, signInState } from "../agents/sign-in.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream } from "../cli/secret-input.js";
-import { type Config, loadConfig } from "../config.js";
 import { EXIT, fileHint, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
 import { requireValidKey } from "../home/api-key.js";
+import { type Config, loadConfig } from "../home/config.js";
 import { type CredentialHold, holdCredentials } from "../home/credential-hold.js";
 import { keepHomeSettings } from "../home/home-settings.js";
 import {

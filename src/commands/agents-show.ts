@@ -4,7 +4,7 @@
 
 import { type AdapterDescriptor, shippedAdapter } from "../adapters.js";
 import { requireAgent } from "../agents/lookup.js";
-import { agentSettings, loadConfig } from "../config.js";
+import { agentSettings, loadConfig } from "../home/config.js";
 import type { CliIo } from "../io.js";
 
 function argv(args: readonly string[]): string {

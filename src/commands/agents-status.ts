@@ -9,10 +9,10 @@ import { accountLabel, DEFAULT_ACCOUNT, parseAccountTarget } from "../accounts.j
 import { type AdapterDescriptor, allAdapters, unreachable } from "../adapters.js";
 import { installHint, requireAgent } from "../agents/lookup.js";
 import { type StatusRow, statusRow } from "../agents/sign-in.js";
-import { loadConfig } from "../config.js";
 import { durationOption, formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { namedAccounts } from "../home/account-homes.js";
+import { loadConfig } from "../home/config.js";
 import { removeConversation } from "../home/conversations.js";
 import type { SignInState } from "../home/keystore.js";
 import { quotaText } from "../home/quota.js";

@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { accountLabel, DEFAULT_ACCOUNT, recordedAccount } from "../accounts.js";
 import { adapter, EXAMPLE_AGENTS } from "../adapters.js";
 import { visibleLine } from "../cli/terminal-text.js";
-import { agentSettings, loadConfig } from "../config.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
+import { agentSettings, loadConfig } from "../home/config.js";
 import {
   type ConversationRecord,
   conversationsDir,

@@ -7,9 +7,9 @@
 import { withInterrupts } from "../cli/interrupts.js";
 import { print, type ResultOptions } from "../cli/results.js";
 import { turnOutput } from "../cli/turn-output.js";
-import type { Config } from "../config.js";
 import { durationOption } from "../duration.js";
 import { ScvError } from "../errors.js";
+import type { Config } from "../home/config.js";
 import { readConversation } from "../home/conversations.js";
 import { jobHandle } from "../home/turn-files.js";
 import type { CliIo } from "../io.js";

@@ -7,8 +7,8 @@ import { jsonLine, visibleLine } from "../cli/terminal-text.js";
 import { formatDuration, parseDuration } from "../duration.js";
 import { EXIT, usageError } from "../errors.js";
 import { readUsage } from "../home/usage-log.js";
+import { type UsageGrouping, type UsageReport, type UsageTotals, usageReport } from "../home/usage-totals.js";
 import type { CliIo } from "../io.js";
-import { type UsageGrouping, type UsageReport, type UsageTotals, usageReport } from "../usage-totals.js";
 import { compactCount, renderTable } from "./table.js";
 
 export const DEFAULT_SINCE = "7d";

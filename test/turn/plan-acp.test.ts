@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adapter } from "../../src/adapters.js";
-import type { Config } from "../../src/config.js";
+import type { Config } from "../../src/home/config.js";
 import { planTurn } from "../../src/turn/plan.js";
 import { acpCliEnvironment } from "../../src/turn/plan-acp.js";
 

@@ -1,9 +1,10 @@
 // The module rules `npm run check` holds src/ to (docs/architecture.md explains the layers): no
 // import cycle, and no layer importing from one above it. Lower to higher: os, process (every
 // process scv starts), parsers and home (storage) at the bottom, then transport (one CLI as a
-// process), worktrees (git worktrees), review (reviews: diffs, findings, verdicts), turn (one turn,
-// plan → run → conclude), jobs (background turns), and at the top commands, cli and mcp, which
-// print.
+// process), agents (an installed agent: its CLI, version, sign-in), worktrees (git worktrees), review
+// (reviews: diffs, findings, verdicts), turn (one turn, plan → run → conclude), jobs (background
+// turns), and at the top commands, cli and mcp, which print. The shared files directly in src/ are
+// below them all: they import only the table (and name the normalized events' types).
 
 /** What src/process/ (every process scv starts) must never import from: all but os/ and the shared
  * files. */
@@ -12,6 +13,7 @@ const ABOVE_PROCESS = [
   "home",
   "parsers",
   "transport",
+  "agents",
   "worktrees",
   "review",
   "turn",
@@ -27,8 +29,11 @@ const BELOW = {
   parsers: ["process", "os", ...ABOVE_PROCESS.filter((layer) => layer !== "parsers")],
   // Every process scv starts (src/process/): one spawn, one kill story; above os/, below the rest.
   process: ABOVE_PROCESS,
-  home: ["hosts", "transport", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
-  transport: ["hosts", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
+  home: ["hosts", "transport", "agents", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
+  transport: ["hosts", "agents", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
+  // An installed agent (src/agents/): where its CLI is, its version, its sign-in; what the command
+  // line and the MCP server both show of it.
+  agents: ["hosts", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
   // Git worktrees owned by conversations (src/worktrees/): git's CLI through os/, folders through
   // home/, a check's environment through transport/; turns and commands use them.
   worktrees: ["hosts", "review", "turn", "jobs", "commands", "cli", "mcp"],
@@ -39,6 +44,9 @@ const BELOW = {
   // Session hosts (src/hosts/) keep an ACP turn's server between turns: a turn reaches them.
   hosts: ["jobs", "commands", "cli", "mcp"],
   jobs: ["commands", "cli", "mcp"],
+  // The MCP server is a peer of the command line, not a user of it: what both show lives below them
+  // (src/io.ts, src/duration.ts, src/agents/, review/render-text.ts).
+  mcp: ["commands", "cli"],
 };
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -75,14 +83,30 @@ module.exports = {
       to: { path: "^src/descriptor/", dependencyTypesNot: ["type-only"] },
     },
     {
-      name: "base-below-turn",
+      name: "shared-files-at-the-bottom",
       comment:
-        "The shared modules directly in src/ are used by every layer: they must not import turn, jobs or what prints.",
+        "The shared files directly in src/ are below every layer: their code imports only each other and the table (src/descriptor/, src/table/).",
       severity: "error",
       // src/json-documents.ts is no shared module: the catalogue of what scv prints with --json, read
       // by `npm run docs` and the tests only, so it names shapes from any layer (the review's report).
       from: { path: "^src/[^/]+\\.ts$", pathNot: "^src/json-documents\\.ts$" },
-      to: { path: "^src/(worktrees|review|turn|jobs|commands|cli|mcp)/" },
+      to: { path: "^src/[^/]+/", pathNot: "^src/(descriptor|table)/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "shared-files-name-the-events",
+      comment:
+        "A shared file may name the normalized events' types (src/parsers/types.ts) and nothing else of a layer; src/json-shapes.ts the types of home/'s records it prints too.",
+      severity: "error",
+      from: { path: "^src/[^/]+\\.ts$", pathNot: "^src/json-(documents|shapes)\\.ts$" },
+      to: { path: "^src/[^/]+/", pathNot: "^src/(descriptor/|table/|parsers/types\\.ts$)" },
+    },
+    {
+      name: "json-shapes-name-home-records",
+      comment:
+        "src/json-shapes.ts makes the --json documents from scv's own values: it may name the records home/ keeps, and nothing else of a layer.",
+      severity: "error",
+      from: { path: "^src/json-shapes\\.ts$" },
+      to: { path: "^src/[^/]+/", pathNot: "^src/(descriptor/|table/|parsers/types\\.ts$|home/)" },
     },
   ],
   options: {

@@ -60,7 +60,7 @@ export function adapterSearchDirs(entry: AdapterDescriptor, home: string, toolsB
 export function resolveAgentExecutable(
   command: string,
   searchDirs: readonly string[],
-  pathVariable: string | undefined = process.env.PATH,
+  pathVariable: string | undefined,
 ): string | undefined {
   return findExecutable(command, [...searchDirs, ...(pathVariable ?? "").split(delimiter)]);
 }

@@ -266,7 +266,7 @@ export interface LoadedConfig {
   readonly config: Config;
 }
 
-export function loadConfig(env: Env = process.env): LoadedConfig {
+export function loadConfig(env: Env): LoadedConfig {
   const candidates = configCandidates(env);
   const path = candidates.find((candidate) => existsSync(candidate));
   if (path === undefined) {

@@ -397,10 +397,12 @@ export function ensureInstalled({ pins = PINNED, dir = installDir(undefined, pin
 }
 
 const USAGE =
-  "usage: node scripts/install-real-clis.mjs [--dir D] [--force] [--bin-dir] [--update [--report F] [--no-suite]]\n" +
+  "usage: node scripts/install-real-clis.mjs [--dir D] [--force] [--bin-dir] [--update [--agents A,B] [--keep-pins] [--report F] [--no-suite]]\n" +
   "Installs the pinned agent CLIs for test/real and prints their bin directory.\n" +
   "--update moves every pin to the newest published version that installs (scripts/real-clis.json),\n" +
-  "reruns the contract suite and writes what changed to a report (npm run real:update).\n";
+  "reruns the contract suite and writes what changed to a report (npm run real:update);\n" +
+  "--agents moves only those rows' pins and runs only their contract cases, --keep-pins writes the\n" +
+  "report without changing scripts/real-clis.json.\n";
 
 async function main(argv) {
   let dir;
@@ -409,12 +411,19 @@ async function main(argv) {
   let update = false;
   let report;
   let suite = true;
+  let agents;
+  let keepPins = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--force") force = true;
     else if (arg === "--bin-dir") printOnly = true;
     else if (arg === "--update") update = true;
     else if (arg === "--no-suite") suite = false;
+    else if (arg === "--keep-pins") keepPins = true;
+    else if (arg === "--agents" || arg?.startsWith("--agents=")) {
+      const value = arg === "--agents" ? argv[++i] : arg.slice("--agents=".length);
+      agents = (value ?? "").split(",").filter((name) => name !== "");
+    }
     else if (arg === "--report") report = argv[++i];
     else if (arg === "--dir") dir = argv[++i];
     else if (arg?.startsWith("--dir=")) dir = arg.slice("--dir=".length);
@@ -428,7 +437,7 @@ async function main(argv) {
   }
   if (update) {
     const { updatePins } = await import("./real-update.mjs");
-    return updatePins({ report, suite, log });
+    return updatePins({ report, suite, agents, keepPins, log });
   }
   const target = installDir(dir);
   if (printOnly) {

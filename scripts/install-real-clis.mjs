@@ -97,7 +97,7 @@ export const ALLOW_SCRIPTS = {
   sharp: true,
 };
 
-const MARKER = ".scv-real-clis.json";
+export const MARKER = ".scv-real-clis.json";
 const PACKAGE_NAME = "scv-real-clis";
 
 /** Short hash of everything that changes what gets installed. */
@@ -423,8 +423,7 @@ async function main(argv) {
     else if (arg === "--agents" || arg?.startsWith("--agents=")) {
       const value = arg === "--agents" ? argv[++i] : arg.slice("--agents=".length);
       agents = (value ?? "").split(",").filter((name) => name !== "");
-    }
-    else if (arg === "--report") report = argv[++i];
+    } else if (arg === "--report") report = argv[++i];
     else if (arg === "--dir") dir = argv[++i];
     else if (arg?.startsWith("--dir=")) dir = arg.slice("--dir=".length);
     else if (arg === "-h" || arg === "--help") {
@@ -453,13 +452,18 @@ async function main(argv) {
   return 0;
 }
 
+// Not awaited at the top level: `--update` imports real-update.mjs, which imports this module, whose
+// evaluation must finish first (awaiting here deadlocked that import: Node exited 13 saying nothing).
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (error) {
-    log(error instanceof Error ? error.message : String(error));
-    process.exitCode = 1;
-  }
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      log(error instanceof Error ? error.message : String(error));
+      process.exitCode = 1;
+    },
+  );
 }
 
 export const SCRIPT_PATH = fileURLToPath(import.meta.url);

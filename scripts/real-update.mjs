@@ -10,7 +10,16 @@
 // The table's `verified` versions stay as they are: versions.test.ts names each row to re-verify.
 // Only Node built-ins and npm are used.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +29,7 @@ import {
   binDir,
   ensureInstalled,
   installDir,
+  MARKER,
   npmInstall,
   PINS_FILE,
   pinAgent,
@@ -262,6 +272,37 @@ export function reportText({ moves, flags, suite, agents, at = new Date().toISOS
   return `${lines.join("\n")}\n`;
 }
 
+/** The marker's pins with `moved` in place of the same executables' (the pinned order kept). */
+export function mergePins(pinned, moved) {
+  const byCli = new Map(moved.map((pin) => [pin.cli, pin]));
+  const kept = pinned.map((pin) => byCli.get(pin.cli) ?? pin);
+  return [...kept, ...moved.filter((pin) => !pinned.some((old) => old.cli === pin.cli))];
+}
+
+/**
+ * A narrowed install (`--agents`) holds only the moved pins: the suite's other CLIs (a review case's
+ * second reviewer, an adapter's CLI) come from the pinned install, linked into its bin folder, and its
+ * marker lists them at their pinned versions. Saves installing 4 GB to check one CLI.
+ */
+function besidePinned(newDir, oldDir) {
+  const newBin = binDir(newDir);
+  const oldBin = binDir(oldDir);
+  for (const name of readdirSync(oldBin))
+    if (!existsSync(join(newBin, name))) symlinkSync(realpathSync(join(oldBin, name)), join(newBin, name));
+  const marker = JSON.parse(readFileSync(join(newDir, MARKER), "utf8"));
+  const pinned = JSON.parse(readFileSync(join(oldDir, MARKER), "utf8"));
+  marker.pins = mergePins(pinned.pins, marker.pins);
+  marker.adapters = mergePins(pinned.adapters ?? [], marker.adapters ?? []);
+  marker.versions = { ...pinned.versions, ...marker.versions };
+  writeFileSync(join(newDir, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
+}
+
+/** Pins without their comments, as the install script takes them. */
+function plainAll(pins) {
+  const plain = (list) => list.map(({ $comment: _, ...pin }) => pin);
+  return { clis: plain(pins.clis), adapters: plain(pins.adapters) };
+}
+
 /** `--update`: returns the exit code (0 when the suite passed or was not run). `agents` narrows it to
  * those rows' pins and contract cases; `keepPins` leaves scripts/real-clis.json unchanged. */
 export function updatePins({ report, suite: withSuite = true, agents, keepPins = false, log }) {
@@ -276,15 +317,17 @@ export function updatePins({ report, suite: withSuite = true, agents, keepPins =
     if (candidate !== undefined) Object.assign(pin, candidate);
   }
   const moved = moves.some((move) => move.to !== undefined);
-  const plain = (pins) => pins.map(({ $comment: _, ...pin }) => pin);
-  const pins = { clis: plain(chosen.clis), adapters: plain(chosen.adapters) };
+  const pins = plainAll(chosen);
   const flags = [];
   let suite = { ran: false, failures: [] };
   let newDir;
   if (moved) {
     // Its own cache folder (named by the pins' hash): the pinned install stays as it is.
-    const bin = ensureInstalled({ pins });
+    const narrowed = pins.clis.length + pins.adapters.length < raw.clis.length + raw.adapters.length;
+    // Narrowed without a pinned install to borrow from: every pin, the chosen ones moved.
+    const bin = ensureInstalled({ pins: narrowed && !hadOld ? plainAll(raw) : pins });
     newDir = dirname(dirname(bin));
+    if (narrowed && hadOld) besidePinned(newDir, oldDir);
     if (hadOld)
       for (const pin of [...pins.clis, ...pins.adapters]) {
         const before = readHelp(oldDir, pin.cli);
@@ -292,7 +335,11 @@ export function updatePins({ report, suite: withSuite = true, agents, keepPins =
         if (before !== undefined && after !== undefined)
           flags.push({ cli: pin.cli, ...flagChanges(before, after) });
       }
-    if (withSuite) suite = runSuite(binDir(newDir), log, agents);
+    // Narrowed, only the cases of the rows that moved: the others' CLIs are the pinned ones.
+    const movedNames = [...chosen.clis, ...chosen.adapters]
+      .filter((pin) => moves.some((move) => move.pkg === pin.pkg && move.to !== undefined))
+      .map(pinAgent);
+    if (withSuite) suite = runSuite(binDir(newDir), log, narrowed ? movedNames : undefined);
     if (!keepPins) writeFileSync(PINS_FILE, `${JSON.stringify(raw, null, 2)}\n`);
   } else log("no pin has a newer version that installs");
   const file = report ?? join(newDir ?? oldDir, "update-report.md");

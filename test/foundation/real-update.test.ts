@@ -1,6 +1,7 @@
 // The pure parts of `npm run real:update` (scripts/real-update.mjs): which newer versions it tries, which
 // pins and contract cases `--agents` keeps, what the report says. Installing and the suite itself are
 // run by hand (the script's end-to-end run is in the report of issue 40's branch).
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import {
   flagChanges,
@@ -171,5 +172,19 @@ describe("reportText", () => {
     expect(text).toContain("No help text gained or lost a flag.");
     expect(text).toContain("## Contract suite\n\nNot run.");
     expect(text).toMatch(/^Run \d{4}-\d\d-\d\dT[\d:.]+Z\.$/m);
+  });
+});
+
+describe("npm run real:update", () => {
+  it("runs the update from the install script: an unknown agent is one line and exit 1, before any npm call", () => {
+    // The install script awaited its main at the top level, and `--update` imports real-update.mjs,
+    // which imports the install script: Node exited 13 saying nothing.
+    const run = spawnSync(
+      process.execPath,
+      ["scripts/install-real-clis.mjs", "--update", "--agents", "no-such-agent", "--keep-pins", "--no-suite"],
+      { encoding: "utf8", timeout: 30_000 },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^install-real-clis: no pin for no-such-agent \(pinned: [^)]*cline[^)]*\)\n$/);
   });
 });

@@ -8,7 +8,16 @@
 // message: so there is no retry line to show, only the final one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeRun, type Lab } from "./harness.js";
-import { BIN, dummyKey, expectNothingLeft, named, newCanary, newLab, turnResult } from "./kit.js";
+import {
+  BIN,
+  dummyKey,
+  expectNothingLeft,
+  named,
+  newCanary,
+  newLab,
+  turnResult,
+  useEndpoint,
+} from "./kit.js";
 import { type MockServer, startMock } from "./mock/server.mjs";
 
 const MOCKABLE = [
@@ -27,17 +36,7 @@ describe.skipIf(BIN === undefined).each(MOCKABLE)("new CLI refused: $cli", ({ cl
     trap = await startMock({ shape: "openai-chat", text: "TRAP" });
     mock = await startMock({ shape: "openai-chat" });
     lab = newLab(`${cli}-refused`, newCanary(), trap);
-    lab.env.MY_ENDPOINT_KEY = dummyKey(`${cli}-refused`);
-    lab.writeConfig(
-      [
-        `[agents.${cli}]`,
-        `base_url = ${JSON.stringify(`${mock.url}/v1`)}`,
-        `api_key_env = "MY_ENDPOINT_KEY"`,
-        `model = "mock-model"`,
-        `session_idle = "0"`,
-        "",
-      ].join("\n"),
-    );
+    useEndpoint(lab, cli, mock, dummyKey(`${cli}-refused`));
   });
 
   afterAll(async () => {

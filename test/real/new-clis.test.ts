@@ -20,6 +20,7 @@ import {
   newLab,
   requestsWith,
   turnResult,
+  useEndpoint,
   wireText,
 } from "./kit.js";
 import { type MockServer, startMock } from "./mock/server.mjs";
@@ -50,17 +51,7 @@ describe.skipIf(BIN === undefined).each(MOCKABLE)(
       mock = await startMock({ shape: "openai-chat" });
       canary = newCanary();
       lab = newLab(`${cli}-new`, canary, trap);
-      lab.env.MY_ENDPOINT_KEY = key;
-      lab.writeConfig(
-        [
-          `[agents.${cli}]`,
-          `base_url = ${JSON.stringify(`${mock.url}/v1`)}`,
-          `api_key_env = "MY_ENDPOINT_KEY"`,
-          `model = "mock-model"`,
-          `session_idle = "0"`,
-          "",
-        ].join("\n"),
-      );
+      useEndpoint(lab, cli, mock, key);
     });
 
     afterAll(async () => {

@@ -196,7 +196,7 @@ const configSchema = lazy(() =>
     parallel: z.optional(wholeNumber(1, MAX_PARALLEL)),
     /** How deep agents may delegate to agents through scv. */
     max_depth: z.optional(wholeNumber(0, MAX_DEPTH)),
-    /** How many conversations' ACP servers are kept warm at once (src/hosts/budget.ts); 0: none. */
+    /** How many conversations' ACP servers are kept warm at once (src/acp/session-host/budget.ts); 0: none. */
     max_warm_hosts: z.optional(wholeNumber(0, MAX_WARM_HOSTS)),
     /** Who reviews when `scv review` names nobody: targets as `delegate` takes them, or "auto". */
     review_by: z.optional(

@@ -7,10 +7,11 @@ import { writeAtomicSync } from "../home/atomic.js";
 import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { finishedJobs, turnFile } from "../home/turn-files.js";
+import { ownerAlive } from "../home/turn-owner.js";
 import { readFinished, readRunning, turnEnded } from "../home/turn-records.js";
 import { isRunning, type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { timing } from "../timing.js";
-import { killLeftovers, ownerAlive, reapHandle } from "../turn/reap.js";
+import { killLeftovers, reapHandle } from "../turn/reap.js";
 import { parseTurnRef } from "./handle.js";
 
 export type KillOutcome = "stopped" | "reaped";

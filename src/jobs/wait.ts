@@ -9,9 +9,10 @@ import { type PendingApproval, pendingApproval } from "../home/approvals.js";
 import { unsavedLine } from "../home/background-result.js";
 import type { Env } from "../home/paths.js";
 import { finishedJobs, jobFile, jobHandle } from "../home/turn-files.js";
+import { turnOwnerAlive } from "../home/turn-owner.js";
 import { type RunningTurnRecord, readFinished, readRunning } from "../home/turn-records.js";
 import type { TurnResult } from "../result.js";
-import { reapHandle, turnOwnerAlive } from "../turn/reap.js";
+import { reapHandle } from "../turn/reap.js";
 import { parseTurnRef } from "./handle.js";
 
 /** How often a waiter looks. */

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_ACCOUNT } from "../accounts.js";
+import { isAcpSessionId } from "../acp/turn/plan-acp-server.js";
 import { EXIT, ScvError } from "../errors.js";
 import {
   type ConversationRecord,
@@ -22,7 +23,6 @@ import { isoTimestamp } from "../timestamp.js";
 import { isValidSessionId } from "../transport/argv.js";
 import type { ModeMismatch } from "../transport/mode.js";
 import { describeFailure, exitCodeOf, isLostSession } from "./outcome.js";
-import { isAcpSessionId } from "./plan-acp.js";
 import type { TurnContext, TurnPlan } from "./types.js";
 import { recordUsage } from "./usage-record.js";
 

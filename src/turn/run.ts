@@ -40,7 +40,7 @@ const STDERR_LINE_BYTES = 64 * 1024;
 export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
   const run =
     plan.transport === "acp"
-      ? (await import("./run-acp.js")).runAcpTurn
+      ? (await import("../acp/turn/run-acp-turn.js")).runAcpTurn
       : (turnPlan: TurnPlan, turn: PreparedTurn) => runProcessTurn(turnPlan, turn);
   if (plan.worktree === undefined) return withPreparedTurn(plan, caller, (turn) => run(plan, turn));
   // In its conversation's worktree: what the turn changed is committed on its branch before the

@@ -17,6 +17,7 @@ import { configPath, scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { readStateText, SMALL_STATE_BYTES } from "../home/state-file.js";
 import { jobHandle, newJob, turnFile } from "../home/turn-files.js";
+import { ownerAlive } from "../home/turn-owner.js";
 import {
   createTurnRecord,
   ensureTurnsDir,
@@ -26,6 +27,7 @@ import {
   writeTurnRecord,
   writeTurnRecordText,
 } from "../home/turn-records.js";
+import { createTurnTemp, removeTurnTemp } from "../home/turn-temp.js";
 import type { PidMark } from "../os/pid-marks.js";
 import { bootId } from "../os/proc.js";
 import { identify, type ProcessTable, systemProcessTable } from "../os/processes.js";
@@ -39,10 +41,9 @@ import { busyError } from "./busy.js";
 import { chosenSession, sessionAccepted } from "./conclude.js";
 import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
 import { type EventLog, openEventLog } from "./event-log.js";
-import { ownerAlive, reapLocked } from "./reap.js";
+import { reapLocked } from "./reap.js";
 import { recordUpdates } from "./record-updates.js";
 import { KILL_REASON } from "./stops.js";
-import { createTurnTemp, removeTurnTemp } from "./temp.js";
 import type { TurnContext, TurnPlan } from "./types.js";
 
 interface LocalTurn {

@@ -183,7 +183,7 @@ export interface TurnPlan {
   /** Whether the turn goes into the usage log (every turn but a probe asked to leave nothing). */
   readonly keepUsage: boolean;
   /** An ACP turn of a recorded conversation: how long its server stays up for the next turn (a
-   * session host, src/hosts/); 0 when it does not. */
+   * session host, src/acp/session-host/); 0 when it does not. */
   readonly sessionIdleMs?: number;
   /** The conversation's git worktree, where the turn runs (`cwd` is in it): its changes are
    * committed on its branch when it ends (turn/worktree.ts). */

@@ -15,6 +15,7 @@ import { formatDuration, parseDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { readConversation, writeConversation } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
+import { turnOwnerAlive } from "../home/turn-owner.js";
 import { readRunning } from "../home/turn-records.js";
 import type { CheckOutcome, TurnResult } from "../result.js";
 import { type CheckResult, runCheck } from "../worktrees/check.js";
@@ -27,7 +28,6 @@ import { findRepository, type Repository, resolveBase } from "../worktrees/repo.
 import type { PlannedTurn } from "./batch.js";
 import { failedResult } from "./outcome.js";
 import { DEFAULT_CHECK_TIMEOUT_MS } from "./plan.js";
-import { turnOwnerAlive } from "./reap.js";
 import { interrupted } from "./stops.js";
 import type { TurnContext, TurnPlan } from "./types.js";
 import { type WorktreeChoice, worktreeOnly } from "./worktree-choice.js";

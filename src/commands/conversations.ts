@@ -30,7 +30,7 @@ import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
 import { turnRunning } from "../turn/worktree.js";
 import type { Worktree } from "../worktrees/record.js";
 import { branchTip } from "../worktrees/record-turn.js";
-import { removeWorktree } from "../worktrees/remove.js";
+import { removeWorktree } from "../worktrees/remove-worktree.js";
 import { formatBytes, renderTable } from "./table.js";
 
 export async function conversationsListCommand(io: CliIo, flags: { json?: boolean } = {}): Promise<number> {

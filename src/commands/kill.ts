@@ -1,4 +1,4 @@
-// `scv kill <job|handle>`: stops a running turn (jobs/kill.ts); a background turn's result is then
+// `scv kill <job|handle>`: stops a running turn (jobs/kill-job.ts); a background turn's result is then
 // read with `scv wait`. A conversation with no running turn but a session host (src/acp/session-host/) has its
 // host ended, and the ACP server with it.
 
@@ -8,7 +8,7 @@ import { EXIT } from "../errors.js";
 import { readHostRecord } from "../home/host-records.js";
 import { readRunning } from "../home/turn-records.js";
 import { parseTurnRef } from "../jobs/handle.js";
-import { killTurn } from "../jobs/kill.js";
+import { killTurn } from "../jobs/kill-job.js";
 
 export async function killCommand(io: CliIo, name: string): Promise<number> {
   const ref = parseTurnRef(name);

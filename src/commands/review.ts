@@ -12,9 +12,9 @@ import { visibleLine } from "../cli/terminal-text.js";
 import { loadConfig } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
-import { type ReviewTurnEvent, reviewWithTurns } from "../jobs/review.js";
 import { planReview, type ReviewAsk, reviewJob } from "../jobs/review-plan.js";
 import { splitTargets } from "../jobs/reviewers.js";
+import { type ReviewTurnEvent, reviewWithTurns } from "../jobs/run-review.js";
 import { computeDiff } from "../review/diff.js";
 
 export interface ReviewOptions {

@@ -14,8 +14,8 @@ import { withRounds } from "../review/rounds.js";
 import type { TurnContext } from "../turn/types.js";
 import type { Job } from "./job.js";
 import { jobChanges } from "./job-changes.js";
-import { reviewWithTurns } from "./review.js";
-import { runReviewedDelegation } from "./reviewed.js";
+import { runReviewedDelegation } from "./reviewed-delegation.js";
+import { reviewWithTurns } from "./run-review.js";
 
 type ReviewJob = Job & { readonly review: NonNullable<Job["review"]> };
 

@@ -19,7 +19,7 @@ import type { TurnRequest } from "../turn/types.js";
 import { findRepository } from "../worktrees/repo.js";
 import type { Job } from "./job.js";
 import { type JobChanges, jobChanges } from "./job-changes.js";
-import { checkRounds } from "./reviewed.js";
+import { checkRounds } from "./reviewed-delegation.js";
 import { pickReviewers, type ReviewerPick } from "./reviewers.js";
 
 /** What a review is asked to review, and by whom. */

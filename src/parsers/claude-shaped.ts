@@ -15,7 +15,7 @@ import {
   usageOfCounts,
 } from "./claude-wire.js";
 import type { ElisionPolicy } from "./elision.js";
-import { byType, failedTurn, retryEvent } from "./events.js";
+import { byType, failedTurn, retryEvent } from "./event-builders.js";
 import { classifyErrorText, epochToIso, kindFromStatus, retryKind, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";

@@ -8,7 +8,7 @@
 // no resumable session (its `taskId` is not one).
 
 import { BoundedText } from "./bounded-text.js";
-import { byType, failedTurn } from "./events.js";
+import { byType, failedTurn } from "./event-builders.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";

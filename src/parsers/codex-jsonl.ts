@@ -3,7 +3,7 @@
 // terminal; exit 0 without `turn.completed` is not a success. The `-o` file is the backstop.
 
 import type { StringPlace } from "./elision.js";
-import { byType, failedTurn, retryEvent } from "./events.js";
+import { byType, failedTurn, retryEvent } from "./event-builders.js";
 import { classifyErrorText, retryKind } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";

@@ -3,7 +3,7 @@
 // code. Shapes from captures of 1.0.36, 1.0.63 and 1.0.102; no vendor schema is published.
 
 import { BoundedText } from "./bounded-text.js";
-import { byType, failedTurn, retryEvent } from "./events.js";
+import { byType, failedTurn, retryEvent } from "./event-builders.js";
 import { classifyErrorText, kindFromStatus, retryKind, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";

@@ -7,7 +7,7 @@
 // line at the end; this stream names the session at once and shows the tools as they run.
 
 import { BoundedText } from "./bounded-text.js";
-import { byType, failedTurn } from "./events.js";
+import { byType, failedTurn } from "./event-builders.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";

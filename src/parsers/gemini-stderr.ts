@@ -5,7 +5,7 @@
 // `… Max attempts reached` is its last attempt, not a retry. Its stdout says nothing while it waits.
 
 import { stripAnsi } from "./ansi.js";
-import { retryEvent } from "./events.js";
+import { retryEvent } from "./event-builders.js";
 import { retryKind } from "./failure.js";
 import type { TurnEvent } from "./types.js";
 

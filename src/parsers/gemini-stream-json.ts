@@ -4,7 +4,7 @@
 // Authentication failures print nothing on stdout and exit 41.
 
 import { BoundedText } from "./bounded-text.js";
-import { failedTurn } from "./events.js";
+import { failedTurn } from "./event-builders.js";
 import { classifyErrorText, unavailableModel } from "./failure.js";
 import { createGeminiStderrReader } from "./gemini-stderr.js";
 import { createJsonLinesParser } from "./json-lines.js";

@@ -4,7 +4,7 @@
 // says when it cannot reach its endpoint (opencode-stderr.ts).
 
 import { BoundedText } from "./bounded-text.js";
-import { failedTurn } from "./events.js";
+import { failedTurn } from "./event-builders.js";
 import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { readOpencodeStderr } from "./opencode-stderr.js";

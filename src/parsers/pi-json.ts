@@ -7,7 +7,7 @@
 // `auto_retry_end {success:false}` follows the last `agent_end`. A retry withdraws the verdict of
 // the `agent_end` before it (turn-record.ts, turn/verdict.ts).
 
-import { byType, failedTurn, retryEvent } from "./events.js";
+import { byType, failedTurn, retryEvent } from "./event-builders.js";
 import { classifyErrorText, retryKind } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";

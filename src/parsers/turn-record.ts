@@ -1,7 +1,6 @@
 // What every parser learns the same way from its own normalized events (session, mode, usage,
 // errors, the terminal event), and the one place a turn's result is concluded from it.
 
-import { type TerminalOutcome, turnStatus } from "./end.js";
 import {
   classifyErrorText,
   failureFromStderr,
@@ -10,6 +9,7 @@ import {
   resetTimeIn,
 } from "./failure.js";
 import { redact } from "./redact.js";
+import { type TerminalOutcome, turnStatus } from "./turn-status.js";
 import type { FailureKind, ParsedTurn, ProcessEnd, TurnEvent, TurnFailure, Usage } from "./types.js";
 
 export class TurnRecord {

@@ -23,7 +23,7 @@ import { createWorktree } from "../worktrees/create.js";
 import { linkIgnored } from "../worktrees/links.js";
 import type { Worktree } from "../worktrees/record.js";
 import { branchTip, recordTurn } from "../worktrees/record-turn.js";
-import { removeWorktree } from "../worktrees/remove.js";
+import { removeWorktree } from "../worktrees/remove-worktree.js";
 import { findRepository, type Repository, resolveBase } from "../worktrees/repo.js";
 import type { PlannedTurn } from "./batch.js";
 import { failedResult } from "./outcome.js";

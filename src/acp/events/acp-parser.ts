@@ -14,7 +14,7 @@
 // - Updates of other sessions on the same connection are not this turn's.
 
 import { BoundedText } from "../../parsers/bounded-text.js";
-import { failedTurn } from "../../parsers/events.js";
+import { failedTurn } from "../../parsers/event-builders.js";
 import { failureFromText, retryKind } from "../../parsers/failure.js";
 import { parseJsonLine } from "../../parsers/json-lines.js";
 import { oneRedactedLine, summarizeTool } from "../../parsers/tool-summary.js";

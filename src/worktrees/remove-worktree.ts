@@ -14,10 +14,10 @@ import type { Env } from "../home/paths.js";
 import { repositoryFolder } from "./diffstat.js";
 import { git, gitFailed, gitOk } from "./git.js";
 import { unlinkAll } from "./links.js";
-import { withWorktreeLock } from "./lock.js";
 import { sameTree, touchedPaths } from "./patch.js";
 import { branchRef, type Worktree } from "./record.js";
 import { recordTurn } from "./record-turn.js";
+import { withWorktreeLock } from "./worktree-lock.js";
 
 export interface RemoveOptions {
   readonly env: Env;

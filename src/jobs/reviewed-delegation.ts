@@ -22,8 +22,8 @@ import { type ReviewRound, withRounds } from "../review/rounds.js";
 import { runTurn } from "../turn/run.js";
 import type { TurnContext, TurnRequest } from "../turn/types.js";
 import { worktreeOf } from "./job-changes.js";
-import { type ReviewTurnEvent, type ReviewTurnOptions, reviewWithTurns } from "./review.js";
 import { pickReviewers } from "./reviewers.js";
+import { type ReviewTurnEvent, type ReviewTurnOptions, reviewWithTurns } from "./run-review.js";
 
 /** The most rounds a delegation may ask for. */
 export const MAX_ROUNDS = 10;

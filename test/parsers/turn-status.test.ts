@@ -1,7 +1,7 @@
 // A turn's status from its terminal event and how its process ended.
 
 import { describe, expect, it } from "vitest";
-import { turnStatus } from "../../src/parsers/end.js";
+import { turnStatus } from "../../src/parsers/turn-status.js";
 import type { ProcessEnd } from "../../src/parsers/types.js";
 
 const exited = (code: number | null, more: Partial<ProcessEnd> = {}): ProcessEnd => ({

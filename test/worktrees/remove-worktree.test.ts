@@ -8,7 +8,7 @@ import { applyWorktree } from "../../src/worktrees/apply.js";
 import { createWorktree } from "../../src/worktrees/create.js";
 import type { Worktree } from "../../src/worktrees/record.js";
 import { branchTip, recordTurn } from "../../src/worktrees/record-turn.js";
-import { holdsUnmergedWork, removeWorktree } from "../../src/worktrees/remove.js";
+import { holdsUnmergedWork, removeWorktree } from "../../src/worktrees/remove-worktree.js";
 import { findRepository } from "../../src/worktrees/repo.js";
 import { type World, world } from "./repos.js";
 

@@ -6,6 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor } from "../../../src/adapters.js";
 import { temporaryPath } from "../../../src/home/atomic.js";
 import { conversationsDir, lockConversation } from "../../../src/home/conversations.js";
+import { planGc } from "../../../src/home/gc/gc-plan.js";
+import { applyGc } from "../../../src/home/gc/gc-remove.js";
+import { gcReport, gcReportSchema } from "../../../src/home/gc/gc-report.js";
 import {
   conversationEntry,
   type GcPlan,
@@ -13,9 +16,6 @@ import {
   sessionOf,
   usableSessionId,
 } from "../../../src/home/gc/items.js";
-import { planGc } from "../../../src/home/gc/plan.js";
-import { applyGc } from "../../../src/home/gc/remove.js";
-import { gcReport, gcReportSchema } from "../../../src/home/gc/report.js";
 import { findTranscripts } from "../../../src/home/gc/transcripts.js";
 import { DAY, HOUR, MINUTE, type TempHome, tempHome, uuid } from "./fixture.js";
 

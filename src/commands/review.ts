@@ -13,8 +13,8 @@ import { loadConfig } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { planReview, type ReviewAsk, reviewJob } from "../jobs/review-plan.js";
+import { type ReviewTurnEvent, reviewWithTurns } from "../jobs/review-with-turns.js";
 import { splitTargets } from "../jobs/reviewers.js";
-import { type ReviewTurnEvent, reviewWithTurns } from "../jobs/run-review.js";
 import { computeDiff } from "../review/diff.js";
 
 export interface ReviewOptions {

@@ -16,9 +16,9 @@ import { jobHandle } from "../home/turn-files.js";
 import { planDelegation } from "../jobs/review-plan.js";
 import { checkRounds, runReviewedDelegation } from "../jobs/reviewed-delegation.js";
 import { splitTargets } from "../jobs/reviewers.js";
-import type { TurnEvent } from "../parsers/types.js";
+import type { TurnEvent } from "../parsers/event-types.js";
 import { headline } from "../review/render-text.js";
-import type { TurnPlan, TurnRequest } from "../turn/types.js";
+import type { TurnPlan, TurnRequest } from "../turn/turn-types.js";
 import { turnLine } from "./review.js";
 
 export interface ReviewedOptions extends ResultOptions {

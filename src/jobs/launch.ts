@@ -25,7 +25,7 @@ import { passedEnvironment } from "../transport/env.js";
 import { planTurns } from "../turn/batch.js";
 import { busyError } from "../turn/busy.js";
 import { failedResult } from "../turn/outcome.js";
-import type { TurnRequest } from "../turn/types.js";
+import type { TurnRequest } from "../turn/turn-types.js";
 import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
 import { type Job, READY_FD_VARIABLE } from "./job.js";
 import type { SpareRunner } from "./spare.js";

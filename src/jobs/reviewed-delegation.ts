@@ -19,11 +19,11 @@ import { computeDiff, type ReviewScope, snapshotTree } from "../review/diff.js";
 import { revisionPrompt } from "../review/prompt.js";
 import type { ReviewReport } from "../review/report.js";
 import { type ReviewRound, withRounds } from "../review/rounds.js";
-import { runTurn } from "../turn/run.js";
-import type { TurnContext, TurnRequest } from "../turn/types.js";
+import { runTurn } from "../turn/run-turn.js";
+import type { TurnContext, TurnRequest } from "../turn/turn-types.js";
 import { worktreeOf } from "./job-changes.js";
+import { type ReviewTurnEvent, type ReviewTurnOptions, reviewWithTurns } from "./review-with-turns.js";
 import { pickReviewers } from "./reviewers.js";
-import { type ReviewTurnEvent, type ReviewTurnOptions, reviewWithTurns } from "./run-review.js";
 
 /** The most rounds a delegation may ask for. */
 export const MAX_ROUNDS = 10;

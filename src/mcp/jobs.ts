@@ -18,7 +18,7 @@ import type { SpareRunner } from "../jobs/spare.js";
 import { turnState } from "../jobs/wait-for-jobs.js";
 import type { TurnResult } from "../result.js";
 import { failedResult } from "../turn/outcome.js";
-import type { TurnRequest } from "../turn/types.js";
+import type { TurnRequest } from "../turn/turn-types.js";
 import type { WorktreeChoice } from "../turn/worktree-choice.js";
 
 export interface JobContext {

@@ -1,8 +1,8 @@
 // Small builders for what several formats do alike: dispatch on an event's `type`, and end a turn
 // with a terminal error.
 
+import type { FailureKind, TurnEvent } from "./event-types.js";
 import { classifyErrorText } from "./failure.js";
-import type { FailureKind, TurnEvent } from "./types.js";
 
 /** Dispatches a JSON value on its string `type`; a value without one is not an event (null).
  * A plain check rather than a schema: it runs on every line, before the format's own schema. */

@@ -1,6 +1,6 @@
 // The status of a turn from how its process ended and what terminal event the parser saw.
 
-import type { ProcessEnd, TurnStatus } from "./types.js";
+import type { ProcessEnd, TurnStatus } from "./event-types.js";
 
 /** What the CLI's own terminal event said, if it sent one. */
 export type TerminalOutcome = "ok" | "failed" | "declined";

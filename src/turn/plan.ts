@@ -26,11 +26,11 @@ import {
 } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
 import { refuseTooDeep } from "./depth.js";
-import { endpointModel, planEndpoint } from "./endpoint.js";
 import { chooseMcpServers } from "./mcp-servers.js";
 import { splitMessage } from "./outcome.js";
 import { retryEnvironment } from "./retry-bound.js";
-import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
+import { endpointModel, planEndpoint } from "./turn-endpoint.js";
+import type { TurnContext, TurnPlan, TurnRequest } from "./turn-types.js";
 
 /** Resolves and validates a request without side effects; throws `ScvError` for what the user must
  * fix (unknown agent or conversation, bad value, CLI not installed). */

@@ -11,7 +11,7 @@ import { ensurePrivateDir } from "../home/agent-home.js";
 import { removeIfPresent } from "../home/remove.js";
 import { isTurnTemp } from "../home/turn-temp.js";
 import { reviewTurnArgs } from "../review/agent-args.js";
-import type { TurnPlan } from "./types.js";
+import type { TurnPlan } from "./turn-types.js";
 
 export interface PreparedReview {
   /** The plan's arguments with the review's in place. */

@@ -29,7 +29,7 @@ import type { PlannedTurn } from "./batch.js";
 import { failedResult } from "./outcome.js";
 import { DEFAULT_CHECK_TIMEOUT_MS } from "./plan.js";
 import { interrupted } from "./stops.js";
-import type { TurnContext, TurnPlan } from "./types.js";
+import type { TurnContext, TurnPlan } from "./turn-types.js";
 import { type WorktreeChoice, worktreeOnly } from "./worktree-choice.js";
 
 type Ready = Extract<PlannedTurn, { kind: "ready" }>;

@@ -1,8 +1,8 @@
 // A turn's status from its terminal event and how its process ended.
 
 import { describe, expect, it } from "vitest";
+import type { ProcessEnd } from "../../src/parsers/event-types.js";
 import { turnStatus } from "../../src/parsers/turn-status.js";
-import type { ProcessEnd } from "../../src/parsers/types.js";
 
 const exited = (code: number | null, more: Partial<ProcessEnd> = {}): ProcessEnd => ({
   exitCode: code,

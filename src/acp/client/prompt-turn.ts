@@ -3,8 +3,8 @@
 // becomes the ProcessEnd the parser concludes the turn from — the same ParsedTurn a per-turn
 // process gives.
 
+import type { ParsedTurn, ProcessEnd, TurnEvent } from "../../parsers/event-types.js";
 import { failureFromStderr } from "../../parsers/failure.js";
-import type { ParsedTurn, ProcessEnd, TurnEvent } from "../../parsers/types.js";
 import { timing } from "../../timing.js";
 import { type AcpTurnOptions, createAcpTurnParser } from "../events/acp-parser.js";
 import type { AcpAgent, PromptOutcome } from "./agent.js";

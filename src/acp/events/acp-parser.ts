@@ -15,11 +15,6 @@
 
 import { BoundedText } from "../../parsers/bounded-text.js";
 import { failedTurn } from "../../parsers/event-builders.js";
-import { failureFromText, retryKind } from "../../parsers/failure.js";
-import { parseJsonLine } from "../../parsers/json-lines.js";
-import { oneRedactedLine, summarizeTool } from "../../parsers/tool-summary.js";
-import { ToolTracker } from "../../parsers/tool-tracker.js";
-import { conclude, TurnRecord } from "../../parsers/turn-record.js";
 import type {
   FailureKind,
   ParsedTurn,
@@ -28,7 +23,12 @@ import type {
   TurnEvent,
   TurnFailure,
   Usage,
-} from "../../parsers/types.js";
+} from "../../parsers/event-types.js";
+import { failureFromText, retryKind } from "../../parsers/failure.js";
+import { parseJsonLine } from "../../parsers/json-lines.js";
+import { oneRedactedLine, summarizeTool } from "../../parsers/tool-summary.js";
+import { ToolTracker } from "../../parsers/tool-tracker.js";
+import { conclude, TurnRecord } from "../../parsers/turn-record.js";
 import { addUsage } from "../../parsers/usage.js";
 import { asRecord, readAs } from "../../parsers/wire.js";
 import {

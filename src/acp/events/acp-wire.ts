@@ -6,9 +6,9 @@
 // Copilot CLI 1.0.102, claude-agent-acp 0.101.0 and codex-acp 2.6.0 (test/fixtures/acp/) and the
 // protocol's schema (@agentclientprotocol/sdk 2.4.0).
 
+import type { FailureKind, TurnFailure, Usage } from "../../parsers/event-types.js";
 import { classifyErrorText, kindFromStatus, resetTimeIn, unavailableModel } from "../../parsers/failure.js";
 import * as s from "../../parsers/shape.js";
-import type { FailureKind, TurnFailure, Usage } from "../../parsers/types.js";
 import { maybe, maybeNumber, maybeString, readAs } from "../../parsers/wire.js";
 
 /** ACP's `Usage` (unstable in the protocol): a prompt answer's `usage`, or Qwen's `_meta.usage`. */

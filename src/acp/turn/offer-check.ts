@@ -16,7 +16,7 @@ import type { Env } from "../../home/paths.js";
 import type { TurnResult } from "../../result.js";
 import { isoTimestamp } from "../../timestamp.js";
 import { failedResult } from "../../turn/outcome.js";
-import type { TurnPlan } from "../../turn/types.js";
+import type { TurnPlan } from "../../turn/turn-types.js";
 import { offeredChoices, refuseUnoffered } from "../client/session-setup.js";
 import { launchHash, type SessionHostLaunch } from "../session-host/start.js";
 

@@ -10,7 +10,7 @@
 
 import { isWaitable } from "../../duration.js";
 import { ScvError } from "../../errors.js";
-import type { ParsedTurn, ProcessEnd } from "../../parsers/types.js";
+import type { ParsedTurn, ProcessEnd } from "../../parsers/event-types.js";
 import type { ProcessExit } from "../../process/run.js";
 import type { TurnResult } from "../../result.js";
 import { timing } from "../../timing.js";
@@ -21,7 +21,7 @@ import { untilLoadable } from "../../turn/load-minute.js";
 import { acpMcpServers } from "../../turn/mcp-servers.js";
 import { failedResult, isLostSession } from "../../turn/outcome.js";
 import type { PreparedTurn } from "../../turn/setup.js";
-import type { TurnPlan } from "../../turn/types.js";
+import type { TurnPlan } from "../../turn/turn-types.js";
 import { AcpAgent, type SessionAnswer } from "../client/agent.js";
 import { AcpAgentError } from "../client/agent-errors.js";
 import { modeMismatch, reportedMode } from "../client/mode-watch.js";

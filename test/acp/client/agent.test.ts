@@ -12,7 +12,7 @@ import { AcpAgent, type AcpLaunch } from "../../../src/acp/client/agent.js";
 import { AcpAgentError } from "../../../src/acp/client/agent-errors.js";
 import { optionOf } from "../../../src/acp/client/permission.js";
 import { runAcpPrompt } from "../../../src/acp/client/prompt-turn.js";
-import type { TurnEvent } from "../../../src/parsers/types.js";
+import type { TurnEvent } from "../../../src/parsers/event-types.js";
 import { killAll, survivors } from "../../helpers/pids.js";
 import { promptWindow, runPrompt } from "../events/acp-run.js";
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createAcpTurnParser, type TextNotices } from "../../../src/acp/events/acp-parser.js";
 import { failureOfRpcError } from "../../../src/acp/events/acp-wire.js";
-import type { TurnEvent } from "../../../src/parsers/types.js";
+import type { TurnEvent } from "../../../src/parsers/event-types.js";
 import { FIXTURES } from "../../parsers/run.js";
 import { ANSWERED, promptWindow, runPrompt } from "./acp-run.js";
 

@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { type AcpTurnOptions, createAcpTurnParser } from "../../../src/acp/events/acp-parser.js";
-import type { ParsedTurn, ProcessEnd, TurnEvent } from "../../../src/parsers/types.js";
+import type { ParsedTurn, ProcessEnd, TurnEvent } from "../../../src/parsers/event-types.js";
 import { FIXTURES } from "../../parsers/run.js";
 
 interface Capture {

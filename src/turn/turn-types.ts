@@ -7,11 +7,11 @@ import type { ConversationRecord } from "../home/conversations.js";
 import type { StoreInspection } from "../home/keystore.js";
 import type { Env } from "../home/paths.js";
 import type { Worktree } from "../home/worktree-record.js";
-import type { StreamParser, TurnEvent } from "../parsers/types.js";
+import type { StreamParser, TurnEvent } from "../parsers/event-types.js";
 import type { SessionArg } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
-import type { TurnEndpoint } from "./endpoint.js";
 import type { NamedMcpServer } from "./mcp-servers.js";
+import type { TurnEndpoint } from "./turn-endpoint.js";
 
 /** A permission an ACP agent asks for, as scv shows it. */
 export interface PermissionQuestion {
@@ -30,7 +30,7 @@ export type PermissionAnswer = "once" | "always" | "reject" | "unanswered";
 
 /** What a person may want to know of, or act on, while a turn runs (notifications, `scv ps`): its
  * agent asks a permission (told as the question is put), or its accounts are rate limited and it
- * waits for the earliest reset (turn/accounts.ts, `--wait-for-reset`). */
+ * waits for the earliest reset (turn/accounts-in-order.ts, `--wait-for-reset`). */
 export type TurnWaiting =
   | {
       readonly kind: "approval";
@@ -76,7 +76,7 @@ export interface TurnRequest {
   /** The account whose home the turn runs in (default: the agent's plain home); a continued turn
    * runs in its conversation's. */
   readonly account?: string;
-  /** The accounts to try in order when one is rate limited (turn/accounts.ts); `account` is ignored
+  /** The accounts to try in order when one is rate limited (turn/accounts-in-order.ts); `account` is ignored
    * when this is given. */
   readonly accounts?: readonly string[];
   /** With `accounts`: how long to wait for the earliest reset when every account is cooling. */
@@ -168,7 +168,7 @@ export interface TurnPlan {
   readonly extraEnv: Readonly<Record<string, string>>;
   /** The MCP servers the agent gets this turn (turn/mcp-servers.ts). */
   readonly mcpServers?: readonly NamedMcpServer[];
-  /** The endpoint of the user's own the agent is pointed at (`base_url`: turn/endpoint.ts); its key
+  /** The endpoint of the user's own the agent is pointed at (`base_url`: turn/turn-endpoint.ts); its key
    * is read from scv's environment only when the agent starts. */
   readonly endpoint?: TurnEndpoint;
   /** Where the CLI writes its final message (`{file}` of the format's last-message args). */

@@ -4,9 +4,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ParsedTurn, StreamParser } from "../../src/parsers/types.js";
-import { runTurn } from "../../src/turn/run.js";
-import type { TurnContext } from "../../src/turn/types.js";
+import type { ParsedTurn, StreamParser } from "../../src/parsers/event-types.js";
+import { runTurn } from "../../src/turn/run-turn.js";
+import type { TurnContext } from "../../src/turn/turn-types.js";
 import { useLab } from "../helpers/lab.js";
 import type { World } from "../helpers/scv.js";
 

@@ -1,7 +1,7 @@
 // A review whose turns are scv's own: each reviewer's turn is a normal turn (runTurn: its conversation
 // record, usage log line, cost, accounts and fallbacks, time limits), asked as a reviewer's
 // (`review: true` in the request: read-only, held to the findings' schema, src/turn/review-turn.ts) in
-// the folder the diff says (the repository's top level, or a worktree's). src/review/run.ts decides
+// the folder the diff says (the repository's top level, or a worktree's). src/review/run-review.ts decides
 // which turns to ask; this module runs them. The command line, a background job and the MCP server
 // all review through here.
 //
@@ -12,10 +12,10 @@ import { requireAgent } from "../agents.js";
 import type { TurnResult } from "../result.js";
 import type { ReviewDiff } from "../review/diff.js";
 import type { ReviewReport } from "../review/report.js";
-import { type ReviewTurnRequest, runReview } from "../review/run.js";
+import { type ReviewTurnRequest, runReview } from "../review/run-review.js";
 import { DEFAULT_PART_BYTES } from "../review/split.js";
-import { runTurn } from "../turn/run.js";
-import type { TurnContext, TurnRequest } from "../turn/types.js";
+import { runTurn } from "../turn/run-turn.js";
+import type { TurnContext, TurnRequest } from "../turn/turn-types.js";
 
 /** What every reviewer turn of a review is given besides its prompt. */
 export type ReviewTurnOptions = Pick<

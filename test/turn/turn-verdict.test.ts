@@ -2,9 +2,9 @@
 // it (and the verdict), anything else does not.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { TurnEvent } from "../../src/parsers/types.js";
+import type { TurnEvent } from "../../src/parsers/event-types.js";
 import { DURATIONS } from "../../src/timing.js";
-import { watchTurnEnd } from "../../src/turn/verdict.js";
+import { watchTurnEnd } from "../../src/turn/turn-verdict.js";
 import { useRealTime } from "../helpers/timing.js";
 
 // The default grace as it is, on a fake clock.

@@ -10,7 +10,7 @@ import { ScvError } from "../../src/errors.js";
 import { activeCooldown, coolDown, DEFAULT_COOLDOWN_MS, resetInstant } from "../../src/home/cooldowns.js";
 import type { TurnResult } from "../../src/result.js";
 import { timing } from "../../src/timing.js";
-import { accountLadder, runOnAccounts } from "../../src/turn/accounts.js";
+import { accountLadder, runOnAccounts } from "../../src/turn/accounts-in-order.js";
 
 const NOW = Date.parse("2026-12-04T12:00:00.000Z");
 

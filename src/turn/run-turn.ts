@@ -14,22 +14,22 @@ import { ensurePrivateDir } from "../home/agent-home.js";
 import { type ConversationRecord, readConversation } from "../home/conversations.js";
 import { removeIfPresent } from "../home/remove.js";
 import { readStateText } from "../home/state-file.js";
+import type { ParsedTurn, TurnEvent } from "../parsers/event-types.js";
 import { loadParser } from "../parsers/index.js";
 import { MAX_REPLY_BYTES } from "../parsers/reply-lines.js";
-import type { ParsedTurn, TurnEvent } from "../parsers/types.js";
 import { type AgentProcess, startProcess } from "../process/run.js";
 import type { TurnResult } from "../result.js";
 import { createLineFramer } from "../transport/framing.js";
 import { watchMode } from "../transport/mode.js";
-import { accountLadder, runOnAccounts } from "./accounts.js";
+import { accountLadder, runOnAccounts } from "./accounts-in-order.js";
 import { conclude } from "./conclude.js";
 import { verdictEvent, watchVerdict } from "./early-verdict.js";
 import { failedResult, spawnFailure } from "./outcome.js";
 import { planTurn } from "./plan.js";
 import { type PreparedTurn, withPreparedTurn } from "./setup.js";
 import { interrupted } from "./stops.js";
-import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
-import { watchTurnEnd } from "./verdict.js";
+import type { TurnContext, TurnPlan, TurnRequest } from "./turn-types.js";
+import { watchTurnEnd } from "./turn-verdict.js";
 
 /** Longer stderr lines are not read for events (a stack trace's one-line JSON dump). */
 const STDERR_LINE_BYTES = 64 * 1024;

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ensureScriptShell, platformPackageName, scriptShellText } from "../../src/home/tools.js";
+import { ensureScriptShell, platformPackageName, scriptShellText } from "../../src/home/tools-prefix.js";
 
 let root: string;
 beforeEach(() => {

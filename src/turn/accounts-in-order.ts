@@ -17,7 +17,7 @@ import { isoTimestamp } from "../timestamp.js";
 import { timing } from "../timing.js";
 import { failedResult } from "./outcome.js";
 import { interrupted } from "./stops.js";
-import type { TurnContext, TurnRequest } from "./types.js";
+import type { TurnContext, TurnRequest } from "./turn-types.js";
 
 /** The accounts a first turn goes through, or undefined for a turn of one account chosen as before
  * (a plain agent name, or a continued conversation). A plain agent name is its default account's

@@ -8,7 +8,7 @@
 // `agent_end` with an error *before* `auto_retry_start`, and then recovers. A retry, a tool call or
 // more reply text withdraws the verdict and the pending end, until the next end-of-turn event.
 
-import type { TurnEvent } from "../parsers/types.js";
+import type { TurnEvent } from "../parsers/event-types.js";
 import { timing } from "../timing.js";
 
 export interface TurnEndOptions {

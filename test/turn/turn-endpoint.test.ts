@@ -1,4 +1,4 @@
-// The endpoint's rendering (src/turn/endpoint.ts), pure: what each form of a row gives its CLI, the
+// The endpoint's rendering (src/turn/turn-endpoint.ts), pure: what each form of a row gives its CLI, the
 // key only ever as the row's variable.
 
 import { describe, expect, it } from "vitest";
@@ -10,7 +10,7 @@ import {
   planEndpoint,
   renderEndpoint,
   type TurnEndpoint,
-} from "../../src/turn/endpoint.js";
+} from "../../src/turn/turn-endpoint.js";
 
 const KEY = "sk-CANARY-render";
 const SETTINGS = { base_url: "http://127.0.0.1:4000/v1", api_key_env: "MY_KEY" };

@@ -1,4 +1,4 @@
-// A review from its diff to its report (src/review/run.ts, src/review/verdict.ts), with scripted
+// A review from its diff to its report (src/review/run-review.ts, src/review/verdict.ts), with scripted
 // reviewer turns: valid findings, invalid then repaired in the same conversation, never valid, and
 // failed turns; the verdict rules and the exit codes a CI gate reads.
 
@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { EXIT, ScvError } from "../../src/errors.js";
 import type { TurnResult } from "../../src/result.js";
 import type { DiffFile, ReviewDiff } from "../../src/review/diff.js";
-import { type AskReviewer, type ReviewTurnRequest, runReview } from "../../src/review/run.js";
+import { type AskReviewer, type ReviewTurnRequest, runReview } from "../../src/review/run-review.js";
 import { combineVerdicts, reviewExitCode } from "../../src/review/verdict.js";
 import { changedFile, turnResult } from "./helpers.js";
 

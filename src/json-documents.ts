@@ -4,8 +4,7 @@
 // document keeps (a field is always there, null where there is no value) is json-shapes.ts's.
 
 import * as z from "zod/mini";
-import { gcReportSchema } from "./home/gc/report.js";
-import { usageReportSchema } from "./home/usage-totals.js";
+import { gcReportSchema } from "./home/gc/gc-report.js";
 import {
   checkShape,
   conversationShape,
@@ -19,6 +18,7 @@ import {
   turnResultShape,
 } from "./json-shapes.js";
 import { reviewedResultShape, reviewReportShape } from "./review/report-json.js";
+import { usageReportSchema } from "./home/usage-totals.js";
 import { comparisonRowShape, gcWorktreeShape } from "./worktree-shapes.js";
 
 const oneOrMany = <T extends z.ZodMiniType>(one: T) => z.union([one, z.array(one)]);

@@ -6,7 +6,7 @@
 // pure functions; the renderer only decides when to write.
 
 import { formatElapsed } from "../duration.js";
-import type { TurnEvent } from "../parsers/types.js";
+import type { TurnEvent } from "../parsers/event-types.js";
 import { RateGate } from "../rate-gate.js";
 import type { TurnResult } from "../result.js";
 import { visibleControls } from "./terminal-text.js";

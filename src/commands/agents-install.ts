@@ -2,18 +2,18 @@
 // own npm into scv's prefix (`$SCV_HOME/tools`), whose bin folder scv searches before PATH, and
 // reports the version it got. An agent that is not on npm is refused with how to get it instead.
 // With `--acp`, the official ACP adapter its row names, for a CLI that serves no ACP itself. The
-// packages' install scripts run with HOME in scv's tools home (home/tools.ts); a platform package the
+// packages' install scripts run with HOME in scv's tools home (home/tools-prefix.ts); a platform package the
 // row names is installed explicitly beside its package.
 
 import type { AdapterDescriptor } from "../adapters.js";
-import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents/lookup.js";
 import { agentVersion } from "../agents/version.js";
+import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents/lookup.js";
+import type { CliIo } from "../io.js";
+import { agentSettings, loadConfig } from "../home/config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
-import { agentSettings, loadConfig } from "../home/config.js";
 import { toolsBin } from "../home/paths.js";
-import { ensureScriptShell, platformPackageName } from "../home/tools.js";
-import type { CliIo } from "../io.js";
+import { ensureScriptShell, platformPackageName } from "../home/tools-prefix.js";
 import { runBounded } from "../process/helpers.js";
 
 /** An install that has not finished by then is stuck (a registry that never answers); the largest

@@ -4,10 +4,10 @@
 import { Command, CommanderError, Option } from "commander";
 import { ADAPTERS, type AdapterDescriptor, EXAMPLE_AGENTS } from "../adapters.js";
 import { EXIT, ScvError } from "../errors.js";
+import type { CliIo } from "../io.js";
 import { shippedHostApps } from "../mcp/host-apps.js";
 import { REDACTED, redact } from "../parsers/redact.js";
 import { VERSION } from "../version.js";
-import type { CliIo } from "../io.js";
 
 /** Wraps a lazily imported command so its exit code reaches `run`. */
 function lazy<A extends unknown[]>(

@@ -6,14 +6,14 @@
 // row names is installed explicitly beside its package.
 
 import type { AdapterDescriptor } from "../adapters.js";
-import { agentVersion } from "../agents/version.js";
 import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents/lookup.js";
-import type { CliIo } from "../io.js";
-import { agentSettings, loadConfig } from "../home/config.js";
+import { agentVersion } from "../agents/version.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
+import { agentSettings, loadConfig } from "../home/config.js";
 import { toolsBin } from "../home/paths.js";
 import { ensureScriptShell, platformPackageName } from "../home/tools-prefix.js";
+import type { CliIo } from "../io.js";
 import { runBounded } from "../process/helpers.js";
 
 /** An install that has not finished by then is stuck (a registry that never answers); the largest

@@ -34,11 +34,14 @@ function commandPaths(): string[][] {
 const TOKEN = /\{[a-z-]+\}/;
 
 describe("help texts that name agents from the table", () => {
-  it.each(commandPaths().map((path) => [path.join(" "), path]))("scv %s --help: no token left", async (_, path) => {
-    const help = await helpOf([...path, "--help"]);
-    expect(help).toMatch(/^Usage: scv /);
-    expect(help).not.toMatch(TOKEN);
-  });
+  it.each(commandPaths().map((path) => [path.join(" "), path]))(
+    "scv %s --help: no token left",
+    async (_, path) => {
+      const help = await helpOf([...path, "--help"]);
+      expect(help).toMatch(/^Usage: scv /);
+      expect(help).not.toMatch(TOKEN);
+    },
+  );
 
   it("agents login lists the sign-ins --import copies, by the table's rows", async () => {
     const help = (await helpOf(["agents", "login", "--help"])).replace(/\s+/g, " ");
@@ -51,14 +54,22 @@ describe("help texts that name agents from the table", () => {
   });
 
   it("scv help agents, scv agents --help and scv agents -h name an account of the example agent", async () => {
-    for (const argv of [["help", "agents"], ["agents", "--help"], ["agents", "-h"]]) {
+    for (const argv of [
+      ["help", "agents"],
+      ["agents", "--help"],
+      ["agents", "-h"],
+    ]) {
       expect(await helpOf(argv)).toContain(`(an account's own: ${EXAMPLE_AGENTS[0]}@work)`);
     }
   });
 
   it("scv mcp install -h lists the hosts of the table; scv review -qh its examples", async () => {
     const install = (await helpOf(["mcp", "install", "-h"])).replace(/\s+/g, " ");
-    expect(install).toContain(shippedHosts().map(({ entry }) => entry.name).join(", "));
+    expect(install).toContain(
+      shippedHosts()
+        .map(({ entry }) => entry.name)
+        .join(", "),
+    );
     const review = (await helpOf(["review", "-qh"])).replace(/\s+/g, " ");
     expect(review).toContain(`(${EXAMPLE_AGENTS[0]}, ${EXAMPLE_AGENTS[1]}/high, ${EXAMPLE_AGENTS[0]}@work)`);
   });

@@ -34,9 +34,9 @@ export function mayShowHelp(argv: readonly string[]): boolean {
 
 /** Replaces the TABLE_TEXT tokens in the descriptions of `program` and all its commands. */
 export async function describeFromTable(program: Command): Promise<void> {
-  const [{ ADAPTERS, EXAMPLE_AGENTS }, { shippedHosts }] = await Promise.all([
+  const [{ ADAPTERS, EXAMPLE_AGENTS }, { shippedHostApps }] = await Promise.all([
     import("../adapters.js"),
-    import("../mcp/hosts.js"),
+    import("../mcp/host-apps.js"),
   ]);
   // The shipped rows, as the descriptor type (not each row's literal type).
   const rows: readonly AdapterDescriptor[] = ADAPTERS;
@@ -56,7 +56,7 @@ export async function describeFromTable(program: Command): Promise<void> {
       })
       .join("; "),
     [TABLE_TEXT.acpAgents]: names(rows.filter((entry) => entry.acp?.package !== undefined)),
-    [TABLE_TEXT.mcpHosts]: names(shippedHosts().map(({ entry }) => entry)),
+    [TABLE_TEXT.mcpHosts]: names(shippedHostApps().map(({ entry }) => entry)),
   };
   const fill = (text: string) => text.replace(/\{[a-z-]+\}/g, (token) => values[token] ?? token);
   const describe = (command: Command): void => {

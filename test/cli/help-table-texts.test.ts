@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ADAPTERS, EXAMPLE_AGENTS } from "../../src/adapters.js";
 import { buildProgram, runProgram } from "../../src/cli/program.js";
 import { mayShowHelp } from "../../src/cli/table-help.js";
-import { shippedHosts } from "../../src/mcp/hosts.js";
+import { shippedHostApps } from "../../src/mcp/host-apps.js";
 import { memoryIo } from "../helpers/io.js";
 
 async function helpOf(argv: readonly string[]): Promise<string> {
@@ -66,7 +66,7 @@ describe("help texts that name agents from the table", () => {
   it("scv mcp install -h lists the hosts of the table; scv review -qh its examples", async () => {
     const install = (await helpOf(["mcp", "install", "-h"])).replace(/\s+/g, " ");
     expect(install).toContain(
-      shippedHosts()
+      shippedHostApps()
         .map(({ entry }) => entry.name)
         .join(", "),
     );

@@ -49,7 +49,7 @@ const ACP_CLIS = [
   "qwen",
   "opencode",
   "copilot",
-  ...(["claude", "codex"] as const).filter(
+  ...(["claude", "codex", "pi"] as const).filter(
     (cli) => ADAPTER_BIN !== undefined && existsSync(join(ADAPTER_BIN, row(cli).acp?.command ?? cli)),
   ),
 ];
@@ -309,12 +309,16 @@ describe.skipIf(BIN === undefined).each(profiles)(
       300_000,
     );
 
-    it("a 401 from the model ends the turn with exit 4", async () => {
+    // pi-acp 0.0.34 answers a failed model call end_turn with nothing said: the row's words, exit 1.
+    const silent = row(cli).acp?.emptyTurnFails;
+    it(`a 401 from the model ends the turn with exit ${silent === undefined ? 4 : "1 in the row's words"}`, async () => {
       mock.setMode("401");
       try {
         const run = await turn([cli, `acp 401 turn for ${cli}`]);
         const result = turnResult(run);
-        expect(run.code, `${who}\n${describeRun(run)}`).toBe(4);
+        expect(requestsWith(mock, `acp 401 turn for ${cli}`).length, describeRun(run)).toBeGreaterThan(0);
+        expect(run.code, `${who}\n${describeRun(run)}`).toBe(silent === undefined ? 4 : 1);
+        if (silent !== undefined) expect(result.error).toBe(`${cli} failed: ${silent}`);
         expect(result.status).toBe("failed");
       } finally {
         mock.setMode("ok");

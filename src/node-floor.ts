@@ -8,8 +8,8 @@ import { runBounded } from "./process/helpers.js";
 /** A `node --version` answers at once; a machine under load gets some slack. */
 const VERSION_LIMIT_MS = 10_000;
 
-/** What falls short, in words (`pi needs Node.js 22.19.0 or newer, and the node on PATH (…) is
- * v20.20.2`), or undefined when nothing does or the version cannot be told. */
+/** What falls short, in words (`<agent> needs Node.js 22.19.0 or newer, and the node on PATH (…)
+ * is v20.20.2`), or undefined when nothing does or the version cannot be told. */
 export async function nodeShortfall(
   entry: AdapterDescriptor,
   env: Readonly<Record<string, string | undefined>>,

@@ -162,8 +162,8 @@ export function renderEndpoint(
       const path = join(request.dir, "endpoint-provider.mjs");
       const provider = {
         baseUrl: url,
-        // Its config values: `${NAME}` is the variable's value, any other text the key itself (from
-        // pi 0.77; 0.73 read a bare variable name, a literal now).
+        // Its config values: `${NAME}` is the variable's value, any other text the key itself (since
+        // its 0.77; 0.73 read a bare variable name, a literal now).
         apiKey: variableReference(endpoint.key),
         api: form.api,
         models: [

@@ -1,11 +1,12 @@
-// The ACP contract: the BUILT scv drives the real Gemini CLI, Qwen Code, OpenCode and Copilot CLI over
-// their ACP servers (`transport = "acp"` in scv's config) against a loopback mock model server, signed
+// The ACP contract: the BUILT scv drives the real Gemini CLI, Qwen Code, OpenCode and Copilot CLI (and
+// Claude Code, Codex and pi through their pinned adapters) over their ACP servers (`transport = "acp"` in scv's config) against a loopback mock model server, signed
 // in as the contract suite signs them in: a first turn (the mock's reply, the agent's session id), a
 // cold continued turn in a new server process through `session/load` (the first turn's messages in
 // the mock's next request), a warm continued turn (session_idle: the same server, kept by its session
 // host, gets the prompt; the mock's request carries the first turn), an idle host's exit, and a 401
-// (exit 4). Nothing of a turn may be left running (of a warm one, once `scv kill <handle>` or
-// session_idle ended its host), and no credential exported in scv's own environment may reach the CLI.
+// (exit 4; pi-acp, which passes on no model error, exit 1 in its row's words). Nothing of a turn may
+// be left running (of a warm one, once `scv kill <handle>` or session_idle ended its host), and no
+// credential exported in scv's own environment may reach the CLI.
 //
 // Known: Gemini CLI 0.61.0's `session/load` of a session saved within the same UTC minute wipes its
 // history ("No previous sessions found for this project"); scv waits for the next minute before such
@@ -34,7 +35,7 @@ import {
 import { type MockServer, startMock } from "./mock/server.mjs";
 import { PROFILES, type Profile, row } from "./profiles.js";
 
-/** The official adapters for Claude Code and Codex (claude-agent-acp, codex-acp) are pinned beside the
+/** The adapters for Claude Code, Codex and pi (claude-agent-acp, codex-acp, pi-acp) are pinned beside the
  * CLIs (ADAPTER_PINS in scripts/install-real-clis.mjs), so they are in BIN. $SCV_ACP_ADAPTERS names a
  * folder with other versions installed by hand (`npm install @agentclientprotocol/claude-agent-acp
  * @agentclientprotocol/codex-acp` there), found first. Each drives the CLI scv locates (the row's

@@ -1,6 +1,7 @@
 // The ACP contract: the BUILT scv drives the real Gemini CLI, Qwen Code, OpenCode and Copilot CLI (and
 // Claude Code, Codex and pi through their pinned adapters) over their ACP servers (`transport = "acp"`
-// in scv's config) against a loopback mock model server, signed in as the contract suite signs them in: a first turn (the mock's reply, the agent's session id), a
+// in scv's config) against a loopback mock model server, signed in as the contract suite signs them
+// in: a first turn (the mock's reply, the agent's session id), a
 // cold continued turn in a new server process through `session/load` (the first turn's messages in
 // the mock's next request), a warm continued turn (session_idle: the same server, kept by its session
 // host, gets the prompt; the mock's request carries the first turn), an idle host's exit, and a 401

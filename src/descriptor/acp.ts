@@ -47,7 +47,7 @@ export const acpLaunch = () =>
     fullEnvironment: z.array(envPair()),
     /** The prompt answer's `usage` is a running total over the session. */
     cumulativeUsage: z.optional(z.boolean()),
-    /** Notices the server sends as message text rather than as errors (see parsers/acp.ts). */
+    /** Notices the server sends as message text rather than as errors (see acp/events/acp-parser.ts). */
     textNotices: z.optional(z.strictObject({ error: pattern(), info: pattern() })),
     /** The server answers a prompt whose model call failed `end_turn` with nothing said: a turn
      * without reply text or tool call is a failure, in these words (what happened, what to do). */

@@ -140,8 +140,11 @@ describe.skipIf(BIN === undefined).each(profiles)(
       expect(asked.length, `${who}: the mock never received the prompt\n${describeRun(run)}`).toBeGreaterThan(
         0,
       );
-      firstReply = asked.at(-1)?.reply ?? "";
-      expect(result.reply, `${who}: scv's reply is not the mock's answer`).toBe(firstReply);
+      // The answer scv returned, not the last request's: a server may send another request with the
+      // prompt after the turn (codex-acp with Codex 0.171.0 did, here too).
+      const answered = asked.find((request) => request.reply === result.reply);
+      expect(answered, `${who}: scv's reply is not the mock's answer\n${describeRun(run)}`).toBeDefined();
+      firstReply = result.reply;
       expect(result.status).toBe("completed");
       expect(result.badLines, describeRun(run)).toBe(0);
       expect(result.session, describeRun(run)).not.toBeNull();
@@ -150,7 +153,7 @@ describe.skipIf(BIN === undefined).each(profiles)(
       // Codex 0.166.0, claude-agent-acp 0.101.0 Claude Code 2.1.318): the CLI names its version in the
       // model request's user agent (`claude-cli/2.1.332 (external, sdk-ts, …)`, `scv/0.171.0 (…)`).
       if (adapted(cli)) {
-        const agent = String(asked.at(-1)?.headers["user-agent"] ?? "");
+        const agent = String(answered?.headers["user-agent"] ?? "");
         expect(agent, `${who}: the model request came from another CLI than the pinned one`).toContain(
           `/${pinVersion(cli)}`,
         );

@@ -22,6 +22,7 @@ import { runBounded } from "../process/helpers.js";
 import { timing } from "../timing.js";
 import { agentEnvironment } from "../transport/env.js";
 import { locateAgent } from "./lookup.js";
+import { nodeShortfall } from "./node-floor.js";
 import { agentVersion } from "./version.js";
 
 /** The row's `--with-api-key` store, if it has one. */
@@ -180,7 +181,7 @@ export async function statusRow(
 ): Promise<StatusRow> {
   const path = locateAgent(entry, config, env);
   const endpoint = endpointSignIn(agentSettings(config, entry.name), env);
-  const [version, signIn] = await Promise.all([
+  const [version, signIn, shortfall] = await Promise.all([
     path === undefined
       ? null
       : agentVersion({
@@ -191,6 +192,7 @@ export async function statusRow(
           isolation: config.isolation,
         }),
     endpoint ?? signInState(entry, path, config, env, account),
+    path === undefined ? undefined : nodeShortfall(entry, env),
   ]);
   const quota = lastQuota(entry.name, account, env);
   const cooling = activeCooldown(entry.name, account, env);
@@ -202,7 +204,7 @@ export async function statusRow(
     path: path ?? null,
     version,
     state: signIn.state,
-    detail: signIn.detail,
+    detail: shortfall === undefined ? signIn.detail : `${signIn.detail}; ${shortfall}`,
     // An unchecked row signed in by its key store was known by that store.
     source:
       endpoint !== undefined

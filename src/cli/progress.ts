@@ -8,14 +8,13 @@
 import type { TurnEvent } from "../parsers/types.js";
 import { RateGate } from "../rate-gate.js";
 import type { TurnResult } from "../result.js";
+import { timing } from "../timing.js";
 import { visibleControls } from "./terminal-text.js";
 
 /** Carriage return, then erase the whole line: the live line is redrawn in place. */
 const CLEAR_LINE = "\r\x1b[2K";
 /** At most this often on a terminal (10 redraws a second). */
 const REDRAW_MS = 100;
-/** The elapsed time moves even when the agent is silent. */
-const TICK_MS = 1_000;
 
 /** `7s`, `1m05s`, `1h02m`. */
 export function formatElapsed(ms: number): string {
@@ -204,7 +203,7 @@ class LiveProgress implements Progress {
   ) {
     this.label = options.label;
     // Unref'd: progress never keeps scv alive.
-    this.ticker = setInterval(() => this.draw(), TICK_MS).unref();
+    this.ticker = setInterval(() => this.draw(), timing("progressTick")).unref();
     this.draw();
   }
 

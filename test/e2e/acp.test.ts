@@ -15,6 +15,7 @@ import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { SCV, scv, startScv, type World } from "../helpers/scv.js";
+import { worldTiming } from "../helpers/timing.js";
 import { type Terminal, tmuxTerminal } from "../helpers/tmux.js";
 
 let world: World;
@@ -302,8 +303,9 @@ describe("a permission request on a terminal with the progress line (tmux)", () 
     );
     const question = "scv: gemini asks to run execute: $ touch probe.txt — allow [o]nce, [a]lways, [r]eject?";
     await terminal.waitFor(/allow \[o\]nce/);
-    // The live line redraws every second; three of them pass while nobody answers.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // The live line redraws every tick (a second, scaled in tests); three of them pass while nobody
+    // answers.
+    await new Promise((resolve) => setTimeout(resolve, 3 * worldTiming("progressTick")));
     const waiting = terminal.screen();
     expect(waiting).toContain(question);
     expect(waiting).not.toMatch(/gemini \d+s/);

@@ -10,7 +10,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { JSON_DOCUMENTS } from "../../src/json-documents.js";
-import { claudeReset, useShapes } from "../helpers/json-shapes.js";
+import { claudeReset } from "../helpers/accounts.js";
+import { useShapes } from "../helpers/json-shapes.js";
 import { scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;

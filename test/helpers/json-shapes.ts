@@ -12,7 +12,6 @@ import { useLab } from "./lab.js";
 import { scv, type World } from "./scv.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 
 function validate(name: JsonDocument, stdout: string): unknown {
@@ -55,10 +54,4 @@ export function useShapes(take: (world: World) => void): Shapes {
       return identity;
     },
   };
-}
-
-/** When the captured Claude usage limit (test/fixtures/claude/usage-limit.stdout) resets. */
-export function claudeReset(): string {
-  const text = readFileSync(join(FIXTURES, "claude", "usage-limit.stdout"), "utf8");
-  return new Date(Number(/"resetsAt":(\d+)/.exec(text)?.[1]) * 1000).toISOString();
 }

@@ -1,21 +1,14 @@
 // Background turns through the built scv: `ps` lists running turns (its --json escapes what an agent
 // wrote), `wait --timeout` keeps a turn, `kill` stops one with its whole process group.
 
-import { afterEach, describe, expect, it } from "vitest";
-import { HANDLE, handleOf, type PsRow, ps, resultWritten } from "../helpers/background.js";
-import { useLab } from "../helpers/lab.js";
-import { killAll, survivors } from "../helpers/pids.js";
+import { describe, expect, it } from "vitest";
+import { HANDLE, handleOf, type PsRow, ps, resultWritten, useBackgroundLab } from "../helpers/background.js";
+import { survivors } from "../helpers/pids.js";
 import { agentPids, scv, signIn, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
-const leftovers: number[] = [];
-useLab((created) => {
+const leftovers = useBackgroundLab((created) => {
   world = created;
-});
-afterEach(async () => {
-  killAll(leftovers.splice(0));
-  // A background scv still running (a failed test) ends with its agent; give it a moment.
-  await new Promise((resolve) => setTimeout(resolve, 50));
 });
 
 describe("--json of scv ps and scv wait", () => {

@@ -4,23 +4,15 @@
 
 import { existsSync, mkdirSync, rmdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
 import { systemProcessTable } from "../../src/os/processes.js";
-import { handleOf, JOB, ps, resultWritten, turnFiles } from "../helpers/background.js";
-import { useLab } from "../helpers/lab.js";
-import { killAll } from "../helpers/pids.js";
+import { handleOf, JOB, ps, resultWritten, turnFiles, useBackgroundLab } from "../helpers/background.js";
 import { agentPids, scv, signIn, startScv, type World } from "../helpers/scv.js";
 
 let world: World;
-const leftovers: number[] = [];
-useLab((created) => {
+const leftovers = useBackgroundLab((created) => {
   world = created;
-});
-afterEach(async () => {
-  killAll(leftovers.splice(0));
-  // A background scv still running (a failed test) ends with its agent; give it a moment.
-  await new Promise((resolve) => setTimeout(resolve, 50));
 });
 describe("scv delegate --background", () => {
   it("prints the job at once; scv wait prints the reply as the foreground would, once", async () => {

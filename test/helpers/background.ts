@@ -3,8 +3,23 @@
 
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
+import { useLab } from "./lab.js";
+import { killAll } from "./pids.js";
 import { scv, type World } from "./scv.js";
+
+/** A fresh world for each test of the calling file (useLab); the pids pushed on the array it returns
+ * are SIGKILLed after the test, and a background scv still running (a failed test) is given a moment
+ * to end with its agent before the world goes. */
+export function useBackgroundLab(take: (world: World) => void): number[] {
+  const leftovers: number[] = [];
+  useLab(take);
+  afterEach(async () => {
+    killAll(leftovers.splice(0));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+  return leftovers;
+}
 
 /** The files of scv's turns folder, sorted. */
 export function turnFiles(world: World): string[] {

@@ -38,6 +38,7 @@ export const ACROSS_NODE_VERSIONS: readonly string[] = [
   "test/e2e/acp-warm.test.ts",
   // the SDKs' loading: MCP server, ACP client
   "test/mcp/server.test.ts",
+  "test/mcp/server-jobs.test.ts",
   "test/e2e/acp.test.ts",
 ];
 

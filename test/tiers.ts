@@ -40,6 +40,7 @@ export const ACROSS_NODE_VERSIONS: readonly string[] = [
   "test/mcp/server.test.ts",
   "test/mcp/server-jobs.test.ts",
   "test/e2e/acp.test.ts",
+  "test/e2e/acp-end.test.ts",
 ];
 
 export function tierOf(file: string, text: string): Tier {

@@ -163,10 +163,12 @@ async function deliver(
   settings: NotifySettings,
   options: NotifierOptions,
 ): Promise<void> {
+  const [program, ...args] = settings.command ?? [];
+  // Most turns notify nothing: the environment's filtering is not done for them.
+  if (program === undefined && settings.desktop !== true) return;
   const limitMs = parseDuration(settings.timeout ?? "") ?? NOTIFY_LIMIT_MS;
   const env = checkEnvironment(options.env, options.config.isolation);
   const runs: Promise<void>[] = [];
-  const [program, ...args] = settings.command ?? [];
   if (program !== undefined) {
     runs.push(
       runBounded(program, args, {

@@ -23,8 +23,10 @@ export function terminalPermission(
   io: CliIo,
   hold: () => () => void = () => () => {},
 ): ((question: PermissionQuestion, signal?: AbortSignal) => Promise<PermissionAnswer>) | undefined {
+  // stderr first: reading io.stdin creates Node's stream on it, which off a terminal no turn needs.
+  if (io.stderr.isTTY !== true) return undefined;
   const input = io.stdin;
-  if (!isRawTerminal(input) || io.stderr.isTTY !== true) return undefined;
+  if (!isRawTerminal(input)) return undefined;
   let queue: Promise<unknown> = Promise.resolve();
   return (question, signal) => {
     const asked = queue.then(async () => {

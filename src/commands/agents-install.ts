@@ -14,6 +14,7 @@ import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
 import { toolsBin } from "../home/paths.js";
 import { ensureScriptShell, platformPackageName } from "../home/tools-prefix.js";
+import { nodeShortfall } from "../node-floor.js";
 import { runBounded } from "../process/helpers.js";
 
 /** An install that has not finished by then is stuck (a registry that never answers); the largest
@@ -42,6 +43,12 @@ export async function agentsInstallCommand(
       "AGENT_NOT_INSTALLED",
       `npm is not on PATH — install Node.js with npm, or install ${packages.join(" ")} yourself`,
     );
+  }
+  // npm on an older Node would pick an older release without a word.
+  const shortfall = await nodeShortfall(entry, io.env);
+  if (shortfall !== undefined) {
+    const again = ["scv agents install", entry.name, ...(options.acp ? ["--acp"] : [])].join(" ");
+    throw new ScvError("AGENT_NOT_INSTALLED", `${shortfall} — install a newer Node.js, then run: ${again}`);
   }
   // npm would make and write the prefix through a link planted there.
   const prefix = ensureScvDir(io.env, "tools");

@@ -22,6 +22,7 @@ import { parseJsonObject } from "../home/keystores/files.js";
 import { agentHome } from "../home/paths.js";
 import { lastQuota, type QuotaSnapshot, quotaText } from "../home/quota.js";
 import { type CheckJson, statusRowJson } from "../json-shapes.js";
+import { nodeShortfall } from "../node-floor.js";
 import { runBounded } from "../process/helpers.js";
 import { handleSignals } from "../process/lifecycle.js";
 import { timing } from "../timing.js";
@@ -171,7 +172,7 @@ export async function statusRow(
 ): Promise<StatusRow> {
   const path = locateAgent(entry, config, env);
   const endpoint = endpointSignIn(agentSettings(config, entry.name), env);
-  const [version, signIn] = await Promise.all([
+  const [version, signIn, shortfall] = await Promise.all([
     path === undefined
       ? null
       : agentVersion({
@@ -182,6 +183,7 @@ export async function statusRow(
           isolation: config.isolation,
         }),
     endpoint ?? signInState(entry, path, config, env, account),
+    path === undefined ? undefined : nodeShortfall(entry, env),
   ]);
   const quota = lastQuota(entry.name, account, env);
   const cooling = activeCooldown(entry.name, account, env);
@@ -193,7 +195,7 @@ export async function statusRow(
     path: path ?? null,
     version,
     state: signIn.state,
-    detail: signIn.detail,
+    detail: shortfall === undefined ? signIn.detail : `${signIn.detail}; ${shortfall}`,
     // An unchecked row signed in by its key store was known by that store.
     source:
       endpoint !== undefined

@@ -3,7 +3,7 @@
 
 import { userInfo } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { DEFAULT_ACCOUNT } from "../accounts.js";
+import { DEFAULT_ACCOUNT } from "../default-account.js";
 import { ScvError } from "../errors.js";
 
 export interface Env {

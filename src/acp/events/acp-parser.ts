@@ -59,6 +59,9 @@ export interface AcpTurnOptions {
    * prompt `end_turn` after a chunk `Error: …`, and says `Info: … Retrying...` between attempts):
    * a chunk starting with one is a notice, not reply text. */
   readonly textNotices?: TextNotices;
+  /** A server that answers a prompt whose model call failed `end_turn` with nothing said (pi-acp
+   * drops pi's error): a turn without reply text or tool call is then a failure, in these words. */
+  readonly emptyTurnFails?: string;
 }
 
 export interface TextNotices {
@@ -274,6 +277,10 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
     return request === null ? invalid() : observe(tool(request.toolCall, true));
   }
 
+  function saidNothing(): boolean {
+    return current.size === 0 && last === undefined && tools.size === 0;
+  }
+
   function answer(result: unknown): TurnEvent[] {
     const read = readAs(PromptAnswer, result);
     if (read === null) return invalid();
@@ -291,7 +298,9 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
           const words = oneLine(current.toString()) || "the agent reported a system error";
           current.clear();
           events.push(...failedTurn(words));
-        } else events.push({ type: "turn-end", ok: true });
+        } else if (options.emptyTurnFails !== undefined && saidNothing())
+          events.push(...failedTurn(options.emptyTurnFails, "other"));
+        else events.push({ type: "turn-end", ok: true });
         break;
       case "refusal":
         events.push({ type: "turn-end", ok: false, declined: true });

@@ -1,8 +1,8 @@
 // `scv agents …`: the agent CLIs scv knows, their sign-ins, installs and leftovers.
 
 import type { Command } from "commander";
+import type { CliIo } from "../io.js";
 import { defaultToList, lazy } from "./command-actions.js";
-import type { CliIo } from "./io.js";
 import { TABLE_TEXT } from "./table-help.js";
 
 export function addAgentsCommands(program: Command, io: CliIo): void {

@@ -2,7 +2,7 @@
 // its exit code comes back to `run` (cli/main.ts).
 
 import type { Command } from "commander";
-import type { CliIo } from "./io.js";
+import type { CliIo } from "../io.js";
 import { unknownCommand } from "./usage-errors.js";
 
 /** Wraps a lazily imported command so its exit code reaches `run`. */

@@ -11,9 +11,9 @@
 
 import { delimiter } from "node:path";
 import { DEFAULT_ACCOUNT } from "../accounts.js";
-import type { Config } from "../config.js";
 import { formatDuration, parseDuration } from "../duration.js";
 import { findExecutable } from "../executable.js";
+import type { Config } from "../home/config.js";
 import type { Env } from "../home/paths.js";
 import type { NotifyEventName, NotifySettings } from "../notify-settings.js";
 import { redact } from "../parsers/redact.js";

@@ -3,10 +3,10 @@
 
 import { Command, CommanderError, Option } from "commander";
 import { EXIT } from "../errors.js";
+import type { CliIo } from "../io.js";
 import { VERSION } from "../version.js";
 import { addAgentsCommands } from "./agents-commands.js";
 import { defaultToList, lazy } from "./command-actions.js";
-import type { CliIo } from "./io.js";
 import { describeFromTable, mayShowHelp, TABLE_TEXT } from "./table-help.js";
 import { oneLineErrors, TAKES_A_PROMPT, unknownCommand } from "./usage-errors.js";
 

@@ -6,15 +6,15 @@
 // row names is installed explicitly beside its package.
 
 import type { AdapterDescriptor } from "../adapters.js";
-import { agentVersion } from "../agent-version.js";
-import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
-import { agentSettings, loadConfig } from "../config.js";
+import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents/lookup.js";
+import { nodeShortfall } from "../agents/node-floor.js";
+import { agentVersion } from "../agents/version.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
+import { agentSettings, loadConfig } from "../home/config.js";
 import { toolsBin } from "../home/paths.js";
 import { ensureScriptShell, platformPackageName } from "../home/tools-prefix.js";
-import { nodeShortfall } from "../node-floor.js";
+import type { CliIo } from "../io.js";
 import { runBounded } from "../process/helpers.js";
 
 /** An install that has not finished by then is stuck (a registry that never answers); the largest

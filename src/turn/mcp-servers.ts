@@ -11,8 +11,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AdapterDescriptor, McpFileFormat, McpPassing } from "../adapters.js";
-import { type Config, MCP_SERVER_NAME, type McpServerConfig } from "../config.js";
 import { ScvError } from "../errors.js";
+import { type Config, MCP_SERVER_NAME, type McpServerConfig } from "../home/config.js";
 
 export interface NamedMcpServer {
   readonly name: string;

@@ -8,8 +8,8 @@
 
 import { join } from "node:path";
 import type { AdapterDescriptor, Endpoint, TransportKind } from "../adapters.js";
-import type { AgentConfig } from "../config.js";
 import { ScvError } from "../errors.js";
+import type { AgentConfig } from "../home/config.js";
 import { requireSetting } from "../home/home-settings.js";
 import type { Env } from "../home/paths.js";
 

@@ -4,22 +4,22 @@
 import { existsSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import * as z from "zod/mini";
-import { ACCOUNT_NAME_RULE, isAccountName } from "./accounts.js";
-import { type AdapterDescriptor, EXAMPLE_AGENTS, shippedAdapter } from "./adapters.js";
+import { ACCOUNT_NAME_RULE, isAccountName } from "../accounts.js";
+import { type AdapterDescriptor, EXAMPLE_AGENTS, shippedAdapter } from "../adapters.js";
 import {
   type AgentTable,
   configuredAgentRows,
   descriptorKeys,
   ROW_MODIFIERS,
   rowField,
-} from "./config-agents.js";
-import { durationOrNoneSetting, durationSetting } from "./config-values.js";
-import { ScvError } from "./errors.js";
-import { configCandidates, type Env } from "./home/paths.js";
-import { readStateFile } from "./home/state-file.js";
-import { lazy } from "./lazy.js";
-import { notifySettingsSchema } from "./notify-settings.js";
-import { issueAt, issueText } from "./validation.js";
+} from "../config-agents.js";
+import { durationOrNoneSetting, durationSetting } from "../config-values.js";
+import { ScvError } from "../errors.js";
+import { lazy } from "../lazy.js";
+import { notifySettingsSchema } from "../notify-settings.js";
+import { issueAt, issueText } from "../validation.js";
+import { configCandidates, type Env } from "./paths.js";
+import { readStateFile } from "./state-file.js";
 
 const duration = durationSetting;
 const durationOrNone = durationOrNoneSetting;
@@ -266,7 +266,7 @@ export interface LoadedConfig {
   readonly config: Config;
 }
 
-export function loadConfig(env: Env = process.env): LoadedConfig {
+export function loadConfig(env: Env): LoadedConfig {
   const candidates = configCandidates(env);
   const path = candidates.find((candidate) => existsSync(candidate));
   if (path === undefined) {

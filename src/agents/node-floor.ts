@@ -1,9 +1,9 @@
 // Whether the Node.js an agent's CLI runs on is as new as its row's `nodeFloor`: the `node` on PATH,
 // which its `#!/usr/bin/env node` finds and with which npm picks the release it installs.
 
-import type { AdapterDescriptor } from "./adapters.js";
-import { resolveAgentExecutable } from "./agents.js";
-import { runBounded } from "./process/helpers.js";
+import type { AdapterDescriptor } from "../adapters.js";
+import { runBounded } from "../process/helpers.js";
+import { resolveAgentExecutable } from "./lookup.js";
 
 /** A `node --version` answers at once; a machine under load gets some slack. */
 const VERSION_LIMIT_MS = 10_000;

@@ -3,8 +3,7 @@
 // in the project, a cold continued turn through session/load, the policy's mode, model checks,
 // permission requests without a terminal, the exit codes (4 auth, 124 timeout, 130 Ctrl-C), and
 // `--events` in the same schema as a process turn (terminals, ps and kill, and how a turn ends are
-// acp-end.test.ts). Cold turns only (session_idle = "0"); warm ones
-// are acp-warm.test.ts.
+// acp-end.test.ts). Cold turns only (session_idle = "0"); warm ones are acp-warm.test.ts.
 
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -28,6 +28,9 @@ const GRACES = {
   /** How often a turn refreshes its conversation's lock (proper-lockfile's `update`, at least 1 s);
    * the lock goes stale after LOCK_STALE_MS without one. */
   lockRefresh: 5_000,
+  /** How often a turn's live line on a terminal redraws while the agent is silent: its elapsed time
+   * moves. */
+  progressTick: 1_000,
   /** How often `scv mcp` tells a client that asked for progress on a call that waits: hosts reset
    * their idle timers on it (lab: one cuts an idle stdio call after 30 minutes). */
   progressInterval: 5_000,

@@ -2,7 +2,8 @@
 //   stress  a file named *.stress.test.ts: load, replies of MiBs, processes racing on one file, and
 //           the cases that keep scv's real durations. CI runs them once, on Node 20.
 //   e2e     a file under test/e2e/, or one that drives the built scv: it imports test/helpers/scv.ts
-//           (the worlds, signed-in agents, `scv …`) or names dist/scv.js. Forks, several at once.
+//           (the worlds, signed-in agents, `scv …`) or test/helpers/login-world.ts (the sign-in
+//           commands' homes), or names dist/scv.js. Forks, several at once.
 //   unit    every other file: scv's modules in-process (threads, one module graph shared).
 // test/real/ is the contract suite (vitest.real.config.ts), in no tier here.
 //
@@ -15,7 +16,7 @@ import { join, relative } from "node:path";
 export type Tier = "unit" | "e2e" | "stress";
 
 const ROOT = join(import.meta.dirname, "..");
-const DRIVES_SCV = /helpers\/scv(\.js)?["']|dist\/scv\.js/;
+const DRIVES_SCV = /helpers\/(scv|login-world)(\.js)?["']|dist\/scv\.js/;
 
 /** What differs between Node versions, by what it exercises: the e2e files CI runs on Node 22, 24 and
  * 26 (SCV_TEST_E2E=versions: the e2e tier is these alone). */
@@ -37,7 +38,9 @@ export const ACROSS_NODE_VERSIONS: readonly string[] = [
   "test/e2e/acp-warm.test.ts",
   // the SDKs' loading: MCP server, ACP client
   "test/mcp/server.test.ts",
+  "test/mcp/server-jobs.test.ts",
   "test/e2e/acp.test.ts",
+  "test/e2e/acp-end.test.ts",
 ];
 
 export function tierOf(file: string, text: string): Tier {

@@ -9,14 +9,13 @@ import { formatElapsed } from "../duration.js";
 import type { TurnEvent } from "../parsers/event-types.js";
 import { RateGate } from "../rate-gate.js";
 import type { TurnResult } from "../result.js";
+import { timing } from "../timing.js";
 import { visibleControls } from "./terminal-text.js";
 
 /** Carriage return, then erase the whole line: the live line is redrawn in place. */
 const CLEAR_LINE = "\r\x1b[2K";
 /** At most this often on a terminal (10 redraws a second). */
 const REDRAW_MS = 100;
-/** The elapsed time moves even when the agent is silent. */
-const TICK_MS = 1_000;
 
 /** `950`, `12.2k`, `3.4M`. */
 export function formatTokens(count: number): string {
@@ -196,7 +195,7 @@ class LiveProgress implements Progress {
   ) {
     this.label = options.label;
     // Unref'd: progress never keeps scv alive.
-    this.ticker = setInterval(() => this.draw(), TICK_MS).unref();
+    this.ticker = setInterval(() => this.draw(), timing("progressTick")).unref();
     this.draw();
   }
 

@@ -3,60 +3,21 @@
 // — a running turn and a session host for `ps`, accounts passed over for `delegate`, a cooling
 // account with a quota report for `agents status` — so a field that is absent, or null where the
 // schema says it is always a value, or one the schema does not have, fails here. One rule for all:
-// every field is always there, null where there is no value.
+// every field is always there, null where there is no value. Jobs, ps and worktrees are
+// json-shapes-jobs.test.ts.
 
-import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { JSON_DOCUMENTS, type JsonDocument } from "../../src/json-documents.js";
-import { bootId } from "../../src/os/proc.js";
-import { identify } from "../../src/os/processes.js";
-import { gitEnv, initRepo } from "../helpers/git-repo.js";
-import { useLab } from "../helpers/lab.js";
-import { ageConversation, agentPids, scv, signIn, type World } from "../helpers/scv.js";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-const FIXTURES = join(import.meta.dirname, "..", "fixtures");
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-
-function validate(name: JsonDocument, stdout: string): unknown {
-  const schema = JSON.parse(readFileSync(join(ROOT, "docs", "json", `${name}.schema.json`), "utf8"));
-  const document: unknown = JSON.parse(stdout);
-  const check = ajv.compile(schema);
-  const valid = check(document);
-  expect(valid ? [] : check.errors, `${name}: ${stdout.slice(0, 2000)}`).toEqual([]);
-  return document;
-}
+import { JSON_DOCUMENTS } from "../../src/json-documents.js";
+import { claudeReset } from "../helpers/accounts.js";
+import { useShapes } from "../helpers/json-shapes.js";
+import { scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-const lab = useLab((created) => {
+const { json } = useShapes((created) => {
   world = created;
 });
-
-async function json(name: JsonDocument, args: readonly string[], env: Record<string, string> = {}) {
-  const run = await scv(world, [...args, "--json"], { env });
-  expect(run.stdout, run.stderr).not.toBe("");
-  return { run, document: validate(name, run.stdout) as Record<string, unknown> };
-}
-
-/** A live process standing in for a session host and its server (ps checks both by pid and start). */
-function sleeper(): { pid: number; startTime: string } {
-  const child = spawn("sleep", ["600"], { stdio: "ignore", detached: true });
-  child.unref();
-  const pid = child.pid as number;
-  lab.track([pid]);
-  const identity = identify(pid);
-  if (identity === undefined) throw new Error("no start time for the sleeper");
-  return identity;
-}
-
-function claudeReset(): string {
-  const text = readFileSync(join(FIXTURES, "claude", "usage-limit.stdout"), "utf8");
-  return new Date(Number(/"resetsAt":(\d+)/.exec(text)?.[1]) * 1000).toISOString();
-}
 
 describe("every --json document has its documented shape", () => {
   it("lists a schema file for each document, and nothing else", () => {
@@ -79,7 +40,7 @@ describe("every --json document has its documented shape", () => {
     ]);
   });
 
-  it("delegate (one agent, accounts passed over, several agents), wait, conversations, usage, gc", async () => {
+  it("delegate (one agent, accounts passed over, several agents), conversations, usage, gc", async () => {
     await signIn(world, "claude", "work");
     await signIn(world, "claude", "personal");
     await signIn(world, "codex");
@@ -104,27 +65,6 @@ describe("every --json document has its documented shape", () => {
     const several = await json("delegate", ["delegate", "codex", "claude@personal", "Say hi"]);
     expect(several.document).toHaveLength(2);
 
-    const background = await json("delegate-background", ["delegate", "--background", "codex", "Say hi"]);
-    expect(background.document).toMatchObject({ started: true, result: null });
-    const job = background.document.job as string;
-    await json("wait", ["wait", job]);
-    const twoJobs = await json("delegate-background", [
-      "delegate",
-      "--background",
-      "codex",
-      "claude@personal",
-      "Say hi",
-    ]);
-    await json("wait", [
-      "wait",
-      ...(twoJobs.document as unknown as { job: string }[]).map((each) => each.job),
-    ]);
-    // One that cannot start (its CLI is not on PATH): its result says why.
-    const refused = await json("delegate-background", ["delegate", "--background", "codex", "Hi"], {
-      PATH: "/usr/bin:/bin",
-    });
-    expect(refused.document).toMatchObject({ started: false, job: null });
-
     const list = await json("conversations-list", ["conversations", "list"]);
     const handle = (plain.document.conversation as string) ?? "";
     expect((list.document as unknown as { handle: string }[]).map((each) => each.handle)).toContain(handle);
@@ -135,78 +75,6 @@ describe("every --json document has its documented shape", () => {
     await json("usage", ["usage", "--by", "account"]);
     await json("agents-gc", ["agents", "gc", "--dry-run"]);
   }, 180_000);
-
-  it("worktrees: delegate's worktree fields, compare, a conversation's worktree, gc's worktrees", async () => {
-    initRepo(world);
-    await signIn(world, "codex");
-    await signIn(world, "claude");
-    const env = { ...gitEnv(world), FAKE_AGENT_MODE: "write:notes.txt" };
-    const fanned = await json(
-      "delegate",
-      ["delegate", "--worktree", "codex", "claude", "--check", "grep -q wrote notes.txt", "edit"],
-      env,
-    );
-    expect(fanned.run.exitCode, fanned.run.stderr).toBe(0);
-    const turns = fanned.document as unknown as { conversation: string; check: unknown; diffstat: unknown }[];
-    expect(turns[0]).toMatchObject({ check: { status: "pass" }, diffstat: { files: 1 } });
-    // Without a worktree the same fields are there, null.
-    const plain = await json("delegate", ["delegate", "codex", "Say hi"], gitEnv(world));
-    expect(plain.document).toMatchObject({
-      worktree: null,
-      branch: null,
-      commit: null,
-      diffstat: null,
-      check: null,
-    });
-
-    const handles = turns.map((turn) => turn.conversation);
-    const compared = await json("compare", ["compare", ...handles], env);
-    expect(compared.document).toHaveLength(2);
-    const shown = await json("conversations-show", ["conversations", "show", handles[0] ?? ""], env);
-    expect(shown.document).toMatchObject({ worktree: { applied: null }, lastCheck: { status: "pass" } });
-    await json("conversations-list", ["conversations", "list"], env);
-    for (const handle of handles) ageConversation(world, handle);
-    const gc = await json("agents-gc", ["agents", "gc", "--dry-run"], env);
-    expect(gc.document.worktrees).toEqual(
-      expect.arrayContaining([expect.objectContaining({ outcome: "kept", reason: expect.any(String) })]),
-    );
-  }, 180_000);
-
-  it("ps: a running turn and a session host, each with its kind", async () => {
-    await signIn(world, "codex");
-    const started = await scv(world, ["delegate", "--background", "codex", "Wait"], {
-      env: { FAKE_AGENT_MODE: "hang" },
-    });
-    expect(started.exitCode, started.stderr).toBe(0);
-    await agentPids(world);
-    const host = sleeper();
-    const server = sleeper();
-    mkdirSync(join(world.scvHome, "hosts"), { recursive: true, mode: 0o700 });
-    const now = new Date().toISOString();
-    const boot = bootId();
-    writeFileSync(
-      join(world.scvHome, "hosts", "gemini-hhhhhh.json"),
-      JSON.stringify({
-        version: 1,
-        handle: "gemini-hhhhhh",
-        agent: "gemini",
-        host: hostname(),
-        ...(boot === undefined ? {} : { boot }),
-        scv: host,
-        server,
-        tag: "gemini-hhhhhh.aaaaaaaa",
-        launch: "x",
-        startedAt: now,
-        usedAt: now,
-        idleMs: 600_000,
-        inUse: false,
-      }),
-    );
-    const ps = await json("ps", ["ps"]);
-    expect((ps.document as unknown as { kind: string }[]).map((each) => each.kind)).toEqual(["turn", "host"]);
-    const job = started.stdout.trim();
-    expect((await scv(world, ["kill", job])).exitCode).toBe(0);
-  }, 120_000);
 
   it("agents list, status (every form, a cooling account with a quota report) and check", async () => {
     await signIn(world, "claude", "work");

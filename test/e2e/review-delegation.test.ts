@@ -5,17 +5,16 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reviewedResultShape } from "../../src/review/report-json.js";
+import { useLab } from "../helpers/lab.js";
 import { APPROVE, BLOCKER, documented, git, mode, replyFile, repository } from "../helpers/review-world.js";
-import { agentCalls, createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { agentCalls, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 const BUGGY = "sum.js=export const add = (a, b) => a - b;";
 const FIXED = "sum.js=export const add = (a, b) => a + b;";

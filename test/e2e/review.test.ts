@@ -4,17 +4,16 @@
 
 import { readFileSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reviewReportShape } from "../../src/review/report-json.js";
+import { useLab } from "../helpers/lab.js";
 import { APPROVE, BLOCKER, documented, mode, replyFile, repository } from "../helpers/review-world.js";
-import { agentCalls, createWorld, ensureBuilt, scv, signIn, type World } from "../helpers/scv.js";
+import { agentCalls, scv, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
-afterEach(() => world.dispose());
 
 describe("scv review", () => {
   it("asks codex (read-only, --output-schema) and claude (plan, --json-schema) for findings, merges them, exits 1 on a blocker", async () => {

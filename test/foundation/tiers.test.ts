@@ -11,6 +11,9 @@ describe("the test tiers", () => {
     expect(tierOf("test/e2e/turns.test.ts", "")).toBe("e2e");
     expect(tierOf("test/mcp/server.test.ts", 'import { SCV } from "../helpers/scv.js";')).toBe("e2e");
     expect(tierOf("test/cli/frame.test.ts", 'const SCV = resolve("dist/scv.js");')).toBe("e2e");
+    expect(tierOf("test/login/api-key.test.ts", 'import { scv } from "../helpers/login-world.js";')).toBe(
+      "e2e",
+    );
     expect(
       tierOf("test/parsers/claude.test.ts", 'import { parse } from "../../src/parsers/claude.js";'),
     ).toBe("unit");

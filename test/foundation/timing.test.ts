@@ -23,6 +23,7 @@ describe("the timing table", () => {
       busySettle: 2_000,
       helloLimit: 2_000,
       progressInterval: 5_000,
+      progressTick: 1_000,
     });
   });
 
@@ -38,6 +39,7 @@ describe("the timing table", () => {
     expect(timingAt("endGrace", 0.1)).toBe(500);
     expect(timingAt("killGrace", 0.1)).toBe(300);
     expect(timingAt("progressInterval", 0.1)).toBe(500);
+    expect(timingAt("progressTick", 0.1)).toBe(100);
     expect(timingAt("helloLimit", 0.1)).toBe(2_000);
     expect(timingAt("initializeLimit", 0.1)).toBe(60_000);
     // A loaded machine's pipe still draining, a lock about to be let go, an answer on its way.

@@ -5,6 +5,9 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { afterEach, beforeEach } from "vitest";
+import { useLab } from "./lab.js";
+import { killAll } from "./pids.js";
 import type { World } from "./scv.js";
 
 const ACP_AGENT = pathToFileURL(join(import.meta.dirname, "..", "fake-agents", "acp-agent.mjs")).href;
@@ -66,4 +69,23 @@ export function acpPrompts(world: World): { text: string; model: string; effort:
 export function useConfig(world: World, text: string): void {
   writeFileSync(join(world.root, "config.toml"), text);
   world.env.SCV_CONFIG = join(world.root, "config.toml");
+}
+
+/** A fresh world for each test of the calling file (useLab) whose `gemini` is the fake ACP agent, its
+ * turns cold (session_idle = "0": no session host keeps a server for the next one); the servers it
+ * started are killed after the test. */
+export function useColdAcpLab(take: (world: World) => void): void {
+  let world: World | undefined;
+  useLab((created) => {
+    world = created;
+    take(created);
+  });
+  beforeEach(() => {
+    if (world === undefined) return;
+    installAcpAgent(world);
+    useConfig(world, '[defaults]\nsession_idle = "0"\n');
+  });
+  afterEach(() => {
+    if (world !== undefined) killAll(acpCalls(world).map((call) => call.pid));
+  });
 }

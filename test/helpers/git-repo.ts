@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type Lab, useLab } from "./lab.js";
 import { scv, type World } from "./scv.js";
 
 /** The variables that give git the world's own configuration. */
@@ -38,4 +39,18 @@ export function gitIn(world: World, args: readonly string[], cwd = world.project
 /** The built scv in the world's project, with the world's git configuration. */
 export function scvInRepo(world: World, args: readonly string[], env: Record<string, string> = {}) {
   return scv(world, args, { env: { ...gitEnv(world), ...env } });
+}
+
+/** A fresh world for each test of the calling file (useLab), with scv and git in its project. */
+export function useRepoLab(): {
+  readonly lab: Lab;
+  inRepo(args: readonly string[], env?: Record<string, string>): ReturnType<typeof scvInRepo>;
+  git(args: readonly string[], cwd?: string): string;
+} {
+  const lab = useLab();
+  return {
+    lab,
+    inRepo: (args, env = {}) => scvInRepo(lab.world, args, env),
+    git: (args, cwd) => gitIn(lab.world, args, cwd),
+  };
 }

@@ -5,21 +5,20 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { CreateTaskResultV1Schema } from "@modelcontextprotocol/ext-tasks/core/v1";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { useLab } from "../helpers/lab.js";
 import { APPROVE, BLOCKER, documented, git, mode, replyFile, repository } from "../helpers/review-world.js";
-import { agentCalls, createWorld, ensureBuilt, SCV, signIn, type World } from "../helpers/scv.js";
+import { agentCalls, SCV, signIn, type World } from "../helpers/scv.js";
 
 let world: World;
 let client: Client | undefined;
-beforeAll(ensureBuilt, 120_000);
-beforeEach(() => {
-  world = createWorld();
+useLab((created) => {
+  world = created;
 });
 afterEach(async () => {
   await client?.close().catch(() => {});
   client = undefined;
-  world.dispose();
 });
 
 async function connected(): Promise<Client> {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createWorktree } from "../../src/worktrees/create.js";
 import { branchTip, recordTurn } from "../../src/worktrees/record-turn.js";
 import { findRepository } from "../../src/worktrees/repo.js";
+import { builtChild } from "../helpers/child.js";
 import { world } from "./repos.js";
 
 describe("showWorktreeDiff", () => {
@@ -28,9 +29,7 @@ describe("showWorktreeDiff", () => {
         "",
         "--",
         process.execPath,
-        "--import",
-        "tsx",
-        join("test", "worktrees", "show-diff-child.ts"),
+        await builtChild(join(import.meta.dirname, "show-diff-child.ts")),
         JSON.stringify(worktree),
       ],
       { env: { ...w.env, TERM: "xterm-256color", GIT_PAGER: "sed s/^/PAGED:/" }, encoding: "utf8" },

@@ -5,4 +5,6 @@ import { showWorktreeDiff } from "../../src/worktrees/diffstat.js";
 import { worktreeSchema } from "../../src/worktrees/record.js";
 
 const worktree = worktreeSchema().parse(JSON.parse(process.argv[2] ?? "{}"));
-process.exitCode = await showWorktreeDiff(worktree, process.env);
+void showWorktreeDiff(worktree, process.env).then((code) => {
+  process.exitCode = code;
+});

@@ -78,7 +78,7 @@ function wholeNumber(min: number, max: number) {
 }
 
 /** The config file is small; a bigger one (or a device that never ends) is refused, not read. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Keys that would name an object's prototype machinery rather than a setting. */
 const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
@@ -122,7 +122,7 @@ const mcpServer = lazy(() =>
 /** An endpoint's base URL: http or https, in characters no config file or command line misreads, with
  * no user, password, query or fragment (a key goes in the variable `api_key_env` names, and the CLIs
  * append their paths to it). */
-export function isEndpointUrl(text: string): boolean {
+function isEndpointUrl(text: string): boolean {
   if (!/^https?:\/\/[A-Za-z0-9._~:/[\]@!$&'()*+,;=%-]+$/.test(text)) return false;
   try {
     const url = new URL(text);

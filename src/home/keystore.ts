@@ -30,7 +30,7 @@ import type {
 import { yamlEntryStore } from "./keystores/yaml-entry.js";
 
 export type { StoreInspection } from "./keystores/files.js";
-export type { CliRunner, CliRunResult, InspectOptions, RemoveResult } from "./keystores/types.js";
+export type { CliRunner, InspectOptions, RemoveResult } from "./keystores/types.js";
 
 export type SignInState = StoreInspection["state"];
 

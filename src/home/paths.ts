@@ -69,7 +69,7 @@ export function cacheDir(env: Env = process.env): string {
 }
 
 /** scv's own npm prefix for `scv agents install`, and its bin folder searched before PATH. */
-export function toolsPrefix(env: Env = process.env): string {
+function toolsPrefix(env: Env = process.env): string {
   return join(scvHome(env), "tools");
 }
 

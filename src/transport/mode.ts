@@ -42,7 +42,7 @@ type Reporting = Exclude<ModeReport, { kind: "none" }>;
 
 /** The message for a report that contradicts the policy; `stopped` says whether scv ended the turn
  * or it had already ended. */
-export function describeMismatch(
+function describeMismatch(
   entry: AdapterDescriptor,
   report: Reporting,
   policy: Policy,

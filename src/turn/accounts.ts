@@ -137,7 +137,7 @@ function skipNotes(agent: string, skipped: readonly SkippedAccount[], carried: r
 }
 
 /** `rate limited until … (the CLI's line)`, `cooling until … (…)`, `not signed in (…)`. */
-export function skipReason(skip: SkippedAccount): string {
+function skipReason(skip: SkippedAccount): string {
   const said = skip.error === undefined ? "" : ` (${skip.error})`;
   switch (skip.reason) {
     case "cooling":

@@ -37,7 +37,7 @@ const STDERR_LINE_BYTES = 64 * 1024;
 /** Runs a planned turn: home, sign-in check, lock, process, parse, record. Throws `ScvError` only
  * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. An
  * ACP turn's code (and the SDK) is loaded only for an ACP turn. */
-export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
+async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
   const run =
     plan.transport === "acp"
       ? (await import("./run-acp.js")).runAcpTurn

@@ -22,7 +22,7 @@ import type { Repository } from "./repo.js";
 import { scratchIndex } from "./scratch-index.js";
 
 /** Who the commit of carried changes is by. */
-export const CARRY_IDENTITY: GitIdentity = { name: "scv", email: "scv" };
+const CARRY_IDENTITY: GitIdentity = { name: "scv", email: "scv" };
 
 /** A commit of the user's work tree as it is now, on `base`; undefined when it holds no change
  * against `HEAD`. `exclude`: a folder inside the tree not to carry (worktrees made inside it). */

@@ -127,7 +127,7 @@ export function both(identity: GitIdentity): CommitIdentities {
 }
 
 /** Author and committer as git's variables. Pure. */
-export function identityEnvironment({ author, committer }: CommitIdentities): Record<string, string> {
+function identityEnvironment({ author, committer }: CommitIdentities): Record<string, string> {
   return {
     GIT_AUTHOR_NAME: author.name,
     GIT_AUTHOR_EMAIL: author.email,

@@ -88,9 +88,7 @@ export function conclude(
     try {
       record = saveRecord(
         plan,
-        { parsed, exitCode, duration },
-        sessionId,
-        { turn: turnUsage, cumulative },
+        { parsed, exitCode, duration, sessionId, usage: { turn: turnUsage, cumulative } },
         previous,
         context,
       );
@@ -143,11 +141,18 @@ export function sessionAccepted(plan: Pick<TurnPlan, "entry" | "transport">, id:
   return plan.transport === "acp" ? isAcpSessionId(id) : isValidSessionId(plan.entry, id);
 }
 
+/** What a turn's end adds to its conversation's record. */
+interface RecordedTurn {
+  readonly parsed: ParsedTurn;
+  readonly exitCode: number;
+  readonly duration: number;
+  readonly sessionId: string | undefined;
+  readonly usage: { turn: Usage | undefined; cumulative: Usage | undefined };
+}
+
 function saveRecord(
   plan: TurnPlan,
-  { parsed, exitCode, duration }: { parsed: ParsedTurn; exitCode: number; duration: number },
-  sessionId: string | undefined,
-  usage: { turn: Usage | undefined; cumulative: Usage | undefined },
+  { parsed, exitCode, duration, sessionId, usage }: RecordedTurn,
   previous: ConversationRecord | undefined,
   context: TurnContext,
 ): ConversationRecord {

@@ -43,14 +43,12 @@ export async function carryChanges(
     const head = await gitLine(["rev-parse", "HEAD"], { cwd, env });
     let onBase = tree;
     if (head !== base) onBase = await moveOnto(repo, env, scratch, { head, tree, base });
-    return commitTree(
-      cwd,
-      env,
-      onBase,
-      base,
-      `scv: uncommitted changes carried from ${cwd}\n`,
-      both(CARRY_IDENTITY),
-    );
+    return commitTree(cwd, env, {
+      tree: onBase,
+      parent: base,
+      message: `scv: uncommitted changes carried from ${cwd}\n`,
+      identities: both(CARRY_IDENTITY),
+    });
   });
 }
 

@@ -97,10 +97,7 @@ export async function mergeIntoIndex(
 export async function commitTree(
   cwd: string,
   env: Env,
-  tree: string,
-  parent: string,
-  message: string,
-  identities: CommitIdentities,
+  { tree, parent, message, identities }: NewCommit,
 ): Promise<string> {
   return gitLine(["commit-tree", "--no-gpg-sign", tree, "-p", parent, "-F", "-"], {
     cwd,
@@ -108,6 +105,14 @@ export async function commitTree(
     input: message,
     extraEnv: identityEnvironment(identities),
   });
+}
+
+/** A commit to make: its tree, its one parent, its message and who wrote it. */
+interface NewCommit {
+  readonly tree: string;
+  readonly parent: string;
+  readonly message: string;
+  readonly identities: CommitIdentities;
 }
 
 export interface GitIdentity {

@@ -11,7 +11,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AdapterDescriptor, McpFileFormat, McpPassing } from "../adapters.js";
-import { type Config, MCP_SERVER_NAME, type McpServerConfig } from "../config.js";
+import type { Config, McpServerConfig } from "../config.js";
+import { MCP_SERVER_NAME } from "../config-schema.js";
 import { ScvError } from "../errors.js";
 
 export interface NamedMcpServer {

@@ -97,7 +97,7 @@ export const ALLOW_SCRIPTS = {
   sharp: true,
 };
 
-const MARKER = ".scv-real-clis.json";
+export const MARKER = ".scv-real-clis.json";
 const PACKAGE_NAME = "scv-real-clis";
 
 /** Short hash of everything that changes what gets installed. */
@@ -397,10 +397,12 @@ export function ensureInstalled({ pins = PINNED, dir = installDir(undefined, pin
 }
 
 const USAGE =
-  "usage: node scripts/install-real-clis.mjs [--dir D] [--force] [--bin-dir] [--update [--report F] [--no-suite]]\n" +
+  "usage: node scripts/install-real-clis.mjs [--dir D] [--force] [--bin-dir] [--update [--agents A,B] [--keep-pins] [--report F] [--no-suite]]\n" +
   "Installs the pinned agent CLIs for test/real and prints their bin directory.\n" +
   "--update moves every pin to the newest published version that installs (scripts/real-clis.json),\n" +
-  "reruns the contract suite and writes what changed to a report (npm run real:update).\n";
+  "reruns the contract suite and writes what changed to a report (npm run real:update);\n" +
+  "--agents moves only those rows' pins and runs only their contract cases, --keep-pins writes the\n" +
+  "report without changing scripts/real-clis.json.\n";
 
 async function main(argv) {
   let dir;
@@ -409,13 +411,19 @@ async function main(argv) {
   let update = false;
   let report;
   let suite = true;
+  let agents;
+  let keepPins = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--force") force = true;
     else if (arg === "--bin-dir") printOnly = true;
     else if (arg === "--update") update = true;
     else if (arg === "--no-suite") suite = false;
-    else if (arg === "--report") report = argv[++i];
+    else if (arg === "--keep-pins") keepPins = true;
+    else if (arg === "--agents" || arg?.startsWith("--agents=")) {
+      const value = arg === "--agents" ? argv[++i] : arg.slice("--agents=".length);
+      agents = (value ?? "").split(",").filter((name) => name !== "");
+    } else if (arg === "--report") report = argv[++i];
     else if (arg === "--dir") dir = argv[++i];
     else if (arg?.startsWith("--dir=")) dir = arg.slice("--dir=".length);
     else if (arg === "-h" || arg === "--help") {
@@ -428,7 +436,7 @@ async function main(argv) {
   }
   if (update) {
     const { updatePins } = await import("./real-update.mjs");
-    return updatePins({ report, suite, log });
+    return updatePins({ report, suite, agents, keepPins, log });
   }
   const target = installDir(dir);
   if (printOnly) {
@@ -444,13 +452,18 @@ async function main(argv) {
   return 0;
 }
 
+// Not awaited at the top level: `--update` imports real-update.mjs, which imports this module, whose
+// evaluation must finish first (awaiting here deadlocked that import: Node exited 13 saying nothing).
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (error) {
-    log(error instanceof Error ? error.message : String(error));
-    process.exitCode = 1;
-  }
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      log(error instanceof Error ? error.message : String(error));
+      process.exitCode = 1;
+    },
+  );
 }
 
 export const SCRIPT_PATH = fileURLToPath(import.meta.url);

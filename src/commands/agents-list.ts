@@ -77,7 +77,21 @@ export const LIST_COLUMNS = [
   "RESUME",
   "STRUCTURED",
   "ACP",
+  "VERIFIED",
 ] as const;
+
+/** The VERIFIED cell: the version the row was checked against, `(offline only)` where its turns
+ * could not be (the CLI talks only to its vendor), `-` for a row never checked. */
+function verifiedCell(row: AgentListing): string {
+  switch (row.checked) {
+    case "turns":
+      return row.verified;
+    case "offline":
+      return `${row.verified} (offline only)`;
+    default:
+      return "-";
+  }
+}
 
 export async function agentsListCommand(io: CliIo, options: { json?: boolean }): Promise<number> {
   const listings = await listAgents(io.env);
@@ -98,6 +112,7 @@ export async function agentsListCommand(io: CliIo, options: { json?: boolean }):
         yes(row.resume),
         yes(row.structuredOutput),
         yes(row.acp),
+        verifiedCell(row),
       ]),
     ),
   );

@@ -92,6 +92,11 @@ describe("scv frame", () => {
     expect(table.stdout.split("\n")[0]).toMatch(/^AGENT\s+PRODUCT\s+INSTALLED\s+VERSION/);
     expect(table.stdout).toMatch(/codex\s+Codex\s+\S+\/codex\s+0\.171\.0/);
     expect(table.stdout).toMatch(/kimi\s+Kimi Code\s+not installed/);
+    // The version each row was checked against, and how: offline only where turns need the vendor.
+    expect(table.stdout.split("\n")[0]).toMatch(/\sACP\s+VERIFIED$/);
+    expect(table.stdout).toMatch(/^cline\s.*\s3\.0\.65$/m);
+    expect(table.stdout).toMatch(/^auggie\s.*\s0\.36\.0 \(offline only\)$/m);
+    expect(table.stdout).toMatch(/^crush\s.*\s(yes|-)\s+-$/m);
   });
 
   it("refuses an unknown command with exit 2 and one line naming the known ones", () => {

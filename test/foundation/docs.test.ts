@@ -5,6 +5,7 @@ import { renderAgentFiles, renderAgentsDoc } from "../../scripts/agents-doc.js";
 import { renderEndpointsTable } from "../../scripts/endpoints-doc.js";
 import { JSON_SCHEMA_DIR, renderJsonSchemas } from "../../scripts/json-doc.js";
 import { renderMcpDoc } from "../../scripts/mcp-doc.js";
+import { renderAgentNames } from "../../scripts/readme-doc.js";
 import { REVIEW_SCHEMA_FILES } from "../../scripts/review-schemas.js";
 import { ADAPTERS } from "../../src/adapters.js";
 import { LIST_COLUMNS } from "../../src/commands/agents-list.js";
@@ -66,6 +67,12 @@ describe("docs/endpoints.md", () => {
 
 describe("README", () => {
   const readme = readFileSync("README.md", "utf8");
+
+  it("names every agent of the table in its opening sentence (run `npm run docs` when this fails)", () => {
+    const opening = readme.slice(0, readme.indexOf("\n## "));
+    expect(opening).toContain(renderAgentNames());
+    for (const entry of ADAPTERS) expect(opening).toContain(entry.product.replace(/ \(.*\)$/, ""));
+  });
 
   it("lists every agent in that table, with its settings file", () => {
     const table = renderAgentFiles();

@@ -296,3 +296,19 @@ export function signedInPerSuite(
   });
   return suite;
 }
+
+/** Points `cli` at `mock` only through scv's config (`base_url`, `api_key_env`), the key in scv's
+ * environment as MY_ENDPOINT_KEY (the new CLIs' labs: new-clis*.test.ts). */
+export function useEndpoint(lab: Lab, cli: string, mock: MockServer, key: string): void {
+  lab.env.MY_ENDPOINT_KEY = key;
+  lab.writeConfig(
+    [
+      `[agents.${cli}]`,
+      `base_url = ${JSON.stringify(`${mock.url}/v1`)}`,
+      `api_key_env = "MY_ENDPOINT_KEY"`,
+      `model = "mock-model"`,
+      `session_idle = "0"`,
+      "",
+    ].join("\n"),
+  );
+}

@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { usageReportSchema } from "../../src/usage-totals.js";
 import { filesHolding } from "../helpers/canaries.js";
 import { describeRun, type Lab } from "./harness.js";
 import {
@@ -19,6 +20,7 @@ import {
   newLab,
   requestsWith,
   turnResult,
+  useEndpoint,
   wireText,
 } from "./kit.js";
 import { type MockServer, startMock } from "./mock/server.mjs";
@@ -49,17 +51,7 @@ describe.skipIf(BIN === undefined).each(MOCKABLE)(
       mock = await startMock({ shape: "openai-chat" });
       canary = newCanary();
       lab = newLab(`${cli}-new`, canary, trap);
-      lab.env.MY_ENDPOINT_KEY = key;
-      lab.writeConfig(
-        [
-          `[agents.${cli}]`,
-          `base_url = ${JSON.stringify(`${mock.url}/v1`)}`,
-          `api_key_env = "MY_ENDPOINT_KEY"`,
-          `model = "mock-model"`,
-          `session_idle = "0"`,
-          "",
-        ].join("\n"),
-      );
+      useEndpoint(lab, cli, mock, key);
     });
 
     afterAll(async () => {
@@ -83,6 +75,18 @@ describe.skipIf(BIN === undefined).each(MOCKABLE)(
       expect(asked.length, `${who}: the mock never got the prompt\n${describeRun(run)}`).toBeGreaterThan(0);
       for (const request of asked) expect(wireText(request), `${who}: the configured key`).toContain(key);
       expect(result.usage?.input ?? 0, `${who}: usage from its stream`).toBeGreaterThan(0);
+      expect(result.usage?.output ?? 0, `${who}: output tokens from its stream`).toBeGreaterThan(0);
+      // `scv usage` reads the turn back from its log, as the turn's result gave it.
+      const usage = await lab.scv(["usage", "--json", "--by", "conversation"]);
+      const group = usageReportSchema()
+        .parse(JSON.parse(usage.stdout))
+        .groups.find((each) => each.key === result.conversation);
+      expect(group, `${who}: scv usage\n${describeRun(usage)}`).toMatchObject({
+        turns: 1,
+        failures: 0,
+        input: result.usage?.input,
+        output: result.usage?.output,
+      });
       await expectNothingLeft(lab, cli, "the turn");
 
       const again = `contract new-cli continued turn for ${cli}`;

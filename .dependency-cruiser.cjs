@@ -1,19 +1,41 @@
 // The module rules `npm run check` holds src/ to (docs/architecture.md explains the layers): no
 // import cycle, and no layer importing from one above it. Lower to higher: os, process (every
 // process scv starts), parsers and home (storage) at the bottom, then transport (one CLI as a
-// process), worktrees (git worktrees), review (reviews: diffs, findings, verdicts), turn (one turn,
-// plan → run → conclude), jobs (background turns), and at the top commands, cli and mcp, which
-// print.
+// process), worktrees (git worktrees), review (reviews: diffs, findings, verdicts), session hosts
+// (a warm ACP server between turns), turn (one turn, plan → run → conclude), jobs (background turns),
+// and at the top commands, cli and mcp, which print.
+//
+// ACP lives in one folder, src/acp/, whose parts sit in the layers they belong to: its events
+// (acp/events/, pure parsing) with parsers, its client (acp/client/, an ACP server as a process)
+// with transport, its session hosts (acp/session-host/) above transport and below the turn that
+// reaches them, and its turn (acp/turn/) with turn.
+
+/** Each layer's folders under src/. */
+const FOLDERS = {
+  os: ["os"],
+  process: ["process"],
+  parsers: ["parsers", "acp/events"],
+  home: ["home"],
+  transport: ["transport", "acp/client"],
+  worktrees: ["worktrees"],
+  review: ["review"],
+  sessionHost: ["acp/session-host"],
+  turn: ["turn", "acp/turn"],
+  jobs: ["jobs"],
+  commands: ["commands"],
+  cli: ["cli"],
+  mcp: ["mcp"],
+};
 
 /** What src/process/ (every process scv starts) must never import from: all but os/ and the shared
  * files. */
 const ABOVE_PROCESS = [
-  "hosts",
-  "home",
   "parsers",
+  "home",
   "transport",
   "worktrees",
   "review",
+  "sessionHost",
   "turn",
   "jobs",
   "commands",
@@ -21,25 +43,32 @@ const ABOVE_PROCESS = [
   "mcp",
 ];
 
-/** Each layer, and the folders it must never import from. */
+/** Each layer, and the layers it must never import from. */
 const BELOW = {
   os: ["process", ...ABOVE_PROCESS],
   parsers: ["process", "os", ...ABOVE_PROCESS.filter((layer) => layer !== "parsers")],
   // Every process scv starts (src/process/): one spawn, one kill story; above os/, below the rest.
   process: ABOVE_PROCESS,
-  home: ["hosts", "transport", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
-  transport: ["hosts", "worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
+  home: ["transport", "worktrees", "review", "sessionHost", "turn", "jobs", "commands", "cli", "mcp"],
+  transport: ["worktrees", "review", "sessionHost", "turn", "jobs", "commands", "cli", "mcp"],
   // Git worktrees owned by conversations (src/worktrees/): git's CLI through os/, folders through
   // home/, a check's environment through transport/; turns and commands use them.
-  worktrees: ["hosts", "review", "turn", "jobs", "commands", "cli", "mcp"],
+  worktrees: ["review", "sessionHost", "turn", "jobs", "commands", "cli", "mcp"],
   // Reviews (src/review/): the diff through worktrees/' git, findings, verdicts, reports; a review's
   // turns are handed in by the commands that run them.
-  review: ["hosts", "turn", "jobs", "commands", "cli", "mcp"],
+  review: ["sessionHost", "turn", "jobs", "commands", "cli", "mcp"],
+  // Session hosts (src/acp/session-host/) keep an ACP turn's server between turns: a turn reaches
+  // them, never the reverse (what both need, a turn's TMPDIR and whether its scv lives, is in home/).
+  sessionHost: ["worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
   turn: ["jobs", "commands", "cli", "mcp"],
-  // Session hosts (src/hosts/) keep an ACP turn's server between turns: a turn reaches them.
-  hosts: ["jobs", "commands", "cli", "mcp"],
   jobs: ["commands", "cli", "mcp"],
 };
+
+/** A path pattern matching any of the layers' folders. */
+function under(layers) {
+  const folders = layers.flatMap((layer) => FOLDERS[layer]);
+  return `^src/(${folders.join("|")})/`;
+}
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -53,10 +82,13 @@ module.exports = {
     },
     ...Object.entries(BELOW).map(([layer, higher]) => ({
       name: `${layer}-below-${higher.join("-")}`,
-      comment: `src/${layer}/ is a lower layer: it must not import from ${higher.map((each) => `src/${each}/`).join(", ")}.`,
+      comment: `${FOLDERS[layer].map((each) => `src/${each}/`).join(", ")} is a lower layer: it must not import from ${higher
+        .flatMap((each) => FOLDERS[each])
+        .map((each) => `src/${each}/`)
+        .join(", ")}.`,
       severity: "error",
-      from: { path: `^src/${layer}/` },
-      to: { path: `^src/(${higher.join("|")})/` },
+      from: { path: under([layer]) },
+      to: { path: under(higher) },
     })),
     {
       name: "table-at-the-bottom",
@@ -82,7 +114,7 @@ module.exports = {
       // src/json-documents.ts is no shared module: the catalogue of what scv prints with --json, read
       // by `npm run docs` and the tests only, so it names shapes from any layer (the review's report).
       from: { path: "^src/[^/]+\\.ts$", pathNot: "^src/json-documents\\.ts$" },
-      to: { path: "^src/(worktrees|review|turn|jobs|commands|cli|mcp)/" },
+      to: { path: under(["worktrees", "review", "sessionHost", "turn", "jobs", "commands", "cli", "mcp"]) },
     },
   ],
   options: {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createWorktree } from "../src/worktrees/create.js";
 import { branchTip, recordTurn } from "../src/worktrees/record-turn.js";
-import { removeWorktree } from "../src/worktrees/remove.js";
+import { removeWorktree } from "../src/worktrees/remove-worktree.js";
 import { findRepository } from "../src/worktrees/repo.js";
 import { cleanEnv, median, ROOT } from "./lib.js";
 

@@ -21,7 +21,7 @@ const THE_TABLE = [/^adapters\.ts$/, /^table\//];
 export const ALLOWED_KEYS: readonly { file: string; key: string; why: string }[] = [
   { file: "mcp/task-methods.ts", key: "cursor", why: "the MCP protocol's pagination cursor" },
   {
-    file: "parsers/acp-wire.ts",
+    file: "acp/events/acp-wire.ts",
     key: "codex",
     why: "a member of the ACP wire (`_meta.codex`, which the Codex adapter writes), read from whichever agent sends it",
   },

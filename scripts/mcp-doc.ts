@@ -2,7 +2,7 @@
 // (each row's mcpHost, src/table/), so the documented tools, schemas and host commands can never drift from the code.
 
 import { MAX_REQUEST_BYTES } from "../src/mcp/bounded-stdin.js";
-import { ARGS, COMMAND, ENV, type HostRow, NAME, shippedHosts } from "../src/mcp/hosts.js";
+import { ARGS, COMMAND, ENV, type HostAppRow, NAME, shippedHostApps } from "../src/mcp/host-apps.js";
 import { SHOWN_BYTES } from "../src/mcp/shown-size.js";
 import { DEFAULT_TTL_MS, MAX_TTL_MS, MIN_TTL_MS, POLL_INTERVAL_MS, READ_KEPT_MS } from "../src/mcp/tasks.js";
 import { inputJsonSchema, MAX_WAIT_SECONDS, TOOLS, type ToolDefinition } from "../src/mcp/tools.js";
@@ -80,7 +80,7 @@ function shown(args: readonly string[], envFlag = ""): string {
     .join(" ");
 }
 
-function hostRow({ entry, registration }: HostRow): string {
+function hostAppRow({ entry, registration }: HostAppRow): string {
   const host = entry.name;
   const how =
     registration.kind === "command"
@@ -239,7 +239,7 @@ export function renderMcpDoc(): string {
     "",
     "| host | command | what it does | tool-call time limit |",
     "| --- | --- | --- | --- |",
-    ...shippedHosts().map(hostRow),
+    ...shippedHostApps().map(hostAppRow),
     "",
   ].join("\n");
 }

@@ -137,7 +137,7 @@ export const agentSettingsShape = lazy(() => ({
   session_idle: z.optional(durationOrNone()),
   /** A bound on the CLI's own retries, where its row's `retries` is one variable scv can set. */
   max_retries: z.optional(wholeNumber(0, MAX_RETRIES)),
-  /** The accounts a turn naming no `@account` goes through, in order (turn/accounts.ts). */
+  /** The accounts a turn naming no `@account` goes through, in order (turn/accounts-in-order.ts). */
   accounts: z.optional(accountList()),
   /** Extra variables for this agent only (e.g. IS_SANDBOX=1); set after isolation. */
   env: z.optional(z.record(envName(), z.string())),
@@ -145,7 +145,7 @@ export const agentSettingsShape = lazy(() => ({
   mcp: z.optional(z.array(mcpServerName())),
   /** Its first turns run in a git worktree of their own (`--worktree`) unless `--no-worktree`. */
   worktree: z.optional(z.boolean()),
-  /** A model endpoint or proxy of the user's own (src/turn/endpoint.ts renders it as the row says). */
+  /** A model endpoint or proxy of the user's own (src/turn/turn-endpoint.ts renders it as the row says). */
   base_url: z.optional(endpointUrl()),
   /** The variable of scv's environment that holds the endpoint's key; its value goes to this agent
    * only, where its CLI reads a key. */
@@ -178,7 +178,7 @@ export const configSchema = lazy(() =>
     parallel: z.optional(wholeNumber(1, MAX_PARALLEL)),
     /** How deep agents may delegate to agents through scv. */
     max_depth: z.optional(wholeNumber(0, MAX_DEPTH)),
-    /** How many conversations' ACP servers are kept warm at once (src/hosts/budget.ts); 0: none. */
+    /** How many conversations' ACP servers are kept warm at once (src/acp/session-host/budget.ts); 0: none. */
     max_warm_hosts: z.optional(wholeNumber(0, MAX_WARM_HOSTS)),
     /** Who reviews when `scv review` names nobody: targets as `delegate` takes them, or "auto". */
     review_by: z.optional(

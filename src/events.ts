@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import { turnResultJson, turnResultShape } from "./json-shapes.js";
 import { lazy } from "./lazy.js";
-import type { TurnEvent } from "./parsers/types.js";
+import type { TurnEvent } from "./parsers/event-types.js";
 import { type TurnResult, usageSchema } from "./result.js";
 
 /** What every line carries besides its event. */
@@ -24,7 +24,7 @@ const failureKindSchema = lazy(() =>
   z.enum(["auth", "rate-limit", "billing", "model", "root-refused", "unreachable", "lost-session", "other"]),
 );
 
-/** One line per normalized event (src/parsers/types.ts `TurnEvent`), then the result. */
+/** One line per normalized event (src/parsers/event-types.ts `TurnEvent`), then the result. */
 export const eventLineSchema = lazy(() =>
   z.discriminatedUnion("type", [
     /** The CLI's session id; repeated when it changes (the last one counts). */

@@ -4,7 +4,7 @@
 // document keeps (a field is always there, null where there is no value) is json-shapes.ts's.
 
 import * as z from "zod/mini";
-import { gcReportSchema } from "./home/gc/report.js";
+import { gcReportSchema } from "./home/gc/gc-report.js";
 import {
   checkShape,
   conversationShape,

@@ -2,7 +2,7 @@
 // the command that prints each; docs/json/<name>.schema.json is generated from them by `npm run
 // docs`, and test/e2e/json-shapes.test.ts runs each command and checks what it printed against that
 // file), and the functions that make a document from scv's own values where those differ from it.
-// gc's and usage's are beside their reports (home/gc/report.ts, usage-totals.ts).
+// gc's and usage's are beside their reports (home/gc/gc-report.ts, usage-totals.ts).
 //
 // One rule for every document: a field a shape has is always there. Where there is no value it is
 // `null`; a list with nothing in it is `[]`. No field is left out sometimes, and none appears only

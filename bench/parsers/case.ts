@@ -3,15 +3,15 @@
 // The stream comes from a child process (parser-emit.mjs) through a pipe, chunk by chunk, as an
 // agent's stdout reaches a turn; the generator's own memory and time stay in that child. `scv`
 // feeds the chunks through the line framer and the format's parser exactly as a turn does
-// (src/turn/run.ts); `ceiling` runs a bare JSON.parse-per-line loop over the same bytes.
+// (src/turn/run-turn.ts); `ceiling` runs a bare JSON.parse-per-line loop over the same bytes.
 // Only the time spent consuming chunks is counted, not waiting for them. Prints one JSON line.
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TurnEvent } from "../../src/parsers/event-types.js";
 import { loadParser } from "../../src/parsers/index.js";
-import type { TurnEvent } from "../../src/parsers/types.js";
 import { createLineFramer } from "../../src/transport/framing.js";
 import type { StreamFormat, StreamTally } from "./generate.js";
 

@@ -38,7 +38,8 @@ async function reapLeftovers(io: CliIo): Promise<void> {
     await reapOrphans(io.env);
   }
   // Session hosts that died leave their ACP server (and records) behind.
-  if (hostHandles(io.env).length > 0) (await import("../hosts/end.js")).reapHosts(io.env);
+  if (hostHandles(io.env).length > 0)
+    (await import("../acp/session-host/end-host.js")).reapSessionHosts(io.env);
 }
 
 /** The logs of spare runners whose `scv mcp` is gone (its spare went with it). */

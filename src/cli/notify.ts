@@ -20,7 +20,7 @@ import { redact } from "../parsers/redact.js";
 import { runBounded } from "../process/helpers.js";
 import type { TurnResult } from "../result.js";
 import { failureLine } from "../turn/outcome.js";
-import type { TurnWaiting } from "../turn/types.js";
+import type { TurnWaiting } from "../turn/turn-types.js";
 import { checkEnvironment } from "../worktrees/check.js";
 import { clip, printable, summaryLine } from "./progress.js";
 

@@ -7,7 +7,7 @@
 // the answer is echoed on a line of its own, after which the progress line comes back below it.
 
 import type { Writable } from "node:stream";
-import type { PermissionAnswer, PermissionQuestion } from "../turn/types.js";
+import type { PermissionAnswer, PermissionQuestion } from "../turn/turn-types.js";
 import type { CliIo } from "./io.js";
 import { isRawTerminal, type RawTerminal } from "./secret-input.js";
 import { visibleLine } from "./terminal-text.js";

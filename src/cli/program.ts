@@ -4,7 +4,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { ADAPTERS, type AdapterDescriptor, EXAMPLE_AGENTS } from "../adapters.js";
 import { EXIT, ScvError } from "../errors.js";
-import { shippedHosts } from "../mcp/hosts.js";
+import { shippedHostApps } from "../mcp/host-apps.js";
 import { REDACTED, redact } from "../parsers/redact.js";
 import { VERSION } from "../version.js";
 import type { CliIo } from "./io.js";
@@ -389,7 +389,7 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
   ] as const) {
     mcp
       .command(name)
-      .description(`${verb} (${names(shippedHosts().map(({ entry }) => entry))})`)
+      .description(`${verb} (${names(shippedHostApps().map(({ entry }) => entry))})`)
       .argument("<host>", "the host agent")
       .option("--dry-run", "print what would be done, change nothing")
       .option(

@@ -5,7 +5,7 @@
 // log — and one per retry. The formatting is
 // pure functions; the renderer only decides when to write.
 
-import type { TurnEvent } from "../parsers/types.js";
+import type { TurnEvent } from "../parsers/event-types.js";
 import { RateGate } from "../rate-gate.js";
 import type { TurnResult } from "../result.js";
 import { visibleControls } from "./terminal-text.js";

@@ -2,7 +2,7 @@
 // own npm into scv's prefix (`$SCV_HOME/tools`), whose bin folder scv searches before PATH, and
 // reports the version it got. An agent that is not on npm is refused with how to get it instead.
 // With `--acp`, the official ACP adapter its row names, for a CLI that serves no ACP itself. The
-// packages' install scripts run with HOME in scv's tools home (home/tools.ts); a platform package the
+// packages' install scripts run with HOME in scv's tools home (home/tools-prefix.ts); a platform package the
 // row names is installed explicitly beside its package.
 
 import type { AdapterDescriptor } from "../adapters.js";
@@ -13,7 +13,7 @@ import { agentSettings, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
 import { toolsBin } from "../home/paths.js";
-import { ensureScriptShell, platformPackageName } from "../home/tools.js";
+import { ensureScriptShell, platformPackageName } from "../home/tools-prefix.js";
 import { runBounded } from "../process/helpers.js";
 
 /** An install that has not finished by then is stuck (a registry that never answers); the largest

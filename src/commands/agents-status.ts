@@ -348,7 +348,7 @@ export async function agentsCheckCommand(
     CHECK_TIMEOUT_MS;
   const { config } = loadConfig(io.env);
   // Loaded only here: the turn runner and its parsers are not needed by `agents status`.
-  const { runTurn } = await import("../turn/run.js");
+  const { runTurn } = await import("../turn/run-turn.js");
   const scratch = mkdtempSync(join(tmpdir(), "scv-check-"));
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => controller.abort(signal);

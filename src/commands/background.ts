@@ -21,8 +21,8 @@ import { launchTurns } from "../jobs/launch.js";
 import { type LaunchJson, turnResultJson } from "../json-shapes.js";
 import type { TurnResult } from "../result.js";
 import { failedResult, failureLine } from "../turn/outcome.js";
-import { runTurn } from "../turn/run.js";
-import type { TurnContext, TurnRequest, TurnWaiting } from "../turn/types.js";
+import { runTurn } from "../turn/run-turn.js";
+import type { TurnContext, TurnRequest, TurnWaiting } from "../turn/turn-types.js";
 import type { WorktreeChoice } from "../turn/worktree-choice.js";
 
 export async function startBackgroundTurns(

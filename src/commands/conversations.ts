@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { accountLabel, DEFAULT_ACCOUNT, recordedAccount } from "../accounts.js";
+import { endSessionHost } from "../acp/session-host/end-host.js";
 import { adapter, EXAMPLE_AGENTS } from "../adapters.js";
 import type { CliIo } from "../cli/io.js";
 import { visibleLine } from "../cli/terminal-text.js";
@@ -23,14 +24,13 @@ import {
 import { findTranscripts, removeTranscripts } from "../home/gc/transcripts.js";
 import { readHostRecord } from "../home/host-records.js";
 import { agentHome } from "../home/paths.js";
-import { endHost } from "../hosts/end.js";
 import { type ConversationShowJson, conversationJson } from "../json-shapes.js";
 import { isBusy, settledBusyError } from "../turn/busy.js";
 import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";
 import { turnRunning } from "../turn/worktree.js";
 import type { Worktree } from "../worktrees/record.js";
 import { branchTip } from "../worktrees/record-turn.js";
-import { removeWorktree } from "../worktrees/remove.js";
+import { removeWorktree } from "../worktrees/remove-worktree.js";
 import { formatBytes, renderTable } from "./table.js";
 
 export async function conversationsListCommand(io: CliIo, flags: { json?: boolean } = {}): Promise<number> {
@@ -134,7 +134,7 @@ export async function conversationsRmCommand(
   try {
     // Its warm server, if any, has nothing left to continue.
     const host = readHostRecord(handle, io.env);
-    if (host !== undefined) await endHost(host, io.env);
+    if (host !== undefined) await endSessionHost(host, io.env);
     if (flags.transcript) {
       const code = removeSessionTranscripts(io, readForTranscript(handle, io));
       if (code !== EXIT.ok) return code;

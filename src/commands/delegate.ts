@@ -18,8 +18,8 @@ import type { TurnResult } from "../result.js";
 import type { Policy } from "../transport/env.js";
 import { attemptsOption, expandAttempts } from "../turn/attempts.js";
 import { planTurns } from "../turn/batch.js";
-import { runTurn } from "../turn/run.js";
-import type { TurnContext, TurnRequest } from "../turn/types.js";
+import { runTurn } from "../turn/run-turn.js";
+import type { TurnContext, TurnRequest } from "../turn/turn-types.js";
 import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
 
 export interface DelegateOptions {

@@ -19,8 +19,8 @@ import { turnResultJson } from "../json-shapes.js";
 import type { TurnResult } from "../result.js";
 import type { Attempt } from "../turn/attempts.js";
 import { planTurns } from "../turn/batch.js";
-import { runTurn } from "../turn/run.js";
-import type { TurnRequest } from "../turn/types.js";
+import { runTurn } from "../turn/run-turn.js";
+import type { TurnRequest } from "../turn/turn-types.js";
 import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
 import { comparisonTable } from "./comparison.js";
 

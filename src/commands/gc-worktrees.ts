@@ -9,7 +9,7 @@ import { readConversation } from "../home/conversations.js";
 import type { GcPlan } from "../home/gc/items.js";
 import type { Env } from "../home/paths.js";
 import { turnRunning } from "../turn/worktree.js";
-import { holdsUnmergedWork, removeWorktree } from "../worktrees/remove.js";
+import { holdsUnmergedWork, removeWorktree } from "../worktrees/remove-worktree.js";
 
 export interface GcWorktree {
   readonly handle: string;

@@ -1,14 +1,14 @@
 // `scv ps`: the turns running now, foreground and background, with the account each runs in, its
 // tokens so far, its state (running, waiting for a permission's answer, cooling down until a rate
 // limit's reset) and the tool it runs; and the session hosts keeping a conversation's ACP server
-// warm (src/hosts/), with how long each is idle and the memory it holds. `--watch` (and `scv top`)
+// warm (src/acp/session-host/), with how long each is idle and the memory it holds. `--watch` (and `scv top`)
 // redraws it (ps-watch.ts).
 
+import { liveSessionHosts } from "../acp/session-host/end-host.js";
 import type { CliIo } from "../cli/io.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
-import { liveHosts } from "../hosts/end.js";
 import { type RunningTurn, runningTurns } from "../jobs/list.js";
 import type { PsHostJson, PsTurnJson } from "../json-shapes.js";
 import { residentTreeBytes } from "../os/proc.js";
@@ -28,7 +28,7 @@ export interface PsSnapshot {
 }
 
 export function psSnapshot(env: NodeJS.ProcessEnv, now = Date.now()): PsSnapshot {
-  const live = liveHosts(env);
+  const live = liveSessionHosts(env);
   // The host, its ACP server and what that started: what keeping the conversation warm costs.
   const memory = residentTreeBytes(live.map((host) => host.scv.pid));
   const hosts = live.map(

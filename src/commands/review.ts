@@ -12,8 +12,8 @@ import { visibleLine } from "../cli/terminal-text.js";
 import { loadConfig } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
-import { type ReviewTurnEvent, reviewWithTurns } from "../jobs/review.js";
 import { planReview, type ReviewAsk, reviewJob } from "../jobs/review-plan.js";
+import { type ReviewTurnEvent, reviewWithTurns } from "../jobs/review-with-turns.js";
 import { splitTargets } from "../jobs/reviewers.js";
 import { computeDiff } from "../review/diff.js";
 

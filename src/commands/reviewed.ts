@@ -1,5 +1,5 @@
 // `scv delegate --review-by <targets|auto> [--rounds N] <author> "…"`: the author's turn, its changes
-// reviewed, and with `--rounds` the findings sent back until the reviewers approve (src/jobs/reviewed.ts).
+// reviewed, and with `--rounds` the findings sent back until the reviewers approve (src/jobs/reviewed-delegation.ts).
 // The author's turns show their progress as any turn's; each reviewer turn is one line; the author's
 // last reply and the rounds' reviews go to stdout (or `--json`: the result with its rounds), and the
 // exit code is the author's failure, else the last review's.
@@ -14,11 +14,11 @@ import { ScvError } from "../errors.js";
 import { readConversation } from "../home/conversations.js";
 import { jobHandle } from "../home/turn-files.js";
 import { planDelegation } from "../jobs/review-plan.js";
-import { checkRounds, runReviewedDelegation } from "../jobs/reviewed.js";
+import { checkRounds, runReviewedDelegation } from "../jobs/reviewed-delegation.js";
 import { splitTargets } from "../jobs/reviewers.js";
-import type { TurnEvent } from "../parsers/types.js";
+import type { TurnEvent } from "../parsers/event-types.js";
 import { headline } from "../review/render-text.js";
-import type { TurnPlan, TurnRequest } from "../turn/types.js";
+import type { TurnPlan, TurnRequest } from "../turn/turn-types.js";
 import { turnLine } from "./review.js";
 
 export interface ReviewedOptions extends ResultOptions {

@@ -8,7 +8,7 @@ import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { questionText } from "../home/approvals.js";
 import { consumeResult } from "../home/turn-records.js";
-import { jobsToWaitFor, waitForResults } from "../jobs/wait.js";
+import { jobsToWaitFor, waitForResults } from "../jobs/wait-for-jobs.js";
 import { turnResultJson } from "../json-shapes.js";
 
 export interface WaitOptions {

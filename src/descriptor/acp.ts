@@ -47,7 +47,7 @@ export const acpLaunch = () =>
     fullEnvironment: z.array(envPair()),
     /** The prompt answer's `usage` is a running total over the session. */
     cumulativeUsage: z.optional(z.boolean()),
-    /** Notices the server sends as message text rather than as errors (see parsers/acp.ts). */
+    /** Notices the server sends as message text rather than as errors (see acp/events/acp-parser.ts). */
     textNotices: z.optional(z.strictObject({ error: pattern(), info: pattern() })),
     /** Whether scv ran this server against the loopback mock (`version` is the server's, or the
      * adapter's). */

@@ -1,5 +1,5 @@
 // How a CLI is pointed at a model endpoint or proxy of the user's own (`base_url` and `api_key_env`
-// under `[agents.<name>]`; src/turn/endpoint.ts renders it for one turn).
+// under `[agents.<name>]`; src/turn/turn-endpoint.ts renders it for one turn).
 
 import * as z from "zod/mini";
 import {

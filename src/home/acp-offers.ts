@@ -1,5 +1,5 @@
 // What ACP servers offered in their last session (the models and efforts of the `session/new` or
-// `session/load` answer, as turn/acp-offers.ts trims it), kept in $SCV_HOME/cache/acp-offers.json by
+// `session/load` answer, as acp/turn/offer-check.ts trims it), kept in $SCV_HOME/cache/acp-offers.json by
 // a key naming the launch: a turn asking for a model its server does not offer is refused before a
 // server is started (a CLI's start-up takes seconds). A cache: unreadable is empty, and the file is
 // safe to delete.

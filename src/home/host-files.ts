@@ -1,5 +1,5 @@
 // Session hosts' files, in $SCV_HOME/hosts (0700, no link below $SCV_HOME followed): for a
-// conversation whose ACP server stays up between turns (hosts/serve.ts), <handle>.sock
+// conversation whose ACP server stays up between turns (acp/session-host/serve.ts), <handle>.sock
 // is the socket its turns connect to (where that path is too long for a unix socket, the same name
 // in a private folder of a short path: host-socket.ts) and <handle>.json (0600, written atomically by the host) names
 // the host's own process and its server's, each as pid plus start time, the tag the server's

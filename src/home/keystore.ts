@@ -17,20 +17,20 @@ import { apiKeyOnlyRefusal, authJsonStore } from "./keystores/auth-json.js";
 import { readSmall, type StoreInspection, writePrivate } from "./keystores/files.js";
 import { jsonEntriesStore } from "./keystores/json-entries.js";
 import { keyHelperStore } from "./keystores/key-helper.js";
-import { oauthFileStore } from "./keystores/oauth-file.js";
-import { providerKeysStore } from "./keystores/provider-keys.js";
-import { selectedKeyStore } from "./keystores/selected-key.js";
 import type {
   ApiKeyStoreKind,
   CliRunner,
   InspectOptions,
   RemoveResult,
   StoreKind,
-} from "./keystores/types.js";
+} from "./keystores/keystore-types.js";
+import { oauthFileStore } from "./keystores/oauth-file.js";
+import { providerKeysStore } from "./keystores/provider-keys.js";
+import { selectedKeyStore } from "./keystores/selected-key.js";
 import { yamlEntryStore } from "./keystores/yaml-entry.js";
 
 export type { StoreInspection } from "./keystores/files.js";
-export type { CliRunner, InspectOptions, RemoveResult } from "./keystores/types.js";
+export type { CliRunner, InspectOptions, RemoveResult } from "./keystores/keystore-types.js";
 
 export type SignInState = StoreInspection["state"];
 

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { lazy } from "../lazy.js";
-import type { QuotaWindow } from "../parsers/types.js";
+import type { QuotaWindow } from "../parsers/event-types.js";
 import { isoTimestamp } from "../timestamp.js";
 import { ensureScvDir } from "./agent-home.js";
 import { writeAtomicSync } from "./atomic.js";

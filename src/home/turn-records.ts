@@ -63,7 +63,7 @@ const runningTurnSchema = lazy(() =>
     /** The conversation lock the turn holds (a continued conversation's), as the folder it created:
      * the reaper removes that folder once the turn's scv is proven gone. */
     lock: z.optional(z.object({ dev: z.string(), ino: z.string(), born: z.string() })),
-    /** The turn's own temporary folder, its agent's TMPDIR (turn/temp.ts), removed by the reaper. */
+    /** The turn's own temporary folder, its agent's TMPDIR (home/turn-temp.ts), removed by the reaper. */
     tmp: z.optional(z.string()),
     /** A first turn's conversation, as its record would begin: the reaper of a turn whose scv died
      * before it wrote one writes it (turn/reap.ts), so the conversation can be continued, and its

@@ -6,7 +6,7 @@
 
 import { type ApprovalAnswer, postQuestion, takeAnswer, withdrawQuestion } from "../home/approvals.js";
 import type { Env } from "../home/paths.js";
-import type { PermissionAnswer, PermissionQuestion } from "../turn/types.js";
+import type { PermissionAnswer, PermissionQuestion } from "../turn/turn-types.js";
 
 /** How often the turn looks for its answer. */
 const POLL_MS = 100;

@@ -22,8 +22,8 @@ import {
 } from "../home/job-events.js";
 import type { Env } from "../home/paths.js";
 import { finishedJobs, jobHandle } from "../home/turn-files.js";
+import { turnOwnerAlive } from "../home/turn-owner.js";
 import { readFinished, readRunning } from "../home/turn-records.js";
-import { turnOwnerAlive } from "../turn/reap.js";
 import { parseTurnRef } from "./handle.js";
 
 /** How often a follower looks for more. */

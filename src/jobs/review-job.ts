@@ -11,11 +11,11 @@ import type { TurnResult } from "../result.js";
 import { computeDiff, type ReviewScope } from "../review/diff.js";
 import type { ReviewReport } from "../review/report.js";
 import { withRounds } from "../review/rounds.js";
-import type { TurnContext } from "../turn/types.js";
+import type { TurnContext } from "../turn/turn-types.js";
 import type { Job } from "./job.js";
 import { jobChanges } from "./job-changes.js";
-import { reviewWithTurns } from "./review.js";
-import { runReviewedDelegation } from "./reviewed.js";
+import { reviewWithTurns } from "./review-with-turns.js";
+import { runReviewedDelegation } from "./reviewed-delegation.js";
 
 type ReviewJob = Job & { readonly review: NonNullable<Job["review"]> };
 

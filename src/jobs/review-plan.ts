@@ -15,11 +15,11 @@ import { readConversation } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { jobHandle } from "../home/turn-files.js";
 import { describeScope, type ReviewScope } from "../review/diff.js";
-import type { TurnRequest } from "../turn/types.js";
+import type { TurnRequest } from "../turn/turn-types.js";
 import { findRepository } from "../worktrees/repo.js";
 import type { Job } from "./job.js";
 import { type JobChanges, jobChanges } from "./job-changes.js";
-import { checkRounds } from "./reviewed.js";
+import { checkRounds } from "./reviewed-delegation.js";
 import { pickReviewers, type ReviewerPick } from "./reviewers.js";
 
 /** What a review is asked to review, and by whom. */

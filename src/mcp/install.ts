@@ -18,17 +18,17 @@ import { makeDirs } from "../home/make-dirs.js";
 import { scvHome, userHome } from "../home/paths.js";
 import { readStateFile } from "../home/state-file.js";
 import { runBounded } from "../process/helpers.js";
-import { hasJsonMember, setJsonMember, setTomlKey } from "./host-config.js";
+import { hasJsonMember, setJsonMember, setTomlKey } from "./host-app-config.js";
 import {
   ARGS,
   COMMAND,
   type ConfigDir,
   ENV,
-  type HostRegistration,
-  hostNamed,
+  type HostAppRegistration,
+  hostAppNamed,
   NAME,
-  shippedHosts,
-} from "./hosts.js";
+  shippedHostApps,
+} from "./host-apps.js";
 
 export interface InstallOptions {
   readonly dryRun?: boolean;
@@ -122,7 +122,7 @@ export async function mcpUninstallCommand(
 }
 
 interface HostTarget {
-  readonly registration: HostRegistration;
+  readonly registration: HostAppRegistration;
   readonly product: string;
   /** The host CLI, for hosts registered with their own command. */
   readonly executable: string;
@@ -136,9 +136,9 @@ interface HostTarget {
 }
 
 function hostTarget(io: CliIo, host: string, options: InstallOptions): HostTarget {
-  const found = hostNamed(host);
+  const found = hostAppNamed(host);
   if (found === undefined) {
-    const hosts = shippedHosts().map(({ entry }) => entry.name);
+    const hosts = shippedHostApps().map(({ entry }) => entry.name);
     throw new ScvError("USAGE", `scv cannot register itself with '${host}' — hosts: ${hosts.join(", ")}`);
   }
   const { entry, registration } = found;
@@ -214,7 +214,7 @@ function expand(template: readonly string[], server: ServerSpec, envFlag = ""): 
 }
 
 function expandEntry(
-  registration: Extract<HostRegistration, { kind: "json-file" }>,
+  registration: Extract<HostAppRegistration, { kind: "json-file" }>,
   server: ServerSpec,
 ): Record<string, unknown> {
   const entry = Object.fromEntries(
@@ -314,7 +314,7 @@ function configDir(dir: ConfigDir, env: Record<string, string | undefined>): str
 /** The file the host itself would write: the first of its files that exists, else the first. */
 function jsonFile(
   target: HostTarget,
-  registration: Extract<HostRegistration, { kind: "json-file" }>,
+  registration: Extract<HostAppRegistration, { kind: "json-file" }>,
 ): string {
   const dir = configDir(registration.dir, target.env);
   const files = registration.files.map((name) => join(dir, name));

@@ -11,7 +11,7 @@ import { jobHandle } from "../home/turn-files.js";
 import type { Job } from "../jobs/job.js";
 import { planDelegation } from "../jobs/review-plan.js";
 import type { SpareRunner } from "../jobs/spare.js";
-import type { TurnRequest } from "../turn/types.js";
+import type { TurnRequest } from "../turn/turn-types.js";
 import {
   cancelJob,
   consumeJob,

@@ -11,14 +11,14 @@ import type { PendingApproval } from "../home/approvals.js";
 import { turnsDir } from "../home/turn-files.js";
 import { consumeResult } from "../home/turn-records.js";
 import type { Job } from "../jobs/job.js";
-import { killTurn } from "../jobs/kill.js";
+import { killTurn } from "../jobs/kill-job.js";
 import { launchTurns } from "../jobs/launch.js";
 import { type RunningTurn, runningTurn, runningTurns } from "../jobs/list.js";
 import type { SpareRunner } from "../jobs/spare.js";
-import { turnState } from "../jobs/wait.js";
+import { turnState } from "../jobs/wait-for-jobs.js";
 import type { TurnResult } from "../result.js";
 import { failedResult } from "../turn/outcome.js";
-import type { TurnRequest } from "../turn/types.js";
+import type { TurnRequest } from "../turn/turn-types.js";
 import type { WorktreeChoice } from "../turn/worktree-choice.js";
 
 export interface JobContext {

@@ -3,7 +3,7 @@
 // for minutes or hours, and its environment stays readable in /proc/<pid>/environ all that time: the
 // caller's whole shell there would keep every secret in it. What a turn's agent needs of the caller's
 // environment travels on the runner's stdin instead, already stripped of credentials (jobs/job.ts),
-// and a session host is handed its server's environment, made by the turn (hosts/spec.ts).
+// and a session host is handed its server's environment, made by the turn (acp/session-host/spec.ts).
 
 /** scv's own variables (SCV_HOME, SCV_CONFIG, SCV_DEPTH, SCV_LOCK_WAIT, the ready pipe's, …). */
 const OWN_PREFIX = "SCV_";

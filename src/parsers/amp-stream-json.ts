@@ -7,8 +7,8 @@
 import { stripAnsi } from "./ansi.js";
 import { createClaudeShapedParser } from "./claude-shaped.js";
 import { usageOfCounts } from "./claude-wire.js";
-import { failedTurn } from "./events.js";
-import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent, TurnFailure } from "./types.js";
+import { failedTurn } from "./event-builders.js";
+import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent, TurnFailure } from "./event-types.js";
 
 /** The first line of amp's login prompt (amp 0.0.1790142911-g7618fb). */
 const LOGIN_PROMPT = "No API key found. Starting login flow";

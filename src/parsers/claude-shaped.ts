@@ -15,14 +15,14 @@ import {
   usageOfCounts,
 } from "./claude-wire.js";
 import type { ElisionPolicy } from "./elision.js";
-import { byType, failedTurn, retryEvent } from "./events.js";
+import { byType, failedTurn, retryEvent } from "./event-builders.js";
+import type { FailureKind, QuotaWindow, StreamParser, TurnEvent, Usage } from "./event-types.js";
 import { classifyErrorText, epochToIso, kindFromStatus, retryKind, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import type * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { type Summary, ToolTracker } from "./tool-tracker.js";
-import type { FailureKind, QuotaWindow, StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { readAs } from "./wire.js";
 

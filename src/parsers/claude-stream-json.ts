@@ -3,7 +3,7 @@
 
 import { createClaudeShapedParser } from "./claude-shaped.js";
 import { type ResultEvent, usageOfCounts } from "./claude-wire.js";
-import type { StreamParser, Usage } from "./types.js";
+import type { StreamParser, Usage } from "./event-types.js";
 import { addUsage } from "./usage.js";
 
 /**

@@ -3,9 +3,9 @@
 // checked, and only they are kept (see wire.ts). Field names are the producers' own.
 
 import type { StringPlace } from "./elision.js";
+import type { Usage } from "./event-types.js";
 import * as s from "./shape.js";
 import { isSummaryArgument } from "./tool-summary.js";
-import type { Usage } from "./types.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString } from "./wire.js";
 
 /** Token counts in any of the spellings these CLIs use (Anthropic snake_case, Claude `modelUsage`

@@ -8,14 +8,14 @@
 // no resumable session (its `taskId` is not one).
 
 import { BoundedText } from "./bounded-text.js";
-import { byType, failedTurn } from "./events.js";
+import { byType, failedTurn } from "./event-builders.js";
+import type { StreamParser, TurnEvent, Usage } from "./event-types.js";
 import { classifyErrorText } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { toolStartEvent } from "./tool-tracker.js";
-import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 
 const AgentEvent = s.object({ event: s.object({ type: s.string() }) });

@@ -3,14 +3,14 @@
 // terminal; exit 0 without `turn.completed` is not a success. The `-o` file is the backstop.
 
 import type { StringPlace } from "./elision.js";
-import { byType, failedTurn, retryEvent } from "./events.js";
+import { byType, failedTurn, retryEvent } from "./event-builders.js";
+import type { StreamParser, TurnEvent, Usage } from "./event-types.js";
 import { classifyErrorText, retryKind } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { isSummaryArgument, summarizeTool } from "./tool-summary.js";
 import { type Summary, ToolTracker } from "./tool-tracker.js";
-import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
 
 const ThreadStarted = s.object({ type: s.literal("thread.started"), thread_id: s.string() });

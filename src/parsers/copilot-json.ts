@@ -3,14 +3,14 @@
 // code. Shapes from captures of 1.0.36, 1.0.63 and 1.0.102; no vendor schema is published.
 
 import { BoundedText } from "./bounded-text.js";
-import { byType, failedTurn, retryEvent } from "./events.js";
+import { byType, failedTurn, retryEvent } from "./event-builders.js";
+import type { FailureKind, StreamParser, TurnEvent, TurnFailure, Usage } from "./event-types.js";
 import { classifyErrorText, kindFromStatus, retryKind, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
-import type { FailureKind, StreamParser, TurnEvent, TurnFailure, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 

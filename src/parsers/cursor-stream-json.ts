@@ -5,8 +5,8 @@
 import { type ClaudeShapedState, createClaudeShapedParser } from "./claude-shaped.js";
 import { CursorToolCallEvent, usageOfCounts } from "./claude-wire.js";
 import type { StringPlace } from "./elision.js";
+import type { StreamParser, TurnEvent } from "./event-types.js";
 import { isSummaryArgument, summarizeTool } from "./tool-summary.js";
-import type { StreamParser, TurnEvent } from "./types.js";
 import { asRecord, readAs } from "./wire.js";
 
 /** The tool's name, arguments and outcome from `{ readToolCall: { args, result } }` or `{ function: { name, arguments } }`. */

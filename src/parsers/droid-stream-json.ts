@@ -7,13 +7,13 @@
 // line at the end; this stream names the session at once and shows the tools as they run.
 
 import { BoundedText } from "./bounded-text.js";
-import { byType, failedTurn } from "./events.js";
+import { byType, failedTurn } from "./event-builders.js";
+import type { StreamParser, TurnEvent, Usage } from "./event-types.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { toolStartEvent } from "./tool-tracker.js";
-import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 
 const Line = s.object({ session_id: maybeString });

@@ -2,7 +2,7 @@
 // stderr. Never called on a reply: a model that discusses rate limits has not been rate limited.
 
 import { stripAnsi } from "./ansi.js";
-import type { FailureKind, TurnFailure } from "./types.js";
+import type { FailureKind, TurnFailure } from "./event-types.js";
 
 const ROOT_REFUSED = /cannot be used with root\/sudo privileges/i;
 // Checked before rate limits: OpenAI's insufficient_quota arrives as a 429, and a depleted balance

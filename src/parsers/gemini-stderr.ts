@@ -5,9 +5,9 @@
 // `… Max attempts reached` is its last attempt, not a retry. Its stdout says nothing while it waits.
 
 import { stripAnsi } from "./ansi.js";
-import { retryEvent } from "./events.js";
+import { retryEvent } from "./event-builders.js";
+import type { TurnEvent } from "./event-types.js";
 import { retryKind } from "./failure.js";
-import type { TurnEvent } from "./types.js";
 
 const ATTEMPT = /^Attempt (\d+) failed(?: with status (\d{3}))?(?::\s?)?(.*)$/;
 // The error object that may follow on the same line (`… with backoff... ApiError: {`) is not read.

@@ -4,7 +4,8 @@
 // Authentication failures print nothing on stdout and exit 41.
 
 import { BoundedText } from "./bounded-text.js";
-import { failedTurn } from "./events.js";
+import { failedTurn } from "./event-builders.js";
+import type { FailureKind, StreamParser, TurnEvent, Usage } from "./event-types.js";
 import { classifyErrorText, unavailableModel } from "./failure.js";
 import { createGeminiStderrReader } from "./gemini-stderr.js";
 import { createJsonLinesParser } from "./json-lines.js";
@@ -12,7 +13,6 @@ import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
-import type { FailureKind, StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs, TypedEvent } from "./wire.js";
 

@@ -4,7 +4,7 @@
 // (tests, the parser benchmark) load theirs first.
 
 import type { OutputFormatKind } from "../adapters.js";
-import type { StreamParser } from "./types.js";
+import type { StreamParser } from "./event-types.js";
 import { withCleanUsage } from "./usage.js";
 
 export type ParserFactory = () => StreamParser;

@@ -3,9 +3,6 @@
 
 import { stripAnsi } from "./ansi.js";
 import type { ElisionPolicy } from "./elision.js";
-import { PrettyObjectAssembler } from "./pretty-object.js";
-import type { ReplyLinePolicy } from "./reply-lines.js";
-import { type ConcludeOptions, conclude, TurnRecord } from "./turn-record.js";
 import type {
   FailureKind,
   ParsedTurn,
@@ -14,7 +11,10 @@ import type {
   StreamParser,
   TurnEvent,
   Usage,
-} from "./types.js";
+} from "./event-types.js";
+import { PrettyObjectAssembler } from "./pretty-object.js";
+import type { ReplyLinePolicy } from "./reply-lines.js";
+import { type ConcludeOptions, conclude, TurnRecord } from "./turn-record.js";
 
 /** One output format's knowledge: what its events mean and what its reply is. */
 export interface JsonLinesFormat {

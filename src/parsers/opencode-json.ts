@@ -4,7 +4,8 @@
 // says when it cannot reach its endpoint (opencode-stderr.ts).
 
 import { BoundedText } from "./bounded-text.js";
-import { failedTurn } from "./events.js";
+import { failedTurn } from "./event-builders.js";
+import type { StreamParser, TurnEvent, Usage } from "./event-types.js";
 import { classifyErrorText, kindFromStatus, unavailableModel } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { readOpencodeStderr } from "./opencode-stderr.js";
@@ -12,7 +13,6 @@ import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { toolStartEvent } from "./tool-tracker.js";
-import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeNumber, maybeString, readAs } from "./wire.js";
 

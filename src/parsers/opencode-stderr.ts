@@ -7,8 +7,8 @@
 // (refused, no route, DNS): scv reads that one as a retry the CLI waits on, kind `unreachable`.
 // Other stream errors come with their answer on stdout, where the parser reads them.
 
-import { retryEvent } from "./events.js";
-import type { TurnEvent } from "./types.js";
+import { retryEvent } from "./event-builders.js";
+import type { TurnEvent } from "./event-types.js";
 
 const UNREACHABLE = /Cannot connect to API\b:?\s*(.*?)\s*(?:\(cause:.*)?$/s;
 

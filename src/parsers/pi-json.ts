@@ -5,16 +5,16 @@
 // `agent_end` (stopReason error), `auto_retry_start`, the backoff in silence, the next attempt's
 // events, `auto_retry_end {success:true}` after its message, `agent_end`. When retries run out,
 // `auto_retry_end {success:false}` follows the last `agent_end`. A retry withdraws the verdict of
-// the `agent_end` before it (turn-record.ts, turn/verdict.ts).
+// the `agent_end` before it (turn-record.ts, turn/turn-verdict.ts).
 
-import { byType, failedTurn, retryEvent } from "./events.js";
+import { byType, failedTurn, retryEvent } from "./event-builders.js";
+import type { StreamParser, TurnEvent, Usage } from "./event-types.js";
 import { classifyErrorText, retryKind } from "./failure.js";
 import { createJsonLinesParser } from "./json-lines.js";
 import { linesOfTypes } from "./reply-lines.js";
 import * as s from "./shape.js";
 import { summarizeTool } from "./tool-summary.js";
 import { ToolTracker } from "./tool-tracker.js";
-import type { StreamParser, TurnEvent, Usage } from "./types.js";
 import { addUsage } from "./usage.js";
 import { maybe, maybeBoolean, maybeNumber, maybeString, readAs } from "./wire.js";
 

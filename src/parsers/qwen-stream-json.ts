@@ -3,7 +3,7 @@
 
 import { createClaudeShapedParser } from "./claude-shaped.js";
 import { usageOfCounts } from "./claude-wire.js";
-import type { StreamParser } from "./types.js";
+import type { StreamParser } from "./event-types.js";
 
 export function createQwenStreamJsonParser(): StreamParser {
   return createClaudeShapedParser({

@@ -2,9 +2,9 @@
 // from stderr, never from stdout (which is the model's prose).
 
 import { BoundedText } from "./bounded-text.js";
+import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "./event-types.js";
 import { everyLine } from "./reply-lines.js";
 import { conclude, TurnRecord } from "./turn-record.js";
-import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "./types.js";
 
 export function createTextParser(): StreamParser {
   const reply = new BoundedText();

@@ -2,7 +2,7 @@
 // event does not (Claude's `tool_result`, Gemini's `tool_result`); and builds tool starts whose
 // one-line summary is made only when something reads it.
 
-import type { TurnEvent } from "./types.js";
+import type { TurnEvent } from "./event-types.js";
 
 /** A tool's one-line summary, or how to make it. */
 export type Summary = string | (() => string);

@@ -1,7 +1,7 @@
 // What every parser learns the same way from its own normalized events (session, mode, usage,
 // errors, the terminal event), and the one place a turn's result is concluded from it.
 
-import { type TerminalOutcome, turnStatus } from "./end.js";
+import type { FailureKind, ParsedTurn, ProcessEnd, TurnEvent, TurnFailure, Usage } from "./event-types.js";
 import {
   classifyErrorText,
   failureFromStderr,
@@ -10,7 +10,7 @@ import {
   resetTimeIn,
 } from "./failure.js";
 import { redact } from "./redact.js";
-import type { FailureKind, ParsedTurn, ProcessEnd, TurnEvent, TurnFailure, Usage } from "./types.js";
+import { type TerminalOutcome, turnStatus } from "./turn-status.js";
 
 export class TurnRecord {
   sessionId: string | undefined;

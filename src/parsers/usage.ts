@@ -4,7 +4,7 @@
 // sum overflows to Infinity, which JSON stores as null) is cleaned here before anything sums or
 // records it, and every sum saturates, so no report can damage a conversation record.
 
-import type { StreamParser, TurnEvent, Usage } from "./types.js";
+import type { StreamParser, TurnEvent, Usage } from "./event-types.js";
 
 const FIELDS = ["input", "cached", "cacheWrite", "output", "reasoning", "costUsd"] as const;
 

@@ -5,7 +5,7 @@ import { EXIT, ScvError } from "../errors.js";
 import type { TurnResult } from "../result.js";
 import { failedResult } from "./outcome.js";
 import { planTurn } from "./plan.js";
-import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
+import type { TurnContext, TurnPlan, TurnRequest } from "./turn-types.js";
 
 /** A turn as planned: ready to run, or already failed (not installed, a bad model) without running. */
 export type PlannedTurn =

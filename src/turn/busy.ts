@@ -6,10 +6,10 @@ import { formatDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { LOCK_STALE_MS, lockStaleAt } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
+import { ownerAlive } from "../home/turn-owner.js";
 import { readRunning } from "../home/turn-records.js";
 import { systemProcessTable } from "../os/processes.js";
 import { timing } from "../timing.js";
-import { ownerAlive } from "./reap.js";
 
 /** Whether `error` is the refusal of a busy conversation. */
 export function isBusy(error: unknown): boolean {

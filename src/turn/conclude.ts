@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_ACCOUNT } from "../accounts.js";
+import { isAcpSessionId } from "../acp/turn/plan-acp-server.js";
 import { EXIT, ScvError } from "../errors.js";
 import {
   type ConversationRecord,
@@ -14,7 +15,7 @@ import {
 } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { keepQuota } from "../home/quota.js";
-import type { ParsedTurn, TurnEvent, Usage } from "../parsers/types.js";
+import type { ParsedTurn, TurnEvent, Usage } from "../parsers/event-types.js";
 import { addUsage, cumulativeWentDown, turnShare } from "../parsers/usage.js";
 import type { ProcessExit } from "../process/run.js";
 import type { TurnResult } from "../result.js";
@@ -22,8 +23,7 @@ import { isoTimestamp } from "../timestamp.js";
 import { isValidSessionId } from "../transport/argv.js";
 import type { ModeMismatch } from "../transport/mode.js";
 import { describeFailure, exitCodeOf, isLostSession } from "./outcome.js";
-import { isAcpSessionId } from "./plan-acp.js";
-import type { TurnContext, TurnPlan } from "./types.js";
+import type { TurnContext, TurnPlan } from "./turn-types.js";
 import { recordUsage } from "./usage-record.js";
 
 export function conclude(

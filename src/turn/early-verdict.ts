@@ -4,8 +4,8 @@
 // over four) and then fails the same way: a refused key stays refused. Its first such retry is the
 // verdict: the turn ends there as an authentication failure.
 
+import type { TurnEvent, TurnFailure } from "../parsers/event-types.js";
 import { redact } from "../parsers/redact.js";
-import type { TurnEvent, TurnFailure } from "../parsers/types.js";
 
 type RetryEvent = Extract<TurnEvent, { type: "retry" }>;
 

@@ -13,7 +13,7 @@ import { closeSync, writeSync } from "node:fs";
 import { type DroppedLine, eventLine, resultLine } from "../events.js";
 import { EVENTS_FILE_BYTES, openEventsForAppend, setEventsAside } from "../home/job-events.js";
 import type { Env } from "../home/paths.js";
-import type { TurnEvent } from "../parsers/types.js";
+import type { TurnEvent } from "../parsers/event-types.js";
 import { RateGate } from "../rate-gate.js";
 import type { TurnResult } from "../result.js";
 

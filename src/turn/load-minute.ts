@@ -8,7 +8,7 @@ import { type Dirent, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AcpLaunch } from "../adapters.js";
 import { formatDuration, sleep } from "../duration.js";
-import type { TurnContext, TurnPlan } from "./types.js";
+import type { TurnContext, TurnPlan } from "./turn-types.js";
 
 type LoadAfterMinute = NonNullable<AcpLaunch["loadAfterMinute"]>;
 

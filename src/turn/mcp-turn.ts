@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { nanoid } from "nanoid/non-secure";
 import { fileHint, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
+import { isTurnTemp } from "../home/turn-temp.js";
 import { type RenderedMcp, renderMcp, writeMcpFiles } from "./mcp-servers.js";
-import { isTurnTemp } from "./temp.js";
-import type { TurnPlan } from "./types.js";
+import type { TurnPlan } from "./turn-types.js";
 
 export interface PreparedMcp {
   readonly args: readonly string[];

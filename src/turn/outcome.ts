@@ -6,11 +6,11 @@ import { accountLabel } from "../accounts.js";
 import { installHint } from "../agents.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
-import type { ParsedTurn, TurnEvent } from "../parsers/types.js";
+import type { ParsedTurn, TurnEvent } from "../parsers/event-types.js";
 import type { ProcessExit } from "../process/run.js";
 import type { TurnResult } from "../result.js";
 import { STOPS, stopExitCode, stopOf } from "./stops.js";
-import type { TurnPlan } from "./types.js";
+import type { TurnPlan } from "./turn-types.js";
 
 type RetryEvent = Extract<TurnEvent, { type: "retry" }>;
 

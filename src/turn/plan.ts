@@ -7,6 +7,7 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { nanoid } from "nanoid/non-secure";
 import { accountLabel, DEFAULT_ACCOUNT, recordedAccount, requireAccountName } from "../accounts.js";
+import { acpArgs, acpCliEnvironment, acpSession } from "../acp/turn/plan-acp-server.js";
 import type { AdapterDescriptor, TransportKind } from "../adapters.js";
 import { installHint, locateAcpServer, locateAgent, requireAgent } from "../agents.js";
 import { type AgentConfig, agentSettings } from "../config.js";
@@ -25,12 +26,11 @@ import {
 } from "../transport/argv.js";
 import type { Policy } from "../transport/env.js";
 import { refuseTooDeep } from "./depth.js";
-import { endpointModel, planEndpoint } from "./endpoint.js";
 import { chooseMcpServers } from "./mcp-servers.js";
 import { splitMessage } from "./outcome.js";
-import { acpArgs, acpCliEnvironment, acpSession } from "./plan-acp.js";
 import { retryEnvironment } from "./retry-bound.js";
-import type { TurnContext, TurnPlan, TurnRequest } from "./types.js";
+import { endpointModel, planEndpoint } from "./turn-endpoint.js";
+import type { TurnContext, TurnPlan, TurnRequest } from "./turn-types.js";
 
 /** Resolves and validates a request without side effects; throws `ScvError` for what the user must
  * fix (unknown agent or conversation, bad value, CLI not installed). */

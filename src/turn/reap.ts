@@ -14,6 +14,7 @@ import type { Env } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { readStateFile, SMALL_STATE_BYTES } from "../home/state-file.js";
 import { jobFile, jobHandle, newJob, runningHandles, turnFile } from "../home/turn-files.js";
+import { ownerAlive } from "../home/turn-owner.js";
 import {
   type FinishedTurnRecord,
   type RunningTurnRecord,
@@ -22,20 +23,13 @@ import {
   withRecordLock,
   writeTurnRecord,
 } from "../home/turn-records.js";
+import { isTurnTemp, removeTurnTemp } from "../home/turn-temp.js";
 import { bootId } from "../os/proc.js";
 import { isRunning, type ProcessIdentity, type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { killTagged } from "../os/tagged.js";
 import type { TurnResult } from "../result.js";
 import type { Worktree } from "../worktrees/record.js";
-import { isTurnTemp, removeTurnTemp } from "./temp.js";
 import { recordReapedUsage } from "./usage-record.js";
-
-/** Whether the scv running `record` is alive; a record from before a reboot has no live process. */
-export function ownerAlive(record: RunningTurnRecord, table: ProcessTable): boolean {
-  const boot = bootId();
-  if (record.boot !== undefined && boot !== undefined && record.boot !== boot) return false;
-  return isRunning(record.scv, table);
-}
 
 /** The turns running now (their scv alive), oldest first. */
 export function listRunning(env: Env = process.env, table = systemProcessTable): RunningTurnRecord[] {
@@ -45,11 +39,6 @@ export function listRunning(env: Env = process.env, table = systemProcessTable):
     .filter((record): record is RunningTurnRecord => record !== undefined)
     .filter((record) => record.host === host && ownerAlive(record, table))
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-}
-
-/** Whether a running record's scv is alive. */
-export function turnOwnerAlive(record: RunningTurnRecord, table = systemProcessTable): boolean {
-  return record.host !== hostname() || ownerAlive(record, table);
 }
 
 /** Reaps every turn whose scv died: kills what it left (matching start times or the tag), records it

@@ -9,9 +9,9 @@ import { nanoid } from "nanoid/non-secure";
 import { fileHint, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { removeIfPresent } from "../home/remove.js";
+import { isTurnTemp } from "../home/turn-temp.js";
 import { reviewTurnArgs } from "../review/agent-args.js";
-import { isTurnTemp } from "./temp.js";
-import type { TurnPlan } from "./types.js";
+import type { TurnPlan } from "./turn-types.js";
 
 export interface PreparedReview {
   /** The plan's arguments with the review's in place. */

@@ -16,12 +16,12 @@ import type { TurnResult } from "../result.js";
 import { agentEnvironment } from "../transport/env.js";
 import { refuseGrantedMode } from "../transport/mode.js";
 import { isBusy, settledBusyError } from "./busy.js";
-import { readyEndpoint, renderEndpoint } from "./endpoint.js";
 import { type PreparedMcp, prepareMcp, removeMcpDir, withMcpArgs } from "./mcp-turn.js";
 import { type PreparedReview, prepareReview, removeReviewFile } from "./review-turn.js";
 import { interrupted } from "./stops.js";
 import { type TurnTracker, trackTurn } from "./track.js";
-import type { TurnContext, TurnPlan } from "./types.js";
+import { readyEndpoint, renderEndpoint } from "./turn-endpoint.js";
+import type { TurnContext, TurnPlan } from "./turn-types.js";
 
 export interface PreparedTurn {
   /** The caller's context, its signal also ending on `scv kill`. */

@@ -17,6 +17,7 @@ import { configPath, type Env, scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { readStateText, SMALL_STATE_BYTES } from "../home/state-file.js";
 import { jobHandle, newJob, turnFile } from "../home/turn-files.js";
+import { ownerAlive } from "../home/turn-owner.js";
 import {
   createTurnRecord,
   ensureTurnsDir,
@@ -26,11 +27,12 @@ import {
   writeTurnRecord,
   writeTurnRecordText,
 } from "../home/turn-records.js";
+import { createTurnTemp, removeTurnTemp } from "../home/turn-temp.js";
 import type { PidMark } from "../os/pid-marks.js";
 import { bootId } from "../os/proc.js";
 import { identify, type ProcessIdentity, type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { sweep, TAG_VARIABLE } from "../os/tagged.js";
-import type { TurnEvent, Usage } from "../parsers/types.js";
+import type { TurnEvent, Usage } from "../parsers/event-types.js";
 import { handleSignals } from "../process/lifecycle.js";
 import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
@@ -39,11 +41,10 @@ import { busyError } from "./busy.js";
 import { chosenSession, sessionAccepted } from "./conclude.js";
 import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
 import { type EventLog, openEventLog } from "./event-log.js";
-import { ownerAlive, reapLocked } from "./reap.js";
+import { reapLocked } from "./reap.js";
 import { recordUpdates } from "./record-updates.js";
 import { KILL_REASON } from "./stops.js";
-import { createTurnTemp, removeTurnTemp } from "./temp.js";
-import type { TurnContext, TurnPlan } from "./types.js";
+import type { TurnContext, TurnPlan } from "./turn-types.js";
 
 interface LocalTurn {
   readonly tag: string;
@@ -332,7 +333,7 @@ async function placeRecord(
   await withRecordLock(path, 5_000, async () => {
     const left = readRunning(fresh.handle, env);
     // This scv's own earlier attempt of the same job (a background turn's account ladder,
-    // turn/accounts.ts) left its record for the result: this attempt takes it over.
+    // turn/accounts-in-order.ts) left its record for the result: this attempt takes it over.
     const me = fresh.scv;
     const ownEarlier =
       left?.tag === fresh.tag && left.scv.pid === me.pid && left.scv.startTime === me.startTime;

@@ -8,10 +8,10 @@ import { ScvError } from "../errors.js";
 import type { Env } from "../home/paths.js";
 import type { RunningTurnRecord } from "../home/turn-records.js";
 import { appendUsage, type UsageEntry } from "../home/usage-log.js";
-import type { ParsedTurn, Usage } from "../parsers/types.js";
+import type { ParsedTurn, Usage } from "../parsers/event-types.js";
 import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
-import type { TurnContext, TurnPlan } from "./types.js";
+import type { TurnContext, TurnPlan } from "./turn-types.js";
 
 export interface ConcludedTurn {
   readonly parsed: ParsedTurn;

@@ -13,10 +13,10 @@ import type { Env } from "../home/paths.js";
 import { isoTimestamp } from "../timestamp.js";
 import { carryChanges } from "./carry.js";
 import { git, gitFailed } from "./git.js";
-import { withWorktreeLock } from "./lock.js";
 import { prepareWorktreeFolder, removeEmptyFolder, worktreeFolder } from "./place.js";
 import { branchName, type Worktree } from "./record.js";
 import { type Repository, resolveBase } from "./repo.js";
+import { withWorktreeLock } from "./worktree-lock.js";
 
 export interface CreateOptions {
   /** The conversation's handle (`<agent>-k3f9x2`): the branch is `scv/<handle>`. */

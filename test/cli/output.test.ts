@@ -7,9 +7,9 @@ import type { CliIo } from "../../src/cli/io.js";
 import { turnOutput } from "../../src/cli/turn-output.js";
 import { eventLine, eventLineSchema, resultLine } from "../../src/events.js";
 import { turnResultJson } from "../../src/json-shapes.js";
-import type { TurnEvent } from "../../src/parsers/types.js";
+import type { TurnEvent } from "../../src/parsers/event-types.js";
 import type { TurnResult } from "../../src/result.js";
-import type { TurnPlan } from "../../src/turn/types.js";
+import type { TurnPlan } from "../../src/turn/turn-types.js";
 import { entry } from "../helpers/scv.js";
 
 const EVERY_EVENT: TurnEvent[] = [

@@ -10,7 +10,7 @@ import {
   TYPEAHEAD_MS,
   terminalPermission,
 } from "../../src/cli/permission-prompt.js";
-import type { PermissionQuestion } from "../../src/turn/types.js";
+import type { PermissionQuestion } from "../../src/turn/turn-types.js";
 import { memoryIo } from "../helpers/io.js";
 
 class FakeTerminal extends PassThrough {

@@ -60,7 +60,7 @@ async function firstTurn(prompt = "one"): Promise<{ handle: string; session: str
 }
 
 /** Ends the conversation's host as a user would, and checks nothing of it is left. */
-async function endHost(handle: string, host: HostFile): Promise<void> {
+async function endSessionHost(handle: string, host: HostFile): Promise<void> {
   const killed = await scv(world, ["kill", handle]);
   expect(killed.exitCode, killed.stderr).toBe(0);
   expect(await survivors([...acpCalls(world).map((call) => call.pid), host.scv.pid])).toEqual([]);
@@ -90,7 +90,7 @@ describe("a warm ACP session", () => {
     expect(events.exitCode, events.stderr).toBe(0);
     expect(events.stdout).toContain('"type":"text"');
     expect(acpCalls(world)).toHaveLength(1);
-    await endHost(handle, host);
+    await endSessionHost(handle, host);
   });
 
   it("a turn's own model and effort are that turn's only: the next turn runs the conversation's again", async () => {
@@ -144,7 +144,7 @@ describe("a warm ACP session", () => {
     const second = await scv(world, ["delegate", "-c", handle, "--json", "two"], { env });
     expect(second.exitCode, second.stderr).toBe(0);
     expect(json(second.stdout).reply).toBe("REPLY two (turn 2, mode default)");
-    await endHost(handle, hostRecord(handle) as HostFile);
+    await endSessionHost(handle, hostRecord(handle) as HostFile);
   });
 
   it("scv ps lists the host; scv kill <handle> ends it and its server", async () => {
@@ -208,7 +208,7 @@ describe("a warm ACP session", () => {
     expect(acpCalls(world)).toHaveLength(2);
     expect(acpMethods(world)).toContain("session/load");
     expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
-    await endHost(handle, hostRecord(handle) as HostFile);
+    await endSessionHost(handle, hostRecord(handle) as HostFile);
   });
 
   it("a turn that would start the server differently (another --policy) ends the host and starts afresh", async () => {
@@ -219,7 +219,7 @@ describe("a warm ACP session", () => {
     expect(acpCalls(world)).toHaveLength(2);
     expect(acpMethods(world)).toContain("session/load");
     expect(await survivors([host.server.pid, host.scv.pid])).toEqual([]);
-    await endHost(handle, hostRecord(handle) as HostFile);
+    await endSessionHost(handle, hostRecord(handle) as HostFile);
   });
 
   it("a timed-out prompt on a warm host is cancelled (exit 124); the host stays and serves the next turn", async () => {
@@ -232,7 +232,7 @@ describe("a warm ACP session", () => {
     expect(next.exitCode, next.stderr).toBe(0);
     expect(json(next.stdout).reply).toContain("REPLY after");
     expect(acpCalls(world)).toHaveLength(1);
-    await endHost(handle, host);
+    await endSessionHost(handle, host);
   });
 
   it("Ctrl-C on a warm turn cancels its prompt (exit 130), and the host stays", async () => {
@@ -245,7 +245,7 @@ describe("a warm ACP session", () => {
     expect(done.exitCode).toBe(130);
     expect(acpMethods(world).slice(before)).toContain("session/cancel");
     expect(isAlive(host.server.pid)).toBe(true);
-    await endHost(handle, host);
+    await endSessionHost(handle, host);
   });
 
   it("a server that dies mid-prompt fails the turn (exit 1) and takes its host with it", async () => {
@@ -265,7 +265,7 @@ describe("a warm ACP session", () => {
     expect(waited.stdout).toBe("REPLY two (turn 2, mode default)\n");
     expect(acpCalls(world)).toHaveLength(1);
     const { host } = { host: hostRecord(handle) as HostFile };
-    await endHost(handle, host);
+    await endSessionHost(handle, host);
   });
 
   it("scv mcp's delegate tool continuing the conversation uses the host too", async () => {
@@ -279,7 +279,7 @@ describe("a warm ACP session", () => {
       await closeClients();
     }
     expect(acpCalls(world)).toHaveLength(1);
-    await endHost(handle, host);
+    await endSessionHost(handle, host);
   });
 
   it("an $SCV_HOME too deep for a socket path: the host listens in a short private folder, and stays warm", async () => {
@@ -307,7 +307,7 @@ describe("a warm ACP session", () => {
     // Warm: the same server, no session/load.
     expect(acpCalls(world)).toHaveLength(1);
     expect(acpMethods(world)).toEqual(["initialize", "session/new", "session/prompt", "session/prompt"]);
-    await endHost(handle, record);
+    await endSessionHost(handle, record);
     expect(existsSync(socket)).toBe(false);
   });
 
@@ -318,7 +318,7 @@ describe("a warm ACP session", () => {
     const handle = json(first.stdout).conversation ?? "";
     const record = JSON.parse(readFileSync(join(deep, "hosts", `${handle}.json`), "utf8")) as HostFile;
     hostPids.push(record.scv.pid);
-    await endHost(handle, record);
+    await endSessionHost(handle, record);
     const [name] = readdirSync(world.tmp).filter((each) => each.startsWith("scv-"));
     const folder = join(world.tmp, name as string);
     chmodSync(folder, 0o755);

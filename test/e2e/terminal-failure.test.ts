@@ -1,16 +1,16 @@
 // A CLI that reports a terminal error and then hangs: amp signed out prints a login prompt on stdout
 // and waits for a pasted code forever. The turn ends a moment after the error (the end-of-turn grace,
-// src/turn/verdict.ts), with the parser's failure, and leaves nothing running; a CLI that shows it is
+// src/turn/turn-verdict.ts), with the parser's failure, and leaves nothing running; a CLI that shows it is
 // still working (a tool call, a retry), or exits, is not cut short.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { turnResultShape } from "../../src/json-shapes.js";
-import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/parsers/types.js";
+import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/parsers/event-types.js";
 import { DURATIONS } from "../../src/timing.js";
-import { runTurn } from "../../src/turn/run.js";
-import type { TurnContext } from "../../src/turn/types.js";
+import { runTurn } from "../../src/turn/run-turn.js";
+import type { TurnContext } from "../../src/turn/turn-types.js";
 import { useLab } from "../helpers/lab.js";
 import { survivors } from "../helpers/pids.js";
 import { scv } from "../helpers/scv.js";

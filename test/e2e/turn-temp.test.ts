@@ -1,4 +1,4 @@
-// Each turn's agent gets a TMPDIR of its own (src/turn/temp.ts), through the built scv: a 0700
+// Each turn's agent gets a TMPDIR of its own (src/home/turn-temp.ts), through the built scv: a 0700
 // folder inside the user's TMPDIR, named after the turn, and gone with all the agent left in it
 // (the fake agents leave what the real ones do: a library file, a 0644 file, a read-only folder)
 // once the turn is over, however it ended.

@@ -15,7 +15,7 @@ const SRC = join(import.meta.dirname, "..", "..", "src");
 /** The table itself, and the readers of the CLIs' wire formats: a format is named after the CLI that
  * defined it (`codex-jsonl`), its reader documents where it comes from, and a row picks it by name
  * (`output.kind`), so several agents may share one. */
-const THE_TABLE = [/^adapters\.ts$/, /^table\//, /^descriptor\//, /^parsers\//];
+const THE_TABLE = [/^adapters\.ts$/, /^table\//, /^descriptor\//, /^parsers\//, /^acp\/events\//];
 
 /** Names that appear outside the table but are not the agent's, each with why. */
 const ALLOWED: readonly { file: string; word: string; why: string }[] = [

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { adapter, type OutputFormatKind } from "../../src/adapters.js";
-import type { ParsedTurn } from "../../src/parsers/types.js";
+import type { ParsedTurn } from "../../src/parsers/event-types.js";
 import { FIXTURES, fixtureStdout, runFixture } from "./run.js";
 
 const CLAUDE = "3f0c9a52-6a53-4a8e-9c1e-2f7d5b8e4a10";

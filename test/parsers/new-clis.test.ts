@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { OutputFormatKind } from "../../src/adapters.js";
-import type { ParsedTurn } from "../../src/parsers/types.js";
+import type { ParsedTurn } from "../../src/parsers/event-types.js";
 import { createParser, endWith, feed, fixtureStdout, runFixture } from "./run.js";
 
 const ZERO = { input: 0, cached: 0, cacheWrite: 0, output: 0, costUsd: 0 };

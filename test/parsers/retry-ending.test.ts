@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { OutputFormatKind } from "../../src/adapters.js";
-import type { TurnEvent } from "../../src/parsers/types.js";
+import type { TurnEvent } from "../../src/parsers/event-types.js";
 import { FIXTURES, jsonLines, parse, runFixture } from "./run.js";
 
 const CLIS: readonly (readonly [string, OutputFormatKind])[] = [

@@ -1,7 +1,7 @@
 // Retry notices as retry events, from each CLI's real bytes: what failed, which attempt of how many,
 // how long until the next, and whether a credential was refused (the early verdict's cue).
 import { describe, expect, it } from "vitest";
-import type { TurnEvent } from "../../src/parsers/types.js";
+import type { TurnEvent } from "../../src/parsers/event-types.js";
 import {
   createParser,
   endWith,

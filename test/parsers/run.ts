@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { OutputFormatKind } from "../../src/adapters.js";
 import type { ElisionLimits } from "../../src/parsers/elision.js";
+import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/parsers/event-types.js";
 import { loadParser, OUTPUT_FORMAT_KINDS, type ParserFactory } from "../../src/parsers/index.js";
-import type { ParsedTurn, ProcessEnd, StreamParser, TurnEvent } from "../../src/parsers/types.js";
 import { createLineFramer } from "../../src/transport/framing.js";
 
 export interface Run {

@@ -6,7 +6,7 @@
 import type { TurnResult } from "../../src/result.js";
 import type { ReviewDiff } from "../../src/review/diff.js";
 import type { ReviewReport } from "../../src/review/report.js";
-import { type ReviewTurnRequest, runReview } from "../../src/review/run.js";
+import { type ReviewTurnRequest, runReview } from "../../src/review/run-review.js";
 import { changedFile, turnResult } from "./helpers.js";
 
 export const SAMPLE_DIFF: ReviewDiff = {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adapter } from "../../src/adapters.js";
-import type { TurnEvent } from "../../src/parsers/types.js";
+import type { TurnEvent } from "../../src/parsers/event-types.js";
 import {
   findRollout,
   type ModeMismatch,

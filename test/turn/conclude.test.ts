@@ -10,9 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adapter } from "../../src/adapters.js";
 import { readConversation } from "../../src/home/conversations.js";
 import { readUsage } from "../../src/home/usage-log.js";
-import type { ParsedTurn } from "../../src/parsers/types.js";
+import type { ParsedTurn } from "../../src/parsers/event-types.js";
 import { conclude } from "../../src/turn/conclude.js";
-import type { TurnContext, TurnPlan } from "../../src/turn/types.js";
+import type { TurnContext, TurnPlan } from "../../src/turn/turn-types.js";
 import { fixtureEnd, runFixture } from "../parsers/run.js";
 
 const SESSION = "87e24974-ff6b-4240-881b-b5b7be679d75";

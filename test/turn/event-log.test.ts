@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type DroppedLine, type EventLine, eventLineSchema } from "../../src/events.js";
 import { followJob } from "../../src/jobs/follow.js";
 import { identify } from "../../src/os/processes.js";
-import type { TurnEvent } from "../../src/parsers/types.js";
+import type { TurnEvent } from "../../src/parsers/event-types.js";
 import { openEventLog } from "../../src/turn/event-log.js";
 import { turnResult } from "../review/helpers.js";
 

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adapter } from "../../src/adapters.js";
 import { loadWaitMs } from "../../src/turn/load-minute.js";
-import { runTurn } from "../../src/turn/run.js";
-import type { TurnContext } from "../../src/turn/types.js";
+import { runTurn } from "../../src/turn/run-turn.js";
+import type { TurnContext } from "../../src/turn/turn-types.js";
 import { killAll } from "../helpers/pids.js";
 import { createWorld, geminiStarts, installGeminiBoth, type World } from "../helpers/scv.js";
 

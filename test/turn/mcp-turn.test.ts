@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AdapterDescriptor, adapter } from "../../src/adapters.js";
 import { ScvError } from "../../src/errors.js";
 import { prepareMcp, removeMcpDir, withMcpArgs } from "../../src/turn/mcp-turn.js";
-import type { TurnPlan } from "../../src/turn/types.js";
+import type { TurnPlan } from "../../src/turn/turn-types.js";
 
 let root: string;
 beforeEach(() => {

@@ -16,10 +16,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.js";
+import { createTurnTemp } from "../../src/home/turn-temp.js";
 import { findingsJsonSchema } from "../../src/review/schema.js";
 import { planTurn } from "../../src/turn/plan.js";
 import { prepareReview, removeReviewFile } from "../../src/turn/review-turn.js";
-import { createTurnTemp } from "../../src/turn/temp.js";
 
 let root: string;
 let bin: string;

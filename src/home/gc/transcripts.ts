@@ -5,8 +5,8 @@ import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AdapterDescriptor } from "../../adapters.js";
 import { agentHome, type Env } from "../paths.js";
+import { FS_REMOVER, type Remover, realRoots, removeChecked } from "./gc-remove.js";
 import { type GcItem, type GcNote, sessionOf, usableSessionId, withIdPrefixes } from "./items.js";
-import { FS_REMOVER, type Remover, realRoots, removeChecked } from "./remove.js";
 import { allFiles, emptiedFolders, realFolder, safeLstat, scanTree } from "./scan.js";
 
 /** `folder`: the session's own folder, removed whole (`dir` is that folder). */

@@ -18,7 +18,7 @@ import {
   snapshot,
   valueAt,
 } from "./files.js";
-import type { ApiKeyStoreKind, CliRunner, RemoveResult } from "./types.js";
+import type { ApiKeyStoreKind, CliRunner, RemoveResult } from "./keystore-types.js";
 
 type AuthJsonStore = Extract<KeyStore, { kind: "auth-json" }>;
 

@@ -13,7 +13,7 @@ import {
   removeFile,
   type StoreInspection,
 } from "./files.js";
-import type { RemoveResult, StoreKind } from "./types.js";
+import type { RemoveResult, StoreKind } from "./keystore-types.js";
 
 type JsonEntriesStore = Extract<KeyStore, { kind: "json-entries" }>;
 

@@ -16,7 +16,7 @@ import {
   snapshot,
   writePrivate,
 } from "./files.js";
-import type { ApiKeyStoreKind, RemoveResult } from "./types.js";
+import type { ApiKeyStoreKind, RemoveResult } from "./keystore-types.js";
 
 type KeyHelperStore = Extract<KeyStore, { kind: "key-helper" }>;
 

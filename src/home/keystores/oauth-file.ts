@@ -15,7 +15,7 @@ import {
   type StoreInspection,
   valueAt,
 } from "./files.js";
-import type { InspectOptions, StoreKind } from "./types.js";
+import type { InspectOptions, StoreKind } from "./keystore-types.js";
 
 type OauthFileStore = Extract<KeyStore, { kind: "oauth-file" }>;
 

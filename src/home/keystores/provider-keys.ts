@@ -15,7 +15,7 @@ import {
   type StoreInspection,
   writePrivate,
 } from "./files.js";
-import type { RemoveResult, StoreKind } from "./types.js";
+import type { RemoveResult, StoreKind } from "./keystore-types.js";
 
 type ProviderKeysStore = Extract<KeyStore, { kind: "provider-keys" }>;
 

@@ -23,8 +23,8 @@ import {
   withValueAt,
   writePrivate,
 } from "./files.js";
+import type { ApiKeyStoreKind, RemoveResult } from "./keystore-types.js";
 import { forgetLoginWrote, loginWrote, recordLoginWrote } from "./login-record.js";
-import type { ApiKeyStoreKind, RemoveResult } from "./types.js";
 
 type SelectedKeyStore = Extract<KeyStore, { kind: "selected-key" }>;
 

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { KeyStore } from "../../adapters.js";
 import { looseModeNote, readSmall, removeFile, type StoreInspection, writePrivate } from "./files.js";
-import type { ApiKeyStoreKind, RemoveResult } from "./types.js";
+import type { ApiKeyStoreKind, RemoveResult } from "./keystore-types.js";
 
 type YamlEntryStore = Extract<KeyStore, { kind: "yaml-entry" }>;
 

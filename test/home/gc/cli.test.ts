@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADAPTERS } from "../../../src/adapters.js";
-import { gcReportSchema } from "../../../src/home/gc/report.js";
+import { gcReportSchema } from "../../../src/home/gc/gc-report.js";
 import { runScv } from "../../helpers/in-process.js";
 import { DAY, HOUR, MINUTE, type TempHome, tempHome, uuid } from "./fixture.js";
 

@@ -3,8 +3,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { planGc } from "../../../src/home/gc/plan.js";
-import { applyGc } from "../../../src/home/gc/remove.js";
+import { planGc } from "../../../src/home/gc/gc-plan.js";
+import { applyGc } from "../../../src/home/gc/gc-remove.js";
 import { DAY, MINUTE, type TempHome, tempHome } from "./fixture.js";
 
 const NOW = Date.now();

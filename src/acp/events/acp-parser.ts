@@ -1,0 +1,392 @@
+// One ACP prompt turn as scv's normalized events: the agent's `session/update` notifications while a
+// `session/prompt` runs, the tool calls its `session/request_permission` requests name, and the
+// prompt's answer (or the JSON-RPC error it got). Pure: the ACP client (src/acp/client/) hands
+// each message over as it arrives; `push` reads the same messages as raw lines of an agent's stdout
+// (captures, tests).
+//
+// Traps it handles, seen in captures (test/fixtures/acp/):
+// - A tool call can be announced `pending` with an empty `rawInput` (Qwen) and get its input only
+//   with the permission request, or be announced only by the permission request (Gemini under
+//   `default`): its start is reported once something says what it does, or when it ends.
+// - Qwen reports each model call's usage in an empty `agent_message_chunk`'s `_meta.usage`;
+//   Gemini the turn's in the answer's `_meta.quota`; OpenCode and Copilot in the answer's `usage`,
+//   Copilot's a running total over the session (`cumulativeUsage`).
+// - Updates of other sessions on the same connection are not this turn's.
+
+import { BoundedText } from "../../parsers/bounded-text.js";
+import { failedTurn } from "../../parsers/event-builders.js";
+import type {
+  FailureKind,
+  ParsedTurn,
+  ProcessEnd,
+  StreamParser,
+  TurnEvent,
+  TurnFailure,
+  Usage,
+} from "../../parsers/event-types.js";
+import { failureFromText, retryKind } from "../../parsers/failure.js";
+import { parseJsonLine } from "../../parsers/json-lines.js";
+import { oneRedactedLine, summarizeTool } from "../../parsers/tool-summary.js";
+import { ToolTracker } from "../../parsers/tool-tracker.js";
+import { conclude, TurnRecord } from "../../parsers/turn-record.js";
+import { addUsage } from "../../parsers/usage.js";
+import { asRecord, readAs } from "../../parsers/wire.js";
+import {
+  answerUsage,
+  CodexSessionInfo,
+  ConfigOptions,
+  CurrentMode,
+  failureOfRpcError,
+  MessageChunk,
+  modeOption,
+  Notification,
+  PermissionRequest,
+  PromptAnswer,
+  ToolCallFields,
+  usageOf,
+} from "./acp-wire.js";
+
+export interface AcpTurnOptions {
+  /** The session the prompt was sent to; updates of other sessions are ignored. */
+  readonly sessionId: string;
+  /** The session's mode when the prompt was sent, as the agent reported it. */
+  readonly mode?: string;
+  /** The answer's `usage` is a running total over the session (Copilot CLI). */
+  readonly cumulativeUsage?: boolean;
+  /** For `push`: the JSON-RPC id of the `session/prompt` request, whose answer ends the turn. */
+  readonly promptId?: number | string;
+  /** Notices an agent sends as message text rather than as errors (Copilot CLI answers a failed
+   * prompt `end_turn` after a chunk `Error: …`, and says `Info: … Retrying...` between attempts):
+   * a chunk starting with one is a notice, not reply text. */
+  readonly textNotices?: TextNotices;
+}
+
+export interface TextNotices {
+  /** An error; the turn failed when no reply text follows it. */
+  readonly error: RegExp;
+  /** Information (a retry when it says so). */
+  readonly info: RegExp;
+}
+
+export interface AcpTurnParser extends StreamParser {
+  /** The params of a `session/update` notification. */
+  update(params: unknown): TurnEvent[];
+  /** The params of a `session/request_permission` request (its tool call may be news). */
+  permission(params: unknown): TurnEvent[];
+  /** The `session/prompt` answer. */
+  answer(result: unknown): TurnEvent[];
+  /** The JSON-RPC error `session/prompt` was answered with. */
+  rejected(error: unknown): TurnEvent[];
+  /** The permission for tool call `id` was refused: it ends, not run (some agents never say so). */
+  refused(id: string): TurnEvent[];
+  /** The prompt got no answer: its server is gone, for the reason `message` gives (one line). */
+  ended(message: string, kind: FailureKind): TurnEvent[];
+}
+
+/** ACP's tool kinds as the tool names summarizeTool knows (its argument fields then apply). */
+const NAME_BY_KIND: Readonly<Record<string, string>> = {
+  execute: "shell",
+  edit: "edit",
+  delete: "delete",
+  move: "move",
+  read: "read",
+  search: "search",
+  fetch: "fetch",
+};
+
+interface ToolState {
+  name: string;
+  /** From its input: what the other parsers show. */
+  summary: string | undefined;
+  /** Its title, for a call whose input never said more. */
+  title: string | undefined;
+  started: boolean;
+}
+
+export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
+  const record = new TurnRecord();
+  const tracker = new ToolTracker();
+  const tools = new Map<string, ToolState>();
+  // Ended calls, so that an update after the end (Qwen's `failed` after a refusal) starts nothing.
+  const ended = new Set<string>();
+  // The reply is the last message: the text since the last tool call or message change.
+  let current = new BoundedText();
+  let last: BoundedText | undefined;
+  let messageId: string | undefined;
+  let callUsage: Usage | undefined;
+  let opened = false;
+  let answered = false;
+  /** The last error notice, while no reply text has followed it. */
+  let noticeError: TurnFailure | undefined;
+  /** The Codex adapter reported a system error: the text after it is its words, not a reply. */
+  let systemError = false;
+
+  /** The Codex adapter's thread status: a retry, or a system error whose words follow as text. */
+  function sessionInfo(value: unknown): TurnEvent[] {
+    const codex = readAs(CodexSessionInfo, value)?._meta.codex;
+    if (codex === undefined) return [];
+    if (codex.threadStatus?.type === "systemError") {
+      systemError = true;
+      closeMessage();
+      last = undefined;
+    }
+    const error = codex.error;
+    if (error?.willRetry !== true || error.message === undefined) return [];
+    const status = error.codexErrorInfo?.responseStreamDisconnected?.httpStatusCode;
+    const kind = retryKind(status);
+    return [
+      {
+        type: "retry",
+        message: error.message,
+        ...(status === undefined ? {} : { status }),
+        ...(kind === undefined ? {} : { kind }),
+      },
+    ];
+  }
+
+  /** The events of a notice chunk, or null when the chunk is reply text. */
+  function noticeOf(text: string): TurnEvent[] | null {
+    const notices = options.textNotices;
+    if (notices === undefined) return null;
+    if (notices.error.test(text)) {
+      noticeError = failureFromText(oneLine(text.replace(notices.error, "")));
+      return [{ type: "error", message: noticeError.message, kind: noticeError.kind, terminal: false }];
+    }
+    if (!notices.info.test(text)) return null;
+    // Not every notice is a retry (Copilot's "Info: Operation cancelled by user").
+    const message = oneLine(text.replace(notices.info, ""));
+    return /\bretr(?:y|ying|ies)\b/i.test(text) ? [{ type: "retry", message }] : [];
+  }
+
+  function observe(events: TurnEvent[]): TurnEvent[] {
+    if (!opened) {
+      opened = true;
+      const opening: TurnEvent[] = [{ type: "session", sessionId: options.sessionId }];
+      if (options.mode !== undefined) opening.push({ type: "mode", mode: options.mode });
+      events.unshift(...opening);
+    }
+    record.observe(events);
+    return events;
+  }
+
+  function closeMessage(): void {
+    if (current.size > 0) {
+      last = current;
+      current = new BoundedText();
+    }
+  }
+
+  function tool(fields: ToolCallFields, fromPermission: boolean): TurnEvent[] {
+    if (ended.has(fields.toolCallId)) return [];
+    const state = tools.get(fields.toolCallId) ?? {
+      name: "tool",
+      summary: undefined,
+      title: undefined,
+      started: false,
+    };
+    tools.set(fields.toolCallId, state);
+    const name = fields._meta?.toolName ?? fields.name;
+    if (name !== undefined) state.name = name;
+    else if (state.name === "tool" && fields.kind !== undefined) state.name = fields.kind;
+    const fromInput = inputSummary(fields, state.name);
+    if (fromInput !== undefined) state.summary = fromInput;
+    // The latest title is the best (OpenCode: "bash", then the command line).
+    state.title = titleOf(fields) ?? state.title;
+    const events: TurnEvent[] = [];
+    const ending = fields.status === "completed" || fields.status === "failed";
+    // Started once its input says what it does, once it runs, or when it ends; not while `pending`
+    // with an input that says nothing yet (Qwen announces calls, titled "Shell", with `{}`; OpenCode,
+    // titled "bash", with only the `cwd`).
+    if (
+      !state.started &&
+      (fromInput !== undefined || fromPermission || ending || fields.status === "in_progress")
+    ) {
+      state.started = true;
+      closeMessage();
+      events.push(tracker.start(fields.toolCallId, state.name, state.summary ?? state.title ?? state.name));
+    }
+    if (ending) events.push(...end(fields.toolCallId, fields.status === "completed"));
+    return events;
+  }
+
+  function end(id: string, ok: boolean): TurnEvent[] {
+    const state = tools.get(id);
+    tools.delete(id);
+    ended.add(id);
+    return tracker.isOpen(id) ? [tracker.end(id, ok, state?.name)] : [];
+  }
+
+  function update(params: unknown): TurnEvent[] {
+    const notification = readAs(Notification, params);
+    if (notification === null) return invalid();
+    if (notification.sessionId !== options.sessionId) return [];
+    const value = asRecord(params).update;
+    switch (notification.update.sessionUpdate) {
+      case "agent_message_chunk": {
+        const chunk = readAs(MessageChunk, value);
+        if (chunk === null) return invalid();
+        const events: TurnEvent[] = [];
+        const usage = chunk._meta?.usage;
+        if (usage !== undefined) {
+          callUsage = addUsage(callUsage, usageOf(usage));
+          events.push({ type: "usage", usage: callUsage });
+        }
+        const text = chunk.content?.type === "text" ? chunk.content.text : undefined;
+        const notice = text === undefined ? null : noticeOf(text);
+        if (notice !== null) events.push(...notice);
+        else if (text !== undefined && text !== "") {
+          noticeError = undefined;
+          if (chunk.messageId !== undefined && chunk.messageId !== messageId) {
+            if (messageId !== undefined) closeMessage();
+            messageId = chunk.messageId;
+          }
+          current.append(text);
+          // After a system error the text is the error's words, reported when the turn ends.
+          if (!systemError) events.push({ type: "text", text, delta: true });
+        }
+        return observe(events);
+      }
+      case "tool_call":
+      case "tool_call_update": {
+        const fields = readAs(ToolCallFields, value);
+        return fields === null ? invalid() : observe(tool(fields, false));
+      }
+      case "current_mode_update": {
+        const mode = readAs(CurrentMode, value);
+        return mode === null ? invalid() : observe([{ type: "mode", mode: mode.currentModeId }]);
+      }
+      case "config_option_update": {
+        const config = readAs(ConfigOptions, value);
+        if (config === null) return invalid();
+        const mode = modeOption(config.configOptions);
+        return observe(mode === undefined ? [] : [{ type: "mode", mode }]);
+      }
+      case "session_info_update":
+        return observe(sessionInfo(value));
+      default:
+        // Thoughts, plans, commands, the context window (`usage_update`): not events.
+        return observe([]);
+    }
+  }
+
+  function permission(params: unknown): TurnEvent[] {
+    const request = readAs(PermissionRequest, params);
+    return request === null ? invalid() : observe(tool(request.toolCall, true));
+  }
+
+  function answer(result: unknown): TurnEvent[] {
+    const read = readAs(PromptAnswer, result);
+    if (read === null) return invalid();
+    answered = true;
+    const events: TurnEvent[] = [];
+    // Without one in the answer, the per-call sums already reported stand.
+    const usage = answerUsage(read);
+    if (usage !== undefined) events.push({ type: "usage", usage });
+    switch (read.stopReason) {
+      case "end_turn":
+      case "max_tokens":
+        if (noticeError !== undefined)
+          events.push(...failedTurn(noticeError.message, noticeError.kind, noticeError.resetsAt));
+        else if (systemError) {
+          const words = oneLine(current.toString()) || "the agent reported a system error";
+          current.clear();
+          events.push(...failedTurn(words));
+        } else events.push({ type: "turn-end", ok: true });
+        break;
+      case "refusal":
+        events.push({ type: "turn-end", ok: false, declined: true });
+        break;
+      case "cancelled":
+        // Ends as cancelled when scv cancelled it (the client's end says so); otherwise a failure.
+        events.push(...failedTurn("the agent cancelled the turn, though scv did not ask it to", "other"));
+        break;
+      case "max_turn_requests":
+        events.push(
+          ...failedTurn("the agent stopped: it reached its limit of model requests for one turn", "other"),
+        );
+        break;
+      default:
+        events.push(...failedTurn(`the agent stopped: ${oneRedactedLine(read.stopReason)}`, "other"));
+    }
+    return observe(events);
+  }
+
+  function rejected(error: unknown): TurnEvent[] {
+    const failure = failureOfRpcError(error);
+    if (failure === null) return invalid();
+    answered = true;
+    return observe(failedTurn(failure.message, failure.kind, failure.resetsAt));
+  }
+
+  function refused(id: string): TurnEvent[] {
+    return observe(end(id, false));
+  }
+
+  function serverGone(message: string, kind: FailureKind): TurnEvent[] {
+    answered = true;
+    return observe(failedTurn(message, kind));
+  }
+
+  function invalid(): TurnEvent[] {
+    record.badLines += 1;
+    return [];
+  }
+
+  /** One JSON-RPC message from the agent. */
+  function message(value: unknown): TurnEvent[] {
+    const fields = asRecord(value);
+    if (fields.jsonrpc !== "2.0") return invalid();
+    if (typeof fields.method === "string") {
+      if (fields.method === "session/update") return update(fields.params);
+      if (fields.method === "session/request_permission") return permission(fields.params);
+      return [];
+    }
+    if (options.promptId === undefined || fields.id !== options.promptId) return [];
+    if ("error" in fields) return rejected(fields.error);
+    return "result" in fields ? answer(fields.result) : invalid();
+  }
+
+  return {
+    update,
+    permission,
+    answer,
+    rejected,
+    refused,
+    ended: serverGone,
+    push(line: string): TurnEvent[] {
+      if (line.trim() === "") return [];
+      const value = parseJsonLine(line);
+      return value === undefined ? invalid() : message(value);
+    },
+    skipped(): void {
+      record.badLines += 1;
+    },
+    finish(end: ProcessEnd): ParsedTurn {
+      // A prompt never answered ends without a terminal event: the end says why (the agent died,
+      // scv cancelled or timed it out).
+      if (!answered) observe([]);
+      closeMessage();
+      return conclude(record, end, {
+        reply: (last ?? current).toString(),
+        cumulativeUsage: options.cumulativeUsage === true,
+      });
+    },
+  };
+}
+
+/** One line from a tool call's input, or undefined when its input says nothing summarizeTool reads. */
+function inputSummary(fields: ToolCallFields, name: string): string | undefined {
+  const input = asRecord(fields.rawInput);
+  if (Object.keys(input).length === 0) return undefined;
+  const kindName = (fields.kind === undefined ? undefined : NAME_BY_KIND[fields.kind]) ?? name;
+  const summary = summarizeTool(kindName, input);
+  return summary === oneRedactedLine(kindName) ? undefined : summary;
+}
+
+function titleOf(fields: ToolCallFields): string | undefined {
+  return fields.title === undefined || fields.title.trim() === "" ? undefined : oneRedactedLine(fields.title);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -145,13 +145,15 @@ async function runProcessTurn(
           : parsed;
     return conclude(
       plan,
-      checked,
-      end,
-      lastMessage,
-      started,
+      {
+        parsed: checked,
+        end,
+        lastMessage,
+        started,
+        mode: { reported: mode.reported, mismatch: mode.mismatch },
+        retrying: verdicts.retrying,
+      },
       context,
-      { reported: mode.reported, mismatch: mode.mismatch },
-      verdicts.retrying,
     );
   } finally {
     if (plan.lastMessageFile !== undefined) removeIfPresent(plan.lastMessageFile);

@@ -1,9 +1,11 @@
 // The module rules `npm run check` holds src/ to (docs/architecture.md explains the layers): no
 // import cycle, and no layer importing from one above it. Lower to higher: os, process (every
 // process scv starts), parsers and home (storage) at the bottom, then transport (one CLI as a
-// process), worktrees (git worktrees), review (reviews: diffs, findings, verdicts), session hosts
-// (a warm ACP server between turns), turn (one turn, plan → run → conclude), jobs (background turns),
-// and at the top commands, cli and mcp, which print.
+// process), agents (an installed agent: its CLI, version, sign-in), worktrees (git worktrees), review
+// (reviews: diffs, findings, verdicts), session hosts (a warm ACP server between turns), turn (one
+// turn, plan → run → conclude), jobs (background turns), and at the top commands, cli and mcp, which
+// print; mcp is the command line's peer and imports neither commands nor cli. The shared files
+// directly in src/ are below them all: they import only the table (and name the events' types).
 //
 // ACP lives in one folder, src/acp/, whose parts sit in the layers they belong to: its events
 // (acp/events/, pure parsing) with parsers, its client (acp/client/, an ACP server as a process)
@@ -17,6 +19,7 @@ const FOLDERS = {
   parsers: ["parsers", "acp/events"],
   home: ["home"],
   transport: ["transport", "acp/client"],
+  agents: ["agents"],
   worktrees: ["worktrees"],
   review: ["review"],
   sessionHost: ["acp/session-host"],
@@ -33,6 +36,7 @@ const ABOVE_PROCESS = [
   "parsers",
   "home",
   "transport",
+  "agents",
   "worktrees",
   "review",
   "sessionHost",
@@ -49,8 +53,22 @@ const BELOW = {
   parsers: ["process", "os", ...ABOVE_PROCESS.filter((layer) => layer !== "parsers")],
   // Every process scv starts (src/process/): one spawn, one kill story; above os/, below the rest.
   process: ABOVE_PROCESS,
-  home: ["transport", "worktrees", "review", "sessionHost", "turn", "jobs", "commands", "cli", "mcp"],
-  transport: ["worktrees", "review", "sessionHost", "turn", "jobs", "commands", "cli", "mcp"],
+  home: [
+    "transport",
+    "agents",
+    "worktrees",
+    "review",
+    "sessionHost",
+    "turn",
+    "jobs",
+    "commands",
+    "cli",
+    "mcp",
+  ],
+  transport: ["agents", "worktrees", "review", "sessionHost", "turn", "jobs", "commands", "cli", "mcp"],
+  // An installed agent (src/agents/): where its CLI is, its version, its sign-in; what the command
+  // line and the MCP server both show of it.
+  agents: ["worktrees", "review", "sessionHost", "turn", "jobs", "commands", "cli", "mcp"],
   // Git worktrees owned by conversations (src/worktrees/): git's CLI through os/, folders through
   // home/, a check's environment through transport/; turns and commands use them.
   worktrees: ["review", "sessionHost", "turn", "jobs", "commands", "cli", "mcp"],
@@ -62,6 +80,9 @@ const BELOW = {
   sessionHost: ["worktrees", "review", "turn", "jobs", "commands", "cli", "mcp"],
   turn: ["jobs", "commands", "cli", "mcp"],
   jobs: ["commands", "cli", "mcp"],
+  // The MCP server is a peer of the command line, not a user of it: what both show lives below them
+  // (src/io.ts, src/duration.ts, src/agents/, review/render-text.ts).
+  mcp: ["commands", "cli"],
 };
 
 /** A path pattern matching any of the layers' folders. */
@@ -107,14 +128,30 @@ module.exports = {
       to: { path: "^src/descriptor/", dependencyTypesNot: ["type-only"] },
     },
     {
-      name: "base-below-turn",
+      name: "shared-files-at-the-bottom",
       comment:
-        "The shared modules directly in src/ are used by every layer: they must not import turn, jobs or what prints.",
+        "The shared files directly in src/ are below every layer: their code imports only each other and the table (src/descriptor/, src/table/).",
       severity: "error",
       // src/json-documents.ts is no shared module: the catalogue of what scv prints with --json, read
       // by `npm run docs` and the tests only, so it names shapes from any layer (the review's report).
       from: { path: "^src/[^/]+\\.ts$", pathNot: "^src/json-documents\\.ts$" },
-      to: { path: under(["worktrees", "review", "sessionHost", "turn", "jobs", "commands", "cli", "mcp"]) },
+      to: { path: "^src/[^/]+/", pathNot: "^src/(descriptor|table)/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "shared-files-name-the-events",
+      comment:
+        "A shared file may name the normalized events' types (src/parsers/event-types.ts) and nothing else of a layer; src/json-shapes.ts the types of home/'s records it prints too.",
+      severity: "error",
+      from: { path: "^src/[^/]+\\.ts$", pathNot: "^src/json-(documents|shapes)\\.ts$" },
+      to: { path: "^src/[^/]+/", pathNot: "^src/(descriptor/|table/|parsers/event-types\\.ts$)" },
+    },
+    {
+      name: "json-shapes-name-home-records",
+      comment:
+        "src/json-shapes.ts makes the --json documents from scv's own values: it may name the records home/ keeps, and nothing else of a layer.",
+      severity: "error",
+      from: { path: "^src/json-shapes\\.ts$" },
+      to: { path: "^src/[^/]+/", pathNot: "^src/(descriptor/|table/|parsers/event-types\\.ts$|home/)" },
     },
   ],
   options: {

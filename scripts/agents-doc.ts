@@ -143,7 +143,9 @@ function row(entry: AdapterDescriptor): string {
     code(entry.name),
     entry.product,
     code(entry.command),
-    entry.packages.length > 0 ? entry.packages.map(code).join(", ") : "not on npm",
+    entry.packages.length > 0
+      ? `${entry.packages.map(code).join(", ")}${entry.nodeFloor === undefined ? "" : ` (Node.js ${entry.nodeFloor}+)`}`
+      : "not on npm",
     verifiedCell(entry.verified),
     transports(entry),
     acpKind(entry),

@@ -4,10 +4,10 @@
 // `model-x@20250514`: a name starts with a letter).
 
 import { EXAMPLE_AGENTS } from "./adapters.js";
+import { DEFAULT_ACCOUNT } from "./default-account.js";
 import { ScvError } from "./errors.js";
 
-/** The account of an agent's plain home: `<agent>` and `<agent>@default` name the same sign-in. */
-export const DEFAULT_ACCOUNT = "default";
+export { DEFAULT_ACCOUNT };
 
 const ACCOUNT = /^[a-z][a-z0-9-]{0,31}$/;
 const FORM = `write agent@account[,account…], such as ${EXAMPLE_AGENTS[0]}@work,personal`;

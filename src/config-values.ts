@@ -1,5 +1,5 @@
-// Values the config file's schemas share (src/config.ts, src/notify-settings.ts): durations as users
-// write them.
+// Values the config file's schemas share (src/home/config.ts, src/notify-settings.ts): durations as
+// users write them.
 
 import * as z from "zod/mini";
 import { isWaitable, parseDuration } from "./duration.js";

@@ -56,6 +56,16 @@ export function formatDuration(ms: number): string {
   return parts.join("");
 }
 
+/** Elapsed time as progress shows it, on the command line and to an MCP host: `7s`, `1m05s`,
+ * `1h02m`. */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+}
+
 /** What a duration option takes, for the line that refuses one. */
 const WAITABLE = "a positive duration, e.g. 90s, 20m, 1h (at most 24d)";
 

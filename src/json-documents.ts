@@ -5,6 +5,7 @@
 
 import * as z from "zod/mini";
 import { gcReportSchema } from "./home/gc/gc-report.js";
+import { usageReportSchema } from "./home/usage-totals.js";
 import {
   checkShape,
   conversationShape,
@@ -18,7 +19,6 @@ import {
   turnResultShape,
 } from "./json-shapes.js";
 import { reviewedResultShape, reviewReportShape } from "./review/report-json.js";
-import { usageReportSchema } from "./usage-totals.js";
 import { comparisonRowShape, gcWorktreeShape } from "./worktree-shapes.js";
 
 const oneOrMany = <T extends z.ZodMiniType>(one: T) => z.union([one, z.array(one)]);

@@ -110,7 +110,9 @@ export function timingAt(name: DurationName, scale: number): number {
   return name in LIMITS ? LIMITS[name as LimitName] : Math.round(GRACES[name as GraceName] * scale);
 }
 
-/** `name`'s duration in milliseconds for this process: at the scale SCV_TEST_TIME_SCALE names. */
+/** `name`'s duration in milliseconds for this process: at the scale SCV_TEST_TIME_SCALE names. Read
+ * from `process.env` here, one of the three places biome.json allows it: the scale is scv's tests'
+ * setting for a whole process (every scv a test starts inherits it), not a command's context. */
 export function timing(name: DurationName): number {
   return timingAt(name, timeScale(process.env[TEST_TIME_SCALE_VARIABLE]));
 }

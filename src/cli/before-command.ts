@@ -5,14 +5,14 @@
 
 import { join } from "node:path";
 import { useConfiguredAgents } from "../adapters.js";
-import { loadConfig } from "../config.js";
 import { pidExists, sweepDeadTemporaries } from "../home/atomic.js";
+import { loadConfig } from "../home/config.js";
 import { hostHandles } from "../home/host-files.js";
 import { scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { sendStateNotesTo } from "../home/state-file.js";
 import { spareLogServer, turnLeftovers, turnsDir } from "../home/turn-files.js";
-import type { CliIo } from "./io.js";
+import type { CliIo } from "../io.js";
 
 export async function beforeCommand(io: CliIo): Promise<void> {
   // A file of scv's that is not what scv writes there (a FIFO, a link) is skipped, saying so.

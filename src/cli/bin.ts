@@ -1,7 +1,8 @@
 // The CLI program (dist/app.js, run by launcher.ts).
 
+import { flushed } from "../io.js";
 import { installExitHooks } from "../process/lifecycle.js";
-import { flushed, processIo } from "./io.js";
+import { processIo } from "./io.js";
 import { releaseLostTerminal } from "./lost-terminal.js";
 import { run } from "./main.js";
 

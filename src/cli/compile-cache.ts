@@ -142,6 +142,7 @@ function writeCache(cache: CompileCache, data: Buffer): void {
  * outlives it. `require` resolves the bundle's own requires (its vendored libraries beside it): the
  * launcher's, which lives in the same folder — `createRequire` would load node:module for it. */
 export function launch(appPath: string, buildId: string, require: NodeJS.Require): void {
+  // The launcher runs before the program and its CliIo exist: it reads its own environment.
   const cache = compileCache(process.env, process.argv.slice(2), buildId);
   const cachedData = cache === undefined ? undefined : readCache(cache.file);
   // scripts/build.mjs wrote the bundle as CommonJS's module function, so it compiles as read.

@@ -4,8 +4,8 @@
 
 import { setMaxListeners } from "node:events";
 import { EXIT, HANGUP, OUTPUT_CLOSED } from "../errors.js";
+import type { CliIo } from "../io.js";
 import { handleSignals } from "../process/lifecycle.js";
-import type { CliIo } from "./io.js";
 
 /** The signals that stop a running turn; SIGHUP is the terminal closing. */
 const SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];

@@ -1,20 +1,8 @@
-// What a command may touch of the outside world, passed in so tests can run commands in-process.
+// The one place scv's own process becomes a command's outside world (src/io.ts): its streams,
+// `process.env` and the current directory, read here once and passed down from the entry points.
 
-import type { Readable, Writable } from "node:stream";
 import { HANGUP, OUTPUT_CLOSED, ScvError } from "../errors.js";
-
-export interface CliIo {
-  readonly stdout: Writable & { isTTY?: boolean };
-  readonly stderr: Writable & { isTTY?: boolean; columns?: number };
-  readonly stdin: Readable & { isTTY?: boolean };
-  readonly env: NodeJS.ProcessEnv;
-  readonly cwd: string;
-  /** Aborts once stdout cannot be written any more: with OUTPUT_CLOSED when its reader went away
-   * (EPIPE), with "SIGHUP" when it was a terminal that closed (EIO). */
-  readonly outputClosed?: AbortSignal;
-  /** Set by the command that ran. */
-  exitCode: number;
-}
+import type { CliIo } from "../io.js";
 
 export function processIo(): CliIo {
   return {
@@ -58,19 +46,4 @@ function watchOutput(stdout: NodeJS.WriteStream): AbortSignal {
   );
   process.stderr.on("error", () => {});
   return controller.signal;
-}
-
-/** Resolves once everything written to `stream` so far has been handed to the OS (or it failed). */
-export function flushed(stream: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    if (stream.destroyed || !stream.writable) return resolve();
-    stream.write("", () => resolve());
-  });
-}
-
-/** Whether all a command wrote to stdout reached a reader: false once its reader went away (a
- * closed pipe), which a write may only reveal at the end, when the reply is printed. */
-export async function stdoutDelivered(io: CliIo): Promise<boolean> {
-  await flushed(io.stdout);
-  return !io.outputClosed?.aborted && (io.stdout.errored ?? null) === null;
 }

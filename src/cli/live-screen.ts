@@ -3,8 +3,8 @@
 // when the window changes size; the terminal given back as it was however it ends (a key, a signal,
 // an error, scv's exit).
 
+import type { CliIo } from "../io.js";
 import { cleanUpAtExit } from "../process/lifecycle.js";
-import type { CliIo } from "./io.js";
 import { clip } from "./progress.js";
 
 /** The alternate screen, the cursor hidden; and back. */

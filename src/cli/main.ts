@@ -4,7 +4,8 @@
 // `scv --version` and help start on the program alone.
 
 import { asFileError, EXIT, ScvError } from "../errors.js";
-import { type CliIo, processIo } from "./io.js";
+import type { CliIo } from "../io.js";
+import { processIo } from "./io.js";
 import { runProgram } from "./program.js";
 
 /** Runs scv with `argv` (without node and script) and returns the exit code. */

@@ -11,9 +11,9 @@
 
 import { delimiter } from "node:path";
 import { DEFAULT_ACCOUNT } from "../accounts.js";
-import type { Config } from "../config.js";
 import { formatDuration, parseDuration } from "../duration.js";
 import { findExecutable } from "../executable.js";
+import type { Config } from "../home/config.js";
 import type { Env } from "../home/paths.js";
 import type { NotifyEventName, NotifySettings } from "../notify-settings.js";
 import { redact } from "../parsers/redact.js";
@@ -163,10 +163,12 @@ async function deliver(
   settings: NotifySettings,
   options: NotifierOptions,
 ): Promise<void> {
+  const [program, ...args] = settings.command ?? [];
+  // Most turns notify nothing: the environment's filtering is not done for them.
+  if (program === undefined && settings.desktop !== true) return;
   const limitMs = parseDuration(settings.timeout ?? "") ?? NOTIFY_LIMIT_MS;
   const env = checkEnvironment(options.env, options.config.isolation);
   const runs: Promise<void>[] = [];
-  const [program, ...args] = settings.command ?? [];
   if (program !== undefined) {
     runs.push(
       runBounded(program, args, {

@@ -7,8 +7,8 @@
 // the answer is echoed on a line of its own, after which the progress line comes back below it.
 
 import type { Writable } from "node:stream";
+import type { CliIo } from "../io.js";
 import type { PermissionAnswer, PermissionQuestion } from "../turn/turn-types.js";
-import type { CliIo } from "./io.js";
 import { isRawTerminal, type RawTerminal } from "./secret-input.js";
 import { visibleLine } from "./terminal-text.js";
 
@@ -23,8 +23,10 @@ export function terminalPermission(
   io: CliIo,
   hold: () => () => void = () => () => {},
 ): ((question: PermissionQuestion, signal?: AbortSignal) => Promise<PermissionAnswer>) | undefined {
+  // stderr first: reading io.stdin creates Node's stream on it, which off a terminal no turn needs.
+  if (io.stderr.isTTY !== true) return undefined;
   const input = io.stdin;
-  if (!isRawTerminal(input) || io.stderr.isTTY !== true) return undefined;
+  if (!isRawTerminal(input)) return undefined;
   let queue: Promise<unknown> = Promise.resolve();
   return (question, signal) => {
     const asked = queue.then(async () => {

@@ -2,50 +2,13 @@
 // command's module is imported only when that command runs.
 
 import { Command, CommanderError, Option } from "commander";
-import { ADAPTERS, type AdapterDescriptor, EXAMPLE_AGENTS } from "../adapters.js";
-import { EXIT, ScvError } from "../errors.js";
-import { shippedHostApps } from "../mcp/host-apps.js";
-import { REDACTED, redact } from "../parsers/redact.js";
+import { EXIT } from "../errors.js";
+import type { CliIo } from "../io.js";
 import { VERSION } from "../version.js";
-import type { CliIo } from "./io.js";
-
-/** Wraps a lazily imported command so its exit code reaches `run`. */
-function lazy<A extends unknown[]>(
-  io: CliIo,
-  load: () => Promise<(io: CliIo, ...args: A) => Promise<number>>,
-): (...args: A) => Promise<void> {
-  return async (...args: A) => {
-    const action = await load();
-    io.exitCode = await action(io, ...args);
-  };
-}
-
-/** An account of an agent, as help texts show one. */
-const ACCOUNT_EXAMPLE = `${EXAMPLE_AGENTS[0]}@work`;
-
-/** The shipped rows, which help texts list from. */
-function rows(): readonly AdapterDescriptor[] {
-  return ADAPTERS;
-}
-
-/** The agents of the table a help text names, comma-separated. */
-function names(rows: readonly AdapterDescriptor[]): string {
-  return rows.map((entry) => entry.name).join(", ");
-}
-
-/** The sign-ins `agents login --import` copies, by the rows that allow it: `<agent>: ~/<file>`. */
-function importableSignIns(): string {
-  return rows()
-    .flatMap((entry) => {
-      const login = entry.login;
-      const files =
-        login.kind === "import" ? login.files : login.kind === "api-key" ? undefined : login.import;
-      return files === undefined
-        ? []
-        : [`${entry.name}: ${files.map((file) => `~/${file.from}`).join(", ")}`];
-    })
-    .join("; ");
-}
+import { addAgentsCommands } from "./agents-commands.js";
+import { defaultToList, lazy } from "./command-actions.js";
+import { describeFromTable, mayShowHelp, TABLE_TEXT } from "./table-help.js";
+import { oneLineErrors, TAKES_A_PROMPT, unknownCommand } from "./usage-errors.js";
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -130,7 +93,7 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     )
     .argument(
       "[targets...]",
-      `reviewers as agents are written (${EXAMPLE_AGENTS[0]}, ${EXAMPLE_AGENTS[1]}/high, ${EXAMPLE_AGENTS[0]}@work)`,
+      `reviewers as agents are written (${TABLE_TEXT.agent}, ${TABLE_TEXT.otherAgent}/high, ${TABLE_TEXT.account})`,
     )
     .option(
       "--base <ref>",
@@ -161,78 +124,7 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .option("--background", "start the review detached and print its job (scv wait <job> prints the report)")
     .action(lazy(io, async () => (await import("../commands/review.js")).reviewCommand));
 
-  const agents = program
-    .command("agents")
-    .description("the agent CLIs scv knows: list, status, show, login, logout, install, check, gc");
-
-  agents
-    .command("list")
-    .description("every agent: installed? where, which version, what its row supports")
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/agents-list.js")).agentsListCommand));
-
-  agents
-    .command("status")
-    .description(
-      "sign-in state of one or every agent, never printing a secret (one agent: exit 4 when signed out)",
-    )
-    .argument("[agent[@account]]", `one agent, or one account of it (${ACCOUNT_EXAMPLE})`)
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsStatusCommand));
-
-  agents
-    .command("show")
-    .description("one agent's row: its command line, prompt, output, resume, sign-in, where it is defined")
-    .argument("<agent>", "the agent")
-    .option("--json", "print the row as JSON")
-    .action(lazy(io, async () => (await import("../commands/agents-show.js")).agentsShowCommand));
-
-  agents
-    .command("login")
-    .description(`sign an agent in inside its private home (an account's own: ${ACCOUNT_EXAMPLE})`)
-    .argument("<agent[@account]>", `the agent, or one account of it (${ACCOUNT_EXAMPLE})`)
-    .argument("[extra...]", "arguments after -- go to the CLI's own sign-in")
-    .option(
-      "--with-api-key",
-      "read an API key from stdin (from a terminal: without echo), never from an argument",
-    )
-    .option("--import", `copy your own sign-in of that CLI where its row allows (${importableSignIns()})`)
-    .action(lazy(io, async () => (await import("../commands/agents-login.js")).agentsLoginCommand));
-
-  agents
-    .command("logout")
-    .description(`sign an agent out of its private home (an account's own: ${ACCOUNT_EXAMPLE})`)
-    .argument("<agent[@account]>", `the agent, or one account of it (${ACCOUNT_EXAMPLE})`)
-    .action(lazy(io, async () => (await import("../commands/agents-logout.js")).agentsLogoutCommand));
-
-  agents
-    .command("install")
-    .description("install an agent's npm package into scv's own prefix")
-    .argument("<agent>", "the agent")
-    .option(
-      "--acp",
-      `install the agent's ACP adapter (${names(rows().filter((entry) => entry.acp?.package !== undefined))}) instead of its CLI`,
-    )
-    .option("--force", "reinstall")
-    .action(lazy(io, async () => (await import("../commands/agents-install.js")).agentsInstallCommand));
-
-  agents
-    .command("check")
-    .description("run one tiny real turn and report whether the agent (or one account of it) is signed in")
-    .argument("<agent[@account]>", `the agent, or one account of it (${ACCOUNT_EXAMPLE})`)
-    .option("--json", "print JSON")
-    .option("--timeout <dur>", "how long the turn may take (default 3m)")
-    .action(lazy(io, async () => (await import("../commands/agents-status.js")).agentsCheckCommand));
-
-  agents
-    .command("gc")
-    .description("remove old transcripts, conversation records and leftovers")
-    .argument("[agent]", "one agent")
-    .option("--older-than <duration>", "threshold (default 30d, at least 1h)")
-    .option("--dry-run", "list what would go, with sizes")
-    .option("--force", "also remove worktrees whose branch holds work neither merged nor applied")
-    .option("--json", "print JSON")
-    .action(lazy(io, async () => (await import("../commands/gc.js")).gcCommand));
+  addAgentsCommands(program, io);
 
   program
     .command("attach")
@@ -389,7 +281,7 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
   ] as const) {
     mcp
       .command(name)
-      .description(`${verb} (${names(shippedHostApps().map(({ entry }) => entry))})`)
+      .description(`${verb} (${TABLE_TEXT.mcpHosts})`)
       .argument("<host>", "the host agent")
       .option("--dry-run", "print what would be done, change nothing")
       .option(
@@ -414,98 +306,11 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .command("session-host", { hidden: true })
     .action(lazy(io, async () => (await import("../commands/session-host.js")).sessionHostCommand));
 
-  defaultToList(
-    agents,
-    "agents",
-    io,
-    async () => (await import("../commands/agents-list.js")).agentsListCommand,
-  );
   program.on("command:*", (operands: string[]) => {
     throw unknownCommand("command", operands[0], program);
   });
   oneLineErrors(program);
   return program;
-}
-
-function unknownCommand(what: string, name: string | undefined, parent: Command): ScvError {
-  // As help lists them: hidden ones (the detached runner's background-turn) are not offered.
-  const known = parent
-    .createHelp()
-    .visibleCommands(parent)
-    .map((command) => command.name())
-    .filter((name) => name !== "help")
-    .join(", ");
-  return new ScvError("USAGE", `unknown ${what} '${name ?? ""}' — known: ${known}`);
-}
-
-/** A bare `scv agents` (or `conversations`) lists — a `--json` given to it is the list's — and
- * anything else that is not a subcommand is a usage error. */
-function defaultToList(
-  parent: Command,
-  name: string,
-  io: CliIo,
-  load: () => Promise<(io: CliIo, options: { json?: boolean }) => Promise<number>>,
-): void {
-  parent
-    .usage("[command] [options]")
-    .argument("[command]")
-    .allowExcessArguments(true)
-    .option("--json", "print JSON (the list, when no command is given)")
-    .action(async (operand: string | undefined, options: { json?: boolean }) => {
-      if (operand !== undefined) throw unknownCommand(`${name} command`, operand, parent);
-      io.exitCode = await (await load())(io, options);
-    });
-}
-
-/** The commands whose last operand is a prompt, which a user may begin with a dash. */
-const TAKES_A_PROMPT = new WeakSet<Command>();
-
-/** Prompts longer than this are not echoed back whole: the line stays one readable line. */
-const ECHOED_PROMPT_CHARS = 60;
-
-/** For an "option" with a space in it — prompt text commander took for an option — the line that
- * says so and the command line that passes it as the prompt: after `--`, behind the agents given. */
-function promptTakenForOption(command: Command, path: string, text: string): string | undefined {
-  if (!TAKES_A_PROMPT.has(command)) return undefined;
-  const option = /^error: unknown option '(.*)'\s*$/s.exec(text)?.[1];
-  if (option === undefined || !/\s/.test(option)) return undefined;
-  const index = command.args.indexOf(option);
-  const conversation: unknown = command.opts().continue;
-  const agents =
-    index > 0
-      ? command.args.slice(0, index).join(" ")
-      : typeof conversation === "string"
-        ? `-c ${conversation}`
-        : "<agent>";
-  // A long or multi-line prompt, or one that may carry a value (`--key=…`), shows its first word.
-  const echoed = option.length <= ECHOED_PROMPT_CHARS && !/[\n\r=]/.test(option) && redact(option) === option;
-  const shown = echoed ? option : `${redact(option.split(/[\s=]/)[0] ?? "")} …`;
-  const prompt = echoed ? `'${option.replaceAll("'", "'\\''")}'` : "'<prompt>'";
-  return `scv: unknown option '${shown}' — put the prompt after --: ${path} ${agents} -- ${prompt}\n`;
-}
-
-/** Commander's usage errors as scv's one line: what is wrong (with its suggestion, which commander
- * puts on a line of its own), then where the command's options are listed. Each command gets its
- * own, so that the line names that command's help. */
-function oneLineErrors(command: Command, path = "scv"): void {
-  command.configureOutput({
-    ...command.configureOutput(),
-    outputError: (text, write) => {
-      // Commander quotes what it did not understand, and a key typed as `--with-api-key=<key>` or
-      // in the wrong place would land on stderr, in terminals and CI logs.
-      const what = redact(
-        text
-          .replace(/^error: /, "")
-          .trim()
-          .replace(/\s*\n\s*/g, " ")
-          .replace(/'(--?[^'=\s]+)=[^']*'/g, `'$1=${REDACTED}'`)
-          // Its sentences end in a full stop, which the hint after the dash follows.
-          .replace(/\.$/, ""),
-      );
-      write(promptTakenForOption(command, path, text) ?? `scv: ${what} — see: ${path} --help\n`);
-    },
-  });
-  for (const sub of command.commands) oneLineErrors(sub, `${path} ${sub.name()}`);
 }
 
 /** Runs the command line through commander: the command's exit code, or commander's own for help,
@@ -516,7 +321,9 @@ export async function runProgram(
   beforeCommand?: () => Promise<void>,
 ): Promise<number> {
   try {
-    await buildProgram(io, beforeCommand).parseAsync([...argv], { from: "user" });
+    const program = buildProgram(io, beforeCommand);
+    if (mayShowHelp(argv)) await describeFromTable(program);
+    await program.parseAsync([...argv], { from: "user" });
     return io.exitCode;
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;

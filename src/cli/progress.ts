@@ -5,6 +5,7 @@
 // log — and one per retry. The formatting is
 // pure functions; the renderer only decides when to write.
 
+import { formatElapsed } from "../duration.js";
 import type { TurnEvent } from "../parsers/event-types.js";
 import { RateGate } from "../rate-gate.js";
 import type { TurnResult } from "../result.js";
@@ -16,15 +17,6 @@ const CLEAR_LINE = "\r\x1b[2K";
 const REDRAW_MS = 100;
 /** The elapsed time moves even when the agent is silent. */
 const TICK_MS = 1_000;
-
-/** `7s`, `1m05s`, `1h02m`. */
-export function formatElapsed(ms: number): string {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, "0")}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
-}
 
 /** `950`, `12.2k`, `3.4M`. */
 export function formatTokens(count: number): string {

@@ -3,14 +3,15 @@
 
 import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
+import type { CliIo } from "../io.js";
 import { turnResultJson } from "../json-shapes.js";
 import { replacedNote, type TurnResult } from "../result.js";
+import { roundsText } from "../review/render-text.js";
 import { roundsOf } from "../review/rounds.js";
 import { notTextCount, replyBytes } from "../text-bytes.js";
 import type { PlannedTurn } from "../turn/batch.js";
 import { failureLine } from "../turn/outcome.js";
-import type { CliIo } from "./io.js";
-import { reviewedJson, roundsText } from "./review-output.js";
+import { reviewedJson } from "./review-output.js";
 import { forStream, jsonLine, visibleLine } from "./terminal-text.js";
 
 /** What the command line asked stdout and stderr to carry. */

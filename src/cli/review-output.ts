@@ -4,7 +4,6 @@
 // printing loads this module, and only the review command needs the report's forms (SARIF's hashes).
 
 import type { TurnResult } from "../result.js";
-import { headline, renderText } from "../review/render-text.js";
 import { reviewedResultJson, reviewReportJson } from "../review/report-json.js";
 import type { ReviewRounds } from "../review/rounds.js";
 
@@ -14,16 +13,4 @@ export function reviewedJson(result: TurnResult, rounds: ReviewRounds): unknown 
   const last = rounds.rounds.at(-1);
   if (rounds.kind === "review" && last !== undefined) return reviewReportJson(last.report);
   return reviewedResultJson(result, rounds.rounds);
-}
-
-/** The rounds as text, after the author's reply: each earlier round's headline, the last in full
- * (a background review's one report alone). */
-export function roundsText(rounds: ReviewRounds): string {
-  const last = rounds.rounds.at(-1);
-  const earlier = rounds.rounds
-    .slice(0, -1)
-    .map(
-      (round) => `scv review, round ${round.round} of ${rounds.rounds.length}: ${headline(round.report)}\n`,
-    );
-  return `${earlier.join("")}${last === undefined ? "" : renderText(last.report)}`;
 }

@@ -1,13 +1,13 @@
 // `scv review`'s report in the form asked: text on a terminal or in a pipe, `--json` / `--format
 // json`, `--format markdown` for a pull request's comment, `--format sarif` for code scanning.
 
+import type { CliIo } from "../io.js";
 import { renderMarkdown } from "../review/render-markdown.js";
 import { renderText } from "../review/render-text.js";
 import type { ReviewReport } from "../review/report.js";
 import { reviewReportJson } from "../review/report-json.js";
 import { renderSarif } from "../review/sarif.js";
 import { VERSION } from "../version.js";
-import type { CliIo } from "./io.js";
 import { forStream, jsonLine } from "./terminal-text.js";
 
 export const REVIEW_FORMATS = ["text", "json", "markdown", "sarif"] as const;

@@ -4,10 +4,10 @@
 // the stream's last line instead.
 
 import { type EventOrigin, eventLine, resultLine } from "../events.js";
+import type { CliIo } from "../io.js";
 import type { TurnEvent } from "../parsers/event-types.js";
 import type { TurnResult } from "../result.js";
 import type { TurnPlan } from "../turn/turn-types.js";
-import type { CliIo } from "./io.js";
 import { createProgress, type Progress } from "./progress.js";
 import { jsonLine } from "./terminal-text.js";
 

@@ -6,14 +6,15 @@
 // row names is installed explicitly beside its package.
 
 import type { AdapterDescriptor } from "../adapters.js";
-import { agentVersion } from "../agent-version.js";
-import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
-import { agentSettings, loadConfig } from "../config.js";
+import { installHint, locateAgent, requireAgent, resolveAgentExecutable } from "../agents/lookup.js";
+import { nodeShortfall } from "../agents/node-floor.js";
+import { agentVersion } from "../agents/version.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir } from "../home/agent-home.js";
+import { agentSettings, loadConfig } from "../home/config.js";
 import { toolsBin } from "../home/paths.js";
 import { ensureScriptShell, platformPackageName } from "../home/tools-prefix.js";
+import type { CliIo } from "../io.js";
 import { runBounded } from "../process/helpers.js";
 
 /** An install that has not finished by then is stuck (a registry that never answers); the largest
@@ -42,6 +43,12 @@ export async function agentsInstallCommand(
       "AGENT_NOT_INSTALLED",
       `npm is not on PATH — install Node.js with npm, or install ${packages.join(" ")} yourself`,
     );
+  }
+  // npm on an older Node would pick an older release without a word.
+  const shortfall = await nodeShortfall(entry, io.env);
+  if (shortfall !== undefined) {
+    const again = ["scv agents install", entry.name, ...(options.acp ? ["--acp"] : [])].join(" ");
+    throw new ScvError("AGENT_NOT_INSTALLED", `${shortfall} — install a newer Node.js, then run: ${again}`);
   }
   // npm would make and write the prefix through a link planted there.
   const prefix = ensureScvDir(io.env, "tools");

@@ -4,10 +4,10 @@
 import { availableParallelism } from "node:os";
 import PQueue from "p-queue";
 import { allAdapters } from "../adapters.js";
-import { agentVersion } from "../agent-version.js";
-import { capabilities, locateAgent, verification } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
-import { agentSettings, loadConfig } from "../config.js";
+import { capabilities, locateAgent, verification } from "../agents/lookup.js";
+import { agentVersion } from "../agents/version.js";
+import { agentSettings, loadConfig } from "../home/config.js";
+import type { CliIo } from "../io.js";
 import type { AgentListingJson } from "../json-shapes.js";
 import { renderTable } from "./table.js";
 

@@ -8,13 +8,13 @@ import { fstatSync } from "node:fs";
 import { join } from "node:path";
 import { accountLabel, parseAccountTarget } from "../accounts.js";
 import { type AdapterDescriptor, type ApiKeyStore, type ImportFile, unreachable } from "../adapters.js";
-import { locateAgent, requireAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
+import { locateAgent, requireAgent } from "../agents/lookup.js";
+import { apiKeyStoreOf, helperEnvironment, signInState } from "../agents/sign-in.js";
 import { isRawTerminal, promptKeyNoEcho, readKeyFromStream } from "../cli/secret-input.js";
-import { type Config, loadConfig } from "../config.js";
 import { EXIT, fileHint, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
 import { requireValidKey } from "../home/api-key.js";
+import { type Config, loadConfig } from "../home/config.js";
 import { type CredentialHold, holdCredentials } from "../home/credential-hold.js";
 import { keepHomeSettings } from "../home/home-settings.js";
 import {
@@ -27,10 +27,9 @@ import {
 } from "../home/keystore.js";
 import { userHome } from "../home/paths.js";
 import { clearSignInFailed } from "../home/sign-in-failures.js";
+import type { CliIo } from "../io.js";
 import { runBounded } from "../process/helpers.js";
-import { helperEnvironment, signInState } from "./agents-status.js";
 import {
-  apiKeyStoreOf,
   importFilesOf,
   otherWays,
   type Reach,

@@ -8,16 +8,16 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { accountLabel, parseAccountTarget } from "../accounts.js";
 import { type AdapterDescriptor, unreachable } from "../adapters.js";
-import { requireAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
-import { type Config, loadConfig } from "../config.js";
+import { requireAgent } from "../agents/lookup.js";
+import { apiKeyStoreOf, helperEnvironment, signInState } from "../agents/sign-in.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
+import { type Config, loadConfig } from "../home/config.js";
 import { keepHomeSettings } from "../home/home-settings.js";
 import { type RemoveResult, removeStore, storeFiles } from "../home/keystore.js";
 import { agentHome } from "../home/paths.js";
-import { helperEnvironment, signInState } from "./agents-status.js";
-import { apiKeyStoreOf, requireInstalled, requireReachable, runOwnCommand } from "./own-sign-in.js";
+import type { CliIo } from "../io.js";
+import { requireInstalled, requireReachable, runOwnCommand } from "./own-sign-in.js";
 
 export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<number> {
   const target = parseAccountTarget(agent);

@@ -3,9 +3,9 @@
 // variables' names are shown.
 
 import { type AdapterDescriptor, shippedAdapter } from "../adapters.js";
-import { requireAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
-import { agentSettings, loadConfig } from "../config.js";
+import { requireAgent } from "../agents/lookup.js";
+import { agentSettings, loadConfig } from "../home/config.js";
+import type { CliIo } from "../io.js";
 
 function argv(args: readonly string[]): string {
   return args.length === 0 ? "(none)" : args.join(" ");

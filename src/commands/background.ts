@@ -5,16 +5,16 @@
 // (jobs/job.ts), and keeps the result in $SCV_HOME/turns/<job>.done.json until `scv wait` reads it.
 
 import { withInterrupts } from "../cli/interrupts.js";
-import type { CliIo } from "../cli/io.js";
 import { createNotifier, type Notifier } from "../cli/notify.js";
 import type { ResultOptions } from "../cli/results.js";
 import { jsonLine } from "../cli/terminal-text.js";
-import { type Config, loadConfig } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
 import { endQuestions } from "../home/approvals.js";
 import { holdReserve } from "../home/background-result.js";
+import { type Config, loadConfig } from "../home/config.js";
 import { jobFile } from "../home/turn-files.js";
 import { markCooling, saveBackgroundResult } from "../home/turn-records.js";
+import type { CliIo } from "../io.js";
 import { callerApprovals } from "../jobs/approval.js";
 import { type Job, parseJob, READY_FD_VARIABLE, readyPipe } from "../jobs/job.js";
 import { launchTurns } from "../jobs/launch.js";

@@ -6,11 +6,10 @@ import { join } from "node:path";
 import { accountLabel, DEFAULT_ACCOUNT, recordedAccount } from "../accounts.js";
 import { endSessionHost } from "../acp/session-host/end-host.js";
 import { adapter, EXAMPLE_AGENTS } from "../adapters.js";
-import type { CliIo } from "../cli/io.js";
 import { visibleLine } from "../cli/terminal-text.js";
-import { agentSettings, loadConfig } from "../config.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
+import { agentSettings, loadConfig } from "../home/config.js";
 import {
   type ConversationRecord,
   conversationsDir,
@@ -24,6 +23,7 @@ import {
 import { findTranscripts, removeTranscripts } from "../home/gc/transcripts.js";
 import { readHostRecord } from "../home/host-records.js";
 import { agentHome } from "../home/paths.js";
+import type { CliIo } from "../io.js";
 import { type ConversationShowJson, conversationJson } from "../json-shapes.js";
 import { isBusy, settledBusyError } from "../turn/busy.js";
 import { continuedDefaults, type TurnDefaults } from "../turn/plan.js";

@@ -5,15 +5,15 @@
 import type { TransportKind } from "../adapters.js";
 import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
 import { withInterrupts } from "../cli/interrupts.js";
-import { type CliIo, stdoutDelivered } from "../cli/io.js";
 import { bellFor, createNotifier } from "../cli/notify.js";
 import { terminalPermission } from "../cli/permission-prompt.js";
 import { print } from "../cli/results.js";
 import { turnOutput } from "../cli/turn-output.js";
-import { type Config, loadConfig } from "../config.js";
-import { MAX_PARALLEL } from "../config-schema.js";
 import { durationOption } from "../duration.js";
 import { EXIT, fileHint, ScvError } from "../errors.js";
+import { type Config, loadConfig } from "../home/config.js";
+import { MAX_PARALLEL } from "../home/config-schema.js";
+import { type CliIo, stdoutDelivered } from "../io.js";
 import type { TurnResult } from "../result.js";
 import type { Policy } from "../transport/env.js";
 import { attemptsOption, expandAttempts } from "../turn/attempts.js";

@@ -6,15 +6,15 @@
 
 import PQueue from "p-queue";
 import { withInterrupts } from "../cli/interrupts.js";
-import type { CliIo } from "../cli/io.js";
 import { bellFor, createNotifier } from "../cli/notify.js";
 import { summaryLine } from "../cli/progress.js";
 import { printSection, type ResultOptions, reportFailures } from "../cli/results.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { turnOutput } from "../cli/turn-output.js";
-import type { Config } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
+import type { Config } from "../home/config.js";
+import type { CliIo } from "../io.js";
 import { turnResultJson } from "../json-shapes.js";
 import type { TurnResult } from "../result.js";
 import type { Attempt } from "../turn/attempts.js";

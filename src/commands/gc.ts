@@ -4,7 +4,6 @@
 
 import { realpathSync } from "node:fs";
 import { relative } from "node:path";
-import type { CliIo } from "../cli/io.js";
 import { parseDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { olderThanTooSmall, planGc } from "../home/gc/gc-plan.js";
@@ -12,6 +11,7 @@ import { applyGc } from "../home/gc/gc-remove.js";
 import { type GcReport, gcReport } from "../home/gc/gc-report.js";
 import { DEFAULT_OLDER_THAN_MS, MIN_OLDER_THAN_MS } from "../home/gc/items.js";
 import { scvHome } from "../home/paths.js";
+import type { CliIo } from "../io.js";
 import { gcWorktrees, withoutKept, worktreeLines } from "./gc-worktrees.js";
 import { formatBytes, renderTable } from "./table.js";
 

@@ -3,10 +3,10 @@
 // host ended, and the ACP server with it.
 
 import { endSessionHost, sessionHostAlive } from "../acp/session-host/end-host.js";
-import type { CliIo } from "../cli/io.js";
 import { EXIT } from "../errors.js";
 import { readHostRecord } from "../home/host-records.js";
 import { readRunning } from "../home/turn-records.js";
+import type { CliIo } from "../io.js";
 import { parseTurnRef } from "../jobs/handle.js";
 import { killTurn } from "../jobs/kill-job.js";
 

@@ -5,7 +5,6 @@
 // ends the following, never the job; nothing is taken from the job (`scv wait` still has its result).
 
 import { withInterrupts } from "../cli/interrupts.js";
-import type { CliIo } from "../cli/io.js";
 import {
   droppedLine,
   errorLine,
@@ -18,6 +17,7 @@ import {
 import { jsonLine, visibleLine } from "../cli/terminal-text.js";
 import { EXIT } from "../errors.js";
 import type { DroppedLine, EventLine } from "../events.js";
+import type { CliIo } from "../io.js";
 import { followJob, jobToFollow } from "../jobs/follow.js";
 import { failureLine } from "../turn/outcome.js";
 import { stopExitCode } from "../turn/stops.js";

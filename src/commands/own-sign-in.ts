@@ -6,19 +6,13 @@
 
 import { join } from "node:path";
 import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
-import {
-  type AdapterDescriptor,
-  type ApiKeyStore,
-  type ImportFile,
-  type Login,
-  type Needs,
-  unreachable,
-} from "../adapters.js";
-import { installHint, locateAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
-import type { Config } from "../config.js";
+import { type AdapterDescriptor, type ImportFile, type Login, type Needs, unreachable } from "../adapters.js";
+import { installHint, locateAgent } from "../agents/lookup.js";
+import { apiKeyStoreOf } from "../agents/sign-in.js";
 import { ScvError } from "../errors.js";
+import type { Config } from "../home/config.js";
 import { agentHome } from "../home/paths.js";
+import type { CliIo } from "../io.js";
 import { type AttachedResult, runAttached, runBounded } from "../process/helpers.js";
 
 /** What a run of a CLI's own sign-in or sign-out needs: what its row says, or `elsewhere` for its
@@ -37,21 +31,6 @@ export function requireInstalled(entry: AdapterDescriptor, config: Config, env: 
     );
   }
   return path;
-}
-
-/** The row's `--with-api-key` store, if it has one. */
-export function apiKeyStoreOf(login: Login): ApiKeyStore | undefined {
-  switch (login.kind) {
-    case "api-key":
-      return login.store;
-    case "command":
-    case "interactive":
-      return login.apiKey;
-    case "import":
-      return undefined;
-    default:
-      return unreachable(login);
-  }
 }
 
 /** The row's `--import` files, if it has any. */

@@ -3,10 +3,10 @@
 // line with its time, until scv is stopped.
 
 import { withInterrupts } from "../cli/interrupts.js";
-import type { CliIo } from "../cli/io.js";
 import { liveScreen } from "../cli/live-screen.js";
 import { durationOption, formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
+import type { CliIo } from "../io.js";
 import { isoTimestamp } from "../timestamp.js";
 import { stopExitCode } from "../turn/stops.js";
 import { type PsOptions, psSnapshot, psTable } from "./ps.js";

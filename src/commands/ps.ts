@@ -5,10 +5,10 @@
 // redraws it (ps-watch.ts).
 
 import { liveSessionHosts } from "../acp/session-host/end-host.js";
-import type { CliIo } from "../cli/io.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { formatDuration } from "../duration.js";
 import { EXIT } from "../errors.js";
+import type { CliIo } from "../io.js";
 import { type RunningTurn, runningTurns } from "../jobs/list.js";
 import type { PsHostJson, PsTurnJson } from "../json-shapes.js";
 import { residentTreeBytes } from "../os/proc.js";

@@ -5,13 +5,13 @@
 // exit code a CI job gates on (0 approved or commented, 1 changes requested, else a failed turn's).
 
 import { withInterrupts } from "../cli/interrupts.js";
-import type { CliIo } from "../cli/io.js";
 import { summaryLine } from "../cli/progress.js";
 import { printReport, REVIEW_FORMATS, type ReviewFormat } from "../cli/review-report.js";
 import { visibleLine } from "../cli/terminal-text.js";
-import { loadConfig } from "../config.js";
 import { durationOption } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
+import { loadConfig } from "../home/config.js";
+import type { CliIo } from "../io.js";
 import { planReview, type ReviewAsk, reviewJob } from "../jobs/review-plan.js";
 import { type ReviewTurnEvent, reviewWithTurns } from "../jobs/review-with-turns.js";
 import { splitTargets } from "../jobs/reviewers.js";

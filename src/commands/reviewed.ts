@@ -5,14 +5,14 @@
 // exit code is the author's failure, else the last review's.
 
 import { withInterrupts } from "../cli/interrupts.js";
-import type { CliIo } from "../cli/io.js";
 import { print, type ResultOptions } from "../cli/results.js";
 import { turnOutput } from "../cli/turn-output.js";
-import type { Config } from "../config.js";
 import { durationOption } from "../duration.js";
 import { ScvError } from "../errors.js";
+import type { Config } from "../home/config.js";
 import { readConversation } from "../home/conversations.js";
 import { jobHandle } from "../home/turn-files.js";
+import type { CliIo } from "../io.js";
 import { planDelegation } from "../jobs/review-plan.js";
 import { checkRounds, runReviewedDelegation } from "../jobs/reviewed-delegation.js";
 import { splitTargets } from "../jobs/reviewers.js";

@@ -5,8 +5,8 @@
 import { serveSessionHost } from "../acp/session-host/serve.js";
 import { parseSessionHostSpec } from "../acp/session-host/spec.js";
 import { HOST_READY_FD_VARIABLE, HOST_READY_WORD } from "../acp/session-host/start.js";
-import type { CliIo } from "../cli/io.js";
 import { EXIT } from "../errors.js";
+import type { CliIo } from "../io.js";
 import { readyPipe } from "../jobs/job.js";
 
 export async function sessionHostCommand(io: CliIo): Promise<number> {

@@ -8,14 +8,14 @@
 import { existsSync } from "node:fs";
 import { recordedAccount } from "../accounts.js";
 import { type AdapterDescriptor, type Takeover, unreachable } from "../adapters.js";
-import { requireAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
-import { agentSettings, type Config, loadConfig } from "../config.js";
+import { requireAgent } from "../agents/lookup.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
+import { agentSettings, type Config, loadConfig } from "../home/config.js";
 import { lockConversation, readConversation, writeConversation } from "../home/conversations.js";
 import { keepHomeSettings } from "../home/home-settings.js";
 import { agentHome } from "../home/paths.js";
+import type { CliIo } from "../io.js";
 import { parseTurnRef } from "../jobs/handle.js";
 import { type AttachedResult, runAttached } from "../process/helpers.js";
 import { isoTimestamp } from "../timestamp.js";

@@ -3,12 +3,12 @@
 // (or per group) as bars on a terminal (cli/bars.ts), and as plain numbers elsewhere.
 
 import { barLines } from "../cli/bars.js";
-import type { CliIo } from "../cli/io.js";
 import { jsonLine, visibleLine } from "../cli/terminal-text.js";
 import { formatDuration, parseDuration } from "../duration.js";
 import { EXIT, usageError } from "../errors.js";
 import { readUsage } from "../home/usage-log.js";
-import { type UsageGrouping, type UsageReport, type UsageTotals, usageReport } from "../usage-totals.js";
+import { type UsageGrouping, type UsageReport, type UsageTotals, usageReport } from "../home/usage-totals.js";
+import type { CliIo } from "../io.js";
 import { compactCount, renderTable } from "./table.js";
 
 export const DEFAULT_SINCE = "7d";

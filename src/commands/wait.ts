@@ -1,13 +1,13 @@
 // `scv wait <job|handle>…`: prints background turns' results as the foreground would have, once every
 // one has ended; a result goes once printed, and only that one.
 
-import type { CliIo } from "../cli/io.js";
 import { print, printSection, reportFailures } from "../cli/results.js";
 import { jsonLine, visibleLine } from "../cli/terminal-text.js";
 import { durationOption } from "../duration.js";
 import { EXIT } from "../errors.js";
 import { questionText } from "../home/approvals.js";
 import { consumeResult } from "../home/turn-records.js";
+import type { CliIo } from "../io.js";
 import { jobsToWaitFor, waitForResults } from "../jobs/wait-for-jobs.js";
 import { turnResultJson } from "../json-shapes.js";
 

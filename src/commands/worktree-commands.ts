@@ -4,11 +4,11 @@
 
 import { resolve } from "node:path";
 import { unreachable } from "../adapters.js";
-import type { CliIo } from "../cli/io.js";
 import { jsonLine } from "../cli/terminal-text.js";
 import { EXIT, ScvError } from "../errors.js";
 import { preview, readConversation, writeConversation } from "../home/conversations.js";
 import { readFinished } from "../home/turn-records.js";
+import type { CliIo } from "../io.js";
 import { type TurnResult, turnStatusSchema } from "../result.js";
 import { expandAttempts } from "../turn/attempts.js";
 import { turnRunning } from "../turn/worktree.js";

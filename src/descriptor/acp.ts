@@ -49,6 +49,9 @@ export const acpLaunch = () =>
     cumulativeUsage: z.optional(z.boolean()),
     /** Notices the server sends as message text rather than as errors (see acp/events/acp-parser.ts). */
     textNotices: z.optional(z.strictObject({ error: pattern(), info: pattern() })),
+    /** The server answers a prompt whose model call failed `end_turn` with nothing said: a turn
+     * without reply text or tool call is a failure, in these words (what happened, what to do). */
+    emptyTurnFails: z.optional(text()),
     /** Whether scv ran this server against the loopback mock (`version` is the server's, or the
      * adapter's). */
     verified: verified(),

@@ -58,6 +58,12 @@ const row = () =>
     /** An npm package of the CLI's binary for this platform (`{platform}`, `{arch}`), installed
      * beside `packages` where the registry lacks the version their optional dependency names. */
     platformPackage: z.optional(text()),
+    /** The oldest Node.js its package runs on (its `engines`), where that is newer than scv's own:
+     * npm on an older Node quietly installs an older release of it, and a newer one fails to start.
+     * `scv agents install` refuses an older `node` on PATH, and `agents status` says so. */
+    nodeFloor: z.optional(
+      z.string().check(z.regex(/^\d+\.\d+\.\d+$/, { error: "expected a version such as 22.19.0" })),
+    ),
     verified: verified(),
     command: text(),
     /** Fixed arguments right after the command. */

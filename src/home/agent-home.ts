@@ -104,7 +104,7 @@ export function ensureScvDir(env: Env, ...segments: string[]): string {
 
 /** The home of the agent's account (the default one unless named), created 0700 on first use (scv's
  * home too). */
-export function ensureAgentHome(name: string, env: Env = process.env, account?: string): string {
+export function ensureAgentHome(name: string, env: Env, account?: string): string {
   return ensurePrivateDir(agentHome(name, env, account), scvHome(env));
 }
 

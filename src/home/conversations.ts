@@ -76,7 +76,7 @@ const HANDLE_SUFFIX = customAlphabet("0123456789abcdefghijkmnpqrstuvwxyz", 6);
 /** A handle names its agent: `<agent>-k3f9x2`. */
 export const HANDLE_PATTERN = /^[a-z][a-z0-9-]{0,30}-[0-9a-z]{6}$/;
 
-export function conversationsDir(env: Env = process.env): string {
+export function conversationsDir(env: Env): string {
   return join(scvHome(env), "conversations");
 }
 
@@ -95,7 +95,7 @@ function recordPath(handle: string, env: Env): string {
 }
 
 /** The record for `handle`; a usage error when there is none. */
-export function readConversation(handle: string, env: Env = process.env): ConversationRecord {
+export function readConversation(handle: string, env: Env): ConversationRecord {
   const path = recordPath(handle, env);
   const read = readStateFile(path, { maxBytes: SMALL_STATE_BYTES });
   if (read.kind === "refused") {
@@ -119,14 +119,14 @@ export function readConversation(handle: string, env: Env = process.env): Conver
 }
 
 /** Whether a record (readable or not) exists for `handle`. */
-export function recordExists(handle: string, env: Env = process.env): boolean {
+export function recordExists(handle: string, env: Env): boolean {
   return existsSync(recordPath(handle, env));
 }
 
 /** Writes the record atomically (src/home/atomic.ts): a reader sees the old record or the new one.
  * Not flushed to disk before the rename: an fsync on every turn, for a record that only points to
  * the agent's own session, which a power cut can take just as well. */
-export function writeConversation(record: ConversationRecord, env: Env = process.env): void {
+export function writeConversation(record: ConversationRecord, env: Env): void {
   const path = recordPath(record.handle, env);
   try {
     ensureScvDir(env, "conversations");
@@ -144,12 +144,12 @@ export function writeConversation(record: ConversationRecord, env: Env = process
   }
 }
 
-export function removeConversation(handle: string, env: Env = process.env): void {
+export function removeConversation(handle: string, env: Env): void {
   removeIfPresent(recordPath(handle, env));
 }
 
 /** Every readable record, newest first; damaged files are skipped and counted. */
-export function listConversations(env: Env = process.env): {
+export function listConversations(env: Env): {
   records: ConversationRecord[];
   damaged: string[];
 } {
@@ -182,7 +182,7 @@ export const LOCK_STALE_MS = 30_000;
  * Returns the release function. */
 export async function lockConversation(
   handle: string,
-  env: Env = process.env,
+  env: Env,
   waitMs = 10_000,
 ): Promise<() => Promise<void>> {
   ensureScvDir(env, "conversations");
@@ -207,20 +207,20 @@ export async function lockConversation(
 
 /** The identity of the lock this process holds on `handle`'s conversation, for its running-turn
  * record; undefined when it holds none or the file system cannot tell lock folders apart. */
-export function heldLockIdentity(handle: string, env: Env = process.env): LockIdentity | undefined {
+export function heldLockIdentity(handle: string, env: Env): LockIdentity | undefined {
   return heldLock(recordPath(handle, env));
 }
 
 /** When the lock on `handle`'s conversation goes stale unless its holder refreshes it (which a live
  * holder does every few seconds); undefined when it is not locked. */
-export function lockStaleAt(handle: string, env: Env = process.env): number | undefined {
+export function lockStaleAt(handle: string, env: Env): number | undefined {
   const refreshed = lockRefreshedAt(recordPath(handle, env));
   return refreshed === undefined ? undefined : refreshed + LOCK_STALE_MS;
 }
 
 /** Removes the conversation lock a turn took, once the caller has proven that turn's scv gone
  * (src/home/lock.ts). True when it removed the lock. */
-export function releaseDeadLock(handle: string, identity: LockIdentity, env: Env = process.env): boolean {
+export function releaseDeadLock(handle: string, identity: LockIdentity, env: Env): boolean {
   return removeDeadLock(recordPath(handle, env), identity, LOCK_STALE_MS);
 }
 

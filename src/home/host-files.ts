@@ -13,7 +13,7 @@ import { removeIfPresent } from "./remove.js";
 
 const RECORD_NAME = /^([a-z][a-z0-9-]*)\.json$/;
 
-export function hostsDir(env: Env = process.env): string {
+export function hostsDir(env: Env): string {
   return join(scvHome(env), "hosts");
 }
 
@@ -24,7 +24,7 @@ export const SOCKET_PATH_MAX = process.platform === "linux" ? 107 : 103;
 /** Where the host of `handle` listens: $SCV_HOME/hosts/<handle>.sock, or where that is too long for a
  * unix socket, `<handle>.sock` in the first of socketFolders that fits; undefined when none does. The
  * same environment always gives the same path (a turn and its host agree on it). */
-export function hostSocket(handle: string, env: Env = process.env): string | undefined {
+export function hostSocket(handle: string, env: Env): string | undefined {
   const name = `${handle}.sock`;
   const inHome = join(hostsDir(env), name);
   if (Buffer.byteLength(inHome) <= SOCKET_PATH_MAX) return inHome;
@@ -36,7 +36,7 @@ export function hostSocket(handle: string, env: Env = process.env): string | und
  * `$XDG_RUNTIME_DIR/scv-<hash>` (the user's own runtime folder, where there is one),
  * `$TMPDIR/scv-<uid>-<hash>`, `/tmp/scv-<uid>-<hash>` — the hash that of $SCV_HOME, so two homes
  * never share one. host-socket.ts makes and checks them before use. */
-export function socketFolders(env: Env = process.env): string[] {
+export function socketFolders(env: Env): string[] {
   const home = resolve(scvHome(env));
   const tag = `${process.getuid?.() ?? "user"}-${shortHash(home)}`;
   const folders: string[] = [];
@@ -59,17 +59,17 @@ function shortHash(text: string): string {
   return hash.toString(16).padStart(8, "0");
 }
 
-export function hostRecordPath(handle: string, env: Env = process.env): string {
+export function hostRecordPath(handle: string, env: Env): string {
   return join(hostsDir(env), `${handle}.json`);
 }
 
 /** Where a host's own output goes (a failure it could not tell a turn). */
-export function hostLog(handle: string, env: Env = process.env): string {
+export function hostLog(handle: string, env: Env): string {
   return join(hostsDir(env), `${handle}.log`);
 }
 
 /** The handles with a host record: one readdir, nothing read (every scv start looks). */
-export function hostHandles(env: Env = process.env): string[] {
+export function hostHandles(env: Env): string[] {
   let names: string[];
   try {
     names = readdirSync(hostsDir(env));
@@ -83,7 +83,7 @@ export function hostHandles(env: Env = process.env): string[] {
 }
 
 /** A host's socket, record and log, once nothing of it runs. */
-export function removeHostFiles(handle: string, env: Env = process.env): void {
+export function removeHostFiles(handle: string, env: Env): void {
   const socket = hostSocket(handle, env);
   if (socket !== undefined) removeIfPresent(socket);
   removeIfPresent(hostRecordPath(handle, env));

@@ -43,14 +43,14 @@ const hostRecordSchema = lazy(() =>
 export type HostRecord = z.infer<ReturnType<typeof hostRecordSchema>>;
 
 /** The folder made (0700), for a host about to listen there. */
-export function ensureHostsDir(env: Env = process.env): string {
+export function ensureHostsDir(env: Env): string {
   return ensureScvDir(env, "hosts");
 }
 
-export function readHostRecord(handle: string, env: Env = process.env): HostRecord | undefined {
+export function readHostRecord(handle: string, env: Env): HostRecord | undefined {
   return readJsonFile(hostRecordPath(handle, env), hostRecordSchema());
 }
 
-export function writeHostRecord(record: HostRecord, env: Env = process.env): void {
+export function writeHostRecord(record: HostRecord, env: Env): void {
   writeAtomicSync(hostRecordPath(record.handle, env), `${JSON.stringify(record)}\n`, { fsync: false });
 }

@@ -11,7 +11,7 @@ import type { Env } from "./paths.js";
 
 /** The socket of `handle`'s host, its folder ready; undefined when no usable path can be had (the
  * turn then runs cold). */
-export function preparedHostSocket(handle: string, env: Env = process.env): string | undefined {
+export function preparedHostSocket(handle: string, env: Env): string | undefined {
   const socket = hostSocket(handle, env);
   if (socket === undefined) return undefined;
   const folder = dirname(socket);

@@ -17,23 +17,23 @@ import { jobFile } from "./turn-files.js";
 export const EVENTS_FILE_BYTES = 4 * 1024 * 1024;
 
 /** The current file and the part before it, in the order they were written. */
-export function eventsFiles(job: string, env: Env = process.env): { older: string; current: string } {
+export function eventsFiles(job: string, env: Env): { older: string; current: string } {
   return { older: jobFile(job, "events-old", env), current: jobFile(job, "events", env) };
 }
 
 /** The current file opened for appending (created 0600), and its size; throws when it cannot be. */
-export function openEventsForAppend(job: string, env: Env = process.env): { fd: number; size: number } {
+export function openEventsForAppend(job: string, env: Env): { fd: number; size: number } {
   const fd = openOwnFileForAppend(jobFile(job, "events", env));
   return { fd, size: fstatSync(fd).size };
 }
 
 /** The current file becomes the part before it; the next append starts a new one. */
-export function setEventsAside(job: string, env: Env = process.env): void {
+export function setEventsAside(job: string, env: Env): void {
   const { older, current } = eventsFiles(job, env);
   renameSync(current, older);
 }
 
-export function removeEvents(job: string, env: Env = process.env): void {
+export function removeEvents(job: string, env: Env): void {
   const { older, current } = eventsFiles(job, env);
   removeIfPresent(current);
   removeIfPresent(older);

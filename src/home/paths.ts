@@ -3,7 +3,7 @@
 
 import { userInfo } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { DEFAULT_ACCOUNT } from "../accounts.js";
+import { DEFAULT_ACCOUNT } from "../default-account.js";
 import { ScvError } from "../errors.js";
 
 export interface Env {
@@ -12,7 +12,7 @@ export interface Env {
 
 /** scv's home: `$SCV_HOME`, else `$XDG_DATA_HOME/scv`, else `~/.local/share/scv` (macOS:
  * `~/Library/Application Support/scv`). */
-export function scvHome(env: Env = process.env): string {
+export function scvHome(env: Env): string {
   if (env.SCV_HOME) {
     // Relative, it would name a different folder in every project scv runs in, sign-ins included.
     if (!isAbsolute(env.SCV_HOME)) {
@@ -35,7 +35,7 @@ function xdgDir(value: string | undefined): string | undefined {
 
 /** The config file: `$SCV_CONFIG`, else `$SCV_HOME/config.toml` when `SCV_HOME` is set, else the
  * platform config directory (`~/.config/scv/config.toml`). */
-export function configPath(env: Env = process.env): string {
+export function configPath(env: Env): string {
   if (env.SCV_CONFIG) return env.SCV_CONFIG;
   if (env.SCV_HOME) return join(env.SCV_HOME, "config.toml");
   return platformConfigPath(env);
@@ -50,7 +50,7 @@ function platformConfigPath(env: Env): string {
 
 /** Candidate config files, first match wins: `$SCV_CONFIG`; `$SCV_HOME/config.toml`; the platform
  * config directory. */
-export function configCandidates(env: Env = process.env): string[] {
+export function configCandidates(env: Env): string[] {
   if (env.SCV_CONFIG) return [env.SCV_CONFIG];
   const candidates = env.SCV_HOME ? [join(env.SCV_HOME, "config.toml")] : [];
   return [...candidates, platformConfigPath(env)];
@@ -58,28 +58,28 @@ export function configCandidates(env: Env = process.env): string[] {
 
 /** The private home of one agent's account: `$SCV_HOME/agents/<name>` for the default account,
  * `$SCV_HOME/agents/<name>@<account>` for a named one (src/accounts.ts). */
-export function agentHome(name: string, env: Env = process.env, account?: string): string {
+export function agentHome(name: string, env: Env, account?: string): string {
   const folder = account === undefined || account === DEFAULT_ACCOUNT ? name : `${name}@${account}`;
   return join(scvHome(env), "agents", folder);
 }
 
 /** Files scv can rebuild (the code cache, `--version` answers): `$SCV_HOME/cache`, safe to delete. */
-export function cacheDir(env: Env = process.env): string {
+export function cacheDir(env: Env): string {
   return join(scvHome(env), "cache");
 }
 
 /** scv's own npm prefix for `scv agents install`, and its bin folder searched before PATH. */
-function toolsPrefix(env: Env = process.env): string {
+function toolsPrefix(env: Env): string {
   return join(scvHome(env), "tools");
 }
 
-export function toolsBin(env: Env = process.env): string {
+export function toolsBin(env: Env): string {
   return join(toolsPrefix(env), "bin");
 }
 
 /** The user's real home (never an agent home): `$HOME`, or the account's home when HOME is empty or
  * relative — scv's files must never land in whatever folder it runs in. */
-export function userHome(env: Env = process.env): string {
+export function userHome(env: Env): string {
   if (env.HOME !== undefined && isAbsolute(env.HOME)) return env.HOME;
   let account: string | undefined;
   try {

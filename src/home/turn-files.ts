@@ -70,7 +70,7 @@ export function jobHandle(job: string): string | undefined {
 }
 
 /** The log of the `n`th spare runner of the `scv mcp` whose pid is `pid` (jobs/spare.ts). */
-export function spareLog(pid: number, n: number, env: Env = process.env): string {
+export function spareLog(pid: number, n: number, env: Env): string {
   return join(turnsDir(env), `spare.${pid}.${n}.log`);
 }
 
@@ -85,7 +85,7 @@ export function spareLogServer(name: string): number | undefined {
 const TASK_NAME = /^([a-z][a-z0-9-]*\.[0-9a-z]{8})\.task\.json$/;
 
 /** The tasks (their ids: each its first job) recorded in the turns folder: one readdir. */
-export function taskIds(env: Env = process.env): string[] {
+export function taskIds(env: Env): string[] {
   return turnNames(env).flatMap((name) => {
     const id = TASK_NAME.exec(name)?.[1];
     return id === undefined ? [] : [id];
@@ -96,15 +96,15 @@ export function taskIds(env: Env = process.env): string[] {
 const RUNNING_NAME = /^([a-z][a-z0-9-]*)\.json$/;
 const DONE_NAME = /^([a-z][a-z0-9-]*\.[0-9a-z]{8})\.done\.json$/;
 
-export function turnsDir(env: Env = process.env): string {
+export function turnsDir(env: Env): string {
   return join(scvHome(env), "turns");
 }
 
-export function turnFile(handle: string, kind: TurnFileKind, env: Env = process.env): string {
+export function turnFile(handle: string, kind: TurnFileKind, env: Env): string {
   return join(turnsDir(env), `${handle}${SUFFIX[kind]}`);
 }
 
-export function jobFile(job: string, kind: JobFileKind, env: Env = process.env): string {
+export function jobFile(job: string, kind: JobFileKind, env: Env): string {
   return join(turnsDir(env), `${job}${SUFFIX[kind]}`);
 }
 
@@ -117,7 +117,7 @@ function turnNames(env: Env): string[] {
 }
 
 /** The handles with a running-turn record: one readdir, nothing read. */
-export function runningHandles(env: Env = process.env): string[] {
+export function runningHandles(env: Env): string[] {
   return handlesAmong(turnNames(env));
 }
 
@@ -133,7 +133,7 @@ function handlesAmong(names: readonly string[]): string[] {
 /** What every scv start looks for, in one readdir: running records (a killed scv's, to reap),
  * temporary files (`.tmp`, a write a killed scv left: home/atomic.ts) and spare runners' logs (of a
  * server that may be gone: jobs/spare.ts), to sweep. */
-export function turnLeftovers(env: Env = process.env): {
+export function turnLeftovers(env: Env): {
   handles: string[];
   temporaries: string[];
   spareLogs: string[];
@@ -147,7 +147,7 @@ export function turnLeftovers(env: Env = process.env): {
 }
 
 /** The jobs with an unread result, of one conversation or of all. */
-export function finishedJobs(handle?: string, env: Env = process.env): string[] {
+export function finishedJobs(handle: string | undefined, env: Env): string[] {
   const jobs: string[] = [];
   for (const name of turnNames(env)) {
     const job = DONE_NAME.exec(name)?.[1];
@@ -160,6 +160,6 @@ export function finishedJobs(handle?: string, env: Env = process.env): string[] 
 
 /** Whether a turn of `handle` is running or has an unread result, so a new conversation does not
  * take its handle. */
-export function turnExists(handle: string, env: Env = process.env): boolean {
+export function turnExists(handle: string, env: Env): boolean {
   return existsSync(turnFile(handle, "running", env)) || finishedJobs(handle, env).length > 0;
 }

@@ -107,12 +107,12 @@ export type FinishedTurnRecord = z.infer<ReturnType<typeof finishedTurnSchema>>;
 /** A finished turn's result holds its reply (up to MAX_REPLY_BYTES, escaped as JSON). */
 const MAX_RESULT_BYTES = 8 * MAX_REPLY_BYTES;
 
-export function readRunning(handle: string, env: Env = process.env): RunningTurnRecord | undefined {
+export function readRunning(handle: string, env: Env): RunningTurnRecord | undefined {
   return readJsonFile(turnFile(handle, "running", env), runningTurnSchema());
 }
 
 /** A finished job's result, until it is read. */
-export function readFinished(job: string, env: Env = process.env): FinishedTurnRecord | undefined {
+export function readFinished(job: string, env: Env): FinishedTurnRecord | undefined {
   return readJsonFile(jobFile(job, "done", env), finishedTurnSchema(), MAX_RESULT_BYTES);
 }
 
@@ -183,7 +183,7 @@ export function saveBackgroundResult(
   job: string,
   result: TurnResult,
   startedAt: Date,
-  env: Env = process.env,
+  env: Env,
   writer: ResultWriter = FILE_WRITER,
 ): SaveOutcome {
   const handle = jobHandle(job) ?? job;
@@ -214,7 +214,7 @@ export function saveBackgroundResult(
 }
 
 /** Removes a job's result once read, with its log and events; other jobs' stay. */
-export function consumeResult(job: string, env: Env = process.env): void {
+export function consumeResult(job: string, env: Env): void {
   removeIfPresent(jobFile(job, "done", env));
   removeIfPresent(jobFile(job, "log", env));
   removeEvents(job, env);
@@ -232,6 +232,6 @@ export function markCooling(job: string, cooling: { until: string; reason: strin
 }
 
 /** Whether the turn of `handle` whose tag was `tag` has ended (its record gone or replaced). */
-export function turnEnded(handle: string, tag: string, env: Env = process.env): boolean {
+export function turnEnded(handle: string, tag: string, env: Env): boolean {
   return readRunning(handle, env)?.tag !== tag;
 }

@@ -76,7 +76,7 @@ const usageEntrySchema = lazy(() =>
 
 export type UsageEntry = z.infer<ReturnType<typeof usageEntrySchema>>;
 
-export function usageDir(env: Env = process.env): string {
+export function usageDir(env: Env): string {
   return join(scvHome(env), "usage");
 }
 
@@ -90,7 +90,7 @@ function cut(text: string | undefined): string | undefined {
 }
 
 /** Appends one turn's line; an `ScvError` (IO) saying why when it cannot. */
-export function appendUsage(entry: UsageEntry, env: Env = process.env): void {
+export function appendUsage(entry: UsageEntry, env: Env): void {
   // `v` first: a reader finds where a line starts after a torn one by it.
   const { v, ...fields } = entry;
   const line: UsageEntry = {
@@ -198,7 +198,7 @@ function monthFiles(env: Env): { name: string; month: string }[] {
 export function readUsage(
   since: Date,
   until: Date = new Date(),
-  env: Env = process.env,
+  env: Env,
 ): { entries: UsageEntry[]; skippedLines: number } {
   const from = since.getTime();
   const to = until.getTime();

@@ -21,7 +21,7 @@ export type KillOutcome = "stopped" | "reaped";
  * time, kills the agent directly, and a background turn's scv last. */
 export async function killTurn(
   name: string,
-  env: Env = process.env,
+  env: Env,
   options: { table?: ProcessTable; graceMs?: number } = {},
 ): Promise<KillOutcome> {
   const table = options.table ?? systemProcessTable;

@@ -6,11 +6,11 @@
 // before anything reports the turn started: no started turn waits in a queue nobody sees.
 
 import { closeSync, lstatSync } from "node:fs";
-import { type Config, endpointKeyVariables } from "../config.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureScvDir, openOwnFileForAppend } from "../home/agent-home.js";
 import { LOG_TAIL } from "../home/background-result.js";
+import { type Config, endpointKeyVariables } from "../home/config.js";
 import { type Env, scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { readStateText } from "../home/state-file.js";

@@ -8,9 +8,9 @@
 
 import { resolve } from "node:path";
 import { parseAgentSpec } from "../agent-spec.js";
-import { requireAgent } from "../agents.js";
-import type { Config } from "../config.js";
+import { requireAgent } from "../agents/lookup.js";
 import { ScvError } from "../errors.js";
+import type { Config } from "../home/config.js";
 import { readConversation } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { jobHandle } from "../home/turn-files.js";

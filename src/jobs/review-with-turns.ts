@@ -8,7 +8,7 @@
 // API: `reviewWithTurns(run)` → `ReviewReport`.
 
 import { parseAgentSpec } from "../agent-spec.js";
-import { requireAgent } from "../agents.js";
+import { requireAgent } from "../agents/lookup.js";
 import type { TurnResult } from "../result.js";
 import type { ReviewDiff } from "../review/diff.js";
 import type { ReviewReport } from "../review/report.js";

@@ -10,8 +10,8 @@
 // API: `runReviewedDelegation(delegation)` → `TurnResult`.
 
 import { resolve } from "node:path";
-import { agentSettings } from "../config.js";
 import { EXIT, ScvError } from "../errors.js";
+import { agentSettings } from "../home/config.js";
 import { readConversation } from "../home/conversations.js";
 import { jobHandle } from "../home/turn-files.js";
 import type { TurnResult } from "../result.js";

@@ -2,16 +2,15 @@
 // MCP tools' lists), else the config's `review_by`, else `auto` — up to two installed, signed-in
 // agents of model families other than the author's and each other's (src/review/family.ts chooses;
 // this module looks at the machine: where each CLI is, whether it is signed in as far as scv can tell
-// without running it, src/fallbacks.ts).
+// without running it, src/turn/fallbacks.ts).
 //
 // API: `splitTargets(text)` (pure), `pickReviewers(input)` → `ReviewerPick`.
 
 import { allAdapters, EXAMPLE_AGENTS } from "../adapters.js";
 import { parseAgentSpec } from "../agent-spec.js";
-import { locateAgent, requireAgent } from "../agents.js";
-import { agentSettings, type Config } from "../config.js";
+import { locateAgent, requireAgent } from "../agents/lookup.js";
 import { ScvError } from "../errors.js";
-import { agentSignedIn } from "../fallbacks.js";
+import { agentSettings, type Config } from "../home/config.js";
 import type { Env } from "../home/paths.js";
 import {
   chooseReviewers,
@@ -19,6 +18,7 @@ import {
   type PassedOverReason,
   type ReviewerCandidate,
 } from "../review/family.js";
+import { agentSignedIn } from "../turn/fallbacks.js";
 
 const AUTO = "auto";
 

@@ -4,11 +4,11 @@
 
 import { accountLabel } from "../accounts.js";
 import { allAdapters } from "../adapters.js";
-import { installHint, requireAgent } from "../agents.js";
-import { formatElapsed } from "../cli/progress.js";
-import { statusRow } from "../commands/agents-status.js";
-import { agentSettings, loadConfig } from "../config.js";
+import { installHint, requireAgent } from "../agents/lookup.js";
+import { statusRow } from "../agents/sign-in.js";
+import { formatElapsed } from "../duration.js";
 import { namedAccounts } from "../home/account-homes.js";
+import { agentSettings, loadConfig } from "../home/config.js";
 import { listConversations } from "../home/conversations.js";
 import type { SignInState } from "../home/keystore.js";
 import type { CallContext } from "./job-tools.js";

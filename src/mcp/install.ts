@@ -7,16 +7,16 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import type { AdapterDescriptor } from "../adapters.js";
-import { installHint, locateAgent } from "../agents.js";
-import type { CliIo } from "../cli/io.js";
-import { helperEnvironment } from "../commands/agents-status.js";
-import { type Config, loadConfig } from "../config.js";
+import { installHint, locateAgent } from "../agents/lookup.js";
+import { helperEnvironment } from "../agents/sign-in.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
 import { writeAtomicSync } from "../home/atomic.js";
+import { type Config, loadConfig } from "../home/config.js";
 import { makeDirs } from "../home/make-dirs.js";
 import { scvHome, userHome } from "../home/paths.js";
 import { readStateFile } from "../home/state-file.js";
+import type { CliIo } from "../io.js";
 import { runBounded } from "../process/helpers.js";
 import { hasJsonMember, setJsonMember, setTomlKey } from "./host-app-config.js";
 import {

@@ -3,10 +3,10 @@
 
 import { EXAMPLE_AGENTS } from "../adapters.js";
 import { type AgentSpec, parseAgentSpec } from "../agent-spec.js";
-import { formatElapsed } from "../cli/progress.js";
-import { type Config, loadConfig } from "../config.js";
+import { formatElapsed } from "../duration.js";
 import { ScvError } from "../errors.js";
 import { giveAnswer, type PendingApproval, questionFate, questionText } from "../home/approvals.js";
+import { type Config, loadConfig } from "../home/config.js";
 import { jobHandle } from "../home/turn-files.js";
 import type { Job } from "../jobs/job.js";
 import { planDelegation } from "../jobs/review-plan.js";

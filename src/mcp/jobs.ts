@@ -5,9 +5,9 @@
 // until read, whatever other turns of its conversation do.
 
 import { watch } from "node:fs";
-import type { Config } from "../config.js";
 import { ScvError } from "../errors.js";
 import type { PendingApproval } from "../home/approvals.js";
+import type { Config } from "../home/config.js";
 import { turnsDir } from "../home/turn-files.js";
 import { consumeResult } from "../home/turn-records.js";
 import type { Job } from "../jobs/job.js";

@@ -7,13 +7,12 @@
 // says exactly what the blocking call does.
 
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { formatElapsed } from "../cli/progress.js";
-import { roundsText } from "../cli/review-output.js";
+import { formatElapsed } from "../duration.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
 import { type PendingApproval, questionText } from "../home/approvals.js";
 import { turnResultJson } from "../json-shapes.js";
 import { resultForJson, type TurnResult } from "../result.js";
-import { renderText } from "../review/render-text.js";
+import { renderText, roundsText } from "../review/render-text.js";
 import { reviewedResultJson, reviewReportJson } from "../review/report-json.js";
 import { roundsOf } from "../review/rounds.js";
 import type { JobProgress } from "./jobs.js";

@@ -3,7 +3,7 @@
 // than the wait returns its job, for wait. Its answer is the report: the verdict first
 // (replies.ts `finishedOutcome` reads a review's result).
 
-import { loadConfig } from "../config.js";
+import { loadConfig } from "../home/config.js";
 import { planReview, reviewJob } from "../jobs/review-plan.js";
 import { type CallContext, startedAndWaited } from "./job-tools.js";
 import { type JobStart, startJobs } from "./jobs.js";

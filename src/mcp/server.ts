@@ -20,9 +20,9 @@ import {
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import type * as z from "zod/mini";
 import { agentProducts } from "../adapters.js";
-import type { CliIo } from "../cli/io.js";
 import { asFileError, EXIT, ScvError } from "../errors.js";
 import { giveAnswer, questionText } from "../home/approvals.js";
+import type { CliIo } from "../io.js";
 import { backgroundCommand, backgroundEnv, scvScript } from "../jobs/launch.js";
 import { createSpareRunner, type SpareRunner } from "../jobs/spare.js";
 import { timing } from "../timing.js";

@@ -5,8 +5,8 @@
 import * as z from "zod/mini";
 import { toJSONSchema } from "zod/v4";
 import { AGENT_NAMES, agentProducts, EXAMPLE_AGENTS } from "../adapters.js";
-import { MCP_SERVER_NAME } from "../config-schema.js";
 import { APPROVAL_ANSWERS, APPROVAL_PATTERN } from "../home/approvals.js";
+import { MCP_SERVER_NAME } from "../home/config-schema.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { JOB_PATTERN } from "../home/turn-files.js";
 

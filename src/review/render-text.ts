@@ -7,9 +7,11 @@
 // `forStream` (src/cli/terminal-text.ts), as it does an agent's reply.
 //
 // API: `renderText(report)`, and for the other renderings `findingsByFile(findings)`,
-// `lineText(finding)`, `verdictText(verdict)`, `headline(report)`. Pure.
+// `lineText(finding)`, `verdictText(verdict)`, `headline(report)`, and `roundsText(rounds)` (a reviewed
+// delegation's rounds, as `scv wait` and the MCP server show them). Pure.
 
 import type { ReviewReport } from "./report.js";
+import type { ReviewRounds } from "./rounds.js";
 import { SEVERITIES, severityRank, type Verdict } from "./schema.js";
 
 type ReportFinding = ReviewReport["findings"][number];
@@ -152,4 +154,16 @@ export function renderText(report: ReviewReport): string {
   const total = [tokensText(report.usage), costText(report.cost)].filter((part) => part !== undefined);
   if (total.length > 0) lines.push("", `Total: ${total.join(", ")}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** The rounds as text, after the author's reply: each earlier round's headline, the last in full
+ * (a background review's one report alone). */
+export function roundsText(rounds: ReviewRounds): string {
+  const last = rounds.rounds.at(-1);
+  const earlier = rounds.rounds
+    .slice(0, -1)
+    .map(
+      (round) => `scv review, round ${round.round} of ${rounds.rounds.length}: ${headline(round.report)}\n`,
+    );
+  return `${earlier.join("")}${last === undefined ? "" : renderText(last.report)}`;
 }

@@ -19,8 +19,10 @@ export const pi = {
   family: null,
   offers:
     "a minimal coding agent (read, write, edit, bash) that runs on many model providers; it has no web search",
-  packages: ["@mariozechner/pi-coding-agent"],
-  verified: { kind: "lab", version: "0.73.1" },
+  packages: ["@earendil-works/pi-coding-agent"],
+  // Its engines (1.6.0): node >= 22.19.0; on Node 20 npm installs 0.74.2, which pi-acp cannot drive.
+  nodeFloor: "22.19.0",
+  verified: { kind: "lab", version: "1.6.0" },
   command: "pi",
   args: ["-p"],
   // Checked with the real CLI: an argument beginning with `@` is a file to attach and one
@@ -41,7 +43,7 @@ export const pi = {
   credentialWords: ["PI"],
   // pi has no approval prompts or sandbox.
   fullPermissionArgs: [],
-  // Its --help (0.73.1): "Read-only mode (no file modifications possible)" is this tool list.
+  // Its --help (0.73.1, 1.6.0): "Read-only mode (no file modifications possible)" is this tool list.
   review: { readOnlyArgs: ["--tools", "read,grep,find,ls"], schema: { kind: "prompt" } },
   modeReport: { kind: "none" },
   // Checked in its code (getSettingsPath); custom providers and their keys go in models.json beside it.
@@ -61,7 +63,7 @@ export const pi = {
     key: "SCV_ENDPOINT_API_KEY",
     args: [],
     acp: false,
-    verified: { kind: "lab", version: "0.73.1" },
+    verified: { kind: "lab", version: "1.6.0" },
   },
   searchDirs: [".npm-global/bin"],
   login: { kind: "interactive", args: [], hint: "run /login and choose a provider, then /quit" },
@@ -84,7 +86,35 @@ export const pi = {
     note: "default 3 agent-level retries, 2 s then 4 s apart",
   },
   transport: "process",
-  acp: null,
+  acp: {
+    command: "pi-acp",
+    args: [],
+    package: "pi-acp",
+    // It runs `pi --mode rpc` (pi 0.81+: older pi leaves session/new unanswered), this variable's
+    // command instead of PATH's pi. The row removes PI_*: scv sets it back after the stripping.
+    cliPathVariable: "PI_ACP_PI_COMMAND",
+    // pi asks for no approvals.
+    full: { kind: "none" },
+    fullEnvironment: [],
+    homeSettings: {
+      file: ".pi/agent/settings.json",
+      values: [
+        {
+          path: ["quietStartup"],
+          value: true,
+          why: "without it the adapter sends a startup summary (pi's version, context files, skills) as message text of the session",
+        },
+      ],
+    },
+    // Captured (test/fixtures/acp/pi-acp/): a 401 or 429 from the model is answered end_turn with
+    // no text and no error (it ignores pi's failed message_end).
+    emptyTurnFails:
+      "its ACP server ended the turn with nothing said (pi-acp passes on no model error, such as a 401 or a 429) — rerun with --transport process to see pi's error",
+    known: "pi-acp 0.0.34 passes on no model error: a failed model call is a turn with nothing said (exit 1)",
+    // Contract suite (test/real/acp.test.ts; the adapter is pinned beside the CLIs), driving pi 1.6.0
+    // on Node 22.
+    verified: { kind: "lab", version: "0.0.34" },
+  },
   cliTurns: true,
   mcpPassing: { kind: "unsupported", reason: "pi has no MCP client" },
   // Its help: `--session <path|id>` opens that session, interactively without -p.
@@ -93,6 +123,6 @@ export const pi = {
     kind: "supported",
     args: ["--session", "{session}"],
     fullArgs: [],
-    verified: { kind: "lab", version: "0.73.1" },
+    verified: { kind: "lab", version: "1.6.0" },
   },
 } as const satisfies AdapterDescriptor;

@@ -169,9 +169,10 @@ export function isCredentialVariable(name: string): boolean {
   const words = nameWords(upper);
   if (words.length === 0) return false;
   if (API_KEYS.some((ending) => endsWithPhrase(words, ending))) return true;
-  if (rules.words.some((provider) => containsPhrase(words, provider)) && namesSecret(words, SECRET_FRAGMENTS))
+  // The secret's word first: most names have none, and the phrases are a few hundred words.
+  if (namesSecret(words, SECRET_FRAGMENTS) && rules.words.some((provider) => containsPhrase(words, provider)))
     return true;
-  return CLOUDS.some((cloud) => containsPhrase(words, cloud)) && namesSecret(words, CLOUD_FRAGMENTS);
+  return namesSecret(words, CLOUD_FRAGMENTS) && CLOUDS.some((cloud) => containsPhrase(words, cloud));
 }
 
 /** The test deciding which inherited variables a delegated agent does not get, under `isolation`:

@@ -8,9 +8,9 @@
 
 import { accountLabel, DEFAULT_ACCOUNT, requireAccountName } from "../accounts.js";
 import { adapter, unreachable } from "../adapters.js";
-import type { Config } from "../config.js";
 import { formatDuration, sleep } from "../duration.js";
 import { EXIT, ScvError } from "../errors.js";
+import type { Config } from "../home/config.js";
 import { activeCooldown, coolDown, resetInstant } from "../home/cooldowns.js";
 import type { SkippedAccount, TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";

@@ -1,8 +1,8 @@
 // The guard against runaway delegation: every turn's agent gets SCV_DEPTH one deeper than its own
 // scv's, and a turn below more agents than `max_depth` allows is refused.
 
-import type { Config } from "../config.js";
 import { ScvError } from "../errors.js";
+import type { Config } from "../home/config.js";
 import type { Env } from "../home/paths.js";
 
 /** The variable carrying how many agent turns are above the turns an agent starts through scv. */

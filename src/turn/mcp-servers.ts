@@ -11,9 +11,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AdapterDescriptor, McpFileFormat, McpPassing } from "../adapters.js";
-import type { Config, McpServerConfig } from "../config.js";
-import { MCP_SERVER_NAME } from "../config-schema.js";
 import { ScvError } from "../errors.js";
+import type { Config, McpServerConfig } from "../home/config.js";
+import { MCP_SERVER_NAME } from "../home/config-schema.js";
 
 export interface NamedMcpServer {
   readonly name: string;

@@ -3,7 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { accountLabel } from "../accounts.js";
-import { installHint } from "../agents.js";
+import { installHint } from "../agents/lookup.js";
 import { formatDuration } from "../duration.js";
 import { EXIT, type ExitCode, ScvError } from "../errors.js";
 import type { ParsedTurn, TurnEvent } from "../parsers/event-types.js";

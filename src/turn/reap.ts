@@ -32,7 +32,7 @@ import type { Worktree } from "../worktrees/record.js";
 import { recordReapedUsage } from "./usage-record.js";
 
 /** The turns running now (their scv alive), oldest first. */
-export function listRunning(env: Env = process.env, table = systemProcessTable): RunningTurnRecord[] {
+export function listRunning(env: Env, table = systemProcessTable): RunningTurnRecord[] {
   const host = hostname();
   return runningHandles(env)
     .map((handle) => readRunning(handle, env))
@@ -44,7 +44,7 @@ export function listRunning(env: Env = process.env, table = systemProcessTable):
 /** Reaps every turn whose scv died: kills what it left (matching start times or the tag), records it
  * `cancelled`. A reaped agent's own scv (a nested delegation) is reaped with it. Never throws;
  * returns the handles reaped. */
-export async function reapOrphans(env: Env = process.env, table = systemProcessTable): Promise<string[]> {
+export async function reapOrphans(env: Env, table = systemProcessTable): Promise<string[]> {
   const host = hostname();
   const all = runningHandles(env).map((handle) => ({ handle, record: readRunning(handle, env) }));
   for (const { handle, record } of all) {
@@ -121,7 +121,7 @@ function namesLiveProcess(text: string): boolean {
  * gone already, or another scv is reaping it. */
 export async function reapHandle(
   handle: string,
-  env: Env = process.env,
+  env: Env,
   table = systemProcessTable,
   ownerKilled = false,
 ): Promise<ProcessIdentity[] | undefined> {

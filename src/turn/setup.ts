@@ -6,7 +6,7 @@
 
 import { accountLabel } from "../accounts.js";
 import type { AdapterDescriptor } from "../adapters.js";
-import { signInStore } from "../agents.js";
+import { signInStore } from "../agents/lookup.js";
 import { ScvError } from "../errors.js";
 import { ensureAgentHome, tightenCredentialFiles } from "../home/agent-home.js";
 import { lockConversation } from "../home/conversations.js";

@@ -8,8 +8,8 @@
 
 import { join } from "node:path";
 import type { AdapterDescriptor, Endpoint, TransportKind } from "../adapters.js";
-import type { AgentConfig } from "../config.js";
 import { ScvError } from "../errors.js";
+import type { AgentConfig } from "../home/config.js";
 import { requireSetting } from "../home/home-settings.js";
 import type { Env } from "../home/paths.js";
 
@@ -162,8 +162,9 @@ export function renderEndpoint(
       const path = join(request.dir, "endpoint-provider.mjs");
       const provider = {
         baseUrl: url,
-        // An `apiKey` that names a set variable is read as that variable's value.
-        apiKey: endpoint.key,
+        // Its config values: `${NAME}` is the variable's value, any other text the key itself (since
+        // its 0.77; 0.73 read a bare variable name, a literal now).
+        apiKey: variableReference(endpoint.key),
         api: form.api,
         models: [
           {
@@ -209,7 +210,7 @@ function settingsFile(form: SettingsFile, endpoint: SupportedEndpoint, url: stri
             displayName: form.provider,
             provider: required(form.apiType, "the API's name in its settings"),
             baseUrl: url,
-            apiKey: `\${${endpoint.key}}`,
+            apiKey: variableReference(endpoint.key),
             maxOutputTokens: 16384,
           },
         ],
@@ -228,6 +229,11 @@ function settingsFile(form: SettingsFile, endpoint: SupportedEndpoint, url: stri
         },
       };
   }
+}
+
+/** A reference to a variable in a CLI's JSON config, expanded by the CLI when it reads it. */
+function variableReference(name: string): string {
+  return `\${${name}}`;
 }
 
 /** A TOML basic string: JSON's escapes are TOML's, and a URL scv accepts has no control character. */

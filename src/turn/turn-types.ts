@@ -2,7 +2,7 @@
 // (`TurnContext`), and what planning decided before anything is written or spawned (`TurnPlan`).
 
 import type { AdapterDescriptor, OutputFormatKind, TransportKind } from "../adapters.js";
-import type { Config } from "../config.js";
+import type { Config } from "../home/config.js";
 import type { ConversationRecord } from "../home/conversations.js";
 import type { StoreInspection } from "../home/keystore.js";
 import type { Env } from "../home/paths.js";

@@ -2,7 +2,7 @@
 // apart from turn/worktree.ts, which loads git's plumbing (and node:crypto) only for a turn that
 // does.
 
-import type { Config } from "../config.js";
+import type { Config } from "../home/config.js";
 
 /** What the command line (or an MCP call) asked of worktrees, for every turn it starts. */
 export interface WorktreeChoice {

@@ -10,9 +10,9 @@
 
 import { realpathSync } from "node:fs";
 import { join, relative } from "node:path";
-import { agentSettings, type Config } from "../config.js";
 import { formatDuration, parseDuration } from "../duration.js";
 import { ScvError } from "../errors.js";
+import { agentSettings, type Config } from "../home/config.js";
 import { readConversation, writeConversation } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { turnOwnerAlive } from "../home/turn-owner.js";

@@ -3,9 +3,9 @@
 
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import type { CliIo } from "../../src/cli/io.js";
 import { turnOutput } from "../../src/cli/turn-output.js";
 import { eventLine, eventLineSchema, resultLine } from "../../src/events.js";
+import type { CliIo } from "../../src/io.js";
 import { turnResultJson } from "../../src/json-shapes.js";
 import type { TurnEvent } from "../../src/parsers/event-types.js";
 import type { TurnResult } from "../../src/result.js";

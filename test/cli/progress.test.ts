@@ -8,7 +8,6 @@ import {
   droppedLine,
   formatCost,
   formatDelay,
-  formatElapsed,
   formatTokens,
   liveLine,
   printable,
@@ -17,6 +16,7 @@ import {
   summaryLine,
   toolLine,
 } from "../../src/cli/progress.js";
+import { formatElapsed } from "../../src/duration.js";
 import { toolStartEvent } from "../../src/parsers/tool-tracker.js";
 import { RateGate } from "../../src/rate-gate.js";
 import type { TurnResult } from "../../src/result.js";

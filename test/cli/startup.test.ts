@@ -5,9 +5,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ADAPTERS } from "../../src/adapters.js";
 import { VERSION } from "../../src/version.js";
 import { useLab } from "../helpers/lab.js";
-import { type ScvRun, scv, signIn } from "../helpers/scv.js";
+import { ensureBuilt, SCV, type ScvRun, scv, signIn } from "../helpers/scv.js";
 
 const lab = useLab();
 
@@ -84,5 +85,17 @@ describe("`scv --version`", () => {
     const ps = await scv(lab.world, ["ps"]);
     expect(ps.exitCode, ps.stderr).toBe(0);
     expect(existsSync(leftover)).toBe(false);
+  });
+});
+
+describe("the launcher (dist/scv.js)", () => {
+  it("holds what reads the code cache and no table: V8 compiles it on every run, without a cache", async () => {
+    await ensureBuilt();
+    const launcher = readFileSync(SCV, "utf8");
+    // Each row's description is a string literal the launcher would carry with the table.
+    expect(
+      ADAPTERS.filter((entry) => launcher.includes(JSON.stringify(entry.offers))).map((entry) => entry.name),
+    ).toEqual([]);
+    expect(launcher.length).toBeLessThan(20_000);
   });
 });

@@ -7,8 +7,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { usageReportSchema } from "../../src/home/usage-totals.js";
 import { turnResultShape } from "../../src/json-shapes.js";
-import { usageReportSchema } from "../../src/usage-totals.js";
 import { useLab } from "../helpers/lab.js";
 import { agentCalls, conversationRecord, scv, signIn, type World } from "../helpers/scv.js";
 

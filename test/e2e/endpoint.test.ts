@@ -119,7 +119,7 @@ describe("base_url and api_key_env", () => {
           const [extension] = call.extensions ?? [];
           expect(extension?.mode, who).toBe("600");
           expect(extension?.text, who).toContain(JSON.stringify(url));
-          expect(extension?.text, who).toContain(`"apiKey": "${endpoint.key}"`);
+          expect(extension?.text, who).toContain(`"apiKey": "\${${endpoint.key}}"`);
           expect(extension?.text, who).not.toContain(KEY);
           expect(existsSync(extension?.path ?? "/"), `${who}: the extension outlived the turn`).toBe(false);
           expect(call.argv, who).toEqual(expect.arrayContaining(["--model", "endpoint/mock-model"]));

@@ -1,6 +1,6 @@
 // Whatever a prompt begins with, pi gets exactly that text: scv writes it to pi's stdin rather than
 // passing it as an argument, where pi would read `@README.md` as a file to attach and `-x` as an
-// option. The fake pi (test/fake-agents/agent.mjs) parses its argv and stdin as pi 0.73.1 does and
+// option. The fake pi (test/fake-agents/agent.mjs) parses its argv and stdin as pi 0.73.1 and 1.6.0 do and
 // puts the prompt it got into its reply (FAKE_AGENT_MODE=reply); test/real/prompt-verbatim.test.ts
 // checks the same against the real pi and a mock model server.
 

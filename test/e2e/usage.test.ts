@@ -6,7 +6,7 @@ import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { usageReportSchema } from "../../src/usage-totals.js";
+import { usageReportSchema } from "../../src/home/usage-totals.js";
 import { useLab } from "../helpers/lab.js";
 import { hasPython, PTY_RUN } from "../helpers/pty.js";
 import { SCV, scv, signIn, type World } from "../helpers/scv.js";

@@ -143,7 +143,7 @@ const GRAMMARS = {
     },
     // The real pi has no `--`: it reads it, and a dash prompt after it, as unknown options.
     dashDash: false,
-    // pi 0.73.1: piped stdin is (the start of) the prompt, and `@path` attaches a file.
+    // pi 0.73.1 and 1.6.0: piped stdin is (the start of) the prompt, and `@path` attaches a file.
     readsStdin: true,
     atFiles: true,
   },

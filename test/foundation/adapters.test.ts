@@ -158,7 +158,7 @@ describe("the adapter table", () => {
     const byDefault = entries.filter((entry) => entry.transport === "acp").map((entry) => entry.name);
     expect(byDefault.sort()).toEqual(["dsh", "grok", "kimi"]);
     const none = entries.filter((entry) => entry.acp === null).map((entry) => entry.name);
-    expect(none.sort()).toEqual(["amp", "crush", "pi"]);
+    expect(none.sort()).toEqual(["amp", "crush"]);
   });
 
   it("installs an ACP adapter only where the CLI has no server of its own", () => {
@@ -168,8 +168,9 @@ describe("the adapter table", () => {
     }
     expect(adapter("claude")?.acp?.package).toBe("@agentclientprotocol/claude-agent-acp");
     expect(adapter("codex")?.acp?.package).toBe("@agentclientprotocol/codex-acp");
-    // pi-acp needs pi 0.81 or later, which the row does not verify yet (scripts/real-clis.json).
-    expect(adapter("pi")?.acp).toBeNull();
+    // pi-acp needs pi 0.81 or later: the row verifies 1.6.0, pinned beside it (scripts/real-clis.json).
+    expect(adapter("pi")?.acp?.package).toBe("pi-acp");
+    expect(adapter("pi")?.acp?.cliPathVariable).toBe("PI_ACP_PI_COMMAND");
   });
 
   it("marks the CLIs that are not on npm (or not installable here) unverified, and gives every other an npm package", () => {

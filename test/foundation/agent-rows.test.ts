@@ -11,10 +11,10 @@ import {
   shippedAdapter,
   useConfiguredAgents,
 } from "../../src/adapters.js";
-import { parseConfig } from "../../src/config.js";
 import { descriptorSchema } from "../../src/descriptor/row.js";
 import { isEffortWord } from "../../src/effort.js";
 import { ScvError } from "../../src/errors.js";
+import { parseConfig } from "../../src/home/config.js";
 import { isCredentialVariable } from "../../src/transport/env.js";
 
 const FILE = "/home/u/.config/scv/config.toml";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AdapterDescriptor, adapter } from "../../src/adapters.js";
-import { adapterSearchDirs, resolveAgentExecutable } from "../../src/agents.js";
+import { adapterSearchDirs, resolveAgentExecutable } from "../../src/agents/lookup.js";
 
 describe("executable resolution", () => {
   function executable(dir: string, name: string): string {

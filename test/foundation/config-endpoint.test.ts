@@ -3,8 +3,8 @@
 // is withheld from every agent's inherited environment.
 
 import { describe, expect, it } from "vitest";
-import { agentSettings, endpointKeyVariables, parseConfig } from "../../src/config.js";
 import { ScvError } from "../../src/errors.js";
+import { agentSettings, endpointKeyVariables, parseConfig } from "../../src/home/config.js";
 import { withheldVariables } from "../../src/transport/env.js";
 
 function configError(text: string): string {

@@ -2,7 +2,7 @@
 // file and key.
 
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/config.js";
+import { parseConfig } from "../../src/home/config.js";
 
 function refusal(text: string): string {
   try {

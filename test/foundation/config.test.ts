@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { agentSettings, loadConfig, parseConfig } from "../../src/config.js";
 import {
   durationOption,
   formatDuration,
@@ -12,6 +11,7 @@ import {
   parseDuration,
 } from "../../src/duration.js";
 import { ScvError } from "../../src/errors.js";
+import { agentSettings, loadConfig, parseConfig } from "../../src/home/config.js";
 import { agentHome, configPath, scvHome } from "../../src/home/paths.js";
 
 function expectConfigError(text: string, pattern: RegExp): void {

@@ -5,8 +5,8 @@
 
 import { PassThrough } from "node:stream";
 import { useConfiguredAgents } from "../../src/adapters.js";
-import type { CliIo } from "../../src/cli/io.js";
 import { run } from "../../src/cli/main.js";
+import type { CliIo } from "../../src/io.js";
 
 export interface InProcessRun {
   readonly code: number;

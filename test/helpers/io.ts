@@ -1,7 +1,7 @@
 // A command's outside world in memory, for running CLI code in-process.
 
 import { PassThrough } from "node:stream";
-import type { CliIo } from "../../src/cli/io.js";
+import type { CliIo } from "../../src/io.js";
 
 export function memoryIo(): CliIo & { stdout: PassThrough; stderr: PassThrough } {
   return {

@@ -15,17 +15,21 @@ const big = "x".repeat(4 * 1024 * 1024);
 
 async function write(): Promise<void> {
   if (kind === "record") {
-    writeConversation({
-      handle: "codex-k3f9x2",
-      agent: "codex",
-      cwd: "/p",
-      policy: "default",
-      createdAt: "2026-01-01T00:00:00.000Z",
-      updatedAt: "2026-01-02T00:00:00.000Z",
-      turns: 2,
-      usage: {},
-      lastPrompt: big,
-    });
+    writeConversation(
+      {
+        handle: "codex-k3f9x2",
+        agent: "codex",
+        cwd: "/p",
+        policy: "default",
+        createdAt: "2026-01-01T00:00:00.000Z",
+        updatedAt: "2026-01-02T00:00:00.000Z",
+        turns: 2,
+        usage: {},
+        lastPrompt: big,
+      },
+      // This child is its own entry point: atomic.test.ts gives it the SCV_HOME to write in.
+      process.env,
+    );
   } else {
     await writePrivate(dirname(path ?? ""), path ?? "", `{"key":"${big}"}\n`);
   }

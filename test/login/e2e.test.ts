@@ -786,6 +786,37 @@ describe("install", () => {
     expect(none.stderr).toBe("scv: Amp has no ACP server scv knows — install it without --acp\n");
   });
 
+  it("a CLI needing a newer Node.js than PATH's node is refused in one line before npm runs; status says so", () => {
+    // pi 1.6.0 declares node >= 22.19.0; npm on an older Node quietly installs an older pi (0.74.2
+    // on Node 20), which reads its endpoint's key differently and which pi-acp cannot drive.
+    const bin = fakeNpmOnly();
+    writeFileSync(join(bin, "node"), `#!/bin/sh\necho "v\${FAKE_NODE_VERSION}"\n`);
+    chmodSync(join(bin, "node"), 0o755);
+    env.PATH = `${bin}:/usr/bin:/bin`;
+    env.FAKE_NPM_LOG = join(root, "npm.log");
+    env.FAKE_NODE_VERSION = "20.20.2";
+    for (const args of [["pi"], ["pi", "--acp"]]) {
+      const old = scv(["agents", "install", ...args]);
+      expect(old.code).toBe(3);
+      expect(old.stderr).toBe(
+        `scv: pi needs Node.js 22.19.0 or newer, and the node on PATH (${join(bin, "node")}) is v20.20.2 — install a newer Node.js, then run: scv agents install ${args.join(" ")}\n`,
+      );
+    }
+    expect(existsSync(env.FAKE_NPM_LOG)).toBe(false);
+
+    env.FAKE_NODE_VERSION = "22.19.0";
+    const run = scv(["agents", "install", "pi"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastLine(run.stderr)).toBe(`scv: pi 1.6.0 installed at ${join(scvHome, "tools", "bin", "pi")}`);
+    expect(JSON.parse(scv(["agents", "status", "pi", "--json"]).stdout).detail).not.toMatch(/Node/);
+
+    env.FAKE_NODE_VERSION = "20.20.2";
+    const status = JSON.parse(scv(["agents", "status", "pi", "--json"]).stdout);
+    expect(status.detail).toContain(
+      `; pi needs Node.js 22.19.0 or newer, and the node on PATH (${join(bin, "node")}) is v20.20.2`,
+    );
+  });
+
   it("no npm on PATH is exit 3", () => {
     env.PATH = join(root, "empty");
     const run = scv(["agents", "install", "codex"]);

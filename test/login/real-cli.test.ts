@@ -13,7 +13,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor } from "../../src/adapters.js";
 import { worldTime } from "../helpers/timing.js";
 
-const SCV = resolve("dist/scv.js");
+// The contract suite's copy of the build when it names one (SCV_REAL_SCV, test/real/harness.ts):
+// CI rebuilds dist/ while the suite runs.
+const SCV = process.env.SCV_REAL_SCV ?? resolve("dist/scv.js");
 
 function realBinDir(): string | undefined {
   const result = spawnSync(process.execPath, ["scripts/install-real-clis.mjs", "--bin-dir"], {

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { StatusSummary } from "../../src/adapters.js";
-import { summarizeStatus } from "../../src/commands/agents-status.js";
+import { summarizeStatus } from "../../src/agents/sign-in.js";
 import { codex } from "../../src/table/codex.js";
 
 /** Claude Code's `auth status --json`, as a row would read it. */

@@ -8,9 +8,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { conversationSchema, writeConversation } from "../../src/home/conversations.js";
+import { usageReportSchema } from "../../src/home/usage-totals.js";
 import { turnResultShape } from "../../src/json-shapes.js";
 import { systemProcessTable } from "../../src/os/processes.js";
-import { usageReportSchema } from "../../src/usage-totals.js";
 import { useLab } from "../helpers/lab.js";
 import { killAll, survivors } from "../helpers/pids.js";
 import { agentCalls, scv, signIn, startScv, type World } from "../helpers/scv.js";

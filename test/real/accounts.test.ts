@@ -3,7 +3,7 @@
 // mock: account a's answers 429, so `codex@a,b` is answered by b, a fresh turn in b's home. a is
 // cooled down and the next turn goes straight to b; the usage log counts each account's turns.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { usageReportSchema } from "../../src/usage-totals.js";
+import { usageReportSchema } from "../../src/home/usage-totals.js";
 import { describeRun, type Lab } from "./harness.js";
 import {
   agentToml,

@@ -112,10 +112,33 @@ function tmuxFor(
       return String(error);
     }
   };
+  const end = (): void => {
+    if (socket === undefined) return;
+    try {
+      tmux("kill-server");
+    } catch {
+      // Gone already.
+    }
+    socket = undefined;
+  };
   return {
     tmux,
     screen,
+    end,
     keys: (...keys: string[]) => tmux("send-keys", "-t", "t", ...keys),
+    /** Types `text` into the UI's composer. A UI that draws its composer before it reads its input drops
+     * what is typed meanwhile (Gemini CLI did, on a loaded machine): typed again until the screen shows it. */
+    async type(text: string, withinMs = 60_000): Promise<void> {
+      const deadline = Date.now() + withinMs;
+      for (;;) {
+        tmux("send-keys", "-t", "t", "-l", text);
+        for (const shownBy = Date.now() + 10_000; Date.now() < shownBy; await pause(250)) {
+          if (screen().includes(text)) return;
+        }
+        if (Date.now() > deadline)
+          throw new Error(`${who}: the UI never showed what was typed:\n${screen()}`);
+      }
+    },
     async waitFor(pattern: RegExp, withinMs = 60_000): Promise<string> {
       const deadline = Date.now() + withinMs;
       for (;;) {
@@ -127,6 +150,8 @@ function tmuxFor(
     },
     /** Runs scv with `args` in the lab's project; the window shows `EXIT=<code>` after scv exits. */
     start(args: readonly string[], name: string): void {
+      // A window an earlier case left (it failed before ending it) goes first.
+      end();
       const { lab } = suite;
       socket = join(lab.root, `${name}.sock`);
       const script = join(lab.root, `${name}.sh`);
@@ -141,15 +166,6 @@ function tmuxFor(
       );
       chmodSync(script, 0o755);
       tmux("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "160", "-y", "45", script);
-    },
-    end(): void {
-      if (socket === undefined) return;
-      try {
-        tmux("kill-server");
-      } catch {
-        // Gone already.
-      }
-      socket = undefined;
     },
   };
 }
@@ -204,7 +220,7 @@ for (const driver of DRIVERS) {
         console.log(`${who}: the resumed UI\n${screen.screen()}`);
         const typed = `typed in the ${cli} UI`;
         const before = mock.requests.length;
-        screen.keys("-l", typed);
+        await screen.type(typed);
         await pause(500);
         screen.keys("Enter");
         const deadline = Date.now() + 90_000;
@@ -268,7 +284,7 @@ for (const driver of DRIVERS) {
           }
           const typed = "typed in scv run gemini";
           const before = mock.requests.length;
-          screen.keys("-l", typed);
+          await screen.type(typed);
           await pause(500);
           screen.keys("Enter");
           await screen.waitFor(driver.answered(typed), 90_000);

@@ -12,8 +12,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { usageReportSchema } from "../../src/home/usage-totals.js";
 import type { TurnResultJson as TurnResult } from "../../src/json-shapes.js";
-import { usageReportSchema } from "../../src/usage-totals.js";
 import { MOCK_SHAPE } from "./clis.js";
 import { ageRecords, ageTree, describeRun, filesBelow, type Lab } from "./harness.js";
 import {

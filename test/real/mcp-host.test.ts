@@ -277,7 +277,7 @@ describe.skipIf(BIN === undefined || CODEX_PROFILE === undefined)("scv mcp in a 
     expect(run.code, `${who} as the host\n${describeRun(run)}`).toBe(0);
     expect(
       host.requests.some((request) => request.toolCall !== null),
-      `${who} never offered scv's tools`,
+      `${who} never offered scv's tools\n${describeRun(run)}`,
     ).toBe(true);
     return { run, host, saw: modelSaw(host, who, run), configFile, env };
   }

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { usageReportSchema } from "../../src/usage-totals.js";
+import { usageReportSchema } from "../../src/home/usage-totals.js";
 import { filesHolding } from "../helpers/canaries.js";
 import { describeRun, type Lab } from "./harness.js";
 import {

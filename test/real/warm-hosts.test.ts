@@ -1,7 +1,7 @@
 // What a warm session host costs and when there is none, with the BUILT scv and the real Gemini CLI,
-// Qwen Code, OpenCode and Copilot CLI over ACP against a loopback mock: a first turn keeps its
-// server in a session host, whose memory `scv ps --json` reports (the host and its server's process
-// tree, from /proc) and docs/transports.md quotes; a first turn refused for a model the server does not offer
+// Qwen Code, OpenCode, Copilot CLI and pi (through pi-acp) over ACP against a loopback mock: a first
+// turn keeps its server in a session host, whose memory `scv ps --json` reports (the host and its
+// server's process tree, from /proc) and docs/transports.md quotes; a first turn refused for a model the server does not offer
 // (on the command line, or in scv's config) exits 2 and leaves no host and nothing running — a
 // refusal of another value is then told before any server starts, from what the server offered
 // before, and the same value asked for again is put to the server.
@@ -24,7 +24,7 @@ import {
 import { type MockServer, startMock } from "./mock/server.mjs";
 import { PROFILES, type Profile, row } from "./profiles.js";
 
-const CLIS = ["gemini", "qwen", "opencode", "copilot"];
+const CLIS = ["gemini", "qwen", "opencode", "copilot", "pi"];
 const profiles = PROFILES.filter((profile) => CLIS.includes(profile.cli));
 
 interface HostRow {

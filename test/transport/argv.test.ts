@@ -123,7 +123,7 @@ describe("first and continued turn, per adapter (policy auto, model and effort g
   it("pi", () => {
     // pi --help: `--print, -p`, `--mode <mode>` (json), `--model <pattern>`, `--thinking <level>`
     // (off … xhigh), `--session <path|id>`; no --session-id (lab: it picks its own id). The prompt
-    // goes on stdin (pi 0.73.1 reads piped stdin as the prompt in print and json mode).
+    // goes on stdin (pi 0.73.1 and 1.6.0 read piped stdin as the prompt in print and json mode).
     const common = { policy: "auto", model: "openai/gpt-5.5", effort: "high" } as const;
     const options = ["-p", "--mode", "json", "--model", "openai/gpt-5.5", "--thinking", "high"];
     expect(command("pi", { ...common, prompt: "Say hi" })).toEqual({
@@ -537,7 +537,7 @@ describe("a prompt too large for one argument", () => {
   });
 });
 
-// Checked with pi 0.73.1 against a loopback mock (test/real/prompt-verbatim.test.ts): an argument
+// Checked with pi 0.73.1 and 1.6.0 against a loopback mock (test/real/prompt-verbatim.test.ts): an argument
 // beginning with `@` is read as a file to attach (`@foo` sent the model `<file name=…>` and foo's
 // content), one beginning with `-` is an option even after `--` (`Unknown option: -x`), and piped
 // stdin is the prompt, trimmed, with the first message argument appended to it unchanged.

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AdapterDescriptor, adapter } from "../../src/adapters.js";
-import { parseConfig } from "../../src/config.js";
 import { ScvError } from "../../src/errors.js";
+import { parseConfig } from "../../src/home/config.js";
 import {
   acpMcpServers,
   chooseMcpServers,

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Config } from "../../src/config.js";
+import type { Config } from "../../src/home/config.js";
 import { createTurnTemp } from "../../src/home/turn-temp.js";
 import { findingsJsonSchema } from "../../src/review/schema.js";
 import { planTurn } from "../../src/turn/plan.js";

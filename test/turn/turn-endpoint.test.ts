@@ -85,7 +85,8 @@ describe("renderEndpoint", () => {
     const text = rendered.files[0]?.text ?? "";
     expect(text).toContain('api.registerProvider("endpoint", {');
     expect(text).toContain('"baseUrl": "http://127.0.0.1:4000/v1"');
-    expect(text).toContain('"apiKey": "SCV_ENDPOINT_API_KEY"');
+    // pi 0.77+ reads a bare name as the key itself: the variable is referenced as `${NAME}`.
+    expect(text).toContain(`"apiKey": "\${SCV_ENDPOINT_API_KEY}"`);
     expect(text).toContain('"id": "qwen3"');
     expect(text).toContain('"reasoning": false');
   });

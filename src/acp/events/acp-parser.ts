@@ -59,6 +59,9 @@ export interface AcpTurnOptions {
    * prompt `end_turn` after a chunk `Error: …`, and says `Info: … Retrying...` between attempts):
    * a chunk starting with one is a notice, not reply text. */
   readonly textNotices?: TextNotices;
+  /** A server that answers a prompt whose model call failed `end_turn` with nothing said (pi-acp
+   * drops pi's error): a turn without reply text or tool call is then a failure, in these words. */
+  readonly emptyTurnFails?: string;
 }
 
 export interface TextNotices {
@@ -192,7 +195,9 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
         else if (systemError) {
           const words = oneLine(reply.take()) || "the agent reported a system error";
           events.push(...failedTurn(words));
-        } else events.push({ type: "turn-end", ok: true });
+        } else if (options.emptyTurnFails !== undefined && reply.isEmpty() && calls.tracked === 0)
+          events.push(...failedTurn(options.emptyTurnFails, "other"));
+        else events.push({ type: "turn-end", ok: true });
         break;
       default:
         events.push(...stoppedEvents(read.stopReason));
@@ -282,6 +287,10 @@ class LastMessage {
       this.last = this.current;
       this.current = new BoundedText();
     }
+  }
+
+  isEmpty(): boolean {
+    return this.current.size === 0 && this.last === undefined;
   }
 
   /** Everything so far is not the reply (a system error's words follow). */

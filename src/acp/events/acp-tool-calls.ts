@@ -69,6 +69,11 @@ export class AcpToolCalls {
     return events;
   }
 
+  /** The calls known and not ended. */
+  get tracked(): number {
+    return this.tools.size;
+  }
+
   end(id: string, ok: boolean): TurnEvent[] {
     const state = this.tools.get(id);
     this.tools.delete(id);

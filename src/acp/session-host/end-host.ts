@@ -41,7 +41,7 @@ export async function endSessionHost(
 }
 
 /** Ends the server of every host whose scv died, and removes what it left; the handles reaped. */
-export function reapSessionHosts(env: Env = process.env, table: ProcessTable = systemProcessTable): string[] {
+export function reapSessionHosts(env: Env, table: ProcessTable = systemProcessTable): string[] {
   const reaped: string[] = [];
   for (const handle of hostHandles(env)) {
     const record = readHostRecord(handle, env);
@@ -57,10 +57,7 @@ export function reapSessionHosts(env: Env = process.env, table: ProcessTable = s
 }
 
 /** The hosts running now, oldest first. */
-export function liveSessionHosts(
-  env: Env = process.env,
-  table: ProcessTable = systemProcessTable,
-): HostRecord[] {
+export function liveSessionHosts(env: Env, table: ProcessTable = systemProcessTable): HostRecord[] {
   return hostHandles(env)
     .map((handle) => readHostRecord(handle, env))
     .filter((record): record is HostRecord => record !== undefined && sessionHostAlive(record, table))

@@ -144,6 +144,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
       ...(mode === undefined ? {} : { mode }),
       ...(acp.cumulativeUsage === undefined ? {} : { cumulativeUsage: acp.cumulativeUsage }),
       ...(acp.textNotices === undefined ? {} : { textNotices: acp.textNotices }),
+      ...(acp.emptyTurnFails === undefined ? {} : { emptyTurnFails: acp.emptyTurnFails }),
       onEvent: (event) => {
         if (event.type === "tool-start") tools.set(event.id, { name: event.name, summary: event.summary });
         if (event.type === "mode" && mismatch === undefined) {

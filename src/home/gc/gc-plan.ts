@@ -44,8 +44,8 @@ import {
 import { sessionFolderItems } from "./transcripts.js";
 
 /** What `scv agents gc` would remove now. Reads only. */
-export function planGc(options: GcOptions = {}): GcPlan {
-  const env = options.env ?? process.env;
+export function planGc(options: GcOptions): GcPlan {
+  const env = options.env;
   const now = options.now ?? Date.now();
   const olderThanMs = options.olderThanMs ?? DEFAULT_OLDER_THAN_MS;
   if (!(olderThanMs >= MIN_OLDER_THAN_MS)) throw olderThanTooSmall(formatDuration(olderThanMs));

@@ -75,7 +75,7 @@ export function removeChecked(item: GcItem, roots: readonly string[], remover: R
  * while gc holds that conversation's lock, so a turn starting on it meanwhile keeps both. */
 export async function applyGc(
   plan: GcPlan,
-  env: Env = process.env,
+  env: Env,
   remover: Remover = FS_REMOVER,
 ): Promise<AgentGcResult[]> {
   const results: AgentGcResult[] = [];

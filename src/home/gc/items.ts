@@ -62,7 +62,7 @@ export interface AgentGcResult {
 }
 
 export interface GcOptions {
-  readonly env?: Env;
+  readonly env: Env;
   readonly now?: number;
   readonly olderThanMs?: number;
   /** One agent; every agent when absent. */

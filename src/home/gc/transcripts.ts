@@ -19,7 +19,7 @@ export type TranscriptSearch =
 export function findTranscripts(
   entry: AdapterDescriptor,
   sessionId: string,
-  env: Env = process.env,
+  env: Env,
   account?: string,
 ): TranscriptSearch {
   const files = entry.conversationFiles;
@@ -106,7 +106,7 @@ const MAX_SESSION_DEPTH = 8;
 export function removeTranscripts(
   entry: AdapterDescriptor,
   items: readonly GcItem[],
-  env: Env = process.env,
+  env: Env,
   remover: Remover = FS_REMOVER,
   account?: string,
 ): {

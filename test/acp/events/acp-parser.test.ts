@@ -223,6 +223,33 @@ describe("Copilot CLI 1.0.102 over ACP", () => {
   });
 });
 
+describe("pi-acp 0.0.34 driving pi 1.6.0", () => {
+  /** What pi's row names (acp.emptyTurnFails). */
+  const EMPTY = "its ACP server ended the turn with nothing said";
+
+  it("three turns on one session: each reply from its chunks", () => {
+    const replies = [0, 1, 2].map(
+      (nth) => runPrompt(promptWindow("pi-acp", "turn", nth), { emptyTurnFails: EMPTY }).turn,
+    );
+    expect(replies.map((turn) => [turn.status, turn.reply])).toEqual([
+      ["completed", "MOCK-REPLY-1"],
+      ["completed", "MOCK-REPLY-2"],
+      ["completed", "MOCK-REPLY-3"],
+    ]);
+  });
+
+  it.each(["auth-fail", "rate-limit-once"])(
+    "%s: the model's error is answered end_turn with nothing said, a failure where the row says so",
+    (name) => {
+      const window = promptWindow("pi-acp", name);
+      expect(runPrompt(window).turn).toMatchObject({ status: "completed", reply: "" });
+      const { turn } = runPrompt(window, { emptyTurnFails: EMPTY });
+      expect(turn.status).toBe("failed");
+      expect(turn.failure).toMatchObject({ kind: "other", message: EMPTY });
+    },
+  );
+});
+
 describe("damaged and interleaved streams", () => {
   const window = promptWindow("qwen", "tool-default");
   const clean = runPrompt(window).turn;

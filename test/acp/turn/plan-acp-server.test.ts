@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acpCliEnvironment } from "../../../src/acp/turn/plan-acp-server.js";
 import { adapter } from "../../../src/adapters.js";
-import type { Config } from "../../../src/config.js";
+import type { Config } from "../../../src/home/config.js";
 import { planTurn } from "../../../src/turn/plan.js";
 
 function launch(name: string) {

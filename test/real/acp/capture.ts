@@ -1,10 +1,10 @@
 // Captures real CLIs speaking ACP against the loopback mocks, into test/fixtures/acp/<cli>/:
-//   npx tsx test/real/acp/capture.ts <cli> [case…]      (cli: gemini qwen opencode copilot claude-acp codex-acp)
+//   npx tsx test/real/acp/capture.ts <cli> [case…]      (cli: gemini qwen opencode copilot claude-acp codex-acp pi-acp)
 // Each case starts the CLI's ACP server in one lab home (shared by the CLI's cases, so `load` finds
 // the session `turn` made), drives it with raw JSON-RPC (rpc.ts) and writes `<case>.stdin` (client →
 // agent), `<case>.stdout` (agent → client), `<case>.stderr` and `<case>.json` (argv, timings, the
 // order of the lines, what the mock received). Paths under the lab home are written as /home/user.
-// The adapters (claude-acp, codex-acp) are read from $SCV_ACP_ADAPTERS/node_modules; a Node to run
+// The adapters (claude-acp, codex-acp, pi-acp) are read from $SCV_ACP_ADAPTERS/node_modules; a Node to run
 // them with from $SCV_ACP_NODE (default: this one). $SCV_ACP_OUT writes the captures elsewhere.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -42,6 +42,8 @@ interface Profile {
   readonly env?: (bin: string) => Record<string, string>;
   /** Makes the CLI ask before running a shell command, where its default mode does not. */
   readonly askForShell?: (home: string) => void;
+  /** What scv keeps in the home's settings before it starts the server (the row's acp.homeSettings). */
+  readonly homeSettings?: (home: string) => void;
 }
 
 const NODE = process.env.SCV_ACP_NODE ?? process.execPath;
@@ -169,6 +171,30 @@ const PROFILES: Record<string, Profile> = {
       prompt,
     ],
   },
+  "pi-acp": {
+    base: "pi",
+    shape: "openai-chat",
+    model: "mock/mock-model",
+    adapter: true,
+    acp: () => [NODE, join(ADAPTERS, "node_modules", "pi-acp", "dist", "index.js")],
+    // pi 1.6.0 runs on the Node first on PATH (22.19 or newer).
+    env: (bin) => ({ PI_ACP_PI_COMMAND: join(bin, "pi") }),
+    processTurn: (bin, prompt) => [
+      join(bin, "pi"),
+      "-p",
+      "--mode",
+      "json",
+      "--model",
+      "mock/mock-model",
+      prompt,
+    ],
+    homeSettings(home) {
+      // Else the adapter sends its startup summary as message text, after the first prompt.
+      const file = join(home, ".pi", "agent", "settings.json");
+      const settings = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Json) : {};
+      writeFileSync(file, `${JSON.stringify({ ...settings, quietStartup: true }, null, 2)}\n`);
+    },
+  },
 };
 
 /** Nothing beyond loopback: a proxy nobody listens on, the mock reached directly. */
@@ -210,6 +236,7 @@ function choose(params: Json, kind: string): Answer {
 }
 
 async function launch(lab: Lab): Promise<RawAcp> {
+  lab.profile.homeSettings?.(lab.home);
   const env = baseEnv(lab.home, lab.bin, { ...OFFLINE, ...lab.config.env, ...lab.profile.env?.(lab.bin) });
   if (lab.profile.adapter) env.PATH = [dirname(NODE), env.PATH].join(":");
   return new RawAcp(lab.profile.acp(lab.bin), { cwd: lab.cwd, env });

@@ -1,13 +1,13 @@
 // The config file's schema (zod): every key scv reads, its type and what a bad value says. Loading,
-// and the checks across keys, are src/config.ts.
+// and the checks across keys, are src/home/config.ts.
 
 import * as z from "zod/mini";
-import { ACCOUNT_NAME_RULE, isAccountName } from "./accounts.js";
-import { type AdapterDescriptor, EXAMPLE_AGENTS } from "./adapters.js";
-import { descriptorKeys, rowField } from "./config-agents.js";
-import { durationOrNoneSetting, durationSetting } from "./config-values.js";
-import { lazy } from "./lazy.js";
-import { notifySettingsSchema } from "./notify-settings.js";
+import { ACCOUNT_NAME_RULE, isAccountName } from "../accounts.js";
+import { type AdapterDescriptor, EXAMPLE_AGENTS } from "../adapters.js";
+import { descriptorKeys, rowField } from "../config-agents.js";
+import { durationOrNoneSetting, durationSetting } from "../config-values.js";
+import { lazy } from "../lazy.js";
+import { notifySettingsSchema } from "../notify-settings.js";
 
 const duration = durationSetting;
 const durationOrNone = durationOrNoneSetting;

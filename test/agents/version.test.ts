@@ -16,8 +16,8 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type AdapterDescriptor, adapter } from "../src/adapters.js";
-import { agentVersion, packageVersion, parseVersion } from "../src/agent-version.js";
+import { type AdapterDescriptor, adapter } from "../../src/adapters.js";
+import { agentVersion, packageVersion, parseVersion } from "../../src/agents/version.js";
 
 let root: string;
 beforeEach(() => {

@@ -2,11 +2,11 @@
 // "maybe" where only the CLI itself could (after), never the failed agent or one scv cannot run.
 
 import { describe, expect, it } from "vitest";
-import { fallbackAgents, noteSignIn, wantsFallbacks } from "../src/fallbacks.js";
-import { signInFailedRecently } from "../src/home/sign-in-failures.js";
-import { installFakeAgents } from "./fake-agents/install.js";
-import { useLab } from "./helpers/lab.js";
-import { signIn, type World } from "./helpers/scv.js";
+import { signInFailedRecently } from "../../src/home/sign-in-failures.js";
+import { fallbackAgents, noteSignIn, wantsFallbacks } from "../../src/turn/fallbacks.js";
+import { installFakeAgents } from "../fake-agents/install.js";
+import { useLab } from "../helpers/lab.js";
+import { signIn, type World } from "../helpers/scv.js";
 
 let world: World;
 useLab((created) => {

@@ -4,13 +4,13 @@
 import { existsSync, statSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import type * as z from "zod/mini";
-import { type AdapterDescriptor, shippedAdapter } from "./adapters.js";
-import { type AgentTable, configuredAgentRows, descriptorKeys, ROW_MODIFIERS } from "./config-agents.js";
+import { type AdapterDescriptor, shippedAdapter } from "../adapters.js";
+import { type AgentTable, configuredAgentRows, descriptorKeys, ROW_MODIFIERS } from "../config-agents.js";
+import { ScvError } from "../errors.js";
+import { issueAt, issueText } from "../validation.js";
 import { type AgentConfig, agentSettingsShape, type Config, configSchema } from "./config-schema.js";
-import { ScvError } from "./errors.js";
-import { configCandidates, type Env } from "./home/paths.js";
-import { readStateFile } from "./home/state-file.js";
-import { issueAt, issueText } from "./validation.js";
+import { configCandidates, type Env } from "./paths.js";
+import { readStateFile } from "./state-file.js";
 
 export type { AgentConfig, Config, McpServerConfig } from "./config-schema.js";
 
@@ -26,7 +26,7 @@ export interface LoadedConfig {
   readonly config: Config;
 }
 
-export function loadConfig(env: Env = process.env): LoadedConfig {
+export function loadConfig(env: Env): LoadedConfig {
   const candidates = configCandidates(env);
   const path = candidates.find((candidate) => existsSync(candidate));
   if (path === undefined) {

@@ -6,14 +6,14 @@
 // `accounts`, else its default one): the best of them counts. Nothing is spawned: this runs on every
 // failure.
 
-import { DEFAULT_ACCOUNT } from "./accounts.js";
-import { type AdapterDescriptor, allAdapters } from "./adapters.js";
-import { locateAgent, signInStore } from "./agents.js";
-import type { Config } from "./config.js";
-import { EXIT } from "./errors.js";
-import { inspectStore } from "./home/keystore.js";
-import { agentHome, type Env } from "./home/paths.js";
-import { clearSignInFailed, markSignInFailed, signInFailedRecently } from "./home/sign-in-failures.js";
+import { DEFAULT_ACCOUNT } from "../accounts.js";
+import { type AdapterDescriptor, allAdapters } from "../adapters.js";
+import { locateAgent, signInStore } from "../agents/lookup.js";
+import { EXIT } from "../errors.js";
+import type { Config } from "../home/config.js";
+import { inspectStore } from "../home/keystore.js";
+import { agentHome, type Env } from "../home/paths.js";
+import { clearSignInFailed, markSignInFailed, signInFailedRecently } from "../home/sign-in-failures.js";
 
 /** Whether a turn that ended with `exitCode` calls for fallbacks: not a success, a usage error (the
  * same call fails with any agent) or an interruption (the user stopped it). */

@@ -2,14 +2,14 @@
 // against one reported as 0, and days split at UTC midnight.
 
 import { describe, expect, it } from "vitest";
-import type { UsageEntry } from "../src/home/usage-log.js";
+import type { UsageEntry } from "../../src/home/usage-log.js";
 import {
   NO_CONVERSATION,
   NO_MODEL,
   type UsageGrouping,
   usageReport,
   usageReportSchema,
-} from "../src/usage-totals.js";
+} from "../../src/home/usage-totals.js";
 
 function turn(overrides: Partial<UsageEntry>): UsageEntry {
   return {

@@ -8,13 +8,13 @@
 import { closeSync, mkdirSync, mkdtempSync, readSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import type { AdapterDescriptor } from "./adapters.js";
-import { openStateFile, readStateText, SMALL_STATE_BYTES } from "./home/state-file.js";
-import { cachedVersion, keepVersion } from "./home/version-cache.js";
-import { runBounded } from "./process/helpers.js";
-import { cleanUpAtExit } from "./process/lifecycle.js";
-import { timing } from "./timing.js";
-import { agentEnvironment, type IsolationSettings } from "./transport/env.js";
+import type { AdapterDescriptor } from "../adapters.js";
+import { openStateFile, readStateText, SMALL_STATE_BYTES } from "../home/state-file.js";
+import { cachedVersion, keepVersion } from "../home/version-cache.js";
+import { runBounded } from "../process/helpers.js";
+import { cleanUpAtExit } from "../process/lifecycle.js";
+import { timing } from "../timing.js";
+import { agentEnvironment, type IsolationSettings } from "../transport/env.js";
 
 // On two cores four of the CLIs took 5–7 s to answer `--version` together (1.5–3 s alone),
 // so 3 s dropped their versions (contract suite); `agents list` now asks as many at a time as there

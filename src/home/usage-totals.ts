@@ -2,9 +2,9 @@
 // schema. Pure: src/commands/usage.ts reads the log and prints.
 
 import * as z from "zod/mini";
-import type { UsageEntry } from "./home/usage-log.js";
-import { lazy } from "./lazy.js";
-import { addUsage } from "./parsers/usage.js";
+import { lazy } from "../lazy.js";
+import { addUsage } from "../parsers/usage.js";
+import type { UsageEntry } from "./usage-log.js";
 
 const USAGE_GROUPINGS = ["agent", "account", "model", "day", "conversation"] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];

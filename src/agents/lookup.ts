@@ -2,11 +2,11 @@
 // where each one's CLI is installed, honouring the config's `command` override.
 
 import { delimiter, join } from "node:path";
-import { type AdapterDescriptor, adapter, allAdapters, type KeyStore, type Verified } from "./adapters.js";
-import type { Config } from "./config.js";
-import { ScvError } from "./errors.js";
-import { findExecutable } from "./executable.js";
-import { type Env, toolsBin, userHome } from "./home/paths.js";
+import { type AdapterDescriptor, adapter, allAdapters, type KeyStore, type Verified } from "../adapters.js";
+import { ScvError } from "../errors.js";
+import { findExecutable } from "../executable.js";
+import type { Config } from "../home/config.js";
+import { type Env, toolsBin, userHome } from "../home/paths.js";
 
 /** Directories every agent's CLI is looked for in before `PATH`, relative to the user's home. */
 const USER_BIN_DIRS: readonly string[] = [".local/bin"];
@@ -60,7 +60,7 @@ export function adapterSearchDirs(entry: AdapterDescriptor, home: string, toolsB
 export function resolveAgentExecutable(
   command: string,
   searchDirs: readonly string[],
-  pathVariable: string | undefined = process.env.PATH,
+  pathVariable: string | undefined,
 ): string | undefined {
   return findExecutable(command, [...searchDirs, ...(pathVariable ?? "").split(delimiter)]);
 }

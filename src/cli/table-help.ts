@@ -9,11 +9,11 @@ import type { AdapterDescriptor } from "../adapters.js";
 
 /** The tokens help texts hold until describeFromTable fills them in. */
 export const TABLE_TEXT = {
-  /** The first example agent (`codex`). */
+  /** The first example agent (`EXAMPLE_AGENTS[0]` in src/adapters.ts). */
   agent: "{agent}",
-  /** The second example agent (`claude`). */
+  /** The second example agent (`EXAMPLE_AGENTS[1]`). */
   otherAgent: "{other-agent}",
-  /** An account of the first example agent (`codex@work`). */
+  /** An account of the first example agent (`<agent>@work`). */
   account: "{account}",
   /** The sign-ins `agents login --import` copies, by the rows that allow it: `<agent>: ~/<file>`. */
   signIns: "{sign-ins}",

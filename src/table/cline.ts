@@ -10,6 +10,16 @@ export const cline = {
   offers:
     "Cline's coding agent (the most installed on npm); it reads, edits, and runs code in a project, on many model providers",
   packages: ["cline"],
+  // Its postinstall points the `cline` bin at the native binary in its platform's package: the
+  // version is read there, not by running `cline --version` (1.5 s of CPU).
+  binPackages: [
+    "@cline/cli-linux-x64",
+    "@cline/cli-linux-arm64",
+    "@cline/cli-darwin-arm64",
+    "@cline/cli-darwin-x64",
+    "@cline/cli-windows-x64",
+    "@cline/cli-windows-arm64",
+  ],
   verified: { kind: "lab", version: "3.0.65" },
   command: "cline",
   args: [],

@@ -91,6 +91,17 @@ describe("packageVersion", () => {
     expect(packageVersion(bin, ["@github/copilot"])).toBe("1.0.102");
   });
 
+  it("cline: its bin linked by its postinstall into its platform's package is read there, from its row", () => {
+    const bin = npmInstall("cline", "3.0.65", "bin/cline", "cline");
+    const platform = join(root, "prefix", "lib", "node_modules", "@cline", "cli-linux-x64");
+    pkg(platform, { name: "@cline/cli-linux-x64", version: "3.0.65" });
+    tripwire(join(platform, "bin", "cline"));
+    rmSync(bin);
+    symlinkSync(join("..", "lib", "node_modules", "@cline", "cli-linux-x64", "bin", "cline"), bin);
+    const entry = row("cline");
+    expect(packageVersion(bin, [...entry.packages, ...(entry.binPackages ?? [])])).toBe("3.0.65");
+  });
+
   it("follows a chain of links (a user's ~/bin → the global prefix → the package)", () => {
     const bin = npmInstall("@openai/codex", "0.171.0", "bin/codex.js", "codex");
     const mine = join(root, "mybin", "codex");

@@ -31,10 +31,10 @@ import { qoder } from "./table/qoder.js";
 import { qwen } from "./table/qwen.js";
 
 export type { AcpFullPermission, AcpLaunch, Takeover, TransportKind } from "./descriptor/acp.js";
-export type { Endpoint, EndpointApi, EndpointUrl } from "./descriptor/endpoint.js";
-export type { EnvPair, Verified } from "./descriptor/fields.js";
+export type { Endpoint, EndpointApi } from "./descriptor/endpoint.js";
+export type { Verified } from "./descriptor/fields.js";
 export type { McpFileFormat, McpHost, McpPassing } from "./descriptor/mcp.js";
-export type { ReplySchema, ReviewSupport } from "./descriptor/review.js";
+
 export type { AdapterDescriptor } from "./descriptor/row.js";
 export type {
   ApiKeyStore,
@@ -49,16 +49,12 @@ export type {
   StatusSummary,
 } from "./descriptor/sign-in.js";
 export type {
-  ConversationFiles,
   HomeSettings,
   ModeReport,
-  OutputFormat,
   OutputFormatKind,
-  OwnConfig,
   PromptOnStdin,
   PromptStyle,
   Resume,
-  RetryBound,
 } from "./descriptor/turn.js";
 
 /** Every shipped row, in the order lists and docs show them. */

@@ -98,7 +98,7 @@ const FILE_HINTS: Readonly<Record<string, string>> = {
 
 /** A failed file operation (Node's errno error with a path) as one line that names the path and says
  * what to do; undefined for anything else. */
-export function fileErrorLine(error: unknown): string | undefined {
+function fileErrorLine(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const { code, path, syscall } = error as NodeJS.ErrnoException;
   if (code === undefined || path === undefined) return undefined;

@@ -6,7 +6,7 @@ import * as z from "zod/mini";
 import { durationSetting } from "./config-values.js";
 import { lazy } from "./lazy.js";
 
-export const NOTIFY_EVENTS = ["done", "failed", "needs-approval", "cooling"] as const;
+const NOTIFY_EVENTS = ["done", "failed", "needs-approval", "cooling"] as const;
 export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
 
 export const notifySettingsSchema = lazy(() =>

@@ -20,7 +20,7 @@ export const usageSchema = lazy(() =>
 );
 
 /** An account a turn with several passed over, and why. */
-export const skippedAccountSchema = lazy(() =>
+const skippedAccountSchema = lazy(() =>
   z.object({
     account: z.string(),
     /** `cooling`: limited earlier, not tried; `rate-limited`: tried, limited now; `signed-out`: its
@@ -35,7 +35,7 @@ export const skippedAccountSchema = lazy(() =>
 
 /** What a turn changed in its worktree, or what a branch holds against its base: files, lines added
  * and removed, per file too (`null` lines for a binary file; `from` for a rename). */
-export const diffstatSchema = lazy(() =>
+const diffstatSchema = lazy(() =>
   z.object({
     files: z.int().check(z.nonnegative()),
     added: z.int().check(z.nonnegative()),

@@ -92,8 +92,8 @@ const LIMITS = {
   worktreeLockWait: 10 * 60_000,
 } as const;
 
-export type GraceName = keyof typeof GRACES;
-export type LimitName = keyof typeof LIMITS;
+type GraceName = keyof typeof GRACES;
+type LimitName = keyof typeof LIMITS;
 export type DurationName = GraceName | LimitName;
 
 /** The shortest the test scale makes a grace: a twentieth of it. */

@@ -117,7 +117,7 @@ function bound(origin: string, limit: number | bigint, relation: string): string
 
 /** The keys a table at `path` in `schema` may hold: through optional values, tables of tables
  * (records) and the tables of a union. */
-export function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
   const def = schema._zod.def as unknown as Readonly<Record<string, unknown>>;
   switch (def.type) {
     case "optional":

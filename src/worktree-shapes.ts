@@ -86,7 +86,7 @@ export function turnWorktreeJson(turn: TurnResult) {
   };
 }
 
-export const conversationWorktreeShape = lazy(() =>
+const conversationWorktreeShape = lazy(() =>
   z.object({
     handle: z.string(),
     repoRoot: described(z.string(), "the user's work tree it was made from: where scv apply brings changes"),

@@ -11,7 +11,7 @@ import { type Env, toolsBin, userHome } from "../home/paths.js";
 /** Directories every agent's CLI is looked for in before `PATH`, relative to the user's home. */
 const USER_BIN_DIRS: readonly string[] = [".local/bin"];
 
-export function knownAgentsList(): string {
+function knownAgentsList(): string {
   return allAdapters()
     .map((entry) => entry.name)
     .join(", ");

@@ -27,7 +27,7 @@ export async function nodeShortfall(
 }
 
 /** Whether dotted version `a` is older than `b`. */
-export function olderThan(a: string, b: string): boolean {
+function olderThan(a: string, b: string): boolean {
   const left = a.split(".").map(Number);
   const right = b.split(".").map(Number);
   for (let index = 0; index < Math.max(left.length, right.length); index += 1) {

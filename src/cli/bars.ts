@@ -8,7 +8,7 @@ const EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
 const MIN_BAR = 10;
 
 /** `value` of `max` as a bar at most `width` columns long; a value above zero shows at least an eighth. */
-export function bar(value: number, max: number, width: number): string {
+function bar(value: number, max: number, width: number): string {
   if (!(value > 0) || !(max > 0) || width <= 0) return "";
   const eighths = Math.max(1, Math.round((Math.min(value, max) / max) * width * 8));
   return BLOCK.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? "");

@@ -25,13 +25,13 @@ import { checkEnvironment } from "../worktrees/check.js";
 import { clip, printable, summaryLine } from "./progress.js";
 
 /** How long a notify command (or the desktop's notifier) may run unless `timeout` says. */
-export const NOTIFY_LIMIT_MS = 10_000;
+const NOTIFY_LIMIT_MS = 10_000;
 /** The most of the prompt an event carries with `include_prompt`. */
 const PROMPT_CHARS = 4_000;
 const SUMMARY_CHARS = 300;
 
 /** What a notify command reads on stdin, as one JSON object. */
-export interface NotifyEvent {
+interface NotifyEvent {
   readonly event: NotifyEventName;
   /** The job (`<agent>-k3f9x2.a1b2c3d4`); null when the turn never got one. */
   readonly job: string | null;
@@ -54,7 +54,7 @@ export interface NotifyEvent {
 }
 
 /** The settings for `agent`'s turns: its own table's keys over `[notify]`'s. */
-export function notifySettings(config: Config, agent: string): NotifySettings {
+function notifySettings(config: Config, agent: string): NotifySettings {
   return { ...config.notify, ...config.agents?.[agent]?.notify };
 }
 
@@ -64,7 +64,7 @@ function oneLine(text: string): string {
 }
 
 /** The event of a turn that ended. */
-export function endedEvent(result: TurnResult, job: string | null, now = new Date()): NotifyEvent {
+function endedEvent(result: TurnResult, job: string | null, now = new Date()): NotifyEvent {
   const failure = failureLine(result);
   const summary = failure === undefined ? summaryLine(result) : `${summaryLine(result)}: ${failure}`;
   return {
@@ -81,7 +81,7 @@ export function endedEvent(result: TurnResult, job: string | null, now = new Dat
 }
 
 /** The event of a turn that waits: on its agent's question, or on a rate limit's reset. */
-export function waitingEvent(waiting: TurnWaiting, job: string | null, now = new Date()): NotifyEvent {
+function waitingEvent(waiting: TurnWaiting, job: string | null, now = new Date()): NotifyEvent {
   const base = { job, exit: null, duration: null, time: now.toISOString() };
   if (waiting.kind === "approval") {
     const { agent, tool, summary } = waiting.question;

@@ -141,7 +141,7 @@ export function summaryLine(result: SummarizedResult): string {
   return parts.join(" · ");
 }
 
-export interface ProgressStream {
+interface ProgressStream {
   write(text: string): unknown;
   readonly isTTY?: boolean;
   readonly columns?: number;

@@ -128,7 +128,7 @@ export function reportFailures(
 
 /** `worktree: scv/<agent>-k3f9x2 · 2 files +10/-3 · check pass 4s — see it: scv diff … · take it: scv
  * apply …`. Pure. */
-export function worktreeLine(result: TurnResult): string {
+function worktreeLine(result: TurnResult): string {
   const parts = [`worktree: ${result.branch} (${result.worktree})`];
   const stat = result.diffstat;
   if (stat !== undefined)

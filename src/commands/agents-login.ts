@@ -176,8 +176,7 @@ async function loginWithKey(
   io: CliIo,
   entry: AdapterDescriptor,
   config: Config,
-  store: ApiKeyStore,
-  fromStdin: boolean,
+  { store, fromStdin }: { readonly store: ApiKeyStore; readonly fromStdin: boolean },
   account: string,
 ): Promise<number> {
   const label = accountLabel(entry.name, account);
@@ -336,7 +335,7 @@ async function login(
       });
     }
     case "api-key":
-      return loginWithKey(io, entry, config, method.store, method.fromStdin, account);
+      return loginWithKey(io, entry, config, method, account);
     case "import":
       return importOwnFiles(io, entry, config, method.files, account);
     default:

@@ -58,7 +58,7 @@ export async function agentsLogoutCommand(io: CliIo, agent: string): Promise<num
       return EXIT.ok;
     }
     case "interactive":
-      return interactiveLogout(io, entry, config, logout.args, logout.hint, account);
+      return interactiveLogout(io, entry, config, logout, account);
     default:
       return unreachable(logout);
   }
@@ -71,8 +71,7 @@ async function interactiveLogout(
   io: CliIo,
   entry: AdapterDescriptor,
   config: Config,
-  args: readonly string[],
-  hint: string,
+  { args, hint }: { readonly args: readonly string[]; readonly hint: string },
   account: string,
 ): Promise<number> {
   const label = accountLabel(entry.name, account);

@@ -37,10 +37,7 @@ export function renderComparison(rows: readonly ComparisonRow[]): string {
 }
 
 /** A finished turn's row, from what its result carries of its worktree, diffstat and check. Pure. */
-export function resultRow(
-  result: TurnResult,
-  attempt?: Pick<Attempt<unknown>, "attempt" | "of">,
-): ComparisonRow {
+function resultRow(result: TurnResult, attempt?: Pick<Attempt<unknown>, "attempt" | "of">): ComparisonRow {
   const { worktree, branch, diffstat, check } = result;
   return comparisonRow({
     result,

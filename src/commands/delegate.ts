@@ -11,14 +11,15 @@ import { print } from "../cli/results.js";
 import { turnOutput } from "../cli/turn-output.js";
 import { durationOption } from "../duration.js";
 import { EXIT, fileHint, ScvError } from "../errors.js";
-import { type Config, loadConfig, MAX_PARALLEL } from "../home/config.js";
+import { type Config, loadConfig } from "../home/config.js";
+import { MAX_PARALLEL } from "../home/config-schema.js";
 import { type CliIo, stdoutDelivered } from "../io.js";
 import type { TurnResult } from "../result.js";
 import type { Policy } from "../transport/env.js";
 import { attemptsOption, expandAttempts } from "../turn/attempts.js";
 import { planTurns } from "../turn/batch.js";
 import { runTurn } from "../turn/run-turn.js";
-import type { TurnRequest } from "../turn/turn-types.js";
+import type { TurnContext, TurnRequest } from "../turn/turn-types.js";
 import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
 
 export interface DelegateOptions {
@@ -125,7 +126,8 @@ export async function delegateCommand(
       ? (await import("./background.js")).startBackgroundTurns(io, requests, config, options, {
           worktrees: choice,
         })
-      : (await import("./fanout.js")).runFanOut(io, requests, config, options, concurrency, {
+      : (await import("./fanout.js")).runFanOut(io, requests, config, options, {
+          concurrency,
           choice,
           attempts,
         });
@@ -140,11 +142,20 @@ export async function delegateCommand(
     prompt,
     note: (line) => io.stderr.write(`scv: note: ${line}\n`),
   });
+  const onNotice = (line: string) => {
+    if (!options.quiet) io.stderr.write(`scv: ${line}\n`);
+  };
   const result = await withInterrupts(
     io,
     async (signal) => {
       if (mayWantWorktrees(choice, config)) {
-        const prepared = await inWorktree(io, request, config, choice, signal, options);
+        const prepared = await inWorktree(request, choice, {
+          env: io.env,
+          cwd: io.cwd,
+          config,
+          signal,
+          onNotice,
+        });
         if (prepared.kind === "failed") return prepared.result;
         request = prepared.request;
       }
@@ -156,9 +167,7 @@ export async function delegateCommand(
         lockWaitMs: durationOption("SCV_LOCK_WAIT", io.env.SCV_LOCK_WAIT, { allowZero: true }),
         onEvent: output.onEvent,
         askPermission: terminalPermission(io, output.hold),
-        onNotice: (line) => {
-          if (!options.quiet) io.stderr.write(`scv: ${line}\n`);
-        },
+        onNotice,
         onWaiting: notifier.waiting,
         onRegistered: notifier.registered,
       });
@@ -187,22 +196,10 @@ export async function delegateCommand(
 /** A single turn's worktree made before it runs (turn/worktree.ts): its request then runs there.
  * A turn whose plan fails runs as it is, to fail as a turn without a worktree would. */
 async function inWorktree(
-  io: CliIo,
   request: TurnRequest,
-  config: Config,
   choice: WorktreeChoice,
-  signal: AbortSignal,
-  options: DelegateOptions,
+  context: TurnContext,
 ): Promise<{ kind: "ready"; request: TurnRequest } | { kind: "failed"; result: TurnResult }> {
-  const context = {
-    env: io.env,
-    cwd: io.cwd,
-    config,
-    signal,
-    onNotice: (line: string) => {
-      if (!options.quiet) io.stderr.write(`scv: ${line}\n`);
-    },
-  };
   const planned = planTurns([request], context);
   const { prepareWorktrees } = await import("../turn/worktree.js");
   const [prepared] = await prepareWorktrees(planned, choice, context);

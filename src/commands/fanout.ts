@@ -24,8 +24,10 @@ import type { TurnRequest } from "../turn/turn-types.js";
 import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
 import { comparisonTable } from "./comparison.js";
 
-/** What a fan-out asks beyond its turns: worktrees, and which attempt of its target each turn is. */
-export interface FanOutExtras {
+/** How a fan-out runs beyond its turns: how many at once, worktrees, and which attempt of its
+ * target each turn is. */
+interface FanOutShape {
+  readonly concurrency: number;
   readonly choice?: WorktreeChoice;
   readonly attempts?: readonly Pick<Attempt<unknown>, "attempt" | "of">[];
 }
@@ -35,8 +37,7 @@ export async function runFanOut(
   requests: readonly TurnRequest[],
   config: Config,
   options: ResultOptions,
-  concurrency: number,
-  extras: FanOutExtras = {},
+  shape: FanOutShape,
 ): Promise<number> {
   const base = {
     env: io.env,
@@ -52,12 +53,12 @@ export async function runFanOut(
 
   const results = await withInterrupts(io, async (signal) => {
     // Every worktree made (and every refusal said) before any agent starts.
-    const { choice } = extras;
+    const { choice } = shape;
     if (choice !== undefined && mayWantWorktrees(choice, config)) {
       const { prepareWorktrees } = await import("../turn/worktree.js");
       planned = await prepareWorktrees(planned, choice, { ...base, signal, onNotice: say });
     }
-    const queue = new PQueue({ concurrency });
+    const queue = new PQueue({ concurrency: shape.concurrency });
     const runs = planned.map((turn, index) => {
       if (turn.kind === "failed") {
         // With --events, its result line too: every turn of the fan-out ends the stream with one.
@@ -115,7 +116,7 @@ export async function runFanOut(
   if (bell !== "") io.stderr.write(bell);
   // The comparison, once every turn is over: on stderr, as a summary (stdout has the replies).
   if (!options.quiet && results.some((result) => result.branch !== undefined))
-    io.stderr.write(comparisonTable(results, extras.attempts));
+    io.stderr.write(comparisonTable(results, shape.attempts));
   const continuable = results.find((result) => result.conversation !== null && result.session !== null);
   if (!options.quiet && continuable !== undefined) {
     io.stderr.write(`continue one with: scv delegate -c <handle> "…" (e.g. ${continuable.conversation})\n`);

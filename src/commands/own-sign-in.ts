@@ -50,7 +50,7 @@ export function importFilesOf(login: Login): readonly ImportFile[] | undefined {
 
 /** Whether a browser a CLI opens shows up where its user is: a graphical session (X11, Wayland), or
  * macOS and Windows, which have one. */
-export function hasDisplay(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): boolean {
+function hasDisplay(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): boolean {
   if (platform === "darwin" || platform === "win32") return true;
   return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
 }

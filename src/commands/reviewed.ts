@@ -29,7 +29,7 @@ export interface ReviewedOptions extends ResultOptions {
 }
 
 /** The `--review-by` values as targets (repeatable, comma-separated). Pure. */
-export function reviewByTargets(values: readonly string[]): string[] {
+function reviewByTargets(values: readonly string[]): string[] {
   return values.flatMap(splitTargets);
 }
 

@@ -73,7 +73,6 @@ const endpointUrl = () =>
       modelName: z.optional(text()),
     }),
   ]);
-export type EndpointUrl = Field<typeof endpointUrl>;
 
 /** How a CLI is pointed at a model endpoint or proxy of the user's own: `base_url` under
  * `[agents.<name>]` in scv's config, and `api_key_env`, the variable of scv's environment holding its

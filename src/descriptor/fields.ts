@@ -34,7 +34,6 @@ export const envRule = () =>
   );
 /** A variable and its value (or, for home variables, a path relative to the agent home). */
 export const envPair = () => z.tuple([envName(), z.string()]);
-export type EnvPair = Field<typeof envPair>;
 
 /** A path inside the agent home: relative, and never climbing out of it. */
 export const homePath = () =>

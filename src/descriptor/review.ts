@@ -2,7 +2,7 @@
 // changes nothing, and its reply is held to the findings' JSON Schema where the CLI can be.
 
 import * as z from "zod/mini";
-import { args, argsWith, type Field } from "./fields.js";
+import { args, argsWith } from "./fields.js";
 
 /** How a reviewer's reply is held to the findings' JSON Schema, where its CLI has an option for it;
  * given on a repair turn too (a resumed run does not keep it). */
@@ -15,7 +15,6 @@ const replySchema = () =>
     /** No such option: the prompt asks for the JSON, and scv validates what comes back. */
     z.strictObject({ kind: z.literal("prompt") }),
   ]);
-export type ReplySchema = Field<typeof replySchema>;
 
 /** What a review turn needs of a CLI (src/review/): a reviewer reads the tree and changes nothing. */
 export const review = () =>
@@ -27,4 +26,3 @@ export const review = () =>
     readOnlyArgs: args(),
     schema: replySchema(),
   });
-export type ReviewSupport = Field<typeof review>;

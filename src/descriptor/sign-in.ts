@@ -102,7 +102,7 @@ export type KeyStore = Field<typeof keyStore>;
 export type KeyStoreKind = KeyStore["kind"];
 
 /** The key stores scv can write an API key into (the others are written by the CLI's own sign-in). */
-export const apiKeyStore = () =>
+const apiKeyStore = () =>
   z.discriminatedUnion("kind", [keyHelperStore(), authJsonStore(), selectedKeyStore(), yamlEntryStore()]);
 export type ApiKeyStore = Field<typeof apiKeyStore>;
 

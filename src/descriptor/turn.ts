@@ -15,7 +15,7 @@ import { args, envName, type Field, homePath, keyPath, pattern, text } from "./f
  * CLI `--output-format json`, its session event bus as JSONL ending with `result`.
  * `cursor-stream-json`: Cursor CLI's, Claude's shapes plus `tool_call` events. `amp-stream-json`: Amp
  * `--stream-json`, Claude's stream-json shapes with `T-…` thread ids. */
-export const OUTPUT_FORMATS = [
+const OUTPUT_FORMATS = [
   "text",
   "claude-stream-json",
   "codex-jsonl",
@@ -40,7 +40,6 @@ export const output = () =>
      * reads when the stream gives none: the reply survives an unparsable stream. */
     lastMessageArgs: z.optional(args()),
   });
-export type OutputFormat = Field<typeof output>;
 
 /** How a CLI that takes its prompt as an argument reads it from its stdin instead, which scv uses for
  * a prompt too large for one argument (Linux: 128 KiB). Checked on the pinned CLI against a mock with
@@ -130,7 +129,6 @@ export const conversationFiles = () =>
      * pairs. */
     idPrefix: z.optional(z.int().check(z.gte(8))),
   });
-export type ConversationFiles = Field<typeof conversationFiles>;
 
 /** How a CLI run once per turn reports the permission mode it runs in. scv stops a turn whose
  * report contradicts its policy: `auto` requires the `full` value, `default` refuses it. `label` says
@@ -168,7 +166,6 @@ export const retries = () =>
     z.strictObject({ kind: z.literal("config"), file: homePath(), setting: text(), note: text() }),
     z.strictObject({ kind: z.literal("none"), note: text() }),
   ]);
-export type RetryBound = Field<typeof retries>;
 
 /** The CLI's own settings file. */
 export const ownConfig = () =>
@@ -179,7 +176,6 @@ export const ownConfig = () =>
      * (named as a way to sign in when that cannot run). */
     signsIn: z.boolean(),
   });
-export type OwnConfig = Field<typeof ownConfig>;
 
 /** Values at paths of a JSON settings file (relative to the agent home), each with why scv sets it. */
 export const homeSettings = () =>

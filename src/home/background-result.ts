@@ -28,7 +28,7 @@ export const RESERVE_BYTES = 16 * 1024;
 const WRITE_FAILURES = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EACCES", "EPERM"]);
 
 /** How the log's line begins, so the reaper can tell it from anything else in the log. */
-export const UNSAVED_PREFIX = "scv: the result of job ";
+const UNSAVED_PREFIX = "scv: the result of job ";
 
 /** Holds RESERVE_BYTES at `path` (written out, not sparse, and flushed, so the blocks are the
  * reserve's); false when the disk has not even that. */

@@ -30,7 +30,7 @@ import { selectedKeyStore } from "./keystores/selected-key.js";
 import { yamlEntryStore } from "./keystores/yaml-entry.js";
 
 export type { StoreInspection } from "./keystores/files.js";
-export type { CliRunner, CliRunResult, InspectOptions, RemoveResult } from "./keystores/keystore-types.js";
+export type { CliRunner, InspectOptions, RemoveResult } from "./keystores/keystore-types.js";
 
 export type SignInState = StoreInspection["state"];
 

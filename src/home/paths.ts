@@ -69,7 +69,7 @@ export function cacheDir(env: Env): string {
 }
 
 /** scv's own npm prefix for `scv agents install`, and its bin folder searched before PATH. */
-export function toolsPrefix(env: Env): string {
+function toolsPrefix(env: Env): string {
   return join(scvHome(env), "tools");
 }
 

@@ -42,7 +42,7 @@ export type StateFileRead =
       readonly code?: string;
     };
 
-export type RefusedReason = "link" | "not-file" | "too-large" | "unreadable";
+type RefusedReason = "link" | "not-file" | "too-large" | "unreadable";
 
 type Refused = Extract<StateFileRead, { kind: "refused" }>;
 

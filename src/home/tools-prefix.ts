@@ -16,7 +16,7 @@ function shellQuoted(text: string): string {
 }
 
 /** The variables a package script gets, all inside `home`. */
-export function scriptHomeEnvironment(home: string): Record<string, string> {
+function scriptHomeEnvironment(home: string): Record<string, string> {
   return {
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),

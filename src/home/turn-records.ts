@@ -26,7 +26,7 @@ import { worktreeSchema } from "./worktree-record.js";
 
 const identitySchema = lazy(() => z.object({ pid: z.int().check(z.positive()), startTime: z.string() }));
 
-export const runningTurnSchema = lazy(() =>
+const runningTurnSchema = lazy(() =>
   z.looseObject({
     version: z.literal(1),
     handle: z.string().check(z.regex(HANDLE_PATTERN)),
@@ -87,7 +87,7 @@ export const runningTurnSchema = lazy(() =>
 );
 export type RunningTurnRecord = z.infer<ReturnType<typeof runningTurnSchema>>;
 
-export const finishedTurnSchema = lazy(() =>
+const finishedTurnSchema = lazy(() =>
   z.looseObject({
     version: z.literal(1),
     handle: z.string(),

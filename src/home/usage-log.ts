@@ -50,7 +50,7 @@ const usageFieldsSchema = lazy(() => {
   });
 });
 
-export const usageEntrySchema = lazy(() =>
+const usageEntrySchema = lazy(() =>
   z.looseObject({
     v: z.literal(1),
     /** When the turn started (UTC ISO 8601): the day and month it counts in. */

@@ -6,7 +6,7 @@ import { lazy } from "../lazy.js";
 import { addUsage } from "../parsers/usage.js";
 import type { UsageEntry } from "./usage-log.js";
 
-export const USAGE_GROUPINGS = ["agent", "account", "model", "day", "conversation"] as const;
+const USAGE_GROUPINGS = ["agent", "account", "model", "day", "conversation"] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 
 /** What a group's key is when its turns did not say (no `-m`: the agent's own default model). */
@@ -48,7 +48,7 @@ export const usageReportSchema = lazy(() =>
 export type UsageReport = z.infer<ReturnType<typeof usageReportSchema>>;
 export type UsageTotals = UsageReport["total"];
 
-export function keyOf(entry: UsageEntry, by: UsageGrouping): string {
+function keyOf(entry: UsageEntry, by: UsageGrouping): string {
   switch (by) {
     case "agent":
       return entry.agent;

@@ -73,7 +73,7 @@ export async function killTurn(
 }
 
 /** Polls `done` every 50 ms for at most `withinMs`. */
-export async function until(done: () => boolean, withinMs: number): Promise<boolean> {
+async function until(done: () => boolean, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     if (done()) return true;

@@ -41,14 +41,11 @@ export interface ReviewAsk {
 }
 
 /** The scope the flags ask for (at most one of them); `--job` is resolved by `planReview`. */
-export type AskedScope = ReviewScope | { readonly kind: "job-ref"; readonly ref: string };
+type AskedScope = ReviewScope | { readonly kind: "job-ref"; readonly ref: string };
 
 /** What is reviewed, as asked: at most one of base, staged, commit and job. `flag` spells each as the
  * caller wrote it (`--base`, or the MCP tool's `base`). Pure but for the one-line refusal. */
-export function reviewScope(
-  asked: ReviewAsk,
-  flag: (name: string) => string = (name) => `--${name}`,
-): AskedScope {
+function reviewScope(asked: ReviewAsk, flag: (name: string) => string = (name) => `--${name}`): AskedScope {
   const given = [
     asked.base === undefined ? undefined : "base",
     asked.staged === true ? "staged" : undefined,

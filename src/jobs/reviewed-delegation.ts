@@ -26,7 +26,7 @@ import { type ReviewTurnEvent, type ReviewTurnOptions, reviewWithTurns } from ".
 import { pickReviewers } from "./reviewers.js";
 
 /** The most rounds a delegation may ask for. */
-export const MAX_ROUNDS = 10;
+const MAX_ROUNDS = 10;
 
 export interface ReviewedDelegation {
   /** The author's first turn (or a conversation to continue). */

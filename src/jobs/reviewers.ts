@@ -20,7 +20,7 @@ import {
 } from "../review/family.js";
 import { agentSignedIn } from "../turn/fallbacks.js";
 
-export const AUTO = "auto";
+const AUTO = "auto";
 
 /** `<a>,<b>:<model>@work,personal,<c>` as its targets: a comma starts a new target unless what
  * follows it is an account of the target before (that target names accounts with `@`, and the word is

@@ -16,7 +16,7 @@ import type { TaskNow } from "./tasks.js";
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 /** What a 2025-11-25 host may show its model at once while the task runs (the spec's provisional key). */
-export const IMMEDIATE_RESPONSE = "io.modelcontextprotocol/model-immediate-response";
+const IMMEDIATE_RESPONSE = "io.modelcontextprotocol/model-immediate-response";
 
 type StatusV1 = TaskV1["status"];
 

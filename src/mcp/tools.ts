@@ -6,7 +6,7 @@ import * as z from "zod/mini";
 import { toJSONSchema } from "zod/v4";
 import { AGENT_NAMES, agentProducts, EXAMPLE_AGENTS } from "../adapters.js";
 import { APPROVAL_ANSWERS, APPROVAL_PATTERN } from "../home/approvals.js";
-import { MCP_SERVER_NAME } from "../home/config.js";
+import { MCP_SERVER_NAME } from "../home/config-schema.js";
 import { HANDLE_PATTERN } from "../home/conversations.js";
 import { JOB_PATTERN } from "../home/turn-files.js";
 
@@ -71,7 +71,7 @@ const focus = () =>
       ),
   );
 
-export const delegateInput = z.strictObject({
+const delegateInput = z.strictObject({
   agent: z.optional(
     z
       .union(
@@ -191,7 +191,7 @@ export const delegateInput = z.strictObject({
   wait_seconds: waitSeconds(),
 });
 
-export const reviewInput = z.strictObject({
+const reviewInput = z.strictObject({
   reviewers: reviewers(
     `who reviews: agents written as for delegate (${EXAMPLE_AGENTS[0]}, ${EXAMPLE_AGENTS[1]}/high, ${EXAMPLE_AGENTS[0]}@work), or auto; left out: the config's review_by, else auto (up to two signed-in agents of model families other than the author's)`,
   ),
@@ -232,7 +232,7 @@ export const reviewInput = z.strictObject({
   wait_seconds: waitSeconds(),
 });
 
-export const waitInput = z.strictObject({
+const waitInput = z.strictObject({
   job: job(),
   wait_seconds: waitSeconds(),
   offset: z.optional(
@@ -247,9 +247,9 @@ export const waitInput = z.strictObject({
   ),
 });
 
-export const cancelInput = z.strictObject({ job: job() });
+const cancelInput = z.strictObject({ job: job() });
 
-export const approveInput = z.strictObject({
+const approveInput = z.strictObject({
   job: job(),
   approval: z
     .string({ error: "the approval id the job's result named" })
@@ -269,17 +269,17 @@ export const approveInput = z.strictObject({
   wait_seconds: waitSeconds(),
 });
 
-export const statusInput = z.strictObject({
+const statusInput = z.strictObject({
   job: z.optional(job()),
 });
 
-export const agentsInput = z.strictObject({
+const agentsInput = z.strictObject({
   agent: z.optional(
     agentName().check(z.describe("only this agent (faster: the others' sign-in is not checked)")),
   ),
 });
 
-export const conversationsInput = z.strictObject({
+const conversationsInput = z.strictObject({
   agent: z.optional(agentName().check(z.describe("only this agent's conversations"))),
   limit: z.optional(
     z

@@ -4,9 +4,9 @@
 import { MAX_REPLY_BYTES } from "./reply-lines.js";
 
 /** As long as the longest reply line (reply-lines.ts): a reply read whole is never cut here. */
-export const DEFAULT_MAX_REPLY_CHARS = MAX_REPLY_BYTES;
+const DEFAULT_MAX_REPLY_CHARS = MAX_REPLY_BYTES;
 
-export const TRUNCATION_NOTE = "\n[… reply truncated by scv]";
+const TRUNCATION_NOTE = "\n[… reply truncated by scv]";
 
 export class BoundedText {
   private parts: string[] = [];

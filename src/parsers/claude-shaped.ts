@@ -75,16 +75,9 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
   let toolSinceText = false;
   // Structured failure signals seen before the terminal result.
   let assistantErrorKind: FailureKind | undefined;
-  let rateLimitRejected = false;
-  let rateLimitResetsAt: string | undefined;
-  /** The last report of each quota window (rate_limit_event), by window. */
-  const quota = new Map<string, QuotaWindow>();
+  const limits = new RateLimits();
   let lastRetryStatus: number | undefined;
-  // Usage per assistant message id: one line per content block repeats the same message usage.
-  // Only recent messages are kept by id; older ones are folded into a sum, so the map of a long
-  // turn stays small (one entry per message grew ~10 MB per GB of stream).
-  const assistantUsage = new Map<string, Usage>();
-  let anonymousUsage: Usage | undefined;
+  const assistantUsage = new MessageUsage();
   let finalText: string | undefined;
   /** The result's `structured_output` as JSON (`--json-schema`), which is the reply when present. */
   let structuredReply: string | undefined;
@@ -129,40 +122,14 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
   }
 
   const onSystem = withSession(SystemEvent, (system, events) => {
-    const mode = system.permissionMode ?? system.permission_mode;
-    if (mode !== undefined && (system.subtype === "init" || system.subtype === "status")) {
-      events.push({ type: "mode", mode });
-    }
-    if (system.subtype === "api_retry") {
-      lastRetryStatus = system.error_status ?? lastRetryStatus;
-      const status = system.error_status ?? undefined;
-      const message = [system.error ?? "API error", status === undefined ? "" : `(${status})`]
-        .join(" ")
-        .trim();
-      events.push(
-        retryEvent(message, {
-          attempt: system.attempt,
-          maxAttempts: system.max_retries,
-          delayMs: system.retry_delay_ms,
-          status,
-          kind: retryKind(status),
-        }),
-      );
-    }
-    if (system.subtype === "retry" && system.data !== undefined) {
-      const { attempt, maxRetries, delayMs } = system.data;
-      events.push(retryEvent("retrying the model request", { attempt, maxAttempts: maxRetries, delayMs }));
-    }
+    if (system.subtype === "api_retry") lastRetryStatus = system.error_status ?? lastRetryStatus;
+    events.push(...systemEvents(system));
   });
 
   const onAssistant = withSession(AssistantEvent, (assistant, events) => {
     const { message } = assistant;
     const counts = flavour.sumsAssistantUsage === true ? readAs(TokenCounts, message.usage) : null;
-    if (counts !== null) {
-      const usage = usageOfCounts(counts);
-      if (message.id === undefined) anonymousUsage = addUsage(anonymousUsage, usage);
-      else rememberUsage(message.id, usage);
-    }
+    if (counts !== null) assistantUsage.add(message.id, usageOfCounts(counts));
     if (assistant.error !== undefined) {
       // A synthetic message standing for an API failure: its text is the error, not a reply.
       const text = Array.isArray(message.content)
@@ -203,32 +170,10 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
     }
   });
 
-  const onRateLimit = withSession(RateLimitEvent, (event, events) => {
-    const info = event.rate_limit_info;
-    if (info.status !== undefined) {
-      const window = info.rateLimitType ?? "unknown";
-      quota.set(window, {
-        window,
-        status: info.status,
-        ...(info.utilization === undefined || info.utilization < 0 ? {} : { utilization: info.utilization }),
-        ...(info.resetsAt === undefined ? {} : { resetsAt: epochToIso(info.resetsAt) }),
-      });
-    }
-    if (info.status === "rejected") {
-      rateLimitRejected = true;
-      rateLimitResetsAt = info.resetsAt === undefined ? undefined : epochToIso(info.resetsAt);
-      events.push({
-        type: "error",
-        message: "usage limit reached",
-        kind: "rate-limit",
-        terminal: false,
-        ...(rateLimitResetsAt === undefined ? {} : { resetsAt: rateLimitResetsAt }),
-      });
-    }
-  });
+  const onRateLimit = withSession(RateLimitEvent, (event, events) => limits.read(event, events));
 
   const onResult = withSession(ResultEvent, (result, events) => {
-    const usage = flavour.usage(result, summedAssistantUsage());
+    const usage = flavour.usage(result, assistantUsage.sum());
     if (usage !== undefined) events.push({ type: "usage", usage });
     if (result.is_error !== true && result.stop_reason === "refusal") {
       events.push({ type: "turn-end", ok: false, declined: true });
@@ -246,39 +191,25 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
         unavailableModel(message) ??
         assistantErrorKind ??
         kindFromStatus(result.api_error_status) ??
-        (rateLimitRejected ? "rate-limit" : undefined) ??
+        (limits.rejected ? "rate-limit" : undefined) ??
         nonOther(classifyErrorText(message)) ??
         kindFromStatus(lastRetryStatus) ??
         "other";
       // Without a structured reset time, the record reads one from the message.
-      const resetsAt = kind === "rate-limit" ? rateLimitResetsAt : undefined;
+      const resetsAt = kind === "rate-limit" ? limits.resetsAt : undefined;
       events.push(...failedTurn(message, kind, resetsAt));
     }
   });
 
-  function rememberUsage(id: string, usage: Usage): void {
-    assistantUsage.set(id, usage);
-    if (assistantUsage.size <= RECENT_MESSAGES) return;
-    const [oldest, oldestUsage] = assistantUsage.entries().next().value as [string, Usage];
-    assistantUsage.delete(oldest);
-    anonymousUsage = addUsage(anonymousUsage, oldestUsage);
-  }
-
-  function summedAssistantUsage(): Usage | undefined {
-    let sum = anonymousUsage;
-    for (const usage of assistantUsage.values()) sum = addUsage(sum, usage);
-    return sum;
-  }
-
   const { extraElidable } = flavour;
   return createJsonLinesParser({
     cumulativeUsage: flavour.cumulativeUsage,
-    quota: () => [...quota.values()],
+    quota: () => limits.quota(),
     // The reply is an assistant message's text, and again the result's `result` (or its
     // `structured_output`), which Claude writes before the result's `type`.
     replyLines: linesOfTypes(["assistant", "result"], ["result", "structured_output"]),
     ...(flavour.cumulativeUsage && flavour.sumsAssistantUsage === true
-      ? { unreportedUsage: summedAssistantUsage }
+      ? { unreportedUsage: () => assistantUsage.sum() }
       : {}),
     elision:
       extraElidable === undefined ? claudeElidable : (place) => claudeElidable(place) || extraElidable(place),
@@ -311,6 +242,95 @@ export function createClaudeShapedParser(flavour: ClaudeFlavour): StreamParser {
       return rebuilt;
     },
   });
+}
+
+/** Usage per assistant message id: one line per content block repeats the same message usage. Only
+ * recent messages are kept by id; older ones are folded into a sum, so the map of a long turn stays
+ * small (one entry per message grew ~10 MB per GB of stream). */
+class MessageUsage {
+  private readonly byId = new Map<string, Usage>();
+  private folded: Usage | undefined;
+
+  add(id: string | undefined, usage: Usage): void {
+    if (id === undefined) {
+      this.folded = addUsage(this.folded, usage);
+      return;
+    }
+    this.byId.set(id, usage);
+    if (this.byId.size <= RECENT_MESSAGES) return;
+    const [oldest, oldestUsage] = this.byId.entries().next().value as [string, Usage];
+    this.byId.delete(oldest);
+    this.folded = addUsage(this.folded, oldestUsage);
+  }
+
+  sum(): Usage | undefined {
+    let sum = this.folded;
+    for (const usage of this.byId.values()) sum = addUsage(sum, usage);
+    return sum;
+  }
+}
+
+/** What the rate_limit_events said: the last report of each quota window, and whether (and until
+ * when) the turn was refused. */
+class RateLimits {
+  rejected = false;
+  resetsAt: string | undefined;
+  private readonly windows = new Map<string, QuotaWindow>();
+
+  read(event: s.Infer<typeof RateLimitEvent>, events: TurnEvent[]): void {
+    const info = event.rate_limit_info;
+    if (info.status !== undefined) {
+      const window = info.rateLimitType ?? "unknown";
+      this.windows.set(window, {
+        window,
+        status: info.status,
+        ...(info.utilization === undefined || info.utilization < 0 ? {} : { utilization: info.utilization }),
+        ...(info.resetsAt === undefined ? {} : { resetsAt: epochToIso(info.resetsAt) }),
+      });
+    }
+    if (info.status === "rejected") {
+      this.rejected = true;
+      this.resetsAt = info.resetsAt === undefined ? undefined : epochToIso(info.resetsAt);
+      events.push({
+        type: "error",
+        message: "usage limit reached",
+        kind: "rate-limit",
+        terminal: false,
+        ...(this.resetsAt === undefined ? {} : { resetsAt: this.resetsAt }),
+      });
+    }
+  }
+
+  quota(): QuotaWindow[] {
+    return [...this.windows.values()];
+  }
+}
+
+/** A system event's mode report and retry notices. */
+function systemEvents(system: s.Infer<typeof SystemEvent>): TurnEvent[] {
+  const events: TurnEvent[] = [];
+  const mode = system.permissionMode ?? system.permission_mode;
+  if (mode !== undefined && (system.subtype === "init" || system.subtype === "status")) {
+    events.push({ type: "mode", mode });
+  }
+  if (system.subtype === "api_retry") {
+    const status = system.error_status ?? undefined;
+    const message = [system.error ?? "API error", status === undefined ? "" : `(${status})`].join(" ").trim();
+    events.push(
+      retryEvent(message, {
+        attempt: system.attempt,
+        maxAttempts: system.max_retries,
+        delayMs: system.retry_delay_ms,
+        status,
+        kind: retryKind(status),
+      }),
+    );
+  }
+  if (system.subtype === "retry" && system.data !== undefined) {
+    const { attempt, maxRetries, delayMs } = system.data;
+    events.push(retryEvent("retrying the model request", { attempt, maxAttempts: maxRetries, delayMs }));
+  }
+  return events;
 }
 
 function nonOther(kind: FailureKind): FailureKind | undefined {

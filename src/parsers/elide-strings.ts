@@ -95,7 +95,7 @@ function unitLength(line: Buffer, at: number): number {
 
 /** The end of the longest prefix of the string content starting at `start` that ends on a character
  * and escape boundary at or before `limit`. */
-export function prefixEnd(line: Buffer, start: number, limit: number): number {
+function prefixEnd(line: Buffer, start: number, limit: number): number {
   let at = start;
   while (at < limit) {
     const next = at + unitLength(line, at);

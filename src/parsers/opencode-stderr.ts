@@ -13,7 +13,7 @@ import type { TurnEvent } from "./event-types.js";
 const UNREACHABLE = /Cannot connect to API\b:?\s*(.*?)\s*(?:\(cause:.*)?$/s;
 
 /** `key=value` and `key="quoted \"value\""` pairs of one logfmt line. */
-export function logfmtFields(line: string): Map<string, string> {
+function logfmtFields(line: string): Map<string, string> {
   const fields = new Map<string, string>();
   const pair = /([\w.]+)=(?:"((?:[^"\\]|\\.)*)"|(\S*))/g;
   for (const match of line.matchAll(pair)) {

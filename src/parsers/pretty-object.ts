@@ -11,7 +11,7 @@ export type AssembleResult =
   /** The object outgrew the bound and was dropped. */
   | { kind: "overflow" };
 
-export const DEFAULT_MAX_OBJECT_CHARS = 16 * 1024 * 1024;
+const DEFAULT_MAX_OBJECT_CHARS = 16 * 1024 * 1024;
 
 export class PrettyObjectAssembler {
   private parts: string[] = [];

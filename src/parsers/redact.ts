@@ -160,21 +160,13 @@ export function redact(text: string): string {
     out = out.replace(URL_PASSWORD, `$1:${REDACTED}@`).replace(URL_TOKEN_USER, `$1${REDACTED}@`);
   }
   if (out.includes("-")) {
-    out = out.replace(
-      USER_PASSWORD,
-      (
-        whole,
-        lead: string,
-        flag: string,
-        separator: string,
-        quote: string,
-        user: string,
-        colon: string,
-        secret: string,
-      ) =>
-        // `docker run -u 1000:1000` is a uid and gid.
-        /^\d+$/.test(secret) ? whole : `${lead}${flag}${separator}${quote}${user}${colon}${REDACTED}${quote}`,
-    );
+    out = out.replace(USER_PASSWORD, (whole, ...groups: string[]) => {
+      const [lead, flag, separator, quote, user, colon, secret = ""] = groups;
+      // `docker run -u 1000:1000` is a uid and gid.
+      return /^\d+$/.test(secret)
+        ? whole
+        : `${lead}${flag}${separator}${quote}${user}${colon}${REDACTED}${quote}`;
+    });
     out = out.replace(OPENSSL_PASS, `$1${REDACTED}`);
     for (const { command, flag } of PASSWORD_FLAGS) {
       if (command.test(out)) out = out.replace(flag, `$1${REDACTED}`);

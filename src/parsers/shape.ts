@@ -10,7 +10,7 @@
 
 const INVALID: unique symbol = Symbol("invalid");
 /** What a reader returns for a value that does not fit. */
-export type Invalid = typeof INVALID;
+type Invalid = typeof INVALID;
 
 /** A reader of one shape. `Optional`: whether an object field of this shape may be absent. */
 export interface Shape<T, Optional extends boolean = boolean> {

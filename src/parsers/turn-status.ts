@@ -23,9 +23,3 @@ export function turnStatus(end: ProcessEnd, terminal: TerminalOutcome | undefine
 function terminationStatus(termination: NonNullable<ProcessEnd["termination"]>): TurnStatus {
   return termination === "cancelled" ? "cancelled" : "timeout";
 }
-
-/** `timeout`/`cancelled` when scv ended the process; otherwise `completed` only when `succeeded`. */
-export function endStatus(end: ProcessEnd, succeeded: boolean): TurnStatus {
-  if (end.termination !== undefined) return terminationStatus(end.termination);
-  return succeeded ? "completed" : "failed";
-}

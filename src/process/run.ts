@@ -75,7 +75,7 @@ export interface AgentProcess {
   readonly input?: Writable;
 }
 
-export const DEFAULT_STDERR_TAIL_BYTES = 16 * 1024;
+const DEFAULT_STDERR_TAIL_BYTES = 16 * 1024;
 
 export function startProcess(options: ProcessOptions): AgentProcess {
   const started = Date.now();

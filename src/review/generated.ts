@@ -35,7 +35,7 @@ const LOCKFILES: ReadonlySet<string> = new Set([
 ]);
 
 /** Linguist's limit: minified JavaScript or CSS averages longer lines than this. */
-export const MINIFIED_LINE_LENGTH = 110;
+const MINIFIED_LINE_LENGTH = 110;
 
 const SCRIPT_OR_STYLE = /\.(?:js|mjs|cjs|css)$/;
 

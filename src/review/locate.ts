@@ -12,7 +12,7 @@ import type { Finding } from "./schema.js";
 
 /** `diff`: on lines a hunk shows, or the whole of a changed file; `file`: a changed file, lines no
  * hunk shows; `elsewhere`: a file the diff does not change. */
-export type FindingScope = "diff" | "file" | "elsewhere";
+type FindingScope = "diff" | "file" | "elsewhere";
 
 export interface PlacedFinding extends Finding {
   readonly scope: FindingScope;

@@ -13,12 +13,12 @@
 // most severe first. Pure.
 
 import type { PlacedFinding } from "./locate.js";
-import { type Severity, severityRank } from "./schema.js";
+import { severityRank } from "./schema.js";
 
 /** Lines apart that still count as the same place. */
-export const LINE_SLACK = 2;
+const LINE_SLACK = 2;
 /** Titles at least this similar (0..1) name the same problem. */
-export const TITLE_SIMILARITY = 0.5;
+const TITLE_SIMILARITY = 0.5;
 
 /** One reviewer's finding. */
 export interface ReviewerFinding extends PlacedFinding {
@@ -122,9 +122,4 @@ export function mergeFindings(findings: readonly ReviewerFinding[]): MergedFindi
   return groups
     .map(merged)
     .sort((a, b) => bySeverity(a, b) || a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
-}
-
-/** The highest severity among `findings`; undefined for none. Pure. */
-export function worstSeverity(findings: readonly { readonly severity: Severity }[]): Severity | undefined {
-  return [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity))[0]?.severity;
 }

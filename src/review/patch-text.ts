@@ -8,7 +8,7 @@
 //
 // API: `parsePatch(text)` → `PatchFile[]`, `unquotePath(text)`. Pure.
 
-export type FileStatus = "added" | "deleted" | "modified" | "renamed" | "copied";
+type FileStatus = "added" | "deleted" | "modified" | "renamed" | "copied";
 
 /** Lines `start` to `end` (inclusive, from 1). */
 export interface LineRange {
@@ -45,7 +45,7 @@ const ESCAPES: Readonly<Record<string, number>> = {
 };
 
 /** A path as git writes it in a header: as is, or C-quoted (`"a\\tb"`, octal bytes `\\303\\251`). */
-export function unquotePath(text: string): string {
+function unquotePath(text: string): string {
   if (!text.startsWith('"') || !text.endsWith('"') || text.length < 2) return text;
   const bytes: number[] = [];
   const body = text.slice(1, -1);

@@ -23,7 +23,7 @@ export type ReplyReading =
     };
 
 /** Issues listed in a reading (and so in the repair prompt): the first ones are enough to act on. */
-export const MAX_ISSUES = 20;
+const MAX_ISSUES = 20;
 
 /** Code blocks fenced with three or more backticks or tildes, their info string dropped. */
 const FENCED = /^ {0,3}(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n {0,3}\1[`~]*[ \t]*$/gm;

@@ -185,7 +185,7 @@ export function reviewReportJson(report: ReviewReport): ReviewReportJson {
   };
 }
 
-export const reviewRoundsShape = lazy(() =>
+const reviewRoundsShape = lazy(() =>
   described(
     z.object({
       verdict: described(maybe(z.enum(VERDICTS)), "the last round's verdict; null when it had none"),

@@ -11,7 +11,7 @@ import { lazy } from "../lazy.js";
 import type { TurnResult } from "../result.js";
 import { reviewReportSchema } from "./report.js";
 
-export const reviewRoundsSchema = lazy(() =>
+const reviewRoundsSchema = lazy(() =>
   z.object({
     /** `delegation`: the rounds of a reviewed delegation; `review`: a review alone, one round. */
     kind: z.enum(["delegation", "review"]),

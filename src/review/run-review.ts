@@ -58,7 +58,7 @@ export interface ReviewRequest {
 }
 
 /** What one reviewer's turns gave, before merging. */
-export interface ReviewerTurns {
+interface ReviewerTurns {
   readonly reviewer: string;
   /** The valid replies, one per part that gave one. */
   readonly replies: readonly ReviewReply[];
@@ -203,11 +203,7 @@ function outcome(turns: ReviewerTurns, findings: readonly Finding[]): ReviewerOu
 /** The report of a review whose turns `turns` gave (one entry per reviewer, in order). With no part
  * to review (nothing changed, or every file left out), there is no verdict and the exit code is 0:
  * `skipped` says why. Pure. */
-export function assembleReport(
-  diff: ReviewDiff,
-  plan: ReviewPlan,
-  turns: readonly ReviewerTurns[],
-): ReviewReport {
+function assembleReport(diff: ReviewDiff, plan: ReviewPlan, turns: readonly ReviewerTurns[]): ReviewReport {
   const files = changedFiles(diff.files);
   const perReviewer = turns.map((each) => ({
     each,

@@ -11,7 +11,7 @@ import type { DiffFile } from "./diff.js";
  * of diff, which leaves a reviewer room to read the files around it. */
 export const DEFAULT_PART_BYTES = 100_000;
 
-export type SkipReason = "binary" | "generated" | "too-large";
+type SkipReason = "binary" | "generated" | "too-large";
 
 export interface SkippedFile {
   readonly path: string;

@@ -12,7 +12,7 @@ import type { ElisionLimits, ElisionPolicy } from "../parsers/elision.js";
 import { type LineHead, lineHead, MAX_REPLY_BYTES, type ReplyLinePolicy } from "../parsers/reply-lines.js";
 import { decodeKeepingBytes } from "../text-bytes.js";
 
-export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -42,12 +42,10 @@ type Reporting = Exclude<ModeReport, { kind: "none" }>;
 
 /** The message for a report that contradicts the policy; `stopped` says whether scv ended the turn
  * or it had already ended. */
-export function describeMismatch(
-  entry: AdapterDescriptor,
+function describeMismatch(
+  { entry, policy, home }: Pick<ModeWatchOptions, "entry" | "policy" | "home">,
   report: Reporting,
-  policy: Policy,
   reported: string,
-  home: string,
   stopped: boolean,
 ): ModeMismatch {
   const what = `${entry.name} reported ${report.label} '${reported}' under --policy ${policy}`;
@@ -128,7 +126,7 @@ export function watchMode(options: ModeWatchOptions): ModeWatch {
     reported = mode;
     if (!fromStream) options.onReport({ type: "mode", mode });
     if (mismatch !== undefined || modeAllowed(report.full, options.policy, mode)) return;
-    mismatch = describeMismatch(options.entry, report, options.policy, mode, options.home, running);
+    mismatch = describeMismatch(options, report, mode, running);
     options.onMismatch(mismatch);
   };
 

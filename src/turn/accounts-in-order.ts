@@ -112,7 +112,14 @@ export async function runOnAccounts(
     const waitMs = Math.max(timing("resetWaitMin"), Date.parse(earliest) - now());
     const bound = request.waitForResetMs;
     if (bound === undefined || waitMs > bound - (now() - started))
-      return allLimited(agent, skipped, earliest, skipNotes(agent, skipped, carried), started, bound);
+      return allLimited({
+        agent,
+        skipped,
+        earliest,
+        notes: skipNotes(agent, skipped, carried),
+        started,
+        bound,
+      });
     const who = ladder.length === 1 ? accountLabel(agent, ladder[0]) : `every account of ${agent}`;
     const limit = skipped.find((skip) => skip.until === earliest);
     context.onWaiting?.({
@@ -137,7 +144,7 @@ function skipNotes(agent: string, skipped: readonly SkippedAccount[], carried: r
 }
 
 /** `rate limited until … (the CLI's line)`, `cooling until … (…)`, `not signed in (…)`. */
-export function skipReason(skip: SkippedAccount): string {
+function skipReason(skip: SkippedAccount): string {
   const said = skip.error === undefined ? "" : ` (${skip.error})`;
   switch (skip.reason) {
     case "cooling":
@@ -178,14 +185,23 @@ function earliestReset(skipped: readonly SkippedAccount[]): string | undefined {
 }
 
 /** Exit 5: every account limited; the earliest reset says when to come back. */
-function allLimited(
-  agent: string,
-  skipped: readonly SkippedAccount[],
-  earliest: string,
-  notes: string[],
-  started: number,
-  bound: number | undefined,
-): TurnResult {
+function allLimited({
+  agent,
+  skipped,
+  earliest,
+  notes,
+  started,
+  bound,
+}: {
+  readonly agent: string;
+  readonly skipped: readonly SkippedAccount[];
+  /** The earliest reset among them. */
+  readonly earliest: string;
+  readonly notes: string[];
+  readonly started: number;
+  /** `--wait-for-reset`, when given. */
+  readonly bound: number | undefined;
+}): TurnResult {
   const names = skipped.map(
     (skip) => `${skip.account} ${skip.reason}${skip.until === undefined ? "" : ` until ${skip.until}`}`,
   );

@@ -26,17 +26,23 @@ import { describeFailure, exitCodeOf, isLostSession } from "./outcome.js";
 import type { TurnContext, TurnPlan } from "./turn-types.js";
 import { recordUsage } from "./usage-record.js";
 
-export function conclude(
-  plan: TurnPlan,
-  reported: ParsedTurn,
-  end: ProcessExit,
-  lastMessage: string | undefined,
-  started: number,
-  context: TurnContext,
-  mode: { reported?: string; mismatch?: ModeMismatch },
+/** A turn whose agent has ended, as `conclude` reads it. */
+export interface EndedTurn {
+  /** What its output said, with the early verdict or a mode mismatch applied. */
+  readonly parsed: ParsedTurn;
+  readonly end: ProcessExit;
+  /** When the turn started (ms since the epoch). */
+  readonly started: number;
+  /** The text of the CLI's last-message file, where its row has one. */
+  readonly lastMessage?: string | undefined;
+  /** The mode it reported, and a report that contradicted the policy. */
+  readonly mode?: { reported?: string | undefined; mismatch?: ModeMismatch | undefined };
   /** The CLI's last event, when it was a retry: what a timed-out turn was waiting for. */
-  retrying?: Extract<TurnEvent, { type: "retry" }>,
-): TurnResult {
+  readonly retrying?: Extract<TurnEvent, { type: "retry" }> | undefined;
+}
+
+export function conclude(plan: TurnPlan, ended: EndedTurn, context: TurnContext): TurnResult {
+  const { parsed: reported, end, lastMessage, started, mode = {}, retrying } = ended;
   const { entry } = plan;
   const notes: string[] = [];
   // A continued turn whose CLI says the session is gone (the row's resume.lost).
@@ -88,9 +94,7 @@ export function conclude(
     try {
       record = saveRecord(
         plan,
-        { parsed, exitCode, duration },
-        sessionId,
-        { turn: turnUsage, cumulative },
+        { parsed, exitCode, duration, sessionId, usage: { turn: turnUsage, cumulative } },
         previous,
         context,
       );
@@ -143,11 +147,18 @@ export function sessionAccepted(plan: Pick<TurnPlan, "entry" | "transport">, id:
   return plan.transport === "acp" ? isAcpSessionId(id) : isValidSessionId(plan.entry, id);
 }
 
+/** What a turn's end adds to its conversation's record. */
+interface RecordedTurn {
+  readonly parsed: ParsedTurn;
+  readonly exitCode: number;
+  readonly duration: number;
+  readonly sessionId: string | undefined;
+  readonly usage: { turn: Usage | undefined; cumulative: Usage | undefined };
+}
+
 function saveRecord(
   plan: TurnPlan,
-  { parsed, exitCode, duration }: { parsed: ParsedTurn; exitCode: number; duration: number },
-  sessionId: string | undefined,
-  usage: { turn: Usage | undefined; cumulative: Usage | undefined },
+  { parsed, exitCode, duration, sessionId, usage }: RecordedTurn,
   previous: ConversationRecord | undefined,
   context: TurnContext,
 ): ConversationRecord {

@@ -7,7 +7,7 @@ import type { Env } from "../home/paths.js";
 
 /** The variable carrying how many agent turns are above the turns an agent starts through scv. */
 export const DEPTH_VARIABLE = "SCV_DEPTH";
-export const DEFAULT_MAX_DEPTH = 2;
+const DEFAULT_MAX_DEPTH = 2;
 
 /** How many agent turns are above a turn started from `env`. Anything but a number scv wrote counts
  * as 0: the limit guards against runaway recursion, it is not a permission. */

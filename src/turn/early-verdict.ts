@@ -7,7 +7,7 @@
 import type { TurnEvent, TurnFailure } from "../parsers/event-types.js";
 import { redact } from "../parsers/redact.js";
 
-export type RetryEvent = Extract<TurnEvent, { type: "retry" }>;
+type RetryEvent = Extract<TurnEvent, { type: "retry" }>;
 
 /** Events that say nothing of the CLI having moved on from a retry. */
 const BOOKKEEPING: ReadonlySet<TurnEvent["type"]> = new Set(["session", "mode", "usage"]);

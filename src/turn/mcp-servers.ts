@@ -12,7 +12,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AdapterDescriptor, McpFileFormat, McpPassing } from "../adapters.js";
 import { ScvError } from "../errors.js";
-import { type Config, MCP_SERVER_NAME, type McpServerConfig } from "../home/config.js";
+import type { Config, McpServerConfig } from "../home/config.js";
+import { MCP_SERVER_NAME } from "../home/config-schema.js";
 
 export interface NamedMcpServer {
   readonly name: string;
@@ -20,7 +21,7 @@ export interface NamedMcpServer {
 }
 
 /** One file scv writes for the turn (0600), removed with the turn's MCP folder. */
-export interface McpFile {
+interface McpFile {
   readonly path: string;
   readonly text: string;
 }
@@ -36,7 +37,7 @@ export interface RenderedMcp {
 const NOTHING: RenderedMcp = { args: [], env: {}, files: [] };
 
 /** The shell that sources a server's variables from the file named by `$0`, then becomes the server. */
-export const LAUNCH_SHELL = "/bin/sh";
+const LAUNCH_SHELL = "/bin/sh";
 export const LAUNCH_SCRIPT = 'set -a; . "$0"; set +a; exec "$@"';
 
 /** The servers a turn asked for (`--mcp`, else the agent's `mcp` in the config, else none), checked

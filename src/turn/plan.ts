@@ -220,7 +220,7 @@ function turnAccount(record: ConversationRecord | undefined, asked: string | und
 }
 
 /** How long a conversation's ACP server waits for its next turn, unless the config says. */
-export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
+const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
 
 /** What a turn uses where the command line names nothing. */
 export interface TurnDefaults {

@@ -86,7 +86,7 @@ export async function reapOrphans(env: Env, table = systemProcessTable): Promise
  * read it again, and gc would keep the handle's files for it. One that names a live process (an
  * older or newer scv's record) stays; so does a FIFO or a link (noted when read: not scv's to
  * remove). Under the record's lock, as reaping is. */
-export async function removeGarbageRecord(handle: string, env: Env): Promise<boolean> {
+async function removeGarbageRecord(handle: string, env: Env): Promise<boolean> {
   const path = turnFile(handle, "running", env);
   // Not a regular file: noted when read, and left; no lock taken for it at every start.
   if (lstatSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
@@ -164,7 +164,7 @@ export async function reapLocked(
 }
 
 /** The job of a running record: its tag, which every scv since jobs began writes as one. */
-export function recordJob(record: RunningTurnRecord): string {
+function recordJob(record: RunningTurnRecord): string {
   return jobHandle(record.tag) === record.handle ? record.tag : newJob(record.handle);
 }
 

@@ -37,7 +37,7 @@ const STDERR_LINE_BYTES = 64 * 1024;
 /** Runs a planned turn: home, sign-in check, lock, process, parse, record. Throws `ScvError` only
  * before the agent runs (signed out, conversation busy); afterwards every outcome is a result. An
  * ACP turn's code (and the SDK) is loaded only for an ACP turn. */
-export async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
+async function executeTurn(plan: TurnPlan, caller: TurnContext): Promise<TurnResult> {
   const run =
     plan.transport === "acp"
       ? (await import("../acp/turn/run-acp-turn.js")).runAcpTurn
@@ -145,13 +145,15 @@ async function runProcessTurn(
           : parsed;
     return conclude(
       plan,
-      checked,
-      end,
-      lastMessage,
-      started,
+      {
+        parsed: checked,
+        end,
+        lastMessage,
+        started,
+        mode: { reported: mode.reported, mismatch: mode.mismatch },
+        retrying: verdicts.retrying,
+      },
       context,
-      { reported: mode.reported, mismatch: mode.mismatch },
-      verdicts.retrying,
     );
   } finally {
     if (plan.lastMessageFile !== undefined) removeIfPresent(plan.lastMessageFile);

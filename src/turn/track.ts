@@ -13,7 +13,7 @@ import { resolve } from "node:path";
 import { DEFAULT_ACCOUNT } from "../accounts.js";
 import { heldLockIdentity, preview } from "../home/conversations.js";
 import { removeEvents } from "../home/job-events.js";
-import { configPath, scvHome } from "../home/paths.js";
+import { configPath, type Env, scvHome } from "../home/paths.js";
 import { removeIfPresent } from "../home/remove.js";
 import { readStateText, SMALL_STATE_BYTES } from "../home/state-file.js";
 import { jobHandle, newJob, turnFile } from "../home/turn-files.js";
@@ -30,7 +30,7 @@ import {
 import { createTurnTemp, removeTurnTemp } from "../home/turn-temp.js";
 import type { PidMark } from "../os/pid-marks.js";
 import { bootId } from "../os/proc.js";
-import { identify, type ProcessTable, systemProcessTable } from "../os/processes.js";
+import { identify, type ProcessIdentity, type ProcessTable, systemProcessTable } from "../os/processes.js";
 import { sweep, TAG_VARIABLE } from "../os/tagged.js";
 import type { TurnEvent, Usage } from "../parsers/event-types.js";
 import { handleSignals } from "../process/lifecycle.js";
@@ -185,65 +185,25 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
     // The turn's job is its tag: a background turn's was chosen by its launcher.
     const given = caller.background?.job;
     const tag = given !== undefined && jobHandle(given) === plan.handle ? given : newJob(plan.handle);
-    const variables = {
-      [TAG_VARIABLE]: tag,
-      [DEPTH_VARIABLE]: String(depth + 1),
-      // An scv the agent runs (nested delegation) must find this scv's home and config: the agent's
-      // HOME and XDG_* point into its private home, where neither is, and max_depth lives in the
-      // config. Paths, not credentials: the agent runs as the same user either way.
-      SCV_HOME: resolve(scvHome(env)),
-      SCV_CONFIG: resolve(configPath(env)),
-      ...(temp === undefined ? {} : { TMPDIR: temp }),
-    };
+    const variables = agentVariables(tag, depth, env, temp);
     pidMark = table.pidMark?.();
     const me = identify(process.pid, table);
     // Without its own identity scv could not tell later whether the turn's scv is alive.
     if (me === undefined) return variables;
     ensureTurnsDir(env);
     path = turnFile(plan.handle, "running", env);
-    const lock = heldLockIdentity(plan.handle, env);
     const starts = startedConversation(plan);
     if (starts !== undefined) accepted = (id) => sessionAccepted(plan, id);
-    const fresh: RunningTurnRecord = {
-      version: 1,
-      handle: plan.handle,
+    const fresh = runningRecord(plan, {
       tag,
-      agent: plan.entry.name,
-      ...(plan.account === DEFAULT_ACCOUNT ? {} : { account: plan.account }),
-      ...(plan.model === undefined ? {} : { model: plan.model }),
-      prompt: preview(plan.prompt),
-      cwd: plan.cwd,
       depth,
+      me,
+      starts,
+      temp,
+      lock: heldLockIdentity(plan.handle, env),
       background: caller.background !== undefined,
-      host: hostname(),
-      ...(bootId() === undefined ? {} : { boot: bootId() }),
-      startedAt: isoTimestamp(),
-      scv: me,
-      ...(lock === undefined ? {} : { lock }),
-      ...(temp === undefined ? {} : { tmp: temp }),
-      ...(starts === undefined ? {} : { starts }),
-      ...(plan.worktree === undefined ? {} : { worktree: plan.worktree }),
-    };
-    // The record is created outright, which fails if one exists. A first turn's handle is new
-    // (planTurn checked that nothing of it exists), so that only happens when another scv took it
-    // meanwhile; a continued turn holds its conversation's lock, so a record there is one left by
-    // a turn whose scv died. When none is, nothing is left to reap and the lock is not needed
-    // (on a first turn proper-lockfile is not even loaded). Earlier turns' unread results stay: each
-    // is its own job's.
-    if (!createTurnRecord(path, fresh)) {
-      await withRecordLock(path, 5_000, async () => {
-        const left = readRunning(plan.handle, env);
-        // This scv's own earlier attempt of the same job (a background turn's account ladder,
-        // turn/accounts-in-order.ts) left its record for the result: this attempt takes it over.
-        const ownEarlier =
-          left?.tag === fresh.tag && left.scv.pid === me.pid && left.scv.startTime === me.startTime;
-        if (left !== undefined && left.host === fresh.host && !ownEarlier) {
-          if (ownerAlive(left, table)) throw busyError(plan.handle, env);
-          await reapLocked(left, env, table);
-        }
-        writeTurnRecord(path, fresh, false);
-      });
-    }
+    });
+    await placeRecord(path, fresh, env, table);
     record = fresh;
     log = openEventLog(tag, plan.handle, env);
     caller.onRegistered?.(tag);
@@ -299,6 +259,90 @@ export function trackTurn(caller: TurnContext, table: ProcessTable = systemProce
       }
     },
   };
+}
+
+/** The variables the agent gets after isolation: its tag, its depth, scv's home and config, its own
+ * TMPDIR. */
+function agentVariables(
+  tag: string,
+  depth: number,
+  env: Env,
+  temp: string | undefined,
+): Record<string, string> {
+  return {
+    [TAG_VARIABLE]: tag,
+    [DEPTH_VARIABLE]: String(depth + 1),
+    // An scv the agent runs (nested delegation) must find this scv's home and config: the agent's
+    // HOME and XDG_* point into its private home, where neither is, and max_depth lives in the
+    // config. Paths, not credentials: the agent runs as the same user either way.
+    SCV_HOME: resolve(scvHome(env)),
+    SCV_CONFIG: resolve(configPath(env)),
+    ...(temp === undefined ? {} : { TMPDIR: temp }),
+  };
+}
+
+/** The running record a registered turn starts with. */
+function runningRecord(
+  plan: TurnPlan,
+  turn: {
+    readonly tag: string;
+    readonly depth: number;
+    readonly me: ProcessIdentity;
+    readonly starts: RunningTurnRecord["starts"];
+    readonly temp: string | undefined;
+    readonly lock: RunningTurnRecord["lock"];
+    readonly background: boolean;
+  },
+): RunningTurnRecord {
+  const { starts, temp, lock } = turn;
+  return {
+    version: 1,
+    handle: plan.handle,
+    tag: turn.tag,
+    agent: plan.entry.name,
+    ...(plan.account === DEFAULT_ACCOUNT ? {} : { account: plan.account }),
+    ...(plan.model === undefined ? {} : { model: plan.model }),
+    prompt: preview(plan.prompt),
+    cwd: plan.cwd,
+    depth: turn.depth,
+    background: turn.background,
+    host: hostname(),
+    ...(bootId() === undefined ? {} : { boot: bootId() }),
+    startedAt: isoTimestamp(),
+    scv: turn.me,
+    ...(lock === undefined ? {} : { lock }),
+    ...(temp === undefined ? {} : { tmp: temp }),
+    ...(starts === undefined ? {} : { starts }),
+    ...(plan.worktree === undefined ? {} : { worktree: plan.worktree }),
+  };
+}
+
+/** The record is created outright, which fails if one exists. A first turn's handle is new
+ * (planTurn checked that nothing of it exists), so that only happens when another scv took it
+ * meanwhile; a continued turn holds its conversation's lock, so a record there is one left by a
+ * turn whose scv died. When none is, nothing is left to reap and the lock is not needed (on a first
+ * turn proper-lockfile is not even loaded). Earlier turns' unread results stay: each is its own
+ * job's. */
+async function placeRecord(
+  path: string,
+  fresh: RunningTurnRecord,
+  env: Env,
+  table: ProcessTable,
+): Promise<void> {
+  if (createTurnRecord(path, fresh)) return;
+  await withRecordLock(path, 5_000, async () => {
+    const left = readRunning(fresh.handle, env);
+    // This scv's own earlier attempt of the same job (a background turn's account ladder,
+    // turn/accounts-in-order.ts) left its record for the result: this attempt takes it over.
+    const me = fresh.scv;
+    const ownEarlier =
+      left?.tag === fresh.tag && left.scv.pid === me.pid && left.scv.startTime === me.startTime;
+    if (left !== undefined && left.host === fresh.host && !ownEarlier) {
+      if (ownerAlive(left, table)) throw busyError(fresh.handle, env);
+      await reapLocked(left, env, table);
+    }
+    writeTurnRecord(path, fresh, false);
+  });
 }
 
 /** Every token the usage counts, as `scv ps` shows them. */

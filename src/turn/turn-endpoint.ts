@@ -13,7 +13,7 @@ import type { AgentConfig } from "../home/config.js";
 import { requireSetting } from "../home/home-settings.js";
 import type { Env } from "../home/paths.js";
 
-export type SupportedEndpoint = Extract<Endpoint, { kind: "supported" }>;
+type SupportedEndpoint = Extract<Endpoint, { kind: "supported" }>;
 
 /** The endpoint a turn uses, as planned: no key in it, only the variable it is read from. */
 export interface TurnEndpoint {

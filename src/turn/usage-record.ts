@@ -24,7 +24,7 @@ export interface ConcludedTurn {
   readonly durationMs: number;
 }
 
-export function usageEntry(plan: TurnPlan, turn: ConcludedTurn): UsageEntry {
+function usageEntry(plan: TurnPlan, turn: ConcludedTurn): UsageEntry {
   return {
     v: 1,
     startedAt: isoTimestamp(new Date(turn.started)),

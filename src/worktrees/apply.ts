@@ -91,12 +91,10 @@ const below = (path: string, folder: string) => path.startsWith(`${folder}/`);
 /** Paths the change touches that the user's uncommitted work is in the way of. `index` holds HEAD
  * plus the user's state of the dirty touched paths. */
 async function inTheWay(
-  cwd: string,
-  env: Env,
+  { cwd, env, index }: { readonly cwd: string; readonly env: Env; readonly index: string },
   worktree: Worktree,
   touched: readonly string[],
   dirty: ReadonlySet<string>,
-  index: string,
 ): Promise<string[]> {
   const blocked = new Set<string>();
   const changed = touched.filter((path) => dirty.has(path));
@@ -216,7 +214,7 @@ export async function applyWorktree(worktree: Worktree, options: ApplyOptions): 
       ),
     );
     const blocked = [
-      ...(await inTheWay(cwd, env, worktree, touched, dirty, index)),
+      ...(await inTheWay({ cwd, env, index }, worktree, touched, dirty)),
       ...occupied(
         cwd,
         touched.filter((path) => !atHead.has(path)),
@@ -246,9 +244,11 @@ export async function applyWorktree(worktree: Worktree, options: ApplyOptions): 
     if (options.commit !== undefined) {
       const committer = await userIdentity(cwd, env);
       const author = agentIdentity(options.commit.agent);
-      commit = await commitTree(cwd, env, merged.tree, head, options.commit.message, {
-        author,
-        committer: committer ?? author,
+      commit = await commitTree(cwd, env, {
+        tree: merged.tree,
+        parent: head,
+        message: options.commit.message,
+        identities: { author, committer: committer ?? author },
       });
     }
     const result = new Set(

@@ -22,7 +22,7 @@ import type { Repository } from "./repo.js";
 import { scratchIndex } from "./scratch-index.js";
 
 /** Who the commit of carried changes is by. */
-export const CARRY_IDENTITY: GitIdentity = { name: "scv", email: "scv" };
+const CARRY_IDENTITY: GitIdentity = { name: "scv", email: "scv" };
 
 /** A commit of the user's work tree as it is now, on `base`; undefined when it holds no change
  * against `HEAD`. `exclude`: a folder inside the tree not to carry (worktrees made inside it). */
@@ -43,14 +43,12 @@ export async function carryChanges(
     const head = await gitLine(["rev-parse", "HEAD"], { cwd, env });
     let onBase = tree;
     if (head !== base) onBase = await moveOnto(repo, env, scratch, { head, tree, base });
-    return commitTree(
-      cwd,
-      env,
-      onBase,
-      base,
-      `scv: uncommitted changes carried from ${cwd}\n`,
-      both(CARRY_IDENTITY),
-    );
+    return commitTree(cwd, env, {
+      tree: onBase,
+      parent: base,
+      message: `scv: uncommitted changes carried from ${cwd}\n`,
+      identities: both(CARRY_IDENTITY),
+    });
   });
 }
 

@@ -11,7 +11,7 @@ import type { Env } from "../home/paths.js";
 import { gitOk, gitOnTerminal } from "./git.js";
 import { branchRef, type Worktree } from "./record.js";
 
-export interface FileStat {
+interface FileStat {
   /** The path after the change. */
   readonly path: string;
   /** The path before, for a rename or copy. */
@@ -28,7 +28,7 @@ export interface DiffStat {
   readonly paths: readonly FileStat[];
 }
 
-export const NO_CHANGES: DiffStat = { files: 0, added: 0, removed: 0, paths: [] };
+const NO_CHANGES: DiffStat = { files: 0, added: 0, removed: 0, paths: [] };
 
 function count(text: string): number | null {
   return text === "-" ? null : Number(text);

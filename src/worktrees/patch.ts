@@ -97,10 +97,7 @@ export async function mergeIntoIndex(
 export async function commitTree(
   cwd: string,
   env: Env,
-  tree: string,
-  parent: string,
-  message: string,
-  identities: CommitIdentities,
+  { tree, parent, message, identities }: NewCommit,
 ): Promise<string> {
   return gitLine(["commit-tree", "--no-gpg-sign", tree, "-p", parent, "-F", "-"], {
     cwd,
@@ -108,6 +105,14 @@ export async function commitTree(
     input: message,
     extraEnv: identityEnvironment(identities),
   });
+}
+
+/** A commit to make: its tree, its one parent, its message and who wrote it. */
+interface NewCommit {
+  readonly tree: string;
+  readonly parent: string;
+  readonly message: string;
+  readonly identities: CommitIdentities;
 }
 
 export interface GitIdentity {
@@ -127,7 +132,7 @@ export function both(identity: GitIdentity): CommitIdentities {
 }
 
 /** Author and committer as git's variables. Pure. */
-export function identityEnvironment({ author, committer }: CommitIdentities): Record<string, string> {
+function identityEnvironment({ author, committer }: CommitIdentities): Record<string, string> {
   return {
     GIT_AUTHOR_NAME: author.name,
     GIT_AUTHOR_EMAIL: author.email,

@@ -96,7 +96,12 @@ export async function recordTurn(worktree: Worktree, options: RecordOptions): Pr
     let commit: string | null = null;
     if (tree !== parentTree) {
       const message = options.message ?? turnMessage(worktree.handle, options.agent, options.prompt);
-      commit = await commitTree(cwd, env, tree, parent, message, both(agentIdentity(options.agent)));
+      commit = await commitTree(cwd, env, {
+        tree,
+        parent,
+        message,
+        identities: both(agentIdentity(options.agent)),
+      });
       await gitOk(["update-ref", "-m", `scv: ${worktree.handle}`, branchRef(worktree), commit, parent], {
         cwd,
         env,

@@ -53,12 +53,8 @@ function turn(name: string, first = false) {
   const parsed: ParsedTurn = runFixture("claude-stream-json", "claude", `interrupt-${name}`).turn;
   return conclude(
     plan(first),
-    parsed,
-    { ...fixtureEnd("claude", `interrupt-${name}`), durationMs: 0 },
-    undefined,
-    Date.now(),
+    { parsed, end: { ...fixtureEnd("claude", `interrupt-${name}`), durationMs: 0 }, started: Date.now() },
     context,
-    {},
   );
 }
 
@@ -87,12 +83,12 @@ describe("the turn after one stopped before its report", () => {
     turn("turn1", true);
     const stopped = conclude(
       plan(false),
-      { status: "cancelled", reply: "", cumulativeUsage: true, badLines: 0 },
-      { exitCode: null, signal: "SIGTERM", stderrTail: "", durationMs: 0 },
-      undefined,
-      Date.now(),
+      {
+        parsed: { status: "cancelled", reply: "", cumulativeUsage: true, badLines: 0 },
+        end: { exitCode: null, signal: "SIGTERM", stderrTail: "", durationMs: 0 },
+        started: Date.now(),
+      },
       context,
-      {},
     );
     expect(stopped.usage).toBeNull();
     expect(readConversation(HANDLE, context.env).cumulative).toMatchObject({ input: 12362, output: 6 });
@@ -123,12 +119,8 @@ describe("the usage log", () => {
     const parsed = runFixture("claude-stream-json", "claude", "interrupt-turn1").turn;
     conclude(
       { ...plan(true), recordConversation: false, keepUsage: false },
-      parsed,
-      { ...fixtureEnd("claude", "interrupt-turn1"), durationMs: 0 },
-      undefined,
-      Date.now(),
+      { parsed, end: { ...fixtureEnd("claude", "interrupt-turn1"), durationMs: 0 }, started: Date.now() },
       context,
-      {},
     );
     expect(readUsage(new Date(0), new Date(Date.now() + 1000), context.env).entries).toEqual([]);
   });

@@ -69,7 +69,7 @@ export interface PromptOptions {
 }
 
 /** Why scv stopped a prompt: cancelled, or one of its time limits. */
-export type PromptStop = "cancelled" | "timeout" | "idle-timeout";
+type PromptStop = "cancelled" | "timeout" | "idle-timeout";
 
 /** How a prompt ended. `stopped`: scv cancelled it (or its time ran out) and the agent answered. */
 export type PromptOutcome =

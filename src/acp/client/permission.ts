@@ -3,7 +3,7 @@
 
 import { asRecord } from "../../parsers/wire.js";
 
-export interface PermissionOption {
+interface PermissionOption {
   readonly optionId: string;
   readonly name: string;
   /** allow_once, allow_always, reject_once, reject_always (or a kind newer than scv). */

@@ -55,7 +55,7 @@ export async function settle<T>(
 
 /** Why the connection refused to read on, in words, when the agent's output was the cause: one
  * message over the SDK's bound (32 MiB). Undefined for a connection that closed with the agent. */
-export function closedCause(error: unknown): string | undefined {
+function closedCause(error: unknown): string | undefined {
   for (let seen = error, depth = 0; seen instanceof Error && depth < 4; seen = seen.cause, depth += 1) {
     if (seen instanceof MessageTooLargeError || seen.name === "MessageTooLargeError") {
       const bound = (seen as MessageTooLargeError).maxMessageBytes;

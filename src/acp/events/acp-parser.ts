@@ -26,11 +26,11 @@ import type {
 } from "../../parsers/event-types.js";
 import { failureFromText, retryKind } from "../../parsers/failure.js";
 import { parseJsonLine } from "../../parsers/json-lines.js";
-import { oneRedactedLine, summarizeTool } from "../../parsers/tool-summary.js";
-import { ToolTracker } from "../../parsers/tool-tracker.js";
+import { oneRedactedLine } from "../../parsers/tool-summary.js";
 import { conclude, TurnRecord } from "../../parsers/turn-record.js";
 import { addUsage } from "../../parsers/usage.js";
 import { asRecord, readAs } from "../../parsers/wire.js";
+import { AcpToolCalls } from "./acp-tool-calls.js";
 import {
   answerUsage,
   CodexSessionInfo,
@@ -86,36 +86,10 @@ export interface AcpTurnParser extends StreamParser {
   ended(message: string, kind: FailureKind): TurnEvent[];
 }
 
-/** ACP's tool kinds as the tool names summarizeTool knows (its argument fields then apply). */
-const NAME_BY_KIND: Readonly<Record<string, string>> = {
-  execute: "shell",
-  edit: "edit",
-  delete: "delete",
-  move: "move",
-  read: "read",
-  search: "search",
-  fetch: "fetch",
-};
-
-interface ToolState {
-  name: string;
-  /** From its input: what the other parsers show. */
-  summary: string | undefined;
-  /** Its title, for a call whose input never said more. */
-  title: string | undefined;
-  started: boolean;
-}
-
 export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
   const record = new TurnRecord();
-  const tracker = new ToolTracker();
-  const tools = new Map<string, ToolState>();
-  // Ended calls, so that an update after the end (Qwen's `failed` after a refusal) starts nothing.
-  const ended = new Set<string>();
-  // The reply is the last message: the text since the last tool call or message change.
-  let current = new BoundedText();
-  let last: BoundedText | undefined;
-  let messageId: string | undefined;
+  const calls = new AcpToolCalls();
+  const reply = new LastMessage();
   let callUsage: Usage | undefined;
   let opened = false;
   let answered = false;
@@ -126,39 +100,19 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
 
   /** The Codex adapter's thread status: a retry, or a system error whose words follow as text. */
   function sessionInfo(value: unknown): TurnEvent[] {
-    const codex = readAs(CodexSessionInfo, value)?._meta.codex;
-    if (codex === undefined) return [];
-    if (codex.threadStatus?.type === "systemError") {
+    const info = codexInfo(value);
+    if (info.systemError) {
       systemError = true;
-      closeMessage();
-      last = undefined;
+      reply.forget();
     }
-    const error = codex.error;
-    if (error?.willRetry !== true || error.message === undefined) return [];
-    const status = error.codexErrorInfo?.responseStreamDisconnected?.httpStatusCode;
-    const kind = retryKind(status);
-    return [
-      {
-        type: "retry",
-        message: error.message,
-        ...(status === undefined ? {} : { status }),
-        ...(kind === undefined ? {} : { kind }),
-      },
-    ];
+    return info.events;
   }
 
   /** The events of a notice chunk, or null when the chunk is reply text. */
   function noticeOf(text: string): TurnEvent[] | null {
-    const notices = options.textNotices;
-    if (notices === undefined) return null;
-    if (notices.error.test(text)) {
-      noticeError = failureFromText(oneLine(text.replace(notices.error, "")));
-      return [{ type: "error", message: noticeError.message, kind: noticeError.kind, terminal: false }];
-    }
-    if (!notices.info.test(text)) return null;
-    // Not every notice is a retry (Copilot's "Info: Operation cancelled by user").
-    const message = oneLine(text.replace(notices.info, ""));
-    return /\bretr(?:y|ying|ies)\b/i.test(text) ? [{ type: "retry", message }] : [];
+    const notice = options.textNotices === undefined ? null : readNotice(options.textNotices, text);
+    if (notice?.error !== undefined) noticeError = notice.error;
+    return notice?.events ?? null;
   }
 
   function observe(events: TurnEvent[]): TurnEvent[] {
@@ -172,51 +126,8 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
     return events;
   }
 
-  function closeMessage(): void {
-    if (current.size > 0) {
-      last = current;
-      current = new BoundedText();
-    }
-  }
-
   function tool(fields: ToolCallFields, fromPermission: boolean): TurnEvent[] {
-    if (ended.has(fields.toolCallId)) return [];
-    const state = tools.get(fields.toolCallId) ?? {
-      name: "tool",
-      summary: undefined,
-      title: undefined,
-      started: false,
-    };
-    tools.set(fields.toolCallId, state);
-    const name = fields._meta?.toolName ?? fields.name;
-    if (name !== undefined) state.name = name;
-    else if (state.name === "tool" && fields.kind !== undefined) state.name = fields.kind;
-    const fromInput = inputSummary(fields, state.name);
-    if (fromInput !== undefined) state.summary = fromInput;
-    // The latest title is the best (OpenCode: "bash", then the command line).
-    state.title = titleOf(fields) ?? state.title;
-    const events: TurnEvent[] = [];
-    const ending = fields.status === "completed" || fields.status === "failed";
-    // Started once its input says what it does, once it runs, or when it ends; not while `pending`
-    // with an input that says nothing yet (Qwen announces calls, titled "Shell", with `{}`; OpenCode,
-    // titled "bash", with only the `cwd`).
-    if (
-      !state.started &&
-      (fromInput !== undefined || fromPermission || ending || fields.status === "in_progress")
-    ) {
-      state.started = true;
-      closeMessage();
-      events.push(tracker.start(fields.toolCallId, state.name, state.summary ?? state.title ?? state.name));
-    }
-    if (ending) events.push(...end(fields.toolCallId, fields.status === "completed"));
-    return events;
-  }
-
-  function end(id: string, ok: boolean): TurnEvent[] {
-    const state = tools.get(id);
-    tools.delete(id);
-    ended.add(id);
-    return tracker.isOpen(id) ? [tracker.end(id, ok, state?.name)] : [];
+    return calls.update(fields, fromPermission, () => reply.close());
   }
 
   function update(params: unknown): TurnEvent[] {
@@ -239,11 +150,7 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
         if (notice !== null) events.push(...notice);
         else if (text !== undefined && text !== "") {
           noticeError = undefined;
-          if (chunk.messageId !== undefined && chunk.messageId !== messageId) {
-            if (messageId !== undefined) closeMessage();
-            messageId = chunk.messageId;
-          }
-          current.append(text);
+          reply.append(chunk.messageId, text);
           // After a system error the text is the error's words, reported when the turn ends.
           if (!systemError) events.push({ type: "text", text, delta: true });
         }
@@ -254,15 +161,10 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
         const fields = readAs(ToolCallFields, value);
         return fields === null ? invalid() : observe(tool(fields, false));
       }
-      case "current_mode_update": {
-        const mode = readAs(CurrentMode, value);
-        return mode === null ? invalid() : observe([{ type: "mode", mode: mode.currentModeId }]);
-      }
+      case "current_mode_update":
       case "config_option_update": {
-        const config = readAs(ConfigOptions, value);
-        if (config === null) return invalid();
-        const mode = modeOption(config.configOptions);
-        return observe(mode === undefined ? [] : [{ type: "mode", mode }]);
+        const events = modeEvents(notification.update.sessionUpdate, value);
+        return events === null ? invalid() : observe(events);
       }
       case "session_info_update":
         return observe(sessionInfo(value));
@@ -275,10 +177,6 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
   function permission(params: unknown): TurnEvent[] {
     const request = readAs(PermissionRequest, params);
     return request === null ? invalid() : observe(tool(request.toolCall, true));
-  }
-
-  function saidNothing(): boolean {
-    return current.size === 0 && last === undefined && tools.size === 0;
   }
 
   function answer(result: unknown): TurnEvent[] {
@@ -295,27 +193,14 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
         if (noticeError !== undefined)
           events.push(...failedTurn(noticeError.message, noticeError.kind, noticeError.resetsAt));
         else if (systemError) {
-          const words = oneLine(current.toString()) || "the agent reported a system error";
-          current.clear();
+          const words = oneLine(reply.take()) || "the agent reported a system error";
           events.push(...failedTurn(words));
-        } else if (options.emptyTurnFails !== undefined && saidNothing())
+        } else if (options.emptyTurnFails !== undefined && reply.isEmpty() && calls.tracked === 0)
           events.push(...failedTurn(options.emptyTurnFails, "other"));
         else events.push({ type: "turn-end", ok: true });
         break;
-      case "refusal":
-        events.push({ type: "turn-end", ok: false, declined: true });
-        break;
-      case "cancelled":
-        // Ends as cancelled when scv cancelled it (the client's end says so); otherwise a failure.
-        events.push(...failedTurn("the agent cancelled the turn, though scv did not ask it to", "other"));
-        break;
-      case "max_turn_requests":
-        events.push(
-          ...failedTurn("the agent stopped: it reached its limit of model requests for one turn", "other"),
-        );
-        break;
       default:
-        events.push(...failedTurn(`the agent stopped: ${oneRedactedLine(read.stopReason)}`, "other"));
+        events.push(...stoppedEvents(read.stopReason));
     }
     return observe(events);
   }
@@ -328,7 +213,7 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
   }
 
   function refused(id: string): TurnEvent[] {
-    return observe(end(id, false));
+    return observe(calls.end(id, false));
   }
 
   function serverGone(message: string, kind: FailureKind): TurnEvent[] {
@@ -374,26 +259,119 @@ export function createAcpTurnParser(options: AcpTurnOptions): AcpTurnParser {
       // A prompt never answered ends without a terminal event: the end says why (the agent died,
       // scv cancelled or timed it out).
       if (!answered) observe([]);
-      closeMessage();
       return conclude(record, end, {
-        reply: (last ?? current).toString(),
+        reply: reply.text(),
         cumulativeUsage: options.cumulativeUsage === true,
       });
     },
   };
 }
 
-/** One line from a tool call's input, or undefined when its input says nothing summarizeTool reads. */
-function inputSummary(fields: ToolCallFields, name: string): string | undefined {
-  const input = asRecord(fields.rawInput);
-  if (Object.keys(input).length === 0) return undefined;
-  const kindName = (fields.kind === undefined ? undefined : NAME_BY_KIND[fields.kind]) ?? name;
-  const summary = summarizeTool(kindName, input);
-  return summary === oneRedactedLine(kindName) ? undefined : summary;
+/** The reply: the last message, the text since the last tool call or message change. */
+class LastMessage {
+  private current = new BoundedText();
+  private last: BoundedText | undefined;
+  private messageId: string | undefined;
+
+  append(messageId: string | undefined, text: string): void {
+    if (messageId !== undefined && messageId !== this.messageId) {
+      if (this.messageId !== undefined) this.close();
+      this.messageId = messageId;
+    }
+    this.current.append(text);
+  }
+
+  /** A tool call or a new message begins: what came so far is the last message, if anything. */
+  close(): void {
+    if (this.current.size > 0) {
+      this.last = this.current;
+      this.current = new BoundedText();
+    }
+  }
+
+  isEmpty(): boolean {
+    return this.current.size === 0 && this.last === undefined;
+  }
+
+  /** Everything so far is not the reply (a system error's words follow). */
+  forget(): void {
+    this.close();
+    this.last = undefined;
+  }
+
+  /** The text since the last close, taken (a system error's words). */
+  take(): string {
+    const text = this.current.toString();
+    this.current.clear();
+    return text;
+  }
+
+  text(): string {
+    this.close();
+    return (this.last ?? this.current).toString();
+  }
 }
 
-function titleOf(fields: ToolCallFields): string | undefined {
-  return fields.title === undefined || fields.title.trim() === "" ? undefined : oneRedactedLine(fields.title);
+/** A mode report: `current_mode_update`, or the mode among `config_option_update`'s options; null
+ * when the update is not of its shape. */
+function modeEvents(
+  kind: "current_mode_update" | "config_option_update",
+  value: unknown,
+): TurnEvent[] | null {
+  if (kind === "current_mode_update") {
+    const mode = readAs(CurrentMode, value);
+    return mode === null ? null : [{ type: "mode", mode: mode.currentModeId }];
+  }
+  const config = readAs(ConfigOptions, value);
+  if (config === null) return null;
+  const mode = modeOption(config.configOptions);
+  return mode === undefined ? [] : [{ type: "mode", mode }];
+}
+
+/** A notice chunk's events, and the failure an error notice says; null when the chunk is reply text. */
+function readNotice(notices: TextNotices, text: string): { events: TurnEvent[]; error?: TurnFailure } | null {
+  if (notices.error.test(text)) {
+    const error = failureFromText(oneLine(text.replace(notices.error, "")));
+    return { events: [{ type: "error", message: error.message, kind: error.kind, terminal: false }], error };
+  }
+  if (!notices.info.test(text)) return null;
+  // Not every notice is a retry (Copilot's "Info: Operation cancelled by user").
+  const message = oneLine(text.replace(notices.info, ""));
+  return { events: /\bretr(?:y|ying|ies)\b/i.test(text) ? [{ type: "retry", message }] : [] };
+}
+
+/** The end of a prompt the agent stopped short of its turn's end. */
+function stoppedEvents(stopReason: string): TurnEvent[] {
+  switch (stopReason) {
+    case "refusal":
+      return [{ type: "turn-end", ok: false, declined: true }];
+    case "cancelled":
+      // Ends as cancelled when scv cancelled it (the client's end says so); otherwise a failure.
+      return failedTurn("the agent cancelled the turn, though scv did not ask it to", "other");
+    case "max_turn_requests":
+      return failedTurn("the agent stopped: it reached its limit of model requests for one turn", "other");
+    default:
+      return failedTurn(`the agent stopped: ${oneRedactedLine(stopReason)}`, "other");
+  }
+}
+
+/** The Codex adapter's thread status: whether it reported a system error (whose words follow as
+ * text), and a retry. */
+function codexInfo(value: unknown): { systemError: boolean; events: TurnEvent[] } {
+  const codex = readAs(CodexSessionInfo, value)?._meta.codex;
+  if (codex === undefined) return { systemError: false, events: [] };
+  const systemError = codex.threadStatus?.type === "systemError";
+  const error = codex.error;
+  if (error?.willRetry !== true || error.message === undefined) return { systemError, events: [] };
+  const status = error.codexErrorInfo?.responseStreamDisconnected?.httpStatusCode;
+  const kind = retryKind(status);
+  const retry: TurnEvent = {
+    type: "retry",
+    message: error.message,
+    ...(status === undefined ? {} : { status }),
+    ...(kind === undefined ? {} : { kind }),
+  };
+  return { systemError, events: [retry] };
 }
 
 function oneLine(text: string): string {

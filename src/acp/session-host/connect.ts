@@ -92,32 +92,42 @@ export async function connectSessionHost(
     hello,
     close: () => socket.destroy(),
     open(onStdout) {
-      return socketProcess(
-        socket,
-        hello.server as number,
+      return socketProcess(socket, {
+        pid: hello.server as number,
         closed,
         started,
-        () => exit,
-        () => refused,
-        (send) => {
+        serverExit: () => exit,
+        refused: () => refused,
+        plug: (send) => {
           deliver = (line) => send(Buffer.from(`${line}\n`));
           for (const line of early.splice(0)) deliver(line);
         },
         onStdout,
-      );
+      });
     },
   };
 }
 
+/** What the connection knows of the server behind it, as the turn's `AgentProcess` reads it. */
+interface HostedServer {
+  /** The server's pid, as the host's first line said. */
+  readonly pid: number;
+  /** Settles when the socket closes. */
+  readonly closed: Promise<void>;
+  /** When the connection began (ms since the epoch). */
+  readonly started: number;
+  /** The server's exit, once the host's last line said it. */
+  readonly serverExit: () => ProcessExit | undefined;
+  /** Why the host refused the turn, if it did. */
+  readonly refused: () => string | undefined;
+  /** Connects the server's lines to `send`, those that came early first. */
+  readonly plug: (send: (chunk: Buffer) => void) => void;
+  readonly onStdout: (chunk: Buffer) => void;
+}
+
 function socketProcess(
   socket: Socket,
-  pid: number,
-  closed: Promise<void>,
-  started: number,
-  serverExit: () => ProcessExit | undefined,
-  refused: () => string | undefined,
-  plug: (send: (chunk: Buffer) => void) => void,
-  onStdout: (chunk: Buffer) => void,
+  { pid, closed, started, serverExit, refused, plug, onStdout }: HostedServer,
 ): AgentProcess {
   let reason: Termination | undefined;
   let finished = false;

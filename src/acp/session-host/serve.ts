@@ -38,27 +38,8 @@ import type { SessionHostSpec } from "./spec.js";
 
 /** Runs the host until it ends; `ready` is called once it listens. */
 export async function serveSessionHost(spec: SessionHostSpec, env: Env, ready: () => void): Promise<void> {
-  ensureHostsDir(env);
-  const path = preparedHostSocket(spec.handle, env);
-  // The starter found one a moment ago; one taken meanwhile (another user's, a link) is one line in
-  // the host's log, not an internal error.
-  if (path === undefined)
-    throw new ScvError(
-      "IO",
-      `no private folder for ${spec.handle}'s socket — its turns run without a warm host`,
-    );
-  const stale = lstatSync(path, { throwIfNoEntry: false });
-  // Only a socket is replaced (its host was ended by the turn that started this one).
-  if (stale?.isSocket()) removeIfPresent(path);
-  else if (stale !== undefined)
-    throw new ScvError(
-      "IO",
-      `${path} is not a socket — remove it; meanwhile its turns run without a warm host`,
-    );
-
+  const path = socketPath(spec, env);
   const graceMs = spec.graceMs ?? timing("killGrace");
-  const serverEnv: Record<string, string> = { ...spec.env, [TAG_VARIABLE]: spec.tag };
-  if (spec.tmp !== undefined) serverEnv.TMPDIR = spec.tmp;
   const output = boundedLines(
     (line) => relay.fromServer(line),
     // The turn waiting for it would wait forever: the server is ended, and the turn told why.
@@ -68,42 +49,13 @@ export async function serveSessionHost(spec: SessionHostSpec, env: Env, ready: (
         `the session host ended ${spec.agent}'s ACP server: it wrote a line of more than ${HOST_LINE_MAX_BYTES / 1024 / 1024} MiB, which scv does not pass on`,
       ),
   );
-  const server: AgentProcess = startProcess({
-    file: spec.file,
-    args: spec.args,
-    cwd: spec.cwd,
-    env: serverEnv,
-    openStdin: true,
-    graceMs,
-    onStdout: (chunk) => output.push(chunk),
-  });
+  const server = startServer(spec, graceMs, (chunk) => output.push(chunk));
   const relay = new SessionHostRelay(
     (line) => server.input?.write(`${line}\n`),
     () => save(),
   );
 
-  const me = identify(process.pid);
-  const serverIdentity = server.pid === undefined ? undefined : identify(server.pid);
-  const now = isoTimestamp();
-  let record: HostRecord | undefined =
-    me === undefined
-      ? undefined
-      : {
-          version: 1,
-          handle: spec.handle,
-          agent: spec.agent,
-          host: hostname(),
-          ...(bootId() === undefined ? {} : { boot: bootId() }),
-          scv: me,
-          ...(serverIdentity === undefined ? {} : { server: serverIdentity }),
-          tag: spec.tag,
-          ...(spec.tmp === undefined ? {} : { tmp: spec.tmp }),
-          launch: spec.launch,
-          startedAt: now,
-          usedAt: now,
-          idleMs: spec.idleMs,
-          inUse: false,
-        };
+  let record = firstRecord(spec, server);
   function save(changes: Partial<HostRecord> = {}): void {
     if (record === undefined || ending) return;
     const session = relay.session?.id;
@@ -260,6 +212,74 @@ export async function serveSessionHost(spec: SessionHostSpec, env: Env, ready: (
     stopEvicting();
     stopHandling();
   }
+}
+
+/** The host's socket path, its folder made; a stale socket there (its host was ended by the turn
+ * that started this one) removed. */
+function socketPath(spec: SessionHostSpec, env: Env): string {
+  ensureHostsDir(env);
+  const path = preparedHostSocket(spec.handle, env);
+  // The starter found one a moment ago; one taken meanwhile (another user's, a link) is one line in
+  // the host's log, not an internal error.
+  if (path === undefined)
+    throw new ScvError(
+      "IO",
+      `no private folder for ${spec.handle}'s socket — its turns run without a warm host`,
+    );
+  const stale = lstatSync(path, { throwIfNoEntry: false });
+  // Only a socket is replaced.
+  if (stale?.isSocket()) removeIfPresent(path);
+  else if (stale !== undefined)
+    throw new ScvError(
+      "IO",
+      `${path} is not a socket — remove it; meanwhile its turns run without a warm host`,
+    );
+  return path;
+}
+
+/** The conversation's ACP server, started as the turn would: the turn's environment with the host's
+ * own tag and TMPDIR, in its own process group, its stdin left open. */
+function startServer(
+  spec: SessionHostSpec,
+  graceMs: number,
+  onStdout: (chunk: Buffer) => void,
+): AgentProcess {
+  const serverEnv: Record<string, string> = { ...spec.env, [TAG_VARIABLE]: spec.tag };
+  if (spec.tmp !== undefined) serverEnv.TMPDIR = spec.tmp;
+  return startProcess({
+    file: spec.file,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: serverEnv,
+    openStdin: true,
+    graceMs,
+    onStdout,
+  });
+}
+
+/** The host's record as it starts; undefined when scv cannot tell its own identity (nobody could
+ * tell later whether this host lives). */
+function firstRecord(spec: SessionHostSpec, server: AgentProcess): HostRecord | undefined {
+  const me = identify(process.pid);
+  if (me === undefined) return undefined;
+  const serverIdentity = server.pid === undefined ? undefined : identify(server.pid);
+  const now = isoTimestamp();
+  return {
+    version: 1,
+    handle: spec.handle,
+    agent: spec.agent,
+    host: hostname(),
+    ...(bootId() === undefined ? {} : { boot: bootId() }),
+    scv: me,
+    ...(serverIdentity === undefined ? {} : { server: serverIdentity }),
+    tag: spec.tag,
+    ...(spec.tmp === undefined ? {} : { tmp: spec.tmp }),
+    launch: spec.launch,
+    startedAt: now,
+    usedAt: now,
+    idleMs: spec.idleMs,
+    inUse: false,
+  };
 }
 
 /** Whether a turn of the conversation is registered and its scv alive. */

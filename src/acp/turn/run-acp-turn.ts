@@ -41,22 +41,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
   const initializeLimit = Math.min(plan.timeoutMs ?? timing("initializeLimit"), timing("initializeLimit"));
   // Modes the sessions report outside a prompt (after session/set_mode), latest last.
   const reports: { sessionId: string; mode: string }[] = [];
-  // A recorded conversation's server runs in its session host, kept for the next turn; a turn that
-  // cannot have one runs the server itself.
-  const launch: SessionHostLaunch = {
-    handle: plan.handle,
-    agent: entry.name,
-    file: plan.executable,
-    args: plan.args,
-    cwd: plan.cwd,
-    env: turn.env,
-    policy: plan.policy,
-    userTmp: plan.extraEnv.TMPDIR !== undefined,
-    idleMs: plan.sessionIdleMs ?? 0,
-    ...(context.config.max_warm_hosts === undefined ? {} : { maxWarm: context.config.max_warm_hosts }),
-    ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
-    scvEnv: context.env,
-  };
+  const launch = sessionHostLaunch(plan, turn);
   // A model or effort the server did not offer before is refused before a server starts.
   const offers = offersCheck(plan, launch, context.env);
   const refused = offers.refusal(started);
@@ -173,7 +158,7 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
           stop.abort();
         }
       },
-      decide: (ask) => decide(plan, turn, ask, tools, notes, questions),
+      decide: (ask) => decide(plan, turn, ask, { tools, notes, signal: questions }),
       signal,
       // The turn's limit counts from its start, the server's start-up included.
       ...(plan.timeoutMs === undefined
@@ -192,13 +177,14 @@ export async function runAcpTurn(plan: TurnPlan, turn: PreparedTurn): Promise<Tu
           : parsed;
     const result = conclude(
       withSession(plan, session.sessionId),
-      checked,
-      processExit(endOf(outcome), exit),
-      undefined,
-      started,
+      {
+        parsed: checked,
+        end: processExit(endOf(outcome), exit),
+        started,
+        mode: { reported: mismatch?.reported ?? parsed.mode ?? mode, mismatch },
+        retrying: verdicts.retrying,
+      },
       context,
-      { reported: mismatch?.reported ?? parsed.mode ?? mode, mismatch },
-      verdicts.retrying,
     );
     return notes.length === 0 ? result : { ...result, notes: [...result.notes, ...notes] };
   } finally {
@@ -221,15 +207,44 @@ async function loadSession(agent: AcpAgent, plan: TurnPlan, sessionId: string): 
   return agent.loadSession(sessionId, plan.cwd, acpMcpServers(plan.mcpServers ?? []));
 }
 
+/** How the turn's ACP server is launched: a recorded conversation's runs in its session host, kept
+ * for the next turn; a turn that cannot have one runs the server itself. */
+function sessionHostLaunch(plan: TurnPlan, turn: PreparedTurn): SessionHostLaunch {
+  const { context } = turn;
+  return {
+    handle: plan.handle,
+    agent: plan.entry.name,
+    file: plan.executable,
+    args: plan.args,
+    cwd: plan.cwd,
+    env: turn.env,
+    policy: plan.policy,
+    userTmp: plan.extraEnv.TMPDIR !== undefined,
+    idleMs: plan.sessionIdleMs ?? 0,
+    ...(context.config.max_warm_hosts === undefined ? {} : { maxWarm: context.config.max_warm_hosts }),
+    ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
+    scvEnv: context.env,
+  };
+}
+
 /** A permission request: granted under `auto` (the policy approved it), asked of the caller under
  * `default` where one can answer, rejected otherwise, and said so in the result. */
 async function decide(
   plan: TurnPlan,
   turn: PreparedTurn,
   ask: PermissionAsk,
-  tools: ReadonlyMap<string, { name: string; summary: string }>,
-  notes: string[],
-  signal: AbortSignal,
+  {
+    tools,
+    notes,
+    signal,
+  }: {
+    /** The tools the prompt started, by id: what a request names. */
+    readonly tools: ReadonlyMap<string, { name: string; summary: string }>;
+    /** The turn's notes: a rejection said. */
+    readonly notes: string[];
+    /** Ends a question still waiting when the prompt ends. */
+    readonly signal: AbortSignal;
+  },
 ): Promise<PermissionChoice> {
   const once = optionOf(ask, "allow_once");
   const always = optionOf(ask, "allow_always");
@@ -311,12 +326,8 @@ function concludeFailure(
   // A first turn that made no session leaves no conversation; a continued one is still recorded.
   return conclude(
     plan.record === undefined ? { ...plan, recordConversation: false } : plan,
-    parsed,
-    exit,
-    undefined,
-    turn.started,
+    { parsed, end: exit, started: turn.started },
     turn.context,
-    {},
   );
 }
 

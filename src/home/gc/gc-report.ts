@@ -46,9 +46,9 @@ export const gcReportSchema = z.object({
 });
 
 export type GcReport = z.infer<typeof gcReportSchema>;
-export type GcCounts = z.infer<typeof countsSchema>;
+type GcCounts = z.infer<typeof countsSchema>;
 
-export function countItems(items: readonly GcItem[]): GcCounts {
+function countItems(items: readonly GcItem[]): GcCounts {
   const counts: GcCounts = { transcripts: 0, records: 0, leftovers: 0, folders: 0, bytes: 0 };
   for (const item of items) {
     if (item.kind === "transcript") counts.transcripts++;

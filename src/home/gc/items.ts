@@ -12,7 +12,7 @@ export const DEFAULT_OLDER_THAN_MS = 30 * 24 * HOUR_MS;
 /** Anything written this recently is kept whatever the threshold: a CLI or a turn may still be writing it. */
 export const RECENT_MS = HOUR_MS;
 /** The smallest threshold gc accepts; a smaller one would only race running turns. */
-export const MIN_OLDER_THAN_MS = RECENT_MS;
+export const MIN_OLDER_THAN_MS = HOUR_MS;
 /** A session id scv will look for in file names when the row has no resume pattern of its own. */
 const SESSION_ID_SHAPE = /^[0-9A-Za-z][0-9A-Za-z_-]{7,127}$/;
 

@@ -25,7 +25,7 @@ type AuthJsonStore = Extract<KeyStore, { kind: "auth-json" }>;
 type AuthKind = "api-key" | "account" | "none";
 
 /** What the file holds, read from its shape only. */
-export function authKind(store: AuthJsonStore, auth: Record<string, unknown>): AuthKind {
+function authKind(store: AuthJsonStore, auth: Record<string, unknown>): AuthKind {
   if (isFilled(valueAt(auth, store.key))) return "api-key";
   const tokens = valueAt(auth, store.tokens.path);
   if (isRecord(tokens) && store.tokens.fields.some((field) => isFilled(tokens[field]))) return "account";

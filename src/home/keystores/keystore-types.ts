@@ -19,7 +19,7 @@ export interface RemoveResult {
 }
 
 /** How the agent's own CLI ended when a store ran it. */
-export interface CliRunResult {
+interface CliRunResult {
   /** Exit code, or null when it ended by a signal or was ended at its time limit. */
   readonly code: number | null;
   readonly timedOut: boolean;

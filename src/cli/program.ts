@@ -30,7 +30,26 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .exitOverride()
     .hook("preAction", beforeCommand);
 
-  // Its options are commands/delegate.ts's DelegateOptions, as commander names them.
+  // In the order help lists them.
+  addDelegateCommand(program, io);
+  addReviewCommand(program, io);
+  addAgentsCommands(program, io);
+  addTakeoverCommands(program, io);
+  addWorktreeCommands(program, io);
+  addConversationsCommands(program, io);
+  addJobCommands(program, io);
+  addMcpCommands(program, io);
+  addDetachedCommands(program, io);
+
+  program.on("command:*", (operands: string[]) => {
+    throw unknownCommand("command", operands[0], program);
+  });
+  oneLineErrors(program);
+  return program;
+}
+
+/** `scv delegate`: its options are commands/delegate.ts's DelegateOptions, as commander names them. */
+function addDelegateCommand(program: Command, io: CliIo): void {
   const delegate = program
     .command("delegate")
     .description("run one turn of one or more agents: scv delegate <agent>… <prompt | ->")
@@ -85,7 +104,10 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .option("--focus <text>", "with --review-by: what the reviewers should look at")
     .action(lazy(io, async () => (await import("../commands/delegate.js")).delegateCommand));
   TAKES_A_PROMPT.add(delegate);
+}
 
+/** `scv review`: changes reviewed by other agents. */
+function addReviewCommand(program: Command, io: CliIo): void {
   program
     .command("review")
     .description(
@@ -123,9 +145,10 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .option("-q, --quiet", "no progress on stderr")
     .option("--background", "start the review detached and print its job (scv wait <job> prints the report)")
     .action(lazy(io, async () => (await import("../commands/review.js")).reviewCommand));
+}
 
-  addAgentsCommands(program, io);
-
+/** `scv attach` and `scv run`: an agent's own interactive UI, on the terminal. */
+function addTakeoverCommands(program: Command, io: CliIo): void {
   program
     .command("attach")
     .description("open a conversation's session in its agent's own interactive UI, in your terminal")
@@ -144,7 +167,10 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .argument("<agent>", "the agent")
     .argument("[args...]", "arguments after -- go to the CLI")
     .action(lazy(io, async () => (await import("../commands/takeover.js")).runCommand));
+}
 
+/** `scv compare`, `diff` and `apply`: what turns did in their worktrees. */
+function addWorktreeCommands(program: Command, io: CliIo): void {
   program
     .command("compare")
     .description(
@@ -169,7 +195,10 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .option("--keep-conflicts", "on a conflict, leave git's conflict markers in the files")
     .option("-C, --cwd <dir>", "the checkout to apply to (default: the one the worktree was made from)")
     .action(lazy(io, async () => (await import("../commands/worktree-commands.js")).applyCommand));
+}
 
+/** `scv conversations list|show|rm`. */
+function addConversationsCommands(program: Command, io: CliIo): void {
   const conversations = program
     .command("conversations")
     .description("scv's conversation records: list, show, rm");
@@ -196,7 +225,10 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .argument("<handle>", "the conversation")
     .option("--transcript", "also remove the agent's transcript of that session")
     .action(lazy(io, async () => (await import("../commands/conversations.js")).conversationsRmCommand));
+}
 
+/** What follows turns once they run: `scv wait`, `usage`, `ps`, `top`, `logs`, `kill`. */
+function addJobCommands(program: Command, io: CliIo): void {
   program
     .command("wait")
     .description("wait for background turns and print their results")
@@ -265,6 +297,10 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     )
     .argument("<job>", "the turn's job, or its conversation's handle")
     .action(lazy(io, async () => (await import("../commands/kill.js")).killCommand));
+}
+
+/** `scv mcp`: the MCP server, and its registration in host apps. */
+function addMcpCommands(program: Command, io: CliIo): void {
   const mcp = program
     .command("mcp")
     .description("an MCP server on stdio, for agents to delegate through scv; install <host> registers it")
@@ -296,6 +332,10 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
         ),
       );
   }
+}
+
+/** The detached scv processes scv starts itself; hidden from help. */
+function addDetachedCommands(program: Command, io: CliIo): void {
   // The detached scv of `scv delegate --background`: reads its turn as JSON on stdin.
   program
     .command("background-turn", { hidden: true })
@@ -305,12 +345,6 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
   program
     .command("session-host", { hidden: true })
     .action(lazy(io, async () => (await import("../commands/session-host.js")).sessionHostCommand));
-
-  program.on("command:*", (operands: string[]) => {
-    throw unknownCommand("command", operands[0], program);
-  });
-  oneLineErrors(program);
-  return program;
 }
 
 /** Runs the command line through commander: the command's exit code, or commander's own for help,

@@ -62,8 +62,9 @@ const LIMITS = {
   /** How long a background turn waits for its conversation's lock before it is refused as busy
    * (SCV_LOCK_WAIT is the foreground's): the turn before it may be letting it go. */
   backgroundLockWait: 2_000,
-  /** How long a lock no running turn is seen to hold is given to show its turn, or to go: a turn
-   * takes its conversation's lock just before it registers, and lets it go just after. */
+  /** The slack beyond one lock refresh before a lock no running turn is seen to hold, and that was
+   * not refreshed meanwhile, counts as a killed scv's (src/turn/busy.ts): a turn takes its
+   * conversation's lock just before it registers, and lets it go just after. */
   busySettle: 2_000,
   /** How long `scv kill` waits for a turn's scv to answer, beyond the kill grace, and then for its
    * agent to go once killed. */

@@ -40,15 +40,39 @@ export function busyError(handle: string, env: Env, now = Date.now()): ScvError 
   );
 }
 
-/** `busyError`, once a lock no running turn is seen to hold has had the `busySettle` duration to show its turn (or
- * to go): only then is it one that a killed scv left. */
+/** How often a live holder refreshes a conversation's lock: proper-lockfile's `update`, at least 1 s. */
+function lockRefreshMs(): number {
+  return Math.max(1_000, timing("lockRefresh"));
+}
+
+/** `busyError`, once a lock no running turn is seen to hold has shown what holds it. A turn takes its
+ * conversation's lock just before it registers and lets it go just after; on a loaded machine either
+ * step may take seconds. So a fixed wait cannot tell a turn still starting from a killed scv's lock:
+ * the lock's own refreshes can. A live holder refreshes it every `lockRefresh`; a lock left unrefreshed
+ * for longer (plus the `busySettle` slack) is a killed scv's. One that keeps being refreshed with no
+ * turn shown belongs to a live scv that holds it without a turn (`scv attach`, `conversations rm`,
+ * or a turn that has not registered yet): it is in use, not left. */
 export async function settledBusyError(handle: string, env: Env): Promise<ScvError> {
-  const deadline = Date.now() + timing("busySettle");
+  const settle = timing("busySettle");
+  const unrefreshedLimit = lockRefreshMs() + settle;
+  // A second more for a lock's mtime, which proper-lockfile may set up to a second ahead.
+  const deadline = Date.now() + unrefreshedLimit + 1_000;
   for (;;) {
     const running = readRunning(handle, env);
-    const shown = running !== undefined && ownerAlive(running, systemProcessTable);
-    if (shown || lockStaleAt(handle, env) === undefined || Date.now() >= deadline)
-      return busyError(handle, env);
+    if (running !== undefined && ownerAlive(running, systemProcessTable)) return busyError(handle, env);
+    const staleAt = lockStaleAt(handle, env);
+    if (staleAt === undefined) return busyError(handle, env);
+    const refreshedAgo = Date.now() - (staleAt - LOCK_STALE_MS);
+    if (refreshedAgo > unrefreshedLimit) return busyError(handle, env);
+    if (Date.now() >= deadline)
+      // A live holder has refreshed it within the last refresh (give or take a late timer) by now; a
+      // killed scv's just-taken lock has not been touched since before this wait began.
+      return refreshedAgo > lockRefreshMs() + settle / 2
+        ? busyError(handle, env)
+        : new ScvError(
+            "CONVERSATION_BUSY",
+            `conversation ${handle} is in use by another scv that holds its lock (scv attach, conversations rm, or a turn starting or ending) — try again once it is done`,
+          );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

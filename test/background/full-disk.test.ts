@@ -30,16 +30,30 @@ afterEach(() => {
   }
 });
 
-/** SCV_HOME on a fresh tmpfs of `size`, claude signed in there; the file the agent fills it with. */
+/** SCV_HOME on a fresh tmpfs of `size`, claude signed in there; the file the agent fills it with.
+ * One background turn and its wait run first, so every scv of the case has its code cache: a cache
+ * is written as its scv exits, and the launcher's, written while the agent fills the disk, would fail
+ * and give its partial file's space back — room a loaded machine's timing decides, not the case. */
 async function smallDisk(size: string): Promise<Record<string, string>> {
   execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size},mode=0700`, "tmpfs", mount]);
   await signIn(world, "claude");
-  return { FAKE_AGENT_MODE: "reply", FAKE_AGENT_FILL: join(mount, "filler") };
+  const env = { FAKE_AGENT_MODE: "reply" };
+  const warm = await scv(world, ["delegate", "--background", "claude", "Warm up"], { env });
+  expect(warm.exitCode, warm.stderr).toBe(0);
+  const warmed = await scv(world, ["wait", warm.stdout.trim()], { env });
+  expect(warmed.exitCode, warmed.stderr).toBe(0);
+  const caches = readdirSync(join(mount, "cache", "v8"));
+  for (const command of ["delegate", "background-turn", "wait"])
+    expect(
+      caches.some((name) => name.endsWith(`-${command}.bin`)),
+      `${command}'s cache in ${caches}`,
+    ).toBe(true);
+  return { ...env, FAKE_AGENT_FILL: join(mount, "filler") };
 }
 
 describe.skipIf(!asRoot)("a background turn on a disk its agent filled", () => {
   it("saves its result from the space it held, and scv wait prints the reply", async () => {
-    const env = await smallDisk("2m");
+    const env = await smallDisk("8m");
     const started = await scv(world, ["delegate", "--background", "claude", "Say hi"], { env });
     expect(started.exitCode, started.stderr).toBe(0);
     const job = started.stdout.trim();
@@ -55,7 +69,7 @@ describe.skipIf(!asRoot)("a background turn on a disk its agent filled", () => {
   });
 
   it("a reply too big for that space: scv wait says in one line what was lost and why (exit 1)", async () => {
-    const env = await smallDisk("2m");
+    const env = await smallDisk("8m");
     const prompt = "x".repeat(40_000);
     const started = await scv(world, ["delegate", "--background", "claude", prompt], { env });
     expect(started.exitCode, started.stderr).toBe(0);

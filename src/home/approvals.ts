@@ -149,9 +149,14 @@ export function endQuestions(job: string, env: Env): void {
 
 /** The job's question while it waits for an answer; undefined when none does. */
 export function pendingApproval(job: string, env: Env): PendingApproval | undefined {
-  const ask = readJsonFile(jobFile(job, "ask", env), askSchema());
+  const askPath = jobFile(job, "ask", env);
+  const ask = readJsonFile(askPath, askSchema());
   if (ask === undefined) return undefined;
-  return readJsonFile(jobFile(job, "answer", env), answerSchema())?.id === ask.id ? undefined : ask;
+  if (readJsonFile(jobFile(job, "answer", env), answerSchema())?.id === ask.id) return undefined;
+  // Read again: the turn may have taken its answer between the two reads (takeAnswer removes the
+  // question, then the answer), and a question read before that is not pending — `approve` would
+  // show the question it just answered as the next one.
+  return readJsonFile(askPath, askSchema())?.id === ask.id ? ask : undefined;
 }
 
 /** Answers question `id` of the job: "answered", or why not ("gone": it is no longer pending;

@@ -73,7 +73,9 @@ export const codex = {
     api: "openai-responses",
     url: { kind: "config-args", flag: "-c", provider: "scv-endpoint", wireApi: "responses" },
     key: "SCV_ENDPOINT_API_KEY",
-    args: [],
+    // Its shell snapshot writes the environment, key included, to a temporary file of its home
+    // before masking it; a turn ended meanwhile left the key there (contract suite, 0.171.0).
+    args: ["-c", "features.shell_snapshot=false"],
     acp: false,
     verified: { kind: "lab", version: "0.171.0" },
   },

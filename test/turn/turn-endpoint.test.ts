@@ -42,6 +42,8 @@ describe("renderEndpoint", () => {
     expect(renderEndpoint(planned("codex"), { key: KEY, dir: "/t" })).toEqual({
       args: [
         "-c",
+        "features.shell_snapshot=false",
+        "-c",
         'model_provider="scv-endpoint"',
         "-c",
         'model_providers.scv-endpoint.name="scv-endpoint"',

@@ -7,7 +7,10 @@ import type { ChildProcess } from "node:child_process";
 import { systemProcessTable } from "../os/processes.js";
 import { groupAlive, signalGroup } from "./groups.js";
 
-/** Carried by every helper process and whatever it starts: `<scv pid>-<n>-<time>`. */
+/** Carried by every helper process and whatever it starts: `<scv pid>-<n>-<time>-<random>`. The random
+ * part keeps tags apart where the pid and the count are shared or restart: worker threads of one
+ * process each count from 1 (a test runner's threads did, in the same millisecond, and one ended the
+ * other's git). */
 export const HELPER_TAG_VARIABLE = "SCV_HELPER";
 
 /** How often what is being ended is looked at. */
@@ -27,7 +30,8 @@ let tags = 0;
 /** A new tag for a process about to start. */
 export function newTag(): Tag {
   tags += 1;
-  return { value: `${process.pid}-${tags}-${Date.now()}`, since: systemProcessTable.pidMark?.() };
+  const random = Math.floor(Math.random() * 2 ** 32).toString(36);
+  return { value: `${process.pid}-${tags}-${Date.now()}-${random}`, since: systemProcessTable.pidMark?.() };
 }
 
 /** What carries `tag` now (the process itself included while it lives); zombies do not count, their

@@ -11,7 +11,7 @@ export default defineConfig({
   // whose vitest would otherwise read and write the same file.
   cacheDir: "node_modules/.vite/real",
   test: {
-    include: ["test/real/**/*.test.ts", "test/login/real-cli.test.ts"],
+    include: ["test/real/**/*.test.ts"],
     testTimeout: 180_000,
     hookTimeout: 300_000,
     pool: "forks",

@@ -1,5 +1,6 @@
-// Sign-in against the real CLIs, where the contract suite's pinned install exists
-// (scripts/install-real-clis.mjs; skipped otherwise). Everything here is offline: `codex login
+// Sign-in against the real CLIs, in the contract suite only (vitest.real.config.ts: it was in the e2e
+// tier too, by naming dist/scv.js, and so ran twice in CI); skipped where the pinned install
+// (scripts/install-real-clis.mjs) is missing. Everything here is offline: `codex login
 // --with-api-key`, `codex login status`, `codex logout` and `claude auth status|logout` only read
 // and write files. It proves the files scv writes are the ones the real CLIs read, that logout takes
 // away what they would sign in with, and that a sign-in that needs a terminal is not started

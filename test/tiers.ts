@@ -36,6 +36,10 @@ export const ACROSS_NODE_VERSIONS: readonly string[] = [
   "test/cli/startup.test.ts",
   // sockets: session hosts
   "test/e2e/acp-warm.test.ts",
+  "test/e2e/acp-warm-callers.test.ts",
+  "test/e2e/acp-warm-cancel.test.ts",
+  "test/e2e/acp-warm-end.test.ts",
+  "test/e2e/acp-warm-socket.test.ts",
   // the SDKs' loading: MCP server, ACP client
   "test/mcp/server.test.ts",
   "test/mcp/server-jobs.test.ts",

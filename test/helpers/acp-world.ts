@@ -4,11 +4,11 @@
 
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach } from "vitest";
+import { afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { type TurnResultJson as TurnResult, turnResultShape } from "../../src/json-shapes.js";
 import { installAcpAgent } from "./acp.js";
-import { killAll } from "./pids.js";
-import { createWorld, ensureBuilt, type World } from "./scv.js";
+import { killAll, survivors } from "./pids.js";
+import { createWorld, ensureBuilt, scv, type World } from "./scv.js";
 
 export interface HostFile {
   readonly handle: string;
@@ -57,18 +57,19 @@ export function createAcpWorld(): AcpWorld {
       return undefined;
     }
   };
-  const hostsDir = join(world.scvHome, "hosts");
+  // The home scv runs with now: a test may point it elsewhere (a deeper folder) after the world is made.
+  const hostsDir = () => join(world.env.SCV_HOME ?? world.scvHome, "hosts");
   const agentPids = () => lines("acp-calls.jsonl").map((line) => (JSON.parse(line) as { pid: number }).pid);
   return {
     ...world,
     agentPids,
     methods: () => lines("acp-log.jsonl").map((line) => (JSON.parse(line) as { method: string }).method),
-    hostRecord: (handle) => read(join(hostsDir, `${handle}.json`)),
+    hostRecord: (handle) => read(join(hostsDir(), `${handle}.json`)),
     hostRecords: () =>
-      existsSync(hostsDir)
-        ? readdirSync(hostsDir)
+      existsSync(hostsDir())
+        ? readdirSync(hostsDir())
             .filter((name) => name.endsWith(".json"))
-            .flatMap((name) => read(join(hostsDir, name)) ?? [])
+            .flatMap((name) => read(join(hostsDir(), name)) ?? [])
         : [],
     useConfig(text) {
       writeFileSync(join(world.root, "config.toml"), text);
@@ -95,6 +96,30 @@ export function acpWorldPerTest(use: (world: AcpWorld) => void): void {
 /** `scv delegate --json`'s output, read with scv's own schema. */
 export function resultOf(stdout: string): TurnResult {
   return turnResultShape().parse(JSON.parse(stdout));
+}
+
+/** A first ACP turn that keeps its server warm: its conversation, its session, and the host holding
+ * that session (read back, so the world's clean-up kills it whatever the test does). */
+export async function firstWarmTurn(
+  world: AcpWorld,
+  prompt = "one",
+): Promise<{ handle: string; session: string; host: HostFile }> {
+  const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", prompt]);
+  expect(run.exitCode, run.stderr).toBe(0);
+  const result = resultOf(run.stdout);
+  const handle = result.conversation ?? "";
+  const host = world.hostRecord(handle);
+  if (host === undefined) throw new Error(`no session host for ${handle}`);
+  expect(host.session).toBe(result.session);
+  return { handle, session: result.session ?? "", host };
+}
+
+/** Ends the conversation's host as a user would (`scv kill <handle>`), and checks nothing of it or of
+ * any fake agent the world started is left. */
+export async function endSessionHost(world: AcpWorld, handle: string, host: HostFile): Promise<void> {
+  const killed = await scv(world, ["kill", handle]);
+  expect(killed.exitCode, killed.stderr).toBe(0);
+  expect(await survivors([...world.agentPids(), host.scv.pid])).toEqual([]);
 }
 
 /** Waits (polling, bounded) until `check` holds; whether it did. */

@@ -45,6 +45,8 @@ export const ACROSS_NODE_VERSIONS: readonly string[] = [
   "test/mcp/server-jobs.test.ts",
   "test/e2e/acp.test.ts",
   "test/e2e/acp-end.test.ts",
+  "test/e2e/acp-server.test.ts",
+  "test/e2e/acp-terminal.test.ts",
 ];
 
 export function tierOf(file: string, text: string): Tier {

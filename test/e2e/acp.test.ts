@@ -2,8 +2,9 @@
 // acp-agent.mjs) standing in for `gemini --acp`: the launch, the stripped environment, session/new
 // in the project, a cold continued turn through session/load, the policy's mode, model checks,
 // permission requests without a terminal, the exit codes (4 auth, 124 timeout, 130 Ctrl-C), and
-// `--events` in the same schema as a process turn (terminals, ps and kill, and how a turn ends are
-// acp-end.test.ts). Cold turns only (session_idle = "0"); warm ones are acp-warm.test.ts.
+// `--events` in the same schema as a process turn (a terminal's permission requests are
+// acp-terminal.test.ts, ps and kill and how a turn ends acp-end.test.ts, a failing server's
+// acp-server.test.ts). Cold turns only (session_idle = "0"); warm ones are acp-warm*.test.ts.
 
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

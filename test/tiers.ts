@@ -44,6 +44,7 @@ export const ACROSS_NODE_VERSIONS: readonly string[] = [
   "test/mcp/server.test.ts",
   "test/mcp/server-jobs.test.ts",
   "test/e2e/acp.test.ts",
+  "test/e2e/acp-policy.test.ts",
   "test/e2e/acp-end.test.ts",
   "test/e2e/acp-server.test.ts",
   "test/e2e/acp-terminal.test.ts",

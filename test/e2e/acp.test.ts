@@ -1,15 +1,15 @@
 // ACP turns through the built scv, against the scripted fake ACP agent (test/fake-agents/
 // acp-agent.mjs) standing in for `gemini --acp`: the launch, the stripped environment, session/new
-// in the project, a cold continued turn through session/load, the policy's mode, model checks,
-// permission requests without a terminal, the exit codes (4 auth, 124 timeout, 130 Ctrl-C), and
-// `--events` in the same schema as a process turn (a terminal's permission requests are
-// acp-terminal.test.ts, ps and kill and how a turn ends acp-end.test.ts, a failing server's
-// acp-server.test.ts). Cold turns only (session_idle = "0"); warm ones are acp-warm*.test.ts.
+// in the project, a cold continued turn through session/load (and where it cannot be), the
+// background, the config's transport. The policy's mode, models, efforts and permission requests are
+// acp-policy.test.ts, a terminal's permission requests acp-terminal.test.ts, ps and kill and how a
+// turn ends acp-end.test.ts, a failing server's acp-server.test.ts. Cold turns only
+// (session_idle = "0"); warm ones are acp-warm*.test.ts.
 
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { acpCalls, acpMethods, acpReceived, useColdAcpLab } from "../helpers/acp.js";
+import { acpCalls, acpReceived, useColdAcpLab } from "../helpers/acp.js";
 import { resultOf as json } from "../helpers/acp-world.js";
 import { survivors } from "../helpers/pids.js";
 import { scv, type World } from "../helpers/scv.js";
@@ -108,114 +108,5 @@ describe("an ACP turn", () => {
     const run = await scv(world, ["delegate", "gemini", "hi"], { env });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toBe("REPLY hi (turn 1, mode default)\n");
-  });
-});
-
-describe("policy, model and permissions", () => {
-  it("--policy auto sets the full-permission mode and the session runs in it", async () => {
-    const run = await scv(world, [
-      "delegate",
-      "gemini",
-      "--transport",
-      "acp",
-      "--policy",
-      "auto",
-      "--json",
-      "go",
-    ]);
-    expect(run.exitCode, run.stderr).toBe(0);
-    const result = json(run.stdout);
-    expect(result.reply).toBe("REPLY go (turn 1, mode yolo)");
-    expect(result.mode).toBe("yolo");
-    expect(acpReceived(world).find((message) => message.method === "session/set_mode")?.params).toMatchObject(
-      {
-        modeId: "yolo",
-      },
-    );
-  });
-
-  it("a session that reports another mode mid-turn under --policy auto is stopped (session/cancel), exit 1", async () => {
-    const run = await scv(world, [
-      "delegate",
-      "gemini",
-      "--transport",
-      "acp",
-      "--policy",
-      "auto",
-      "--json",
-      "flip and hang",
-    ]);
-    expect(run.exitCode).toBe(1);
-    const result = json(run.stdout);
-    expect(result.error).toBe(
-      "gemini's session reported mode 'default' under --policy auto, not 'yolo'; scv stopped it",
-    );
-    expect(result.mode).toBe("default");
-    expect(acpMethods(world)).toContain("session/cancel");
-  });
-
-  it("under --policy default, a session its own settings start in yolo is refused before the prompt", async () => {
-    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "go"], {
-      env: { FAKE_ACP_START_MODE: "yolo" },
-    });
-    expect(run.exitCode).toBe(1);
-    expect(run.stderr.split("\n")[0]).toBe(
-      "scv: gemini's session runs in yolo (its own settings choose it), which --policy default forbids — remove that setting from its home, or use --policy auto",
-    );
-    expect(acpMethods(world)).not.toContain("session/prompt");
-  });
-
-  it("a model the session offers is set; one it does not is refused with the offered ones", async () => {
-    const run = await scv(world, ["delegate", "gemini:fake-large", "--transport", "acp", "go"]);
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect(
-      acpReceived(world).find((message) => message.method === "session/set_model")?.params,
-    ).toMatchObject({
-      modelId: "fake-large",
-    });
-    const wrong = await scv(world, ["delegate", "gemini:gemini-9-ultra", "--transport", "acp", "go"]);
-    expect(wrong.exitCode).toBe(2);
-    // Told from what the server offered in the turn before, without starting it.
-    expect(wrong.stderr).toBe(
-      "scv: Gemini CLI does not offer the model gemini-9-ultra over ACP — pick one it offers: fake-small, fake-large\n" +
-        "scv: note: told from what Gemini CLI's ACP server offered before, without starting it — ask for it again to have the server itself asked\n",
-    );
-    // Run again, the server is asked, and refuses it the same way.
-    const again = await scv(world, ["delegate", "gemini:gemini-9-ultra", "--transport", "acp", "go"]);
-    expect(again.exitCode).toBe(2);
-    expect(again.stderr).toBe(
-      "scv: Gemini CLI does not offer the model gemini-9-ultra over ACP — pick one it offers: fake-small, fake-large\n",
-    );
-  });
-
-  it("an effort the session offers no option for is refused before the prompt", async () => {
-    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--effort", "high", "go"]);
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr).toBe("scv: Gemini CLI takes no effort over ACP — omit --effort\n");
-    expect(acpMethods(world)).not.toContain("session/prompt");
-  });
-
-  it("without a terminal, a permission request is rejected and the result says so", async () => {
-    const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", "use a tool"]);
-    expect(run.exitCode, run.stderr).toBe(0);
-    const result = json(run.stdout);
-    expect(result.reply).toBe("REJECTED");
-    expect(result.notes).toEqual([
-      "gemini asked to run execute: $ touch probe.txt; scv rejected it, as no terminal could ask you — use --policy auto to allow its tools",
-    ]);
-  });
-
-  it("under --policy auto, a permission request is allowed once", async () => {
-    const run = await scv(world, [
-      "delegate",
-      "gemini",
-      "--transport",
-      "acp",
-      "--policy",
-      "auto",
-      "use a tool",
-    ]);
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stdout).toBe("ALLOWED proceed_once\n");
   });
 });

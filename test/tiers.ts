@@ -25,6 +25,8 @@ export const ACROSS_NODE_VERSIONS: readonly string[] = [
   "test/e2e/interrupts.test.ts",
   "test/e2e/timeouts.test.ts",
   "test/orphans/sigkill.test.ts",
+  "test/orphans/sigkill-acp.test.ts",
+  "test/orphans/sigkill-first-turn.test.ts",
   "test/orphans/escape.test.ts",
   // stream end: a closed stdout, lingering output
   "test/e2e/closed-output.test.ts",

@@ -8,9 +8,38 @@ import { SCV, type World } from "./scv.js";
 
 const open: Client[] = [];
 
+/** What a host answers an elicitation with. */
+export type ElicitAnswer = {
+  readonly action: "accept" | "decline" | "cancel";
+  readonly content?: Record<string, string>;
+  readonly [key: string]: unknown;
+};
+
+export interface McpClientOptions {
+  /** The protocol version the client pins (the SDK's newest otherwise). */
+  readonly pin?: string;
+  /** Declares elicitation (form) and answers each request so. */
+  readonly elicit?: (params: Record<string, unknown>) => ElicitAnswer;
+}
+
 /** A client connected to `scv mcp`, with `env` added to the world's. */
-export async function connectMcp(world: World, env: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: "scv-test", version: "1.0.0" });
+export async function connectMcp(
+  world: World,
+  env: Record<string, string> = {},
+  options: McpClientOptions = {},
+): Promise<Client> {
+  const client = new Client(
+    { name: "scv-test", version: "1.0.0" },
+    {
+      ...(options.elicit === undefined ? {} : { capabilities: { elicitation: { form: {} } } }),
+      ...(options.pin === undefined ? {} : { versionNegotiation: { mode: { pin: options.pin } } }),
+    },
+  );
+  const elicit = options.elicit;
+  if (elicit !== undefined)
+    client.setRequestHandler("elicitation/create", async (request) =>
+      elicit(request.params as Record<string, unknown>),
+    );
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SCV, "mcp"],

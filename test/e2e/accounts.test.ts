@@ -1,15 +1,15 @@
 // Accounts through the built scv: `agent@a,b` tries each account's own home in order. Fake CLIs
-// rate-limit by account (a `.fake-mode` file in one account's home replays a real limit capture):
-// the ladder moves on, the limited account cools down until the reset its CLI reported (kept in
-// $SCV_HOME across runs, and skipped meanwhile), a signed-out account is passed over and named, all
-// limited is exit 5 with the earliest reset. --wait-for-reset, plain targets, the config's ladder and
-// background ladders are accounts-wait.test.ts.
+// rate-limit by account (a `.fake-mode` file in one account's home replays a real limit capture): the
+// ladder moves on, a signed-out account is passed over and named, a refused sign-in marks its own
+// account, all limited is exit 5 with the earliest reset. The cooldown kept across runs and what
+// `agents status` shows of it are accounts-status.test.ts; --wait-for-reset, plain targets, the
+// config's ladder and background ladders accounts-wait.test.ts.
 
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { usageReportSchema } from "../../src/home/usage-totals.js";
-import { accountHome, claudeReset, delegateJson, modeFor } from "../helpers/accounts.js";
+import { accountHome, claudeReset, delegateJson, modeFor, workAndPersonal } from "../helpers/accounts.js";
 import { useLab } from "../helpers/lab.js";
 import { agentCalls, conversationRecord, scv, signIn, type World } from "../helpers/scv.js";
 
@@ -20,9 +20,7 @@ useLab((created) => {
 
 describe("an account ladder", () => {
   it("moves on from a rate-limited account to the next, in that account's home, and says so", async () => {
-    await signIn(world, "claude", "work");
-    await signIn(world, "claude", "personal");
-    modeFor(world, "claude", "work", "fixture:usage-limit");
+    await workAndPersonal(world);
     const { run, result } = await delegateJson(world, ["claude@work,personal", "Say hi"]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(result.account).toBe("personal");
@@ -67,95 +65,6 @@ describe("an account ladder", () => {
     ]);
   });
 
-  it("keeps the cooldown across runs: the cooling account is skipped without running, until its reset", async () => {
-    await signIn(world, "claude", "work");
-    await signIn(world, "claude", "personal");
-    modeFor(world, "claude", "work", "fixture:usage-limit");
-    await delegateJson(world, ["claude@work,personal", "Say hi"]);
-    const cooldown = JSON.parse(readFileSync(join(world.scvHome, "cooldowns", "claude@work.json"), "utf8"));
-    expect(cooldown.until).toBe(claudeReset());
-    const calls = agentCalls(world).length;
-    const { run, result } = await delegateJson(world, ["claude@work,personal", "Say hi"]);
-    expect(run.exitCode).toBe(0);
-    expect(result.account).toBe("personal");
-    expect(result.skipped?.[0]).toMatchObject({ account: "work", reason: "cooling", until: claudeReset() });
-    expect(
-      agentCalls(world)
-        .slice(calls)
-        .map((call) => call.env.HOME),
-    ).toEqual([accountHome(world, "claude", "personal")]);
-    // The text result says why, too: the progress lines of a ladder are gone once it answered.
-    const text = await scv(world, ["delegate", "claude@work,personal", "Say hi"]);
-    expect(text.exitCode, text.stderr).toBe(0);
-    expect(text.stderr).toContain(`scv: note: claude@work skipped: cooling until ${claudeReset()} (`);
-  });
-
-  it("shows the quota window Claude Code last reported for each account in agents status", async () => {
-    await signIn(world, "claude", "work");
-    await signIn(world, "claude", "personal");
-    modeFor(world, "claude", "work", "fixture:usage-limit");
-    await delegateJson(world, ["claude@work,personal", "Say hi"]);
-    const status = await scv(world, ["agents", "status", "claude@work", "--json"]);
-    expect(JSON.parse(status.stdout).quota).toEqual({
-      seenAt: expect.any(String),
-      windows: [{ window: "five_hour", status: "rejected", utilization: 1, resetsAt: claudeReset() }],
-    });
-    const table = await scv(world, ["agents", "status"]);
-    expect(table.stdout).toMatch(
-      new RegExp(
-        `^claude@work\\s.*five_hour 100% used, rejected, resets ${claudeReset().replace(/\./g, "\\.")}$`,
-        "m",
-      ),
-    );
-    // The account that reported nothing shows nothing.
-    const personal = await scv(world, ["agents", "status", "claude@personal", "--json"]);
-    expect(JSON.parse(personal.stdout).quota).toBeNull();
-  });
-
-  it("agents status <agent> lists each of its accounts with a home, and which are cooling and until when", async () => {
-    await signIn(world, "claude", "work");
-    await signIn(world, "claude", "personal");
-    modeFor(world, "claude", "work", "fixture:usage-limit");
-    await delegateJson(world, ["claude@work,personal", "Say hi"]);
-    const reset = claudeReset().replace(/\./g, "\\.");
-    const table = await scv(world, ["agents", "status", "claude"]);
-    const rows = table.stdout
-      .split("\n")
-      .slice(1)
-      .filter((line) => line !== "");
-    expect(rows.map((line) => line.split(/\s+/)[0])).toEqual(["claude", "claude@personal", "claude@work"]);
-    expect(table.stdout).toMatch(new RegExp(`^claude@work\\s.*; cooling until ${reset}; five_hour `, "m"));
-    expect(table.stdout).not.toMatch(/^claude(@personal)?\s.*cooling/m);
-    // The plain home was never signed in: the exit says so, as before.
-    expect(table.exitCode).toBe(4);
-
-    const json = JSON.parse((await scv(world, ["agents", "status", "claude", "--json"])).stdout);
-    expect(json).toMatchObject({ agent: "claude", account: "default", state: "signed-out" });
-    expect(json.coolingUntil).toBeNull();
-    expect(
-      json.accounts.map((row: { account: string; state: string; coolingUntil: string | null }) => [
-        row.account,
-        row.state,
-        row.coolingUntil,
-      ]),
-    ).toEqual([
-      ["default", "signed-out", null],
-      ["personal", "signed-in", null],
-      ["work", "signed-in", claudeReset()],
-    ]);
-    const one = JSON.parse((await scv(world, ["agents", "status", "claude@work", "--json"])).stdout);
-    expect(one).toMatchObject({ account: "work", coolingUntil: claudeReset() });
-    expect(one.accounts).toBeUndefined();
-    const all = JSON.parse((await scv(world, ["agents", "status", "--json"])).stdout);
-    expect(all.filter((row: { agent: string }) => row.agent === "claude")).toHaveLength(3);
-    expect(all.find((row: { agent: string; account: string }) => row.account === "work")?.coolingUntil).toBe(
-      claudeReset(),
-    );
-    expect((await scv(world, ["agents", "status"])).stdout).toMatch(
-      new RegExp(`^claude@work\\s.*; cooling until ${reset}`, "m"),
-    );
-  });
-
   it("passes over an account that is not signed in, naming it", async () => {
     await signIn(world, "claude", "personal");
     const { run, result } = await delegateJson(world, ["claude@gone,personal", "Say hi"]);
@@ -188,9 +97,7 @@ describe("an account ladder", () => {
   });
 
   it("exits 5 with the earliest reset when every account is limited, and runs nothing while they cool", async () => {
-    await signIn(world, "claude", "work");
-    await signIn(world, "claude", "personal");
-    modeFor(world, "claude", "work", "fixture:usage-limit");
+    await workAndPersonal(world);
     modeFor(world, "claude", "personal", "fixture:rate-limit");
     const first = await scv(world, ["delegate", "claude@work,personal", "Say hi"]);
     expect(first.exitCode).toBe(5);

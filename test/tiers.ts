@@ -41,6 +41,8 @@ export const ACROSS_NODE_VERSIONS: readonly string[] = [
   "test/e2e/acp-warm-callers.test.ts",
   "test/e2e/acp-warm-cancel.test.ts",
   "test/e2e/acp-warm-end.test.ts",
+  "test/e2e/acp-warm-fallback.test.ts",
+  "test/e2e/acp-warm-model.test.ts",
   "test/e2e/acp-warm-socket.test.ts",
   // the SDKs' loading: MCP server, ACP client
   "test/mcp/server.test.ts",

@@ -1,7 +1,7 @@
 // Background turns through the built scv: `delegate --background` prints handles at once, `wait`
 // prints results as the foreground would and they last until read. A conversation that is running
-// refuses another turn: background-busy.test.ts; `ps`, `wait --timeout` and `kill`:
-// background-ps.test.ts.
+// refuses another turn: background-busy.test.ts and background-race.test.ts; `ps`, `wait --timeout`
+// and `kill`: background-ps.test.ts.
 
 import { existsSync, mkdirSync, rmdirSync, statSync } from "node:fs";
 import { join } from "node:path";

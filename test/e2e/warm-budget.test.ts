@@ -6,7 +6,7 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type AcpWorld, acpWorldPerTest, type HostFile, resultOf, until } from "../helpers/acp-world.js";
+import { type AcpWorld, acpWorldPerTest, firstWarmTurn, resultOf, until } from "../helpers/acp-world.js";
 import { isAlive, survivors } from "../helpers/pids.js";
 import { scv, startScv } from "../helpers/scv.js";
 
@@ -14,16 +14,6 @@ let world: AcpWorld;
 acpWorldPerTest((created) => {
   world = created;
 });
-
-/** A first turn that keeps its host; its handle and host. */
-async function warm(prompt: string): Promise<{ handle: string; host: HostFile }> {
-  const run = await scv(world, ["delegate", "gemini", "--transport", "acp", "--json", prompt]);
-  expect(run.exitCode, run.stderr).toBe(0);
-  const handle = resultOf(run.stdout).conversation ?? "";
-  const host = world.hostRecord(handle);
-  if (host === undefined) throw new Error(`no host for ${handle}`);
-  return { handle, host };
-}
 
 function residentBytes(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -34,7 +24,7 @@ describe("warm hosts' memory and budget", () => {
   it.runIf(process.platform === "linux")(
     "scv ps shows a host's memory: its own, its server's and what that started",
     async () => {
-      const { handle, host } = await warm("one");
+      const { handle, host } = await firstWarmTurn(world, "one");
       const ps = await scv(world, ["ps", "--json"]);
       const [row] = JSON.parse(ps.stdout) as { kind: string; handle: string; rssBytes: number }[];
       expect(row).toMatchObject({ kind: "host", handle });
@@ -55,12 +45,12 @@ describe("warm hosts' memory and budget", () => {
 
   it("max_warm_hosts = 2: a third conversation's host ends the least recently used idle one", async () => {
     world.useConfig("max_warm_hosts = 2\n");
-    const a = await warm("a");
-    const b = await warm("b");
+    const a = await firstWarmTurn(world, "a");
+    const b = await firstWarmTurn(world, "b");
     // A is used again: B is now the least recently used.
     const again = await scv(world, ["delegate", "-c", a.handle, "--json", "a again"]);
     expect(again.exitCode, again.stderr).toBe(0);
-    const c = await warm("c");
+    const c = await firstWarmTurn(world, "c");
     expect(await survivors([b.host.scv.pid, b.host.server.pid], 10_000)).toEqual([]);
     expect(world.hostRecord(b.handle)).toBeUndefined();
     expect([a.host.scv.pid, c.host.scv.pid].every(isAlive)).toBe(true);

@@ -1,24 +1,44 @@
 // What the background-turn tests (test/background/*.test.ts) read of a world: its turn files, a
 // job's result once written, `scv ps --json`'s rows, and the shapes of handles and jobs.
 
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect } from "vitest";
 import { useLab } from "./lab.js";
-import { killAll } from "./pids.js";
+import { killAll, survivors } from "./pids.js";
 import { scv, type World } from "./scv.js";
 
 /** A fresh world for each test of the calling file (useLab); the pids pushed on the array it returns
- * are SIGKILLed after the test, and a background scv still running (a failed test) is given a moment
- * to end with its agent before the world goes. */
+ * are SIGKILLed after the test, and a background scv still running (a failed test) ends with its agent
+ * before the world goes: the world waits for it (bounded), not for a moment. */
 export function useBackgroundLab(take: (world: World) => void): number[] {
   const leftovers: number[] = [];
-  useLab(take);
+  let world: World | undefined;
+  useLab((created) => {
+    world = created;
+    take(created);
+  });
   afterEach(async () => {
     killAll(leftovers.splice(0));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (world !== undefined) await survivors(runningScvPids(world));
   });
   return leftovers;
+}
+
+/** The pids of the scvs whose running records are in the world's turns folder. */
+function runningScvPids(world: World): number[] {
+  return turnFiles(world)
+    .filter((name) => /^[^.]+\.json$/.test(name))
+    .flatMap((name) => {
+      try {
+        const record = JSON.parse(readFileSync(join(world.scvHome, "turns", name), "utf8")) as {
+          scv?: { pid?: unknown };
+        };
+        return typeof record.scv?.pid === "number" ? [record.scv.pid] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** The files of scv's turns folder, sorted. */

@@ -1,6 +1,7 @@
-// Accounts through the built scv, continued (accounts.test.ts has the ladder and the cooldown):
-// --wait-for-reset waits for the earliest reset within its bound, a plain target honours its default
-// account's cooldown, the config's ladder, a background turn's ladder, and malformed targets.
+// Accounts through the built scv, continued (accounts.test.ts has the ladder, accounts-status.test.ts
+// the cooldown): --wait-for-reset waits for the earliest reset within its bound, a plain target
+// honours its default account's cooldown, the config's ladder, a background turn's ladder, and
+// malformed targets.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -23,7 +23,7 @@ import type { TurnResult } from "../result.js";
 import { timing } from "../timing.js";
 import { passedEnvironment } from "../transport/env.js";
 import { planTurns } from "../turn/batch.js";
-import { busyError } from "../turn/busy.js";
+import { busyWithError } from "../turn/busy.js";
 import { failedResult } from "../turn/outcome.js";
 import type { TurnRequest } from "../turn/turn-types.js";
 import { mayWantWorktrees, type WorktreeChoice } from "../turn/worktree-choice.js";
@@ -81,7 +81,7 @@ export async function launchTurns(
           job: undefined,
           agent: plan.entry.name,
           started: false,
-          result: failedResult(busyError(plan.handle, env), plan.entry.name),
+          result: failedResult(busyWithError(plan.handle, running), plan.entry.name),
         };
       }
       // The minted handle (in the request) and the launcher's cwd: the detached scv plans the same turn.

@@ -7,7 +7,7 @@ import { ScvError } from "../errors.js";
 import { LOCK_STALE_MS, lockStaleAt } from "../home/conversations.js";
 import type { Env } from "../home/paths.js";
 import { ownerAlive } from "../home/turn-owner.js";
-import { readRunning } from "../home/turn-records.js";
+import { type RunningTurnRecord, readRunning } from "../home/turn-records.js";
 import { systemProcessTable } from "../os/processes.js";
 import { timing } from "../timing.js";
 
@@ -16,18 +16,23 @@ export function isBusy(error: unknown): boolean {
   return error instanceof ScvError && error.code === "CONVERSATION_BUSY";
 }
 
+/** The refusal of a turn of `handle` while `running`, seen alive, holds its conversation. A caller
+ * that has seen the holder says so from what it saw: read again, the holder may have ended meanwhile,
+ * and the refusal would then speak of a free or a killed scv's conversation. */
+export function busyWithError(handle: string, running: RunningTurnRecord): ScvError {
+  const job = running.tag;
+  return new ScvError(
+    "CONVERSATION_BUSY",
+    running.background
+      ? `conversation ${handle} is busy with job ${job} — wait for it: scv wait ${job}`
+      : `conversation ${handle} is busy with job ${job}, in the foreground of scv pid ${running.scv.pid} — continue it once that ends, or stop it: scv kill ${job}`,
+  );
+}
+
 /** The refusal of a turn of `handle` while its conversation is taken. */
-export function busyError(handle: string, env: Env, now = Date.now()): ScvError {
+function busyError(handle: string, env: Env, now = Date.now()): ScvError {
   const running = readRunning(handle, env);
-  if (running !== undefined && ownerAlive(running, systemProcessTable)) {
-    const job = running.tag;
-    return new ScvError(
-      "CONVERSATION_BUSY",
-      running.background
-        ? `conversation ${handle} is busy with job ${job} — wait for it: scv wait ${job}`
-        : `conversation ${handle} is busy with job ${job}, in the foreground of scv pid ${running.scv.pid} — continue it once that ends, or stop it: scv kill ${job}`,
-    );
-  }
+  if (running !== undefined && ownerAlive(running, systemProcessTable)) return busyWithError(handle, running);
   const staleAt = lockStaleAt(handle, env);
   if (staleAt === undefined)
     return new ScvError("CONVERSATION_BUSY", `conversation ${handle} was busy and is free now — try again`);

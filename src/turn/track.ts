@@ -37,7 +37,7 @@ import { handleSignals } from "../process/lifecycle.js";
 import type { TurnResult } from "../result.js";
 import { isoTimestamp } from "../timestamp.js";
 import { timing } from "../timing.js";
-import { busyError } from "./busy.js";
+import { busyWithError } from "./busy.js";
 import { chosenSession, sessionAccepted } from "./conclude.js";
 import { DEPTH_VARIABLE, turnDepth } from "./depth.js";
 import { type EventLog, openEventLog } from "./event-log.js";
@@ -338,7 +338,7 @@ async function placeRecord(
     const ownEarlier =
       left?.tag === fresh.tag && left.scv.pid === me.pid && left.scv.startTime === me.startTime;
     if (left !== undefined && left.host === fresh.host && !ownEarlier) {
-      if (ownerAlive(left, table)) throw busyError(fresh.handle, env);
+      if (ownerAlive(left, table)) throw busyWithError(fresh.handle, left);
       await reapLocked(left, env, table);
     }
     writeTurnRecord(path, fresh, false);

@@ -47,8 +47,9 @@ export const acpLaunch = () =>
     fullEnvironment: z.array(envPair()),
     /** The prompt answer's `usage` is a running total over the session. */
     cumulativeUsage: z.optional(z.boolean()),
-    /** Notices the server sends as message text rather than as errors (see acp/events/acp-parser.ts). */
-    textNotices: z.optional(z.strictObject({ error: pattern(), info: pattern() })),
+    /** Notices the server sends as message text: an error's prefix, and information's (a retry when it
+     * says so; groups `attempt`, `maxAttempts`, `delaySeconds`) — see acp/events/acp-parser.ts. */
+    textNotices: z.optional(z.strictObject({ error: z.optional(pattern()), info: pattern() })),
     /** The server answers a prompt whose model call failed `end_turn` with nothing said: a turn
      * without reply text or tool call is a failure, in these words (what happened, what to do). */
     emptyTurnFails: z.optional(text()),

@@ -106,6 +106,12 @@ export const pi = {
         },
       ],
     },
+    // Captured (test/fixtures/acp/pi-acp/retry-recovered): pi's retries and compactions come as
+    // message text, each a chunk of its own, the end of a retry after the reply's text. Its words
+    // (pi-acp 0.0.34's formatAutoRetryMessage and the compaction notices).
+    textNotices: {
+      info: /^(?:Retrying(?: \(attempt (?<attempt>\d+)\/(?<maxAttempts>\d+), waiting (?<delaySeconds>\d+)s\))?\.\.\.|Retry finished, resuming\.|Context nearing limit, running automatic compaction\.\.\.|Automatic compaction finished; context was summarized to continue the session\.)$/,
+    },
     // Captured (test/fixtures/acp/pi-acp/): a 401 or 429 from the model is answered end_turn with
     // no text and no error (it ignores pi's failed message_end).
     emptyTurnFails:

@@ -14,7 +14,7 @@
 // - Updates of other sessions on the same connection are not this turn's.
 
 import { BoundedText } from "../../parsers/bounded-text.js";
-import { failedTurn } from "../../parsers/event-builders.js";
+import { failedTurn, retryEvent } from "../../parsers/event-builders.js";
 import type {
   FailureKind,
   ParsedTurn,
@@ -66,8 +66,9 @@ export interface AcpTurnOptions {
 
 export interface TextNotices {
   /** An error; the turn failed when no reply text follows it. */
-  readonly error: RegExp;
-  /** Information (a retry when it says so). */
+  readonly error?: RegExp;
+  /** Information: a retry when it says so, with the attempt, of how many and the wait in seconds
+   * where the pattern's groups `attempt`, `maxAttempts` and `delaySeconds` find them. */
   readonly info: RegExp;
 }
 
@@ -330,14 +331,31 @@ function modeEvents(
 
 /** A notice chunk's events, and the failure an error notice says; null when the chunk is reply text. */
 function readNotice(notices: TextNotices, text: string): { events: TurnEvent[]; error?: TurnFailure } | null {
-  if (notices.error.test(text)) {
+  if (notices.error?.test(text)) {
     const error = failureFromText(oneLine(text.replace(notices.error, "")));
     return { events: [{ type: "error", message: error.message, kind: error.kind, terminal: false }], error };
   }
-  if (!notices.info.test(text)) return null;
-  // Not every notice is a retry (Copilot's "Info: Operation cancelled by user").
-  const message = oneLine(text.replace(notices.info, ""));
-  return { events: /\bretr(?:y|ying|ies)\b/i.test(text) ? [{ type: "retry", message }] : [] };
+  const info = notices.info.exec(text);
+  if (info === null) return null;
+  // Not every notice is a retry: Copilot's "Info: Operation cancelled by user", pi-acp's "Retry
+  // finished, resuming." after one.
+  if (!/\b(?:retrying|will retry)\b/i.test(text)) return { events: [] };
+  // A prefix (Copilot's "Info: ") is left out; a notice the pattern matches whole is its own message.
+  const message = oneLine(text.replace(notices.info, "")) || oneLine(text);
+  const number = (group: string) => {
+    const value = info.groups?.[group];
+    return value === undefined ? undefined : Number(value);
+  };
+  const delaySeconds = number("delaySeconds");
+  return {
+    events: [
+      retryEvent(message, {
+        attempt: number("attempt"),
+        maxAttempts: number("maxAttempts"),
+        delayMs: delaySeconds === undefined ? undefined : delaySeconds * 1000,
+      }),
+    ],
+  };
 }
 
 /** The end of a prompt the agent stopped short of its turn's end. */

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createAcpTurnParser, type TextNotices } from "../../../src/acp/events/acp-parser.js";
 import { failureOfRpcError } from "../../../src/acp/events/acp-wire.js";
+import { adapter } from "../../../src/adapters.js";
 import type { TurnEvent } from "../../../src/parsers/event-types.js";
 import { FIXTURES } from "../../parsers/run.js";
 import { ANSWERED, promptWindow, runPrompt } from "./acp-run.js";
@@ -248,6 +249,51 @@ describe("pi-acp 0.0.34 driving pi 1.6.0", () => {
       expect(turn.failure).toMatchObject({ kind: "other", message: EMPTY });
     },
   );
+
+  describe("a 429 pi retries and recovers from", () => {
+    const window = promptWindow("pi-acp", "retry-recovered");
+    const notices = adapter("pi")?.acp?.textNotices;
+
+    it("its retry notices, sent as message text, are not the reply", () => {
+      expect(notices).toBeDefined();
+      const { turn, events } = runPrompt(window, {
+        emptyTurnFails: EMPTY,
+        ...(notices && { textNotices: notices }),
+      });
+      expect(turn).toMatchObject({ status: "completed", reply: "MOCK-REPLY-1" });
+      expect(events.filter((event) => event.type === "retry")).toEqual([
+        {
+          type: "retry",
+          message: "Retrying (attempt 1/2, waiting 1s)...",
+          attempt: 1,
+          maxAttempts: 2,
+          delayMs: 1000,
+        },
+      ]);
+      expect(
+        events
+          .filter((event) => event.type === "text")
+          .map((event) => event.type === "text" && event.text)
+          .join(""),
+      ).toBe("MOCK-REPLY-1");
+    });
+
+    it("without the row's notices the reply would carry them", () => {
+      expect(runPrompt(window).turn.reply).toBe(
+        "Retrying (attempt 1/2, waiting 1s)...MOCK-REPLY-1Retry finished, resuming.",
+      );
+    });
+
+    it.each([
+      ["Retrying...", true],
+      ["Context nearing limit, running automatic compaction...", true],
+      ["Automatic compaction finished; context was summarized to continue the session.", true],
+      ["Retrying is what I would do.", false],
+      ["MOCK Retry finished, resuming.", false],
+    ])("%s: a notice, %s (else reply text)", (text, notice) => {
+      expect(notices?.info.test(text)).toBe(notice);
+    });
+  });
 });
 
 describe("damaged and interleaved streams", () => {

@@ -469,6 +469,13 @@ const CASES: Record<string, Step> = {
     return errorCase(lab, "429", 60_000);
   },
 
+  /** A 429 on the first generation request, then an answer, with the CLI's retries set to two: what
+   * the server says of a retry it recovers from (pi-acp sends it as message text). */
+  async "retry-recovered"(lab) {
+    lab.config = await configure(lab.profile, { home: lab.home, mockUrl: lab.mock.url, retries: 2 });
+    return errorCase(lab, ["429", "ok"], 60_000);
+  },
+
   /** A 401 with the CLI's retries set to none (Claude Code retries a 401 by default). */
   async "auth-fail-once"(lab) {
     lab.config = await configure(lab.profile, { home: lab.home, mockUrl: lab.mock.url, retries: 0 });
@@ -549,7 +556,7 @@ async function toolCase(lab: Lab, answer: string, full: boolean, modeId?: string
   };
 }
 
-async function errorCase(lab: Lab, mode: MockMode, limitMs: number): Promise<CaseRecord> {
+async function errorCase(lab: Lab, mode: MockMode | MockMode[], limitMs: number): Promise<CaseRecord> {
   lab.mock.setMode(mode);
   const from = lab.mock.requests.length;
   const acp = await launch(lab);

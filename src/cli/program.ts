@@ -30,6 +30,9 @@ const COMMAND_GROUPS: readonly (readonly [names: readonly string[], add: AddComm
   [["background-turn", "session-host"], addDetachedCommands],
 ];
 
+/** The top-level command names COMMAND_GROUPS knows, each of which builds its group alone. */
+export const GROUPED_COMMANDS: readonly string[] = COMMAND_GROUPS.flatMap(([names]) => names);
+
 /** The top-level commands parsing `argv` can reach: the one it names first, none for the version,
  * every command otherwise — help lists them all, and an unknown command's message names the nearest.
  * Building scv's thirty-odd commands and their options was a tenth of `scv --version`'s start-up
@@ -38,7 +41,7 @@ export function commandsReached(argv: readonly string[]): readonly string[] | un
   if (mayShowHelp(argv)) return undefined;
   const first = argv[0];
   if (first === "-V" || first === "--version") return [];
-  return COMMAND_GROUPS.some(([names]) => names.includes(first as string)) ? [first as string] : undefined;
+  return GROUPED_COMMANDS.includes(first as string) ? [first as string] : undefined;
 }
 
 /** `beforeCommand`: what every command does before its own work (cli/before-command.ts), run once a

@@ -4,7 +4,7 @@
 
 import { CommanderError } from "commander";
 import { describe, expect, it } from "vitest";
-import { buildProgram, commandsReached, runProgram } from "../../src/cli/program.js";
+import { buildProgram, commandsReached, GROUPED_COMMANDS, runProgram } from "../../src/cli/program.js";
 import { EXIT, ScvError } from "../../src/errors.js";
 import type { CliIo } from "../../src/io.js";
 import { memoryIo } from "../helpers/io.js";
@@ -59,9 +59,10 @@ describe("the commands a command line builds", () => {
     expect(topLevel([])).toEqual([]);
   });
 
-  it("reaches every top-level command scv has by its name", () => {
+  it("reaches every top-level command scv has by its name, and names no other", () => {
     const every = topLevel();
     expect(every.length).toBeGreaterThan(15);
+    expect([...GROUPED_COMMANDS].sort()).toEqual([...every].sort());
     for (const name of every) {
       const only = commandsReached([name]);
       expect(only, name).toEqual([name]);

@@ -14,9 +14,44 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+type AddCommands = (program: Command, io: CliIo) => void;
+
+/** Each function adding top-level commands, beside the names of those it adds, in the order help
+ * lists them. */
+const COMMAND_GROUPS: readonly (readonly [names: readonly string[], add: AddCommands])[] = [
+  [["delegate"], addDelegateCommand],
+  [["review"], addReviewCommand],
+  [["agents"], addAgentsCommands],
+  [["attach", "run"], addTakeoverCommands],
+  [["compare", "diff", "apply"], addWorktreeCommands],
+  [["conversations"], addConversationsCommands],
+  [["wait", "usage", "ps", "top", "logs", "kill"], addJobCommands],
+  [["mcp"], addMcpCommands],
+  [["background-turn", "session-host"], addDetachedCommands],
+];
+
+/** The top-level command names COMMAND_GROUPS knows, each of which builds its group alone. */
+export const GROUPED_COMMANDS: readonly string[] = COMMAND_GROUPS.flatMap(([names]) => names);
+
+/** The top-level commands parsing `argv` can reach: the one it names first, none for the version,
+ * every command otherwise — help lists them all, and an unknown command's message names the nearest.
+ * Building scv's thirty-odd commands and their options was a tenth of `scv --version`'s start-up
+ * (docs/benchmarks.md). Undefined: every command. */
+export function commandsReached(argv: readonly string[]): readonly string[] | undefined {
+  if (mayShowHelp(argv)) return undefined;
+  const first = argv[0];
+  if (first === "-V" || first === "--version") return [];
+  return GROUPED_COMMANDS.includes(first as string) ? [first as string] : undefined;
+}
+
 /** `beforeCommand`: what every command does before its own work (cli/before-command.ts), run once a
- * command's action is chosen; never for the version, help or a usage error. */
-export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = async () => {}): Command {
+ * command's action is chosen; never for the version, help or a usage error. `only`: the top-level
+ * commands to build (commandsReached), every one when undefined. */
+export function buildProgram(
+  io: CliIo,
+  beforeCommand: () => Promise<void> = async () => {},
+  only?: readonly string[],
+): Command {
   const program = new Command("scv")
     .description("Delegate a turn to another coding agent's own CLI and bring the reply back.")
     .version(VERSION, "-V, --version", "print scv's version")
@@ -30,16 +65,9 @@ export function buildProgram(io: CliIo, beforeCommand: () => Promise<void> = asy
     .exitOverride()
     .hook("preAction", beforeCommand);
 
-  // In the order help lists them.
-  addDelegateCommand(program, io);
-  addReviewCommand(program, io);
-  addAgentsCommands(program, io);
-  addTakeoverCommands(program, io);
-  addWorktreeCommands(program, io);
-  addConversationsCommands(program, io);
-  addJobCommands(program, io);
-  addMcpCommands(program, io);
-  addDetachedCommands(program, io);
+  for (const [names, add] of COMMAND_GROUPS) {
+    if (only === undefined || names.some((name) => only.includes(name))) add(program, io);
+  }
 
   program.on("command:*", (operands: string[]) => {
     throw unknownCommand("command", operands[0], program);
@@ -355,7 +383,7 @@ export async function runProgram(
   beforeCommand?: () => Promise<void>,
 ): Promise<number> {
   try {
-    const program = buildProgram(io, beforeCommand);
+    const program = buildProgram(io, beforeCommand, commandsReached(argv));
     if (mayShowHelp(argv)) await describeFromTable(program);
     await program.parseAsync([...argv], { from: "user" });
     return io.exitCode;

@@ -96,17 +96,33 @@ function matchesRules(upperName: string, rules: NameRules): boolean {
 
 const wordsOf = (phrase: string): string[] => phrase.split(" ");
 
+/** Phrases (each as its words) by their first word: a name's few words are looked up, rather than
+ * every phrase tried at every word — a turn tests every inherited variable (docs/benchmarks.md). */
+type PhraseIndex = ReadonlyMap<string, readonly (readonly string[])[]>;
+
+function phraseIndex(phrases: readonly string[]): PhraseIndex {
+  const index = new Map<string, (readonly string[])[]>();
+  for (const phrase of phrases) {
+    const words = wordsOf(phrase);
+    const first = words[0] as string;
+    const list = index.get(first);
+    if (list === undefined) index.set(first, [words]);
+    else list.push(words);
+  }
+  return index;
+}
+
 /** What every agent loses by the rows of a table: each row's `removedEnvironment` and the common
  * list, by name; the model providers' words and each row's `credentialWords`, beside a secret's word. */
 interface TableRules {
   readonly names: NameRules;
-  readonly words: readonly (readonly string[])[];
+  readonly words: PhraseIndex;
 }
 
 function tableRulesOf(rows: readonly AdapterDescriptor[]): TableRules {
   return {
     names: nameRules([...ALWAYS_REMOVED, ...rows.flatMap((entry) => entry.removedEnvironment)]),
-    words: [...PROVIDER_WORDS, ...rows.flatMap((entry) => entry.credentialWords)].map(wordsOf),
+    words: phraseIndex([...PROVIDER_WORDS, ...rows.flatMap((entry) => entry.credentialWords)]),
   };
 }
 
@@ -127,7 +143,7 @@ function everyAgentsRules(): TableRules {
   return configuredRules.rules;
 }
 
-const CLOUDS = CLOUD_WORDS.map(wordsOf);
+const CLOUDS = phraseIndex(CLOUD_WORDS);
 const API_KEYS = API_KEY_ENDINGS.map(wordsOf);
 const SHORT_SECRETS: ReadonlySet<string> = new Set(SECRET_WORDS);
 
@@ -136,10 +152,16 @@ function nameWords(upperName: string): string[] {
   return upperName.split(/[^A-Z0-9]+/).filter((word) => word !== "");
 }
 
-/** Whether `phrase` occurs in `words` as consecutive words. */
-function containsPhrase(words: readonly string[], phrase: readonly string[]): boolean {
-  for (let start = 0; start + phrase.length <= words.length; start += 1) {
-    if (phrase.every((word, offset) => words[start + offset] === word)) return true;
+/** Whether one of `phrases` occurs in `words` as consecutive words. */
+function containsPhrase(words: readonly string[], phrases: PhraseIndex): boolean {
+  for (let start = 0; start < words.length; start += 1) {
+    for (const phrase of phrases.get(words[start] as string) ?? []) {
+      if (
+        start + phrase.length <= words.length &&
+        phrase.every((word, offset) => words[start + offset] === word)
+      )
+        return true;
+    }
   }
   return false;
 }
@@ -149,13 +171,18 @@ function endsWithPhrase(words: readonly string[], phrase: readonly string[]): bo
   return start >= 0 && phrase.every((word, offset) => words[start + offset] === word);
 }
 
-function namesSecret(words: readonly string[], fragments: readonly string[]): boolean {
-  return words.some(
-    (word) => SHORT_SECRETS.has(word) || fragments.some((fragment) => word.includes(fragment)),
-  );
+/** A test of a word for any of `fragments` (capital letters and digits), as one pattern: a turn
+ * tests every word of every inherited variable's name. */
+function fragmentTest(fragments: readonly string[]): RegExp {
+  return new RegExp(fragments.join("|"));
 }
 
-const CLOUD_FRAGMENTS = [...SECRET_FRAGMENTS, ...CLOUD_SECRET_FRAGMENTS];
+function namesSecret(words: readonly string[], fragments: RegExp): boolean {
+  return words.some((word) => SHORT_SECRETS.has(word) || fragments.test(word));
+}
+
+const SECRETS = fragmentTest(SECRET_FRAGMENTS);
+const CLOUD_SECRETS = fragmentTest([...SECRET_FRAGMENTS, ...CLOUD_SECRET_FRAGMENTS]);
 
 /** Whether `name` is a model-provider, model-cloud or coding-agent credential (or an agent's own
  * state variable, by its row in the table), whatever the config says: any `*_API_KEY`; a provider's
@@ -169,10 +196,9 @@ export function isCredentialVariable(name: string): boolean {
   const words = nameWords(upper);
   if (words.length === 0) return false;
   if (API_KEYS.some((ending) => endsWithPhrase(words, ending))) return true;
-  // The secret's word first: most names have none, and the phrases are a few hundred words.
-  if (namesSecret(words, SECRET_FRAGMENTS) && rules.words.some((provider) => containsPhrase(words, provider)))
-    return true;
-  return namesSecret(words, CLOUD_FRAGMENTS) && CLOUDS.some((cloud) => containsPhrase(words, cloud));
+  // The secret's word first: most names have none.
+  if (namesSecret(words, SECRETS) && containsPhrase(words, rules.words)) return true;
+  return namesSecret(words, CLOUD_SECRETS) && containsPhrase(words, CLOUDS);
 }
 
 /** The test deciding which inherited variables a delegated agent does not get, under `isolation`:

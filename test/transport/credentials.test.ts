@@ -3,7 +3,13 @@
 
 import { describe, expect, it } from "vitest";
 import { ADAPTERS, type AdapterDescriptor, shippedAdapter, useConfiguredAgents } from "../../src/adapters.js";
-import { STRICT_PASSED } from "../../src/credentials.js";
+import {
+  CLOUD_SECRET_FRAGMENTS,
+  CLOUD_WORDS,
+  PROVIDER_WORDS,
+  SECRET_FRAGMENTS,
+  STRICT_PASSED,
+} from "../../src/credentials.js";
 import { isCredentialVariable, withheldVariables } from "../../src/transport/env.js";
 
 /** Model-provider, model-cloud and agent credentials: none of these may reach any agent. */
@@ -266,6 +272,25 @@ describe("isCredentialVariable", () => {
         expect(isCredentialVariable(`MY_${word}_COLOUR`), `${entry.name}: no secret's word`).toBe(false);
       }
     }
+  });
+
+  it("finds every provider's and cloud's phrase beside a secret's word, wherever it sits", () => {
+    for (const phrase of PROVIDER_WORDS) {
+      const words = phrase.replaceAll(" ", "_");
+      expect(isCredentialVariable(`${words}_TOKEN`), phrase).toBe(true);
+      expect(isCredentialVariable(`MY_OLD_${words}_PASSWORD`), phrase).toBe(true);
+    }
+    for (const phrase of CLOUD_WORDS) {
+      const words = phrase.replaceAll(" ", "_");
+      expect(isCredentialVariable(`${words}_CONFIG_FILE`), phrase).toBe(true);
+      expect(isCredentialVariable(`X_${words}_SECRET`), phrase).toBe(true);
+    }
+  });
+
+  it("matches secret fragments as written: capital letters and digits", () => {
+    // env.ts joins them into one pattern, and names are compared in upper case.
+    for (const fragment of [...SECRET_FRAGMENTS, ...CLOUD_SECRET_FRAGMENTS])
+      expect(fragment).toMatch(/^[A-Z0-9]+$/);
   });
 
   it("applies the credential words of a row the config defines", () => {

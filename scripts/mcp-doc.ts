@@ -90,7 +90,9 @@ function hostAppRow({ entry, registration }: HostAppRow): string {
   const limit =
     timeout.kind === "toml-key"
       ? `sets \`${timeout.key} = ${timeout.value}\` in \`[${timeout.table.map((part) => part.replace(NAME, "scv")).join(".")}]\` of \`${timeout.dir.variable === undefined ? "" : `$${timeout.dir.variable}/`}${timeout.file}\` (default \`~/${timeout.dir.fallback}/${timeout.file}\`)`
-      : timeout.why;
+      : timeout.kind === "json-key"
+        ? `sets \`${timeout.path.map((part) => part.replace(NAME, "scv")).join(".")}\` to ${timeout.value} in \`${timeout.dir.variable === undefined ? "" : `$${timeout.dir.variable}/`}${timeout.file}\` (default \`~/${timeout.dir.fallback}/${timeout.file}\`)`
+        : timeout.why;
   return `| \`${host}\` | \`scv mcp install ${host}\` | ${cell(how)} | ${cell(limit)} |`;
 }
 

@@ -62,6 +62,15 @@ const toolTimeout = () =>
       key: text(),
       value: z.int().check(z.positive()),
     }),
+    /** A JSON member at `path` (with `{name}`) of a config file, set after `mcp add` (which writes the
+     * server's entry whole, without it). */
+    z.strictObject({
+      kind: z.literal("json-key"),
+      dir: configDir(),
+      file: text(),
+      path: keyPath(),
+      value: z.int().check(z.positive()),
+    }),
   ]);
 
 /** How `scv mcp install <agent>` registers scv's MCP server in the agent's user configuration, so

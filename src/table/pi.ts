@@ -2,6 +2,7 @@
 
 import type { AdapterDescriptor } from "../descriptor/row.js";
 import type { KeyStore } from "../descriptor/sign-in.js";
+import { HOST_TOOL_TIMEOUT_SECONDS } from "./shared.js";
 
 // Its agent directory (PI_CODING_AGENT_DIR): auth.json holds its own sign-ins (`/login`: an entry per
 // provider; created as `{}` on first run), models.json custom providers with an `apiKey` (the lab's
@@ -123,8 +124,26 @@ export const pi = {
   },
   cliTurns: true,
   mcpPassing: { kind: "unsupported", reason: "pi has no MCP client" },
-  // Its help: `--session <path|id>` opens that session, interactively without -p.
-  mcpHost: { kind: "unsupported", reason: "pi has no MCP client" },
+  // Checked against the pinned CLI (1.6.0, its docs/mcp.md and `pi mcp --help`): `mcp add` writes the
+  // entry to mcp.json in its agent directory, replacing one of the same name; `remove` exits 1 when
+  // there is none. Its default exposure (codemode) declares no MCP tool to the model, only its
+  // codemode script tool; `direct` declares each of scv's tools as a tool of its own.
+  mcpHost: {
+    kind: "command",
+    add: ["mcp", "add", "{name}", "--exposure", "direct", "{env}", "--", "{command}", "{args}"],
+    envFlag: "--env",
+    remove: ["mcp", "remove", "{name}"],
+    absent: /No global MCP server named/,
+    // Its runtime.js: DEFAULT_TIMEOUT_SECONDS = 60 a request (progress restarts it); `mcp add` has no
+    // flag for the entry's `timeout`.
+    timeout: {
+      kind: "json-key",
+      dir: { variable: "PI_CODING_AGENT_DIR", fallback: ".pi/agent" },
+      file: "mcp.json",
+      path: ["mcpServers", "{name}", "timeout"],
+      value: HOST_TOOL_TIMEOUT_SECONDS,
+    },
+  },
   takeover: {
     kind: "supported",
     args: ["--session", "{session}"],

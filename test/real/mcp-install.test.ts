@@ -1,7 +1,7 @@
 // `scv mcp install|uninstall <host>` against the pinned host CLIs, in the lab's HOME (never this
 // machine's): each host's own `mcp get`/`mcp list` must then show scv with the path scv runs from and
 // its SCV_HOME, the tool-call limit where scv sets one, and — where the listing connects to the server
-// (Claude Code, Qwen Code, OpenCode) — a server that answered; uninstalling removes; installing twice
+// (Claude Code, Qwen Code, OpenCode, pi) — a server that answered; uninstalling removes; installing twice
 // replaces (tried where a host's `mcp add` refuses a name it has). scv's private agent homes never get
 // the registration.
 
@@ -45,6 +45,12 @@ const HOSTS: readonly HostCheck[] = [
     show: ["mcp", "get", "scv"],
     limit: { file: ".copilot/mcp-config.json", text: '"timeout": 120000' },
     twice: true,
+  },
+  {
+    host: "pi",
+    show: ["mcp", "list", "--json"],
+    connected: /"state": "connected"/,
+    limit: { file: ".pi/agent/mcp.json", text: '"timeout": 120' },
   },
   {
     host: "opencode",

@@ -70,11 +70,12 @@ function toolSection(tool: ToolDefinition): string {
   ].join("\n");
 }
 
-function shown(args: readonly string[], envFlag = ""): string {
+function shown(args: readonly string[], envFlag = "", shownBytes?: number): string {
+  const always = shownBytes === undefined ? [] : [envFlag, `SCV_MCP_SHOWN_BYTES=${shownBytes}`];
   return args
     .flatMap((part) => {
       if (part === ARGS) return ["mcp"];
-      if (part === ENV) return [`[${envFlag} SCV_HOME=… ${envFlag} SCV_CONFIG=…]`];
+      if (part === ENV) return [...always, `[${envFlag} SCV_HOME=… ${envFlag} SCV_CONFIG=…]`];
       return [part.replace(NAME, "scv").replace(COMMAND, "<scv>")];
     })
     .join(" ");
@@ -84,8 +85,8 @@ function hostAppRow({ entry, registration }: HostAppRow): string {
   const host = entry.name;
   const how =
     registration.kind === "command"
-      ? `\`${entry.command} ${shown(registration.add, registration.envFlag)}\` (after \`${entry.command} ${shown(registration.remove)}\`)`
-      : `\`${registration.path.map((part) => part.replace(NAME, "scv")).join(".")}\` in the first of ${registration.files.map((file) => `\`${file}\``).join(", ")} in ${registration.dir.variable === undefined ? "" : `\`$${registration.dir.variable}\` or `}\`~/${registration.dir.fallback}\`${registration.dir.sub === undefined ? "" : `/${registration.dir.sub}`}: \`${JSON.stringify(registration.entry).replace(`"${COMMAND}","${ARGS}"`, '"<scv>","mcp"')}\``;
+      ? `\`${entry.command} ${shown(registration.add, registration.envFlag, registration.shownBytes)}\` (after \`${entry.command} ${shown(registration.remove)}\`)`
+      : `\`${registration.path.map((part) => part.replace(NAME, "scv")).join(".")}\` in the first of ${registration.files.map((file) => `\`${file}\``).join(", ")} in ${registration.dir.variable === undefined ? "" : `\`$${registration.dir.variable}\` or `}\`~/${registration.dir.fallback}\`${registration.dir.sub === undefined ? "" : `/${registration.dir.sub}`}: \`${JSON.stringify(registration.entry).replace(`"${COMMAND}","${ARGS}"`, '"<scv>","mcp"')}\`${registration.shownBytes === undefined ? "" : `, with \`SCV_MCP_SHOWN_BYTES\` = ${registration.shownBytes} in its \`${registration.envKey}\``}`;
   const timeout = registration.timeout;
   const limit =
     timeout.kind === "toml-key"

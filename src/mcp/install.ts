@@ -158,7 +158,12 @@ function hostTarget(io: CliIo, host: string, options: InstallOptions): HostTarge
     executable: registration.kind === "command" ? hostExecutable(entry, config, io.env) : "",
     env,
     where,
-    server: { name: "scv", command: scvCommand(), args: ["mcp"], env: serverEnvironment(io.env, options) },
+    server: {
+      name: "scv",
+      command: scvCommand(),
+      args: ["mcp"],
+      env: { ...shownEnvironment(registration), ...serverEnvironment(io.env, options) },
+    },
     ...(options.agentHome ? { privateRoot: scvHome(io.env) } : {}),
   };
 }
@@ -171,6 +176,13 @@ function serverEnvironment(env: NodeJS.ProcessEnv, options: InstallOptions): Rec
   if (options.agentHome || env.SCV_HOME) server.SCV_HOME = scvHome(env);
   if (env.SCV_CONFIG || (options.agentHome && loaded.exists)) server.SCV_CONFIG = loaded.path;
   return server;
+}
+
+/** What the host shows its model of a result, where that is less than scv's own limit. */
+function shownEnvironment(registration: HostAppRegistration): Record<string, string> {
+  return registration.shownBytes === undefined
+    ? {}
+    : { SCV_MCP_SHOWN_BYTES: String(registration.shownBytes) };
 }
 
 /** The user's own environment, refused inside a delegated agent's turn: its HOME is scv's private

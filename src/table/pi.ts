@@ -143,6 +143,9 @@ export const pi = {
       path: ["mcpServers", "{name}", "timeout"],
       value: HOST_TOOL_TIMEOUT_SECONDS,
     },
+    // pi-mcp's MCP_OUTPUT_MAX_BYTES: the text of a result over 20 KiB reaches the model with its middle
+    // cut out (test/real/mcp-host.test.ts).
+    shownBytes: 20 * 1024,
   },
   takeover: {
     kind: "supported",

@@ -197,7 +197,7 @@ describe("scv mcp install", () => {
     return bin;
   }
 
-  it("pi: its own mcp add (exposure direct), then the tool-call limit in its mcp.json; uninstall is its mcp remove", async () => {
+  it("pi: its own mcp add (exposure direct, what pi shows of a result), then the tool-call limit in its mcp.json; uninstall is its mcp remove", async () => {
     const bin = fakePi("v22.19.0");
     const env = { PATH: `${bin}:${world.env.PATH}` };
     const file = join(world.home, ".pi", "agent", "mcp.json");
@@ -205,7 +205,7 @@ describe("scv mcp install", () => {
     expect(dry.stdout).toBe(
       [
         "would run: pi mcp remove scv   (drops an earlier registration, if any)",
-        `would run: pi mcp add scv --exposure direct --env SCV_HOME=${world.scvHome} -- ${SCV} mcp`,
+        `would run: pi mcp add scv --exposure direct --env SCV_MCP_SHOWN_BYTES=20480 --env SCV_HOME=${world.scvHome} -- ${SCV} mcp`,
         `would set mcpServers.scv.timeout = 120 in ${file}`,
         "",
       ].join("\n"),
@@ -223,7 +223,7 @@ describe("scv mcp install", () => {
         scv: {
           command: SCV,
           args: ["mcp"],
-          env: { SCV_HOME: world.scvHome },
+          env: { SCV_MCP_SHOWN_BYTES: "20480", SCV_HOME: world.scvHome },
           exposure: "direct",
           timeout: 120,
         },

@@ -97,6 +97,7 @@ export const mcpHost = () =>
       taken: z.optional(pattern()),
       timeout: toolTimeout(),
       shownBytes: shownBytes(),
+      verified: verified(),
     }),
     /** A JSON(C) config file the host reads, edited in place (comments and layout kept): the first of
      * `files` in `dir` that exists (the one the host writes itself), else the first; the server's
@@ -111,6 +112,7 @@ export const mcpHost = () =>
       envKey: text(),
       timeout: toolTimeout(),
       shownBytes: shownBytes(),
+      verified: verified(),
     }),
     /** Not a host scv registers with, and why. */
     z.strictObject({ kind: z.literal("unsupported"), reason: text() }),

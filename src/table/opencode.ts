@@ -105,6 +105,8 @@ export const opencode = {
       kind: "in-add",
       why: "OpenCode cuts an MCP call at 60 s unless the server's timeout says otherwise",
     },
+    // test/real/mcp-install.test.ts.
+    verified: { kind: "lab", version: "1.18.33" },
   },
   takeover: {
     kind: "supported",

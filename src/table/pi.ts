@@ -146,6 +146,8 @@ export const pi = {
     // pi-mcp's MCP_OUTPUT_MAX_BYTES: the text of a result over 20 KiB reaches the model with its middle
     // cut out (test/real/mcp-host.test.ts).
     shownBytes: 20 * 1024,
+    // test/real/mcp-install.test.ts, mcp-host-pi.test.ts.
+    verified: { kind: "lab", version: "1.6.0" },
   },
   takeover: {
     kind: "supported",

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adapter } from "../../src/adapters.js";
 import {
   describeRun,
   type Lab,
@@ -87,6 +88,10 @@ describe.skipIf(BIN === undefined)("scv mcp install with the real hosts", () => 
     "$host: registered with its own command or file, shown by the host, removed again",
     async (check) => {
       const who = named(check.host);
+      // What the row claims is what runs here.
+      expect(adapter(check.host)?.mcpHost).toMatchObject({
+        verified: { kind: "lab", version: pinVersion(check.host) },
+      });
       for (let round = 0; round < (check.twice ? 2 : 1); round += 1) {
         const run = await scv(["mcp", "install", check.host]);
         expect(run.code, `${who}: scv mcp install (round ${round + 1})\n${describeRun(run)}`).toBe(0);

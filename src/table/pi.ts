@@ -123,7 +123,14 @@ export const pi = {
     verified: { kind: "lab", version: "0.0.34" },
   },
   cliTurns: true,
-  mcpPassing: { kind: "unsupported", reason: "pi has no MCP client" },
+  // Its docs/mcp.md (1.6.0): servers come from mcp.json in its agent directory and a trusted project's
+  // .pi/mcp.json — no flag or variable names another file. An extension (`-e`) can register servers
+  // for one run (pi.registerMcpServer), but a server of the same name in those files wins over it.
+  mcpPassing: {
+    kind: "unsupported",
+    reason:
+      "pi reads MCP servers only from mcp.json in its agent home, which concurrent turns share (an extension could register a turn's own with -e; not built)",
+  },
   // Checked against the pinned CLI (1.6.0, its docs/mcp.md and `pi mcp --help`): `mcp add` writes the
   // entry to mcp.json in its agent directory, replacing one of the same name; `remove` exits 1 when
   // there is none. Its default exposure (codemode) declares no MCP tool to the model, only its

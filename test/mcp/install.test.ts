@@ -51,7 +51,7 @@ describe("scv mcp install", () => {
     const unknown = await scv(world, ["mcp", "install", "vim"]);
     expect([unknown.exitCode, unknown.stderr]).toEqual([
       2,
-      "scv: scv cannot register itself with 'vim' — hosts: claude, codex, pi, gemini, qwen, opencode, copilot\n",
+      "scv: scv cannot register itself with 'vim' — hosts: claude, codex, pi, gemini, qwen, opencode, copilot, kilo, droid\n",
     ]);
     writeFileSync(join(world.root, "config.toml"), '[agents.gemini]\ncommand = "/nonexistent/gemini"\n');
     const missing = await scv(world, ["mcp", "install", "gemini"], {

@@ -1,7 +1,7 @@
 // `scv mcp install|uninstall <host>` against the pinned host CLIs, in the lab's HOME (never this
 // machine's): each host's own `mcp get`/`mcp list` must then show scv with the path scv runs from and
 // its SCV_HOME, the tool-call limit where scv sets one, and — where the listing connects to the server
-// (Claude Code, Qwen Code, OpenCode, pi) — a server that answered; uninstalling removes; installing twice
+// (Claude Code, Qwen Code, OpenCode, pi, Kilo Code, Droid) — a server that answered; uninstalling removes; installing twice
 // replaces (tried where a host's `mcp add` refuses a name it has). scv's private agent homes never get
 // the registration.
 
@@ -30,6 +30,8 @@ interface HostCheck {
   readonly limit?: { file: string; text: string };
   /** Installed twice: the host's own `mcp add` refuses a name it has (scv removes it first). */
   readonly twice?: boolean;
+  /** The host's own file that names scv's path, where its view does not show the command. */
+  readonly file?: string;
 }
 
 const HOSTS: readonly HostCheck[] = [
@@ -58,6 +60,19 @@ const HOSTS: readonly HostCheck[] = [
     show: ["mcp", "list"],
     connected: /scv.*connected/i,
     limit: { file: ".config/opencode/opencode.jsonc", text: '"timeout": 120000' },
+  },
+  {
+    host: "kilo",
+    show: ["mcp", "list"],
+    connected: /scv.*connected/i,
+    limit: { file: ".config/kilo/kilo.jsonc", text: '"timeout": 120000' },
+  },
+  {
+    host: "droid",
+    show: ["mcp", "list"],
+    connected: /scv\s+stdio\s+connected/,
+    file: ".factory/mcp.json",
+    twice: true,
   },
 ];
 
@@ -98,7 +113,8 @@ describe.skipIf(BIN === undefined)("scv mcp install with the real hosts", () => 
       }
       const shown = await show(check);
       const text = `${shown.stdout}\n${shown.stderr}`;
-      expect(text, `${who} does not show scv's server\n${describeRun(shown)}`).toContain(scvEntry());
+      const registered = check.file === undefined ? text : readFileSync(join(lab.home, check.file), "utf8");
+      expect(registered, `${who} does not show scv's server\n${describeRun(shown)}`).toContain(scvEntry());
       if (check.connected !== undefined)
         expect(text, `${who} could not talk to scv mcp`).toMatch(check.connected);
       if (check.limit !== undefined) {
@@ -108,7 +124,11 @@ describe.skipIf(BIN === undefined)("scv mcp install with the real hosts", () => 
       expect(removed.code, describeRun(removed)).toBe(0);
       expect(removed.stdout).toMatch(/^removed scv from /);
       const after = await show(check);
-      expect(`${after.stdout}\n${after.stderr}`, `${who} still shows scv`).not.toContain(scvEntry());
+      const left =
+        check.file === undefined
+          ? `${after.stdout}\n${after.stderr}`
+          : readFileSync(join(lab.home, check.file), "utf8");
+      expect(left, `${who} still shows scv`).not.toContain(scvEntry());
       const again = await scv(["mcp", "uninstall", check.host]);
       expect([again.code, again.stdout], describeRun(again)).toEqual([
         0,

@@ -5,13 +5,7 @@
 
 import { existsSync } from "node:fs";
 import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
-import {
-  type AdapterDescriptor,
-  type ApiKeyStore,
-  type Login,
-  type StatusSummary,
-  unreachable,
-} from "../adapters.js";
+import { type AdapterDescriptor, type StatusSummary, unreachable } from "../adapters.js";
 import { type AgentConfig, agentSettings, type Config } from "../home/config.js";
 import { activeCooldown } from "../home/cooldowns.js";
 import { inspectStore, type SignInState } from "../home/keystore.js";
@@ -23,22 +17,8 @@ import { timing } from "../timing.js";
 import { agentEnvironment } from "../transport/env.js";
 import { locateAgent } from "./lookup.js";
 import { nodeShortfall } from "./node-floor.js";
+import { apiKeyStoreOf } from "./stored-key.js";
 import { agentVersion } from "./version.js";
-
-/** The row's `--with-api-key` store, if it has one. */
-export function apiKeyStoreOf(login: Login): ApiKeyStore | undefined {
-  switch (login.kind) {
-    case "api-key":
-      return login.store;
-    case "command":
-    case "interactive":
-      return login.apiKey;
-    case "import":
-      return undefined;
-    default:
-      return unreachable(login);
-  }
-}
 
 export interface StatusRow {
   readonly agent: string;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { accountLabel, DEFAULT_ACCOUNT } from "../accounts.js";
 import { type AdapterDescriptor, type ImportFile, type Login, type Needs, unreachable } from "../adapters.js";
 import { installHint, locateAgent } from "../agents/lookup.js";
-import { apiKeyStoreOf } from "../agents/sign-in.js";
+import { apiKeyStoreOf } from "../agents/stored-key.js";
 import { ScvError } from "../errors.js";
 import type { Config } from "../home/config.js";
 import { agentHome } from "../home/paths.js";

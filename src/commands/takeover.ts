@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { recordedAccount } from "../accounts.js";
 import { type AdapterDescriptor, type Takeover, unreachable } from "../adapters.js";
 import { requireAgent } from "../agents/lookup.js";
+import { storedKeyEnvironment } from "../agents/stored-key.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensureAgentHome } from "../home/agent-home.js";
 import { agentSettings, type Config, loadConfig } from "../home/config.js";
@@ -35,22 +36,26 @@ function requireTerminal(io: CliIo, what: string): void {
   }
 }
 
-/** A delegated turn's environment, in the home of `account` (the default one unless given). */
-function interactiveEnvironment(
+/** A delegated turn's environment, in the home of `account` (the default one unless given), with the
+ * key scv holds where the row gives it as a variable (as a turn has it). */
+async function interactiveEnvironment(
   entry: AdapterDescriptor,
   config: Config,
   io: CliIo,
   policy: Policy,
   account?: string,
-) {
-  return agentEnvironment({
+): Promise<Record<string, string>> {
+  const home = ensureAgentHome(entry.name, io.env, account);
+  const env = agentEnvironment({
     parent: io.env,
     entry,
-    home: ensureAgentHome(entry.name, io.env, account),
+    home,
     policy,
     extra: agentSettings(config, entry.name).env,
     isolation: config.isolation,
   });
+  for (const [name, value] of Object.entries(await storedKeyEnvironment(entry, home))) env[name] ??= value;
+  return env;
 }
 
 /** The CLI's exit, as scv's: 0 for 0; a stop of scv's own as that signal's code; else one line. */
@@ -135,7 +140,7 @@ export async function attachCommand(io: CliIo, given: string, options: { policy?
   const account = recordedAccount(handle, record.account);
   const release = await lockConversation(handle, io.env, 0);
   try {
-    const env = interactiveEnvironment(entry, config, io, policy, account);
+    const env = await interactiveEnvironment(entry, config, io, policy, account);
     await keepHomeSettings(entry, agentHome(entry.name, io.env, account));
     io.stderr.write(
       `scv: ${entry.product} opens ${handle} in its own UI — when you leave it, scv continues with -c\n`,
@@ -184,7 +189,7 @@ export async function runCommand(
   const { config } = loadConfig(io.env);
   const path = requireInstalled(entry, config, io.env);
   requireTerminal(io, `scv run ${entry.name}`);
-  const env = interactiveEnvironment(entry, config, io, "default");
+  const env = await interactiveEnvironment(entry, config, io, "default");
   await keepHomeSettings(entry, agentHome(entry.name, io.env));
   io.stderr.write(`scv: ${entry.product} runs in its private home, with scv's isolation\n`);
   const result = await runAttached(path, args ?? [], { env, cwd: io.cwd });

@@ -42,7 +42,10 @@ const authJsonStore = () =>
 
 /** The key as `variable` in the `dotenv` file, or without one in the `env` block of the JSON
  * `settings`, whose member at `selection.path` set to `selection.value` makes the CLI use it (a
- * sign-in chosen in its settings, which the key's variable alone does not override). */
+ * sign-in chosen in its settings, which the key's variable alone does not override). `environment`:
+ * the key is also set as `variable` for every run of the CLI, for a CLI that does not always read
+ * its file (one that reads the first dotenv file it finds walking up from the project) — a variable
+ * set wins over every file. */
 const selectedKeyStore = () =>
   z.strictObject({
     kind: z.literal("selected-key"),
@@ -50,6 +53,7 @@ const selectedKeyStore = () =>
     settings: homePath(),
     selection: z.strictObject({ path: keyPath(), value: text() }),
     dotenv: z.optional(homePath()),
+    environment: z.optional(z.boolean()),
   });
 
 /** A YAML file whose top-level mapping `map` holds the key under `variable` (`refs:` then

@@ -105,6 +105,13 @@ export function apiKeyConflict(store: ApiKeyStore, home: string): Promise<string
   return apiKindOf(store).conflict(store, home);
 }
 
+/** Variables that give the key stored in `home` to a run of the CLI, where its store says so (a CLI
+ * that does not always read the file); none otherwise. */
+export async function keyEnvironment(store: ApiKeyStore, home: string): Promise<Record<string, string>> {
+  const kind = apiKindOf(store);
+  return kind.environment === undefined ? {} : kind.environment(store, home);
+}
+
 /** Removes exactly the store's credentials (and the helper config scv wrote), nothing else. */
 export function removeStore(store: KeyStore, home: string): Promise<RemoveResult> {
   return kindOf(store).remove(store, home);

@@ -5,9 +5,13 @@ import type { KeyStore } from "../descriptor/sign-in.js";
 import { RESUME_BY_SESSION_ID } from "./shared.js";
 
 // The lab's recipe: the key in ~/.gemini/.env, API-key auth selected in ~/.gemini/settings.json.
+// Given as GEMINI_API_KEY too (contract suite, 0.61.0): the CLI loads the first .env it finds walking
+// up from the project (a project's own .env hides ~/.gemini/.env: no key, exit 41), and in a folder it
+// does not trust it skips ~/.gemini/.env (`scv run` asked for a key in its UI); a variable set wins.
 const GEMINI_STORE = {
   kind: "selected-key",
   variable: "GEMINI_API_KEY",
+  environment: true,
   dotenv: ".gemini/.env",
   settings: ".gemini/settings.json",
   selection: { path: ["security", "auth", "selectedType"], value: "gemini-api-key" },
@@ -154,9 +158,11 @@ export const gemini = {
     // test/real/mcp-install.test.ts.
     verified: { kind: "lab", version: "0.61.0" },
   },
+  // `--skip-trust` as in the turns that made the conversation there (without it, it may ask to trust
+  // the folder and restart).
   takeover: {
     kind: "supported",
-    args: ["--resume", "{session}"],
+    args: ["--skip-trust", "--resume", "{session}"],
     fullArgs: ["--yolo"],
     verified: { kind: "lab", version: "0.61.0" },
   },

@@ -7,6 +7,7 @@
 import { accountLabel } from "../accounts.js";
 import type { AdapterDescriptor } from "../adapters.js";
 import { signInStore } from "../agents/lookup.js";
+import { storedKeyEnvironment } from "../agents/stored-key.js";
 import { ScvError } from "../errors.js";
 import { ensureAgentHome, tightenCredentialFiles } from "../home/agent-home.js";
 import { lockConversation } from "../home/conversations.js";
@@ -77,6 +78,11 @@ export async function withPreparedTurn(
       extra: plan.extraEnv,
       isolation: context.config.isolation,
     });
+    // The key scv holds, where the row gives it as a variable too (a variable of scv's config for the
+    // agent stays; an endpoint's key is set below and wins).
+    if (plan.endpoint === undefined)
+      for (const [name, value] of Object.entries(await storedKeyEnvironment(entry, home)))
+        env[name] ??= value;
     if (plan.transport === "acp" && plan.policy === "auto")
       for (const [name, value] of entry.acp?.fullEnvironment ?? []) env[name] = value;
     // The turn's tag and depth, scv's home and config and its own TMPDIR, set after isolation

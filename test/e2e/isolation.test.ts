@@ -100,6 +100,27 @@ describe("credential isolation", () => {
     });
   });
 
+  it("gives gemini the key scv holds as GEMINI_API_KEY (a project's .env would hide its file), never the shell's, and no other agent", async () => {
+    const key = "gemini-key-scv-holds-0001";
+    const login = await scv(world, ["agents", "login", "gemini", "--with-api-key"], { input: `${key}\n` });
+    expect(login.exitCode, login.stderr).toBe(0);
+    await signIn(world, "claude");
+    for (const agent of ["gemini", "claude"]) {
+      const run = await scv(world, ["delegate", agent, "Say hi"], {
+        env: { GEMINI_API_KEY: "canary-value-of-GEMINI_API_KEY" },
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+    }
+    const [gemini, claude] = agentCalls(world);
+    expect(gemini?.env.GEMINI_API_KEY).toBe(key);
+    expect(claude?.env.GEMINI_API_KEY).toBeUndefined();
+    // A key the user gives the agent in scv's config stays theirs.
+    const config = join(world.root, "config.toml");
+    writeFileSync(config, `[agents.gemini.env]\nGEMINI_API_KEY = "from-config"\n`);
+    await scv(world, ["delegate", "gemini", "Say hi"], { env: { SCV_CONFIG: config } });
+    expect(agentCalls(world)[2]?.env.GEMINI_API_KEY).toBe("from-config");
+  });
+
   it("gives the config's and --env's variables to the agent, --env last", async () => {
     const config = join(world.root, "config.toml");
     await import("node:fs").then((fs) =>

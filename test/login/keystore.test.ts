@@ -21,6 +21,7 @@ import {
   type CliRunner,
   importRefusal,
   inspectStore,
+  keyEnvironment,
   removeStore,
   saveApiKey,
   storeFiles,
@@ -317,6 +318,16 @@ describe("saveApiKey and removeStore", () => {
     await removeStore(GEMINI, home);
     expect(read(".gemini/.env")).toBe("GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:1\n");
     expect(JSON.parse(read(".gemini/settings.json"))).toEqual({ general: { disableAutoUpdate: true } });
+  });
+
+  it("gemini: the stored key is given as GEMINI_API_KEY too, and nothing when none is stored; qwen's is not", async () => {
+    expect(await keyEnvironment(GEMINI, home)).toEqual({});
+    await saveApiKey(GEMINI, home, CANARY, noCli);
+    expect(await keyEnvironment(GEMINI, home)).toEqual({ GEMINI_API_KEY: CANARY });
+    await saveApiKey(QWEN, home, CANARY, noCli);
+    expect(await keyEnvironment(QWEN, home)).toEqual({});
+    await removeStore(GEMINI, home);
+    expect(await keyEnvironment(GEMINI, home)).toEqual({});
   });
 
   it("gemini, qwen: a sign-in the user had chosen stays after logout; one login replaced comes back", async () => {

@@ -273,11 +273,24 @@ for (const driver of DRIVERS) {
           const homeBefore = readdirSync(lab.home).sort();
           screen.start(["run", "gemini"], "run");
           const opened = Date.now() + 90_000;
+          // Its composer, below any question still on the screen (a question answered stays in the
+          // capture above the UI that follows it: the trust question, then a restart).
+          const lastAt = (pattern: RegExp, text: string) =>
+            Math.max(
+              -1,
+              ...[...text.matchAll(new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`))].map(
+                (m) => m.index,
+              ),
+            );
+          // On two looks in a row: the trust question may come just after the composer is drawn.
+          let composerSeen = 0;
           for (;;) {
             const shown = screen.screen();
-            const question = driver.answers.find(([pattern]) => pattern.test(shown));
+            const composerAt = lastAt(/Type your message/, shown);
+            const question = driver.answers.find(([pattern]) => lastAt(pattern, shown) > composerAt);
             if (question !== undefined) screen.keys(...question[1]);
-            else if (/Type your message/.test(shown)) break;
+            composerSeen = question === undefined && composerAt >= 0 ? composerSeen + 1 : 0;
+            if (composerSeen === 2) break;
             if (/EXIT=\d+/.test(shown)) throw new Error(`${who}: scv run ended:\n${shown}`);
             if (Date.now() > opened) throw new Error(`${who}: never saw its composer:\n${shown}`);
             await pause(1_000);

@@ -222,7 +222,14 @@ export async function configureGemini(options: MockConfigOptions): Promise<MockC
   const keyLine = options.withKey === false ? "" : `GEMINI_API_KEY=${options.apiKey ?? DEFAULT_KEY.gemini}\n`;
   const dotenv = `${keyLine}GOOGLE_GEMINI_BASE_URL=${mockUrl}\n`;
   const files = [await put(join(dir, "settings.json"), json(settings)), await put(join(dir, ".env"), dotenv)];
-  return { cli: "gemini", env: { GEMINI_TELEMETRY_ENABLED: "false" }, files, model: MOCK_MODEL.gemini };
+  // The endpoint as a variable too: a project's own .env hides ~/.gemini/.env (the CLI reads the first
+  // .env it finds walking up), and scv gives the key it holds as a variable, not the endpoint.
+  return {
+    cli: "gemini",
+    env: { GEMINI_TELEMETRY_ENABLED: "false", GOOGLE_GEMINI_BASE_URL: mockUrl },
+    files,
+    model: MOCK_MODEL.gemini,
+  };
 }
 
 /** qwen: OpenAI-compatible auth with key and endpoint in the `env` block of `~/.qwen/settings.json`. */

@@ -9,7 +9,7 @@
 // After every scv call no process of the lab may be left. Credentials and endpoints exported in scv's own
 // environment (canaries) must never reach a CLI. A flag or event shape that moved fails with a message
 // naming the CLI, its version and what changed (kit.ts contractProblems).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usageReportSchema } from "../../src/home/usage-totals.js";
@@ -208,9 +208,18 @@ describe.skipIf(BIN === undefined).each(PROFILES)("contract: scv → $cli", (pro
     }
   });
 
-  it("continued turn: the mock receives the first turn's history, same session (policy default)", async () => {
+  it("continued turn, in a project with a .env of its own: the first turn's history, same session (policy default)", async () => {
     if (first?.conversation == null) throw new Error(`${who}: no first turn to continue`);
-    const run = await scvTurn(["-c", first.conversation, SECOND, "--policy", "default"]);
+    // Many projects have a .env; a CLI that reads the first one it finds walking up from its folder
+    // (Gemini CLI) must still sign in with the key scv holds, not find none.
+    const projectEnv = join(lab.cwd, ".env");
+    writeFileSync(projectEnv, "PROJECT_SETTING=1\n");
+    let run: Awaited<ReturnType<typeof scvTurn>>;
+    try {
+      run = await scvTurn(["-c", first.conversation, SECOND, "--policy", "default"]);
+    } finally {
+      rmSync(projectEnv, { force: true });
+    }
     const result = expectTurn(cli, run, 0);
     expect(result.conversation).toBe(first.conversation);
     expect(result.session, `${who}: the continued turn reports another session`).toBe(first.session);

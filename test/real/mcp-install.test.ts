@@ -5,7 +5,7 @@
 // replaces (tried where a host's `mcp add` refuses a name it has). scv's private agent homes never get
 // the registration.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adapter } from "../../src/adapters.js";
@@ -32,10 +32,30 @@ interface HostCheck {
   readonly twice?: boolean;
   /** The host's own file that names scv's path, where its view does not show the command. */
   readonly file?: string;
+  /** What a user of the host has done in the folder before: Claude Code (2.1.337) checks a server only
+   * in a folder its owner trusted ("Not checked (folder not trusted; run `claude` here)"). */
+  readonly before?: (lab: Lab) => void;
+}
+
+/** The folder marked trusted in Claude Code's user state, as its trust dialog does. */
+function trustClaudeFolder(lab: Lab): void {
+  const file = join(lab.home, ".claude.json");
+  const state = JSON.parse(readFileSync(file, "utf8")) as {
+    projects?: Record<string, Record<string, unknown>>;
+  };
+  const projects = state.projects ?? {};
+  projects[lab.cwd] = { ...projects[lab.cwd], hasTrustDialogAccepted: true };
+  writeFileSync(file, JSON.stringify({ ...state, projects }, null, 2));
 }
 
 const HOSTS: readonly HostCheck[] = [
-  { host: "claude", show: ["mcp", "get", "scv"], connected: /Status: \S+ Connected/, twice: true },
+  {
+    host: "claude",
+    show: ["mcp", "get", "scv"],
+    connected: /Status: \S+ Connected/,
+    twice: true,
+    before: trustClaudeFolder,
+  },
   {
     host: "codex",
     show: ["mcp", "get", "scv", "--json"],
@@ -111,6 +131,7 @@ describe.skipIf(BIN === undefined)("scv mcp install with the real hosts", () => 
         const run = await scv(["mcp", "install", check.host]);
         expect(run.code, `${who}: scv mcp install (round ${round + 1})\n${describeRun(run)}`).toBe(0);
       }
+      check.before?.(lab);
       const shown = await show(check);
       const text = `${shown.stdout}\n${shown.stderr}`;
       const registered = check.file === undefined ? text : readFileSync(join(lab.home, check.file), "utf8");

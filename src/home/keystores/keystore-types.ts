@@ -51,4 +51,6 @@ export interface ApiKeyStoreKind<S extends ApiKeyStore> extends StoreKind<S> {
   save(store: S, home: string, key: string, run: CliRunner): Promise<void>;
   /** Another sign-in in the same home that storing a key overrides or competes with, as one line. */
   conflict(store: S, home: string): Promise<string | undefined>;
+  /** Variables that give the stored key to each run of the CLI, where the store says so. */
+  environment?(store: S, home: string): Promise<Record<string, string>>;
 }

@@ -60,6 +60,16 @@ export const selectedKeyStore: ApiKeyStoreKind<SelectedKeyStore> = {
 
   keyFile: (store) => store.dotenv ?? store.settings,
 
+  /** The key as its variable, where the row gives it to the CLI's runs that way; nothing when none is
+   * stored (the CLI then reports it is signed out itself). */
+  async environment(store, home) {
+    if (store.environment !== true) return {};
+    const key = await readKey(store, home);
+    return key.state === "read" && isFilled(key.key) && typeof key.key === "string"
+      ? { [store.variable]: key.key }
+      : {};
+  },
+
   async inspect(store, home): Promise<StoreInspection> {
     const file = store.dotenv ?? store.settings;
     const key = await readKey(store, home);

@@ -70,11 +70,12 @@ function toolSection(tool: ToolDefinition): string {
   ].join("\n");
 }
 
-function shown(args: readonly string[], envFlag = ""): string {
+function shown(args: readonly string[], envFlag = "", shownBytes?: number): string {
+  const always = shownBytes === undefined ? [] : [envFlag, `SCV_MCP_SHOWN_BYTES=${shownBytes}`];
   return args
     .flatMap((part) => {
       if (part === ARGS) return ["mcp"];
-      if (part === ENV) return [`[${envFlag} SCV_HOME=… ${envFlag} SCV_CONFIG=…]`];
+      if (part === ENV) return [...always, `[${envFlag} SCV_HOME=… ${envFlag} SCV_CONFIG=…]`];
       return [part.replace(NAME, "scv").replace(COMMAND, "<scv>")];
     })
     .join(" ");
@@ -84,13 +85,15 @@ function hostAppRow({ entry, registration }: HostAppRow): string {
   const host = entry.name;
   const how =
     registration.kind === "command"
-      ? `\`${entry.command} ${shown(registration.add, registration.envFlag)}\` (after \`${entry.command} ${shown(registration.remove)}\`)`
-      : `\`${registration.path.map((part) => part.replace(NAME, "scv")).join(".")}\` in the first of ${registration.files.map((file) => `\`${file}\``).join(", ")} in ${registration.dir.variable === undefined ? "" : `\`$${registration.dir.variable}\` or `}\`~/${registration.dir.fallback}\`${registration.dir.sub === undefined ? "" : `/${registration.dir.sub}`}: \`${JSON.stringify(registration.entry).replace(`"${COMMAND}","${ARGS}"`, '"<scv>","mcp"')}\``;
+      ? `\`${entry.command} ${shown(registration.add, registration.envFlag, registration.shownBytes)}\` (after \`${entry.command} ${shown(registration.remove)}\`)`
+      : `\`${registration.path.map((part) => part.replace(NAME, "scv")).join(".")}\` in the first of ${registration.files.map((file) => `\`${file}\``).join(", ")} in ${registration.dir.variable === undefined ? "" : `\`$${registration.dir.variable}\` or `}\`~/${registration.dir.fallback}\`${registration.dir.sub === undefined ? "" : `/${registration.dir.sub}`}: \`${JSON.stringify(registration.entry).replace(`"${COMMAND}","${ARGS}"`, '"<scv>","mcp"')}\`${registration.shownBytes === undefined ? "" : `, with \`SCV_MCP_SHOWN_BYTES\` = ${registration.shownBytes} in its \`${registration.envKey}\``}`;
   const timeout = registration.timeout;
   const limit =
     timeout.kind === "toml-key"
       ? `sets \`${timeout.key} = ${timeout.value}\` in \`[${timeout.table.map((part) => part.replace(NAME, "scv")).join(".")}]\` of \`${timeout.dir.variable === undefined ? "" : `$${timeout.dir.variable}/`}${timeout.file}\` (default \`~/${timeout.dir.fallback}/${timeout.file}\`)`
-      : timeout.why;
+      : timeout.kind === "json-key"
+        ? `sets \`${timeout.path.map((part) => part.replace(NAME, "scv")).join(".")}\` to ${timeout.value} in \`${timeout.dir.variable === undefined ? "" : `$${timeout.dir.variable}/`}${timeout.file}\` (default \`~/${timeout.dir.fallback}/${timeout.file}\`)`
+        : timeout.why;
   return `| \`${host}\` | \`scv mcp install ${host}\` | ${cell(how)} | ${cell(limit)} |`;
 }
 
@@ -153,7 +156,9 @@ export function renderMcpDoc(): string {
     "50 000 characters in its model's context and saves a longer one to a file, showing the model a",
     "2 KB preview; Codex 0.171.0 shows about 48 000 bytes (10 000 tokens for the models it knows) and",
     "cuts the middle out of a longer one. A host that passes `MAX_MCP_OUTPUT_TOKENS` to the server",
-    "lowers the bound to 2 bytes a token. A fan-out's agents share it. A longer reply comes in parts:",
+    "lowers the bound to 2 bytes a token, and `SCV_MCP_SHOWN_BYTES` in the server's environment to that",
+    "many bytes: `scv mcp install` registers it for a host that shows less (pi 1.6.0 cuts the middle out",
+    "of a text over 20 KiB; the hosts' table below). A fan-out's agents share the bound. A longer reply comes in parts:",
     "each part's `next` gives the `offset` to pass to `wait` for the rest, and the result stays in",
     "`$SCV_HOME/turns/` (where `scv wait <job>` reads it whole) until the last part is read.",
     "",

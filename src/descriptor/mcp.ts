@@ -62,7 +62,21 @@ const toolTimeout = () =>
       key: text(),
       value: z.int().check(z.positive()),
     }),
+    /** A JSON member at `path` (with `{name}`) of a config file, set after `mcp add` (which writes the
+     * server's entry whole, without it). */
+    z.strictObject({
+      kind: z.literal("json-key"),
+      dir: configDir(),
+      file: text(),
+      path: keyPath(),
+      value: z.int().check(z.positive()),
+    }),
   ]);
+
+/** The bytes of a tool result's text the host gives its model whole, where that is less than what scv
+ * holds a result to (src/mcp/shown-size.ts): the server is registered with `SCV_MCP_SHOWN_BYTES` set to
+ * it, so a longer reply comes in parts the host shows whole instead of one the host cuts. */
+const shownBytes = () => z.optional(z.int().check(z.positive()));
 
 /** How `scv mcp install <agent>` registers scv's MCP server in the agent's user configuration, so
  * that the agent can delegate through scv: with its own `mcp add` where it has one that runs without
@@ -82,6 +96,8 @@ export const mcpHost = () =>
       absent: pattern(),
       taken: z.optional(pattern()),
       timeout: toolTimeout(),
+      shownBytes: shownBytes(),
+      verified: verified(),
     }),
     /** A JSON(C) config file the host reads, edited in place (comments and layout kept): the first of
      * `files` in `dir` that exists (the one the host writes itself), else the first; the server's
@@ -95,6 +111,8 @@ export const mcpHost = () =>
       entry: z.record(z.string(), z.unknown()),
       envKey: text(),
       timeout: toolTimeout(),
+      shownBytes: shownBytes(),
+      verified: verified(),
     }),
     /** Not a host scv registers with, and why. */
     z.strictObject({ kind: z.literal("unsupported"), reason: text() }),

@@ -8,6 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import type { AdapterDescriptor } from "../adapters.js";
 import { installHint, locateAgent } from "../agents/lookup.js";
+import { nodeShortfall } from "../agents/node-floor.js";
 import { helperEnvironment } from "../agents/sign-in.js";
 import { EXIT, ScvError } from "../errors.js";
 import { ensurePrivateDir } from "../home/agent-home.js";
@@ -59,6 +60,7 @@ export async function mcpInstallCommand(
   if (registration.kind === "command") {
     const remove = expand(registration.remove, target.server);
     const add = expand(registration.add, target.server, registration.envFlag);
+    if (!options.dryRun) await requireHostNode(target, "install");
     if (options.dryRun) {
       say(`would run: ${shellLine(target.executable, remove)}   (drops an earlier registration, if any)`);
       say(`would run: ${shellLine(target.executable, add)}`);
@@ -93,6 +95,7 @@ export async function mcpUninstallCommand(
     const remove = expand(registration.remove, target.server);
     if (options.dryRun) say(`would run: ${shellLine(target.executable, remove)}`);
     else {
+      await requireHostNode(target, "uninstall");
       const removed = await removeRegistration(target, remove, registration.absent);
       say(
         removed
@@ -122,6 +125,7 @@ export async function mcpUninstallCommand(
 }
 
 interface HostTarget {
+  readonly entry: AdapterDescriptor;
   readonly registration: HostAppRegistration;
   readonly product: string;
   /** The host CLI, for hosts registered with their own command. */
@@ -148,12 +152,18 @@ function hostTarget(io: CliIo, host: string, options: InstallOptions): HostTarge
     ? `scv's private home of ${entry.name}, ${env.HOME}`
     : `your user configuration in ${env.HOME}`;
   return {
+    entry,
     registration,
     product: entry.product,
     executable: registration.kind === "command" ? hostExecutable(entry, config, io.env) : "",
     env,
     where,
-    server: { name: "scv", command: scvCommand(), args: ["mcp"], env: serverEnvironment(io.env, options) },
+    server: {
+      name: "scv",
+      command: scvCommand(),
+      args: ["mcp"],
+      env: { ...shownEnvironment(registration), ...serverEnvironment(io.env, options) },
+    },
     ...(options.agentHome ? { privateRoot: scvHome(io.env) } : {}),
   };
 }
@@ -166,6 +176,13 @@ function serverEnvironment(env: NodeJS.ProcessEnv, options: InstallOptions): Rec
   if (options.agentHome || env.SCV_HOME) server.SCV_HOME = scvHome(env);
   if (env.SCV_CONFIG || (options.agentHome && loaded.exists)) server.SCV_CONFIG = loaded.path;
   return server;
+}
+
+/** What the host shows its model of a result, where that is less than scv's own limit. */
+function shownEnvironment(registration: HostAppRegistration): Record<string, string> {
+  return registration.shownBytes === undefined
+    ? {}
+    : { SCV_MCP_SHOWN_BYTES: String(registration.shownBytes) };
 }
 
 /** The user's own environment, refused inside a delegated agent's turn: its HOME is scv's private
@@ -193,6 +210,17 @@ function hostExecutable(entry: AdapterDescriptor, config: Config, env: NodeJS.Pr
     );
   }
   return path;
+}
+
+/** A host CLI run on a Node.js older than its row's floor fails with a stack trace: said in one line
+ * instead, before it runs. */
+async function requireHostNode(target: HostTarget, command: "install" | "uninstall"): Promise<void> {
+  const shortfall = await nodeShortfall(target.entry, target.env);
+  if (shortfall === undefined) return;
+  throw new ScvError(
+    "AGENT_NOT_INSTALLED",
+    `${shortfall} — put a newer Node.js first on PATH, then run: scv mcp ${command} ${target.entry.name}${target.privateRoot === undefined ? "" : " --agent-home"}`,
+  );
 }
 
 /** The scv a host should start: the script this one runs from, as it was invoked (an npm bin link
@@ -275,20 +303,47 @@ function hostFailure(
 /** Sets the host's tool-call limit where its `mcp add` cannot, and says what it did. */
 function timeoutLine(target: HostTarget, dryRun: boolean): string {
   const timeout = target.registration.timeout;
-  if (timeout.kind !== "toml-key") return `tool-call time limit: ${timeout.why}`;
+  if (timeout.kind === "default-suffices" || timeout.kind === "in-add")
+    return `tool-call time limit: ${timeout.why}`;
   const file = join(configDir(timeout.dir, target.env), timeout.file);
-  const table = expand(timeout.table, target.server);
-  const setting = `${timeout.key} = ${timeout.value} in [${table.join(".")}] of ${file}`;
-  if (dryRun) return `would set ${setting}`;
-  const edited = setTomlKey(readHostFile(file) ?? "", table, timeout.key, timeout.value, file);
+  const edit = limitEdit(timeout, target.server, file);
+  if (dryRun) return `would set ${edit.setting}`;
+  const edited = edit.apply(readHostFile(file) ?? "");
   if (edited === undefined) {
     throw new ScvError(
       "AGENT_FAILED",
-      `${target.product} registered scv, but ${file} has no [${table.join(".")}] table to set ${timeout.key} in — add ${timeout.key} = ${timeout.value} there by hand`,
+      `${target.product} registered scv, but ${file} has no ${edit.place} to set it in — add ${edit.setting} by hand`,
     );
   }
   writeConfigFile(target, file, edited);
-  return `set ${setting} (its default, 60 s, is shorter than a delegate call may take)`;
+  return `set ${edit.setting} (its default, 60 s, is shorter than a delegate call may take)`;
+}
+
+type FileLimit = Extract<HostAppRegistration["timeout"], { kind: "toml-key" | "json-key" }>;
+
+/** The edit that sets a tool-call limit in a config file: what it sets, in words; where, which the host's
+ * `mcp add` made; and the file's new text (undefined when that place is missing). */
+function limitEdit(
+  timeout: FileLimit,
+  server: ServerSpec,
+  file: string,
+): { setting: string; place: string; apply: (text: string) => string | undefined } {
+  if (timeout.kind === "toml-key") {
+    const table = expand(timeout.table, server);
+    return {
+      setting: `${timeout.key} = ${timeout.value} in [${table.join(".")}] of ${file}`,
+      place: `[${table.join(".")}] table`,
+      apply: (text) => setTomlKey(text, table, timeout.key, timeout.value, file),
+    };
+  }
+  const path = expand(timeout.path, server);
+  const entry = path.slice(0, -1);
+  return {
+    setting: `${path.join(".")} = ${timeout.value} in ${file}`,
+    place: `${entry.join(".")} entry`,
+    apply: (text) =>
+      hasJsonMember(text, entry, file) ? setJsonMember(text, path, timeout.value, file) : undefined,
+  };
 }
 
 /** Hosts' config files hold settings and a history, and some grow large. */

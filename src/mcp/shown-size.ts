@@ -15,13 +15,19 @@ export const SHOWN_BYTES = 45_000;
 /** The least a result may be given, whatever the host says: room for a part of a reply and its notes. */
 const MIN_SHOWN_BYTES = 2_000;
 
-/** The bytes one form of a result may come to: `SHOWN_BYTES`, or 2 a token of `MAX_MCP_OUTPUT_TOKENS`
- * when a host passes a lower limit on to the server. */
+/** The bytes one form of a result may come to: `SHOWN_BYTES`, or less when the host says so — 2 a token
+ * of `MAX_MCP_OUTPUT_TOKENS` (Claude Code passes it on to the server), or `SCV_MCP_SHOWN_BYTES`, which
+ * `scv mcp install` registers for a host that shows less (a row's `mcpHost.shownBytes`: pi cuts the
+ * middle out of text over 20 KiB). */
 export function shownLimit(env: NodeJS.ProcessEnv): number {
-  const tokens = /^\d{1,9}$/.test(env.MAX_MCP_OUTPUT_TOKENS ?? "")
-    ? Number(env.MAX_MCP_OUTPUT_TOKENS)
-    : Number.POSITIVE_INFINITY;
-  return Math.max(MIN_SHOWN_BYTES, Math.min(SHOWN_BYTES, tokens * 2));
+  const tokens = whole(env.MAX_MCP_OUTPUT_TOKENS);
+  const bytes = whole(env.SCV_MCP_SHOWN_BYTES);
+  return Math.max(MIN_SHOWN_BYTES, Math.min(SHOWN_BYTES, tokens * 2, bytes));
+}
+
+/** A variable's whole number, or no limit when it does not hold one. */
+function whole(value: string | undefined): number {
+  return /^\d{1,9}$/.test(value ?? "") ? Number(value) : Number.POSITIVE_INFINITY;
 }
 
 /** What a result costs of the limit: the larger of its text and its structured content as JSON. */

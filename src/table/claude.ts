@@ -170,6 +170,8 @@ export const claude = {
       kind: "default-suffices",
       why: "Claude Code lets a tool call run 27 hours by default (MCP_TOOL_TIMEOUT)",
     },
+    // test/real/mcp-install.test.ts, mcp-host.test.ts.
+    verified: { kind: "lab", version: "2.1.332" },
   },
   acp: CLAUDE_ACP,
 } as const satisfies AdapterDescriptor;

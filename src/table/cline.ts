@@ -113,6 +113,13 @@ export const cline = {
     kind: "unsupported",
     reason: "CLINE_MCP_SETTINGS_PATH names its MCP settings file; passing servers that way is not verified",
   },
-  mcpHost: { kind: "unsupported", reason: "no way to register an MCP server with it was verified" },
+  // Its help (3.0.65): `cline mcp add <name> --yes -- <command>` and `mcp remove` run without questions
+  // (12–14 s each here), but add takes no variables, and its settings file nests the command under
+  // `transport`.
+  mcpHost: {
+    kind: "unsupported",
+    reason:
+      "its mcp add takes no environment (scv's SCV_HOME and SCV_CONFIG) and its settings file nests the server under transport; registering it there is not built",
+  },
   takeover: { kind: "unsupported" },
 } as const satisfies AdapterDescriptor;

@@ -162,6 +162,8 @@ export const codex = {
       key: "tool_timeout_sec",
       value: HOST_TOOL_TIMEOUT_SECONDS,
     },
+    // test/real/mcp-install.test.ts, mcp-host.test.ts.
+    verified: { kind: "lab", version: "0.171.0" },
   },
   takeover: {
     kind: "supported",

@@ -121,6 +121,8 @@ export const copilot = {
     absent: /not found/i,
     taken: /already exists/i,
     timeout: { kind: "in-add", why: "Copilot CLI cuts an MCP call at 60 s unless --timeout says otherwise" },
+    // test/real/mcp-install.test.ts.
+    verified: { kind: "lab", version: "1.0.102" },
   },
   takeover: {
     kind: "supported",

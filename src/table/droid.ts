@@ -101,6 +101,19 @@ export const droid = {
     kind: "unsupported",
     reason: "not verified; over ACP (--transport acp) session/new takes them",
   },
-  mcpHost: { kind: "unsupported", reason: "no way to register an MCP server with it was verified" },
+  // Checked against the pinned CLI (its `mcp add --help`, 0.225.1): `mcp add` writes ~/.factory/mcp.json
+  // and refuses a name it has; `mcp remove` of a missing one exits 1.
+  mcpHost: {
+    kind: "command",
+    add: ["mcp", "add", "{name}", "{env}", "--", "{command}", "{args}"],
+    envFlag: "--env",
+    remove: ["mcp", "remove", "{name}"],
+    absent: /not found in configuration/i,
+    taken: /already exists/i,
+    // Its binary: a server's `timeout` (ms), else 180 000 (`timeout:d.config.timeout??Fq`, `Fq=180000`).
+    timeout: { kind: "default-suffices", why: "Factory Droid lets an MCP call run 180 s by default" },
+    // test/real/mcp-install.test.ts.
+    verified: { kind: "lab", version: "0.225.1" },
+  },
   takeover: { kind: "unsupported" },
 } as const satisfies AdapterDescriptor;

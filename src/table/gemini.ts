@@ -155,6 +155,8 @@ export const gemini = {
     remove: ["mcp", "remove", "--scope", "user", "{name}"],
     absent: /not found/i,
     timeout: { kind: "default-suffices", why: "Gemini CLI lets an MCP call run 10 minutes by default" },
+    // test/real/mcp-install.test.ts.
+    verified: { kind: "lab", version: "0.61.0" },
   },
   // `--skip-trust` as in the turns that made the conversation there (without it, it may ask to trust
   // the folder and restart).

@@ -1,6 +1,7 @@
 // Kilo Code's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
 
 import type { AdapterDescriptor } from "../descriptor/row.js";
+import { OPENCODE_LOCAL_MCP_ENTRY } from "./shared.js";
 
 export const kilo = {
   name: "kilo",
@@ -79,6 +80,22 @@ export const kilo = {
     kind: "unsupported",
     reason: "not verified; over ACP (--transport acp) session/new takes them",
   },
-  mcpHost: { kind: "unsupported", reason: "no way to register an MCP server with it was verified" },
+  // Its binary (7.7.7): `kilo mcp add <name> -- <command>` writes the first of these global files that
+  // exists (else kilo.jsonc), as OpenCode's entry; it has no `mcp remove`, so scv edits the file as it
+  // does. A tool call's limit is the server's `timeout`, else the MCP SDK's 60 s.
+  mcpHost: {
+    kind: "json-file",
+    dir: { variable: "XDG_CONFIG_HOME", fallback: ".config", sub: "kilo" },
+    files: ["kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"],
+    path: ["mcp", "{name}"],
+    entry: OPENCODE_LOCAL_MCP_ENTRY,
+    envKey: "environment",
+    timeout: {
+      kind: "in-add",
+      why: "Kilo Code cuts an MCP call at 60 s unless the server's timeout says otherwise",
+    },
+    // test/real/mcp-install.test.ts.
+    verified: { kind: "lab", version: "7.7.7" },
+  },
   takeover: { kind: "unsupported" },
 } as const satisfies AdapterDescriptor;

@@ -1,7 +1,7 @@
 // OpenCode's row of the table (src/adapters.ts); src/descriptor/ says what each field means.
 
 import type { AdapterDescriptor } from "../descriptor/row.js";
-import { HOST_TOOL_TIMEOUT_SECONDS } from "./shared.js";
+import { OPENCODE_LOCAL_MCP_ENTRY } from "./shared.js";
 
 export const opencode = {
   name: "opencode",
@@ -94,17 +94,14 @@ export const opencode = {
     dir: { variable: "XDG_CONFIG_HOME", fallback: ".config", sub: "opencode" },
     files: ["opencode.jsonc", "opencode.json", "config.json"],
     path: ["mcp", "{name}"],
-    entry: {
-      type: "local",
-      command: ["{command}", "{args}"],
-      enabled: true,
-      timeout: HOST_TOOL_TIMEOUT_SECONDS * 1000,
-    },
+    entry: OPENCODE_LOCAL_MCP_ENTRY,
     envKey: "environment",
     timeout: {
       kind: "in-add",
       why: "OpenCode cuts an MCP call at 60 s unless the server's timeout says otherwise",
     },
+    // test/real/mcp-install.test.ts.
+    verified: { kind: "lab", version: "1.18.33" },
   },
   takeover: {
     kind: "supported",

@@ -2,6 +2,7 @@
 
 import type { AdapterDescriptor } from "../descriptor/row.js";
 import type { KeyStore } from "../descriptor/sign-in.js";
+import { HOST_TOOL_TIMEOUT_SECONDS } from "./shared.js";
 
 // Its agent directory (PI_CODING_AGENT_DIR): auth.json holds its own sign-ins (`/login`: an entry per
 // provider; created as `{}` on first run), models.json custom providers with an `apiKey` (the lab's
@@ -122,9 +123,39 @@ export const pi = {
     verified: { kind: "lab", version: "0.0.34" },
   },
   cliTurns: true,
-  mcpPassing: { kind: "unsupported", reason: "pi has no MCP client" },
-  // Its help: `--session <path|id>` opens that session, interactively without -p.
-  mcpHost: { kind: "unsupported", reason: "pi has no MCP client" },
+  // Its docs/mcp.md (1.6.0): servers come from mcp.json in its agent directory and a trusted project's
+  // .pi/mcp.json — no flag or variable names another file. An extension (`-e`) can register servers
+  // for one run (pi.registerMcpServer), but a server of the same name in those files wins over it.
+  mcpPassing: {
+    kind: "unsupported",
+    reason:
+      "pi reads MCP servers only from mcp.json in its agent home, which concurrent turns share (an extension could register a turn's own with -e; not built)",
+  },
+  // Checked against the pinned CLI (1.6.0, its docs/mcp.md and `pi mcp --help`): `mcp add` writes the
+  // entry to mcp.json in its agent directory, replacing one of the same name; `remove` exits 1 when
+  // there is none. Its default exposure (codemode) declares no MCP tool to the model, only its
+  // codemode script tool; `direct` declares each of scv's tools as a tool of its own.
+  mcpHost: {
+    kind: "command",
+    add: ["mcp", "add", "{name}", "--exposure", "direct", "{env}", "--", "{command}", "{args}"],
+    envFlag: "--env",
+    remove: ["mcp", "remove", "{name}"],
+    absent: /No global MCP server named/,
+    // Its runtime.js: DEFAULT_TIMEOUT_SECONDS = 60 a request (progress restarts it); `mcp add` has no
+    // flag for the entry's `timeout`.
+    timeout: {
+      kind: "json-key",
+      dir: { variable: "PI_CODING_AGENT_DIR", fallback: ".pi/agent" },
+      file: "mcp.json",
+      path: ["mcpServers", "{name}", "timeout"],
+      value: HOST_TOOL_TIMEOUT_SECONDS,
+    },
+    // pi-mcp's MCP_OUTPUT_MAX_BYTES: the text of a result over 20 KiB reaches the model with its middle
+    // cut out (test/real/mcp-host.test.ts).
+    shownBytes: 20 * 1024,
+    // test/real/mcp-install.test.ts, mcp-host-pi.test.ts.
+    verified: { kind: "lab", version: "1.6.0" },
+  },
   takeover: {
     kind: "supported",
     args: ["--session", "{session}"],

@@ -118,6 +118,8 @@ export const qwen = {
     remove: ["mcp", "remove", "--scope", "user", "{name}"],
     absent: /not found/i,
     timeout: { kind: "default-suffices", why: "Qwen Code lets an MCP call run 10 minutes by default" },
+    // test/real/mcp-install.test.ts.
+    verified: { kind: "lab", version: "0.24.4" },
   },
   takeover: {
     kind: "supported",

@@ -15,3 +15,12 @@ export const RESUME_BY_SESSION_ID = {
 /** How long a tool call may take before a host with a 60-second default cuts it (`mcpHost`): a
  * delegate call answers within 55 s (its longest wait) plus the turn's start. */
 export const HOST_TOOL_TIMEOUT_SECONDS = 120;
+
+/** OpenCode's entry of a local MCP server (`mcp.<name>` in its config), which Kilo Code, its fork,
+ * writes the same: the command and its arguments in one array, and the tool-call limit in ms. */
+export const OPENCODE_LOCAL_MCP_ENTRY = {
+  type: "local",
+  command: ["{command}", "{args}"],
+  enabled: true,
+  timeout: HOST_TOOL_TIMEOUT_SECONDS * 1000,
+} as const;

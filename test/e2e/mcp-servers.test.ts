@@ -294,7 +294,9 @@ describe("scv delegate --mcp", () => {
     );
     const pi = await scv(world, ["delegate", "pi", "--mcp", "docs", "Say hi"]);
     expect(pi.exitCode).toBe(2);
-    expect(pi.stderr).toContain("pi cannot be given MCP servers on its command line (pi has no MCP client)");
+    expect(pi.stderr).toContain(
+      "pi cannot be given MCP servers on its command line (pi reads MCP servers only from mcp.json in its agent home, which concurrent turns share",
+    );
     const gemini = await scv(world, ["delegate", "gemini", "--mcp", "docs", "Say hi"]);
     expect(gemini.exitCode).toBe(2);
     // Whoever runs scv, root included: what Gemini CLI checks, not only who owns the file.

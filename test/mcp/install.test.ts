@@ -51,7 +51,7 @@ describe("scv mcp install", () => {
     const unknown = await scv(world, ["mcp", "install", "vim"]);
     expect([unknown.exitCode, unknown.stderr]).toEqual([
       2,
-      "scv: scv cannot register itself with 'vim' — hosts: claude, codex, gemini, qwen, opencode, copilot\n",
+      "scv: scv cannot register itself with 'vim' — hosts: claude, codex, pi, gemini, qwen, opencode, copilot, kilo, droid\n",
     ]);
     writeFileSync(join(world.root, "config.toml"), '[agents.gemini]\ncommand = "/nonexistent/gemini"\n');
     const missing = await scv(world, ["mcp", "install", "gemini"], {
@@ -166,5 +166,108 @@ describe("scv mcp install", () => {
       ["mcp", "add", "--timeout", "120000", "--env", `SCV_HOME=${world.scvHome}`, "scv", "--", SCV, "mcp"],
     ]);
     expect(existsSync(join(world.scvHome, "agents"))).toBe(false);
+  });
+
+  /** A folder with a `pi` that does what pi 1.6.0's `mcp add`/`remove` do to `<agent dir>/mcp.json`
+   * (its config.js: add replaces the entry whole; remove of a missing one exits 1), recording its
+   * calls, and a `node` that says `version` (pi's engines want 22.19.0 or newer). */
+  function fakePi(version: string, add = true): string {
+    const bin = join(world.root, "pi-bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(
+      join(bin, "pi"),
+      [
+        `#!${process.execPath}`,
+        'const fs = require("node:fs"); const path = require("node:path");',
+        "const [, , , verb, name, ...rest] = process.argv;",
+        'fs.appendFileSync(process.env.HOME + "/pi-calls", JSON.stringify(process.argv.slice(2)) + "\\n");',
+        'const dir = process.env.PI_CODING_AGENT_DIR || path.join(process.env.HOME, ".pi", "agent");',
+        'const file = path.join(dir, "mcp.json");',
+        'const read = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : {};',
+        "const servers = read.mcpServers || {};",
+        'if (verb === "remove" && servers[name] === undefined) { console.error("No global MCP server named " + JSON.stringify(name) + " in " + file + "."); process.exit(1); }',
+        'if (verb === "remove") delete servers[name];',
+        `if (verb === "add" && ${add}) { const cut = rest.indexOf("--"); const env = {}; for (let i = 0; i < cut; i += 2) if (rest[i] === "--env") { const [k, v] = rest[i + 1].split("="); env[k] = v; } servers[name] = { command: rest[cut + 1], args: rest.slice(cut + 2), env, exposure: rest[rest.indexOf("--exposure") + 1] }; }`,
+        "fs.mkdirSync(dir, { recursive: true });",
+        'fs.writeFileSync(file, JSON.stringify({ ...read, mcpServers: servers }, null, 2) + "\\n");',
+      ].join("\n"),
+    );
+    writeFileSync(join(bin, "node"), `#!/bin/sh\necho ${version}\n`);
+    for (const name of ["pi", "node"]) chmodSync(join(bin, name), 0o755);
+    return bin;
+  }
+
+  it("pi: its own mcp add (exposure direct, what pi shows of a result), then the tool-call limit in its mcp.json; uninstall is its mcp remove", async () => {
+    const bin = fakePi("v22.19.0");
+    const env = { PATH: `${bin}:${world.env.PATH}` };
+    const file = join(world.home, ".pi", "agent", "mcp.json");
+    const dry = await scv(world, ["mcp", "install", "pi", "--dry-run"], { env });
+    expect(dry.stdout).toBe(
+      [
+        "would run: pi mcp remove scv   (drops an earlier registration, if any)",
+        `would run: pi mcp add scv --exposure direct --env SCV_MCP_SHOWN_BYTES=20480 --env SCV_HOME=${world.scvHome} -- ${SCV} mcp`,
+        `would set mcpServers.scv.timeout = 120 in ${file}`,
+        "",
+      ].join("\n"),
+    );
+    expect(existsSync(file)).toBe(false);
+    for (let round = 0; round < 2; round += 1) {
+      const run = await scv(world, ["mcp", "install", "pi"], { env });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stdout).toContain(
+        `set mcpServers.scv.timeout = 120 in ${file} (its default, 60 s, is shorter than a delegate call may take)\n`,
+      );
+    }
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      mcpServers: {
+        scv: {
+          command: SCV,
+          args: ["mcp"],
+          env: { SCV_MCP_SHOWN_BYTES: "20480", SCV_HOME: world.scvHome },
+          exposure: "direct",
+          timeout: 120,
+        },
+      },
+    });
+    const removed = await scv(world, ["mcp", "uninstall", "pi"], { env });
+    expect(removed.stdout).toBe(`removed scv from pi (your user configuration in ${world.home})\n`);
+    const again = await scv(world, ["mcp", "uninstall", "pi"], { env });
+    expect([again.exitCode, again.stdout]).toEqual([
+      0,
+      `scv was not registered with pi (your user configuration in ${world.home})\n`,
+    ]);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ mcpServers: {} });
+  });
+
+  it("pi: its agent directory is $PI_CODING_AGENT_DIR when set; an add that wrote no entry is one line, exit 1", async () => {
+    const dir = join(world.root, "pi-agent");
+    const bin = fakePi("v22.19.0");
+    const made = await scv(world, ["mcp", "install", "pi"], {
+      env: { PATH: `${bin}:${world.env.PATH}`, PI_CODING_AGENT_DIR: dir },
+    });
+    expect(made.exitCode, made.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "mcp.json"), "utf8")).mcpServers.scv.timeout).toBe(120);
+    expect(existsSync(join(world.home, ".pi", "agent", "mcp.json"))).toBe(false);
+
+    const silent = fakePi("v22.19.0", false);
+    const run = await scv(world, ["mcp", "install", "pi"], { env: { PATH: `${silent}:${world.env.PATH}` } });
+    const file = join(world.home, ".pi", "agent", "mcp.json");
+    expect([run.exitCode, run.stderr]).toEqual([
+      1,
+      `scv: pi registered scv, but ${file} has no mcpServers.scv entry to set it in — add mcpServers.scv.timeout = 120 in ${file} by hand\n`,
+    ]);
+  });
+
+  it("pi on a Node.js older than its floor: one line naming both versions, exit 3, pi never run", async () => {
+    const bin = fakePi("v20.20.2");
+    const env = { PATH: `${bin}:${world.env.PATH}` };
+    for (const command of ["install", "uninstall"]) {
+      const run = await scv(world, ["mcp", command, "pi"], { env });
+      expect([run.exitCode, run.stderr]).toEqual([
+        3,
+        `scv: pi needs Node.js 22.19.0 or newer, and the node on PATH (${join(bin, "node")}) is v20.20.2 — put a newer Node.js first on PATH, then run: scv mcp ${command} pi\n`,
+      ]);
+    }
+    expect(existsSync(join(world.home, "pi-calls"))).toBe(false);
   });
 });

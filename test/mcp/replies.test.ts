@@ -76,6 +76,14 @@ describe("shownLimit", () => {
     expect(shownLimit({ MAX_MCP_OUTPUT_TOKENS: "lots" })).toBe(45_000);
     expect(shownLimit({ MAX_MCP_OUTPUT_TOKENS: "10" })).toBe(2_000);
   });
+
+  it("is at most SCV_MCP_SHOWN_BYTES, the registration's word for a host that shows less, whichever is lower", () => {
+    expect(shownLimit({ SCV_MCP_SHOWN_BYTES: "20480" })).toBe(20_480);
+    expect(shownLimit({ SCV_MCP_SHOWN_BYTES: "20480", MAX_MCP_OUTPUT_TOKENS: "5000" })).toBe(10_000);
+    expect(shownLimit({ SCV_MCP_SHOWN_BYTES: "90000" })).toBe(45_000);
+    expect(shownLimit({ SCV_MCP_SHOWN_BYTES: "-1" })).toBe(45_000);
+    expect(shownLimit({ SCV_MCP_SHOWN_BYTES: "100" })).toBe(2_000);
+  });
 });
 
 describe("finishedOutcome", () => {

@@ -1,13 +1,14 @@
 // `scv mcp install|uninstall <host>` against the pinned host CLIs, in the lab's HOME (never this
 // machine's): each host's own `mcp get`/`mcp list` must then show scv with the path scv runs from and
 // its SCV_HOME, the tool-call limit where scv sets one, and — where the listing connects to the server
-// (Claude Code, Qwen Code, OpenCode) — a server that answered; uninstalling removes; installing twice
+// (Claude Code, Qwen Code, OpenCode, pi, Kilo Code, Droid) — a server that answered; uninstalling removes; installing twice
 // replaces (tried where a host's `mcp add` refuses a name it has). scv's private agent homes never get
 // the registration.
 
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adapter } from "../../src/adapters.js";
 import {
   describeRun,
   type Lab,
@@ -29,6 +30,8 @@ interface HostCheck {
   readonly limit?: { file: string; text: string };
   /** Installed twice: the host's own `mcp add` refuses a name it has (scv removes it first). */
   readonly twice?: boolean;
+  /** The host's own file that names scv's path, where its view does not show the command. */
+  readonly file?: string;
   /** What a user of the host has done in the folder before: Claude Code (2.1.337) checks a server only
    * in a folder its owner trusted ("Not checked (folder not trusted; run `claude` here)"). */
   readonly before?: (lab: Lab) => void;
@@ -67,10 +70,29 @@ const HOSTS: readonly HostCheck[] = [
     twice: true,
   },
   {
+    host: "pi",
+    show: ["mcp", "list", "--json"],
+    connected: /"state": "connected"/,
+    limit: { file: ".pi/agent/mcp.json", text: '"timeout": 120' },
+  },
+  {
     host: "opencode",
     show: ["mcp", "list"],
     connected: /scv.*connected/i,
     limit: { file: ".config/opencode/opencode.jsonc", text: '"timeout": 120000' },
+  },
+  {
+    host: "kilo",
+    show: ["mcp", "list"],
+    connected: /scv.*connected/i,
+    limit: { file: ".config/kilo/kilo.jsonc", text: '"timeout": 120000' },
+  },
+  {
+    host: "droid",
+    show: ["mcp", "list"],
+    connected: /scv\s+stdio\s+connected/,
+    file: ".factory/mcp.json",
+    twice: true,
   },
 ];
 
@@ -101,6 +123,10 @@ describe.skipIf(BIN === undefined)("scv mcp install with the real hosts", () => 
     "$host: registered with its own command or file, shown by the host, removed again",
     async (check) => {
       const who = named(check.host);
+      // What the row claims is what runs here.
+      expect(adapter(check.host)?.mcpHost).toMatchObject({
+        verified: { kind: "lab", version: pinVersion(check.host) },
+      });
       for (let round = 0; round < (check.twice ? 2 : 1); round += 1) {
         const run = await scv(["mcp", "install", check.host]);
         expect(run.code, `${who}: scv mcp install (round ${round + 1})\n${describeRun(run)}`).toBe(0);
@@ -108,7 +134,8 @@ describe.skipIf(BIN === undefined)("scv mcp install with the real hosts", () => 
       check.before?.(lab);
       const shown = await show(check);
       const text = `${shown.stdout}\n${shown.stderr}`;
-      expect(text, `${who} does not show scv's server\n${describeRun(shown)}`).toContain(scvEntry());
+      const registered = check.file === undefined ? text : readFileSync(join(lab.home, check.file), "utf8");
+      expect(registered, `${who} does not show scv's server\n${describeRun(shown)}`).toContain(scvEntry());
       if (check.connected !== undefined)
         expect(text, `${who} could not talk to scv mcp`).toMatch(check.connected);
       if (check.limit !== undefined) {
@@ -118,7 +145,11 @@ describe.skipIf(BIN === undefined)("scv mcp install with the real hosts", () => 
       expect(removed.code, describeRun(removed)).toBe(0);
       expect(removed.stdout).toMatch(/^removed scv from /);
       const after = await show(check);
-      expect(`${after.stdout}\n${after.stderr}`, `${who} still shows scv`).not.toContain(scvEntry());
+      const left =
+        check.file === undefined
+          ? `${after.stdout}\n${after.stderr}`
+          : readFileSync(join(lab.home, check.file), "utf8");
+      expect(left, `${who} still shows scv`).not.toContain(scvEntry());
       const again = await scv(["mcp", "uninstall", check.host]);
       expect([again.code, again.stdout], describeRun(again)).toEqual([
         0,

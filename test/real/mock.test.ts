@@ -388,4 +388,40 @@ describe("a scripted tool call (toolCall)", () => {
     ).text();
     expect(streamedText("openai-responses", sseData(second))).toBe("MOCK-REPLY-2 saw: CLAUDE-SAID");
   });
+
+  it("openai-chat: a tool_calls delta of the offered function (pi's mcp__scv__delegate), then a reply quoting the tool message", async () => {
+    mock = await startMock({
+      shape: "openai-chat",
+      toolCall: { suffix: "mcp__scv__delegate", input: { agent: "codex" } },
+    });
+    const tools = [
+      { type: "function", function: { name: "read", parameters: { type: "object" } } },
+      { type: "function", function: { name: "mcp__scv__delegate", parameters: { type: "object" } } },
+    ];
+    const first = sseData(
+      await (await post(mock, GENERATE["openai-chat"], { ...REQUEST, stream: true, tools })).text(),
+    ) as { choices?: { delta?: { tool_calls?: unknown[] }; finish_reason?: string | null }[] }[];
+    const calls = first.flatMap(
+      (chunk) => chunk.choices?.flatMap((choice) => choice.delta?.tool_calls ?? []) ?? [],
+    );
+    expect(calls[0]).toMatchObject({ type: "function", function: { name: "mcp__scv__delegate" } });
+    expect(calls[1]).toMatchObject({ function: { arguments: '{"agent":"codex"}' } });
+    expect(first.flatMap((chunk) => chunk.choices ?? []).at(-1)?.finish_reason).toBe("tool_calls");
+    const messages = [
+      { role: "user", content: "hi" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "c", type: "function", function: { name: "mcp__scv__delegate", arguments: "{}" } },
+        ],
+      },
+      { role: "tool", tool_call_id: "c", content: [{ type: "text", text: "CODEX-SAID" }] },
+    ];
+    const second = await (
+      await post(mock, GENERATE["openai-chat"], { ...REQUEST, stream: true, tools, messages })
+    ).text();
+    expect(streamedText("openai-chat", sseData(second))).toBe("MOCK-REPLY-2 saw: CODEX-SAID");
+    expect(mock.requests.map((request) => request.toolCall)).toEqual(["mcp__scv__delegate", null]);
+  });
 });

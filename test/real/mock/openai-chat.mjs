@@ -97,3 +97,25 @@ export function replyToolCall(res, ctx) {
     finishReason: "tool_calls",
   });
 }
+
+/** The offered function whose name ends with `suffix`, as `{name}`: the `toolCall` option's tool (pi
+ * declares an MCP tool of `direct` exposure as the function `mcp__<server>__<tool>`). */
+export function offeredTool(body, suffix) {
+  return offeredTools(body ?? {})
+    .map(({ name }) => ({ name }))
+    .find(({ name }) => name.endsWith(suffix));
+}
+
+/** The text of the conversation's tool results (`role: "tool"` messages, their content a string or
+ * text parts), or undefined when it has none yet. */
+export function toolResultText(body) {
+  const texts = [];
+  for (const message of Array.isArray(body?.messages) ? body.messages : []) {
+    if (message?.role !== "tool") continue;
+    const content = message.content;
+    if (typeof content === "string") texts.push(content);
+    else if (Array.isArray(content))
+      for (const part of content) if (typeof part?.text === "string") texts.push(part.text);
+  }
+  return texts.length === 0 ? undefined : texts.join("\n");
+}

@@ -172,7 +172,8 @@ describe("scv usage --chart", () => {
   function logTurns(): void {
     const entry = (back: number, tokens: number, cost?: number) => ({
       v: 1,
-      startedAt: `${day(back)}T12:00:00.000Z`,
+      // Noon of that day, or now when today's noon is still to come (a turn is never in the future).
+      startedAt: new Date(Math.min(Date.parse(`${day(back)}T12:00:00.000Z`), Date.now())).toISOString(),
       durationMs: 1000,
       agent: "claude",
       account: "default",

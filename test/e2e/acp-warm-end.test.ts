@@ -42,9 +42,11 @@ describe("how a session host is ended", () => {
   });
 
   it("an idle host closes its server and exits after session_idle", async () => {
-    useConfig(world, '[agents.gemini]\nsession_idle = "1s"\n');
+    // Long enough that the host is still there when the turn's scv has exited and the test reads its
+    // record (at 1 s a CI machine at load 22 was slower than the host's idleness).
+    useConfig(world, '[agents.gemini]\nsession_idle = "5s"\n');
     const { handle, host } = await firstWarmTurn(world);
-    // Gone after its second of idleness, not the default ten minutes (a loaded machine takes its time).
+    // Gone after its seconds of idleness, not the default ten minutes (a loaded machine takes its time).
     expect(await survivors([host.server.pid, host.scv.pid], 30_000)).toEqual([]);
     expect(world.hostRecord(handle)).toBeUndefined();
     expect(existsSync(join(world.scvHome, "hosts", `${handle}.sock`))).toBe(false);

@@ -59,7 +59,10 @@ describe("credential isolation", () => {
     expect(new Set(calls.map((call) => call.cli))).toEqual(
       new Set(TURN_AGENTS.map((entry) => entry.command)),
     );
-    expect(calls).toHaveLength(TURN_AGENTS.length);
+    expect(
+      calls,
+      calls.map((call) => `${call.cli} ${call.argv.join(" ")}`.slice(0, 200)).join("\n"),
+    ).toHaveLength(TURN_AGENTS.length);
     for (const call of calls) {
       const leaked = Object.entries(call.env).filter(([, value]) => value.includes("canary-value-of-"));
       expect(leaked, call.cli).toEqual([]);
